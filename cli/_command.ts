@@ -1,0 +1,108 @@
+/**
+ * The shape every subcommand module exports: its arguments, help text and the
+ * Deno permissions it needs. The dispatcher revokes every permission kind a
+ * command does not declare before running it.
+ *
+ * @module
+ */
+import type { ParseArgsConfig } from "node:util";
+import type { Io } from "../src/core/io.ts";
+
+/** Permission kinds a command may declare. Undeclared kinds are revoked. */
+export interface Permissions {
+  /** Reads files (transcripts, the index, config). */
+  read?: boolean;
+  /** Writes files (the index, the memory file, configs). */
+  write?: boolean;
+  /** Reads environment variables. */
+  env?: boolean;
+  /** Opens sockets (the HTTP server on loopback). */
+  net?: boolean;
+  /** Spawns processes (git, a detached index, command analyzers). */
+  run?: boolean;
+  /** Reads system information (hostname, os release). */
+  sys?: boolean;
+}
+
+/** Parsed arguments as node:util parseArgs returns them. */
+export interface ParsedArgs {
+  /** Flag values by name. */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  /** Positional arguments. */
+  positionals: string[];
+}
+
+/** One subcommand. */
+export interface Command {
+  /** The word after `deja`, e.g. "search"; nested verbs use a space. */
+  name: string;
+  /** One line for the overview. */
+  summary: string;
+  /** Usage line(s), e.g. `deja search <words...> [options]`. */
+  usage: string;
+  /** Option descriptions and examples. */
+  help: string;
+  /** Hidden from `deja help` (hooks). */
+  hidden?: boolean;
+  /** Permissions the command needs. */
+  permissions: Permissions;
+  /** node:util parseArgs option config. */
+  options: NonNullable<ParseArgsConfig["options"]>;
+  /** Runs the command; returns the exit code. */
+  run(args: ParsedArgs, io: Io): Promise<number>;
+}
+
+/** The exit codes of BRIEF.md §4. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  gate: 2,
+  partial: 3,
+  usage: 64,
+} as const;
+
+/**
+ * Reads a string flag.
+ *
+ * @param args Parsed arguments.
+ * @param name Flag name.
+ * @returns The value, or undefined when absent.
+ */
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * Reads a boolean flag.
+ *
+ * @param args Parsed arguments.
+ * @param name Flag name.
+ * @returns True when given.
+ */
+export function boolFlag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}
+
+/**
+ * Reads a repeatable string flag.
+ *
+ * @param args Parsed arguments.
+ * @param name Flag name.
+ * @returns Every value given, in order.
+ */
+export function listFlag(args: ParsedArgs, name: string): string[] {
+  const v = args.values[name];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string");
+  return typeof v === "string" ? [v] : [];
+}
+
+/**
+ * Writes a JSON value to stdout followed by a newline.
+ *
+ * @param io The io.
+ * @param value Any JSON value.
+ */
+export function printJson(io: Io, value: unknown): void {
+  io.stdout.write(JSON.stringify(value, null, 2) + "\n");
+}

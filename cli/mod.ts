@@ -1,0 +1,160 @@
+/**
+ * The CLI dispatcher: finds the subcommand, revokes the permission kinds it
+ * did not declare, parses its arguments and maps errors to exit codes.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import type { Io } from "../src/core/io.ts";
+import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
+import { type Command, EXIT, type Permissions } from "./_command.ts";
+import { COMMANDS } from "./commands.ts";
+
+const KINDS = ["read", "write", "env", "net", "run", "sys", "ffi"] as const;
+
+/**
+ * Finds the command for an argument vector, preferring two-word names
+ * (`loop run`) over one-word ones.
+ *
+ * @param argv The arguments after the program name.
+ * @returns The command and the remaining arguments, or undefined.
+ */
+export function findCommand(
+  argv: readonly string[],
+): { command: Command; rest: string[] } | undefined {
+  const two = argv.slice(0, 2).join(" ");
+  const byTwo = COMMANDS.find((c) => c.name === two);
+  if (byTwo && argv.length >= 2) return { command: byTwo, rest: argv.slice(2) };
+  const byOne = COMMANDS.find((c) => c.name === argv[0]);
+  if (byOne) return { command: byOne, rest: argv.slice(1) };
+  return undefined;
+}
+
+/**
+ * Revokes every permission kind the command does not declare, so a
+ * read-only command cannot write, connect or spawn even under `-A`.
+ *
+ * @param permissions The command's declared permissions.
+ */
+export async function revokeUndeclared(permissions: Permissions): Promise<void> {
+  for (const name of KINDS) {
+    if (name !== "ffi" && permissions[name]) continue;
+    await Deno.permissions.revoke({ name });
+  }
+}
+
+/**
+ * Renders a command's help, including the permissions it runs with.
+ *
+ * @param command The command.
+ * @returns The help text.
+ */
+export function commandHelp(command: Command): string {
+  const perms = KINDS.filter((k) => k !== "ffi" && command.permissions[k as keyof Permissions]);
+  return [
+    `deja ${command.name} — ${command.summary}`,
+    "",
+    `Usage: ${command.usage}`,
+    "",
+    command.help.trimEnd(),
+    "",
+    `Permissions: ${perms.length ? perms.join(", ") : "none"} (every other kind is revoked before it runs)`,
+    "",
+  ].join("\n");
+}
+
+function overview(): string {
+  const visible = COMMANDS.filter((c) => !c.hidden);
+  const width = Math.max(...visible.map((c) => c.name.length));
+  const lines = visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    "deja — a memory coding agents can trust",
+    "",
+    "Usage: deja <command> [options]   (deja help <command> for details)",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+  ].join("\n");
+}
+
+/** Options for {@linkcode run}. */
+export interface RunOptions {
+  /** Skip permission revocation (in-process tests that reuse the runtime). */
+  keepPermissions?: boolean;
+}
+
+/**
+ * Runs the CLI.
+ *
+ * @param argv Arguments after the program name.
+ * @param io The world.
+ * @param options In-process switches.
+ * @returns The exit code.
+ */
+export async function run(
+  argv: readonly string[],
+  io: Io,
+  options: RunOptions = {},
+): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
+    io.stdout.write(overview());
+    return EXIT.ok;
+  }
+  if (argv[0] === "--version" || argv[0] === "version") {
+    io.stdout.write("deja 0.1.0\n");
+    return EXIT.ok;
+  }
+  if (argv[0] === "help") {
+    if (argv.length === 1) {
+      io.stdout.write(overview());
+      return EXIT.ok;
+    }
+    const found = findCommand(argv.slice(1));
+    if (!found) {
+      io.stderr.write(`error: unknown command "${argv.slice(1).join(" ")}"\n\n${overview()}`);
+      return EXIT.usage;
+    }
+    io.stdout.write(commandHelp(found.command));
+    return EXIT.ok;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.stderr.write(`error: unknown command "${argv[0]}"\n\n${overview()}`);
+    return EXIT.usage;
+  }
+  const { command, rest } = found;
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(commandHelp(command));
+    return EXIT.ok;
+  }
+  try {
+    const parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+    });
+    if (!options.keepPermissions) await revokeUndeclared(command.permissions);
+    return await command.run(
+      { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals },
+      io,
+    );
+  } catch (err) {
+    if (err instanceof UsageError || isParseArgsError(err)) {
+      io.stderr.write(`error: ${messageOf(err)}\n\n${commandHelp(command)}`);
+      return EXIT.usage;
+    }
+    if (err instanceof DejaError) {
+      io.stderr.write(`error: ${err.message} [${err.code}]\n`);
+      return EXIT.error;
+    }
+    io.stderr.write(`error: ${messageOf(err)}\n`);
+    return EXIT.error;
+  }
+}
+
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+}

@@ -1,0 +1,121 @@
+/**
+ * The only importer of `node:sqlite`. Every database deja opens, its own or
+ * another agent's, goes through here.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { DejaError, messageOf } from "./errors.ts";
+
+/** An open SQLite database. */
+export type Database = DatabaseSync;
+
+/** Options for {@linkcode openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** Open without write access (other agents' stores). */
+  readOnly?: boolean;
+  /** Milliseconds to wait on a lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+  /** Require FTS5 and fail with an actionable error when missing. */
+  requireFts5?: boolean;
+  /** Open a frozen copy without touching -wal/-shm (fixtures, copies). */
+  immutable?: boolean;
+}
+
+/**
+ * Opens a SQLite database. Writable databases use WAL and a busy timeout.
+ *
+ * @param path File path or ":memory:".
+ * @param options Read-only, busy timeout and FTS5 requirement.
+ * @returns The open database.
+ * @example
+ * ```ts
+ * import { openDatabase } from "./_sqlite.ts";
+ * import { equal } from "node:assert/strict";
+ * const db = openDatabase(":memory:", { requireFts5: true });
+ * equal(db.prepare("select 1 as one").get()?.one, 1);
+ * db.close();
+ * ```
+ */
+export function openDatabase(
+  path: string,
+  options: OpenDatabaseOptions = {},
+): Database {
+  let db: DatabaseSync;
+  try {
+    if (options.immutable) {
+      const url = new URL("file://");
+      url.pathname = path;
+      url.searchParams.set("immutable", "1");
+      db = new DatabaseSync(url, { readOnly: true });
+    } else {
+      db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
+    }
+  } catch (cause) {
+    throw new DejaError(
+      "IDX-E001",
+      `Cannot open database "${path}": ${messageOf(cause)}`,
+      { cause },
+    );
+  }
+  try {
+    db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!options.readOnly && !options.immutable && path !== ":memory:") {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+    if (options.requireFts5) probeFts5(db);
+  } catch (cause) {
+    db.close();
+    if (cause instanceof DejaError) throw cause;
+    throw new DejaError(
+      "IDX-E001",
+      `Cannot open database "${path}": ${messageOf(cause)}`,
+      { cause },
+    );
+  }
+  return db;
+}
+
+function probeFts5(db: DatabaseSync): void {
+  try {
+    db.exec(
+      "CREATE VIRTUAL TABLE temp._fts5_probe USING fts5(x); DROP TABLE temp._fts5_probe",
+    );
+  } catch (cause) {
+    throw new DejaError(
+      "IDX-E004",
+      "This SQLite build lacks FTS5: run deja with Deno 2.9 or newer, whose node:sqlite ships it",
+      { cause },
+    );
+  }
+}
+
+/**
+ * Runs `fn` inside a transaction, committing on success and rolling back on
+ * any error.
+ *
+ * @param db The database.
+ * @param fn The work.
+ * @returns What `fn` returns.
+ * @example
+ * ```ts
+ * import { openDatabase, transaction } from "./_sqlite.ts";
+ * import { equal } from "node:assert/strict";
+ * const db = openDatabase(":memory:");
+ * db.exec("create table t(x)");
+ * transaction(db, () => db.exec("insert into t values (1)"));
+ * equal(db.prepare("select count(*) as n from t").get()?.n, 1);
+ * ```
+ */
+export function transaction<T>(db: Database, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The one error family callers catch. Every code is listed in docs/errors.md.
+ *
+ * @module
+ */
+
+/** Stable error codes, grouped by area. */
+export const ERROR_CODES = {
+  "IDX-E001": "The index database cannot be opened",
+  "IDX-E002": "Another process holds the index write lock",
+  "IDX-E003": "The index was written by a newer deja",
+  "IDX-E004": "SQLite lacks FTS5",
+  "SRC-E001": "A transcript store could not be read",
+  "SRC-E002": "A store has a schema the parser does not know",
+  "SRC-E003": "A line exceeds the per-line size cap",
+  "SRC-E004": "A store did not answer in time",
+  "QRY-E001": "The query cannot be parsed",
+  "QRY-E002": "No session matches the id prefix",
+  "QRY-E003": "The id prefix matches more than one session",
+  "CLI-E001": "Usage error",
+  "MEM-E001": "The memory file cannot be opened",
+  "MEM-E002": "The memory file was written by a newer deja",
+  "MEM-E003": "A hash prefix is unknown or ambiguous",
+  "LOOP-E001": "A transition lost a race (compare-and-set conflict)",
+  "LOOP-E002": "The actor lacks a scope the action needs",
+  "LOOP-E003": "Self-approval is blocked",
+  "LOOP-E004": "The transition is not allowed from the current status",
+  "LOOP-E005": "A reason (--because) is required",
+  "LOOP-E006": "The loop policy file is invalid",
+  "LOOP-E007": "A command analyzer failed",
+  "LOOP-E008": "The audit chain does not verify",
+  "SRV-E001": "A write needs a token",
+  "SRV-E002": "The request origin is not allowed",
+  "SRV-E003": "Too many concurrent searches",
+  "SRV-E004": "The search cursor has expired",
+  "SRV-E005": "Not found",
+} as const;
+
+/** One of the stable codes in {@linkcode ERROR_CODES}. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * A failure deja reports to people and programs, carrying a stable code.
+ *
+ * @example
+ * ```ts
+ * import { DejaError } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * const err = new DejaError("QRY-E002", 'No session starts with "ab"');
+ * equal(err.code, "QRY-E002");
+ * ```
+ */
+export class DejaError extends Error {
+  /** The stable code, e.g. `IDX-E001`. */
+  readonly code: ErrorCode;
+  /** Extra machine-readable detail (matches, paths). */
+  readonly detail: Record<string, unknown> | undefined;
+
+  /**
+   * @param code The stable code.
+   * @param message Sentence case, no trailing period, values quoted.
+   * @param options `cause` and optional `detail`.
+   */
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; detail?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? {} : { cause: options.cause });
+    this.name = "DejaError";
+    this.code = code;
+    this.detail = options.detail;
+  }
+}
+
+/**
+ * A usage error: the CLI prints the command's help and exits 64.
+ *
+ * @example
+ * ```ts
+ * import { UsageError } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(new UsageError("missing query").code, "CLI-E001");
+ * ```
+ */
+export class UsageError extends DejaError {
+  /** @param message What was wrong with the arguments. */
+  constructor(message: string) {
+    super("CLI-E001", message);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * The message of an unknown thrown value.
+ *
+ * @param err Anything thrown.
+ * @returns A one-line message.
+ * @example
+ * ```ts
+ * import { messageOf } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(messageOf(new Error("boom")), "boom");
+ * ```
+ */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,133 @@
+/**
+ * The contract between a harness parser and the index: where a harness keeps
+ * its transcripts, which files are which kind, and how each kind parses.
+ *
+ * @module
+ */
+import type { Session } from "./types.ts";
+
+/** What a harness may consult to find its stores. */
+export interface SourceEnv {
+  /** The user's home directory (a fixture HOME in tests). */
+  home: string;
+  /** Environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_*, ...). */
+  env: Record<string, string | undefined>;
+  /** `Deno.build.os`. */
+  os: string;
+}
+
+/** Options a parser receives for one file. */
+export interface ParseOptions {
+  /** Resume from this byte offset (append-only kinds only). */
+  offset?: number;
+  /** Line number at `offset`. */
+  firstLine?: number;
+  /** State the parser returned when it last stopped at `offset`. */
+  state?: unknown;
+  /** Read sub-agent transcripts (DEJA_INCLUDE_SUBAGENTS, default on). */
+  includeSubagents: boolean;
+  /** The environment the harness was discovered in. */
+  source: SourceEnv;
+}
+
+/** What a parser returns for one file. */
+export interface ParseResult {
+  /** Sessions (or, when resuming, only the new records of each session). */
+  sessions: Session[];
+  /** Byte offset up to which the file was fully consumed (append-only). */
+  safeOffset?: number;
+  /** Line number at `safeOffset`. */
+  safeLine?: number;
+  /** JSON-serialisable state needed to resume at `safeOffset`. */
+  state?: unknown;
+  /** Lines or entries skipped as malformed, oversized or unknown. */
+  skipped: number;
+}
+
+/** One shape of file a harness writes. */
+export interface FileKind {
+  /** Kind id, unique within the harness, e.g. "rollout". */
+  id: string;
+  /** Appended to only: the index may resume from the last safe offset. */
+  appendOnly: boolean;
+  /** Whether a discovered path is this kind. */
+  match(path: string): boolean;
+  /** Parses the file (from `options.offset` when resuming). */
+  parse(path: string, options: ParseOptions): Promise<ParseResult>;
+}
+
+/** One registered harness. */
+export interface Harness {
+  /** Stable id, e.g. "claude-code". */
+  id: string;
+  /** Display name, e.g. "Claude Code". */
+  name: string;
+  /** The store's format in a few words (for docs and `sources`). */
+  format: string;
+  /** Environment variables that move the roots. */
+  envOverrides: readonly string[];
+  /** Root directories to search, derived from HOME and the environment. */
+  roots(source: SourceEnv): string[];
+  /** Every candidate file under the roots (regular files only). */
+  discover(source: SourceEnv): AsyncIterable<string>;
+  /** The file kinds; `discover` yields only paths one of them matches. */
+  kinds: readonly FileKind[];
+}
+
+/** Options for {@linkcode walkFiles}. */
+export interface WalkFilesOptions {
+  /** Maximum directory depth below the root (root is depth 0). */
+  maxDepth?: number;
+  /** Directory names to skip. */
+  skipDirs?: ReadonlySet<string>;
+}
+
+/**
+ * Walks a directory tree yielding regular files that satisfy `match`,
+ * in sorted order so index writes are deterministic. Missing roots yield
+ * nothing; symlinked directories are not followed.
+ *
+ * @param root The directory to walk.
+ * @param match Accepts a file path.
+ * @param options Depth limit and skipped names.
+ * @returns Matching file paths.
+ * @example
+ * ```ts
+ * import { walkFiles } from "./harness.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.jsonl`, "{}");
+ * const found = await Array.fromAsync(walkFiles(dir, (p) => p.endsWith(".jsonl")));
+ * equal(found.length, 1);
+ * ```
+ */
+export async function* walkFiles(
+  root: string,
+  match: (path: string) => boolean,
+  options: WalkFilesOptions = {},
+): AsyncGenerator<string> {
+  const maxDepth = options.maxDepth ?? 8;
+  const stack: Array<[string, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [dir, depth] = stack.pop() as [string, number];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+    const files: string[] = [];
+    for (const entry of entries) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) {
+        if (depth < maxDepth && !options.skipDirs?.has(entry.name)) {
+          stack.push([path, depth + 1]);
+        }
+      } else if (entry.isFile && match(path)) {
+        files.push(path);
+      }
+    }
+    yield* files.reverse();
+  }
+}

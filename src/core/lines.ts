@@ -1,0 +1,186 @@
+/**
+ * A streaming line reader with byte offsets and a per-line size cap, for
+ * JSONL transcripts (plain or zstd-compressed). It never holds more than one
+ * chunk plus one line in memory.
+ *
+ * @module
+ */
+import { createReadStream } from "node:fs";
+import { createZstdDecompress } from "node:zlib";
+
+/** One line of a file. */
+export interface Line {
+  /** The line's text without its newline (and without a BOM on line 1). */
+  text: string;
+  /** 1-based line number, counted from the start of the file. */
+  number: number;
+  /** Byte offset of the line's first byte in the (decompressed) stream. */
+  offset: number;
+  /** Byte offset just past the line's newline. */
+  end: number;
+  /** False for a last line with no newline (possibly torn mid-write). */
+  complete: boolean;
+}
+
+/** A line longer than the cap, reported instead of its text. */
+export interface OversizedLine {
+  /** 1-based line number. */
+  number: number;
+  /** Byte offset of the line's start. */
+  offset: number;
+  /** Length in bytes. */
+  length: number;
+}
+
+/** Options for {@linkcode readLines}. */
+export interface ReadLinesOptions {
+  /** Byte offset to start at (must be a line start). Default 0. */
+  offset?: number;
+  /** Line number of the line at `offset`. Default 1. */
+  firstLine?: number;
+  /** Lines longer than this many bytes are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+  /** Called for each skipped oversized line. */
+  onOversized?: (line: OversizedLine) => void;
+  /** Read size. Default 1 MiB. */
+  chunkBytes?: number;
+}
+
+/** Default per-line cap. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Tells whether a path names a zstd-compressed file.
+ *
+ * @param path The file path.
+ * @returns True for `.zst` and `.zstd` endings.
+ * @example
+ * ```ts
+ * import { isZstdPath } from "./lines.ts";
+ * import { assert } from "node:assert/strict";
+ * assert(isZstdPath("rollout-1.jsonl.zst"));
+ * ```
+ */
+export function isZstdPath(path: string): boolean {
+  return path.endsWith(".zst") || path.endsWith(".zstd");
+}
+
+async function* chunksOf(
+  path: string,
+  offset: number,
+  chunkBytes: number,
+): AsyncGenerator<Uint8Array> {
+  if (isZstdPath(path)) {
+    // Offsets count decompressed bytes; a compressed file is always read from
+    // its start and the bytes before `offset` are dropped.
+    const stream = createReadStream(path).pipe(createZstdDecompress());
+    let skip = offset;
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+      if (skip >= chunk.length) {
+        skip -= chunk.length;
+        continue;
+      }
+      yield skip > 0 ? chunk.subarray(skip) : chunk;
+      skip = 0;
+    }
+    return;
+  }
+  using file = await Deno.open(path, { read: true });
+  if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
+  while (true) {
+    const buf = new Uint8Array(chunkBytes);
+    const n = await file.read(buf);
+    if (n === null) return;
+    yield buf.subarray(0, n);
+  }
+}
+
+/**
+ * Reads a file line by line with byte offsets, skipping lines over the cap.
+ *
+ * @param path File path; `.zst`/`.zstd` files are decompressed on the fly.
+ * @param options Start offset, cap and chunk size.
+ * @returns An async iterator of lines.
+ * @example
+ * ```ts
+ * import { readLines } from "./lines.ts";
+ * import { equal } from "node:assert/strict";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "a\nbb\nc");
+ * const lines = await Array.fromAsync(readLines(path));
+ * equal(lines.map((l) => l.text).join(","), "a,bb,c");
+ * equal(lines[2]?.complete, false);
+ * ```
+ */
+export async function* readLines(
+  path: string,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<Line> {
+  const decoder = new TextDecoder();
+  const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
+  let pos = options.offset ?? 0;
+  let number = options.firstLine ?? 1;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let overflow = false;
+  const take = (tail: Uint8Array): Uint8Array => {
+    if (pending.length === 0) return tail;
+    const out = new Uint8Array(pendingBytes + tail.length);
+    let at = 0;
+    for (const part of pending) {
+      out.set(part, at);
+      at += part.length;
+    }
+    out.set(tail, at);
+    pending = [];
+    pendingBytes = 0;
+    return out;
+  };
+  const emit = (bytes: Uint8Array, length: number, complete: boolean) => {
+    const start = pos;
+    pos += length + (complete ? 1 : 0);
+    const lineNo = number++;
+    let text = decoder.decode(bytes);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return { text, number: lineNo, offset: start, end: pos, complete };
+  };
+  for await (const chunk of chunksOf(path, pos, options.chunkBytes ?? 1 << 20)) {
+    let from = 0;
+    while (from < chunk.length) {
+      const nl = chunk.indexOf(10, from);
+      if (nl === -1) {
+        const rest = chunk.subarray(from);
+        if (!overflow && pendingBytes + rest.length <= cap) {
+          pending.push(rest.slice());
+        } else {
+          overflow = true;
+          pending = [];
+        }
+        pendingBytes += rest.length;
+        break;
+      }
+      const piece = chunk.subarray(from, nl);
+      const length = pendingBytes + piece.length;
+      if (overflow || length > cap) {
+        options.onOversized?.({ number, offset: pos, length });
+        pending = [];
+        pendingBytes = 0;
+        overflow = false;
+        pos += length + 1;
+        number++;
+      } else {
+        yield emit(take(piece), length, true);
+      }
+      from = nl + 1;
+    }
+  }
+  if (pendingBytes > 0) {
+    if (overflow) {
+      options.onOversized?.({ number, offset: pos, length: pendingBytes });
+    } else {
+      const length = pendingBytes;
+      yield emit(take(new Uint8Array()), length, false);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Time parsing and relative durations shared by parsers, search and the loop.
+ *
+ * @module
+ */
+
+/**
+ * Parses the many ways harnesses write a time: RFC 3339 with or without zone
+ * or seconds, a space instead of `T`, epoch seconds or milliseconds (numbers
+ * or strings, fractions allowed).
+ *
+ * @param value A string, number or anything else.
+ * @returns Milliseconds since the epoch, or undefined when unreadable.
+ * @example
+ * ```ts
+ * import { parseTime } from "./time.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(parseTime("2025-01-02T03:04:05Z"), Date.UTC(2025, 0, 2, 3, 4, 5));
+ * equal(parseTime(1735787045), 1735787045000);
+ * equal(parseTime(1735787045123), 1735787045123);
+ * ```
+ */
+export function parseTime(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value <= 0) return undefined;
+    return value > 1e12 ? Math.round(value) : Math.round(value * 1000);
+  }
+  if (typeof value !== "string" || value.length === 0) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return parseTime(Number(trimmed));
+  let text = trimmed.replace(" ", "T");
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text)) text += ":00";
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(text)) text += "Z";
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+  y: 365 * 86_400_000,
+};
+
+/**
+ * Parses a duration like `30d`, `6h`, `90m`, `2w`, `45s` or `1y`.
+ *
+ * @param text The duration.
+ * @returns Milliseconds, or undefined when it is not a duration.
+ * @example
+ * ```ts
+ * import { parseDuration } from "./time.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(parseDuration("2h"), 7_200_000);
+ * ```
+ */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([smhdwy])$/.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+}
+
+/**
+ * Parses a `--since` value: a duration back from `now` or a date.
+ *
+ * @param text `30d`, `2025-05-01`, or an RFC 3339 time.
+ * @param now The clock's current time in ms.
+ * @returns The lower bound in ms, or undefined when unreadable.
+ * @example
+ * ```ts
+ * import { parseSince } from "./time.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(parseSince("1d", 86_400_000 * 2), 86_400_000);
+ * ```
+ */
+export function parseSince(text: string, now: number): number | undefined {
+  const d = parseDuration(text);
+  if (d !== undefined) return now - d;
+  return parseTime(text);
+}
+
+/**
+ * Formats an age like `3d ago` for people.
+ *
+ * @param ms The time.
+ * @param now The clock's current time.
+ * @returns A short relative age.
+ * @example
+ * ```ts
+ * import { formatAge } from "./time.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(formatAge(0, 3 * 86_400_000), "3d ago");
+ * ```
+ */
+export function formatAge(ms: number, now: number): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  if (s < 86_400 * 60) return `${Math.floor(s / 86_400)}d ago`;
+  if (s < 86_400 * 730) return `${Math.floor(s / (86_400 * 30))}mo ago`;
+  return `${Math.floor(s / (86_400 * 365))}y ago`;
+}
