@@ -72,6 +72,20 @@ export interface Harness {
   discover(source: SourceEnv): AsyncIterable<string>;
   /** The file kinds; `discover` yields only paths one of them matches. */
   kinds: readonly FileKind[];
+  /** What docs/harnesses.md says about this harness. */
+  docs: HarnessDocs;
+}
+
+/** The facts docs/harnesses.md lists for a harness (generated from here). */
+export interface HarnessDocs {
+  /** Default store locations, per OS where they differ. */
+  store: string;
+  /** What deja extracts (roles, exit codes, sub-agents, marks). */
+  extracts: string;
+  /** What deja leaves out, and why. */
+  omits: string;
+  /** What the parser was last verified against (sample or fixture, version). */
+  verified: string;
 }
 
 /** Options for {@linkcode walkFiles}. */
