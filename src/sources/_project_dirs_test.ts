@@ -1,0 +1,74 @@
+import { deepEqual } from "node:assert/strict";
+import { projectDirs } from "./_project_dirs.ts";
+
+async function tree(paths: string[]): Promise<string> {
+  const home = await Deno.makeTempDir();
+  for (const p of paths) await Deno.mkdir(`${home}/${p}`, { recursive: true });
+  return home;
+}
+
+Deno.test("projectDirs() yields the project folders and their sub-directories in order", async () => {
+  const home = await tree([
+    "code/b",
+    "code/a/pkg",
+    "Documents/notes",
+    "elsewhere/proj",
+  ]);
+  const dirs = await Array.fromAsync(
+    projectDirs({ home, env: {}, os: "linux" }),
+  );
+  deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
+    "code",
+    "code/a",
+    "code/a/pkg",
+    "code/b",
+    "Documents",
+    "Documents/notes",
+  ]);
+});
+
+Deno.test("projectDirs() skips hidden and dependency folders and stops at maxDepth", async () => {
+  const home = await tree([
+    "src/app/.git/objects",
+    "src/app/node_modules/x",
+    "src/app/l2/l3/l4",
+  ]);
+  const dirs = await Array.fromAsync(
+    projectDirs({ home, env: {}, os: "linux" }),
+  );
+  deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
+    "src",
+    "src/app",
+    "src/app/l2",
+    "src/app/l2/l3",
+  ]);
+  const shallow = await Array.fromAsync(
+    projectDirs({ home, env: {}, os: "linux" }, { maxDepth: 1 }),
+  );
+  deepEqual(shallow.map((d) => d.slice(home.length + 1)), ["src", "src/app"]);
+});
+
+Deno.test("projectDirs() does not follow symlinks and respects maxDirs", async () => {
+  const home = await tree(["repos/a", "repos/b", "real/c"]);
+  await Deno.symlink(`${home}/real`, `${home}/repos/link`);
+  await Deno.symlink(`${home}/real`, `${home}/work`);
+  const dirs = await Array.fromAsync(
+    projectDirs({ home, env: {}, os: "linux" }),
+  );
+  deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
+    "repos",
+    "repos/a",
+    "repos/b",
+  ]);
+  const capped = await Array.fromAsync(
+    projectDirs({ home, env: {}, os: "linux" }, { maxDirs: 2 }),
+  );
+  deepEqual(capped.length, 2);
+});
+
+Deno.test("projectDirs() yields nothing for a missing HOME", async () => {
+  const dirs = await Array.fromAsync(
+    projectDirs({ home: "/nonexistent/deja-home", env: {}, os: "linux" }),
+  );
+  deepEqual(dirs, []);
+});
