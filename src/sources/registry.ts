@@ -1,0 +1,12 @@
+/**
+ * Every harness deja reads, in priority order. Adding a harness means one
+ * parser module and one entry here; discovery, incremental indexing and
+ * `deja sources` read from this list.
+ *
+ * @module
+ */
+import type { Harness } from "../core/harness.ts";
+
+/** The registered harnesses. */
+export const HARNESSES: readonly Harness[] = [
+];
