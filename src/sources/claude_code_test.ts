@@ -1,0 +1,641 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import type { Session, SessionRecord } from "../core/types.ts";
+import {
+  claudeCode,
+  type ClaudeParseOptions,
+  parseClaudeHistory,
+  parseClaudeTranscript,
+} from "./claude_code.ts";
+
+const FIXTURE_HOME = fileURLToPath(
+  new URL("../../fixtures/home", import.meta.url),
+);
+const PROJECTS = `${FIXTURE_HOME}/.claude/projects`;
+const SAMPLES = fileURLToPath(
+  new URL("../../../shared/samples/claude-code", import.meta.url),
+);
+const SESSION_A = "3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34";
+const SESSION_B = "8c41d7a2-5e3f-4b6a-9d08-c7e2f1a3b965";
+const SESSION_C = "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50";
+const AGENT = "a7c31e9b2d4f60815";
+const PATH_A = `${PROJECTS}/-home-dev-src-api/${SESSION_A}.jsonl`;
+const PATH_B = `${PROJECTS}/-home-dev-src-api/${SESSION_B}.jsonl`;
+const PATH_AGENT =
+  `${PROJECTS}/-home-dev-src-api/${SESSION_B}/subagents/agent-${AGENT}.jsonl`;
+const PATH_C = `${PROJECTS}/-home-dev-src-web/${SESSION_C}.jsonl`;
+
+const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
+
+function opts(extra: Partial<ClaudeParseOptions> = {}): ClaudeParseOptions {
+  return { includeSubagents: true, source, ...extra };
+}
+
+function only(result: ParseResult): Session {
+  equal(result.sessions.length, 1);
+  return result.sessions[0] as Session;
+}
+
+function byRole(session: Session, role: string): SessionRecord[] {
+  return session.records.filter((r) => r.role === role);
+}
+
+function line(obj: Record<string, unknown>): string {
+  return JSON.stringify(obj) + "\n";
+}
+
+function userLine(text: unknown, extra: Record<string, unknown> = {}): string {
+  return line({
+    type: "user",
+    sessionId: "s1",
+    cwd: "/home/a/proj",
+    timestamp: "2026-11-02T10:00:00Z",
+    uuid: crypto.randomUUID(),
+    message: { role: "user", content: text },
+    ...extra,
+  });
+}
+
+async function tempFile(name: string, text: string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/${name}`;
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("claudeCode.roots() prefers DEJA_CLAUDE_ROOT, then CLAUDE_CONFIG_DIR, then ~/.claude", async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, "/h/.claude"],
+    [{ CLAUDE_CONFIG_DIR: "/cfg/claude/" }, "/cfg/claude"],
+    [{ CLAUDE_CONFIG_DIR: "/cfg", DEJA_CLAUDE_ROOT: "/redir" }, "/redir"],
+  ];
+  for (const [env, root] of cases) {
+    await t.step(JSON.stringify(env), () => {
+      deepEqual(claudeCode.roots({ home: "/h", env, os: "linux" }), [root]);
+    });
+  }
+  equal(claudeCode.id, "claude-code");
+  equal(claudeCode.name, "Claude Code");
+  ok(claudeCode.envOverrides.includes("CLAUDE_CONFIG_DIR"));
+});
+
+Deno.test("claudeCode.discover() yields transcripts, sub-agents and history.jsonl", async () => {
+  const found = await Array.fromAsync(claudeCode.discover(source));
+  deepEqual(found, [
+    PATH_A,
+    PATH_B,
+    PATH_AGENT,
+    PATH_C,
+    `${FIXTURE_HOME}/.claude/history.jsonl`,
+  ]);
+  const kinds = found.map((p) => claudeCode.kinds.find((k) => k.match(p))?.id);
+  deepEqual(kinds, [
+    "transcript",
+    "transcript",
+    "transcript",
+    "transcript",
+    "history",
+  ]);
+  ok(claudeCode.kinds.every((k) => k.appendOnly));
+  const history = claudeCode.kinds.find((k) =>
+    k.match("/home/x/projects/dotfiles/.claude/history.jsonl")
+  );
+  equal(history?.id, "history");
+  const moved = await Array.fromAsync(claudeCode.discover({
+    home: "/nonexistent",
+    env: { CLAUDE_CONFIG_DIR: `${FIXTURE_HOME}/.claude` },
+    os: "linux",
+  }));
+  equal(moved.length, 5);
+});
+
+Deno.test("parseClaudeTranscript() reads a failing then passing test run with exit codes", async () => {
+  const result = await parseClaudeTranscript(PATH_A, opts());
+  const s = only(result);
+  equal(result.skipped, 0);
+  equal(s.harness, "claude-code");
+  equal(s.id, SESSION_A);
+  equal(s.project, "api");
+  equal(s.cwd, "/home/dev/src/api");
+  equal(
+    s.title,
+    "the integration tests for the orders service fail on my machine since this morning. can you run the…",
+  );
+  equal(s.started, Date.parse("2026-10-14T08:02:27.705Z"));
+  ok((s.updated ?? 0) > (s.started ?? 0));
+  deepEqual(s.records.map((r) => r.seq), s.records.map((_, i) => i));
+
+  const commands = byRole(s, "command");
+  deepEqual(commands.map((r) => [r.text, r.exitCode, r.tool]), [
+    ["npm test", 1, "Bash"],
+    ["docker compose up -d db", 0, "Bash"],
+    ["npm test", 0, "Bash"],
+  ]);
+  const outputs = byRole(s, "tool-output");
+  ok(outputs[0]?.text.includes("ECONNREFUSED 127.0.0.1:5432"));
+  equal(outputs[0]?.flags?.isError, true);
+  equal(outputs[0]?.tool, "Bash");
+  equal(outputs.filter((r) => r.flags?.isError).length, 1);
+  // The reminder appended to a Read result is not tool output.
+  ok(outputs.every((r) => !r.text.includes("system-reminder")));
+
+  deepEqual(byRole(s, "files").map((r) => [r.text, r.tool]), [
+    ["/home/dev/src/api/docker-compose.yml", "Read"],
+    ["/home/dev/src/api/docker-compose.yml", "Edit"],
+  ]);
+  deepEqual(byRole(s, "edit").map((r) => r.text), [
+    "/home/dev/src/api/docker-compose.yml\n    image: redis:7.4",
+  ]);
+
+  const users = byRole(s, "user").map((r) => r.text);
+  equal(users.length, 2);
+  ok(users[1]?.includes("We decided to pin redis to 7.2 because"));
+  const all = s.records.map((r) => r.text).join("\n");
+  for (
+    const dropped of [
+      "Caveat:",
+      "/clear",
+      "TodoWrite",
+      "<system-reminder>",
+      "local-command",
+    ]
+  ) {
+    ok(!all.includes(dropped), `"${dropped}" should not be indexed`);
+  }
+  // Thinking blocks add nothing.
+  ok(!all.includes("Let me start with npm test"));
+  const first = s.records[0];
+  equal(first?.locator.path, PATH_A);
+  equal(first?.locator.line, 7);
+  equal(typeof first?.locator.offset, "number");
+  equal(typeof first?.locator.recordId, "string");
+});
+
+Deno.test("parseClaudeTranscript() keeps summaries, drops API errors and stops before a torn line", async () => {
+  const result = await parseClaudeTranscript(PATH_B, opts());
+  const s = only(result);
+  equal(s.id, SESSION_B);
+  equal(result.skipped, 0);
+  const summaries = byRole(s, "summary").map((r) => r.text);
+  deepEqual(summaries.length, 2);
+  equal(
+    summaries[0],
+    "Move staging credentials out of the repo into the vault",
+  );
+  ok(summaries[1]?.startsWith("Summary:\n1. The user asked"));
+  ok(!summaries[1]?.includes("This session is being continued"));
+  // Redaction is the index's job: the parser hands the text over as written.
+  ok(byRole(s, "user")[0]?.text.includes("AWS_SECRET_ACCESS_KEY="));
+  ok(!s.records.some((r) => r.text.includes("529 Overloaded")));
+
+  deepEqual(byRole(s, "edit").map((r) => r.text.split("\n")[1]), [
+    "const databaseUrl = process.env.DATABASE_URL!;",
+    'import { env } from "./env.ts";',
+  ]);
+  deepEqual(byRole(s, "files").map((r) => r.tool), ["MultiEdit", "Write"]);
+  const task = byRole(s, "tool-output").find((r) => r.tool === "Task");
+  ok(task?.text.startsWith("Two places read them"));
+
+  const bytes = await Deno.readFile(PATH_B);
+  const lastNewline = bytes.lastIndexOf(10);
+  ok(lastNewline < bytes.length - 1, "fixture ends in a torn line");
+  equal(result.safeOffset, lastNewline + 1);
+  const lineCount = bytes.subarray(0, lastNewline + 1).filter((b) => b === 10)
+    .length;
+  equal(result.safeLine, lineCount + 1);
+  ok(!s.records.some((r) => r.text.includes("deploy.sh\nexport")));
+});
+
+Deno.test("parseClaudeTranscript() reads a sub-agent file as its own session under the parent", async (t) => {
+  const s = only(await parseClaudeTranscript(PATH_AGENT, opts()));
+  equal(s.id, AGENT);
+  equal(s.parent, SESSION_B);
+  equal(s.lineage, "subagent");
+  equal(s.project, "api");
+  ok(s.records.length >= 4);
+  ok(s.records.every((r) => r.flags?.subagent === true));
+  const failed = byRole(s, "tool-output").filter((r) => r.flags?.isError);
+  deepEqual(failed.map((r) => [r.text, r.tool]), [[
+    "File does not exist.",
+    "Read",
+  ]]);
+  await t.step("skipped when sub-agents are off", async () => {
+    const off = await parseClaudeTranscript(
+      PATH_AGENT,
+      opts({ includeSubagents: false }),
+    );
+    deepEqual(off.sessions, []);
+    equal(off.safeOffset, 0);
+  });
+});
+
+Deno.test("parseClaudeTranscript() cleans IDE blocks, images and interruptions from speech", async () => {
+  const s = only(await parseClaudeTranscript(PATH_C, opts()));
+  equal(s.project, "web");
+  deepEqual(byRole(s, "user").map((r) => r.text), [
+    "the checkout banner overlaps the price on mobile, see screenshot. add a build check too",
+    "yes add it",
+  ]);
+  deepEqual(byRole(s, "command").map((r) => [r.text, r.exitCode]), [[
+    "npm run build",
+    2,
+  ]]);
+  deepEqual(byRole(s, "files").map((r) => r.tool), ["Write"]);
+  equal(byRole(s, "edit").length, 0);
+});
+
+Deno.test("parseClaudeHistory() turns prompts into per-session user records", async () => {
+  const path = `${FIXTURE_HOME}/.claude/history.jsonl`;
+  const result = await parseClaudeHistory(path, opts());
+  equal(result.skipped, 0);
+  const ids = result.sessions.map((s) => s.id);
+  deepEqual(ids, [
+    SESSION_A,
+    "1b6e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63",
+    SESSION_C,
+  ]);
+  const gone = result.sessions[1] as Session;
+  equal(gone.project, "api");
+  equal(gone.cwd, "/home/dev/src/api");
+  equal(
+    gone.title,
+    "why does the nightly export job time out? ERROR export_job: statement timeout after 30000ms",
+  );
+  ok(gone.records[0]?.text.includes("rows scanned: 41833002"));
+  deepEqual(gone.records.map((r) => r.seq), [3, 4]);
+  deepEqual(gone.records.map((r) => r.locator.line), [3, 4]);
+  // A bare slash command is not a prompt.
+  equal((result.sessions[0] as Session).records.length, 1);
+  const size = (await Deno.stat(path)).size;
+  equal(result.safeOffset, size);
+});
+
+Deno.test("parseClaudeHistory() groups lines without a session id by project and day", async () => {
+  const at = Date.UTC(2026, 10, 5, 9, 0, 0);
+  const path = await tempFile(
+    "history.jsonl",
+    line({ display: "first", timestamp: at, project: "/w/shop" }) +
+      line({ display: "second", timestamp: at + 60_000, project: "/w/shop" }) +
+      line({
+        display: "other day",
+        timestamp: at + 86_400_000,
+        project: "/w/shop",
+      }) +
+      line({ nope: true }) + "garbage\n",
+  );
+  const result = await parseClaudeHistory(path, opts());
+  equal(result.skipped, 2);
+  deepEqual(result.sessions.map((s) => [s.id, s.records.length, s.project]), [
+    ["history:2026-11-05:/w/shop", 2, "shop"],
+    ["history:2026-11-06:/w/shop", 1, "shop"],
+  ]);
+});
+
+Deno.test("parseClaudeTranscript() resumed at any line gives only the new records with continued seq", async () => {
+  const full = only(await parseClaudeTranscript(PATH_A, opts()));
+  const text = await Deno.readTextFile(PATH_A);
+  const lines = text.split("\n").slice(0, -1);
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/${SESSION_A}.jsonl`;
+  const key = (
+    r: SessionRecord,
+  ) => [r.seq, r.role, r.text, r.tool, r.locator.line, r.locator.offset];
+  for (let k = 1; k < lines.length; k++) {
+    await Deno.writeTextFile(path, lines.slice(0, k).join("\n") + "\n");
+    const head = await parseClaudeTranscript(path, opts());
+    await Deno.writeTextFile(path, lines.slice(k).join("\n") + "\n", {
+      append: true,
+    });
+    const tail = await parseClaudeTranscript(
+      path,
+      opts({
+        ...(head.safeOffset === undefined ? {} : { offset: head.safeOffset }),
+        ...(head.safeLine === undefined ? {} : { firstLine: head.safeLine }),
+        state: JSON.parse(JSON.stringify(head.state)),
+      }),
+    );
+    const records = [...head.sessions, ...tail.sessions].flatMap((s) =>
+      s.records
+    );
+    for (const s of tail.sessions) {
+      equal(s.id, SESSION_A);
+      equal(s.project, "api");
+    }
+    deepEqual(
+      records.map(key),
+      full.records.map(key),
+      `split at line ${k + 1}`,
+    );
+  }
+});
+
+Deno.test("parseClaudeTranscript() leaves a torn last line for the next pass", async () => {
+  const a = userLine("first question");
+  const b = userLine("second question");
+  const path = await tempFile("s1.jsonl", a + b.slice(0, 30));
+  const head = await parseClaudeTranscript(path, opts());
+  equal(head.safeOffset, new TextEncoder().encode(a).length);
+  equal(head.safeLine, 2);
+  equal(head.skipped, 0);
+  deepEqual(only(head).records.map((r) => r.text), ["first question"]);
+  await Deno.writeTextFile(path, a + b);
+  const tail = await parseClaudeTranscript(
+    path,
+    opts({
+      offset: head.safeOffset as number,
+      firstLine: 2,
+      state: head.state,
+    }),
+  );
+  const rec = only(tail).records;
+  deepEqual(rec.map((r) => [r.seq, r.text, r.locator.line]), [[
+    1,
+    "second question",
+    2,
+  ]]);
+});
+
+Deno.test("parseClaudeTranscript() counts malformed, unknown and oversized lines as skipped", async (t) => {
+  await t.step("malformed and unknown", async () => {
+    const path = await tempFile(
+      "s1.jsonl",
+      "{not json\n42\n[1,2]\n\n   \n" + line({ type: "mystery" }) +
+        line({ type: "progress" }) + line({ type: "file-history-snapshot" }) +
+        line({ type: "queue-operation" }) + line({ type: "system" }) +
+        userLine("still here"),
+    );
+    const result = await parseClaudeTranscript(path, opts());
+    equal(result.skipped, 4);
+    deepEqual(only(result).records.map((r) => r.text), ["still here"]);
+  });
+  await t.step("oversized in the middle and torn at the end", async () => {
+    const big = userLine("x".repeat(500));
+    const small = userLine("small");
+    const path = await tempFile(
+      "s1.jsonl",
+      small + big + small.replace("small", "again") + big.slice(0, 400),
+    );
+    const result = await parseClaudeTranscript(
+      path,
+      opts({ maxLineBytes: 300 }),
+    );
+    equal(result.skipped, 1);
+    deepEqual(only(result).records.map((r) => r.text), ["small", "again"]);
+    const enc = new TextEncoder();
+    equal(result.safeOffset, enc.encode(small + big + small).length);
+    equal(result.safeLine, 4);
+  });
+  await t.step("oversized last line with its newline is consumed", async () => {
+    const big = userLine("y".repeat(500));
+    const path = await tempFile("s1.jsonl", userLine("a") + big);
+    const result = await parseClaudeTranscript(
+      path,
+      opts({ maxLineBytes: 300 }),
+    );
+    equal(result.skipped, 1);
+    equal(result.safeOffset, (await Deno.stat(path)).size);
+    equal(result.safeLine, 3);
+  });
+});
+
+Deno.test("parseClaudeTranscript() survives hostile input", async (t) => {
+  const cases: Array<[string, string]> = [
+    [
+      "binary garbage",
+      String.fromCharCode(...crypto.getRandomValues(new Uint8Array(4096))) +
+      "\n",
+    ],
+    ["deeply nested", "[".repeat(200_000) + "]".repeat(200_000) + "\n"],
+    [
+      "nested object",
+      '{"type":"user","message":' + '{"a":'.repeat(50_000) + "1" +
+      "}".repeat(50_001) + "\n",
+    ],
+    [
+      "wrong field types",
+      [
+        { type: "user", message: 5 },
+        { type: "user", message: { content: { text: "obj" } } },
+        {
+          type: "user",
+          message: {
+            content: [1, null, "s", { type: "tool_result", content: 7 }],
+          },
+        },
+        {
+          type: "assistant",
+          message: {
+            content: [{ type: "tool_use", name: "Bash", input: "rm" }],
+          },
+        },
+        {
+          type: "assistant",
+          message: {
+            content: [{
+              type: "tool_use",
+              name: "Edit",
+              input: { file_path: 3 },
+            }],
+          },
+        },
+        {
+          type: "assistant",
+          message: {
+            content: [{
+              type: "tool_use",
+              name: "MultiEdit",
+              input: { file_path: "/p", edits: "x" },
+            }],
+          },
+        },
+        {
+          type: "user",
+          sessionId: 12,
+          cwd: [],
+          timestamp: { y: 1 },
+          message: { content: "ok" },
+        },
+        { type: "summary", summary: ["x"] },
+        { type: null },
+      ].map((o) => JSON.stringify(o)).join("\n") + "\n",
+    ],
+    [
+      "huge line",
+      `{"type":"user","message":{"content":"${"z".repeat(2_000_000)}"}}\n`,
+    ],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFile("h.jsonl", text);
+      const result = await parseClaudeTranscript(
+        path,
+        opts({ maxLineBytes: 1_000_000 }),
+      );
+      ok(result.skipped >= 0);
+      for (const s of result.sessions) {
+        for (const r of s.records) equal(typeof r.text, "string");
+      }
+    });
+  }
+});
+
+Deno.test("parseClaudeTranscript() flags side-chain lines of a main transcript", async (t) => {
+  const text = userLine("main question") +
+    userLine("side task", { isSidechain: true, agentId: "ab12" }) +
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      isSidechain: true,
+      agentId: "ab12",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "side answer" }],
+      },
+    });
+  const path = await tempFile("-home-a-proj/s1.jsonl", text);
+  await t.step("included", async () => {
+    const s = only(await parseClaudeTranscript(path, opts()));
+    equal(s.id, "s1");
+    equal(s.lineage, undefined);
+    deepEqual(s.records.map((r) => [r.text, r.flags?.subagent ?? false]), [
+      ["main question", false],
+      ["side task", true],
+      ["side answer", true],
+    ]);
+  });
+  await t.step("left out when sub-agents are off", async () => {
+    const s = only(
+      await parseClaudeTranscript(path, opts({ includeSubagents: false })),
+    );
+    deepEqual(s.records.map((r) => r.text), ["main question"]);
+  });
+});
+
+Deno.test("parseClaudeTranscript() reads titles, slash command arguments and encoded project names", async (t) => {
+  await t.step("custom title and slash command", async () => {
+    const text = userLine(
+      "<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>the auth module</command-args>",
+    ) +
+      userLine(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>",
+      ) +
+      line({
+        type: "custom-title",
+        customTitle: "Auth review",
+        sessionId: "s1",
+      });
+    const path = await tempFile("s1.jsonl", text);
+    const s = only(await parseClaudeTranscript(path, opts()));
+    deepEqual(s.records.map((r) => r.text), ["/review the auth module"]);
+    equal(s.title, "Auth review");
+  });
+  const cases: Array<[string, string]> = [
+    ["-home-a-proj", "proj"],
+    ["C--Users-x-proj", "proj"],
+    ["-workspaces", "workspaces"],
+  ];
+  for (const [dir, project] of cases) {
+    await t.step(`${dir} without cwd`, async () => {
+      const path = await tempFile(
+        `${dir}/s2.jsonl`,
+        line({ type: "user", message: { role: "user", content: "hello" } }),
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      equal(s.project, project);
+      equal(s.id, "s2");
+    });
+  }
+});
+
+Deno.test("parseClaudeTranscript() reads the compaction agent's answer as a summary", async () => {
+  const text = userLine(
+    "Your task is to create a detailed summary of the conversation so far",
+    {
+      isSidechain: true,
+      agentId: "acompact-1f2e3d",
+    },
+  ) + line({
+    type: "assistant",
+    sessionId: "s1",
+    isSidechain: true,
+    agentId: "acompact-1f2e3d",
+    message: {
+      role: "assistant",
+      content: [{
+        type: "text",
+        text: "<summary>We moved the creds to the vault.</summary>",
+      }],
+    },
+  });
+  const path = await tempFile(
+    "proj/s1/subagents/agent-acompact-1f2e3d.jsonl",
+    text,
+  );
+  const s = only(await parseClaudeTranscript(path, opts()));
+  equal(s.id, "acompact-1f2e3d");
+  equal(s.parent, "s1");
+  deepEqual(s.records.map((r) => r.role), ["summary"]);
+});
+
+const samplesPresent = await exists(SAMPLES);
+
+Deno.test({
+  name: "parseClaudeTranscript() reads every real sample",
+  ignore: !samplesPresent,
+  fn: async () => {
+    const files: string[] = [];
+    const walk = async (dir: string) => {
+      for await (const e of Deno.readDir(dir)) {
+        const p = `${dir}/${e.name}`;
+        if (e.isDirectory) await walk(p);
+        else if (e.isFile && p.endsWith(".jsonl")) files.push(p);
+      }
+    };
+    await walk(SAMPLES);
+    ok(files.length > 0);
+    let subagents = 0;
+    let errors = 0;
+    let exitCodes = 0;
+    let records = 0;
+    for (const path of files.sort()) {
+      const kind = claudeCode.kinds.find((k) => k.match(path));
+      equal(kind?.id, "transcript", path);
+      const result = await parseClaudeTranscript(path, opts());
+      const size = (await Deno.stat(path)).size;
+      ok((result.safeOffset ?? 0) <= size, path);
+      for (const s of result.sessions) {
+        equal(s.harness, "claude-code");
+        ok(s.id.length > 0 && s.project.length > 0, path);
+        const seqs = s.records.map((r) => r.seq);
+        deepEqual(seqs, [...seqs].sort((a, b) => a - b), path);
+        records += s.records.length;
+        if (path.includes("/subagents/")) {
+          equal(s.lineage, "subagent", path);
+          ok(s.parent && path.includes(`/${s.parent}/subagents/`), path);
+          ok(s.records.every((r) => r.flags?.subagent), path);
+          subagents++;
+        }
+        errors += s.records.filter((r) => r.flags?.isError).length;
+        exitCodes += s.records.filter((r) => (r.exitCode ?? 0) > 0).length;
+        const text = s.records.map((r) => r.text).join("\n");
+        ok(!text.includes("<system-reminder>"), path);
+        ok(!text.includes("<local-command-caveat>"), path);
+      }
+    }
+    ok(records > 100);
+    ok(subagents >= 2, "sub-agent sessions found");
+    ok(errors > 0, "tool errors found");
+    ok(exitCodes > 0, "failing exit codes found");
+  },
+});
