@@ -6,7 +6,9 @@
  * @module
  */
 import type { Harness } from "../core/harness.ts";
+import { claudeCode } from "./claude_code.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
+  claudeCode,
 ];
