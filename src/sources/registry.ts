@@ -7,8 +7,10 @@
  */
 import type { Harness } from "../core/harness.ts";
 import { claudeCode } from "./claude_code.ts";
+import { crush } from "./crush.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
   claudeCode,
+  crush,
 ];

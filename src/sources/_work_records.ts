@@ -1,0 +1,176 @@
+/**
+ * Small shared pieces for turning an agent's tool calls into work records:
+ * tolerant JSON access, `edit` bodies, removed lines from patches and
+ * before/after pairs, and exit codes written into tool output.
+ *
+ * @module
+ */
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+
+/** Removed text of an `edit` record is cut here (the path is what is searched). */
+export const MAX_EDIT_CHARS = 32 * 1024;
+
+/** Whether a value is a plain JSON object. */
+export function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A non-empty string, else undefined. */
+export function str(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/** An array, else an empty one. */
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** An object, else an empty one. */
+export function obj(value: unknown): Json {
+  return isObject(value) ? value : {};
+}
+
+/** A finite number, else undefined. */
+export function finite(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value)
+    ? value
+    : undefined;
+}
+
+/**
+ * Parses JSON text without throwing; non-strings (or JSON strings inside a
+ * string, as some stores double-encode) are handled too.
+ */
+export function parseJson(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An object that may arrive as an object or as JSON text. */
+export function objectOf(value: unknown): Json {
+  if (isObject(value)) return value;
+  const parsed = parseJson(value);
+  return isObject(parsed) ? parsed : {};
+}
+
+/** The body of an `edit` record: `path\n<removed text>`, cut to the cap. */
+export function editBody(
+  path: string,
+  removed: string,
+): { text: string; truncated: boolean } {
+  const cut = removed.length > MAX_EDIT_CHARS;
+  return {
+    text: `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`,
+    truncated: cut,
+  };
+}
+
+/**
+ * The lines a unified diff removes (`-` lines, not the `---` header).
+ *
+ * @param patch Unified diff text.
+ * @returns The removed lines joined with newlines ("" for none).
+ */
+export function removedFromUnifiedDiff(patch: string): string {
+  const out: string[] = [];
+  for (const line of patch.split("\n")) {
+    if (line.startsWith("-") && !line.startsWith("---")) {
+      out.push(line.slice(1));
+    }
+  }
+  return out.join("\n");
+}
+
+/** One file an `apply_patch` envelope touches, with the lines it removes. */
+export interface PatchFile {
+  /** The file path as written in the patch. */
+  path: string;
+  /** Removed lines joined with newlines. */
+  removed: string;
+}
+
+/**
+ * Reads the `*** Begin Patch` envelope Codex-style tools write: the files
+ * it adds, updates or deletes, and the `-` lines of each update.
+ *
+ * @param patch The patch text.
+ * @returns One entry per file, in order.
+ */
+export function filesOfApplyPatch(patch: string): PatchFile[] {
+  const files: PatchFile[] = [];
+  let current: { path: string; removed: string[] } | undefined;
+  const flush = () => {
+    if (current) {
+      files.push({ path: current.path, removed: current.removed.join("\n") });
+    }
+    current = undefined;
+  };
+  for (const line of patch.split("\n")) {
+    const header = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+    if (header) {
+      flush();
+      current = { path: (header[2] as string).trim(), removed: [] };
+      continue;
+    }
+    if (!current) continue;
+    if (line.startsWith("*** ")) continue;
+    if (line.startsWith("-")) current.removed.push(line.slice(1));
+  }
+  flush();
+  return files;
+}
+
+/**
+ * The lines of `before` that `after` no longer has, counting repeats, in
+ * their original order. Cheap (no alignment), which is enough to make the
+ * removed text searchable.
+ *
+ * @param before The old content.
+ * @param after The new content.
+ * @returns Removed lines joined with newlines.
+ */
+export function removedLines(before: string, after: string): string {
+  const remaining = new Map<string, number>();
+  for (const line of after.split("\n")) {
+    remaining.set(line, (remaining.get(line) ?? 0) + 1);
+  }
+  const out: string[] = [];
+  for (const line of before.split("\n")) {
+    const n = remaining.get(line) ?? 0;
+    if (n > 0) remaining.set(line, n - 1);
+    else out.push(line);
+  }
+  return out.join("\n");
+}
+
+/**
+ * An exit code written into a command's output (`Exit code 2`, `exit code:
+ * 1`, `failed with exit code 127`), taking the last mention.
+ *
+ * @param output The tool output.
+ * @returns The code, or undefined when none is written.
+ */
+export function exitCodeIn(output: string): number | undefined {
+  let code: number | undefined;
+  for (const m of output.matchAll(/exit (?:code|status)[:\s]+(-?\d+)/gi)) {
+    code = Number(m[1]);
+  }
+  return code;
+}
+
+/** Basename of a POSIX or Windows path. */
+export function baseName(path: string): string {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0).at(-1) ?? "";
+}
+
+/** Directory part of a path ("" at the root). */
+export function dirName(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
+}

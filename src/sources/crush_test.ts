@@ -1,0 +1,254 @@
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { DejaError } from "../core/errors.ts";
+import { crush, parseCrushDb } from "./crush.ts";
+import {
+  copyFile,
+  hasSamples,
+  linuxHome,
+  parseHome,
+  roleCounts,
+  SAMPLES,
+  total,
+  writeFixtureDb,
+} from "./_store_test_kit.ts";
+
+const FIXTURE = new URL("../../fixtures/crush", import.meta.url).pathname;
+const SCHEMA = `
+CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT);
+CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL default '[]', model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER, provider TEXT);
+`;
+
+async function tempDb(
+  messages: Array<Record<string, string | number | null>>,
+  sessions: Array<Record<string, string | number | null>> = [
+    { id: "s1", title: "t", created_at: 1767261600, updated_at: 1767261600 },
+  ],
+): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "proj", ".crush", "crush.db");
+  await writeFixtureDb(path, SCHEMA, [
+    { table: "sessions", rows: sessions },
+    { table: "messages", rows: messages },
+  ]);
+  return path;
+}
+
+function message(
+  id: string,
+  role: string,
+  parts: unknown,
+  at = 1767261600,
+): Record<string, string | number | null> {
+  return {
+    id,
+    session_id: "s1",
+    role,
+    parts: typeof parts === "string" ? parts : JSON.stringify(parts),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+const SOURCE = linuxHome("/nonexistent");
+
+Deno.test("crush discovers the fixture store in a project folder and parses it", async () => {
+  const { files, sessions, skipped } = await parseHome(
+    crush,
+    linuxHome(FIXTURE),
+  );
+  equal(files.length, 1);
+  ok(files[0]?.endsWith("code/tidepool/.crush/crush.db"));
+  equal(skipped, 0);
+  equal(
+    sessions.length,
+    2,
+    "main + task sub-agent; the title- session is skipped",
+  );
+  const main = sessions.find((s) => s.parent === undefined);
+  const task = sessions.find((s) => s.parent !== undefined);
+  ok(main && task);
+  deepEqual(roleCounts(main), {
+    user: 1,
+    assistant: 2,
+    files: 3,
+    "tool-output": 6,
+    edit: 3,
+    command: 2,
+    summary: 1,
+  });
+  equal(main.project, "tidepool");
+  equal(main.title, "Tide chart cache expiry");
+  deepEqual(
+    main.records.filter((r) => r.role === "command").map((r) => r.exitCode),
+    [1, 0],
+  );
+  const failed = main.records.find((r) => r.flags?.isError);
+  ok(failed?.text.startsWith("FAIL"));
+  ok(!failed?.text.includes("<cwd>"), "the trailing <cwd> note is dropped");
+  equal(
+    main.records.find((r) => r.role === "edit")?.text,
+    "/home/dev/code/tidepool/src/cache.ts\nexport const TTL_MS = 3_600_000;",
+  );
+  equal(main.records.at(-1)?.role, "summary");
+  equal(main.started, 1767261600000);
+  equal(task.lineage, "subagent");
+  equal(task.parent, main.id);
+  ok(task.records.every((r) => r.flags?.subagent));
+  ok(
+    !main.records.some((r) =>
+      /reasoning|cache module first/.test(r.text) && r.role !== "assistant"
+    ),
+  );
+});
+
+Deno.test("crush leaves sub-agent sessions out when asked to", async () => {
+  const { sessions } = await parseHome(crush, linuxHome(FIXTURE), false);
+  equal(sessions.length, 1);
+  equal(sessions[0]?.parent, undefined);
+});
+
+Deno.test("crush finds stores named by projects.json and under project folders", async () => {
+  const home = await Deno.makeTempDir();
+  const listed = join(home, "elsewhere", "api");
+  await writeFixtureDb(join(listed, ".crush", "crush.db"), SCHEMA, []);
+  await writeFixtureDb(
+    join(home, "repos", "a", "b", ".crush", "crush.db"),
+    SCHEMA,
+    [],
+  );
+  await writeFixtureDb(
+    join(home, "repos", "a", "b", "c", "d", ".crush", "crush.db"),
+    SCHEMA,
+    [],
+  );
+  await Deno.mkdir(join(home, "data", "crush"), { recursive: true });
+  await Deno.writeTextFile(
+    join(home, "data", "crush", "projects.json"),
+    JSON.stringify({
+      projects: [
+        {
+          path: listed,
+          data_dir: join(listed, ".crush"),
+          last_accessed: "2026-01-01T00:00:00Z",
+        },
+        { path: "/gone", data_dir: "/gone/.crush" },
+        "junk",
+      ],
+    }),
+  );
+  const found = await Array.fromAsync(
+    crush.discover(linuxHome(home, { XDG_DATA_HOME: join(home, "data") })),
+  );
+  deepEqual(found, [
+    join(listed, ".crush", "crush.db"),
+    join(home, "repos", "a", "b", ".crush", "crush.db"),
+  ]);
+});
+
+Deno.test("crush names an unknown schema and never reads it as empty", async (t) => {
+  const dir = await Deno.makeTempDir();
+  await t.step("empty file", async () => {
+    const path = join(dir, "empty.db");
+    await Deno.writeFile(path, new Uint8Array());
+    await rejects(
+      parseCrushDb(path, { includeSubagents: true, source: SOURCE }),
+      (e: unknown) =>
+        e instanceof DejaError && e.code === "SRC-E002" &&
+        /Unknown Crush schema in ".*empty\.db": missing table "sessions"/.test(
+          e.message,
+        ),
+    );
+  });
+  await t.step("missing messages table", async () => {
+    const path = join(dir, "half.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE sessions (id TEXT, title TEXT);",
+      [],
+    );
+    await rejects(
+      parseCrushDb(path, { includeSubagents: true, source: SOURCE }),
+      /missing table "messages"/,
+    );
+  });
+  await t.step("garbage bytes", async () => {
+    const path = join(dir, "garbage.db");
+    await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(8192)));
+    await rejects(
+      parseCrushDb(path, { includeSubagents: true, source: SOURCE }),
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+    );
+  });
+  await t.step("truncated database", async () => {
+    const copy = await copyFile(join(FIXTURE, "code/tidepool/.crush/crush.db"));
+    const bytes = await Deno.readFile(copy);
+    await Deno.writeFile(copy, bytes.subarray(0, 4096 + 100));
+    await parseCrushDb(copy, { includeSubagents: true, source: SOURCE }).then(
+      () => {},
+      (e: unknown) => {
+        ok(e instanceof DejaError && e.code === "SRC-E002", String(e));
+      },
+    );
+  });
+});
+
+Deno.test("crush survives hostile rows", async () => {
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  const path = await tempDb([
+    message("a", "user", "not json"),
+    message("b", "user", '{"type":"text"}'),
+    message("c", "user", [1, "x", null, { type: "text", data: 5 }, {
+      type: "text",
+      data: { text: ["no"] },
+    }]),
+    message("d", "assistant", deep),
+    message("e", "assistant", [{
+      type: "tool_call",
+      data: { name: "bash", input: "{bad" },
+    }]),
+    message("f", "tool", [{
+      type: "tool_result",
+      data: { tool_call_id: 7, content: { x: 1 } },
+    }]),
+    message(
+      "g",
+      "user",
+      [{ type: "text", data: { text: "still here" } }],
+      9e18,
+    ),
+    message("h", "assistant", [{
+      type: "text",
+      data: { text: "x".repeat(200_000) },
+    }]),
+  ]);
+  const { sessions, skipped } = await parseCrushDb(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  ok(skipped >= 3);
+  equal(sessions.length, 1);
+  equal(total(sessions, "user"), 1);
+  const long = sessions[0]?.records.find((r) => r.role === "assistant");
+  equal(long?.flags?.truncated, true, "an oversized text is cut and flagged");
+});
+
+Deno.test("crush parses the real sample store", {
+  ignore: !hasSamples("crush"),
+}, async () => {
+  const copy = await copyFile(
+    join(SAMPLES, "crush/chex-mix-timer/.crush/crush.db"),
+  );
+  const { sessions, skipped } = await parseCrushDb(copy, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 0);
+  equal(sessions.length, 1);
+  // Counted by reading the messages table: 23 user and 24 assistant
+  // messages carry a text part; 242 bash calls among 324 tool calls.
+  equal(total(sessions, "user"), 23);
+  equal(total(sessions, "assistant"), 24);
+  equal(total(sessions, "command"), 242);
+  equal(sessions[0]?.title, "Unsubscribe Push Notifications Button");
+});
