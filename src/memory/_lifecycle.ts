@@ -1,0 +1,539 @@
+/**
+ * Propose, review and mark-applied: the recommendation lifecycle up to
+ * apply, with compare-and-set transitions and one audit grain each.
+ *
+ * @module
+ */
+import { DejaError } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
+import type { Store } from "./_store.ts";
+import { LOOP_NAMESPACE } from "./_store.ts";
+import { ALL_SCOPES } from "./memory_store.ts";
+import type {
+  ProposeOptions,
+  ProposeResult,
+  RecommendationView,
+  RecStatus,
+  Scope,
+  TransitionOptions,
+  TransitionResult,
+} from "./memory_store.ts";
+import { severityRank, validateGrain } from "./validate_grain.ts";
+import type {
+  AuditGrain,
+  Op,
+  Proposal,
+  RecommendationDraft,
+  RecommendationGrain,
+} from "./types.ts";
+
+/** Evidence hashes kept per recommendation. */
+export const MAX_EVIDENCE = 64;
+/** Longest BECAUSE accepted. */
+export const MAX_BECAUSE = 500;
+/** First rejection cooldown; doubles per strike. */
+export const COOLDOWN_BASE_MS = 7 * 86_400_000;
+/** Cooldown ceiling. */
+export const COOLDOWN_MAX_MS = 90 * 86_400_000;
+/** Default recommendation lifetime before it expires. */
+export const DEFAULT_VALID_FOR_MS = 30 * 86_400_000;
+
+const SCHEMES = ["grain", "entity", "query", "template", "doc", "host"];
+
+function norm(s: string): string {
+  return s.normalize("NFC").trim().toLowerCase();
+}
+
+/**
+ * The one dedup key algorithm: family ␟ target_ref ␟ action, each
+ * NFC-normalised, trimmed and lower-cased; a `/major` suffix on the family
+ * is dropped so analyzer upgrades do not re-propose.
+ *
+ * @param draft Family, target and action.
+ * @returns The key.
+ */
+export function dedupKey(
+  draft: Pick<RecommendationDraft, "family" | "target_ref" | "action">,
+): string {
+  return [
+    norm(draft.family).replace(/\/\d+$/, ""),
+    norm(draft.target_ref),
+    norm(draft.action),
+  ]
+    .join("\u241f");
+}
+
+/** Whether the proposal contains a FORGET. */
+export function isDestructive(proposal: Proposal): boolean {
+  return proposal.kind === "ops" && proposal.ops.some((o) => o.op === "FORGET");
+}
+
+/** The observer type an actor label implies. */
+export function observerOf(actor: string): AuditGrain["observer"] {
+  const a = actor.toLowerCase();
+  if (a.startsWith("policy:")) return "policy";
+  if (a === "system" || a.startsWith("engine:") || a.startsWith("system:")) {
+    return "system";
+  }
+  if (/^(agent|bot|job):/.test(a)) return "agent";
+  return "human";
+}
+
+/** Refuses a missing or over-long BECAUSE (LOOP-E005). */
+export function requireBecause(because: string | undefined): string {
+  const text = (because ?? "").trim();
+  if (!text) {
+    throw new DejaError(
+      "LOOP-E005",
+      'A reason is required: pass --because "…"',
+    );
+  }
+  if (text.length > MAX_BECAUSE) {
+    throw new DejaError(
+      "LOOP-E005",
+      `The reason is ${text.length} characters; the limit is ${MAX_BECAUSE}`,
+    );
+  }
+  return text;
+}
+
+/** Refuses unless the caller holds every needed scope (admin implies all). */
+export function requireScopes(
+  have: readonly Scope[] | undefined,
+  need: readonly Scope[],
+  what: string,
+): void {
+  const held = have ?? ALL_SCOPES;
+  if (held.includes("admin")) return;
+  const missing = need.filter((s) => !held.includes(s));
+  if (missing.length) {
+    throw new DejaError(
+      "LOOP-E002",
+      `Cannot ${what}: the actor lacks the ${
+        missing.map((s) => `"${s}"`).join(", ")
+      } scope${missing.length > 1 ? "s" : ""}`,
+      { detail: { missing, held: [...held] } },
+    );
+  }
+}
+
+/** Scopes the proposal's own operations need, beyond `apply`. */
+export function opScopes(proposal: Proposal): Scope[] {
+  if (proposal.kind === "host") return [];
+  if (proposal.kind === "doc") return ["write"];
+  const need = new Set<Scope>();
+  for (const op of proposal.ops) {
+    need.add("write");
+    if (op.op === "FORGET") need.add("admin");
+  }
+  return [...need];
+}
+
+function isHash(s: unknown): s is string {
+  return typeof s === "string" && /^[0-9a-f]{64}$/.test(s);
+}
+
+function checkOp(op: Op, i: number): void {
+  const where = `proposal op ${i + 1}`;
+  switch (op?.op) {
+    case "ADD":
+    case "SUPERSEDE": {
+      const g = validateGrain(op.grain);
+      if (g.type === "recommendation" || g.type === "audit") {
+        throw new TypeError(`Invalid draft: ${where} writes a ${g.type} grain`);
+      }
+      if (op.op === "SUPERSEDE" && !isHash(op.target)) {
+        throw new TypeError(`Invalid draft: ${where} needs a full target hash`);
+      }
+      return;
+    }
+    case "FORGET":
+      if (!isHash(op.target)) {
+        throw new TypeError(`Invalid draft: ${where} needs a full target hash`);
+      }
+      return;
+    case "DEFINE":
+      if (
+        typeof op.key !== "string" || !/^(query|template):\S+$/.test(op.key)
+      ) {
+        throw new TypeError(
+          `Invalid draft: ${where} must DEFINE a "query:" or "template:" key`,
+        );
+      }
+      if (op.body === undefined) {
+        throw new TypeError(`Invalid draft: ${where} has no body`);
+      }
+      return;
+    default:
+      throw new TypeError(`Invalid draft: ${where} has an unknown op`);
+  }
+}
+
+/** Validates a draft's shape (throws TypeError). */
+export function validateDraft(draft: RecommendationDraft): void {
+  const d = draft as unknown as Record<string, unknown>;
+  for (const k of ["analyzer", "family", "target_ref", "action"]) {
+    if (typeof d[k] !== "string" || (d[k] as string).trim() === "") {
+      throw new TypeError(`Invalid draft: "${k}" must be a non-empty string`);
+    }
+  }
+  const scheme = draft.target_ref.slice(0, draft.target_ref.indexOf(":"));
+  if (!SCHEMES.includes(scheme)) {
+    throw new TypeError(
+      `Invalid draft: target_ref "${draft.target_ref}" must start with ${
+        SCHEMES.map((s) => s + ":").join(", ")
+      }`,
+    );
+  }
+  if (
+    typeof draft.template?.id !== "string" ||
+    typeof draft.template.args !== "object"
+  ) {
+    throw new TypeError(`Invalid draft: "template" needs an id and args`);
+  }
+  for (const v of Object.values(draft.template.args)) {
+    if (typeof v !== "string" && typeof v !== "number") {
+      throw new TypeError(
+        `Invalid draft: template args must be strings or numbers`,
+      );
+    }
+  }
+  if (severityRank(draft.severity) < 0) {
+    throw new TypeError(`Invalid draft: unknown severity "${draft.severity}"`);
+  }
+  if (
+    !Array.isArray(draft.evidence) ||
+    draft.evidence.some((e) => typeof e !== "string")
+  ) {
+    throw new TypeError(`Invalid draft: "evidence" must be a list of hashes`);
+  }
+  const p = draft.proposal;
+  if (p?.kind === "ops") {
+    if (!Array.isArray(p.ops)) {
+      throw new TypeError(`Invalid draft: "ops" must be a list`);
+    }
+    p.ops.forEach(checkOp);
+  } else if (p?.kind === "doc") {
+    if (
+      typeof p.path !== "string" || typeof p.base_digest !== "string" ||
+      typeof p.patch !== "string"
+    ) {
+      throw new TypeError(
+        `Invalid draft: a doc proposal needs path, base_digest and patch`,
+      );
+    }
+  } else if (p?.kind !== "host") {
+    throw new TypeError(`Invalid draft: unknown proposal kind`);
+  }
+}
+
+/** Queues a draft (see {@linkcode Store.propose}). */
+export function propose(
+  store: Store,
+  draft: RecommendationDraft,
+  options: ProposeOptions,
+): ProposeResult {
+  validateDraft(draft);
+  const now = options.now ?? store.now();
+  const key = dedupKey(draft);
+  const evidence = [...new Set(draft.evidence)].slice(0, MAX_EVIDENCE);
+  const grain: RecommendationGrain = {
+    ...draft,
+    type: "recommendation",
+    namespace: LOOP_NAMESPACE,
+    created_at: now,
+    actor: options.actor,
+    dedup_key: key,
+    evidence,
+    valid_to: now + (options.validFor ?? DEFAULT_VALID_FOR_MS),
+  };
+  if (evidence.length) grain.derived_from = evidence;
+  return store.write(() => {
+    const holders = store.db.prepare(
+      `SELECT r.*, g.body FROM rec_status r JOIN grains g ON g.hash = r.hash
+        WHERE r.dedup_key = ? ORDER BY g.id DESC`,
+    ).all(key) as unknown as Parameters<Store["view"]>[0][];
+    for (const row of holders) {
+      const v = store.view(row, now);
+      if (
+        v.status === "pending" || v.status === "approved" ||
+        v.status === "applied"
+      ) {
+        return { hash: v.hash, deduped: true };
+      }
+    }
+    const cd = store.db.prepare(
+      "SELECT until FROM cooldowns WHERE dedup_key = ?",
+    ).get(key) as
+      | { until: number }
+      | undefined;
+    if (cd && cd.until > now) {
+      return { hash: holders[0]?.hash ?? "", deduped: true, cooldown: true };
+    }
+    const { hash, created } = store.insert(grain, now);
+    if (!created) return { hash, deduped: true };
+    const audit = writeAudit(store, {
+      rec: hash,
+      from: "none",
+      to: "pending",
+      actor: options.actor,
+      observer: observerOf(options.actor),
+      because: `proposed by ${draft.analyzer}`,
+      now,
+    });
+    store.db.prepare(
+      `INSERT INTO rec_status(hash, dedup_key, status, version, creator, trigger_actor, destructive, rollbackable,
+                              audit_head, updated_at)
+       VALUES (?, ?, 'pending', 1, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      hash,
+      key,
+      options.actor,
+      options.trigger ?? null,
+      isDestructive(draft.proposal) ? 1 : 0,
+      draft.proposal.kind === "host" || isDestructive(draft.proposal) ? 0 : 1,
+      audit,
+      now,
+    );
+    return { hash, deduped: false };
+  });
+}
+
+/** Writes one audit grain chained to the previous one; returns its hash. */
+export function writeAudit(
+  store: Store,
+  a: {
+    rec: string;
+    from: string;
+    to: string;
+    actor: string;
+    observer: AuditGrain["observer"];
+    because: string;
+    prev?: string;
+    results?: string[];
+    now: number;
+  },
+): string {
+  const grain: AuditGrain = {
+    type: "audit",
+    namespace: LOOP_NAMESPACE,
+    created_at: a.now,
+    actor: a.actor,
+    rec: a.rec,
+    from: a.from,
+    to: a.to,
+    observer: a.observer,
+    because: a.because,
+    derived_from: [a.rec, ...(a.prev ? [a.prev] : []), ...(a.results ?? [])],
+  };
+  if (a.prev) grain.prev = a.prev;
+  if (a.results?.length) grain.results = a.results;
+  return store.insert(grain, a.now).hash;
+}
+
+/** What a transition's work produced. */
+export interface TransitionWork {
+  /** Grains written or forgotten. */
+  results?: string[];
+  /** Inverse plan (apply only). */
+  inverse?: unknown;
+  /** Override the stored rollbackable flag. */
+  rollbackable?: boolean;
+}
+
+/**
+ * Runs one lifecycle transition in a write transaction: loads the row,
+ * checks the expected version and the allowed source statuses, runs `work`,
+ * writes the audit grain and compare-and-sets the status row.
+ */
+export function transition(
+  store: Store,
+  hash: string,
+  spec: {
+    from: readonly RecStatus[];
+    to: Exclude<RecStatus, "expired">;
+    verb: string;
+    options: TransitionOptions;
+    because: string;
+    check?: (view: RecommendationView) => void;
+    work?: (view: RecommendationView, now: number) => TransitionWork;
+  },
+): TransitionResult {
+  const { options } = spec;
+  return store.write(() => {
+    const now = options.now ?? store.now();
+    const row = store.recRow(hash);
+    if (!row) {
+      throw new DejaError("MEM-E003", `No recommendation has hash "${hash}"`);
+    }
+    const view = store.view(row, now);
+    if (
+      options.expectedVersion !== undefined &&
+      view.version !== options.expectedVersion
+    ) {
+      throw new DejaError(
+        "LOOP-E001",
+        `Cannot ${spec.verb} ${
+          hash.slice(0, 12)
+        }: it changed since version ${options.expectedVersion} (now version ${view.version}, ${view.status})`,
+        {
+          detail: {
+            expected: options.expectedVersion,
+            actual: view.version,
+            status: view.status,
+          },
+        },
+      );
+    }
+    if (!spec.from.includes(view.status)) {
+      throw new DejaError(
+        "LOOP-E004",
+        `Cannot ${spec.verb} ${hash.slice(0, 12)}: it is ${
+          view.status.replace("_", " ")
+        }${spec.from.length ? `, not ${spec.from.join(" or ")}` : ""}`,
+        { detail: { status: view.status, allowed: [...spec.from] } },
+      );
+    }
+    const body = store.raw(hash)?.body ?? "";
+    if (sha256Hex(body) !== hash) {
+      throw new DejaError(
+        "LOOP-E008",
+        `Cannot ${spec.verb} ${
+          hash.slice(0, 12)
+        }: the stored recommendation does not match its hash`,
+      );
+    }
+    spec.check?.(view);
+    const work = spec.work?.(view, now) ?? {};
+    const results = work.results ?? [];
+    const audit = writeAudit(store, {
+      rec: hash,
+      from: view.status,
+      to: spec.to,
+      actor: options.actor,
+      observer: options.observer ?? observerOf(options.actor),
+      because: spec.because,
+      ...(view.audit_head ? { prev: view.audit_head } : {}),
+      results,
+      now,
+    });
+    const changed = store.db.prepare(
+      `UPDATE rec_status SET status = ?, version = version + 1, audit_head = ?, updated_at = ?,
+              applied_at = CASE WHEN ? = 'applied' THEN ? ELSE applied_at END,
+              inverse = coalesce(?, inverse),
+              results = CASE WHEN ? THEN ? ELSE results END,
+              rollbackable = coalesce(?, rollbackable)
+        WHERE hash = ? AND version = ?`,
+    ).run(
+      spec.to,
+      audit,
+      now,
+      spec.to,
+      now,
+      work.inverse === undefined ? null : JSON.stringify(work.inverse),
+      results.length ? 1 : 0,
+      JSON.stringify(results),
+      work.rollbackable === undefined ? null : work.rollbackable ? 1 : 0,
+      hash,
+      view.version,
+    );
+    if (Number(changed.changes) === 0) {
+      throw new DejaError(
+        "LOOP-E001",
+        `Cannot ${spec.verb} ${
+          hash.slice(0, 12)
+        }: another transition won the race`,
+      );
+    }
+    return { hash, status: spec.to, version: view.version + 1, audit, results };
+  });
+}
+
+function same(a: string | undefined, b: string): boolean {
+  return a !== undefined && norm(a) === norm(b);
+}
+
+/** Approves or rejects a pending recommendation. */
+export function review(
+  store: Store,
+  hash: string,
+  decision: "approve" | "reject",
+  options: TransitionOptions,
+): TransitionResult {
+  const because = requireBecause(options.because);
+  const verb = decision === "approve" ? "approve" : "reject";
+  requireScopes(options.scopes, ["review"], `${verb} recommendations`);
+  if (options.actor.toLowerCase().startsWith("policy:")) {
+    throw new DejaError(
+      "LOOP-E002",
+      `Cannot ${verb}: "policy:" actors only auto-apply`,
+    );
+  }
+  return transition(store, hash, {
+    from: ["pending"],
+    to: decision === "approve" ? "approved" : "rejected",
+    verb,
+    options,
+    because,
+    check: (view) => {
+      if (decision !== "approve") return;
+      if (
+        same(view.trigger_actor, options.actor) ||
+        same(view.creator, options.actor)
+      ) {
+        throw new DejaError(
+          "LOOP-E003",
+          `Cannot approve ${hash.slice(0, 12)}: "${options.actor}" ${
+            same(view.creator, options.actor) ? "created" : "triggered"
+          } it, and self-approval is blocked`,
+        );
+      }
+    },
+    work: (view, now) => {
+      if (decision === "reject") {
+        const row = store.db.prepare(
+          "SELECT strikes FROM cooldowns WHERE dedup_key = ?",
+        )
+          .get(view.grain.dedup_key) as { strikes: number } | undefined;
+        const strikes = (row?.strikes ?? 0) + 1;
+        const span = Math.min(
+          COOLDOWN_BASE_MS * 2 ** (strikes - 1),
+          COOLDOWN_MAX_MS,
+        );
+        store.db.prepare(
+          `INSERT INTO cooldowns(dedup_key, strikes, until) VALUES (?, ?, ?)
+           ON CONFLICT(dedup_key) DO UPDATE SET strikes = excluded.strikes, until = excluded.until`,
+        ).run(view.grain.dedup_key, strikes, now + span);
+      }
+      return {};
+    },
+  });
+}
+
+/** Records that the host applied a doc or host recommendation itself. */
+export function markApplied(
+  store: Store,
+  hash: string,
+  options: TransitionOptions,
+): TransitionResult {
+  const because = requireBecause(options.because);
+  requireScopes(options.scopes, ["apply"], "mark recommendations applied");
+  return transition(store, hash, {
+    from: ["approved"],
+    to: "applied",
+    verb: "mark applied",
+    options,
+    because,
+    check: (view) => {
+      if (view.grain.proposal.kind === "ops") {
+        throw new DejaError(
+          "LOOP-E004",
+          `Cannot mark ${
+            hash.slice(0, 12)
+          } applied: it proposes memory operations; run loop apply`,
+        );
+      }
+    },
+    work: () => ({ rollbackable: false, inverse: [] }),
+  });
+}
