@@ -1,0 +1,1201 @@
+/**
+ * Codex CLI: rollout transcripts under `${CODEX_HOME:-~/.codex}/sessions`
+ * (plain `.jsonl`, or `.jsonl.zst` once Codex compresses old ones), archived
+ * rollouts, and the prompt log `history.jsonl`.
+ *
+ * A rollout line is `{timestamp, type, payload}`. Each user turn is written
+ * twice (a `response_item` and an `event_msg`), and so is each assistant
+ * reply; the parser keeps one copy of each, preferring the `event_msg` for
+ * user text and the `response_item` for assistant text.
+ *
+ * @module
+ */
+import { posix, win32 } from "node:path";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { sha256Hex } from "../core/hash.ts";
+import { isZstdPath, type OversizedLine, readLines } from "../core/lines.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type {
+  Locator,
+  RecordFlags,
+  Role,
+  SessionRecord,
+} from "../core/types.ts";
+import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
+
+const HARNESS_ID = "codex";
+
+/** Removed text kept per edit record (the rest is cut). */
+const MAX_EDIT_CHARS = 32 * 1024;
+/** Bounds on what the resume state carries, so it stays small. */
+const MAX_STATE_TURNS = 2000;
+const MAX_STATE_CALLS = 256;
+
+/** A tool call whose output has not been seen yet (part of the resume state). */
+export interface CodexPendingCall {
+  /** Tool name as Codex wrote it. */
+  tool: string;
+  /** How its output is treated. */
+  kind: "shell" | "patch" | "plan" | "stdin" | "other";
+  /** For `write_stdin`: the unified-exec session it polls. */
+  execSession?: string;
+}
+
+/**
+ * What a rollout parse returns as `state`, to resume at `safeOffset`.
+ * Everything is JSON; unknown or malformed state makes the parser re-read
+ * the file from its start and return only the records past the offset.
+ */
+export interface CodexRolloutState {
+  /** Next seq to assign. */
+  nextSeq: number;
+  /** Session id (from the first `session_meta`, else the file name). */
+  id: string;
+  /** Session working directory. */
+  cwd?: string;
+  /** Working directory of the latest turn (patch paths resolve against it). */
+  turnCwd?: string;
+  /** Fork source, from `forked_from_id`. */
+  parent?: string;
+  /** Whether the first `session_meta` was read (later ones are copies). */
+  metaSeen: boolean;
+  /** Seq at which each live user turn started (for `thread_rolled_back`). */
+  userTurnSeqs: number[];
+  /** Calls whose output has not arrived yet, by `call_id`. */
+  pendingCalls: Record<string, CodexPendingCall>;
+  /** An `event_msg` user message was seen: `response_item` user echoes are dropped. */
+  userCanonical: boolean;
+  /** An assistant `response_item` was seen: `agent_message` echoes are dropped. */
+  assistantCanonical: boolean;
+  /** `role:sha256` of the last speech record, to drop an echo written right after it. */
+  lastSpeech?: string;
+}
+
+/** What a `history.jsonl` parse returns as `state`: next seq per session. */
+export interface CodexHistoryState {
+  /** Next seq per session id. */
+  seqs: Record<string, number>;
+}
+
+// ---------------------------------------------------------------------------
+// Small JSON helpers for untrusted input.
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+function int(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^-?\d{1,10}$/.test(value.trim())) {
+    return Number(value.trim());
+  }
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text of a message `content`: a string, or an array of `{text}` parts. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const item of content) {
+    if (typeof item === "string") parts.push(item);
+    else if (isObj(item) && typeof item.text === "string") {
+      parts.push(item.text);
+    }
+  }
+  return parts.join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// Tool calls: commands, outputs and patches.
+
+const SHELL_ARGV_TOOLS = new Set(["shell", "container.exec", "local_shell"]);
+const SHELL_WRAPPERS = /^(ba|z|da|k|fi)?sh$/;
+const SAFE_ARG = /^[\w@%+=:,./-]+$/;
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).at(-1) ?? path;
+}
+
+/** Quotes one argv word the way a POSIX shell would read it back. */
+function quoteArg(arg: string): string {
+  if (arg.length > 0 && SAFE_ARG.test(arg)) return arg;
+  return `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A command line from an argv, unwrapping `bash -lc "<script>"`. */
+function argvText(argv: readonly string[]): string {
+  const [head, flag, script] = argv;
+  if (
+    argv.length === 3 && head !== undefined && flag !== undefined &&
+    script !== undefined && SHELL_WRAPPERS.test(baseName(head)) &&
+    /^-[a-z]*c$/.test(flag)
+  ) {
+    return script;
+  }
+  if (
+    head !== undefined && /^(pwsh|powershell)(\.exe)?$/i.test(baseName(head))
+  ) {
+    const at = argv.findIndex((a) => /^-(c|command)$/i.test(a));
+    if (at > 0 && at < argv.length - 1) return argv.slice(at + 1).join(" ");
+  }
+  return argv.map(quoteArg).join(" ");
+}
+
+function stringArray(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.every((v) => typeof v === "string") ? value : undefined;
+}
+
+/** The patch inside an `apply_patch` argv or heredoc script, if any. */
+function embeddedPatch(
+  argv: readonly string[] | undefined,
+  script: string,
+): string | undefined {
+  if (argv && argv.length === 2 && /^apply_?patch$/.test(argv[0] ?? "")) {
+    return argv[1];
+  }
+  if (!/^\s*(cd\s+\S+\s*&&\s*)?apply_?patch\b/.test(script)) return undefined;
+  const start = script.indexOf("*** Begin Patch");
+  if (start === -1) return undefined;
+  const end = script.indexOf("*** End Patch", start);
+  return end === -1
+    ? script.slice(start)
+    : script.slice(start, end + "*** End Patch".length);
+}
+
+/** One file a patch touches, with the lines it removes. */
+interface PatchFile {
+  path: string;
+  removed: string[];
+}
+
+/** Reads `*** Update|Add|Delete File:` sections and their `-` lines. */
+function parsePatch(patch: string): PatchFile[] {
+  const files: PatchFile[] = [];
+  let current: PatchFile | undefined;
+  for (const raw of patch.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const header = /^\*\*\* (Update|Add|Delete) File: (.+)$/.exec(line);
+    if (header) {
+      current = { path: (header[2] as string).trim(), removed: [] };
+      files.push(current);
+      continue;
+    }
+    const move = /^\*\*\* Move to: (.+)$/.exec(line);
+    if (move) {
+      files.push({ path: (move[1] as string).trim(), removed: [] });
+      continue;
+    }
+    if (line.startsWith("***")) continue;
+    if (current && line.startsWith("-")) current.removed.push(line.slice(1));
+  }
+  return files.filter((f) => f.path.length > 0);
+}
+
+function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) ||
+    path.startsWith("\\\\");
+}
+
+/** Resolves a patch path against the working directory it ran in. */
+function resolvePath(path: string, cwd: string | undefined): string {
+  if (!cwd || isAbsolutePath(path)) return path;
+  const windows = /^[A-Za-z]:[\\/]/.test(cwd) ||
+    (cwd.includes("\\") && !cwd.includes("/"));
+  return windows ? win32.join(cwd, path) : posix.join(cwd, path);
+}
+
+/** A tool's output as deja keeps it. */
+interface ToolOutput {
+  text: string;
+  exitCode?: number;
+  isError?: boolean;
+  /** Unified exec: the process is still running under this session id. */
+  running?: string;
+}
+
+const EXIT_LINE = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m;
+const RUNNING_LINE = /^Process running with session ID\s+(\d+)/m;
+
+const OUTPUT_MARKER = /(?:^|\n)Output:(?:\n|$)/;
+/** Codex's note in front of output it shortened. */
+const TRUNCATION_NOTE = /^Total output lines: \d+\n\n?/;
+
+/** Reads `Exit code: N` / `Process exited with code N` headers and the body after `Output:`. */
+function plainOutput(text: string): ToolOutput {
+  const marker = OUTPUT_MARKER.exec(text);
+  // Without an `Output:` header block only the first lines may carry a status.
+  const head = marker
+    ? text.slice(0, marker.index)
+    : text.split("\n", 3).join("\n");
+  const out: ToolOutput = {
+    text: marker ? text.slice(marker.index + marker[0].length) : text,
+  };
+  const exit = EXIT_LINE.exec(head);
+  if (exit) {
+    out.exitCode = Number(exit[1]);
+    if (!marker) out.text = text.replace(EXIT_LINE, "").trim();
+  }
+  const running = RUNNING_LINE.exec(head);
+  if (running) out.running = running[1] as string;
+  return out;
+}
+
+/** Parses a `function_call_output` / `custom_tool_call_output` `output`. */
+function toolOutput(output: unknown, depth = 0): ToolOutput {
+  if (typeof output === "string") {
+    if (depth === 0 && output.trimStart().startsWith("{")) {
+      // Codex 0.55 wraps shell output as {output, metadata: {exit_code}};
+      // other JSON is the tool's own text.
+      const parsed = parseJson(output);
+      if (isObj(parsed) && ("output" in parsed || "content" in parsed)) {
+        return toolOutput(parsed, depth + 1);
+      }
+    }
+    return plainOutput(output);
+  }
+  if (Array.isArray(output)) return plainOutput(contentText(output));
+  if (!isObj(output)) return { text: "" };
+  const inner = typeof output.output === "string"
+    ? output.output
+    : output.content;
+  const text = typeof inner === "string" ? inner : contentText(inner);
+  const meta = isObj(output.metadata) ? output.metadata : undefined;
+  const exit = int(meta?.exit_code) ?? int(output.exit_code);
+  // With the status in metadata the text is the command's own output.
+  const out: ToolOutput = exit === undefined
+    ? plainOutput(text)
+    : { text: text.replace(TRUNCATION_NOTE, ""), exitCode: exit };
+  if (output.isError === true || output.success === false) out.isError = true;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The rollout parser.
+
+/**
+ * Where to resume if a command is still waiting for its output when the
+ * file ends: the command's line is read again next time, so its record gets
+ * the exit code instead of going out without one.
+ */
+interface Checkpoint {
+  offset: number;
+  line: number;
+  seq: number;
+  marks: number;
+  state: CodexRolloutState;
+}
+
+/** A speech echo held back until we know whether its canonical copy follows. */
+interface Held {
+  role: "user" | "assistant";
+  text: string;
+  time: number | undefined;
+  locator: Locator;
+}
+
+const RESPONSE_ITEM_TYPES = new Set([
+  "message",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "reasoning",
+]);
+
+const ENVELOPE_TYPES = new Set([
+  "session_meta",
+  "response_item",
+  "event_msg",
+  "turn_context",
+  "compacted",
+]);
+
+const UUID_TAIL =
+  /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
+
+/** The session id a rollout's file name implies. */
+function idFromFileName(path: string): string {
+  const name = baseName(path);
+  const uuid = UUID_TAIL.exec(name);
+  if (uuid) return (uuid[1] as string).toLowerCase();
+  return name.replace(/^rollout-/, "").replace(/\.jsonl(\.zst)?$/, "");
+}
+
+function speechKey(role: string, text: string): string {
+  return `${role}:${sha256Hex(text)}`;
+}
+
+/** Text of a user message without harness-injected preambles. */
+function userText(raw: string): string {
+  let text = raw;
+  // IDE extensions put context first; the person's words follow this header.
+  const ask = text.lastIndexOf("## My request for Codex:");
+  if (ask !== -1) text = text.slice(ask + "## My request for Codex:".length);
+  return cleanSpeech(text);
+}
+
+class RolloutParser {
+  readonly builder: SessionBuilder;
+  #cwd: string | undefined;
+  #turnCwd: string | undefined;
+  #parent: string | undefined;
+  #metaSeen: boolean;
+  #turns: number[];
+  #pending: Map<string, CodexPendingCall>;
+  #userCanonical: boolean;
+  #assistantCanonical: boolean;
+  #lastSpeech: string | undefined;
+  #lastSummary: string | undefined;
+  #held: Held | undefined;
+  /** Command records of this pass, by call id, to attach exit codes. */
+  #commands = new Map<string, SessionRecord>();
+  /** Command records whose process still runs, by unified-exec session id. */
+  #running = new Map<string, SessionRecord>();
+  /** Resume points of commands still waiting for output, by call or exec id. */
+  #checkpoints = new Map<string, Checkpoint>();
+
+  constructor(path: string, state: CodexRolloutState | undefined) {
+    this.#cwd = state?.cwd;
+    this.#turnCwd = state?.turnCwd ?? state?.cwd;
+    this.#parent = state?.parent;
+    this.#metaSeen = state?.metaSeen ?? false;
+    this.#turns = [...(state?.userTurnSeqs ?? [])];
+    this.#pending = new Map(Object.entries(state?.pendingCalls ?? {}));
+    this.#userCanonical = state?.userCanonical ?? false;
+    this.#assistantCanonical = state?.assistantCanonical ?? false;
+    this.#lastSpeech = state?.lastSpeech;
+    this.builder = new SessionBuilder({
+      harness: HARNESS_ID,
+      id: state?.id ?? idFromFileName(path),
+      path,
+      cwd: state?.cwd,
+      nextSeq: state?.nextSeq ?? 0,
+      parent: state?.parent,
+      lineage: state?.parent ? "fork" : undefined,
+    });
+  }
+
+  /** Whether the session's own `session_meta` was read. */
+  get metaSeen(): boolean {
+    return this.#metaSeen;
+  }
+
+  /** Handles one parsed line; returns false when the line is malformed. */
+  line(value: unknown, locator: Locator, first: boolean): boolean {
+    if (!isObj(value)) return false;
+    const time = parseTime(value.timestamp);
+    this.builder.touch(time);
+    const type = value.type;
+    const payload = value.payload;
+    if (payload === undefined) {
+      // Rollouts before late 2025 have no envelope: a bare header, then bare items.
+      if (typeof type === "string" && RESPONSE_ITEM_TYPES.has(type)) {
+        this.#item(value, time, locator);
+      } else if (type === undefined && first && str(value.id)) {
+        this.#meta(value);
+      }
+      return true;
+    }
+    if (!isObj(payload)) return !ENVELOPE_TYPES.has(String(type));
+    switch (type) {
+      case "session_meta":
+        this.#meta(payload);
+        break;
+      case "response_item":
+        this.#item(payload, time, locator);
+        break;
+      case "event_msg":
+        this.#event(payload, time, locator);
+        break;
+      case "turn_context":
+        this.#turnContext(payload);
+        break;
+      case "compacted":
+        this.#summary(str(payload.message), time, locator);
+        break;
+    }
+    return true;
+  }
+
+  /** Emits any held echo; called at the end of a pass. */
+  finish(): void {
+    this.#flush();
+  }
+
+  /**
+   * The earliest command still waiting for its output with nothing but tool
+   * traffic after it, if any: the pass should stop before it.
+   */
+  tail(): Checkpoint | undefined {
+    let first: Checkpoint | undefined;
+    for (const cp of this.#checkpoints.values()) {
+      if (!first || cp.seq < first.seq) first = cp;
+    }
+    return first;
+  }
+
+  /** State to resume after the last consumed line. */
+  state(): CodexRolloutState {
+    const session = this.builder.build();
+    const state: CodexRolloutState = {
+      nextSeq: this.builder.nextSeq,
+      id: session.id,
+      metaSeen: this.#metaSeen,
+      userTurnSeqs: this.#turns.slice(-MAX_STATE_TURNS),
+      pendingCalls: Object.fromEntries(
+        [...this.#pending].slice(-MAX_STATE_CALLS),
+      ),
+      userCanonical: this.#userCanonical,
+      assistantCanonical: this.#assistantCanonical,
+    };
+    if (this.#cwd) state.cwd = this.#cwd;
+    if (this.#turnCwd) state.turnCwd = this.#turnCwd;
+    if (this.#parent) state.parent = this.#parent;
+    if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
+    return state;
+  }
+
+  #meta(payload: Obj): void {
+    // A fork or resumed thread repeats its source's session_meta later in
+    // the file; only the first one names this session.
+    if (this.#metaSeen) return;
+    this.#metaSeen = true;
+    const id = str(payload.id) ?? str(payload.session_id);
+    if (id) this.builder.setId(id);
+    const cwd = str(payload.cwd);
+    if (cwd) {
+      this.#cwd = cwd;
+      this.#turnCwd ??= cwd;
+      this.builder.setCwd(cwd);
+    }
+    const parent = str(payload.forked_from_id);
+    if (parent) {
+      this.#parent = parent;
+      this.builder.setParent(parent, "fork");
+    }
+  }
+
+  #turnContext(payload: Obj): void {
+    const cwd = str(payload.cwd);
+    if (!cwd) return;
+    this.#turnCwd = cwd;
+    if (!this.#cwd) {
+      this.#cwd = cwd;
+      this.builder.setCwd(cwd);
+    }
+  }
+
+  #add(
+    role: Role,
+    text: string,
+    time: number | undefined,
+    locator: Locator,
+    extra: { tool?: string | undefined; flags?: RecordFlags } = {},
+  ): SessionRecord | undefined {
+    this.#flush();
+    return this.#addNow(role, text, time, locator, extra);
+  }
+
+  #addNow(
+    role: Role,
+    text: string,
+    time: number | undefined,
+    locator: Locator,
+    extra: { tool?: string | undefined; flags?: RecordFlags } = {},
+  ): SessionRecord | undefined {
+    const options: AddRecordOptions = { time, locator, tool: extra.tool };
+    if (extra.flags) options.flags = extra.flags;
+    const record = this.builder.add(role, text, options);
+    if (record) {
+      // The conversation moved on: a command still without output will not
+      // get one, so it is no reason to hold the tail back.
+      if (role === "user" || role === "assistant" || role === "summary") {
+        this.#checkpoints.clear();
+      }
+      this.#lastSpeech = role === "user" || role === "assistant"
+        ? speechKey(role, record.text)
+        : undefined;
+      if (role !== "summary") this.#lastSummary = undefined;
+    }
+    return record;
+  }
+
+  #flush(): void {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = undefined;
+    if (held.role === "user") this.#turns.push(this.builder.nextSeq);
+    this.#addNow(held.role, held.text, held.time, held.locator);
+  }
+
+  #hold(held: Held): void {
+    this.#flush();
+    this.#held = held;
+  }
+
+  /** The canonical user text (`event_msg user_message` and its successors). */
+  #userTurn(raw: string, time: number | undefined, locator: Locator): void {
+    this.#userCanonical = true;
+    if (this.#held?.role === "user") this.#held = undefined;
+    this.#flush();
+    const text = userText(raw);
+    const key = speechKey("user", text);
+    // The same turn reported twice in a row (an echo flushed at the end of
+    // the previous pass, or a second event shape) counts once.
+    if (key === this.#lastSpeech) return;
+    this.#turns.push(this.builder.nextSeq);
+    this.#addNow("user", text, time, locator);
+    this.#lastSpeech = key;
+  }
+
+  /** The canonical assistant text (`response_item` role assistant). */
+  #assistantTurn(raw: string, time: number | undefined, locator: Locator) {
+    this.#assistantCanonical = true;
+    if (this.#held?.role === "assistant") this.#held = undefined;
+    this.#flush();
+    const text = cleanSpeech(raw);
+    if (speechKey("assistant", text) === this.#lastSpeech) return;
+    this.#addNow("assistant", text, time, locator);
+  }
+
+  #echo(
+    role: "user" | "assistant",
+    raw: string,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    if (role === "user" ? this.#userCanonical : this.#assistantCanonical) {
+      return;
+    }
+    const text = role === "user" ? userText(raw) : cleanSpeech(raw);
+    if (text.length === 0) return;
+    if (speechKey(role, text) === this.#lastSpeech) return;
+    this.#hold({ role, text, time, locator });
+  }
+
+  #summary(text: string | undefined, time: number | undefined, loc: Locator) {
+    if (!text) return;
+    const key = sha256Hex(text);
+    if (key === this.#lastSummary) return;
+    this.#add("summary", text, time, loc);
+    this.#lastSummary = key;
+  }
+
+  #item(payload: Obj, time: number | undefined, locator: Locator): void {
+    switch (payload.type) {
+      case "message": {
+        const text = contentText(payload.content) ||
+          (typeof payload.message === "string" ? payload.message : "");
+        if (payload.role === "assistant") {
+          this.#assistantTurn(text, time, locator);
+        } else if (payload.role === "user") {
+          this.#echo("user", text, time, locator);
+        }
+        // developer and system messages are the harness's own preamble.
+        break;
+      }
+      case "function_call":
+        this.#functionCall(payload, time, locator);
+        break;
+      case "custom_tool_call":
+        this.#customCall(payload, time, locator);
+        break;
+      case "local_shell_call": {
+        const action = isObj(payload.action) ? payload.action : {};
+        const argv = stringArray(action.command);
+        const callId = str(payload.call_id) ?? str(payload.id);
+        if (argv) {
+          this.#shell(
+            "local_shell",
+            callId,
+            argv,
+            argvText(argv),
+            time,
+            locator,
+            {
+              workdir: str(action.working_directory) ?? str(action.workdir),
+            },
+          );
+        }
+        break;
+      }
+      case "function_call_output":
+      case "custom_tool_call_output":
+        this.#output(payload, time, locator);
+        break;
+    }
+  }
+
+  #event(payload: Obj, time: number | undefined, locator: Locator): void {
+    switch (payload.type) {
+      case "user_message":
+        if (typeof payload.message === "string") {
+          this.#userTurn(payload.message, time, locator);
+        }
+        break;
+      case "agent_message":
+        if (typeof payload.message === "string") {
+          this.#echo("assistant", payload.message, time, locator);
+        }
+        break;
+      case "item_completed": {
+        // Paginated history writes turns as completed items.
+        const item = isObj(payload.item) ? payload.item : {};
+        if (item.type === "UserMessage") {
+          this.#userTurn(contentText(item.content), time, locator);
+        } else if (item.type === "AgentMessage") {
+          this.#echo("assistant", contentText(item.content), time, locator);
+        }
+        break;
+      }
+      case "thread_rolled_back":
+        this.#rollback(int(payload.num_turns));
+        break;
+      case "turn_aborted":
+      case "task_started":
+      case "task_complete":
+        // A turn boundary: the same words sent again are a new turn.
+        this.#lastSpeech = undefined;
+        this.#checkpoints.clear();
+        break;
+      default:
+        if (
+          typeof payload.type === "string" && payload.type.includes("compact")
+        ) {
+          this.#summary(
+            str(payload.summary) ?? str(payload.message),
+            time,
+            locator,
+          );
+        }
+    }
+  }
+
+  /** Supersedes the last `turns` user turns, up to this point. */
+  #rollback(turns: number | undefined): void {
+    this.#flush();
+    if (turns === undefined || turns <= 0 || this.#turns.length === 0) return;
+    const count = Math.min(turns, this.#turns.length);
+    const from = this.#turns[this.#turns.length - count] as number;
+    this.builder.mark("rollback", from, this.builder.nextSeq);
+    this.#turns.length -= count;
+    this.#checkpoints.clear();
+    this.#lastSpeech = undefined;
+  }
+
+  #functionCall(payload: Obj, time: number | undefined, locator: Locator) {
+    const name = str(payload.name) ?? "";
+    const callId = str(payload.call_id) ?? str(payload.id);
+    const rawArgs = payload.arguments;
+    const args = typeof rawArgs === "string" ? parseJson(rawArgs) : rawArgs;
+    const a: Obj = isObj(args) ? args : {};
+    if (SHELL_ARGV_TOOLS.has(name)) {
+      const argv = stringArray(a.command);
+      const text = argv ? argvText(argv) : str(a.command);
+      if (text) {
+        this.#shell(name, callId, argv, text, time, locator, {
+          workdir: str(a.workdir),
+        });
+      }
+      return;
+    }
+    switch (name) {
+      case "shell_command":
+      case "exec_command": {
+        const text = str(a.cmd) ?? str(a.command);
+        if (text) {
+          this.#shell(name, callId, undefined, text, time, locator, {
+            workdir: str(a.workdir),
+          });
+        }
+        return;
+      }
+      case "apply_patch": {
+        const patch = str(a.input) ?? str(a.patch) ??
+          (typeof rawArgs === "string" && rawArgs.includes("*** Begin Patch")
+            ? rawArgs
+            : undefined);
+        if (patch) this.#patch(name, callId, patch, undefined, time, locator);
+        return;
+      }
+      case "update_plan":
+        this.#remember(callId, { tool: name, kind: "plan" });
+        return;
+      case "write_stdin": {
+        const session = int(a.session_id);
+        const call: CodexPendingCall = { tool: name, kind: "stdin" };
+        if (session !== undefined) call.execSession = String(session);
+        this.#remember(callId, call);
+        return;
+      }
+      default:
+        if (name) this.#remember(callId, { tool: name, kind: "other" });
+    }
+  }
+
+  #customCall(payload: Obj, time: number | undefined, locator: Locator) {
+    const name = str(payload.name) ?? "";
+    const callId = str(payload.call_id) ?? str(payload.id);
+    const input = typeof payload.input === "string" ? payload.input : "";
+    if (name === "apply_patch") {
+      this.#patch(name, callId, input, undefined, time, locator);
+    } else if (name) {
+      this.#remember(callId, { tool: name, kind: "other" });
+    }
+  }
+
+  #remember(callId: string | undefined, call: CodexPendingCall): void {
+    if (!callId) return;
+    this.#pending.delete(callId);
+    this.#pending.set(callId, call);
+  }
+
+  #shell(
+    tool: string,
+    callId: string | undefined,
+    argv: string[] | undefined,
+    text: string,
+    time: number | undefined,
+    locator: Locator,
+    options: { workdir: string | undefined },
+  ): void {
+    const patch = embeddedPatch(argv, text);
+    if (patch !== undefined) {
+      this.#patch("apply_patch", callId, patch, options.workdir, time, locator);
+      return;
+    }
+    this.#flush();
+    const checkpoint: Checkpoint = {
+      offset: locator.offset ?? 0,
+      line: locator.line ?? 1,
+      seq: this.builder.nextSeq,
+      marks: this.builder.build().marks.length,
+      state: this.state(),
+    };
+    const record = this.#add("command", text, time, locator, { tool });
+    this.#remember(callId, { tool, kind: "shell" });
+    if (record && callId) {
+      this.#commands.set(callId, record);
+      this.#checkpoints.set(callId, checkpoint);
+    }
+  }
+
+  #patch(
+    tool: string,
+    callId: string | undefined,
+    patch: string,
+    workdir: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    this.#remember(callId, { tool, kind: "patch" });
+    const cwd = workdir ?? this.#turnCwd ?? this.#cwd;
+    const files = parsePatch(patch);
+    const paths = [...new Set(files.map((f) => resolvePath(f.path, cwd)))];
+    if (paths.length === 0) return;
+    this.#add("files", paths.join("\n"), time, locator, { tool });
+    for (const file of files) {
+      if (file.removed.length === 0) continue;
+      let removed = file.removed.join("\n");
+      if (removed.length > MAX_EDIT_CHARS) {
+        removed = removed.slice(0, MAX_EDIT_CHARS);
+      }
+      const path = resolvePath(file.path, cwd);
+      this.#add("edit", `${path}\n${removed}`, time, locator, { tool });
+    }
+  }
+
+  #output(payload: Obj, time: number | undefined, locator: Locator): void {
+    const callId = str(payload.call_id) ?? str(payload.id);
+    const call = callId ? this.#pending.get(callId) : undefined;
+    if (callId) this.#pending.delete(callId);
+    if (call?.kind === "plan") return;
+    const out = toolOutput(payload.output);
+    const command = callId ? this.#commands.get(callId) : undefined;
+    if (callId) this.#commands.delete(callId);
+    const checkpoint = callId ? this.#checkpoints.get(callId) : undefined;
+    if (callId) this.#checkpoints.delete(callId);
+    if (command) {
+      if (out.exitCode !== undefined) command.exitCode = out.exitCode;
+      else if (out.running) {
+        // Still running: the exit code comes with a later write_stdin poll.
+        this.#running.set(out.running, command);
+        if (checkpoint) {
+          this.#checkpoints.set(`exec:${out.running}`, checkpoint);
+        }
+      }
+    }
+    if (call?.kind === "stdin" && call.execSession !== undefined) {
+      const polled = this.#running.get(call.execSession);
+      if (polled && out.exitCode !== undefined) {
+        polled.exitCode = out.exitCode;
+        this.#running.delete(call.execSession);
+        this.#checkpoints.delete(`exec:${call.execSession}`);
+      }
+    }
+    const isError = out.isError === true ||
+      (out.exitCode !== undefined && out.exitCode !== 0);
+    const extra: { tool?: string; flags?: RecordFlags } = {};
+    if (call) extra.tool = call.tool;
+    if (isError) extra.flags = { isError: true };
+    this.#add("tool-output", out.text, time, locator, extra);
+  }
+}
+
+function readRolloutState(value: unknown): CodexRolloutState | undefined {
+  if (!isObj(value)) return undefined;
+  const { nextSeq, id, userTurnSeqs, pendingCalls } = value;
+  if (
+    typeof nextSeq !== "number" || !Number.isInteger(nextSeq) || nextSeq < 0
+  ) {
+    return undefined;
+  }
+  if (typeof id !== "string" || id.length === 0) return undefined;
+  const turns = Array.isArray(userTurnSeqs)
+    ? userTurnSeqs.filter((n): n is number =>
+      typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= nextSeq
+    )
+    : [];
+  const calls: Array<[string, CodexPendingCall]> = [];
+  if (isObj(pendingCalls)) {
+    for (const [key, call] of Object.entries(pendingCalls)) {
+      if (!isObj(call) || typeof call.tool !== "string") continue;
+      const kind = call.kind;
+      if (
+        kind !== "shell" && kind !== "patch" && kind !== "plan" &&
+        kind !== "stdin" && kind !== "other"
+      ) continue;
+      const entry: CodexPendingCall = { tool: call.tool, kind };
+      if (typeof call.execSession === "string") {
+        entry.execSession = call.execSession;
+      }
+      calls.push([key, entry]);
+    }
+  }
+  const state: CodexRolloutState = {
+    nextSeq,
+    id,
+    metaSeen: value.metaSeen === true,
+    userTurnSeqs: turns,
+    pendingCalls: Object.fromEntries(calls),
+    userCanonical: value.userCanonical === true,
+    assistantCanonical: value.assistantCanonical === true,
+  };
+  const cwd = str(value.cwd);
+  if (cwd) state.cwd = cwd;
+  const turnCwd = str(value.turnCwd);
+  if (turnCwd) state.turnCwd = turnCwd;
+  const parent = str(value.parent);
+  if (parent) state.parent = parent;
+  const lastSpeech = str(value.lastSpeech);
+  if (lastSpeech) state.lastSpeech = lastSpeech;
+  return state;
+}
+
+/** Shared line loop: torn tails, oversized lines and the resume window. */
+interface LoopResult {
+  safeOffset: number;
+  safeLine: number;
+  skipped: number;
+}
+
+async function eachLine(
+  path: string,
+  options: ParseOptions,
+  replay: boolean,
+  onLine: (value: unknown, locator: Locator, lineNo: number) => boolean,
+): Promise<LoopResult> {
+  const start = replay ? 0 : options.offset ?? 0;
+  const compressed = isZstdPath(path);
+  let safeOffset = start;
+  let safeLine = replay ? 1 : options.firstLine ?? 1;
+  let skipped = 0;
+  let size = Number.POSITIVE_INFINITY;
+  if (!compressed) size = (await Deno.stat(path)).size;
+  const oversized: OversizedLine[] = [];
+  const settle = (atEnd: boolean): void => {
+    for (const o of oversized) {
+      // A too-long last line with no newline may still be being written.
+      if (atEnd && !compressed && o.offset + o.length >= size) break;
+      skipped++;
+      safeOffset = o.offset + o.length + 1;
+      safeLine = o.number + 1;
+    }
+    oversized.length = 0;
+  };
+  for await (
+    const line of readLines(path, {
+      offset: start,
+      firstLine: safeLine,
+      onOversized: (o) => oversized.push(o),
+    })
+  ) {
+    settle(false);
+    // A last line without its newline is being written: read it next time.
+    // A compressed file is finished, so its last line counts if it parses.
+    if (!line.complete && !compressed) break;
+    if (line.text.trim().length > 0) {
+      const value = parseJson(line.text);
+      if (value === undefined && !line.complete) break;
+      const locator: Locator = { path, line: line.number, offset: line.offset };
+      if (value === undefined || !onLine(value, locator, line.number)) {
+        skipped++;
+      }
+    }
+    safeOffset = line.end;
+    safeLine = line.number + 1;
+  }
+  settle(true);
+  return { safeOffset, safeLine, skipped };
+}
+
+async function parseRollout(
+  path: string,
+  options: ParseOptions,
+): Promise<ParseResult> {
+  const resumeAt = options.offset ?? 0;
+  const state = resumeAt > 0 ? readRolloutState(options.state) : undefined;
+  // Resuming without usable state: re-read from the start to rebuild it and
+  // return only what lies past the offset.
+  const replay = resumeAt > 0 && state === undefined;
+  const parser = new RolloutParser(path, state);
+  let marksBefore = 0;
+  let seqBefore = replay ? -1 : 0;
+  const loop = await eachLine(path, options, replay, (value, locator, no) => {
+    if (replay && seqBefore === -1 && (locator.offset ?? 0) >= resumeAt) {
+      parser.finish();
+      seqBefore = parser.builder.nextSeq;
+      marksBefore = parser.builder.build().marks.length;
+    }
+    return parser.line(value, locator, no === 1);
+  });
+  parser.finish();
+  const session = parser.builder.build();
+  let { safeOffset, safeLine } = loop;
+  let next = parser.state();
+  // A plain rollout may still grow: stop before a command that has not
+  // reported yet, so the next pass reads it again together with its output.
+  const tail = isZstdPath(path) ? undefined : parser.tail();
+  if (tail && tail.offset >= resumeAt) {
+    session.records = session.records.filter((r) => r.seq < tail.seq);
+    session.marks = session.marks.slice(0, tail.marks);
+    safeOffset = tail.offset;
+    safeLine = tail.line;
+    next = tail.state;
+  }
+  if (replay) {
+    const from = seqBefore === -1 ? parser.builder.nextSeq : seqBefore;
+    session.records = session.records.filter((r) => r.seq >= from);
+    session.marks = seqBefore === -1 ? [] : session.marks.slice(marksBefore);
+  }
+  const found = session.records.length > 0 || session.marks.length > 0 ||
+    (resumeAt === 0 && parser.metaSeen);
+  return {
+    sessions: found ? [session] : [],
+    safeOffset,
+    safeLine,
+    state: next,
+    skipped: loop.skipped,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// history.jsonl
+
+function readHistoryState(value: unknown): CodexHistoryState | undefined {
+  if (!isObj(value) || !isObj(value.seqs)) return undefined;
+  const seqs = Object.entries(value.seqs).filter((entry) => {
+    const seq = entry[1];
+    return typeof seq === "number" && Number.isInteger(seq) && seq >= 0;
+  }) as Array<[string, number]>;
+  return { seqs: Object.fromEntries(seqs) };
+}
+
+async function parseHistory(
+  path: string,
+  options: ParseOptions,
+): Promise<ParseResult> {
+  const resumeAt = options.offset ?? 0;
+  const state = resumeAt > 0 ? readHistoryState(options.state) : undefined;
+  const replay = resumeAt > 0 && state === undefined;
+  const seqs = new Map(Object.entries(state?.seqs ?? {}));
+  const builders = new Map<string, SessionBuilder>();
+  const loop = await eachLine(path, options, replay, (value, locator) => {
+    if (!isObj(value)) return false;
+    const id = str(value.session_id);
+    if (!id || typeof value.text !== "string") return false;
+    let builder = builders.get(id);
+    if (!builder) {
+      builder = new SessionBuilder({
+        harness: HARNESS_ID,
+        id,
+        path,
+        project: "",
+        nextSeq: seqs.get(id) ?? 0,
+      });
+      builders.set(id, builder);
+    }
+    builder.add("user", userText(value.text), {
+      time: parseTime(value.ts),
+      locator,
+    });
+    seqs.set(id, builder.nextSeq);
+    return true;
+  });
+  const sessions = [];
+  for (const builder of builders.values()) {
+    const session = builder.build();
+    if (replay) {
+      session.records = session.records.filter((r) =>
+        (r.locator.offset ?? 0) >= resumeAt
+      );
+    }
+    if (session.records.length > 0) sessions.push(session);
+  }
+  const out: CodexHistoryState = { seqs: Object.fromEntries(seqs) };
+  return {
+    sessions,
+    safeOffset: loop.safeOffset,
+    safeLine: loop.safeLine,
+    state: out,
+    skipped: loop.skipped,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Discovery and the registry entry.
+
+function isRolloutPath(path: string): boolean {
+  return /^rollout-.*\.jsonl$/.test(baseName(path));
+}
+
+function isRolloutZstPath(path: string): boolean {
+  return /^rollout-.*\.jsonl\.zst$/.test(baseName(path));
+}
+
+function isHistoryPath(path: string): boolean {
+  return baseName(path) === "history.jsonl";
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return `${home}${path.slice(1)}`;
+  return path;
+}
+
+/** The Codex home: `DEJA_CODEX_ROOT`, else `CODEX_HOME`, else `~/.codex`. */
+function codexRoots(source: SourceEnv): string[] {
+  const override = str(source.env.DEJA_CODEX_ROOT) ??
+    str(source.env.CODEX_HOME);
+  return [
+    override ? expandHome(override, source.home) : `${source.home}/.codex`,
+  ];
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function* discoverCodex(source: SourceEnv): AsyncGenerator<string> {
+  const match = (p: string) => isRolloutPath(p) || isRolloutZstPath(p);
+  for (const root of codexRoots(source)) {
+    for (const dir of ["sessions", "archived_sessions"]) {
+      for await (
+        const path of walkFiles(`${root}/${dir}`, match, { maxDepth: 4 })
+      ) {
+        // Mid-compression both copies exist for a moment; the plain one wins.
+        if (isRolloutZstPath(path) && await isRegularFile(path.slice(0, -4))) {
+          continue;
+        }
+        yield path;
+      }
+    }
+    const history = `${root}/history.jsonl`;
+    if (await isRegularFile(history)) yield history;
+  }
+}
+
+const rolloutKind: FileKind = {
+  id: "rollout",
+  appendOnly: true,
+  match: isRolloutPath,
+  parse: parseRollout,
+};
+
+const rolloutZstKind: FileKind = {
+  id: "rollout-zst",
+  appendOnly: false,
+  match: isRolloutZstPath,
+  parse: parseRollout,
+};
+
+const historyKind: FileKind = {
+  id: "history",
+  appendOnly: true,
+  match: isHistoryPath,
+  parse: parseHistory,
+};
+
+/**
+ * The Codex CLI harness: rollouts (plain and zstd), archived rollouts and
+ * `history.jsonl`, with user/assistant speech, shell commands with exit
+ * codes, tool output, `apply_patch` files and edits, compaction summaries
+ * and `thread_rolled_back` supersession marks.
+ *
+ * @example
+ * ```ts
+ * import { codex } from "./codex.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const roots = codex.roots({ home: "/home/a", env: {}, os: "linux" });
+ * deepEqual(roots, ["/home/a/.codex"]);
+ * ```
+ */
+export const codex: Harness = {
+  id: HARNESS_ID,
+  name: "Codex CLI",
+  format:
+    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst) and history.jsonl {session_id, ts, text}",
+  envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
+  roots: codexRoots,
+  discover: discoverCodex,
+  kinds: [rolloutKind, rolloutZstKind, historyKind],
+  docs: {
+    store:
+      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
+    extracts:
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id; history.jsonl prompts as user-only sessions",
+    omits:
+      "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+    verified:
+      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back",
+  },
+};

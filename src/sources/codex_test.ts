@@ -1,0 +1,1114 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { zstdCompressSync, zstdDecompressSync } from "node:zlib";
+import type { ParseOptions, ParseResult, SourceEnv } from "../core/harness.ts";
+import {
+  isSuperseded,
+  type Session,
+  type SessionRecord,
+} from "../core/types.ts";
+import { codex, type CodexRolloutState } from "./codex.ts";
+
+const FIXTURE = new URL("../../fixtures/home/.codex", import.meta.url).pathname;
+const SAMPLES = new URL("../../../shared/samples/codex", import.meta.url)
+  .pathname;
+const ID_A = "0199f3a1-5c2e-7d10-9a4b-2f6c81d0e7a1";
+const ID_B = "0199fd22-8e41-7b3a-b5c0-6a1e93f4d208";
+const ID_C = "019a0611-3f7d-7e62-8d19-c4b2a7e05f93";
+const ID_GONE = "019a0a70-11c8-7f05-a6e2-5d3b90c4e7f1";
+const ROLLOUT_A =
+  `${FIXTURE}/sessions/2026/11/03/rollout-2026-11-03T09-12-40-${ID_A}.jsonl`;
+const ROLLOUT_B =
+  `${FIXTURE}/sessions/2026/11/05/rollout-2026-11-05T14-30-00-${ID_B}.jsonl`;
+const ROLLOUT_C =
+  `${FIXTURE}/sessions/2026/11/07/rollout-2026-11-07T16-05-00-${ID_C}.jsonl.zst`;
+
+function env(vars: Record<string, string> = {}, home = "/nohome"): SourceEnv {
+  return { home, env: vars, os: "linux" };
+}
+
+function parse(
+  path: string,
+  extra: Partial<ParseOptions> = {},
+): Promise<ParseResult> {
+  const kind = codex.kinds.find((k) => k.match(path));
+  if (!kind) throw new Error(`no kind for ${path}`);
+  return kind.parse(path, { includeSubagents: true, source: env(), ...extra });
+}
+
+async function only(path: string): Promise<Session> {
+  const result = await parse(path);
+  equal(result.sessions.length, 1);
+  return result.sessions[0] as Session;
+}
+
+function roles(session: Session, role: string): SessionRecord[] {
+  return session.records.filter((r) => r.role === role);
+}
+
+/** One rollout line. */
+function ln(
+  type: string,
+  payload: unknown,
+  ts = "2026-11-10T10:00:00Z",
+): string {
+  return JSON.stringify({ timestamp: ts, type, payload });
+}
+
+function meta(id: string, extra: Record<string, unknown> = {}): string {
+  return ln("session_meta", { id, cwd: "/w/proj", ...extra });
+}
+
+function userEvent(text: string): string {
+  return ln("event_msg", { type: "user_message", message: text });
+}
+
+function userItem(text: string): string {
+  return ln("response_item", {
+    type: "message",
+    role: "user",
+    content: [{ type: "input_text", text }],
+  });
+}
+
+function assistantItem(text: string): string {
+  return ln("response_item", {
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text }],
+  });
+}
+
+function agentEvent(text: string): string {
+  return ln("event_msg", { type: "agent_message", message: text });
+}
+
+function shellCall(id: string, cmd: string): string {
+  return ln("response_item", {
+    type: "function_call",
+    name: "shell_command",
+    arguments: JSON.stringify({ command: cmd }),
+    call_id: id,
+  });
+}
+
+function callOutput(id: string, output: string): string {
+  return ln("response_item", {
+    type: "function_call_output",
+    call_id: id,
+    output,
+  });
+}
+
+async function tempRollout(lines: string[], name?: string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/${
+    name ?? `rollout-2026-11-10T10-00-00-${crypto.randomUUID()}.jsonl`
+  }`;
+  await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+  return path;
+}
+
+/** The parts of a record that survive a move to another file. */
+function shape(r: SessionRecord): unknown {
+  return {
+    role: r.role,
+    text: r.text,
+    seq: r.seq,
+    tool: r.tool,
+    exitCode: r.exitCode,
+    flags: r.flags,
+    time: r.time,
+    line: r.locator.line,
+  };
+}
+
+Deno.test("codex.roots() honours DEJA_CODEX_ROOT, then CODEX_HOME, then HOME", async (t) => {
+  const cases: Array<[string, Record<string, string>, string]> = [
+    ["home", {}, "/h/.codex"],
+    ["CODEX_HOME", { CODEX_HOME: "/c" }, "/c"],
+    ["tilde", { CODEX_HOME: "~/alt" }, "/h/alt"],
+    ["DEJA_CODEX_ROOT", { CODEX_HOME: "/c", DEJA_CODEX_ROOT: "/d" }, "/d"],
+  ];
+  for (const [name, vars, want] of cases) {
+    await t.step(name, () => {
+      deepEqual(codex.roots(env(vars, "/h")), [want]);
+    });
+  }
+  equal(codex.id, "codex");
+  equal(codex.name, "Codex CLI");
+  ok(codex.envOverrides.includes("CODEX_HOME"));
+});
+
+Deno.test("codex kinds match by file name and say which are append-only", () => {
+  const kindOf = (p: string) => codex.kinds.find((k) => k.match(p));
+  equal(kindOf("/x/sessions/rollout-1.jsonl")?.id, "rollout");
+  equal(kindOf("/x/sessions/rollout-1.jsonl")?.appendOnly, true);
+  equal(kindOf("/x/sessions/rollout-1.jsonl.zst")?.id, "rollout-zst");
+  equal(kindOf("/x/sessions/rollout-1.jsonl.zst")?.appendOnly, false);
+  equal(kindOf("/x/history.jsonl")?.id, "history");
+  equal(kindOf("/x/history.jsonl")?.appendOnly, true);
+  equal(kindOf("/x/sessions/other.jsonl"), undefined);
+});
+
+Deno.test("codex.discover() finds rollouts, compressed rollouts and history.jsonl", async (t) => {
+  await t.step("fixture store", async () => {
+    const found = await Array.fromAsync(
+      codex.discover(env({ CODEX_HOME: FIXTURE })),
+    );
+    deepEqual(found, [
+      ROLLOUT_A,
+      ROLLOUT_B,
+      ROLLOUT_C,
+      `${FIXTURE}/history.jsonl`,
+    ]);
+  });
+  await t.step("archived, twin and stray files", async () => {
+    const root = await Deno.makeTempDir();
+    await Deno.mkdir(`${root}/sessions/2026/01/02`, { recursive: true });
+    await Deno.mkdir(`${root}/archived_sessions`, { recursive: true });
+    const day = `${root}/sessions/2026/01/02`;
+    await Deno.writeTextFile(`${day}/rollout-a.jsonl`, "");
+    await Deno.writeTextFile(`${day}/rollout-a.jsonl.zst`, ""); // twin: plain wins
+    await Deno.writeTextFile(`${day}/rollout-b.jsonl.zst`, "");
+    await Deno.writeTextFile(`${day}/notes.txt`, "");
+    await Deno.writeTextFile(`${root}/archived_sessions/rollout-c.jsonl`, "");
+    await Deno.writeTextFile(`${root}/config.toml`, "");
+    const found = await Array.fromAsync(
+      codex.discover(env({ DEJA_CODEX_ROOT: root })),
+    );
+    deepEqual(found, [
+      `${day}/rollout-a.jsonl`,
+      `${day}/rollout-b.jsonl.zst`,
+      `${root}/archived_sessions/rollout-c.jsonl`,
+    ]);
+  });
+  await t.step("missing root yields nothing", async () => {
+    const found = await Array.fromAsync(
+      codex.discover(env({ CODEX_HOME: "/does/not/exist" })),
+    );
+    deepEqual(found, []);
+  });
+});
+
+Deno.test("rollout parse keeps one copy of each turn and drops injected text", async () => {
+  const s = await only(ROLLOUT_A);
+  equal(s.harness, "codex");
+  equal(s.id, ID_A);
+  equal(s.cwd, "/home/dev/src/api");
+  equal(s.project, "api");
+  equal(
+    s.title,
+    "The /users endpoint returns 500 when the email is missing. Fix it and keep the tests green.",
+  );
+  deepEqual(roles(s, "user").map((r) => r.text), [
+    "The /users endpoint returns 500 when the email is missing. Fix it and keep the tests green.",
+    "Also rename the users table to accounts in the migration.",
+    "Actually leave the schema alone; add a regression test for the missing email instead.",
+  ]);
+  equal(roles(s, "assistant").length, 3);
+  for (const r of s.records) {
+    ok(!r.text.includes("<environment_context>"), r.text);
+    ok(!r.text.includes("AGENTS.md instructions"), r.text);
+    ok(!r.text.includes("permissions instructions"), r.text); // developer role
+    ok(!r.text.includes("Reproducing the failing request"), r.text); // reasoning
+  }
+  const seqs = s.records.map((r) => r.seq);
+  deepEqual(seqs, seqs.map((_, i) => i));
+  equal(s.started, Date.parse("2026-11-03T09:12:40.101Z"));
+  equal(s.updated, Date.parse("2026-11-03T09:15:02.001Z"));
+  const first = s.records[0] as SessionRecord;
+  equal(first.locator.path, ROLLOUT_A);
+  equal(first.locator.line, 6); // the event_msg user_message line
+  ok((first.locator.offset ?? 0) > 0);
+  const bytes = await Deno.readFile(ROLLOUT_A);
+  const lineText = new TextDecoder().decode(
+    bytes.subarray(first.locator.offset).subarray(0, 40),
+  );
+  ok(lineText.startsWith('{"timestamp"'));
+});
+
+Deno.test("rollout parse attaches exit codes to commands and flags failed output", async (t) => {
+  await t.step(
+    "shell_command with plain Exit code headers (0.63)",
+    async () => {
+      const s = await only(ROLLOUT_A);
+      const commands = roles(s, "command");
+      deepEqual(commands.map((c) => [c.text, c.exitCode, c.tool]), [
+        ["npm test -- users", 1, "shell_command"],
+        ["npm test -- users", 0, "shell_command"],
+        [
+          "sed -i 's/users/accounts/g' migrations/0003_users.sql",
+          0,
+          "shell_command",
+        ],
+      ]);
+      const outputs = roles(s, "tool-output");
+      const failed = outputs.filter((o) => o.flags?.isError);
+      equal(failed.length, 1);
+      ok(failed[0]?.text.startsWith("FAIL test/users.test.ts"));
+      ok(!failed[0]?.text.includes("Exit code"));
+      equal(failed[0]?.seq, (commands[0]?.seq ?? 0) + 1);
+    },
+  );
+  await t.step(
+    "shell argv with bash -lc and JSON-wrapped output (0.55)",
+    async () => {
+      const s = await only(ROLLOUT_B);
+      deepEqual(roles(s, "command").map((c) => [c.text, c.exitCode, c.tool]), [
+        ["terraform plan -no-color", 1, "shell"],
+        ["sed -n '1,30p' s3.tf", 0, "shell"],
+        ["terraform plan -no-color", 0, "shell"],
+      ]);
+      const outputs = roles(s, "tool-output");
+      ok(outputs[0]?.text.startsWith("Error: Unsupported argument"));
+      equal(outputs[0]?.flags?.isError, true);
+      ok(!outputs.some((o) => o.text === "Plan updated"));
+      ok(
+        roles(s, "assistant")[0]?.text.includes(
+          "decided to keep the eu-west-1 bucket versioned because",
+        ),
+      );
+    },
+  );
+  await t.step(
+    "exec_command, write_stdin polling and local_shell_call",
+    async () => {
+      const path = await tempRollout([
+        meta("s1"),
+        userEvent("build it"),
+        ln("response_item", {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: "cargo build" }),
+          call_id: "c1",
+        }),
+        callOutput(
+          "c1",
+          "Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nCompiling\n",
+        ),
+        ln("response_item", {
+          type: "function_call",
+          name: "write_stdin",
+          arguments: JSON.stringify({ session_id: 42, chars: "" }),
+          call_id: "c2",
+        }),
+        callOutput(
+          "c2",
+          "Chunk ID: b\nWall time: 2.0 seconds\nProcess exited with code 101\nOriginal token count: 3\nOutput:\nerror[E0308]: mismatched types\n",
+        ),
+        ln("response_item", {
+          type: "local_shell_call",
+          call_id: "c3",
+          status: "completed",
+          action: { type: "exec", command: ["bash", "-lc", "cargo test"] },
+        }),
+        callOutput(
+          "c3",
+          JSON.stringify({ output: "ok", metadata: { exit_code: 0 } }),
+        ),
+        ln("response_item", {
+          type: "function_call",
+          name: "shell",
+          arguments: JSON.stringify({
+            command: ["git", "commit", "-m", "fix it"],
+          }),
+          call_id: "c4",
+        }),
+        callOutput(
+          "c4",
+          "Exit code: 128\nOutput:\nfatal: not a git repository\n",
+        ),
+      ]);
+      const s = await only(path);
+      deepEqual(roles(s, "command").map((c) => [c.text, c.exitCode, c.tool]), [
+        ["cargo build", 101, "exec_command"],
+        ["cargo test", 0, "local_shell"],
+        ["git commit -m 'fix it'", 128, "shell"],
+      ]);
+      const errors = roles(s, "tool-output").filter((o) => o.flags?.isError);
+      deepEqual(errors.map((o) => o.text), [
+        "error[E0308]: mismatched types",
+        "fatal: not a git repository",
+      ]);
+    },
+  );
+});
+
+Deno.test("rollout parse turns apply_patch into files and edit records", async (t) => {
+  await t.step("custom_tool_call in the fixture", async () => {
+    const s = await only(ROLLOUT_A);
+    deepEqual(roles(s, "files").map((r) => r.text), [
+      "/home/dev/src/api/src/routes/users.ts",
+      "/home/dev/src/api/test/users_email.test.ts",
+    ]);
+    deepEqual(roles(s, "edit").map((r) => r.text), [
+      "/home/dev/src/api/src/routes/users.ts\n  const email = normalizeEmail(body.email);",
+    ]);
+    equal(roles(s, "edit")[0]?.tool, "apply_patch");
+  });
+  await t.step(
+    "function_call, argv and heredoc shapes, moves and deletes",
+    async () => {
+      const patch = [
+        "*** Begin Patch",
+        "*** Update File: src/a.ts",
+        "@@",
+        "-old line",
+        "--- not a header",
+        "+new line",
+        "*** Update File: src/b.ts",
+        "*** Move to: src/c.ts",
+        "@@",
+        "-gone",
+        "*** Delete File: /abs/d.ts",
+        "*** End Patch",
+      ].join("\n");
+      const path = await tempRollout([
+        meta("s1", { cwd: "/repo" }),
+        userEvent("patch it"),
+        ln("response_item", {
+          type: "function_call",
+          name: "apply_patch",
+          arguments: JSON.stringify({ input: patch }),
+          call_id: "p1",
+        }),
+        callOutput(
+          "p1",
+          "Exit code: 1\nOutput:\napply_patch verification failed\n",
+        ),
+        ln("response_item", {
+          type: "function_call",
+          name: "shell",
+          arguments: JSON.stringify({
+            command: ["apply_patch", patch],
+            workdir: "/other",
+          }),
+          call_id: "p2",
+        }),
+        ln("response_item", {
+          type: "function_call",
+          name: "shell_command",
+          arguments: JSON.stringify({
+            command: `apply_patch <<'EOF'\n${patch}\nEOF`,
+          }),
+          call_id: "p3",
+        }),
+      ]);
+      const s = await only(path);
+      equal(roles(s, "command").length, 0);
+      deepEqual(roles(s, "files").map((r) => r.text), [
+        "/repo/src/a.ts\n/repo/src/b.ts\n/repo/src/c.ts\n/abs/d.ts",
+        "/other/src/a.ts\n/other/src/b.ts\n/other/src/c.ts\n/abs/d.ts",
+        "/repo/src/a.ts\n/repo/src/b.ts\n/repo/src/c.ts\n/abs/d.ts",
+      ]);
+      deepEqual(roles(s, "edit").slice(0, 2).map((r) => r.text), [
+        "/repo/src/a.ts\nold line\n-- not a header",
+        "/repo/src/b.ts\ngone",
+      ]);
+      const failed = roles(s, "tool-output")[0];
+      equal(failed?.text, "apply_patch verification failed");
+      equal(failed?.flags?.isError, true);
+      equal(failed?.tool, "apply_patch");
+    },
+  );
+});
+
+Deno.test("thread_rolled_back marks the rolled-back turns as superseded", async (t) => {
+  await t.step("fixture: one bad turn", async () => {
+    const s = await only(ROLLOUT_A);
+    const bad = s.records.find((r) => r.text.startsWith("Also rename"));
+    const next = s.records.find((r) => r.text.startsWith("Actually leave"));
+    ok(bad && next);
+    deepEqual(s.marks, [{ kind: "rollback", from: bad.seq, to: next.seq }]);
+    const superseded = s.records.filter((r) => isSuperseded(r.seq, s.marks));
+    deepEqual(superseded.map((r) => r.role), ["user", "command", "assistant"]);
+  });
+  await t.step("two turns, then more than there are", async () => {
+    const path = await tempRollout([
+      meta("s1"),
+      userEvent("one"),
+      assistantItem("a1"),
+      userEvent("two"),
+      assistantItem("a2"),
+      userEvent("three"),
+      assistantItem("a3"),
+      ln("event_msg", { type: "thread_rolled_back", num_turns: 2 }),
+      userEvent("four"),
+      ln("event_msg", { type: "thread_rolled_back", num_turns: 99 }),
+      userEvent("five"),
+    ]);
+    const s = await only(path);
+    deepEqual(s.marks, [
+      { kind: "rollback", from: 2, to: 6 },
+      { kind: "rollback", from: 0, to: 7 },
+    ]);
+    const live = s.records.filter((r) => !isSuperseded(r.seq, s.marks));
+    deepEqual(live.map((r) => r.text), ["five"]);
+  });
+});
+
+Deno.test("a .jsonl.zst rollout parses like its plain twin", async () => {
+  const dir = await Deno.makeTempDir();
+  const plainPath = `${dir}/rollout-2026-11-07T16-05-00-${ID_C}.jsonl`;
+  await Deno.writeFile(
+    plainPath,
+    zstdDecompressSync(await Deno.readFile(ROLLOUT_C)),
+  );
+  const zst = await parse(ROLLOUT_C);
+  const plain = await parse(plainPath);
+  equal(zst.sessions.length, 1);
+  const a = zst.sessions[0] as Session;
+  const b = plain.sessions[0] as Session;
+  deepEqual(a.records.map(shape), b.records.map(shape));
+  deepEqual(
+    a.records.map((r) => r.locator.offset),
+    b.records.map((r) => r.locator.offset),
+  );
+  equal(a.id, ID_C);
+  equal(a.project, "infra");
+  equal(zst.safeOffset, plain.safeOffset);
+  deepEqual(roles(a, "summary").map((r) => r.text), [
+    "Checked staging for drift: the logs bucket lifecycle rule was edited by hand (90 -> 30 days); main still says 90.",
+  ]);
+  deepEqual(roles(a, "command").map((c) => c.exitCode), [2, 0]);
+  ok(!a.records.some((r) => r.text.includes("Prefer read-only")));
+  ok(!a.records.some((r) => r.text.includes("Approval policy")));
+  // A compressed file that lacks its final newline still counts its last line.
+  const unterminated = `${dir}/rollout-x.jsonl.zst`;
+  await Deno.writeFile(
+    unterminated,
+    zstdCompressSync(
+      new TextEncoder().encode(`${meta("z1")}\n${userEvent("last words")}`),
+    ),
+  );
+  const u = await parse(unterminated);
+  deepEqual(u.sessions[0]?.records.map((r) => r.text), ["last words"]);
+});
+
+Deno.test("history.jsonl gives one user session per session id", async () => {
+  const result = await parse(`${FIXTURE}/history.jsonl`);
+  deepEqual(result.sessions.map((s) => s.id), [ID_A, ID_B, ID_GONE]);
+  const gone = result.sessions[2] as Session;
+  equal(gone.project, "");
+  equal(gone.records[0]?.role, "user");
+  equal(gone.records[0]?.time, 1794124800000);
+  equal(gone.title, "How do I rotate the api signing key without downtime?");
+  // Resume: an appended prompt continues that session's seq.
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/history.jsonl`;
+  await Deno.copyFile(`${FIXTURE}/history.jsonl`, path);
+  const first = await parse(path);
+  await Deno.writeTextFile(
+    path,
+    `${
+      JSON.stringify({
+        session_id: ID_GONE,
+        ts: 1794124900,
+        text: "and the staging key?",
+      })
+    }\n{"session_id": 5}\n{"ts":1,"text":"x"}\nnot json\n{"session_id":"torn","ts":1,"te`,
+    { append: true },
+  );
+  const next = await parse(path, {
+    offset: first.safeOffset as number,
+    firstLine: first.safeLine as number,
+    state: JSON.parse(JSON.stringify(first.state)),
+  });
+  equal(next.sessions.length, 1);
+  equal(next.sessions[0]?.id, ID_GONE);
+  deepEqual(
+    next.sessions[0]?.records.map((r) => [r.seq, r.text, r.locator.line]),
+    [
+      [1, "and the staging key?", 4],
+    ],
+  );
+  equal(next.skipped, 3);
+  ok((next.safeOffset as number) < (await Deno.stat(path)).size);
+});
+
+Deno.test("a torn last line is left for the next pass", async () => {
+  const full = await Deno.readTextFile(ROLLOUT_A);
+  const lines = full.split("\n").filter((l) => l.length > 0);
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/rollout-2026-11-03T09-12-40-${ID_A}.jsonl`;
+  const head = lines.slice(0, 6).join("\n") + "\n";
+  const torn = (lines[6] as string).slice(0, 30);
+  await Deno.writeTextFile(path, head + torn);
+  const first = await parse(path);
+  equal(first.safeOffset, new TextEncoder().encode(head).length);
+  equal(first.safeLine, 7);
+  equal(first.skipped, 0);
+  deepEqual(first.sessions[0]?.records.map((r) => r.role), ["user"]);
+  // The writer finishes the line; the next pass reads it.
+  await Deno.writeTextFile(path, full);
+  const next = await parse(path, {
+    offset: first.safeOffset as number,
+    firstLine: first.safeLine as number,
+    state: first.state,
+  });
+  equal(next.sessions[0]?.records[0]?.seq, 1);
+  equal(next.safeOffset, new TextEncoder().encode(full).length);
+});
+
+Deno.test("resuming at any line boundary gives the same records as one pass", async () => {
+  const whole = await only(ROLLOUT_A);
+  const full = await Deno.readTextFile(ROLLOUT_A);
+  const lines = full.split("\n").filter((l) => l.length > 0).map((l) =>
+    `${l}\n`
+  );
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/rollout-2026-11-03T09-12-40-${ID_A}.jsonl`;
+  // A turn cut between its two copies keeps the first copy's line and time.
+  const comparable = (r: SessionRecord) => ({
+    ...(shape(r) as object),
+    line: undefined,
+    time: undefined,
+  });
+  for (let cut = 1; cut < lines.length; cut++) {
+    await Deno.writeTextFile(path, lines.slice(0, cut).join(""));
+    const first = await parse(path);
+    await Deno.writeTextFile(path, lines.join(""));
+    const state = JSON.parse(JSON.stringify(first.state)) as CodexRolloutState;
+    const next = await parse(path, {
+      offset: first.safeOffset as number,
+      firstLine: first.safeLine as number,
+      state,
+    });
+    const records = [
+      ...(first.sessions[0]?.records ?? []),
+      ...(next.sessions[0]?.records ?? []),
+    ];
+    const marks = [
+      ...(first.sessions[0]?.marks ?? []),
+      ...(next.sessions[0]?.marks ?? []),
+    ];
+    deepEqual(
+      records.map(comparable),
+      whole.records.map(comparable),
+      `cut ${cut}`,
+    );
+    deepEqual(marks, whole.marks, `cut ${cut}`);
+    for (const r of next.sessions[0]?.records ?? []) {
+      ok((r.locator.offset ?? 0) >= (first.safeOffset as number));
+    }
+    equal(next.sessions[0]?.id ?? ID_A, ID_A);
+  }
+});
+
+Deno.test("a rollback appended after a resume covers turns read in the earlier pass", async () => {
+  const path = await tempRollout([
+    meta("s-roll"),
+    userEvent("one"),
+    shellCall("c1", "make"),
+    callOutput("c1", "Exit code: 2\nOutput:\nmake: *** [all] Error 2\n"),
+    assistantItem("make failed"),
+  ]);
+  const first = await parse(path);
+  const state = first.state as CodexRolloutState;
+  deepEqual(state.userTurnSeqs, [0]);
+  equal(state.nextSeq, 4);
+  await Deno.writeTextFile(
+    path,
+    [
+      userEvent("two"),
+      shellCall("c2", "make clean"),
+      ln("event_msg", { type: "thread_rolled_back", num_turns: 2 }),
+      userEvent("three"),
+    ].map((l) => `${l}\n`).join(""),
+    { append: true },
+  );
+  const next = await parse(path, {
+    offset: first.safeOffset as number,
+    firstLine: first.safeLine as number,
+    state: JSON.parse(JSON.stringify(state)),
+  });
+  const s = next.sessions[0] as Session;
+  equal(s.id, "s-roll");
+  equal(s.project, "proj");
+  deepEqual(s.records.map((r) => [r.seq, r.role, r.text]), [
+    [4, "user", "two"],
+    [5, "command", "make clean"],
+    [6, "user", "three"],
+  ]);
+  deepEqual(s.marks, [{ kind: "rollback", from: 0, to: 6 }]);
+  // An output whose call was read in the earlier pass keeps its tool and flag.
+  await Deno.writeTextFile(
+    path,
+    `${callOutput("c2", "Exit code: 1\nOutput:\nno rule\n")}\n`,
+    {
+      append: true,
+    },
+  );
+  const third = await parse(path, {
+    offset: next.safeOffset as number,
+    firstLine: next.safeLine as number,
+    state: next.state,
+  });
+  const out = third.sessions[0]?.records[0];
+  deepEqual([out?.seq, out?.role, out?.tool, out?.flags], [
+    7,
+    "tool-output",
+    "shell_command",
+    { isError: true },
+  ]);
+});
+
+Deno.test("a command still waiting for output is read again with its output", async (t) => {
+  await t.step("plain call at the end of the file", async () => {
+    const head = [meta("w1"), userEvent("run the tests")];
+    const call = shellCall("c1", "deno test");
+    const path = await tempRollout([...head, call]);
+    const first = await parse(path);
+    const callOffset = new TextEncoder().encode(
+      head.map((l) => `${l}\n`).join(""),
+    ).length;
+    equal(first.safeOffset, callOffset);
+    equal(first.safeLine, 3);
+    deepEqual(first.sessions[0]?.records.map((r) => r.role), ["user"]);
+    await Deno.writeTextFile(
+      path,
+      `${callOutput("c1", "Exit code: 1\nOutput:\nFAILED\n")}\n`,
+      { append: true },
+    );
+    const next = await parse(path, {
+      offset: first.safeOffset as number,
+      firstLine: first.safeLine as number,
+      state: first.state,
+    });
+    deepEqual(
+      next.sessions[0]?.records.map((r) => [r.seq, r.role, r.exitCode]),
+      [[1, "command", 1], [2, "tool-output", undefined]],
+    );
+  });
+  await t.step("a running exec waits for its write_stdin poll", async () => {
+    const path = await tempRollout([
+      meta("w2"),
+      userEvent("build"),
+      ln("response_item", {
+        type: "function_call",
+        name: "exec_command",
+        arguments: JSON.stringify({ cmd: "make" }),
+        call_id: "e1",
+      }),
+      callOutput("e1", "Process running with session ID 9\nOutput:\ncc a.c\n"),
+    ]);
+    const first = await parse(path);
+    deepEqual(first.sessions[0]?.records.map((r) => r.role), ["user"]);
+    await Deno.writeTextFile(
+      path,
+      [
+        ln("response_item", {
+          type: "function_call",
+          name: "write_stdin",
+          arguments: JSON.stringify({ session_id: 9 }),
+          call_id: "e2",
+        }),
+        callOutput("e2", "Process exited with code 0\nOutput:\ndone\n"),
+      ].map((l) => `${l}\n`).join(""),
+      { append: true },
+    );
+    const next = await parse(path, {
+      offset: first.safeOffset as number,
+      firstLine: first.safeLine as number,
+      state: first.state,
+    });
+    deepEqual(
+      next.sessions[0]?.records.map((r) => [r.role, r.text, r.exitCode]),
+      [
+        ["command", "make", 0],
+        ["tool-output", "cc a.c", undefined],
+        ["tool-output", "done", undefined],
+      ],
+    );
+  });
+  await t.step(
+    "an aborted turn releases the command without an exit code",
+    async () => {
+      const path = await tempRollout([
+        meta("w3"),
+        userEvent("run it"),
+        shellCall("c1", "sleep 100"),
+        ln("event_msg", { type: "turn_aborted", reason: "interrupted" }),
+      ]);
+      const result = await parse(path);
+      equal(result.safeOffset, (await Deno.stat(path)).size);
+      deepEqual(
+        result.sessions[0]?.records.map((r) => [r.role, r.exitCode]),
+        [["user", undefined], ["command", undefined]],
+      );
+    },
+  );
+});
+
+Deno.test("resuming without usable state re-reads and returns only new records", async () => {
+  const path = await tempRollout([
+    meta("s2"),
+    userEvent("one"),
+    assistantItem("a1"),
+  ]);
+  const first = await parse(path);
+  await Deno.writeTextFile(path, `${userEvent("two")}\n`, { append: true });
+  for (const state of [undefined, { nextSeq: "x" }, null, 7]) {
+    const next = await parse(path, {
+      offset: first.safeOffset as number,
+      firstLine: first.safeLine as number,
+      state,
+    });
+    deepEqual(next.sessions[0]?.records.map((r) => [r.seq, r.text]), [[
+      2,
+      "two",
+    ]]);
+    equal(next.sessions[0]?.id, "s2");
+  }
+  const none = await parse(path, {
+    offset: (await Deno.stat(path)).size,
+    state: undefined,
+  });
+  deepEqual(none.sessions, []);
+});
+
+Deno.test("echoes count once: user from event_msg, assistant from response_item", async (t) => {
+  await t.step("item before event and event before item", async () => {
+    const path = await tempRollout([
+      meta("e1"),
+      userItem("hello"),
+      userEvent("hello"),
+      agentEvent("hi there"),
+      assistantItem("hi there"),
+      userItem("<turn_aborted>\nThe user interrupted.\n</turn_aborted>"),
+      userEvent("again"),
+      userItem("again"),
+      assistantItem("sure"),
+      agentEvent("sure"),
+    ]);
+    const s = await only(path);
+    deepEqual(s.records.map((r) => [r.role, r.text]), [
+      ["user", "hello"],
+      ["assistant", "hi there"],
+      ["user", "again"],
+      ["assistant", "sure"],
+    ]);
+  });
+  await t.step("item-only files fall back to response_item user", async () => {
+    const path = await tempRollout([
+      meta("e2"),
+      userItem("only items"),
+      assistantItem("ok"),
+    ]);
+    deepEqual((await only(path)).records.map((r) => r.role), [
+      "user",
+      "assistant",
+    ]);
+  });
+  await t.step("event-only files fall back to agent_message", async () => {
+    const path = await tempRollout([
+      meta("e3"),
+      userEvent("only events"),
+      agentEvent("reply one"),
+      agentEvent("reply two"),
+    ]);
+    deepEqual((await only(path)).records.map((r) => r.text), [
+      "only events",
+      "reply one",
+      "reply two",
+    ]);
+  });
+  await t.step("paginated item_completed and user_message pairs", async () => {
+    const path = await tempRollout([
+      meta("e4"),
+      ln("event_msg", {
+        type: "item_completed",
+        item: {
+          type: "UserMessage",
+          content: [{ type: "text", text: "run the graph" }],
+        },
+      }),
+      userEvent("run the graph"),
+      ln("event_msg", {
+        type: "item_completed",
+        item: {
+          type: "AgentMessage",
+          content: [{ type: "Text", text: "graph done" }],
+        },
+      }),
+    ]);
+    deepEqual((await only(path)).records.map((r) => [r.role, r.text]), [
+      ["user", "run the graph"],
+      ["assistant", "graph done"],
+    ]);
+  });
+  await t.step(
+    "the same words resent after an aborted turn are a new turn",
+    async () => {
+      const path = await tempRollout([
+        meta("e5"),
+        ln(
+          "event_msg",
+          { type: "user_message", message: "deploy" },
+          "2026-11-10T10:00:01Z",
+        ),
+        ln("event_msg", { type: "turn_aborted", reason: "interrupted" }),
+        ln(
+          "event_msg",
+          { type: "user_message", message: "deploy" },
+          "2026-11-10T10:00:09Z",
+        ),
+      ]);
+      equal(roles(await only(path), "user").length, 2);
+    },
+  );
+  await t.step("IDE preamble before the request is dropped", async () => {
+    const path = await tempRollout([
+      meta("e6"),
+      userEvent(
+        "# Context from my IDE setup:\n\n## Open tabs:\n- a.ts\n\n## My request for Codex:\nwhy is a.ts slow?",
+      ),
+    ]);
+    equal((await only(path)).records[0]?.text, "why is a.ts slow?");
+  });
+});
+
+Deno.test("session identity: first session_meta wins, forks name their parent", async (t) => {
+  await t.step("fork with a copied source meta", async () => {
+    const path = await tempRollout([
+      meta("child", { forked_from_id: "parent-1", cwd: "/w/api" }),
+      meta("parent-1", { cwd: "/w/other" }),
+      userEvent("copied turn"),
+    ]);
+    const s = await only(path);
+    equal(s.id, "child");
+    equal(s.parent, "parent-1");
+    equal(s.lineage, "fork");
+    equal(s.project, "api");
+  });
+  await t.step("session_id fallback, then the file name's uuid", async () => {
+    const a = await tempRollout([
+      ln("session_meta", { session_id: "via-session-id", cwd: "/w/x" }),
+      userEvent("x"),
+    ]);
+    equal((await only(a)).id, "via-session-id");
+    const uuid = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000";
+    const b = await tempRollout(
+      [userEvent("no meta")],
+      `rollout-2026-01-01T00-00-00-${uuid}.jsonl`,
+    );
+    const s = await only(b);
+    equal(s.id, uuid);
+    equal(s.project, "");
+  });
+  await t.step("turn_context supplies the cwd when meta has none", async () => {
+    const path = await tempRollout([
+      ln("session_meta", { id: "m1" }),
+      ln("turn_context", { cwd: "/w/svc" }),
+      userEvent("x"),
+    ]);
+    equal((await only(path)).project, "svc");
+  });
+  await t.step("pre-envelope rollouts (bare header and items)", async () => {
+    const path = await tempRollout([
+      JSON.stringify({
+        id: "legacy-1",
+        timestamp: "2025-08-01T10:00:00Z",
+        instructions: "x",
+      }),
+      JSON.stringify({
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: "old style ask" }],
+      }),
+      JSON.stringify({ record_type: "state" }),
+      JSON.stringify({
+        type: "function_call",
+        name: "shell",
+        arguments: JSON.stringify({ command: ["bash", "-lc", "ls"] }),
+        call_id: "l1",
+      }),
+      JSON.stringify({
+        type: "function_call_output",
+        call_id: "l1",
+        output: JSON.stringify({ output: "a\n", metadata: { exit_code: 0 } }),
+      }),
+      JSON.stringify({
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "old style reply" }],
+      }),
+    ]);
+    const s = await only(path);
+    equal(s.id, "legacy-1");
+    deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+      ["user", "old style ask", undefined],
+      ["command", "ls", 0],
+      ["tool-output", "a", undefined],
+      ["assistant", "old style reply", undefined],
+    ]);
+  });
+});
+
+Deno.test("malformed, oversized and hostile lines are skipped and counted", async () => {
+  const big = JSON.stringify({
+    type: "response_item",
+    payload: {
+      type: "message",
+      role: "user",
+      content: [{ type: "input_text", text: "x".repeat(9 * 1024 * 1024) }],
+    },
+  });
+  const lines = [
+    meta("h1"),
+    "not json at all", // skipped
+    "[1,2,3]", // skipped
+    "42", // skipped
+    "",
+    '{"type":"response_item","payload":"a string"}', // skipped
+    big, // oversized: skipped
+    '{"__proto__":{"polluted":true},"type":"event_msg","payload":{"type":"user_message","message":"proto line"}}',
+    ln("event_msg", { type: "user_message", message: 12 }),
+    ln("event_msg", { type: "thread_rolled_back", num_turns: "lots" }),
+    ln("event_msg", { type: "thread_rolled_back", num_turns: -3 }),
+    ln("response_item", {
+      type: "function_call",
+      name: "shell",
+      arguments: "{not json",
+      call_id: "__proto__",
+    }),
+    ln("response_item", {
+      type: "function_call",
+      name: "shell",
+      arguments: { command: [1, 2] },
+      call_id: "x",
+    }),
+    ln("response_item", {
+      type: "function_call",
+      name: "update_plan",
+      arguments: "{}",
+      call_id: "__proto__",
+    }),
+    callOutput("__proto__", "Plan updated"),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "nobody",
+      output: { weird: [1] },
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "nobody2",
+      output: [{ type: "input_text", text: "from an array" }],
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "nobody3",
+      output: '{"not":"a wrapper"}',
+    }),
+    ln("response_item", {
+      type: "custom_tool_call",
+      name: "apply_patch",
+      input: 42,
+      call_id: "p",
+    }),
+    ln("response_item", {
+      type: "custom_tool_call",
+      name: "apply_patch",
+      input: "*** Update File: \n-x",
+      call_id: "p2",
+    }),
+    ln("response_item", {
+      type: "message",
+      role: "assistant",
+      content: { text: "not an array" },
+    }),
+    ln("response_item", {
+      type: "message",
+      role: "system",
+      content: [{ type: "input_text", text: "system words" }],
+    }),
+    ln("compacted", { message: 7 }),
+    ln("session_meta", { id: "someone-else" }),
+    JSON.stringify({
+      timestamp: 12,
+      type: "event_msg",
+      payload: { type: "user_message", message: "odd time" },
+    }),
+  ];
+  const path = await tempRollout(lines);
+  const result = await parse(path);
+  equal(result.skipped, 5);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "h1");
+  equal(({} as Record<string, unknown>).polluted, undefined);
+  deepEqual(s.records.map((r) => r.text), [
+    "proto line",
+    "from an array",
+    '{"not":"a wrapper"}',
+    "odd time",
+  ]);
+  deepEqual(s.marks, []);
+  equal(result.safeOffset, (await Deno.stat(path)).size);
+  // The state survives JSON and a hostile copy of it.
+  const state = JSON.parse(JSON.stringify(result.state));
+  state.pendingCalls = JSON.parse(
+    '{"__proto__":{"tool":"evil","kind":"shell"},"ok":{"tool":"t","kind":"nope"}}',
+  );
+  state.userTurnSeqs = [0, "1", -4, 999];
+  await Deno.writeTextFile(
+    path,
+    `${callOutput("__proto__", "Exit code: 3\nOutput:\nboom\n")}\n`,
+    { append: true },
+  );
+  const next = await parse(path, {
+    offset: result.safeOffset as number,
+    firstLine: result.safeLine as number,
+    state,
+  });
+  const out = next.sessions[0]?.records[0];
+  deepEqual([out?.text, out?.tool, out?.flags], ["boom", "evil", {
+    isError: true,
+  }]);
+  equal(({} as Record<string, unknown>).tool, undefined);
+});
+
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+
+Deno.test({
+  name: "codex parses every real sample without throwing",
+  ignore: !samplesExist,
+  fn: async () => {
+    let commandsWithExit = 0;
+    let failedCommands = 0;
+    let edits = 0;
+    let files = 0;
+    let users = 0;
+    for await (const entry of Deno.readDir(SAMPLES)) {
+      if (!entry.isDirectory) continue;
+      const source = env({ CODEX_HOME: `${SAMPLES}/${entry.name}` });
+      for await (const path of codex.discover(source)) {
+        const result = await parse(path);
+        equal(result.skipped, 0, path);
+        for (const s of result.sessions) {
+          ok(s.id.length > 0);
+          const seqs = s.records.map((r) => r.seq);
+          ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)));
+          for (const r of s.records) {
+            if (r.role === "command" && r.exitCode !== undefined) {
+              commandsWithExit++;
+            }
+            if (r.role === "command" && (r.exitCode ?? 0) !== 0) {
+              failedCommands++;
+            }
+            if (r.role === "edit") edits++;
+            if (r.role === "files") files++;
+            if (r.role === "user") {
+              users++;
+              ok(!r.text.includes("<environment_context>"), r.text);
+              ok(!r.text.startsWith("# AGENTS.md instructions"), r.text);
+            }
+          }
+        }
+      }
+    }
+    ok(commandsWithExit > 50, `commands with exit codes: ${commandsWithExit}`);
+    ok(failedCommands > 0);
+    ok(edits > 0 && files > 0);
+    ok(users > 0);
+  },
+});
