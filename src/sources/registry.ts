@@ -7,10 +7,12 @@
  */
 import type { Harness } from "../core/harness.ts";
 import { claudeCode } from "./claude_code.ts";
+import { codex } from "./codex.ts";
 import { crush } from "./crush.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
   claudeCode,
+  codex,
   crush,
 ];
