@@ -9,10 +9,12 @@ import type { Harness } from "../core/harness.ts";
 import { claudeCode } from "./claude_code.ts";
 import { codex } from "./codex.ts";
 import { crush } from "./crush.ts";
+import { zed } from "./zed.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
   claudeCode,
   codex,
   crush,
+  zed,
 ];

@@ -1,0 +1,482 @@
+/**
+ * Zed's agent panel: every thread is one row of `threads/threads.db` under
+ * Zed's data directory, its document zstd-compressed (or plain) JSON.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { zstdDecompressSync } from "node:zlib";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { RecordFlags, SessionRecord } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import {
+  closeStore,
+  col,
+  columnsOf,
+  ident,
+  openStore,
+  requireColumns,
+  requireTables,
+  rows,
+  textColumn,
+} from "./_sqlite_store.ts";
+import {
+  baseName,
+  editBody,
+  exitCodeIn,
+  isObject,
+  type Json,
+  list,
+  obj,
+  objectOf,
+  str,
+} from "./_work_records.ts";
+
+const HARNESS_ID = "zed";
+const NAME = "Zed";
+
+/** A thread document larger than this once decompressed is skipped. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** Tools whose `path` input names one file or directory. */
+const PATH_TOOLS = new Set([
+  "read_file",
+  "edit_file",
+  "streaming_edit_file",
+  "create_directory",
+  "delete_path",
+  "open",
+  "diagnostics",
+]);
+
+/** Tools with `source_path` and `destination_path`. */
+const MOVE_TOOLS = new Set(["move_path", "copy_path"]);
+
+/** Tools with a `paths` list. */
+const PATHS_TOOLS = new Set(["save_file", "restore_file_from_disk"]);
+
+/** Zed's data directories, per OS (the config dir holds no threads). */
+function zedRoots(source: SourceEnv): string[] {
+  const env = source.env;
+  if (env.DEJA_ZED_ROOT) return [env.DEJA_ZED_ROOT];
+  if (source.os === "darwin") {
+    return [join(source.home, "Library", "Application Support", "Zed")];
+  }
+  if (source.os === "windows") {
+    const local = env.LOCALAPPDATA ||
+      join(env.USERPROFILE || source.home, "AppData", "Local");
+    return [join(local, "Zed")];
+  }
+  const data = env.FLATPAK_XDG_DATA_HOME || env.XDG_DATA_HOME ||
+    join(source.home, ".local", "share");
+  return [join(data, "zed")];
+}
+
+async function* discoverZed(source: SourceEnv): AsyncGenerator<string> {
+  for (const root of zedRoots(source)) {
+    const path = join(root, "threads", "threads.db");
+    try {
+      if ((await Deno.stat(path)).isFile) yield path;
+    } catch {
+      // No threads store under this root.
+    }
+  }
+}
+
+/** Options for {@linkcode parseZedThreads}. */
+export type ZedParseOptions = ParseOptions;
+
+/** The JSON document of one thread row, or undefined when unreadable. */
+function decodeDocument(dataType: string, data: unknown): Json | undefined {
+  let bytes: Uint8Array | undefined;
+  if (data instanceof Uint8Array) bytes = data;
+  else if (typeof data === "string") bytes = new TextEncoder().encode(data);
+  if (!bytes) return undefined;
+  let text: string;
+  try {
+    if (dataType === "zstd") {
+      text = new TextDecoder().decode(
+        zstdDecompressSync(bytes, { maxOutputLength: MAX_DOCUMENT_BYTES }),
+      );
+    } else if (dataType === "json") {
+      text = new TextDecoder().decode(bytes);
+    } else {
+      return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  const doc = objectOf(text);
+  return Object.keys(doc).length > 0 ? doc : undefined;
+}
+
+/** Text of a tool result's content: `{"Text": ...}`, a string, or parts. */
+function resultText(result: Json): string {
+  const content = result.content;
+  if (typeof content === "string") return content;
+  if (isObject(content) && typeof content.Text === "string") {
+    return content.Text;
+  }
+  if (Array.isArray(content)) {
+    return content.map((c) =>
+      typeof c === "string"
+        ? c
+        : isObject(c) && typeof c.text === "string"
+        ? c.text
+        : isObject(c) && typeof c.Text === "string"
+        ? c.Text
+        : ""
+    ).filter((s) => s.length > 0).join("\n");
+  }
+  return typeof result.output === "string" ? result.output : "";
+}
+
+/** Builds one thread's session. */
+class ThreadReader {
+  readonly builder: SessionBuilder;
+  skipped = 0;
+  #path: string;
+  #threadId: string;
+  #time: number | undefined;
+  #flags: RecordFlags | undefined;
+
+  constructor(
+    path: string,
+    threadId: string,
+    time: number | undefined,
+    parent: string | undefined,
+  ) {
+    this.#path = path;
+    this.#threadId = threadId;
+    this.#time = time;
+    this.builder = new SessionBuilder({
+      harness: HARNESS_ID,
+      id: threadId,
+      path,
+      parent,
+      lineage: parent ? "subagent" : undefined,
+    });
+    if (parent) this.#flags = { subagent: true };
+    this.builder.touch(time);
+  }
+
+  #opts(
+    index: number,
+    extra: { tool?: string; isError?: boolean; truncated?: boolean } = {},
+  ) {
+    const flags: RecordFlags = { ...this.#flags };
+    if (extra.isError) flags.isError = true;
+    if (extra.truncated) flags.truncated = true;
+    return {
+      locator: { path: this.#path, recordId: `${this.#threadId}#${index}` },
+      time: this.#time,
+      ...(extra.tool ? { tool: extra.tool } : {}),
+      ...(Object.keys(flags).length > 0 ? { flags } : {}),
+    };
+  }
+
+  /** A 0.3.0 message: `{"User": …}`, `{"Agent": …}` or the string "Resume". */
+  current(message: unknown, index: number): void {
+    if (typeof message === "string") return;
+    if (!isObject(message)) {
+      this.skipped++;
+      return;
+    }
+    if (isObject(message.User)) {
+      const texts: string[] = [];
+      for (const part of list(message.User.content)) {
+        if (isObject(part) && typeof part.Text === "string") {
+          texts.push(part.Text);
+        }
+      }
+      this.builder.add("user", cleanSpeech(texts.join("")), this.#opts(index));
+    } else if (isObject(message.Agent)) {
+      this.#agent(message.Agent, index);
+    } else {
+      this.skipped++;
+    }
+  }
+
+  #agent(agent: Json, index: number): void {
+    const results = obj(agent.tool_results);
+    let texts: string[] = [];
+    const flush = () => {
+      if (texts.length === 0) return;
+      this.builder.add(
+        "assistant",
+        cleanSpeech(texts.join("")),
+        this.#opts(index),
+      );
+      texts = [];
+    };
+    for (const part of list(agent.content)) {
+      if (!isObject(part)) continue;
+      if (typeof part.Text === "string") {
+        texts.push(part.Text);
+      } else if (isObject(part.ToolUse)) {
+        flush();
+        const use = part.ToolUse;
+        const id = str(use.id);
+        const result = id && isObject(results[id]) ? results[id] : undefined;
+        this.#toolUse(str(use.name), objectOf(use.input), result, index);
+      }
+      // Thinking and RedactedThinking are the model's reasoning, not speech.
+    }
+    flush();
+  }
+
+  /** A legacy (0.1/0.2) message: `{role, segments, tool_uses, tool_results}`. */
+  legacy(message: unknown, index: number): void {
+    if (!isObject(message)) {
+      this.skipped++;
+      return;
+    }
+    const role = message.role;
+    if (role !== "user" && role !== "assistant") return;
+    const texts: string[] = [];
+    for (const segment of list(message.segments)) {
+      if (
+        isObject(segment) && segment.type === "text" &&
+        typeof segment.text === "string"
+      ) {
+        texts.push(segment.text);
+      }
+    }
+    this.builder.add(role, cleanSpeech(texts.join("")), this.#opts(index));
+    const results = new Map<string, Json>();
+    for (const r of list(message.tool_results)) {
+      if (isObject(r) && typeof r.tool_use_id === "string") {
+        results.set(r.tool_use_id, r);
+      }
+    }
+    for (const use of list(message.tool_uses)) {
+      if (!isObject(use)) continue;
+      const id = str(use.id);
+      this.#toolUse(
+        str(use.name),
+        objectOf(use.input),
+        id ? results.get(id) : undefined,
+        index,
+      );
+    }
+  }
+
+  #toolUse(
+    name: string | undefined,
+    input: Json,
+    result: Json | undefined,
+    index: number,
+  ): void {
+    if (!name) return;
+    let command: SessionRecord | undefined;
+    if (name === "terminal") {
+      const cmd = str(input.command);
+      if (cmd) {
+        command = this.builder.add(
+          "command",
+          cmd,
+          this.#opts(index, { tool: name }),
+        );
+      }
+    } else {
+      const paths: string[] = [];
+      if (PATH_TOOLS.has(name)) {
+        const p = str(input.path);
+        if (p) paths.push(p);
+      } else if (MOVE_TOOLS.has(name)) {
+        for (const key of ["source_path", "destination_path"]) {
+          const p = str(input[key]);
+          if (p) paths.push(p);
+        }
+      } else if (PATHS_TOOLS.has(name)) {
+        for (const p of list(input.paths)) {
+          if (typeof p === "string" && p) paths.push(p);
+        }
+      }
+      for (const p of paths) {
+        this.builder.add("files", p, this.#opts(index, { tool: name }));
+      }
+      const path = paths[0];
+      if (path && (name === "edit_file" || name === "streaming_edit_file")) {
+        for (const edit of list(input.edits)) {
+          if (!isObject(edit)) continue;
+          const old = typeof edit.old_text === "string"
+            ? edit.old_text
+            : undefined;
+          if (!old) continue;
+          const body = editBody(path, old);
+          this.builder.add(
+            "edit",
+            body.text,
+            this.#opts(index, { tool: name, truncated: body.truncated }),
+          );
+        }
+      }
+    }
+    if (!result) return;
+    const isError = result.is_error === true;
+    const text = resultText(result);
+    if (command) {
+      const code = exitCodeIn(text);
+      if (code !== undefined) command.exitCode = code;
+      else if (!isError) command.exitCode = 0;
+    }
+    this.builder.add(
+      "tool-output",
+      text,
+      this.#opts(index, { tool: name, isError }),
+    );
+  }
+}
+
+/** The project folder of a thread: first `folder_paths` line, else the first worktree. */
+function cwdOf(folderPaths: string | undefined, doc: Json): string | undefined {
+  const first = folderPaths?.split("\n").map((s) => s.trim()).find((s) =>
+    s.length > 0
+  );
+  if (first) return first;
+  const snapshot = obj(doc.initial_project_snapshot);
+  const worktree = list(snapshot.worktree_snapshots)[0];
+  return isObject(worktree) ? str(worktree.worktree_path) : undefined;
+}
+
+/**
+ * Parses Zed's `threads.db`: one session per thread. User `Text` parts and
+ * agent `Text` parts are speech (thinking and mentioned file contents are
+ * not); `terminal` calls are commands (exit code from the result text),
+ * path tools give files, `edit_file` edits with `old_text` give edits, and
+ * each tool result is `tool-output` with `is_error`. Threads with a
+ * `parent_id` are sub-agent sessions. Zed stores no per-message times, so
+ * every record carries the thread's start (`created_at`, else `updated_at`).
+ *
+ * @param path The `threads.db` file.
+ * @param options Sub-agent switch.
+ * @returns The sessions; a store without the `threads` table throws SRC-E002.
+ * @example
+ * ```ts
+ * import { parseZedThreads } from "./zed.ts";
+ * import { rejects } from "node:assert/strict";
+ * const path = await Deno.makeTempFile({ suffix: ".db" });
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * await rejects(parseZedThreads(path, { includeSubagents: true, source }), /missing table "threads"/);
+ * ```
+ */
+export function parseZedThreads(
+  path: string,
+  options: ZedParseOptions,
+): Promise<ParseResult> {
+  return Promise.resolve().then(() => {
+    const store = openStore(path, NAME);
+    try {
+      requireTables(store, ["threads"]);
+      requireColumns(store, "threads", [
+        "id",
+        "summary",
+        "updated_at",
+        "data_type",
+        "data",
+      ]);
+      const columns = columnsOf(store, "threads");
+      const optional = (name: string) =>
+        columns.has(name) ? col(ident(name), name) : `NULL AS ${name}`;
+      const sessions = [];
+      let skipped = 0;
+      for (
+        const row of rows(
+          store,
+          `SELECT ${col("id")}, ${col("summary")}, ${col("updated_at")}, ${
+            col("data_type")
+          }, data, ${optional("parent_id")}, ${optional("folder_paths")}, ${
+            optional("created_at")
+          } FROM threads ORDER BY ${
+            columns.has("created_at") ? "created_at, " : ""
+          }updated_at, id`,
+        )
+      ) {
+        const id = textColumn(row.id);
+        const parent = textColumn(row.parent_id) || undefined;
+        if (!id) {
+          skipped++;
+          continue;
+        }
+        if (parent && !options.includeSubagents) continue;
+        const doc = decodeDocument(textColumn(row.data_type) ?? "", row.data);
+        if (!doc) {
+          skipped++;
+          continue;
+        }
+        const time = parseTime(textColumn(row.created_at)) ??
+          parseTime(textColumn(row.updated_at)) ?? parseTime(doc.updated_at);
+        const reader = new ThreadReader(path, id, time, parent);
+        reader.builder.touch(parseTime(textColumn(row.updated_at)));
+        const cwd = cwdOf(textColumn(row.folder_paths), doc);
+        if (cwd) reader.builder.setCwd(cwd);
+        const messages = list(doc.messages);
+        const legacy = messages.some((m) => isObject(m) && "role" in m);
+        messages.forEach((message, index) => {
+          if (legacy) reader.legacy(message, index);
+          else reader.current(message, index);
+        });
+        const title = str(doc.title) ?? str(doc.summary) ??
+          textColumn(row.summary);
+        if (title) reader.builder.setTitle(title);
+        skipped += reader.skipped;
+        const session = reader.builder.build();
+        if (session.records.length > 0) sessions.push(session);
+      }
+      return { sessions, skipped };
+    } finally {
+      closeStore(store);
+    }
+  });
+}
+
+const threadsKind: FileKind = {
+  id: "threads-db",
+  appendOnly: false,
+  match: (path) => baseName(path) === "threads.db",
+  parse: (path, options) => parseZedThreads(path, options),
+};
+
+/**
+ * The Zed harness: `threads/threads.db` under Zed's data directory.
+ *
+ * @example
+ * ```ts
+ * import { zed } from "./zed.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(zed.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.local/share/zed"]);
+ * ```
+ */
+export const zed: Harness = {
+  id: HARNESS_ID,
+  name: NAME,
+  format: "SQLite threads.db, one zstd-compressed JSON document per thread",
+  envOverrides: [
+    "DEJA_ZED_ROOT",
+    "FLATPAK_XDG_DATA_HOME",
+    "XDG_DATA_HOME",
+    "LOCALAPPDATA",
+  ],
+  roots: zedRoots,
+  discover: discoverZed,
+  kinds: [threadsKind],
+  docs: {
+    store:
+      "`threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); `DEJA_ZED_ROOT` redirects",
+    extracts:
+      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; title from the document, else the row summary; project from `folder_paths`, else the first worktree of the initial snapshot",
+    omits:
+      "Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
+    verified:
+      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed)",
+  },
+};

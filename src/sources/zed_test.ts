@@ -1,0 +1,253 @@
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { zstdCompressSync } from "node:zlib";
+import { DejaError } from "../core/errors.ts";
+import { parseZedThreads, zed } from "./zed.ts";
+import {
+  copyFile,
+  hasSamples,
+  linuxHome,
+  parseHome,
+  roleCounts,
+  SAMPLES,
+  total,
+  writeFixtureDb,
+} from "./_store_test_kit.ts";
+
+const FIXTURE = new URL("../../fixtures/zed", import.meta.url).pathname;
+const SOURCE = linuxHome("/nonexistent");
+const SCHEMA =
+  "CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL);";
+
+function zstd(text: string): Uint8Array {
+  return new Uint8Array(zstdCompressSync(new TextEncoder().encode(text)));
+}
+
+async function threadsDb(
+  rows: Array<Record<string, string | Uint8Array | null>>,
+): Promise<string> {
+  const path = join(await Deno.makeTempDir(), "threads.db");
+  await writeFixtureDb(path, SCHEMA, [{ table: "threads", rows }]);
+  return path;
+}
+
+Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent)", async () => {
+  const { files, sessions, skipped } = await parseHome(zed, linuxHome(FIXTURE));
+  equal(files.length, 1);
+  equal(skipped, 0);
+  equal(sessions.length, 3);
+  const main = sessions.find((s) =>
+    s.title === "Fix flaky lantern render test"
+  );
+  ok(main);
+  deepEqual(roleCounts(main), {
+    user: 2,
+    assistant: 2,
+    command: 2,
+    "tool-output": 4,
+    files: 2,
+    edit: 1,
+  });
+  equal(main.project, "lantern");
+  equal(main.cwd, "/home/dev/src/lantern");
+  equal(
+    main.records[0]?.text,
+    "The render snapshot test fails every other run. Can you find out why?",
+    "mentioned file bodies are not speech",
+  );
+  ok(
+    !main.records.some((r) => r.text.includes("Probably ordering")),
+    "thinking is dropped",
+  );
+  deepEqual(
+    main.records.filter((r) => r.role === "command").map((r) => r.exitCode),
+    [101, 0],
+  );
+  equal(
+    main.records.find((r) => r.role === "edit")?.text,
+    "lantern/src/scene.rs\nuse std::collections::HashMap;",
+  );
+  equal(main.records.filter((r) => r.flags?.isError).length, 1);
+  equal(main.started, Date.parse("2026-02-10T09:00:00Z"));
+  ok(
+    main.records.every((r) => r.time === main.started),
+    "no per-message times: all get the thread start",
+  );
+
+  const child = sessions.find((s) => s.parent === main.id);
+  equal(child?.lineage, "subagent");
+  ok(child?.records.every((r) => r.flags?.subagent));
+
+  const legacy = sessions.find((s) => s.title === "Explain the build script");
+  deepEqual(legacy && roleCounts(legacy), {
+    user: 1,
+    assistant: 1,
+    files: 1,
+    "tool-output": 1,
+  });
+  ok(
+    !legacy?.records.some((r) => r.text.includes("helpful assistant")),
+    "system messages are dropped",
+  );
+});
+
+Deno.test("zed leaves sub-agent threads out when asked to", async () => {
+  const { sessions } = await parseHome(zed, linuxHome(FIXTURE), false);
+  equal(sessions.length, 2);
+  ok(sessions.every((s) => s.parent === undefined));
+});
+
+Deno.test("zed roots follow the OS and the environment", async (t) => {
+  const cases: Array<[string, Record<string, string>, string]> = [
+    ["linux", {}, "/h/.local/share/zed"],
+    ["linux", { XDG_DATA_HOME: "/x" }, "/x/zed"],
+    ["linux", { XDG_DATA_HOME: "/x", FLATPAK_XDG_DATA_HOME: "/f" }, "/f/zed"],
+    ["darwin", {}, "/h/Library/Application Support/Zed"],
+    [
+      "windows",
+      { LOCALAPPDATA: "C:/Users/h/AppData/Local" },
+      "C:/Users/h/AppData/Local/Zed",
+    ],
+    ["linux", { DEJA_ZED_ROOT: "/r" }, "/r"],
+  ];
+  for (const [os, env, root] of cases) {
+    await t.step(`${os} ${JSON.stringify(env)}`, () => {
+      deepEqual(zed.roots({ home: "/h", env, os }), [root]);
+    });
+  }
+});
+
+Deno.test("zed names an unknown schema", async (t) => {
+  await t.step("no threads table", async () => {
+    const path = join(await Deno.makeTempDir(), "threads.db");
+    await writeFixtureDb(path, "CREATE TABLE other (x);", []);
+    await rejects(
+      parseZedThreads(path, { includeSubagents: true, source: SOURCE }),
+      (e: unknown) =>
+        e instanceof DejaError && e.code === "SRC-E002" &&
+        /Unknown Zed schema in ".*threads\.db": missing table "threads"/.test(
+          e.message,
+        ),
+    );
+  });
+  await t.step("threads without data", async () => {
+    const path = join(await Deno.makeTempDir(), "threads.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE threads (id TEXT, summary TEXT, updated_at TEXT);",
+      [],
+    );
+    await rejects(
+      parseZedThreads(path, { includeSubagents: true, source: SOURCE }),
+      /missing column "data_type" in table "threads"/,
+    );
+  });
+  await t.step("garbage bytes", async () => {
+    const path = join(await Deno.makeTempDir(), "threads.db");
+    await Deno.writeFile(path, new Uint8Array(4096).fill(0x5a));
+    await rejects(
+      parseZedThreads(path, { includeSubagents: true, source: SOURCE }),
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+    );
+  });
+});
+
+Deno.test("zed skips undecodable documents and survives hostile ones", async () => {
+  const good = JSON.stringify({
+    version: "0.3.0",
+    messages: [
+      { User: { content: [{ Text: "hello" }] } },
+      { Agent: { content: [{ Text: "x".repeat(100_000) }] } },
+    ],
+  });
+  const truncated = zstd(good).subarray(0, 20);
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  const path = await threadsDb([
+    {
+      id: "ok",
+      summary: "s",
+      updated_at: "2026-01-01T00:00:00Z",
+      data_type: "zstd",
+      data: zstd(good),
+    },
+    {
+      id: "torn",
+      summary: "s",
+      updated_at: "2026-01-01T00:00:00Z",
+      data_type: "zstd",
+      data: truncated,
+    },
+    {
+      id: "garbage",
+      summary: "s",
+      updated_at: "x",
+      data_type: "zstd",
+      data: crypto.getRandomValues(new Uint8Array(64)),
+    },
+    {
+      id: "weird-type",
+      summary: "s",
+      updated_at: "x",
+      data_type: "bson",
+      data: "{}",
+    },
+    {
+      id: "deep",
+      summary: "s",
+      updated_at: "x",
+      data_type: "json",
+      data: deep,
+    },
+    {
+      id: "types",
+      summary: "s",
+      updated_at: "x",
+      data_type: "json",
+      data: JSON.stringify({
+        messages: [5, null, { User: 3 }, {
+          Agent: { content: "no", tool_results: [] },
+        }, {
+          Agent: {
+            content: [{ ToolUse: { name: "terminal", input: "{bad" } }, {
+              Text: 7,
+            }],
+          },
+        }],
+      }),
+    },
+  ]);
+  const { sessions, skipped } = await parseZedThreads(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  deepEqual(sessions.map((s) => s.id), ["ok"]);
+  ok(skipped >= 5);
+  equal(
+    sessions[0]?.records[1]?.flags?.truncated,
+    true,
+    "an oversized part is cut and flagged",
+  );
+});
+
+Deno.test("zed parses the real sample store", {
+  ignore: !hasSamples("zed"),
+}, async () => {
+  const copy = await copyFile(
+    join(SAMPLES, "zed/atlasata-dotfiles/threads/threads.db"),
+  );
+  const { sessions, skipped } = await parseZedThreads(copy, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 0);
+  // One thread: one user message, six agent messages that only call tools
+  // (two list_directory, three read_file, one grep), one result an error.
+  equal(sessions.length, 1);
+  equal(total(sessions, "user"), 1);
+  equal(total(sessions, "assistant"), 0);
+  equal(total(sessions, "tool-output"), 6);
+  equal(total(sessions, "files"), 3);
+  equal(sessions[0]?.records.filter((r) => r.flags?.isError).length, 1);
+  equal(sessions[0]?.title, "Mongoose to Supabase Database Migration");
+  equal(sessions[0]?.project, "theatlas");
+});
