@@ -177,7 +177,8 @@ export function validateDraft(draft: RecommendationDraft): void {
       throw new TypeError(`Invalid draft: "${k}" must be a non-empty string`);
     }
   }
-  const scheme = draft.target_ref.slice(0, draft.target_ref.indexOf(":"));
+  const ref = draft.target_ref.trim().toLowerCase();
+  const scheme = ref.slice(0, ref.indexOf(":"));
   if (!SCHEMES.includes(scheme)) {
     throw new TypeError(
       `Invalid draft: target_ref "${draft.target_ref}" must start with ${

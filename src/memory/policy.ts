@@ -209,7 +209,8 @@ export function loadPolicy(
  * ```
  */
 export function targetClass(targetRef: string): TargetClass {
-  const scheme = targetRef.slice(0, targetRef.indexOf(":"));
+  const ref = targetRef.trim().toLowerCase();
+  const scheme = ref.slice(0, ref.indexOf(":"));
   if (scheme === "grain" || scheme === "entity") return "memory";
   if (scheme === "query" || scheme === "template") return "query";
   if (scheme === "doc") return "prompt";
