@@ -10,6 +10,7 @@ import { claudeCode } from "./claude_code.ts";
 import { codex } from "./codex.ts";
 import { crush } from "./crush.ts";
 import { zed } from "./zed.ts";
+import { goose } from "./goose.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -17,4 +18,5 @@ export const HARNESSES: readonly Harness[] = [
   codex,
   crush,
   zed,
+  goose,
 ];

@@ -1,0 +1,264 @@
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { DejaError } from "../core/errors.ts";
+import { goose, parseGooseDb, parseGooseJsonl } from "./goose.ts";
+import {
+  copyFile,
+  hasSamples,
+  linuxHome,
+  parseHome,
+  roleCounts,
+  SAMPLES,
+  writeFixtureDb,
+} from "./_store_test_kit.ts";
+
+const FIXTURE = new URL("../../fixtures/goose", import.meta.url).pathname;
+const SOURCE = linuxHome("/nonexistent");
+const OPTIONS = { includeSubagents: true, source: SOURCE };
+
+Deno.test("goose parses the fixture store and legacy JSONL", async () => {
+  const { files, sessions, skipped } = await parseHome(
+    goose,
+    linuxHome(FIXTURE),
+  );
+  equal(files.length, 2);
+  equal(skipped, 0);
+  deepEqual(sessions.map((s) => s.id).sort(), [
+    "20250301_1",
+    "20260201_1",
+    "20260201_2",
+    "20260201_3",
+  ], "the hidden session is skipped");
+  const main = sessions.find((s) => s.id === "20260201_1");
+  ok(main);
+  deepEqual(roleCounts(main), {
+    user: 1,
+    assistant: 2,
+    files: 2,
+    "tool-output": 3,
+    edit: 1,
+    command: 1,
+  });
+  equal(main.title, "Harvest dry-run flag");
+  equal(main.project, "orchard");
+  const command = main.records.find((r) => r.role === "command");
+  equal(command?.exitCode, 101);
+  equal(main.records.filter((r) => r.flags?.isError).length, 1);
+  ok(
+    !main.records.some((r) => r.text.includes("compacted")),
+    "userVisible:false text is not speech",
+  );
+  ok(
+    !main.records.some((r) => r.text.includes("Find where flags")),
+    "thinking is dropped",
+  );
+  equal(main.started, Date.parse("2026-02-01T10:00:00Z"));
+
+  const sub = sessions.find((s) => s.id === "20260201_2");
+  equal(sub?.lineage, "subagent");
+  equal(sub?.parent, main.id);
+  ok(sub?.records.every((r) => r.flags?.subagent));
+  equal(sub?.records.find((r) => r.role === "command")?.exitCode, 0);
+
+  const fork = sessions.find((s) => s.id === "20260201_3");
+  equal(fork?.lineage, "fork");
+  equal(fork?.parent, main.id);
+  deepEqual(
+    fork?.records.map((r) => r.role),
+    ["user", "assistant"],
+    "only the fork's own turns",
+  );
+  equal(fork?.title, "Harvest via env");
+
+  const legacy = sessions.find((s) => s.id === "20250301_1");
+  deepEqual(legacy && roleCounts(legacy), { user: 1, assistant: 1 });
+  equal(legacy?.project, "quince");
+});
+
+Deno.test("goose leaves sub-agent sessions out when asked to", async () => {
+  const { sessions } = await parseHome(goose, linuxHome(FIXTURE), false);
+  ok(!sessions.some((s) => s.lineage === "subagent"));
+  equal(sessions.length, 3);
+});
+
+Deno.test("goose roots follow the environment", () => {
+  deepEqual(goose.roots(linuxHome("/h", { GOOSE_PATH_ROOT: "/g" })), [
+    "/g/data",
+    "/h/.goose",
+  ]);
+  deepEqual(goose.roots(linuxHome("/h", { XDG_DATA_HOME: "/x" })), [
+    "/x/goose",
+    "/h/.goose",
+  ]);
+  deepEqual(
+    goose.roots({
+      home: "C:/Users/h",
+      env: { APPDATA: "C:/Users/h/AppData/Roaming" },
+      os: "windows",
+    }),
+    ["C:/Users/h/AppData/Roaming/Block/goose/data", "C:/Users/h/.goose"],
+  );
+});
+
+Deno.test("goose names an unknown schema", async (t) => {
+  await t.step("no messages table", async () => {
+    const path = join(await Deno.makeTempDir(), "sessions.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE sessions (id TEXT, working_dir TEXT);",
+      [],
+    );
+    await rejects(
+      parseGooseDb(path, OPTIONS),
+      (e: unknown) =>
+        e instanceof DejaError && e.code === "SRC-E002" &&
+        /Unknown Goose schema in ".*sessions\.db": missing table "messages"/
+          .test(e.message),
+    );
+  });
+  await t.step("messages without content_json", async () => {
+    const path = join(await Deno.makeTempDir(), "sessions.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE sessions (id TEXT, working_dir TEXT); CREATE TABLE messages (session_id TEXT, role TEXT, created_timestamp INTEGER);",
+      [],
+    );
+    await rejects(parseGooseDb(path, OPTIONS), /missing column "content_json"/);
+  });
+  await t.step("garbage bytes", async () => {
+    const path = join(await Deno.makeTempDir(), "sessions.db");
+    await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(5000)));
+    await rejects(
+      parseGooseDb(path, OPTIONS),
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+    );
+  });
+});
+
+Deno.test("goose survives hostile rows", async () => {
+  const path = join(await Deno.makeTempDir(), "sessions.db");
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  await writeFixtureDb(
+    path,
+    "CREATE TABLE sessions (id TEXT, working_dir TEXT, session_type TEXT); CREATE TABLE messages (session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER, metadata_json TEXT);",
+    [
+      {
+        table: "sessions",
+        rows: [{ id: "s", working_dir: "/w/p", session_type: "user" }, {
+          id: "n",
+          working_dir: "",
+          session_type: null,
+        }],
+      },
+      {
+        table: "messages",
+        rows: [
+          {
+            session_id: "s",
+            role: "user",
+            content_json: "nope",
+            created_timestamp: 1,
+          },
+          {
+            session_id: "s",
+            role: "user",
+            content_json: deep,
+            created_timestamp: 2,
+          },
+          {
+            session_id: "s",
+            role: "user",
+            content_json: '{"type":"text"}',
+            created_timestamp: 3,
+          },
+          {
+            session_id: "s",
+            role: "user",
+            content_json:
+              '[1,null,{"type":"toolRequest"},{"type":"toolResponse","toolResult":7}]',
+            created_timestamp: 4,
+            metadata_json: "[]",
+          },
+          {
+            session_id: "s",
+            role: 5 as unknown as string,
+            content_json: '[{"type":"text","text":"odd role"}]',
+            created_timestamp: 5,
+          },
+          {
+            session_id: "s",
+            role: "user",
+            content_json: JSON.stringify([{
+              type: "text",
+              text: "y".repeat(100_000),
+            }]),
+            created_timestamp: 9e18,
+          },
+          {
+            session_id: "n",
+            role: "assistant",
+            content_json: '[{"type":"text","text":"no project dir"}]',
+            created_timestamp: 6,
+          },
+        ],
+      },
+    ],
+  );
+  const { sessions, skipped } = await parseGooseDb(path, OPTIONS);
+  ok(skipped >= 4);
+  const s = sessions.find((x) => x.id === "s");
+  equal(s?.records.length, 1);
+  equal(s?.records[0]?.flags?.truncated, true);
+  equal(sessions.find((x) => x.id === "n")?.project, "goose");
+});
+
+Deno.test("goose legacy JSONL: torn last line, malformed and oversized lines", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "20250101_1.jsonl");
+  await Deno.writeTextFile(
+    path,
+    [
+      JSON.stringify({ working_dir: "/w/api", description: "Retry" }),
+      "{not json",
+      JSON.stringify([1, 2]),
+      JSON.stringify({
+        role: "user",
+        created: 1735725600,
+        content: [{ type: "text", text: "hi" }],
+      }),
+      JSON.stringify({
+        role: "assistant",
+        created: 1735725601,
+        content: '[{"type":"text","text":"hello"}]',
+      }),
+      JSON.stringify({
+        role: "user",
+        content: [{ type: "text", text: "z".repeat(5000) }],
+      }),
+      JSON.stringify({
+        role: "assistant",
+        created: 1735725602,
+        content: [{ type: "text", text: "torn" }],
+      }).slice(0, 30),
+    ].join("\n"),
+  );
+  const { sessions, skipped } = await parseGooseJsonl(path, {
+    ...OPTIONS,
+    maxLineBytes: 1000,
+  });
+  equal(skipped, 3, "one malformed, one wrong type, one oversized");
+  deepEqual(sessions[0]?.records.map((r) => r.text), ["hi", "hello"]);
+  equal(sessions[0]?.records[0]?.locator.line, 4);
+});
+
+Deno.test("goose parses the real sample store", {
+  ignore: !hasSamples("goose"),
+}, async () => {
+  const copy = await copyFile(
+    join(SAMPLES, "goose/jwp23-dotfiles/sessions/sessions.db"),
+  );
+  const { sessions, skipped } = await parseGooseDb(copy, OPTIONS);
+  // One "CLI Session" row and an empty messages table: nothing was said.
+  equal(skipped, 0);
+  equal(sessions.length, 0);
+});
