@@ -93,7 +93,9 @@ export function boolFlag(args: ParsedArgs, name: string): boolean {
  */
 export function listFlag(args: ParsedArgs, name: string): string[] {
   const v = args.values[name];
-  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string");
+  if (Array.isArray(v)) {
+    return v.filter((x): x is string => typeof x === "string");
+  }
   return typeof v === "string" ? [v] : [];
 }
 

@@ -36,7 +36,9 @@ export function findCommand(
  *
  * @param permissions The command's declared permissions.
  */
-export async function revokeUndeclared(permissions: Permissions): Promise<void> {
+export async function revokeUndeclared(
+  permissions: Permissions,
+): Promise<void> {
   for (const name of KINDS) {
     if (name !== "ffi" && permissions[name]) continue;
     await Deno.permissions.revoke({ name });
@@ -50,7 +52,9 @@ export async function revokeUndeclared(permissions: Permissions): Promise<void> 
  * @returns The help text.
  */
 export function commandHelp(command: Command): string {
-  const perms = KINDS.filter((k) => k !== "ffi" && command.permissions[k as keyof Permissions]);
+  const perms = KINDS.filter((k) =>
+    k !== "ffi" && command.permissions[k as keyof Permissions]
+  );
   return [
     `deja ${command.name} — ${command.summary}`,
     "",
@@ -58,7 +62,9 @@ export function commandHelp(command: Command): string {
     "",
     command.help.trimEnd(),
     "",
-    `Permissions: ${perms.length ? perms.join(", ") : "none"} (every other kind is revoked before it runs)`,
+    `Permissions: ${
+      perms.length ? perms.join(", ") : "none"
+    } (every other kind is revoked before it runs)`,
     "",
   ].join("\n");
 }
@@ -112,7 +118,9 @@ export async function run(
     }
     const found = findCommand(argv.slice(1));
     if (!found) {
-      io.stderr.write(`error: unknown command "${argv.slice(1).join(" ")}"\n\n${overview()}`);
+      io.stderr.write(
+        `error: unknown command "${argv.slice(1).join(" ")}"\n\n${overview()}`,
+      );
       return EXIT.usage;
     }
     io.stdout.write(commandHelp(found.command));
@@ -137,7 +145,10 @@ export async function run(
     });
     if (!options.keepPermissions) await revokeUndeclared(command.permissions);
     return await command.run(
-      { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals },
+      {
+        values: parsed.values as Record<string, string | boolean | undefined>,
+        positionals: parsed.positionals,
+      },
       io,
     );
   } catch (err) {

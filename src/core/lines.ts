@@ -145,7 +145,9 @@ export async function* readLines(
     if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return { text, number: lineNo, offset: start, end: pos, complete };
   };
-  for await (const chunk of chunksOf(path, pos, options.chunkBytes ?? 1 << 20)) {
+  for await (
+    const chunk of chunksOf(path, pos, options.chunkBytes ?? 1 << 20)
+  ) {
     let from = 0;
     while (from < chunk.length) {
       const nl = chunk.indexOf(10, from);

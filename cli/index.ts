@@ -1,0 +1,104 @@
+/**
+ * `deja index`: read every harness's transcripts into the index.
+ *
+ * @module
+ */
+import {
+  boolFlag,
+  type Command,
+  EXIT,
+  listFlag,
+  printJson,
+} from "./_command.ts";
+import {
+  formatBytes,
+  includeSubagents,
+  selectedHarnesses,
+  sourceEnv,
+} from "./_context.ts";
+import { indexStores } from "../src/index/mod.ts";
+import { indexPath } from "../src/core/paths.ts";
+import { redactionEnabled } from "../src/redact/redact.ts";
+
+/** The `index` subcommand. */
+export const indexCommand: Command = {
+  name: "index",
+  summary: "Index every agent's transcripts (incremental, secrets redacted)",
+  usage: "deja index [--harness ID]... [--json] [--quiet]",
+  help: `Reads the transcripts of every known harness under HOME into the index
+($DEJA_INDEX, else $XDG_CACHE_HOME/deja/index.db). Unchanged files cost one
+stat; files that only grew are read from where the last pass stopped.
+
+Options:
+  --harness ID   Only this harness (repeatable); see deja sources
+  --json         Print the pass report as JSON on stdout
+  --quiet        No progress on stderr
+
+Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b, DEJA_INCLUDE_SUBAGENTS=0|1,
+DEJA_NO_REDACT=1 (unsafe: writes credentials in clear), plus each harness's
+root overrides (CLAUDE_CONFIG_DIR, CODEX_HOME, ...).
+
+Exit: 0 done, 3 some stores could not be read (each is named; the rest was indexed).`,
+  permissions: { read: true, write: true, env: true, sys: true },
+  options: {
+    harness: { type: "string", multiple: true },
+    json: { type: "boolean" },
+    quiet: { type: "boolean" },
+  },
+  async run(args, io) {
+    const quiet = boolFlag(args, "quiet");
+    const path = indexPath(io.env);
+    let lastPrint = 0;
+    const report = await indexStores({
+      indexPath: path,
+      harnesses: selectedHarnesses(io, listFlag(args, "harness")),
+      source: sourceEnv(io),
+      includeSubagents: includeSubagents(io),
+      redact: redactionEnabled(io.env),
+      now: io.now,
+      onWait: () =>
+        io.stderr.write(
+          "deja: another index pass holds the lock; waiting for it\n",
+        ),
+      onProgress: (p) => {
+        if (quiet || Date.now() - lastPrint < 1000) return;
+        lastPrint = Date.now();
+        io.stderr.write(
+          `indexing ${p.harness}: ${p.files} files seen, ${p.parsed} read (${
+            formatBytes(p.bytes)
+          }), ${p.sessions} sessions\n`,
+        );
+      },
+    });
+    if (!redactionEnabled(io.env) && !quiet) {
+      io.stderr.write(
+        "warning: DEJA_NO_REDACT=1 — credentials were written to the index unredacted\n",
+      );
+    }
+    if (boolFlag(args, "json")) {
+      printJson(io, { index: path, ...report });
+    } else if (!quiet) {
+      for (const [id, t] of Object.entries(report.harnesses)) {
+        if (t.files === 0) continue;
+        io.stderr.write(
+          `  ${id.padEnd(14)} ${t.files} files, ${t.parsed} read (${
+            formatBytes(t.bytes)
+          }), ${t.sessions} sessions, ${t.records} records\n`,
+        );
+      }
+      const redacted = Object.values(report.redactions).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      io.stderr.write(
+        `indexed ${report.files} files in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${report.sessions} sessions, ${report.records} records, ${redacted} secrets redacted → ${path}\n`,
+      );
+    }
+    for (const f of report.failures) {
+      io.stderr.write(
+        `error: cannot read ${f.harness} store "${f.path}": ${f.message}\n`,
+      );
+    }
+    return report.failures.length > 0 ? EXIT.partial : EXIT.ok;
+  },
+};

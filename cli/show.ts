@@ -1,0 +1,86 @@
+/**
+ * `deja show`: print one session's records in order.
+ *
+ * @module
+ */
+import {
+  boolFlag,
+  type Command,
+  EXIT,
+  listFlag,
+  printJson,
+} from "./_command.ts";
+import { openIndexForQuery } from "./_context.ts";
+import { DejaError, UsageError } from "../src/core/errors.ts";
+import { isRole, type Role } from "../src/core/types.ts";
+import { showSession } from "../src/search/mod.ts";
+
+/** The `show` subcommand. */
+export const showCommand: Command = {
+  name: "show",
+  summary: "Print one session's records in order",
+  usage: "deja show <id-prefix | harness:id-prefix> [--role ROLE]... [--json]",
+  help:
+    `Prints every stored record of a session: speech, commands with exit codes,
+files, edits, tool output and summaries. Records a rollback or undo made
+inactive are marked [superseded]; sub-agent records [sub-agent].
+
+Options:
+  --role ROLE   Only these roles (repeatable)
+  --json        Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: {
+    role: { type: "string", multiple: true },
+    json: { type: "boolean" },
+  },
+  run(args, io) {
+    const prefix = args.positionals[0];
+    if (!prefix) throw new UsageError("show needs a session id or prefix");
+    const roles = listFlag(args, "role");
+    for (const r of roles) {
+      if (!isRole(r)) throw new UsageError(`Unknown role "${r}"`);
+    }
+    const db = openIndexForQuery(io);
+    if (!db) {
+      throw new DejaError("QRY-E002", "Nothing is indexed yet: run deja index");
+    }
+    try {
+      const shown = showSession(
+        db,
+        prefix,
+        roles.length ? { roles: roles as Role[] } : {},
+      );
+      if (boolFlag(args, "json")) {
+        printJson(io, shown);
+        return Promise.resolve(EXIT.ok);
+      }
+      const s = shown.session;
+      io.stdout.write(
+        `${s.title || "(untitled)"}\n${s.harness} · ${
+          s.project || "-"
+        } · ${s.id}\n${s.path}\n`,
+      );
+      if (s.parent) io.stdout.write(`${s.lineage} of ${s.parent}\n`);
+      io.stdout.write("\n");
+      for (const r of shown.records) {
+        const tags = [
+          r.superseded ? "superseded" : "",
+          r.subagent ? "sub-agent" : "",
+          r.isError ? "error" : "",
+          r.exitCode != null && r.exitCode !== 0 ? `exit ${r.exitCode}` : "",
+        ].filter(Boolean);
+        const when = r.time
+          ? new Date(r.time).toISOString().slice(0, 19).replace("T", " ")
+          : "";
+        io.stdout.write(
+          `── ${r.role}${
+            tags.length ? ` [${tags.join(", ")}]` : ""
+          } ${when}\n${r.text}\n\n`,
+        );
+      }
+      return Promise.resolve(EXIT.ok);
+    } finally {
+      db.close();
+    }
+  },
+};

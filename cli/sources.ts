@@ -1,0 +1,77 @@
+/**
+ * `deja sources`: every harness deja reads, where it looks, and what the
+ * index holds from it.
+ *
+ * @module
+ */
+import { boolFlag, type Command, EXIT, printJson } from "./_command.ts";
+import { openIndexForQuery, selectedHarnesses, sourceEnv } from "./_context.ts";
+import { HARNESSES } from "../src/sources/registry.ts";
+import { type HarnessStats, indexStats } from "../src/search/mod.ts";
+
+/** The `sources` subcommand. */
+export const sourcesCommand: Command = {
+  name: "sources",
+  summary: "List each harness with its roots and what the index holds from it",
+  usage: "deja sources [--json]",
+  help:
+    `For every registered harness: whether it is enabled (DEJA_EXCLUDE_HARNESSES),
+the roots it searches (and the variables that move them), and the files,
+sessions, records, redactions and read errors the index holds for it.
+
+Options:
+  --json   Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { json: { type: "boolean" } },
+  run(args, io) {
+    const source = sourceEnv(io);
+    const enabled = new Set(selectedHarnesses(io).map((h) => h.id));
+    const db = openIndexForQuery(io);
+    const stats = new Map<string, HarnessStats>();
+    if (db) {
+      try {
+        for (const s of indexStats(db).harnesses) stats.set(s.harness, s);
+      } finally {
+        db.close();
+      }
+    }
+    const rows = HARNESSES.map((h) => {
+      const s = stats.get(h.id);
+      return {
+        id: h.id,
+        name: h.name,
+        enabled: enabled.has(h.id),
+        format: h.format,
+        roots: h.roots(source),
+        env: [...h.envOverrides],
+        files: s?.files ?? 0,
+        sessions: s?.sessions ?? 0,
+        records: s?.records ?? 0,
+        redactions: s?.redactions ?? {},
+        skipped: s?.skipped ?? 0,
+        errors: s?.errors ?? [],
+      };
+    });
+    if (boolFlag(args, "json")) {
+      printJson(io, { indexed: db !== undefined, sources: rows });
+      return Promise.resolve(EXIT.ok);
+    }
+    if (!db) {
+      io.stdout.write("No index yet: run deja index. Roots searched:\n\n");
+    }
+    for (const r of rows) {
+      const redacted = Object.values(r.redactions).reduce((a, b) => a + b, 0);
+      io.stdout.write(
+        `${r.name} (${r.id})${r.enabled ? "" : " — excluded"}\n  roots: ${
+          r.roots.join(", ") || "-"
+        }${
+          r.env.length ? ` (moved by ${r.env.join(", ")})` : ""
+        }\n  files=${r.files} sessions=${r.sessions} records=${r.records} redacted=${redacted} skipped=${r.skipped} errors=${r.errors.length}\n`,
+      );
+      for (const e of r.errors) {
+        io.stdout.write(`  error: ${e.path}: ${e.message}\n`);
+      }
+    }
+    return Promise.resolve(EXIT.ok);
+  },
+};

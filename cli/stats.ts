@@ -1,0 +1,73 @@
+/**
+ * `deja stats`: index-wide totals.
+ *
+ * @module
+ */
+import { boolFlag, type Command, EXIT, printJson } from "./_command.ts";
+import { formatBytes, openIndexForQuery } from "./_context.ts";
+import { indexPath } from "../src/core/paths.ts";
+import { indexStats } from "../src/search/mod.ts";
+
+/** The `stats` subcommand. */
+export const statsCommand: Command = {
+  name: "stats",
+  summary: "Index totals: sessions, records, redactions, size",
+  usage: "deja stats [--json]",
+  help: `Totals over the whole index, and its size on disk.
+
+Options:
+  --json   Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { json: { type: "boolean" } },
+  run(args, io) {
+    const db = openIndexForQuery(io);
+    if (!db) {
+      io.stdout.write("No index yet: run deja index\n");
+      return Promise.resolve(EXIT.ok);
+    }
+    try {
+      const stats = indexStats(db);
+      const roles = db.prepare(
+        "SELECT role, COUNT(*) AS n FROM records GROUP BY role ORDER BY n DESC",
+      )
+        .all() as Array<{ role: string; n: number }>;
+      let bytes = 0;
+      for (const suffix of ["", "-wal"]) {
+        try {
+          bytes += Deno.statSync(indexPath(io.env) + suffix).size;
+        } catch {
+          // A missing -wal is normal.
+        }
+      }
+      const totals = {
+        index: indexPath(io.env),
+        bytes,
+        indexedAt: stats.indexedAt === null
+          ? null
+          : new Date(stats.indexedAt).toISOString(),
+        sessions: stats.harnesses.reduce((a, h) => a + h.sessions, 0),
+        records: stats.harnesses.reduce((a, h) => a + h.records, 0),
+        redactions: stats.harnesses.reduce(
+          (a, h) => a + Object.values(h.redactions).reduce((x, y) => x + y, 0),
+          0,
+        ),
+        roles: Object.fromEntries(roles.map((r) => [r.role, r.n])),
+        harnesses: stats.harnesses,
+      };
+      if (boolFlag(args, "json")) {
+        printJson(io, totals);
+      } else {
+        io.stdout.write(
+          `${totals.index} (${formatBytes(bytes)}), last indexed ${
+            totals.indexedAt ?? "never"
+          }\n` +
+            `${totals.sessions} sessions, ${totals.records} records, ${totals.redactions} redactions\n` +
+            roles.map((r) => `  ${r.role.padEnd(12)} ${r.n}`).join("\n") + "\n",
+        );
+      }
+      return Promise.resolve(EXIT.ok);
+    } finally {
+      db.close();
+    }
+  },
+};

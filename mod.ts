@@ -1,0 +1,79 @@
+/**
+ * deja: one memory for every coding agent. Index every agent's transcripts
+ * into one SQLite index (secrets redacted), search it, and run a governed
+ * self-improvement loop over what the agents did.
+ *
+ * @example
+ * ```ts
+ * import { HARNESSES, indexStores, openIndex, search } from "./mod.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const home = await Deno.makeTempDir();
+ * const indexPath = `${home}/index.db`;
+ * const report = await indexStores({
+ *   indexPath,
+ *   harnesses: HARNESSES,
+ *   source: { home, env: {}, os: Deno.build.os },
+ * });
+ * equal(report.failures.length, 0);
+ * const db = openIndex(indexPath, { readOnly: true });
+ * const result = search(db, "docker compose", { now: Date.now() });
+ * equal(result.total, 0);
+ * db.close();
+ * ```
+ *
+ * @module
+ */
+export {
+  isRole,
+  isSuperseded,
+  type Lineage,
+  type Locator,
+  type Mark,
+  type RecordFlags,
+  type Role,
+  ROLES,
+  type Session,
+  type SessionRecord,
+  SPEECH_ROLES,
+  WORK_ROLES,
+} from "./src/core/types.ts";
+export {
+  DejaError,
+  ERROR_CODES,
+  type ErrorCode,
+  UsageError,
+} from "./src/core/errors.ts";
+export type {
+  FileKind,
+  Harness,
+  HarnessDocs,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "./src/core/harness.ts";
+export { indexPath, memoryPath } from "./src/core/paths.ts";
+export { HARNESSES } from "./src/sources/registry.ts";
+export {
+  redact,
+  redactionEnabled,
+  type RedactionResult,
+} from "./src/redact/redact.ts";
+export {
+  type IndexOptions,
+  type IndexReport,
+  indexStores,
+  openIndex,
+  type ToolEvent,
+  toolEvents,
+} from "./src/index/mod.ts";
+export {
+  indexStats,
+  search,
+  type SearchHit,
+  type SearchOptions,
+  type SearchResult,
+  type ShownSession,
+  showSession,
+  type Snippet,
+} from "./src/search/mod.ts";

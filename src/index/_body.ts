@@ -1,0 +1,80 @@
+/**
+ * Record bodies: stored deflated from 256 bytes up, plain below (where
+ * deflate rarely saves anything).
+ *
+ * @module
+ */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Bodies at least this long are deflated. */
+export const COMPRESS_FROM = 256;
+
+/**
+ * Encodes a record's text for storage.
+ *
+ * @param text The (redacted) text.
+ * @returns The bytes and whether they are deflated.
+ */
+export function encodeBody(
+  text: string,
+): { bytes: Uint8Array; compressed: boolean } {
+  const raw = encoder.encode(text);
+  if (raw.length < COMPRESS_FROM) return { bytes: raw, compressed: false };
+  const packed = deflateRawSync(raw, { level: 1 });
+  return packed.length < raw.length
+    ? { bytes: packed, compressed: true }
+    : { bytes: raw, compressed: false };
+}
+
+/**
+ * Decodes a stored body.
+ *
+ * @param bytes The stored bytes.
+ * @param compressed Whether they are deflated.
+ * @returns The text.
+ */
+export function decodeBody(bytes: Uint8Array, compressed: boolean): string {
+  return decoder.decode(compressed ? inflateRawSync(bytes) : bytes);
+}
+
+const SIGNAL =
+  /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/i;
+
+/** Tool output longer than this is indexed on its signal lines only. */
+export const SIGNAL_FROM = 4096;
+
+/**
+ * The text a record contributes to the full-text index: an edit's path
+ * only, a long tool output's first and last lines plus every line that
+ * signals trouble, everything else whole.
+ *
+ * @param role The record's role.
+ * @param text The stored text.
+ * @returns The text to tokenize.
+ */
+export function postingText(role: string, text: string): string {
+  if (role === "edit") return text.split("\n", 1)[0] ?? "";
+  if (role !== "tool-output" || text.length <= SIGNAL_FROM) return text;
+  const lines = text.split("\n");
+  if (lines.length <= 40) return text.slice(0, SIGNAL_FROM);
+  const keep = [...lines.slice(0, 15), ...lines.slice(-15)];
+  for (let i = 15; i < lines.length - 15 && keep.length < 200; i++) {
+    const line = lines[i] as string;
+    if (SIGNAL.test(line)) keep.push(line);
+  }
+  return keep.join("\n");
+}
+
+/**
+ * The FTS `kind` token for a role (FTS column values cannot hold hyphens
+ * usefully).
+ *
+ * @param role The role.
+ * @returns A single token.
+ */
+export function kindToken(role: string): string {
+  return role.replace("-", "");
+}

@@ -1,0 +1,609 @@
+/**
+ * Incremental indexing of every harness's transcripts into one SQLite index.
+ * Unchanged files cost one stat; append-only files resume from their last
+ * safe offset while the bytes before it are unchanged; anything else
+ * replaces that file's sessions. Text is redacted before it is written.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type { Database } from "../core/_sqlite.ts";
+import { transaction } from "../core/_sqlite.ts";
+import { DejaError, messageOf } from "../core/errors.ts";
+import type {
+  FileKind,
+  Harness,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { sha256Hex } from "../core/hash.ts";
+import type { Session } from "../core/types.ts";
+import { redact } from "../redact/redact.ts";
+import { encodeBody, kindToken, postingText } from "./_body.ts";
+import { FLAG, openIndex } from "./schema.ts";
+
+/** A progress event, emitted as files are read. */
+export interface IndexProgress {
+  /** Harness being read. */
+  harness: string;
+  /** Files looked at so far (all harnesses). */
+  files: number;
+  /** Files parsed (changed or new) so far. */
+  parsed: number;
+  /** Bytes parsed so far. */
+  bytes: number;
+  /** Sessions written so far. */
+  sessions: number;
+}
+
+/** Options for {@linkcode indexStores}. */
+export interface IndexOptions {
+  /** Path of the index database. */
+  indexPath: string;
+  /** Harnesses to read (the registry, minus exclusions). */
+  harnesses: readonly Harness[];
+  /** HOME and environment the harnesses discover their stores in. */
+  source: SourceEnv;
+  /** Read sub-agent transcripts. Default true. */
+  includeSubagents?: boolean;
+  /** Redact secrets before writing. Default true; only DEJA_NO_REDACT=1 turns it off. */
+  redact?: boolean;
+  /** Progress callback. */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Called once when the pass has to wait for another writer. */
+  onWait?: () => void;
+  /** How long to wait for another writer before giving up. Default 60 s. */
+  lockWaitMs?: number;
+  /** Clock. */
+  now?: () => number;
+}
+
+/** Per-harness totals of one pass. */
+export interface HarnessTotals {
+  /** Files found. */
+  files: number;
+  /** Files parsed in this pass. */
+  parsed: number;
+  /** Bytes parsed in this pass. */
+  bytes: number;
+  /** Sessions written in this pass. */
+  sessions: number;
+  /** Records written in this pass. */
+  records: number;
+}
+
+/** A store that could not be read. */
+export interface IndexFailure {
+  /** Harness id. */
+  harness: string;
+  /** File or store path. */
+  path: string;
+  /** What went wrong. */
+  message: string;
+}
+
+/** What one indexing pass did. */
+export interface IndexReport {
+  /** Files found across all harnesses. */
+  files: number;
+  /** Files unchanged since the last pass (one stat each). */
+  unchanged: number;
+  /** Files read from their last safe offset. */
+  appended: number;
+  /** Files read whole (new or rewritten). */
+  replaced: number;
+  /** Files that disappeared; their sessions were removed. */
+  removed: number;
+  /** Bytes parsed. */
+  bytes: number;
+  /** Sessions written. */
+  sessions: number;
+  /** Records written. */
+  records: number;
+  /** Lines or entries skipped as malformed. */
+  skipped: number;
+  /** Redactions by rule. */
+  redactions: Record<string, number>;
+  /** Totals per harness id. */
+  harnesses: Record<string, HarnessTotals>;
+  /** Stores that could not be read (the rest was indexed). */
+  failures: IndexFailure[];
+  /** Wall time of the pass. */
+  durationMs: number;
+}
+
+interface FileRow {
+  path: string;
+  harness: string;
+  kind: string;
+  size: number;
+  mtime: number;
+  safe_offset: number;
+  safe_line: number;
+  prefix_hash: string;
+  state: string | null;
+  redactions: string;
+  error: string | null;
+}
+
+const PREFIX_WINDOW = 4096;
+
+async function prefixHash(path: string, safeOffset: number): Promise<string> {
+  if (safeOffset <= 0) return "";
+  using file = await Deno.open(path, { read: true });
+  const head = new Uint8Array(Math.min(PREFIX_WINDOW, safeOffset));
+  await readFull(file, head);
+  const tailStart = Math.max(0, safeOffset - PREFIX_WINDOW);
+  const tail = new Uint8Array(safeOffset - tailStart);
+  await file.seek(tailStart, Deno.SeekMode.Start);
+  await readFull(file, tail);
+  const both = new Uint8Array(head.length + tail.length);
+  both.set(head);
+  both.set(tail, head.length);
+  return `${safeOffset}:${sha256Hex(both)}`;
+}
+
+async function readFull(file: Deno.FsFile, buf: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < buf.length) {
+    const n = await file.read(buf.subarray(at));
+    if (n === null) break;
+    at += n;
+  }
+}
+
+async function acquireLock(
+  indexPath: string,
+  waitMs: number,
+  onWait: (() => void) | undefined,
+): Promise<Deno.FsFile> {
+  const lock = await Deno.open(`${indexPath}.lock`, {
+    create: true,
+    write: true,
+    read: true,
+  });
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  while (!(await lock.tryLock(true))) {
+    if (!told) {
+      onWait?.();
+      told = true;
+    }
+    if (Date.now() > deadline) {
+      lock.close();
+      throw new DejaError(
+        "IDX-E002",
+        `Another deja index holds the lock on "${indexPath}": try again when it finishes`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return lock;
+}
+
+class Writer {
+  #db: Database;
+  #redact: boolean;
+  #stmts;
+
+  constructor(db: Database, redactOn: boolean) {
+    this.#db = db;
+    this.#redact = redactOn;
+    this.#stmts = {
+      findSession: db.prepare(
+        "SELECT rowid, title, started, updated FROM sessions WHERE harness = ? AND id = ? AND path = ?",
+      ),
+      insertSession: db.prepare(
+        `INSERT INTO sessions (harness, id, path, kind, project, cwd, title, started, updated, parent, lineage)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      updateSession: db.prepare(
+        `UPDATE sessions SET project = CASE WHEN ? != '' THEN ? ELSE project END,
+           cwd = COALESCE(?, cwd), title = COALESCE(title, ?),
+           started = MIN(COALESCE(started, ?), COALESCE(?, started)),
+           updated = MAX(COALESCE(updated, ?), COALESCE(?, updated)),
+           parent = COALESCE(?, parent), lineage = COALESCE(?, lineage)
+         WHERE rowid = ?`,
+      ),
+      bumpCounts: db.prepare(
+        "UPDATE sessions SET records = records + ?, user_turns = user_turns + ? WHERE rowid = ?",
+      ),
+      insertRecord: db.prepare(
+        `INSERT INTO records (session, seq, role, time, flags, exit_code, tool, line, offset, record_id, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertFts: db.prepare(
+        "INSERT INTO fts (rowid, text, kind) VALUES (?, ?, ?)",
+      ),
+      insertMark: db.prepare(
+        "INSERT INTO marks (session, kind, from_seq, to_seq) VALUES (?, ?, ?, ?)",
+      ),
+      sessionsOfFile: db.prepare("SELECT rowid FROM sessions WHERE path = ?"),
+      deleteFts: db.prepare(
+        "DELETE FROM fts WHERE rowid IN (SELECT rowid FROM records WHERE session = ?)",
+      ),
+      deleteRecords: db.prepare("DELETE FROM records WHERE session = ?"),
+      deleteMarks: db.prepare("DELETE FROM marks WHERE session = ?"),
+      deleteSession: db.prepare("DELETE FROM sessions WHERE rowid = ?"),
+      upsertFile: db.prepare(
+        `INSERT OR REPLACE INTO files (path, harness, kind, size, mtime, safe_offset, safe_line, prefix_hash, state, skipped, redactions, error, indexed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      markFileError: db.prepare("UPDATE files SET error = ? WHERE path = ?"),
+      insertFailedFile: db.prepare(
+        `INSERT OR IGNORE INTO files (path, harness, kind, size, mtime, error, indexed_at)
+         VALUES (?, ?, ?, -1, -1, ?, ?)`,
+      ),
+      deleteFile: db.prepare("DELETE FROM files WHERE path = ?"),
+    };
+  }
+
+  deleteSessionsOfFile(path: string): void {
+    const rows = this.#stmts.sessionsOfFile.all(path) as Array<
+      { rowid: number }
+    >;
+    for (const { rowid } of rows) {
+      this.#stmts.deleteFts.run(rowid);
+      this.#stmts.deleteRecords.run(rowid);
+      this.#stmts.deleteMarks.run(rowid);
+      this.#stmts.deleteSession.run(rowid);
+    }
+  }
+
+  /** Writes sessions; returns the record count and redaction counts. */
+  writeSessions(
+    kind: string,
+    sessions: readonly Session[],
+    redactions: Record<string, number>,
+  ): number {
+    let written = 0;
+    const scrub = (text: string): string => {
+      if (!this.#redact) return text;
+      const r = redact(text);
+      for (const [rule, n] of Object.entries(r.counts)) {
+        redactions[rule] = (redactions[rule] ?? 0) + n;
+      }
+      return r.text;
+    };
+    for (const s of sessions) {
+      const title = s.title === undefined ? null : scrub(s.title);
+      const found = this.#stmts.findSession.get(s.harness, s.id, s.path) as
+        | { rowid: number }
+        | undefined;
+      let rowid: number;
+      if (found) {
+        rowid = found.rowid;
+        this.#stmts.updateSession.run(
+          s.project,
+          s.project,
+          s.cwd ?? null,
+          title,
+          s.started ?? null,
+          s.started ?? null,
+          s.updated ?? null,
+          s.updated ?? null,
+          s.parent ?? null,
+          s.lineage ?? null,
+          rowid,
+        );
+      } else {
+        const info = this.#stmts.insertSession.run(
+          s.harness,
+          s.id,
+          s.path,
+          kind,
+          s.project,
+          s.cwd ?? null,
+          title,
+          s.started ?? null,
+          s.updated ?? null,
+          s.parent ?? null,
+          s.lineage ?? null,
+        );
+        rowid = Number(info.lastInsertRowid);
+      }
+      let users = 0;
+      for (const r of s.records) {
+        const text = scrub(r.text);
+        const body = encodeBody(text);
+        let flags = body.compressed ? FLAG.compressed : 0;
+        if (r.flags?.subagent) flags |= FLAG.subagent;
+        if (r.flags?.truncated) flags |= FLAG.truncated;
+        if (r.flags?.isError) flags |= FLAG.isError;
+        const info = this.#stmts.insertRecord.run(
+          rowid,
+          r.seq,
+          r.role,
+          r.time ?? null,
+          flags,
+          r.exitCode ?? null,
+          r.tool ?? null,
+          r.locator.line ?? null,
+          r.locator.offset ?? null,
+          r.locator.recordId ?? null,
+          body.bytes,
+        );
+        this.#stmts.insertFts.run(
+          info.lastInsertRowid,
+          postingText(r.role, text),
+          kindToken(r.role),
+        );
+        if (r.role === "user") users++;
+      }
+      for (const m of s.marks) {
+        this.#stmts.insertMark.run(rowid, m.kind, m.from, m.to);
+      }
+      this.#stmts.bumpCounts.run(s.records.length, users, rowid);
+      written += s.records.length;
+    }
+    return written;
+  }
+
+  saveFile(
+    row: Omit<FileRow, "error" | "redactions">,
+    skipped: number,
+    redactions: Record<string, number>,
+    now: number,
+  ): void {
+    this.#stmts.upsertFile.run(
+      row.path,
+      row.harness,
+      row.kind,
+      row.size,
+      row.mtime,
+      row.safe_offset,
+      row.safe_line,
+      row.prefix_hash,
+      row.state,
+      skipped,
+      JSON.stringify(redactions),
+      null,
+      now,
+    );
+  }
+
+  failFile(
+    path: string,
+    harness: string,
+    kind: string,
+    message: string,
+    now: number,
+  ): void {
+    this.#stmts.insertFailedFile.run(path, harness, kind, message, now);
+    this.#stmts.markFileError.run(message, path);
+  }
+
+  forgetFile(path: string): void {
+    this.deleteSessionsOfFile(path);
+    this.#stmts.deleteFile.run(path);
+  }
+}
+
+function addRedactions(
+  into: Record<string, number>,
+  from: Record<string, number>,
+): void {
+  for (const [rule, n] of Object.entries(from)) {
+    into[rule] = (into[rule] ?? 0) + n;
+  }
+}
+
+/**
+ * Runs one indexing pass over every harness's stores.
+ *
+ * @param options Index path, harnesses, environment and switches.
+ * @returns What the pass did, including every store it could not read.
+ */
+export async function indexStores(options: IndexOptions): Promise<IndexReport> {
+  const now = options.now ?? Date.now;
+  const started = performance.now();
+  await Deno.mkdir(dirname(options.indexPath), { recursive: true });
+  const lock = await acquireLock(
+    options.indexPath,
+    options.lockWaitMs ?? 60_000,
+    options.onWait,
+  );
+  const db = openIndex(options.indexPath);
+  const report: IndexReport = {
+    files: 0,
+    unchanged: 0,
+    appended: 0,
+    replaced: 0,
+    removed: 0,
+    bytes: 0,
+    sessions: 0,
+    records: 0,
+    skipped: 0,
+    redactions: {},
+    harnesses: {},
+    failures: [],
+    durationMs: 0,
+  };
+  try {
+    const writer = new Writer(db, options.redact ?? true);
+    const known = new Map<string, FileRow>();
+    for (
+      const row of db.prepare("SELECT * FROM files")
+        .all() as unknown as FileRow[]
+    ) {
+      known.set(row.path, row);
+    }
+    const seen = new Set<string>();
+    const progress = (harness: string) =>
+      options.onProgress?.({
+        harness,
+        files: report.files,
+        parsed: report.appended + report.replaced,
+        bytes: report.bytes,
+        sessions: report.sessions,
+      });
+    for (const harness of options.harnesses) {
+      const totals: HarnessTotals = {
+        files: 0,
+        parsed: 0,
+        bytes: 0,
+        sessions: 0,
+        records: 0,
+      };
+      report.harnesses[harness.id] = totals;
+      try {
+        for await (const path of harness.discover(options.source)) {
+          if (seen.has(path)) continue;
+          const kind = harness.kinds.find((k) => k.match(path));
+          if (!kind) continue;
+          seen.add(path);
+          report.files++;
+          totals.files++;
+          await indexFile(
+            path,
+            harness,
+            kind,
+            known.get(path),
+            writer,
+            db,
+            options,
+            report,
+            totals,
+          );
+          if (report.files % 25 === 0) progress(harness.id);
+        }
+      } catch (err) {
+        report.failures.push({
+          harness: harness.id,
+          path: harness.roots(options.source).join(", "),
+          message: `Cannot list stores: ${messageOf(err)}`,
+        });
+      }
+      progress(harness.id);
+    }
+    for (const [path] of known) {
+      if (seen.has(path)) continue;
+      transaction(db, () => writer.forgetFile(path));
+      report.removed++;
+    }
+    db.exec(
+      `UPDATE sessions SET hidden = CASE WHEN kind = 'history' AND EXISTS (
+         SELECT 1 FROM sessions t WHERE t.harness = sessions.harness AND t.id = sessions.id AND t.kind != 'history'
+       ) THEN 1 ELSE 0 END`,
+    );
+    db.prepare(
+      "INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed_at', ?)",
+    )
+      .run(String(now()));
+  } finally {
+    db.close();
+    lock.close();
+  }
+  report.durationMs = Math.round(performance.now() - started);
+  return report;
+}
+
+async function indexFile(
+  path: string,
+  harness: Harness,
+  kind: FileKind,
+  prior: FileRow | undefined,
+  writer: Writer,
+  db: Database,
+  options: IndexOptions,
+  report: IndexReport,
+  totals: HarnessTotals,
+): Promise<void> {
+  const now = options.now ?? Date.now;
+  let stat: Deno.FileInfo;
+  try {
+    stat = await Deno.stat(path);
+  } catch (err) {
+    report.failures.push({
+      harness: harness.id,
+      path,
+      message: messageOf(err),
+    });
+    return;
+  }
+  const size = stat.size;
+  const mtime = stat.mtime?.getTime() ?? 0;
+  if (prior && !prior.error && prior.size === size && prior.mtime === mtime) {
+    report.unchanged++;
+    return;
+  }
+  let resume = false;
+  if (
+    prior && !prior.error && kind.appendOnly && prior.kind === kind.id &&
+    prior.safe_offset > 0 && size >= prior.safe_offset
+  ) {
+    resume = (await prefixHash(path, prior.safe_offset).catch(() => "")) ===
+      prior.prefix_hash;
+  }
+  let result: ParseResult;
+  try {
+    const parseOptions = {
+      includeSubagents: options.includeSubagents ?? true,
+      source: options.source,
+      ...(resume && prior
+        ? {
+          offset: prior.safe_offset,
+          firstLine: prior.safe_line,
+          state: prior.state === null ? undefined : JSON.parse(prior.state),
+        }
+        : {}),
+    };
+    result = await kind.parse(path, parseOptions);
+  } catch (err) {
+    const message = messageOf(err);
+    report.failures.push({ harness: harness.id, path, message });
+    transaction(
+      db,
+      () => writer.failFile(path, harness.id, kind.id, message, now()),
+    );
+    return;
+  }
+  const safeOffset = result.safeOffset ?? (kind.appendOnly ? 0 : size);
+  const hash = kind.appendOnly
+    ? await prefixHash(path, safeOffset).catch(() => "")
+    : "";
+  const redactions: Record<string, number> = {};
+  const records = transaction(db, () => {
+    if (!resume) writer.deleteSessionsOfFile(path);
+    const n = writer.writeSessions(kind.id, result.sessions, redactions);
+    writer.saveFile(
+      {
+        path,
+        harness: harness.id,
+        kind: kind.id,
+        size,
+        mtime,
+        safe_offset: safeOffset,
+        safe_line: result.safeLine ?? 1,
+        prefix_hash: hash,
+        state: result.state === undefined ? null : JSON.stringify(result.state),
+      },
+      result.skipped,
+      resume ? mergeCounts(prior, redactions) : redactions,
+      now(),
+    );
+    return n;
+  });
+  const parsedBytes = resume && prior ? size - prior.safe_offset : size;
+  if (resume) report.appended++;
+  else report.replaced++;
+  report.bytes += parsedBytes;
+  report.sessions += result.sessions.length;
+  report.records += records;
+  report.skipped += result.skipped;
+  addRedactions(report.redactions, redactions);
+  totals.parsed++;
+  totals.bytes += parsedBytes;
+  totals.sessions += result.sessions.length;
+  totals.records += records;
+}
+
+function mergeCounts(
+  prior: FileRow | undefined,
+  fresh: Record<string, number>,
+): Record<string, number> {
+  const merged: Record<string, number> = {};
+  if (prior?.redactions) addRedactions(merged, JSON.parse(prior.redactions));
+  addRedactions(merged, fresh);
+  return merged;
+}

@@ -1,0 +1,25 @@
+/**
+ * The transcript index: incremental indexing and the stored layout.
+ *
+ * @module
+ */
+export {
+  type HarnessTotals,
+  type IndexFailure,
+  type IndexOptions,
+  type IndexProgress,
+  type IndexReport,
+  indexStores,
+} from "./index_stores.ts";
+export {
+  FLAG,
+  INDEX_FORMAT,
+  openIndex,
+  type OpenIndexOptions,
+} from "./schema.ts";
+export { decodeBody } from "./_body.ts";
+export {
+  type ToolEvent,
+  toolEvents,
+  type ToolEventsOptions,
+} from "./tool_events.ts";

@@ -1,0 +1,154 @@
+/**
+ * The transcript index's SQLite schema. The index is a rebuildable cache:
+ * an unknown older format is dropped and rebuilt, a newer one refused.
+ *
+ * @module
+ */
+import { type Database, openDatabase } from "../core/_sqlite.ts";
+import { DejaError } from "../core/errors.ts";
+
+/** The on-disk format version; bump when an older layout would be misread. */
+export const INDEX_FORMAT = 1;
+
+/** Record flag bits stored in `records.flags`. */
+export const FLAG = {
+  subagent: 1,
+  truncated: 2,
+  isError: 4,
+  compressed: 8,
+} as const;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY,
+  harness TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  safe_offset INTEGER NOT NULL DEFAULT 0,
+  safe_line INTEGER NOT NULL DEFAULT 1,
+  prefix_hash TEXT NOT NULL DEFAULT '',
+  state TEXT,
+  skipped INTEGER NOT NULL DEFAULT 0,
+  redactions TEXT NOT NULL DEFAULT '{}',
+  error TEXT,
+  indexed_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+  rowid INTEGER PRIMARY KEY,
+  harness TEXT NOT NULL,
+  id TEXT NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  project TEXT NOT NULL DEFAULT '',
+  cwd TEXT,
+  title TEXT,
+  started INTEGER,
+  updated INTEGER,
+  parent TEXT,
+  lineage TEXT,
+  records INTEGER NOT NULL DEFAULT 0,
+  user_turns INTEGER NOT NULL DEFAULT 0,
+  hidden INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (harness, id, path)
+);
+CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path);
+CREATE INDEX IF NOT EXISTS sessions_id ON sessions(id);
+CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated);
+CREATE TABLE IF NOT EXISTS records (
+  rowid INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  time INTEGER,
+  flags INTEGER NOT NULL DEFAULT 0,
+  exit_code INTEGER,
+  tool TEXT,
+  line INTEGER,
+  offset INTEGER,
+  record_id TEXT,
+  body BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_session ON records(session, seq);
+CREATE INDEX IF NOT EXISTS records_role ON records(role) WHERE role != 'user' AND role != 'assistant';
+CREATE TABLE IF NOT EXISTS marks (
+  session INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  from_seq INTEGER NOT NULL,
+  to_seq INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS marks_session ON marks(session);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+  text, kind,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2',
+  detail = 'full'
+);
+`;
+
+/** Options for {@linkcode openIndex}. */
+export interface OpenIndexOptions {
+  /** Open for reading only (search, show). */
+  readOnly?: boolean;
+}
+
+/**
+ * Opens (and for writers, creates or upgrades) the index database.
+ *
+ * @param path The index path.
+ * @param options Read-only for queries.
+ * @returns The open database.
+ */
+export function openIndex(
+  path: string,
+  options: OpenIndexOptions = {},
+): Database {
+  const db = openDatabase(path, {
+    readOnly: options.readOnly ?? false,
+    requireFts5: true,
+  });
+  if (options.readOnly) {
+    checkFormat(db, path);
+    return db;
+  }
+  const version = readFormat(db);
+  if (version !== undefined && version > INDEX_FORMAT) {
+    db.close();
+    throw new DejaError(
+      "IDX-E003",
+      `Index "${path}" has format ${version}; this deja reads format ${INDEX_FORMAT}: upgrade deja or delete the index to rebuild it`,
+    );
+  }
+  if (version !== undefined && version < INDEX_FORMAT) {
+    for (const t of ["fts", "marks", "records", "sessions", "files", "meta"]) {
+      db.exec(`DROP TABLE IF EXISTS ${t}`);
+    }
+  }
+  db.exec(SCHEMA);
+  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
+    .run(String(INDEX_FORMAT));
+  return db;
+}
+
+function readFormat(db: Database): number | undefined {
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get();
+    return row ? Number(row.value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function checkFormat(db: Database, path: string): void {
+  const version = readFormat(db);
+  if (version !== INDEX_FORMAT) {
+    db.close();
+    throw new DejaError(
+      version !== undefined && version > INDEX_FORMAT ? "IDX-E003" : "IDX-E001",
+      version === undefined
+        ? `Index "${path}" is empty or unreadable: run deja index`
+        : `Index "${path}" has format ${version}, expected ${INDEX_FORMAT}: run deja index to rebuild it`,
+    );
+  }
+}

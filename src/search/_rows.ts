@@ -1,0 +1,169 @@
+/**
+ * Reading sessions and records back out of the index.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { decodeBody, FLAG } from "../index/mod.ts";
+
+/** A `sessions` row as stored. */
+export interface SessionRow {
+  rowid: number;
+  harness: string;
+  id: string;
+  path: string;
+  kind: string;
+  project: string;
+  cwd: string | null;
+  title: string | null;
+  started: number | null;
+  updated: number | null;
+  parent: string | null;
+  lineage: string | null;
+  records: number;
+  user_turns: number;
+}
+
+/** A session as search results and `show` describe it. */
+export interface SessionInfo {
+  /** Harness id. */
+  harness: string;
+  /** Session id. */
+  id: string;
+  /** Project name. */
+  project: string;
+  /** Source file. */
+  path: string;
+  /** Title (first user line). */
+  title: string;
+  /** First record time (ISO 8601), when known. */
+  started: string | null;
+  /** Last record time (ISO 8601), when known. */
+  updated: string | null;
+  /** Parent session for sub-agents and forks. */
+  parent?: string;
+  /** Relation to the parent. */
+  lineage?: string;
+  /** Working directory. */
+  cwd?: string;
+  /** Record count. */
+  records: number;
+}
+
+/**
+ * Converts a stored row to the public shape.
+ *
+ * @param row The row.
+ * @returns The session info.
+ */
+export function sessionInfoOf(row: SessionRow): SessionInfo {
+  const info: SessionInfo = {
+    harness: row.harness,
+    id: row.id,
+    project: row.project,
+    path: row.path,
+    title: row.title ?? "",
+    started: row.started == null ? null : new Date(row.started).toISOString(),
+    updated: row.updated == null ? null : new Date(row.updated).toISOString(),
+    records: row.records,
+  };
+  if (row.parent) info.parent = row.parent;
+  if (row.lineage) info.lineage = row.lineage;
+  if (row.cwd) info.cwd = row.cwd;
+  return info;
+}
+
+/** A record read back with its text. */
+export interface StoredRecord {
+  rowid: number;
+  seq: number;
+  role: string;
+  text: string;
+  time: number | null;
+  exitCode: number | null;
+  tool: string | null;
+  line: number | null;
+  offset: number | null;
+  recordId: string | null;
+  subagent: boolean;
+  isError: boolean;
+  truncated: boolean;
+}
+
+interface RecordRow {
+  rowid: number;
+  seq: number;
+  role: string;
+  time: number | null;
+  flags: number;
+  exit_code: number | null;
+  tool: string | null;
+  line: number | null;
+  offset: number | null;
+  record_id: string | null;
+  body: Uint8Array;
+}
+
+/**
+ * Decodes a stored record row.
+ *
+ * @param row The row.
+ * @returns The record with its text.
+ */
+export function recordOf(row: RecordRow): StoredRecord {
+  return {
+    rowid: row.rowid,
+    seq: row.seq,
+    role: row.role,
+    text: decodeBody(row.body, (row.flags & FLAG.compressed) !== 0),
+    time: row.time,
+    exitCode: row.exit_code,
+    tool: row.tool,
+    line: row.line,
+    offset: row.offset,
+    recordId: row.record_id,
+    subagent: (row.flags & FLAG.subagent) !== 0,
+    isError: (row.flags & FLAG.isError) !== 0,
+    truncated: (row.flags & FLAG.truncated) !== 0,
+  };
+}
+
+const cache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
+
+/**
+ * Reads one record by rowid.
+ *
+ * @param db The index.
+ * @param rowid The record's rowid.
+ * @returns The record, or undefined.
+ */
+export function readRecordText(
+  db: Database,
+  rowid: number,
+): StoredRecord | undefined {
+  let stmt = cache.get(db);
+  if (!stmt) {
+    stmt = db.prepare("SELECT * FROM records WHERE rowid = ?");
+    cache.set(db, stmt);
+  }
+  const row = stmt.get(rowid) as unknown as RecordRow | undefined;
+  return row ? recordOf(row) : undefined;
+}
+
+/**
+ * Reads every record of a session in order.
+ *
+ * @param db The index.
+ * @param session The session rowid.
+ * @returns The records.
+ */
+export function readSessionRecords(
+  db: Database,
+  session: number,
+): StoredRecord[] {
+  const rows = db.prepare(
+    "SELECT * FROM records WHERE session = ? ORDER BY seq",
+  )
+    .all(session) as unknown as RecordRow[];
+  return rows.map(recordOf);
+}

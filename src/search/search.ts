@@ -1,0 +1,464 @@
+/**
+ * Session-level search over the transcript index: FTS5 BM25 on records,
+ * grouped to sessions with bounded signals (user turns, decisions, gentle
+ * freshness), snippets with match ranges, and a reason when nothing matched.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { type Role, SPEECH_ROLES } from "../core/types.ts";
+import { ftsExpression, parseQuery } from "./query.ts";
+import {
+  readRecordText,
+  type SessionInfo,
+  sessionInfoOf,
+  type SessionRow,
+} from "./_rows.ts";
+
+/** Options for {@linkcode search}. */
+export interface SearchOptions {
+  /** Only these harness ids. */
+  harnesses?: readonly string[];
+  /** Only sessions whose project equals this (case-insensitive). */
+  project?: string;
+  /** Only sessions updated at or after this time (ms). */
+  since?: number;
+  /** Record roles to search; default speech (user, assistant). */
+  roles?: readonly Role[];
+  /** Only sessions whose id starts with this. */
+  session?: string;
+  /** Sessions to return; default 10. */
+  limit?: number;
+  /** Return every matching session. */
+  all?: boolean;
+  /** Treat the query as a regular expression and scan records. */
+  regex?: boolean;
+  /** Snippets per session; default 3. */
+  snippets?: number;
+  /** The clock, for freshness. */
+  now: number;
+}
+
+/** One quoted piece of a matching record. */
+export interface Snippet {
+  /** The record's role. */
+  role: Role;
+  /** A window of the record's text around the match. */
+  text: string;
+  /** [start, end) UTF-16 offsets of matches inside `text`. */
+  ranges: Array<[number, number]>;
+  /** Where the record is: source file, line/offset or record id, seq. */
+  locator: {
+    path: string;
+    seq: number;
+    line?: number;
+    offset?: number;
+    recordId?: string;
+  };
+  /** When the record was written. */
+  time?: number;
+  /** A rollback, undo or branch switch made this record inactive. */
+  superseded: boolean;
+  /** Written by a sub-agent. */
+  subagent: boolean;
+}
+
+/** One matching session. */
+export interface SearchHit {
+  /** The session. */
+  session: SessionInfo;
+  /** Its score (higher is better). */
+  score: number;
+  /** Up to three snippets, best first. */
+  snippets: Snippet[];
+}
+
+/** A search answer. */
+export interface SearchResult {
+  /** The query as given. */
+  query: string;
+  /** Matching sessions, best first. */
+  results: SearchHit[];
+  /** How many sessions matched in all. */
+  total: number;
+  /** Why nothing matched, when nothing did. */
+  why?: string;
+}
+
+interface Candidate {
+  rowid: number;
+  score: number;
+  session: number;
+  role: Role;
+  seq: number;
+}
+
+const DECISION =
+  /\b(decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|settled on|chose|choose|conclusion|because|root cause|the fix (?:is|was)|fixed by|pinn?ed?)\b/i;
+const CANDIDATE_CAP = 4000;
+const DAY = 86_400_000;
+
+/**
+ * Searches the index.
+ *
+ * @param db An open index.
+ * @param query Words (ANDed), "quoted phrases", or a regex with `regex`.
+ * @param options Filters, limit and the clock.
+ * @returns Sessions best first, with snippets and the total.
+ */
+export function search(
+  db: Database,
+  query: string,
+  options: SearchOptions,
+): SearchResult {
+  const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
+  if (options.regex) return regexSearch(db, query, roles, options);
+  const parsed = parseQuery(query);
+  const terms = [...parsed.words, ...parsed.phrases];
+  if (terms.length === 0) {
+    return {
+      query,
+      results: [],
+      total: 0,
+      why: "The query has no words to search for",
+    };
+  }
+  const kinds = roles.map((r) => r.replace("-", ""));
+  const expression = ftsExpression(terms, kinds);
+  const { where, params } = sessionFilter(options);
+  const rows = db.prepare(
+    `SELECT f.rowid AS rowid, -bm25(fts, 1.0, 0.0) AS score, r.session AS session, r.role AS role, r.seq AS seq
+     FROM fts f JOIN records r ON r.rowid = f.rowid JOIN sessions s ON s.rowid = r.session
+     WHERE fts MATCH ? AND ${where}
+     ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
+  ).all(expression, ...params) as unknown as Candidate[];
+  if (rows.length === 0) {
+    return {
+      query,
+      results: [],
+      total: 0,
+      why: explainEmpty(db, terms, kinds),
+    };
+  }
+  const bySession = new Map<number, Candidate[]>();
+  for (const row of rows) {
+    const list = bySession.get(row.session);
+    if (list) list.push(row);
+    else bySession.set(row.session, [row]);
+  }
+  const sessions = loadSessions(db, [...bySession.keys()]);
+  const scored: Array<{ row: SessionRow; score: number; hits: Candidate[] }> =
+    [];
+  for (const [sid, hits] of bySession) {
+    const row = sessions.get(sid);
+    if (!row) continue;
+    for (const hit of hits) if (hit.role === "user") hit.score *= 1.3;
+    hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
+    const [first, second, third] = hits;
+    let score = (first?.score ?? 0) +
+      0.25 * ((second?.score ?? 0) + (third?.score ?? 0));
+    const ageDays = Math.max(
+      0,
+      (options.now - (row.updated ?? options.now)) / DAY,
+    );
+    score *= 0.5 + 0.5 / (1 + ageDays);
+    scored.push({ row, score, hits });
+  }
+  liftDecisions(db, scored);
+  scored.sort((a, b) =>
+    b.score - a.score || (b.row.updated ?? 0) - (a.row.updated ?? 0) ||
+    (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0)
+  );
+  const limit = options.all ? scored.length : options.limit ?? 10;
+  const marks = loadMarks(db, scored.slice(0, limit).map((s) => s.row.rowid));
+  const words = highlightWords(terms);
+  const results = scored.slice(0, limit).map(({ row, score, hits }) => ({
+    session: sessionInfoOf(row),
+    score: Math.round(score * 1000) / 1000,
+    snippets: hits.slice(0, options.snippets ?? 3).map((hit) =>
+      snippetOf(db, hit.rowid, row, words, marks.get(row.rowid) ?? [])
+    ),
+  }));
+  return { query, results, total: scored.length };
+}
+
+/** Decision lift: a session whose top hit states a decision scores 10% more. */
+function liftDecisions(
+  db: Database,
+  scored: Array<{ row: SessionRow; score: number; hits: Candidate[] }>,
+): void {
+  scored.sort((a, b) => b.score - a.score);
+  for (const entry of scored.slice(0, 50)) {
+    const top = entry.hits[0];
+    if (!top) continue;
+    const text = readRecordText(db, top.rowid)?.text ?? "";
+    if (DECISION.test(text)) entry.score *= 1.1;
+  }
+}
+
+function sessionFilter(
+  options: SearchOptions,
+): { where: string; params: Array<string | number> } {
+  const clauses = ["s.hidden = 0"];
+  const params: Array<string | number> = [];
+  if (options.harnesses?.length) {
+    clauses.push(
+      `s.harness IN (${options.harnesses.map(() => "?").join(",")})`,
+    );
+    params.push(...options.harnesses);
+  }
+  if (options.project) {
+    clauses.push("lower(s.project) = lower(?)");
+    params.push(options.project);
+  }
+  if (options.since !== undefined) {
+    clauses.push("COALESCE(s.updated, 0) >= ?");
+    params.push(options.since);
+  }
+  if (options.session) {
+    clauses.push("s.id LIKE ? ESCAPE '\\'");
+    params.push(`${options.session.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { where: clauses.join(" AND "), params };
+}
+
+function explainEmpty(
+  db: Database,
+  terms: string[],
+  kinds: string[],
+): string {
+  const anyIndexed = db.prepare("SELECT 1 FROM sessions LIMIT 1").get();
+  if (!anyIndexed) return "Nothing is indexed yet: run deja index";
+  const count = (
+    expression: string,
+    where: string,
+    params: Array<string | number>,
+  ) =>
+    Number(
+      (db.prepare(
+        `SELECT COUNT(DISTINCT r.session) AS n FROM fts f JOIN records r ON r.rowid = f.rowid
+         JOIN sessions s ON s.rowid = r.session WHERE fts MATCH ? AND ${where}`,
+      ).get(expression, ...params) as { n: number }).n,
+    );
+  const unfiltered = count(ftsExpression(terms, kinds), "s.hidden = 0", []);
+  if (unfiltered > 0) {
+    return `The filters excluded ${unfiltered} matching session${
+      unfiltered === 1 ? "" : "s"
+    }`;
+  }
+  const work = count(ftsExpression(terms, []), "s.hidden = 0", []);
+  if (work > 0) {
+    return `${work} session${
+      work === 1 ? " matches" : "s match"
+    } only in work records (commands, files, tool output): try --role`;
+  }
+  if (terms.length > 1) {
+    const alone = terms.filter((t) =>
+      count(ftsExpression([t], []), "s.hidden = 0", []) > 0
+    );
+    if (alone.length > 0) {
+      return `No session holds all the words together; found alone: ${
+        alone.map((t) => `"${t}"`).join(", ")
+      }`;
+    }
+  }
+  return "No session matches";
+}
+
+function loadSessions(db: Database, rowids: number[]): Map<number, SessionRow> {
+  const out = new Map<number, SessionRow>();
+  const stmt = db.prepare("SELECT * FROM sessions WHERE rowid = ?");
+  for (const id of rowids) {
+    const row = stmt.get(id) as unknown as SessionRow | undefined;
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+function loadMarks(
+  db: Database,
+  rowids: number[],
+): Map<number, Array<[number, number]>> {
+  const out = new Map<number, Array<[number, number]>>();
+  const stmt = db.prepare(
+    "SELECT from_seq, to_seq FROM marks WHERE session = ?",
+  );
+  for (const id of rowids) {
+    const rows = stmt.all(id) as Array<{ from_seq: number; to_seq: number }>;
+    if (rows.length) out.set(id, rows.map((r) => [r.from_seq, r.to_seq]));
+  }
+  return out;
+}
+
+/** Lowercased word stems used to highlight matches in snippets. */
+export function highlightWords(terms: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const term of terms) {
+    for (const word of term.toLowerCase().split(/[^\p{L}\p{N}_]+/u)) {
+      if (!word) continue;
+      out.add(word.length > 4 ? word.replace(/(ing|ed|es|s|ly)$/, "") : word);
+    }
+  }
+  return [...out];
+}
+
+const SNIPPET_CHARS = 240;
+
+/**
+ * Finds match ranges of the highlight words in text (word starts only).
+ *
+ * @param text The text.
+ * @param words Lowercased stems.
+ * @returns Sorted [start, end) ranges.
+ */
+export function matchRanges(
+  text: string,
+  words: readonly string[],
+): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const lower = text.toLowerCase();
+  for (const word of words) {
+    let at = lower.indexOf(word);
+    while (at !== -1 && ranges.length < 200) {
+      const before = at === 0 ? "" : lower[at - 1] as string;
+      if (!/[\p{L}\p{N}_]/u.test(before)) {
+        let end = at + word.length;
+        while (
+          end < lower.length && /[\p{L}\p{N}_]/u.test(lower[end] as string)
+        ) end++;
+        ranges.push([at, end]);
+      }
+      at = lower.indexOf(word, at + word.length);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  return ranges;
+}
+
+function snippetOf(
+  db: Database,
+  rowid: number,
+  session: SessionRow,
+  words: readonly string[],
+  marks: Array<[number, number]>,
+): Snippet {
+  const rec = readRecordText(db, rowid);
+  const text = rec?.text ?? "";
+  const all = matchRanges(text, words);
+  const first = all[0]?.[0] ?? 0;
+  let start = Math.max(0, first - 60);
+  if (start > 0) {
+    const space = text.lastIndexOf(" ", start);
+    if (space > first - 90) start = space + 1;
+  }
+  const end = Math.min(text.length, start + SNIPPET_CHARS);
+  const prefix = start > 0 ? "…" : "";
+  const window = prefix + text.slice(start, end).replace(/\s+/g, " ") +
+    (end < text.length ? "…" : "");
+  const snippet: Snippet = {
+    role: (rec?.role ?? "user") as Role,
+    text: window,
+    ranges: matchRanges(window, words),
+    locator: { path: session.path, seq: rec?.seq ?? 0 },
+    superseded: marks.some(([a, b]) =>
+      (rec?.seq ?? -1) >= a && (rec?.seq ?? -1) < b
+    ),
+    subagent: rec?.subagent ?? false,
+  };
+  if (rec?.line != null) snippet.locator.line = rec.line;
+  if (rec?.offset != null) snippet.locator.offset = rec.offset;
+  if (rec?.recordId != null) snippet.locator.recordId = rec.recordId;
+  if (rec?.time != null) snippet.time = rec.time;
+  return snippet;
+}
+
+function regexSearch(
+  db: Database,
+  pattern: string,
+  roles: readonly Role[],
+  options: SearchOptions,
+): SearchResult {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, "i");
+  } catch (err) {
+    throw new SyntaxError(
+      `Invalid regular expression "${pattern}": ${(err as Error).message}`,
+    );
+  }
+  const { where, params } = sessionFilter(options);
+  const stmt = db.prepare(
+    `SELECT r.rowid AS rowid, r.session AS session FROM records r JOIN sessions s ON s.rowid = r.session
+     WHERE ${where} AND r.role IN (${roles.map(() => "?").join(",")})
+     ORDER BY s.updated DESC, r.session, r.seq`,
+  );
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  const hits = new Map<number, number[]>();
+  for (
+    const row of stmt.iterate(...params, ...roles) as Iterable<
+      { rowid: number; session: number }
+    >
+  ) {
+    const list = hits.get(row.session);
+    if (!list && hits.size >= limit) continue;
+    if (list && list.length >= (options.snippets ?? 3)) continue;
+    const text = readRecordText(db, row.rowid)?.text ?? "";
+    if (!re.test(text)) continue;
+    if (list) list.push(row.rowid);
+    else hits.set(row.session, [row.rowid]);
+  }
+  const sessions = loadSessions(db, [...hits.keys()]);
+  const marks = loadMarks(db, [...hits.keys()]);
+  const results: SearchHit[] = [];
+  for (const [sid, rowids] of hits) {
+    const row = sessions.get(sid);
+    if (!row) continue;
+    results.push({
+      session: sessionInfoOf(row),
+      score: 0,
+      snippets: rowids.map((rowid) =>
+        regexSnippet(db, rowid, row, re, marks.get(sid) ?? [])
+      ),
+    });
+  }
+  const out: SearchResult = { query: pattern, results, total: results.length };
+  if (results.length === 0) {
+    out.why = db.prepare("SELECT 1 FROM sessions LIMIT 1").get()
+      ? "No record matches the regular expression"
+      : "Nothing is indexed yet: run deja index";
+  }
+  return out;
+}
+
+function regexSnippet(
+  db: Database,
+  rowid: number,
+  session: SessionRow,
+  re: RegExp,
+  marks: Array<[number, number]>,
+): Snippet {
+  const rec = readRecordText(db, rowid);
+  const text = rec?.text ?? "";
+  const m = new RegExp(re.source, "gi");
+  const first = m.exec(text);
+  const start = Math.max(0, (first?.index ?? 0) - 60);
+  const window = text.slice(start, start + SNIPPET_CHARS);
+  const ranges: Array<[number, number]> = [];
+  const again = new RegExp(re.source, "gi");
+  for (const hit of window.matchAll(again)) {
+    if (hit[0].length === 0) break;
+    ranges.push([hit.index, hit.index + hit[0].length]);
+  }
+  const snippet: Snippet = {
+    role: (rec?.role ?? "user") as Role,
+    text: window,
+    ranges,
+    locator: { path: session.path, seq: rec?.seq ?? 0 },
+    superseded: marks.some(([a, b]) =>
+      (rec?.seq ?? -1) >= a && (rec?.seq ?? -1) < b
+    ),
+    subagent: rec?.subagent ?? false,
+  };
+  if (rec?.line != null) snippet.locator.line = rec.line;
+  return snippet;
+}

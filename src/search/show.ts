@@ -1,0 +1,115 @@
+/**
+ * Reading one session back: resolve an id prefix, then every record in
+ * order with its superseded and sub-agent flags.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { DejaError } from "../core/errors.ts";
+import type { Role } from "../core/types.ts";
+import {
+  readSessionRecords,
+  type SessionInfo,
+  sessionInfoOf,
+  type SessionRow,
+  type StoredRecord,
+} from "./_rows.ts";
+
+/** A record as `show` prints it. */
+export interface ShownRecord extends Omit<StoredRecord, "rowid"> {
+  /** A rollback, undo or branch switch made this record inactive. */
+  superseded: boolean;
+}
+
+/** One session with its records. */
+export interface ShownSession {
+  /** The session. */
+  session: SessionInfo;
+  /** Records in order. */
+  records: ShownRecord[];
+  /** Supersession marks. */
+  marks: Array<{ kind: string; from: number; to: number }>;
+}
+
+/**
+ * Resolves a session id prefix (optionally `harness:prefix`) to one session.
+ *
+ * @param db The index.
+ * @param prefix The id or a unique prefix of it.
+ * @returns The session row.
+ * @throws DejaError QRY-E002 when none matches, QRY-E003 when several do.
+ */
+export function resolveSession(db: Database, prefix: string): SessionRow {
+  let harness: string | undefined;
+  let idPart = prefix;
+  const colon = prefix.indexOf(":");
+  if (colon > 0) {
+    harness = prefix.slice(0, colon);
+    idPart = prefix.slice(colon + 1);
+  }
+  const like = `${idPart.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = (harness
+    ? db.prepare(
+      "SELECT * FROM sessions WHERE harness = ? AND id LIKE ? ESCAPE '\\' ORDER BY hidden, updated DESC LIMIT 20",
+    ).all(harness, like)
+    : db.prepare(
+      "SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY hidden, updated DESC LIMIT 20",
+    ).all(like)) as unknown as SessionRow[];
+  const exact = rows.filter((r) => r.id === idPart);
+  const pool = exact.length > 0 ? exact : rows;
+  const visible = pool.filter((r) =>
+    !(r as SessionRow & { hidden?: number }).hidden
+  );
+  const candidates = visible.length > 0 ? visible : pool;
+  const ids = new Set(candidates.map((r) => `${r.harness}:${r.id}`));
+  if (candidates.length === 0) {
+    throw new DejaError("QRY-E002", `No session id starts with "${prefix}"`);
+  }
+  if (ids.size > 1) {
+    throw new DejaError(
+      "QRY-E003",
+      `Session prefix "${prefix}" is ambiguous: ${
+        [...ids].slice(0, 8).join(", ")
+      }`,
+      { detail: { matches: [...ids] } },
+    );
+  }
+  return candidates[0] as SessionRow;
+}
+
+/** Options for {@linkcode showSession}. */
+export interface ShowOptions {
+  /** Only these roles. */
+  roles?: readonly Role[];
+}
+
+/**
+ * Reads a session and its records.
+ *
+ * @param db The index.
+ * @param prefix Session id or unique prefix.
+ * @param options Role filter.
+ * @returns The session, records in order, and marks.
+ */
+export function showSession(
+  db: Database,
+  prefix: string,
+  options: ShowOptions = {},
+): ShownSession {
+  const row = resolveSession(db, prefix);
+  const marks =
+    (db.prepare("SELECT kind, from_seq, to_seq FROM marks WHERE session = ?")
+      .all(row.rowid) as Array<
+        { kind: string; from_seq: number; to_seq: number }
+      >)
+      .map((m) => ({ kind: m.kind, from: m.from_seq, to: m.to_seq }));
+  const records = readSessionRecords(db, row.rowid)
+    .filter((r) =>
+      !options.roles?.length || options.roles.includes(r.role as Role)
+    )
+    .map(({ rowid: _rowid, ...rest }) => ({
+      ...rest,
+      superseded: marks.some((m) => rest.seq >= m.from && rest.seq < m.to),
+    }));
+  return { session: sessionInfoOf(row), records, marks };
+}

@@ -1,0 +1,35 @@
+/**
+ * `deno task demo`: indexes the bundled demo HOME (fixtures/home) into a
+ * temporary directory and runs a few real searches against it.
+ *
+ * @module
+ */
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { run } from "../cli/mod.ts";
+import { processIo } from "../src/core/io.ts";
+
+const home = fromFileUrl(new URL("../fixtures/home", import.meta.url));
+const tmp = await Deno.makeTempDir({ prefix: "deja-demo-" });
+const base = processIo();
+const io = {
+  ...base,
+  env: { HOME: home, DEJA_INDEX: `${tmp}/index.db`, PATH: base.env.PATH },
+};
+const say = (text: string) => io.stdout.write(`\n\x1b[1m$ ${text}\x1b[22m\n`);
+
+const steps: string[][] = [
+  ["index"],
+  ["sources"],
+  ["search", "docker", "compose"],
+  ["search", "ECONNREFUSED", "--role", "tool-output", "--role", "command"],
+  ["search", "redis", "--project", "api"],
+  ["search", "AWS_SECRET_ACCESS_KEY"],
+];
+let code = 0;
+for (const argv of steps) {
+  say(`deja ${argv.map((a) => (a.includes(" ") ? `"${a}"` : a)).join(" ")}`);
+  code = Math.max(code, await run(argv, io, { keepPermissions: true }));
+}
+io.stdout.write(`\nThe demo index is at ${tmp}/index.db (HOME=${home}).\n`);
+await Deno.remove(tmp, { recursive: true });
+Deno.exit(code);

@@ -1,0 +1,329 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import { indexStores, openIndex } from "../src/index/mod.ts";
+import { search, showSession } from "../src/search/mod.ts";
+import { HARNESSES } from "../src/sources/registry.ts";
+import { claudeCode } from "../src/sources/claude_code.ts";
+import { codex } from "../src/sources/codex.ts";
+
+const fixtureHome = fileURLToPath(new URL("../fixtures/home", import.meta.url));
+const NOW = Date.UTC(2026, 10, 30);
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const a = `${from}/${entry.name}`;
+    const b = `${to}/${entry.name}`;
+    if (entry.isDirectory) await copyTree(a, b);
+    else if (entry.isFile) await Deno.copyFile(a, b);
+  }
+}
+
+async function tempHome(): Promise<{ home: string; indexPath: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
+  await copyTree(`${fixtureHome}/.claude`, `${dir}/home/.claude`);
+  await copyTree(`${fixtureHome}/.codex`, `${dir}/home/.codex`);
+  return { home: `${dir}/home`, indexPath: `${dir}/index.db` };
+}
+
+function pass(
+  home: string,
+  indexPath: string,
+  env: Record<string, string> = {},
+) {
+  return indexStores({
+    indexPath,
+    harnesses: [claudeCode, codex],
+    source: { home, env, os: "linux" },
+    now: () => NOW,
+  });
+}
+
+function allBodies(indexPath: string): string {
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const ids = db.prepare("SELECT id FROM sessions").all() as Array<
+      { id: string }
+    >;
+    return ids.map(({ id }) => JSON.stringify(showSession(db, id))).join("\n");
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("indexStores() indexes the fixture HOME and a second pass only stats", async () => {
+  const { home, indexPath } = await tempHome();
+  const first = await pass(home, indexPath);
+  equal(first.failures.length, 0);
+  ok(first.sessions >= 8, `sessions: ${first.sessions}`);
+  equal(first.replaced, first.files);
+  const second = await pass(home, indexPath);
+  equal(second.unchanged, second.files);
+  equal(second.records, 0);
+});
+
+Deno.test("indexStores() resumes an appended transcript from its safe offset", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  const head = JSON.parse(
+    (await Deno.readTextFile(file)).split("\n")[0] as string,
+  );
+  const line = JSON.stringify({
+    type: "user",
+    sessionId: head.sessionId ?? "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50",
+    cwd: "/home/dev/src/web",
+    uuid: "appended-1",
+    timestamp: "2026-11-20T10:00:00.000Z",
+    message: {
+      role: "user",
+      content: "add a zeppelinfeature flag to the navbar",
+    },
+  });
+  await Deno.writeTextFile(file, line + "\n", { append: true });
+  const report = await pass(home, indexPath);
+  equal(report.appended, 1);
+  equal(report.replaced, 0);
+  const db = openIndex(indexPath, { readOnly: true });
+  const found = search(db, "zeppelinfeature", { now: NOW });
+  db.close();
+  equal(found.total, 1);
+  equal(found.results[0]?.session.project, "web");
+});
+
+Deno.test("indexStores() replaces a rewritten file and forgets a removed one", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      type: "user",
+      sessionId: "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50",
+      cwd: "/home/dev/src/web",
+      timestamp: "2026-11-21T10:00:00.000Z",
+      message: { role: "user", content: "a quixotic rewrite" },
+    }) + "\n",
+  );
+  const rewritten = await pass(home, indexPath);
+  equal(rewritten.replaced, 1);
+  let db = openIndex(indexPath, { readOnly: true });
+  equal(search(db, "quixotic", { now: NOW }).total, 1);
+  equal(search(db, "build", { now: NOW, session: "e5d09b3c" }).total, 0);
+  db.close();
+  await Deno.remove(file);
+  const removed = await pass(home, indexPath);
+  equal(removed.removed, 1);
+  db = openIndex(indexPath, { readOnly: true });
+  equal(search(db, "quixotic", { now: NOW }).total, 0);
+  db.close();
+});
+
+Deno.test("indexStores() redacts secrets before writing and counts them per rule", async () => {
+  const { home, indexPath } = await tempHome();
+  const report = await pass(home, indexPath);
+  ok(Object.values(report.redactions).reduce((a, b) => a + b, 0) >= 2);
+  const text = allBodies(indexPath);
+  ok(text.includes("[redacted:"), "a redaction marker is stored");
+  ok(
+    !/postgres:\/\/orders_app:[^\[@]+@/.test(text),
+    "the URL password is gone",
+  );
+  ok(
+    !text.includes("Zk3pQ9vT2mWx8LrN5bYc7HdJ1sFa4GeU6oKi0TqR"),
+    "the AWS secret is gone",
+  );
+});
+
+Deno.test("indexStores() writes secrets in clear only with redaction off", async () => {
+  const { home, indexPath } = await tempHome();
+  await indexStores({
+    indexPath,
+    harnesses: [claudeCode],
+    source: { home, env: {}, os: "linux" },
+    redact: false,
+  });
+  ok(!allBodies(indexPath).includes("[redacted:"));
+});
+
+Deno.test("indexStores() names a store it cannot read and indexes the rest", async () => {
+  const { home, indexPath } = await tempHome();
+  const broken = {
+    ...claudeCode,
+    id: "broken",
+    kinds: [{
+      id: "x",
+      appendOnly: false,
+      match: () => true,
+      parse: () => Promise.reject(new Error("unknown schema")),
+    }],
+    discover: async function* () {
+      yield `${home}/.codex/history.jsonl`;
+    },
+  };
+  const report = await indexStores({
+    indexPath,
+    harnesses: [broken, claudeCode],
+    source: { home, env: {}, os: "linux" },
+  });
+  equal(report.failures.length, 1);
+  equal(report.failures[0]?.harness, "broken");
+  ok(report.sessions > 0);
+});
+
+Deno.test("deja index exits 3 when a store fails, and search still answers", async () => {
+  const { home, indexPath } = await tempHome();
+  await Deno.writeTextFile(
+    `${home}/.codex/sessions/2026/11/03/rollout-2026-11-03T00-00-00-bad.jsonl.zst`,
+    "not zstd",
+  );
+  const io = captureIo({
+    env: { HOME: home, DEJA_INDEX: indexPath },
+    now: NOW,
+  });
+  const code = await run(
+    ["index", "--harness", "codex", "--harness", "claude-code"],
+    io,
+    {
+      keepPermissions: true,
+    },
+  );
+  equal(code, 3, io.err());
+  ok(io.err().includes("rollout-2026-11-03T00-00-00-bad.jsonl.zst"));
+  const out = captureIo({
+    env: { HOME: home, DEJA_INDEX: indexPath },
+    now: NOW,
+  });
+  equal(
+    await run(["search", "redis", "--json"], out, { keepPermissions: true }),
+    0,
+  );
+  ok(JSON.parse(out.out()).total >= 1);
+});
+
+Deno.test("a second writer waits for the lock and then reports it", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const lock = await Deno.open(`${indexPath}.lock`, {
+    write: true,
+    create: true,
+  });
+  await lock.lock(true);
+  let waited = false;
+  const err = await indexStores({
+    indexPath,
+    harnesses: [claudeCode],
+    source: { home, env: {}, os: "linux" },
+    lockWaitMs: 300,
+    onWait: () => (waited = true),
+  }).catch((e) => e);
+  lock.close();
+  ok(waited);
+  equal(err.code, "IDX-E002");
+});
+
+Deno.test("search() groups to sessions, filters by project and harness, explains no match", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const all = search(db, "redis", { now: NOW });
+    ok(all.total >= 1);
+    const ids = all.results.map((r) => r.session.id);
+    equal(new Set(ids).size, ids.length, "one result per session");
+    const first = all.results[0];
+    ok(first && first.snippets.length >= 1 && first.snippets.length <= 3);
+    const snip = first.snippets[0]!;
+    ok(snip.ranges.length >= 1);
+    const [a, b] = snip.ranges[0]!;
+    equal(snip.text.slice(a, b).toLowerCase().startsWith("redis"), true);
+    ok(snip.locator.path.endsWith(".jsonl"));
+    equal(
+      search(db, "redis", { now: NOW, project: "nope" }).why?.startsWith(
+        "The filters excluded",
+      ),
+      true,
+    );
+    equal(search(db, "redis", { now: NOW, harnesses: ["codex"] }).total, 0);
+    equal(search(db, "xylophonic", { now: NOW }).why, "No session matches");
+    const workOnly = search(db, "ECONNREFUSED", { now: NOW });
+    if (workOnly.total === 0) ok(workOnly.why?.includes("--role"));
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("search() finds sub-agent records and flags rolled-back records as superseded", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const sub = db.prepare(
+      "SELECT id, parent FROM sessions WHERE lineage = 'subagent'",
+    ).all() as Array<
+      { id: string; parent: string }
+    >;
+    ok(sub.length >= 1, "a sub-agent session is indexed");
+    const marks = db.prepare(
+      "SELECT s.id AS id, m.from_seq AS f FROM marks m JOIN sessions s ON s.rowid = m.session",
+    )
+      .all() as Array<{ id: string; f: number }>;
+    ok(marks.length >= 1, "a rollback mark is indexed");
+    const shown = showSession(db, marks[0]!.id);
+    ok(shown.records.some((r) => r.superseded));
+    ok(shown.records.some((r) => !r.superseded));
+    const errors = db.prepare(
+      "SELECT COUNT(*) AS n FROM records WHERE flags & 4",
+    ).get() as { n: number };
+    ok(errors.n >= 1, "tool errors are flagged");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("search() with regex scans records", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const found = search(db, "redis:7\\.[0-9]", {
+      now: NOW,
+      regex: true,
+      roles: ["assistant", "user"],
+    });
+    ok(found.total >= 1);
+    deepEqual(found.results[0]!.snippets[0]!.ranges.length >= 1, true);
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("history prompts are hidden when their transcript exists", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const rows = db.prepare(
+      "SELECT id, hidden FROM sessions WHERE kind = 'history'",
+    ).all() as Array<
+      { id: string; hidden: number }
+    >;
+    ok(rows.length >= 1);
+    for (const row of rows) {
+      const twin = db.prepare(
+        "SELECT 1 FROM sessions WHERE id = ? AND kind != 'history'",
+      ).get(row.id);
+      equal(row.hidden, twin ? 1 : 0, row.id);
+    }
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("the registry's first two harnesses are Claude Code and Codex", () => {
+  deepEqual(HARNESSES.slice(0, 2).map((h) => h.id), ["claude-code", "codex"]);
+});

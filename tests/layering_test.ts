@@ -1,0 +1,64 @@
+import { deepEqual as assertEquals } from "node:assert/strict";
+import { walkFiles } from "../src/core/harness.ts";
+import { relative } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+const root = fromFileUrl(new URL("..", import.meta.url));
+
+/** Which top-level folders of src/ each folder may import from. */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: ["core"],
+  redact: ["core", "redact"],
+  sources: ["core", "sources"],
+  index: ["core", "redact", "index"],
+  search: ["core", "index", "search"],
+  memory: ["core", "index", "redact", "memory"],
+  loop: ["core", "index", "search", "memory", "loop"],
+  mcp: ["*"],
+  server: ["*"],
+  hooks: ["*"],
+  install: ["*"],
+};
+
+async function importsOf(path: string): Promise<string[]> {
+  const text = await Deno.readTextFile(path);
+  return [...text.matchAll(/(?:from|import)\s+"(\.[^"]+)"/g)].map((m) =>
+    m[1] as string
+  );
+}
+
+Deno.test("src layering: each folder imports only what it may", async () => {
+  const problems: string[] = [];
+  for await (const path of walkFiles(`${root}src`, (p) => p.endsWith(".ts"))) {
+    const folder = relative(`${root}src`, path).split("/")[0] as string;
+    const allowed = ALLOWED[folder];
+    if (!allowed) {
+      problems.push(
+        `${relative(root, path)}: folder "${folder}" has no layering rule`,
+      );
+      continue;
+    }
+    for (const spec of await importsOf(path)) {
+      const target = relative(root, new URL(spec, `file://${path}`).pathname);
+      if (
+        target.startsWith("cli/") || target === "main.ts" || target === "mod.ts"
+      ) {
+        problems.push(`${relative(root, path)} imports ${target}`);
+        continue;
+      }
+      const top = target.split("/")[1] as string;
+      if (!allowed.includes("*") && !allowed.includes(top)) {
+        problems.push(`${relative(root, path)} imports ${target}`);
+      }
+    }
+  }
+  assertEquals(problems, []);
+});
+
+Deno.test("mod.ts never imports cli/ or main.ts", async () => {
+  const specs = await importsOf(`${root}mod.ts`);
+  assertEquals(
+    specs.filter((s) => s.startsWith("./cli") || s === "./main.ts"),
+    [],
+  );
+});

@@ -1,0 +1,97 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { COMMANDS } from "../cli/commands.ts";
+
+const root = fromFileUrl(new URL("..", import.meta.url));
+
+function denoDir(): string {
+  const env = Deno.env.toObject();
+  return env.DENO_DIR ?? `${env.XDG_CACHE_HOME ?? `${env.HOME}/.cache`}/deno`;
+}
+
+async function deno(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    // A HOME override would move Deno's own cache; keep it where it is.
+    env: { NO_COLOR: "1", DENO_DIR: denoDir(), ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
+
+Deno.test("search cannot write files, open sockets or spawn processes even under -A", async () => {
+  const dir = await Deno.makeTempDir();
+  const probe = await deno([
+    "run",
+    "-A",
+    "tests/_permission_probe.ts",
+    "search",
+  ], { PROBE_DIR: dir });
+  equal(probe.code, 0, probe.stderr);
+  deepEqual(JSON.parse(probe.stdout), { write: true, net: true, run: true });
+});
+
+Deno.test("index may write but cannot open sockets or spawn processes", async () => {
+  const dir = await Deno.makeTempDir();
+  const probe = await deno(
+    ["run", "-A", "tests/_permission_probe.ts", "index"],
+    { PROBE_DIR: dir },
+  );
+  equal(probe.code, 0, probe.stderr);
+  deepEqual(JSON.parse(probe.stdout), { write: false, net: true, run: true });
+});
+
+Deno.test("search runs with only its declared flags (--allow-read --allow-env)", async () => {
+  const dir = await Deno.makeTempDir();
+  const home = fromFileUrl(new URL("../fixtures/home", import.meta.url));
+  const env = { HOME: home, DEJA_INDEX: `${dir}/index.db` };
+  const indexed = await deno([
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-sys",
+    "main.ts",
+    "index",
+    "--quiet",
+  ], env);
+  equal(indexed.code, 0, indexed.stderr);
+  const found = await deno([
+    "run",
+    "--allow-read",
+    "--allow-env",
+    "main.ts",
+    "search",
+    "docker",
+    "--json",
+  ], env);
+  equal(found.code, 0, found.stderr);
+  equal(typeof JSON.parse(found.stdout).total, "number");
+});
+
+Deno.test("every command declares its permissions and help shows them", async () => {
+  for (const command of COMMANDS) {
+    const help = await deno([
+      "run",
+      "-A",
+      "main.ts",
+      "help",
+      ...command.name.split(" "),
+    ]);
+    equal(help.code, 0, `${command.name}: ${help.stderr}`);
+    equal(help.stdout.includes("Permissions:"), true, command.name);
+  }
+});
+
+Deno.test("a usage error prints the command's help on stderr and exits 64", async () => {
+  const out = await deno(["run", "-A", "main.ts", "search", "--no-such-flag"]);
+  equal(out.code, 64);
+  equal(out.stderr.includes("Usage: deja search"), true);
+});
