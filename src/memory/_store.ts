@@ -187,6 +187,15 @@ export class Store implements MemoryStore {
     return row ? this.#row(row) : undefined;
   }
 
+  eventBySource(source: string): string | undefined {
+    const row = this.db.prepare("SELECT hash FROM grains WHERE source = ?").get(
+      source,
+    ) as
+      | { hash: string }
+      | undefined;
+    return row?.hash;
+  }
+
   raw(hash: string): { hash: string; body: string } | undefined {
     return this.db.prepare("SELECT hash, body FROM grains WHERE hash = ?").get(
       hash,

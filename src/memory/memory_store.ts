@@ -231,6 +231,8 @@ export interface MemoryReader {
   ): StoredGrain<Extract<Grain, { type: T }>>[];
   /** One grain by full hash. */
   get(hash: string): StoredGrain | undefined;
+  /** The event stored under an idempotency key (`source`), if any. */
+  eventBySource(source: string): string | undefined;
   /** Current heads of the supersession chain containing `hash` (>1 = fork). */
   heads(hash: string): string[];
   /** Every grain of the chain containing `hash`, oldest first. */

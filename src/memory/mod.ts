@@ -81,3 +81,31 @@ export {
 } from "./_lifecycle.ts";
 export { LOOP_NAMESPACE } from "./_store.ts";
 export { DOC_RELATION } from "./_apply.ts";
+export {
+  MAX_CAPTURE_CHARS,
+  recordToolCall,
+  type ToolCall,
+} from "./record_tool_call.ts";
+export {
+  classifyResult,
+  importToolLog,
+  type ImportToolLogOptions,
+  type ImportToolLogReport,
+} from "./import_tool_log.ts";
+export {
+  importFromIndex,
+  type ImportFromIndexOptions,
+  type ImportFromIndexReport,
+  importToolEvents,
+} from "./import_from_index.ts";
+export {
+  groupNotes,
+  listNotes,
+  type Note,
+  type NoteGroup,
+  NOTES_NAMESPACE,
+  type NoteState,
+  promote,
+  remember,
+  type RememberOptions,
+} from "./notes.ts";
