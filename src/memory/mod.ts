@@ -109,3 +109,12 @@ export {
   remember,
   type RememberOptions,
 } from "./notes.ts";
+export {
+  type BatchReport,
+  type BatchStatement,
+  parseBatch,
+  runBatch,
+  TEMPLATE_NAMES,
+  templateBatch,
+  type TemplateName,
+} from "./init_templates.ts";
