@@ -11,6 +11,7 @@ import { codex } from "./codex.ts";
 import { crush } from "./crush.ts";
 import { zed } from "./zed.ts";
 import { goose } from "./goose.ts";
+import { opencode } from "./opencode.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -19,4 +20,5 @@ export const HARNESSES: readonly Harness[] = [
   crush,
   zed,
   goose,
+  opencode,
 ];

@@ -1,0 +1,1030 @@
+/**
+ * opencode: the SQLite store `opencode.db` (and channel stores such as
+ * `opencode-stable.db`) with the 1.x `session`/`message`/`part` tables and
+ * the 2.0 `session_v2`/`session_message` tables; the older JSON tree under
+ * `storage/` (and `project/<name>/storage/`); and the per-session file
+ * diffs in `storage/session_diff/`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import {
+  closeStore,
+  col,
+  columnsOf,
+  ident,
+  openStore,
+  requireColumns,
+  requireTables,
+  rows,
+  type Store,
+  textColumn,
+} from "./_sqlite_store.ts";
+import {
+  baseName,
+  dirName,
+  editBody,
+  filesOfApplyPatch,
+  finite,
+  isObject,
+  type Json,
+  list,
+  obj,
+  objectOf,
+  parseJson,
+  removedFromUnifiedDiff,
+  removedLines,
+  str,
+} from "./_work_records.ts";
+
+const HARNESS_ID = "opencode";
+const NAME = "opencode";
+
+/** The titles opencode gives a session before it names it. */
+const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-/;
+
+/** Directories under the data root that never hold session files. */
+const SKIP_DIRS = new Set([
+  "message",
+  "part",
+  "snapshot",
+  "bin",
+  "log",
+  "node_modules",
+  "tool-output",
+]);
+
+/** opencode's data directory: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+function opencodeRoots(source: SourceEnv): string[] {
+  const env = source.env;
+  if (env.DEJA_OPENCODE_ROOT) return [env.DEJA_OPENCODE_ROOT];
+  const data = env.XDG_DATA_HOME || join(source.home, ".local", "share");
+  return [join(data, "opencode")];
+}
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+function isDb(path: string): boolean {
+  return /^opencode(-[^\\/]+)?\.db$/.test(baseName(path));
+}
+
+/** `storage/session/info/<id>.json` (≤0.5) or `storage/session/<project>/<id>.json` (0.6+). */
+function isSessionInfo(path: string): boolean {
+  const parts = segments(path);
+  const name = parts.at(-1) ?? "";
+  if (!name.endsWith(".json")) return false;
+  if (parts.at(-3) === "session" && parts.at(-4) === "storage") {
+    const dir = parts.at(-2);
+    return dir === "info" || (dir !== "message" && dir !== "part");
+  }
+  return false;
+}
+
+function isSessionDiff(path: string): boolean {
+  const parts = segments(path);
+  return parts.at(-2) === "session_diff" && parts.at(-3) === "storage" &&
+    (parts.at(-1) ?? "").endsWith(".json");
+}
+
+async function* discoverOpencode(source: SourceEnv): AsyncGenerator<string> {
+  for (const root of opencodeRoots(source)) {
+    yield* walkFiles(
+      root,
+      (p) => isDb(p) || isSessionInfo(p) || isSessionDiff(p),
+      { maxDepth: 6, skipDirs: SKIP_DIRS },
+    );
+  }
+}
+
+/** Options for the opencode parsers. */
+export type OpencodeParseOptions = ParseOptions;
+
+/** What a session row (1.x, 2.0 or JSON tree) says about a session. */
+interface SessionMeta {
+  id: string;
+  parent?: string;
+  fork?: string;
+  directory?: string;
+  title?: string;
+  created?: number;
+  updated?: number;
+  revert?: { messageID?: string; partID?: string };
+}
+
+function revertOf(value: unknown): SessionMeta["revert"] {
+  const revert = objectOf(value);
+  const messageID = str(revert.messageID);
+  if (!messageID) return undefined;
+  const partID = str(revert.partID);
+  return partID ? { messageID, partID } : { messageID };
+}
+
+/** Text of a tool's output: 1.x `output` string or 2.0 `content` parts. */
+function toolOutput(state: Json): { text: string; isError: boolean } {
+  if (state.status === "error") {
+    const error = state.error;
+    const text = typeof error === "string"
+      ? error
+      : isObject(error) && typeof error.message === "string"
+      ? error.message
+      : "";
+    return { text, isError: true };
+  }
+  if (typeof state.output === "string") {
+    return { text: state.output, isError: false };
+  }
+  const parts: string[] = [];
+  for (const item of list(state.content)) {
+    if (
+      isObject(item) && item.type === "text" && typeof item.text === "string"
+    ) {
+      parts.push(item.text);
+    }
+  }
+  return { text: parts.join("\n"), isError: false };
+}
+
+/** Builds one opencode session the same way from every store shape. */
+class OpencodeSession {
+  readonly builder: SessionBuilder;
+  #flags: RecordFlags | undefined;
+  #revert: SessionMeta["revert"];
+  #revertFrom: number | undefined;
+  #filesSeen = new Set<string>();
+  #filesMessage = "";
+
+  constructor(path: string, meta: SessionMeta) {
+    let lineage: Lineage | undefined;
+    let parent: string | undefined;
+    if (meta.parent) {
+      lineage = "subagent";
+      parent = meta.parent;
+    } else if (meta.fork) {
+      lineage = "fork";
+      parent = meta.fork;
+    }
+    this.builder = new SessionBuilder({
+      harness: HARNESS_ID,
+      id: meta.id,
+      path,
+      cwd: meta.directory,
+      parent,
+      lineage,
+    });
+    if (lineage === "subagent") this.#flags = { subagent: true };
+    if (meta.title && !DEFAULT_TITLE.test(meta.title)) {
+      this.builder.setTitle(meta.title);
+    }
+    this.builder.touch(meta.created);
+    this.builder.touch(meta.updated);
+    this.#revert = meta.revert;
+  }
+
+  /** Notes where a reverted (undone) tail begins: at this message or part. */
+  startOf(messageId: string, partId?: string): void {
+    if (this.#revertFrom !== undefined || !this.#revert) return;
+    if (messageId !== this.#revert.messageID) return;
+    if (
+      this.#revert.partID && partId !== undefined &&
+      partId !== this.#revert.partID
+    ) return;
+    this.#revertFrom = this.builder.nextSeq;
+  }
+
+  /** Marks the reverted tail once every message is read. */
+  finish(): void {
+    if (this.#revertFrom !== undefined) {
+      this.builder.mark("revert", this.#revertFrom, this.builder.nextSeq);
+    }
+  }
+
+  opts(locator: Locator, time: number | undefined, extra: {
+    tool?: string | undefined;
+    isError?: boolean;
+    truncated?: boolean;
+  } = {}) {
+    const flags: RecordFlags = { ...this.#flags };
+    if (extra.isError) flags.isError = true;
+    if (extra.truncated) flags.truncated = true;
+    return {
+      locator,
+      time,
+      ...(extra.tool ? { tool: extra.tool } : {}),
+      ...(Object.keys(flags).length > 0 ? { flags } : {}),
+    };
+  }
+
+  speech(
+    role: "user" | "assistant" | "summary",
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    this.builder.add(role, cleanSpeech(text), this.opts(locator, time));
+  }
+
+  file(
+    path: string,
+    messageId: string,
+    locator: Locator,
+    time: number | undefined,
+    tool?: string,
+  ): void {
+    if (this.#filesMessage !== messageId) {
+      this.#filesMessage = messageId;
+      this.#filesSeen.clear();
+    }
+    if (this.#filesSeen.has(path)) return;
+    this.#filesSeen.add(path);
+    this.builder.add("files", path, this.opts(locator, time, { tool }));
+  }
+
+  edit(
+    path: string,
+    removed: string,
+    locator: Locator,
+    time: number | undefined,
+    tool?: string,
+  ): void {
+    if (removed.length === 0) return;
+    const body = editBody(path, removed);
+    this.builder.add(
+      "edit",
+      body.text,
+      this.opts(locator, time, { tool, truncated: body.truncated }),
+    );
+  }
+
+  /** A tool call with its state (1.x `part` of type tool, 2.0 content item). */
+  tool(
+    name: string,
+    state: Json,
+    messageId: string,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    const input = objectOf(state.input);
+    const metadata = obj(state.metadata);
+    const tool = name;
+    if (name === "bash" || name === "shell") {
+      const command = str(input.command);
+      if (command) {
+        const record = this.builder.add(
+          "command",
+          command,
+          this.opts(locator, time, { tool }),
+        );
+        const exit = finite(metadata.exit);
+        if (record && exit !== undefined) record.exitCode = exit;
+      }
+    } else if (name === "apply_patch" || name === "patch") {
+      const patch = str(input.patchText) ?? str(input.patch) ?? "";
+      for (const f of filesOfApplyPatch(patch)) {
+        this.file(f.path, messageId, locator, time, tool);
+        this.edit(f.path, f.removed, locator, time, tool);
+      }
+    } else if (["read", "view", "write", "edit", "multiedit"].includes(name)) {
+      const path = str(input.filePath) ?? str(input.path) ??
+        str(input.file_path);
+      if (path) {
+        this.file(path, messageId, locator, time, tool);
+        if (name === "edit") {
+          this.edit(
+            path,
+            str(input.oldString) ?? str(input.old_string) ?? "",
+            locator,
+            time,
+            tool,
+          );
+        } else if (name === "multiedit") {
+          for (const e of list(input.edits)) {
+            if (isObject(e)) {
+              this.edit(
+                path,
+                str(e.oldString) ?? str(e.old_string) ?? "",
+                locator,
+                time,
+                tool,
+              );
+            }
+          }
+        }
+      }
+    }
+    if (state.status === "completed" || state.status === "error") {
+      const out = toolOutput(state);
+      this.builder.add(
+        "tool-output",
+        out.text,
+        this.opts(locator, time, { tool, isError: out.isError }),
+      );
+    }
+  }
+
+  /** One 1.x / JSON-tree part of a message. */
+  part(
+    part: Json,
+    role: unknown,
+    summary: boolean,
+    messageId: string,
+    locator: Locator,
+    fallbackTime: number | undefined,
+  ): void {
+    const time = parseTime(obj(part.time).start) ?? fallbackTime;
+    switch (part.type) {
+      case "text": {
+        // Synthetic parts are what opencode injects (file bodies, reminders).
+        if (part.synthetic === true || part.ignored === true) return;
+        const text = typeof part.text === "string" ? part.text : "";
+        if (role === "user") this.speech("user", text, locator, time);
+        else if (role === "assistant") {
+          this.speech(summary ? "summary" : "assistant", text, locator, time);
+        }
+        return;
+      }
+      case "tool": {
+        const name = str(part.tool);
+        if (name) this.tool(name, obj(part.state), messageId, locator, time);
+        return;
+      }
+      case "patch":
+        for (const f of list(part.files)) {
+          if (typeof f === "string" && f) {
+            this.file(f, messageId, locator, time);
+          }
+        }
+        return;
+      default:
+        // reasoning, file attachments, step markers, snapshots, subtasks.
+        return;
+    }
+  }
+
+  /** Records of a `session_diff` file: each changed file and its removed lines. */
+  diff(entries: unknown[], locator: Locator): number {
+    let skipped = 0;
+    for (const entry of entries) {
+      if (!isObject(entry)) {
+        skipped++;
+        continue;
+      }
+      const path = str(entry.file);
+      if (!path) {
+        skipped++;
+        continue;
+      }
+      this.file(path, "session_diff", locator, undefined);
+      const removed = typeof entry.patch === "string"
+        ? removedFromUnifiedDiff(entry.patch)
+        : typeof entry.before === "string" && typeof entry.after === "string"
+        ? removedLines(entry.before, entry.after)
+        : "";
+      this.edit(path, removed, locator, undefined);
+    }
+    return skipped;
+  }
+}
+
+/** Reads `storage/session_diff/<id>.json` beside a store; undefined when absent. */
+function readDiff(
+  storageDir: string,
+  sessionId: string,
+): { path: string; entries: unknown[] } | undefined {
+  const path = join(storageDir, "session_diff", `${sessionId}.json`);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const value = parseJson(text);
+  return Array.isArray(value) ? { path, entries: value } : undefined;
+}
+
+function addDiff(
+  session: OpencodeSession,
+  storageDir: string,
+  id: string,
+): number {
+  const diff = readDiff(storageDir, id);
+  if (!diff) return 0;
+  return session.diff(diff.entries, { path: diff.path, recordId: id });
+}
+
+function built(sessions: OpencodeSession[]): Session[] {
+  return sessions.map((s) => s.builder.build()).filter((s) =>
+    s.records.length > 0
+  );
+}
+
+/** Session rows of the 1.x `session` or 2.0 `session_v2` table. */
+function readSessionTable(
+  store: Store,
+  table: string,
+): Map<string, SessionMeta> {
+  const columns = columnsOf(store, table);
+  const out = new Map<string, SessionMeta>();
+  if (!columns.has("id")) return out;
+  const pick = (name: string) =>
+    columns.has(name) ? col(ident(name), name) : `NULL AS ${ident(name)}`;
+  for (
+    const row of rows(
+      store,
+      `SELECT ${col("id")}, ${
+        [
+          "parent_id",
+          "fork_session_id",
+          "directory",
+          "title",
+          "time_created",
+          "time_updated",
+          "revert",
+        ]
+          .map(pick).join(", ")
+      } FROM ${ident(table)}`,
+    )
+  ) {
+    const id = textColumn(row.id);
+    if (!id) continue;
+    const meta: SessionMeta = { id };
+    const parent = textColumn(row.parent_id);
+    if (parent) meta.parent = parent;
+    const fork = textColumn(row.fork_session_id);
+    if (fork) meta.fork = fork;
+    const directory = textColumn(row.directory);
+    if (directory) meta.directory = directory;
+    const title = textColumn(row.title);
+    if (title) meta.title = title;
+    const created = parseTime(row.time_created);
+    if (created !== undefined) meta.created = created;
+    const updated = parseTime(row.time_updated);
+    if (updated !== undefined) meta.updated = updated;
+    const revert = revertOf(textColumn(row.revert));
+    if (revert) meta.revert = revert;
+    out.set(id, meta);
+  }
+  return out;
+}
+
+/** The 2.0 `session_message` rows of every session. */
+function readV2(
+  store: Store,
+  path: string,
+  metas: Map<string, SessionMeta>,
+  options: OpencodeParseOptions,
+): { sessions: Map<string, OpencodeSession>; skipped: number } {
+  const columns = requireColumns(store, "session_message", [
+    "id",
+    "session_id",
+    "type",
+    "data",
+  ]);
+  const order = [
+    columns.has("seq") ? "seq" : "",
+    columns.has("time_created") ? "time_created" : "",
+    "id",
+  ]
+    .filter((s) => s).join(", ");
+  const sessions = new Map<string, OpencodeSession>();
+  const dropped = new Set<string>();
+  let skipped = 0;
+  for (
+    const row of rows(
+      store,
+      `SELECT ${col("id")}, ${col("session_id")}, ${col("type")}, ${
+        col("data")
+      }, ${
+        columns.has("time_created")
+          ? col("time_created")
+          : "NULL AS time_created"
+      } FROM session_message ORDER BY session_id, ${order}`,
+    )
+  ) {
+    const sid = textColumn(row.session_id);
+    const id = textColumn(row.id) ?? "";
+    if (!sid || dropped.has(sid)) continue;
+    let session = sessions.get(sid);
+    if (!session) {
+      const meta = metas.get(sid) ?? { id: sid };
+      if (meta.parent && !options.includeSubagents) {
+        dropped.add(sid);
+        continue;
+      }
+      session = new OpencodeSession(path, meta);
+      sessions.set(sid, session);
+    }
+    const data = objectOf(textColumn(row.data));
+    const time = parseTime(obj(data.time).created) ??
+      parseTime(row.time_created);
+    const locator: Locator = { path, recordId: id };
+    session.startOf(id);
+    switch (textColumn(row.type)) {
+      case "user":
+        session.speech(
+          "user",
+          typeof data.text === "string" ? data.text : "",
+          locator,
+          time,
+        );
+        break;
+      case "assistant":
+        for (const item of list(data.content)) {
+          if (!isObject(item)) {
+            skipped++;
+            continue;
+          }
+          if (item.type === "text" && typeof item.text === "string") {
+            session.speech("assistant", item.text, locator, time);
+          } else if (item.type === "tool") {
+            const name = str(item.name);
+            if (name) session.tool(name, obj(item.state), id, locator, time);
+          }
+        }
+        break;
+      case "compaction":
+        session.speech(
+          "summary",
+          typeof data.summary === "string" ? data.summary : "",
+          locator,
+          time,
+        );
+        break;
+      default:
+        // synthetic and system rows are harness-authored; idle marks the end of a turn.
+        break;
+    }
+  }
+  return { sessions, skipped };
+}
+
+/** The 1.x `message` + `part` rows of every session not already read from 2.0. */
+function readV1(
+  store: Store,
+  path: string,
+  metas: Map<string, SessionMeta>,
+  skip: ReadonlySet<string>,
+  options: OpencodeParseOptions,
+): { sessions: Map<string, OpencodeSession>; skipped: number } {
+  const message = requireColumns(store, "message", [
+    "id",
+    "session_id",
+    "data",
+  ]);
+  requireColumns(store, "part", ["id", "message_id", "data"]);
+  const sessions = new Map<string, OpencodeSession>();
+  const dropped = new Set<string>();
+  let skipped = 0;
+  let lastMessage = "";
+  let messageInfo: Json = {};
+  const created = message.has("time_created") ? "m.time_created" : "NULL";
+  for (
+    const row of rows(
+      store,
+      `SELECT ${col("m.id", "mid")}, ${col("m.session_id", "sid")}, ${
+        col(created, "mtime")
+      }, ${col("m.data", "mdata")}, ${col("p.id", "pid")}, ${
+        col("p.data", "pdata")
+      }
+       FROM message m LEFT JOIN part p ON p.message_id = m.id
+       ORDER BY m.session_id, ${
+        message.has("time_created") ? "m.time_created, " : ""
+      }m.id, p.id`,
+    )
+  ) {
+    const sid = textColumn(row.sid);
+    const mid = textColumn(row.mid) ?? "";
+    if (!sid || skip.has(sid) || dropped.has(sid)) continue;
+    let session = sessions.get(sid);
+    if (!session) {
+      const meta = metas.get(sid) ?? { id: sid };
+      if (meta.parent && !options.includeSubagents) {
+        dropped.add(sid);
+        continue;
+      }
+      session = new OpencodeSession(path, meta);
+      sessions.set(sid, session);
+    }
+    if (mid !== lastMessage) {
+      lastMessage = mid;
+      messageInfo = objectOf(textColumn(row.mdata));
+    }
+    const pid = textColumn(row.pid);
+    if (pid === undefined) continue;
+    const part = objectOf(textColumn(row.pdata));
+    if (Object.keys(part).length === 0) {
+      skipped++;
+      continue;
+    }
+    session.startOf(mid, pid);
+    const time = parseTime(obj(messageInfo.time).created) ??
+      parseTime(row.mtime);
+    session.part(
+      part,
+      messageInfo.role,
+      messageInfo.summary === true,
+      mid,
+      { path, recordId: pid },
+      time,
+    );
+  }
+  return { sessions, skipped };
+}
+
+/**
+ * Parses an opencode SQLite store. Sessions in the 2.0 tables
+ * (`session_v2`/`session_message`) win over the 1.x copy opencode keeps
+ * under the same id. Text parts are speech (synthetic parts are not), the
+ * compaction summary is a `summary`, `bash`/`shell` calls are commands with
+ * `metadata.exit`, read/write/edit/multiedit/apply_patch give files and
+ * edits, tool results are `tool-output` (`error` status flagged), patch
+ * parts list changed files, child sessions (`parent_id`) are sub-agents and
+ * `fork_session_id` forks. A session's `revert` (an undo not yet cleaned up)
+ * marks the reverted tail superseded. The `storage/session_diff/<id>.json`
+ * beside the store adds each session's changed files and removed lines.
+ *
+ * @param path The database.
+ * @param options Sub-agent switch.
+ * @returns The sessions; a store with neither table generation throws SRC-E002.
+ * @example
+ * ```ts
+ * import { parseOpencodeDb } from "./opencode.ts";
+ * import { rejects } from "node:assert/strict";
+ * const path = await Deno.makeTempFile({ suffix: ".db" });
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * await rejects(parseOpencodeDb(path, { includeSubagents: true, source }), /missing table "session"/);
+ * ```
+ */
+export function parseOpencodeDb(
+  path: string,
+  options: OpencodeParseOptions,
+): Promise<ParseResult> {
+  return Promise.resolve().then(() => {
+    const store = openStore(path, NAME);
+    try {
+      const hasV2 = store.tables.has("session_message");
+      const hasV1 = store.tables.has("message") || store.tables.has("part") ||
+        !hasV2;
+      if (hasV1) requireTables(store, ["session", "message", "part"]);
+      const metas = store.tables.has("session")
+        ? readSessionTable(store, "session")
+        : new Map();
+      if (store.tables.has("session_v2")) {
+        for (const [id, meta] of readSessionTable(store, "session_v2")) {
+          metas.set(id, meta);
+        }
+      }
+      let skipped = 0;
+      const all: OpencodeSession[] = [];
+      const v2Ids = new Set<string>();
+      if (hasV2) {
+        const v2 = readV2(store, path, metas, options);
+        skipped += v2.skipped;
+        for (const [id, s] of v2.sessions) {
+          v2Ids.add(id);
+          all.push(s);
+        }
+        if (store.tables.has("session_v2")) {
+          for (const id of readSessionTable(store, "session_v2").keys()) {
+            v2Ids.add(id);
+          }
+        }
+      }
+      if (hasV1) {
+        const v1 = readV1(store, path, metas, v2Ids, options);
+        skipped += v1.skipped;
+        all.push(...v1.sessions.values());
+      }
+      const storageDir = join(dirName(path), "storage");
+      for (const s of all) {
+        s.finish();
+        skipped += addDiff(s, storageDir, s.builder.build().id);
+      }
+      return { sessions: built(all), skipped };
+    } finally {
+      closeStore(store);
+    }
+  });
+}
+
+/** Reads every JSON file directly inside a directory, sorted by name. */
+function jsonFiles(dir: string): Array<{ path: string; value: unknown }> {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].filter((e) =>
+      e.isFile && e.name.endsWith(".json")
+    )
+      .map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    const path = join(dir, name);
+    let value: unknown;
+    try {
+      value = parseJson(Deno.readTextFileSync(path));
+    } catch {
+      value = undefined;
+    }
+    return { path, value };
+  });
+}
+
+/** The storage directory and layout of a session info file. */
+function storageOf(path: string): { storage: string; legacy: boolean } {
+  const sessionDir = dirName(dirName(path));
+  const storage = dirName(sessionDir);
+  return { storage, legacy: baseName(dirName(path)) === "info" };
+}
+
+/**
+ * Parses one session of opencode's JSON tree (before the SQLite store): the
+ * session info file, its messages and their parts. Layout ≤0.5:
+ * `storage/session/{info,message,part}/…`; 0.6 and later:
+ * `storage/session/<project>/<id>.json`, `storage/message/<id>/`,
+ * `storage/part/<message>/`. Parts are read like the 1.x table's; very old
+ * messages that carry their parts inline are read too.
+ *
+ * @param path The session info file.
+ * @param options Sub-agent switch.
+ * @returns The session (none when nothing was said, or unreadable info).
+ * @example
+ * ```ts
+ * import { parseOpencodeStorageSession } from "./opencode.ts";
+ * import { equal } from "node:assert/strict";
+ * const root = await Deno.makeTempDir();
+ * const s = `${root}/storage/session`;
+ * await Deno.mkdir(`${s}/info`, { recursive: true });
+ * await Deno.mkdir(`${s}/message/ses_1`, { recursive: true });
+ * await Deno.mkdir(`${s}/part/ses_1/msg_1`, { recursive: true });
+ * await Deno.writeTextFile(`${s}/info/ses_1.json`, JSON.stringify({ id: "ses_1", title: "t", time: { created: 1 } }));
+ * await Deno.writeTextFile(`${s}/message/ses_1/msg_1.json`, JSON.stringify({ id: "msg_1", role: "user", time: { created: 1760000000000 } }));
+ * await Deno.writeTextFile(`${s}/part/ses_1/msg_1/prt_1.json`, JSON.stringify({ id: "prt_1", type: "text", text: "hello" }));
+ * const { sessions } = await parseOpencodeStorageSession(`${s}/info/ses_1.json`, { includeSubagents: true, source: { home: root, env: {}, os: "linux" } });
+ * equal(sessions[0]?.records[0]?.text, "hello");
+ * ```
+ */
+export function parseOpencodeStorageSession(
+  path: string,
+  options: OpencodeParseOptions,
+): Promise<ParseResult> {
+  return Promise.resolve().then(() => {
+    let info: Json;
+    try {
+      info = objectOf(Deno.readTextFileSync(path));
+    } catch {
+      return { sessions: [], skipped: 1 };
+    }
+    const id = str(info.id) ?? baseName(path).replace(/\.json$/, "");
+    const time = obj(info.time);
+    const meta: SessionMeta = { id };
+    const parent = str(info.parentID);
+    if (parent) meta.parent = parent;
+    const directory = str(info.directory);
+    if (directory) meta.directory = directory;
+    const title = str(info.title);
+    if (title) meta.title = title;
+    const created = parseTime(time.created);
+    if (created !== undefined) meta.created = created;
+    const updated = parseTime(time.updated);
+    if (updated !== undefined) meta.updated = updated;
+    const revert = revertOf(info.revert);
+    if (revert) meta.revert = revert;
+    if (meta.parent && !options.includeSubagents) {
+      return { sessions: [], skipped: 0 };
+    }
+    const { storage, legacy } = storageOf(path);
+    const session = new OpencodeSession(path, meta);
+    const messageDir = legacy
+      ? join(storage, "session", "message", id)
+      : join(storage, "message", id);
+    const messages = jsonFiles(messageDir)
+      .map((m) => ({ path: m.path, info: objectOf(m.value) }))
+      .sort((a, b) =>
+        (parseTime(obj(a.info.time).created) ?? 0) -
+          (parseTime(obj(b.info.time).created) ?? 0) ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+      );
+    let skipped = 0;
+    let cwdSet = directory !== undefined;
+    for (const message of messages) {
+      const m = message.info;
+      const mid = str(m.id) ?? baseName(message.path).replace(/\.json$/, "");
+      if (Object.keys(m).length === 0) {
+        skipped++;
+        continue;
+      }
+      const fallback = parseTime(obj(m.time).created) ??
+        parseTime(obj(obj(m.metadata).time).created);
+      if (!cwdSet) {
+        const cwd = str(obj(m.path).cwd);
+        if (cwd) {
+          session.builder.setCwd(cwd);
+          cwdSet = true;
+        }
+      }
+      const partDir = legacy
+        ? join(storage, "session", "part", id, mid)
+        : join(storage, "part", mid);
+      const parts = Array.isArray(m.parts)
+        ? m.parts.map((p, i) => ({
+          path: `${message.path}#${i}`,
+          value: p as unknown,
+        }))
+        : jsonFiles(partDir);
+      for (const p of parts) {
+        if (!isObject(p.value)) {
+          skipped++;
+          continue;
+        }
+        const pid = str(p.value.id) ?? baseName(p.path);
+        session.startOf(mid, pid);
+        session.part(p.value, m.role, m.summary === true, mid, {
+          path: p.path,
+          recordId: pid,
+        }, fallback);
+      }
+    }
+    session.finish();
+    skipped += addDiff(session, storage, id);
+    return { sessions: built([session]), skipped };
+  });
+}
+
+/** Whether a store or JSON tree beside a diff file already holds the session. */
+function heldElsewhere(diffPath: string, sessionId: string): boolean {
+  const storage = dirName(dirName(diffPath));
+  const root = dirName(storage);
+  try {
+    if (
+      Deno.statSync(join(storage, "session", "info", `${sessionId}.json`))
+        .isFile
+    ) return true;
+  } catch {
+    // Not in the ≤0.5 layout.
+  }
+  try {
+    for (const entry of Deno.readDirSync(join(storage, "session"))) {
+      if (!entry.isDirectory) continue;
+      try {
+        if (
+          Deno.statSync(
+            join(storage, "session", entry.name, `${sessionId}.json`),
+          ).isFile
+        ) return true;
+      } catch {
+        // Not under this project.
+      }
+    }
+  } catch {
+    // No JSON tree.
+  }
+  let dbs: string[] = [];
+  try {
+    dbs = [...Deno.readDirSync(root)].filter((e) => e.isFile && isDb(e.name))
+      .map((e) => join(root, e.name));
+  } catch {
+    return false;
+  }
+  for (const db of dbs) {
+    let store: Store | undefined;
+    try {
+      store = openStore(db, NAME);
+      for (
+        const [table, column] of [["session", "id"], ["session_v2", "id"], [
+          "session_message",
+          "session_id",
+        ]]
+      ) {
+        if (!store.tables.has(table as string)) continue;
+        for (
+          const _ of rows(
+            store,
+            `SELECT 1 AS x FROM ${
+              ident(table as string)
+            } WHERE ${column} = ? LIMIT 1`,
+            sessionId,
+          )
+        ) {
+          return true;
+        }
+      }
+    } catch {
+      // An unreadable store holds nothing we can rely on.
+    } finally {
+      if (store) closeStore(store);
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses a `storage/session_diff/<id>.json` file: the files a session
+ * changed (`file`) and the lines it removed (from `before`/`after`, or a
+ * unified `patch`). The store or JSON tree beside it already adds these to
+ * the session, so this yields a session only for a diff whose session is
+ * held nowhere else (the store was deleted, say).
+ *
+ * @param path The diff file.
+ * @param options Parse options.
+ * @returns The orphan session's work records, or nothing.
+ * @example
+ * ```ts
+ * import { parseOpencodeSessionDiff } from "./opencode.ts";
+ * import { equal } from "node:assert/strict";
+ * const root = await Deno.makeTempDir();
+ * await Deno.mkdir(`${root}/storage/session_diff`, { recursive: true });
+ * const path = `${root}/storage/session_diff/ses_9.json`;
+ * await Deno.writeTextFile(path, JSON.stringify([{ file: "src/a.ts", before: "x\ny", after: "x" }]));
+ * const { sessions } = await parseOpencodeSessionDiff(path, { includeSubagents: true, source: { home: root, env: {}, os: "linux" } });
+ * equal(sessions[0]?.records[1]?.text, "src/a.ts\ny");
+ * ```
+ */
+export function parseOpencodeSessionDiff(
+  path: string,
+  _options: OpencodeParseOptions,
+): Promise<ParseResult> {
+  return Promise.resolve().then(() => {
+    const id = baseName(path).replace(/\.json$/, "");
+    let value: unknown;
+    try {
+      value = parseJson(Deno.readTextFileSync(path));
+    } catch {
+      return { sessions: [], skipped: 1 };
+    }
+    if (!Array.isArray(value)) return { sessions: [], skipped: 1 };
+    if (value.length === 0 || heldElsewhere(path, id)) {
+      return { sessions: [], skipped: 0 };
+    }
+    const session = new OpencodeSession(path, { id });
+    const skipped = session.diff(value, { path, recordId: id });
+    return { sessions: built([session]), skipped };
+  });
+}
+
+const dbKind: FileKind = {
+  id: "db",
+  appendOnly: false,
+  match: isDb,
+  parse: (path, options) => parseOpencodeDb(path, options),
+};
+
+const storageKind: FileKind = {
+  id: "storage-session",
+  appendOnly: false,
+  match: isSessionInfo,
+  parse: (path, options) => parseOpencodeStorageSession(path, options),
+};
+
+const diffKind: FileKind = {
+  id: "session-diff",
+  appendOnly: false,
+  match: isSessionDiff,
+  parse: (path, options) => parseOpencodeSessionDiff(path, options),
+};
+
+/**
+ * The opencode harness: `opencode*.db`, the `storage/` JSON tree (also under
+ * `project/<name>/storage/`) and `storage/session_diff/` under
+ * `$XDG_DATA_HOME/opencode` or `~/.local/share/opencode`.
+ *
+ * @example
+ * ```ts
+ * import { opencode } from "./opencode.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(opencode.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.local/share/opencode"]);
+ * ```
+ */
+export const opencode: Harness = {
+  id: HARNESS_ID,
+  name: NAME,
+  format:
+    "SQLite opencode.db (1.x session/message/part, 2.0 session_v2/session_message); older storage/ JSON tree; session_diff JSON",
+  envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
+  roots: opencodeRoots,
+  discover: discoverOpencode,
+  kinds: [dbKind, storageKind, diffKind],
+  docs: {
+    store:
+      "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
+    extracts:
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+    omits:
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, assistant API errors (no text was said), the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+    verified:
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
+  },
+};

@@ -1,0 +1,385 @@
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { DejaError } from "../core/errors.ts";
+import { isSuperseded } from "../core/types.ts";
+import {
+  opencode,
+  parseOpencodeDb,
+  parseOpencodeSessionDiff,
+  parseOpencodeStorageSession,
+} from "./opencode.ts";
+import {
+  copyTree,
+  hasSamples,
+  linuxHome,
+  parseHome,
+  roleCounts,
+  SAMPLES,
+  total,
+  writeFixtureDb,
+} from "./_store_test_kit.ts";
+
+const FIXTURE = new URL("../../fixtures/opencode", import.meta.url).pathname;
+const SOURCE = linuxHome("/nonexistent");
+const OPTIONS = { includeSubagents: true, source: SOURCE };
+const V1_SCHEMA = `
+CREATE TABLE session (id text PRIMARY KEY, parent_id text, directory text NOT NULL, title text NOT NULL, revert text, time_created integer, time_updated integer);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL);
+`;
+
+Deno.test("opencode parses every store shape in the fixture", async () => {
+  const { files, sessions, skipped } = await parseHome(
+    opencode,
+    linuxHome(FIXTURE),
+  );
+  equal(files.length, 5, "db, two JSON-tree sessions, two session diffs");
+  equal(skipped, 0);
+  const byTitle = (t: string) => sessions.find((s) => s.title === t);
+
+  const main = byTitle("Kettle countdown off-by-one");
+  ok(main);
+  deepEqual(roleCounts(main), {
+    user: 2,
+    assistant: 3,
+    files: 6,
+    "tool-output": 6,
+    command: 2,
+    edit: 3,
+    summary: 1,
+  });
+  equal(main.project, "kettle");
+  ok(
+    !main.records.some((r) => r.text.includes("Called the Read tool")),
+    "synthetic parts are not speech",
+  );
+  ok(
+    !main.records.some((r) => r.text.includes("probably >")),
+    "reasoning is dropped",
+  );
+  deepEqual(
+    main.records.filter((r) => r.role === "command").map((r) => r.exitCode),
+    [1, 0],
+  );
+  deepEqual(
+    main.records.filter((r) => r.role === "edit").map((r) => r.text),
+    [
+      "/home/dev/projects/kettle/src/timer.ts\nwhile (left > 0)",
+      "test/timer.test.ts\nexpect(ticks).toBe(9);",
+      "src/timer.ts\nwhile (left > 0) { tick(); left--; }",
+    ],
+    "edit oldString, apply_patch `-` lines, then the session_diff's removed line",
+  );
+  equal(
+    main.records.find((r) => r.role === "summary")?.text.startsWith("Summary:"),
+    true,
+  );
+  equal(main.records.filter((r) => r.flags?.isError).length, 1);
+  deepEqual(main.marks, [{ kind: "revert", from: 17, to: 21 }]);
+  const reverted = main.records.filter((r) => isSuperseded(r.seq, main.marks));
+  equal(reverted[0]?.text, "Also make the beep louder.");
+  equal(reverted.length, 4);
+
+  const child = sessions.find((s) => s.parent === main.id);
+  equal(child?.lineage, "subagent");
+  ok(child?.records.every((r) => r.flags?.subagent));
+
+  const v2 = sessions.find((s) => s.id === "ses_1a2b3c4d5e6fKettleV2x003");
+  ok(v2);
+  deepEqual(roleCounts(v2), {
+    user: 1,
+    assistant: 2,
+    command: 1,
+    "tool-output": 2,
+    files: 1,
+    summary: 1,
+  });
+  ok(
+    !sessions.some((s) =>
+      s.records.some((r) => r.text.includes("LEGACY COPY"))
+    ),
+    "2.0 wins over its 1.x copy",
+  );
+  ok(
+    !v2.records.some((r) => r.text.includes("Plan mode")),
+    "synthetic rows are dropped",
+  );
+  equal(
+    v2.title,
+    "Rename the brew setting to steep.",
+    "default titles fall back to the first prompt",
+  );
+  const fork = sessions.find((s) => s.lineage === "fork");
+  equal(fork?.parent, v2.id);
+
+  const tree = byTitle("Descale reminder");
+  deepEqual(tree && roleCounts(tree), {
+    user: 1,
+    assistant: 1,
+    command: 1,
+    "tool-output": 1,
+  });
+  const old = sessions.find((s) => s.id === "ses_0f1e2d3c4b5aOldLayout06");
+  deepEqual(old && roleCounts(old), { user: 1, assistant: 1 });
+  equal(
+    old?.project,
+    "kettle",
+    "project from the assistant message's path.cwd",
+  );
+
+  const orphan = sessions.find((s) => s.id === "ses_0rphanDiffNoSession9");
+  deepEqual(orphan?.records.map((r) => r.text), [
+    "docs/brewing.md",
+    "docs/brewing.md\nBrew for four minutes.",
+  ]);
+  equal(sessions.length, 7);
+});
+
+Deno.test("opencode leaves sub-agent sessions out when asked to", async () => {
+  const { sessions } = await parseHome(opencode, linuxHome(FIXTURE), false);
+  ok(!sessions.some((s) => s.lineage === "subagent"));
+  equal(sessions.length, 6);
+});
+
+Deno.test("opencode roots follow XDG_DATA_HOME", () => {
+  deepEqual(opencode.roots(linuxHome("/h", { XDG_DATA_HOME: "/x" })), [
+    "/x/opencode",
+  ]);
+  deepEqual(opencode.roots(linuxHome("/h", { DEJA_OPENCODE_ROOT: "/r" })), [
+    "/r",
+  ]);
+});
+
+Deno.test("opencode names an unknown schema", async (t) => {
+  const dir = await Deno.makeTempDir();
+  await t.step("empty file", async () => {
+    const path = join(dir, "opencode.db");
+    await Deno.writeFile(path, new Uint8Array());
+    await rejects(
+      parseOpencodeDb(path, OPTIONS),
+      (e: unknown) =>
+        e instanceof DejaError && e.code === "SRC-E002" &&
+        /Unknown opencode schema in ".*opencode\.db": missing table "session"/
+          .test(e.message),
+    );
+  });
+  await t.step("1.x without part", async () => {
+    const path = join(dir, "opencode-half.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE session (id text); CREATE TABLE message (id text, session_id text, data text);",
+      [],
+    );
+    await rejects(parseOpencodeDb(path, OPTIONS), /missing table "part"/);
+  });
+  await t.step("2.0 without data", async () => {
+    const path = join(dir, "opencode-v2.db");
+    await writeFixtureDb(
+      path,
+      "CREATE TABLE session_v2 (id text); CREATE TABLE session_message (id text, session_id text, type text);",
+      [],
+    );
+    await rejects(
+      parseOpencodeDb(path, OPTIONS),
+      /missing column "data" in table "session_message"/,
+    );
+  });
+  await t.step("garbage bytes", async () => {
+    const path = join(dir, "opencode-garbage.db");
+    await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(6000)));
+    await rejects(
+      parseOpencodeDb(path, OPTIONS),
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+    );
+  });
+});
+
+Deno.test("opencode survives hostile rows", async () => {
+  const path = join(await Deno.makeTempDir(), "opencode.db");
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  await writeFixtureDb(path, V1_SCHEMA, [
+    {
+      table: "session",
+      rows: [{
+        id: "s",
+        directory: "/w/p",
+        title: "t",
+        revert: "{not json",
+        time_created: 1,
+        time_updated: 9e18,
+      }],
+    },
+    {
+      table: "message",
+      rows: [
+        {
+          id: "m1",
+          session_id: "s",
+          time_created: 1772359200000,
+          data: '{"role":"user"}',
+        },
+        { id: "m2", session_id: "s", time_created: 1772359201000, data: deep },
+        { id: "m3", session_id: "s", time_created: 9e18, data: "[1,2]" },
+        {
+          id: "m4",
+          session_id: "orphan",
+          time_created: 3,
+          data: '{"role":"assistant"}',
+        },
+      ],
+    },
+    {
+      table: "part",
+      rows: [
+        {
+          id: "p1",
+          message_id: "m1",
+          session_id: "s",
+          data: '{"type":"text","text":"keep me"}',
+        },
+        { id: "p2", message_id: "m1", session_id: "s", data: "nope" },
+        {
+          id: "p3",
+          message_id: "m1",
+          session_id: "s",
+          data: '{"type":"tool","tool":"bash","state":"x"}',
+        },
+        {
+          id: "p4",
+          message_id: "m2",
+          session_id: "s",
+          data: '{"type":"text","text":7}',
+        },
+        {
+          id: "p5",
+          message_id: "m3",
+          session_id: "s",
+          data: JSON.stringify({
+            type: "tool",
+            tool: "edit",
+            state: {
+              status: "completed",
+              input: { filePath: 5, oldString: [] },
+            },
+          }),
+        },
+        {
+          id: "p6",
+          message_id: "m4",
+          session_id: "orphan",
+          data: JSON.stringify({ type: "text", text: "z".repeat(100_000) }),
+        },
+      ],
+    },
+  ]);
+  const { sessions, skipped } = await parseOpencodeDb(path, OPTIONS);
+  ok(skipped >= 1);
+  equal(sessions.find((s) => s.id === "s")?.records[0]?.text, "keep me");
+  equal(
+    sessions.find((s) => s.id === "orphan")?.records[0]?.flags?.truncated,
+    true,
+  );
+});
+
+Deno.test("opencode JSON tree: truncated documents are skipped, not fatal", async () => {
+  const root = await Deno.makeTempDir();
+  const s = join(root, "storage", "session");
+  await Deno.mkdir(join(s, "info"), { recursive: true });
+  await Deno.mkdir(join(s, "message", "ses_t"), { recursive: true });
+  await Deno.mkdir(join(s, "part", "ses_t", "msg_1"), { recursive: true });
+  await Deno.writeTextFile(
+    join(s, "info", "ses_bad.json"),
+    '{"id":"ses_bad","tit',
+  );
+  await Deno.writeTextFile(
+    join(s, "info", "ses_t.json"),
+    JSON.stringify({ id: "ses_t", title: "t", time: { created: 1 } }),
+  );
+  await Deno.writeTextFile(
+    join(s, "message", "ses_t", "msg_1.json"),
+    JSON.stringify({
+      id: "msg_1",
+      role: "user",
+      time: { created: 1760000000000 },
+    }),
+  );
+  await Deno.writeTextFile(
+    join(s, "message", "ses_t", "msg_2.json"),
+    '{"id":"msg_2","ro',
+  );
+  await Deno.writeTextFile(
+    join(s, "part", "ses_t", "msg_1", "prt_1.json"),
+    JSON.stringify({ id: "prt_1", type: "text", text: "fine" }),
+  );
+  await Deno.writeTextFile(
+    join(s, "part", "ses_t", "msg_1", "prt_2.json"),
+    '{"id":"prt_2","type":"te',
+  );
+  const bad = await parseOpencodeStorageSession(
+    join(s, "info", "ses_bad.json"),
+    OPTIONS,
+  );
+  equal(bad.sessions.length, 0);
+  const good = await parseOpencodeStorageSession(
+    join(s, "info", "ses_t.json"),
+    OPTIONS,
+  );
+  equal(good.skipped, 2);
+  deepEqual(good.sessions[0]?.records.map((r) => r.text), ["fine"]);
+  await Deno.mkdir(join(root, "storage", "session_diff"));
+  const diff = join(root, "storage", "session_diff", "ses_x.json");
+  await Deno.writeTextFile(diff, '[{"file":"a","before":"x');
+  equal((await parseOpencodeSessionDiff(diff, OPTIONS)).skipped, 1);
+  await Deno.writeTextFile(
+    diff,
+    '[5, {"file": 3}, {"file": "b.ts", "before": 1}]',
+  );
+  const typed = await parseOpencodeSessionDiff(diff, OPTIONS);
+  equal(typed.skipped, 2);
+  deepEqual(typed.sessions[0]?.records.map((r) => r.role), ["files"]);
+});
+
+Deno.test("opencode parses the real samples", {
+  ignore: !hasSamples("opencode"),
+}, async () => {
+  const from = join(SAMPLES, "opencode/saintcyberwarrior-dotfiles");
+  const root = await copyTree(from, [
+    "opencode-stable.db",
+    "storage/session_diff/ses_2c01b767bffeLXd7d6ewFC78It.json",
+  ]);
+  // The 1.2.25 store: one session, a "hello" text part, an assistant reply
+  // that failed with an API error (no parts) — one user turn, no answer.
+  const db = await parseOpencodeDb(join(root, "opencode-stable.db"), OPTIONS);
+  equal(db.skipped, 0);
+  equal(db.sessions.length, 1);
+  equal(total(db.sessions, "user"), 1);
+  equal(total(db.sessions, "assistant"), 0);
+  equal(db.sessions[0]?.project, "Week_11");
+  // Its session_diff is an empty list, and the session is in the store anyway.
+  const diff = await parseOpencodeSessionDiff(
+    join(root, "storage/session_diff/ses_2c01b767bffeLXd7d6ewFC78It.json"),
+    OPTIONS,
+  );
+  equal(diff.sessions.length, 0);
+  // The 0.5.28 JSON tree: two sessions, one user question each, and two
+  // assistant messages that errored with no parts on disk.
+  const info = join(from, "project/global/storage/session/info");
+  let users = 0;
+  let assistants = 0;
+  let count = 0;
+  for (
+    const name of [
+      "ses_4343439b2ffe8vCbtGr04gHePJ.json",
+      "ses_44234b4aeffe6EUGUjiyzSIEZV.json",
+    ]
+  ) {
+    const r = await parseOpencodeStorageSession(join(info, name), OPTIONS);
+    equal(r.skipped, 0);
+    count += r.sessions.length;
+    users += total(r.sessions, "user");
+    assistants += total(r.sessions, "assistant");
+  }
+  equal(count, 2);
+  equal(users, 2);
+  equal(assistants, 0);
+});
