@@ -12,6 +12,7 @@ import { crush } from "./crush.ts";
 import { zed } from "./zed.ts";
 import { goose } from "./goose.ts";
 import { opencode } from "./opencode.ts";
+import { cursor } from "./cursor.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -21,4 +22,5 @@ export const HARNESSES: readonly Harness[] = [
   zed,
   goose,
   opencode,
+  cursor,
 ];
