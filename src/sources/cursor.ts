@@ -375,7 +375,7 @@ export function parseCursorStateDb(
             store,
             `SELECT ${col("key")}, ${
               col("value")
-            } FROM cursorDiskKV WHERE key LIKE 'composerData:%' ORDER BY rowid`,
+            } FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' ORDER BY rowid`,
           )
         ) {
           const key = textColumn(row.key) ?? "";

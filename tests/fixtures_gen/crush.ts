@@ -154,47 +154,59 @@ const messages = [
   msg(`title-${MAIN}`, "assistant", [text("Tide chart cache expiry")], 1),
 ];
 
-await writeFixtureDb(
-  new URL("../../fixtures/crush/code/tidepool/.crush/crush.db", import.meta.url)
-    .pathname,
-  SCHEMA,
-  [
-    {
-      table: "goose_db_version",
-      rows: [{ version_id: 20250627000000, is_applied: 1 }],
-    },
-    {
-      table: "sessions",
-      rows: [
-        {
-          id: MAIN,
-          parent_session_id: null,
-          title: "Tide chart cache expiry",
-          message_count: 9,
-          updated_at: T0 + 30,
-          created_at: T0,
-          summary_message_id: messages[8]?.id ?? null,
-        },
-        {
-          id: TASK,
-          parent_session_id: MAIN,
-          title: "Check other callers of TTL_MS",
-          message_count: 4,
-          updated_at: T0 + 16,
-          created_at: T0 + 13,
-          summary_message_id: null,
-        },
-        {
-          id: `title-${MAIN}`,
-          parent_session_id: MAIN,
-          title: "Generate title",
-          message_count: 2,
-          updated_at: T0 + 1,
-          created_at: T0 + 1,
-          summary_message_id: null,
-        },
-      ],
-    },
-    { table: "messages", rows: messages },
-  ],
-);
+/** Writes the fixture files. */
+export async function generate(): Promise<void> {
+  await writeFixtureDb(
+    new URL(
+      "../../fixtures/crush/code/tidepool/.crush/crush.db",
+      import.meta.url,
+    )
+      .pathname,
+    SCHEMA,
+    [
+      {
+        table: "goose_db_version",
+        rows: [{
+          version_id: 20250627000000,
+          is_applied: 1,
+          tstamp: "2026-01-01 09:00:00",
+        }],
+      },
+      {
+        table: "sessions",
+        rows: [
+          {
+            id: MAIN,
+            parent_session_id: null,
+            title: "Tide chart cache expiry",
+            message_count: 9,
+            updated_at: T0 + 30,
+            created_at: T0,
+            summary_message_id: messages[8]?.id ?? null,
+          },
+          {
+            id: TASK,
+            parent_session_id: MAIN,
+            title: "Check other callers of TTL_MS",
+            message_count: 4,
+            updated_at: T0 + 16,
+            created_at: T0 + 13,
+            summary_message_id: null,
+          },
+          {
+            id: `title-${MAIN}`,
+            parent_session_id: MAIN,
+            title: "Generate title",
+            message_count: 2,
+            updated_at: T0 + 1,
+            created_at: T0 + 1,
+            summary_message_id: null,
+          },
+        ],
+      },
+      { table: "messages", rows: messages },
+    ],
+  );
+}
+
+if (import.meta.main) await generate();

@@ -147,185 +147,190 @@ const composerEmpty = {
   fullConversationHeadersOnly: [],
 };
 
-await writeFixtureDb(`${USER}globalStorage/state.vscdb`, SCHEMA, [
-  {
+/** Writes the fixture files. */
+export async function generate(): Promise<void> {
+  await writeFixtureDb(`${USER}globalStorage/state.vscdb`, SCHEMA, [
+    {
+      table: "ItemTable",
+      rows: [{ key: "cursorAuth/cachedSignUpType", value: "Auth_0" }],
+    },
+    {
+      table: "cursorDiskKV",
+      rows: [
+        {
+          key: `composerData:${A}`,
+          value: new TextEncoder().encode(JSON.stringify(composerA)),
+        },
+        ...bubblesA.map((b) => ({
+          key: `bubbleId:${A}:${b.bubbleId}`,
+          value: JSON.stringify(b),
+        })),
+        { key: `composerData:${B}`, value: JSON.stringify(composerB) },
+        { key: `composerData:${EMPTY}`, value: JSON.stringify(composerEmpty) },
+        { key: "checkpointId:abc", value: "{}" },
+      ],
+    },
+  ]);
+
+  const WS = `${USER}workspaceStorage/7c1d9e0f2a3b4c5d6e7f8091a2b3c4d5/`;
+  await writeFixtureDb(`${WS}state.vscdb`, ITEMS_ONLY, [{
     table: "ItemTable",
-    rows: [{ key: "cursorAuth/cachedSignUpType", value: "Auth_0" }],
-  },
-  {
-    table: "cursorDiskKV",
     rows: [
       {
-        key: `composerData:${A}`,
-        value: new TextEncoder().encode(JSON.stringify(composerA)),
-      },
-      ...bubblesA.map((b) => ({
-        key: `bubbleId:${A}:${b.bubbleId}`,
-        value: JSON.stringify(b),
-      })),
-      { key: `composerData:${B}`, value: JSON.stringify(composerB) },
-      { key: `composerData:${EMPTY}`, value: JSON.stringify(composerEmpty) },
-      { key: "checkpointId:abc", value: "{}" },
-    ],
-  },
-]);
-
-const WS = `${USER}workspaceStorage/7c1d9e0f2a3b4c5d6e7f8091a2b3c4d5/`;
-await writeFixtureDb(`${WS}state.vscdb`, ITEMS_ONLY, [{
-  table: "ItemTable",
-  rows: [
-    {
-      key: "composer.composerData",
-      value: JSON.stringify({
-        allComposers: [
-          {
-            composerId: "f0e1d2c3-b4a5-4968-8776-655443322110",
-            name: "Rename Dock to Berth",
-            createdAt: T0 - 86_400_000,
-            lastUpdatedAt: T0 - 86_300_000,
-            conversation: [
-              {
-                type: 1,
-                bubbleId: "y1",
-                text: "Rename the Dock class to Berth everywhere.",
-                relevantFiles: [],
-              },
-              {
-                type: 2,
-                bubbleId: "y2",
-                text: "Renamed Dock to Berth in 4 files.",
-                codeBlocks: [],
-              },
-            ],
-          },
-          { composerId: "header-only-in-workspace", createdAt: T0 },
-        ],
-        selectedComposerId: "f0e1d2c3-b4a5-4968-8776-655443322110",
-        composerDataVersion: 1,
-      }),
-    },
-    {
-      key: "workbench.panel.aichat.view.aichat.chatdata",
-      value: JSON.stringify({
-        tabs: [{
-          tabId: "a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d",
-          chatTitle: "Harbor map tiles",
-          lastSendTime: T0 - 172_800_000,
-          bubbles: [
+        key: "composer.composerData",
+        value: JSON.stringify({
+          allComposers: [
             {
-              type: "user",
-              id: "z1",
-              text: "Why are the harbor map tiles blurry on retina screens?",
+              composerId: "f0e1d2c3-b4a5-4968-8776-655443322110",
+              name: "Rename Dock to Berth",
+              createdAt: T0 - 86_400_000,
+              lastUpdatedAt: T0 - 86_300_000,
+              conversation: [
+                {
+                  type: 1,
+                  bubbleId: "y1",
+                  text: "Rename the Dock class to Berth everywhere.",
+                  relevantFiles: [],
+                },
+                {
+                  type: 2,
+                  bubbleId: "y2",
+                  text: "Renamed Dock to Berth in 4 files.",
+                  codeBlocks: [],
+                },
+              ],
             },
-            {
-              type: "ai",
-              id: "z2",
-              rawText:
-                "The tile layer requests 256px tiles; request @2x tiles when devicePixelRatio > 1.",
-              text: "",
-            },
-            { type: "user", id: "z3", text: "" },
+            { composerId: "header-only-in-workspace", createdAt: T0 },
           ],
-        }],
-        chatDataVersion: 1,
-      }),
-    },
-    {
-      key: "aiService.prompts",
-      value: JSON.stringify([{
-        text: "Why are the harbor map tiles blurry on retina screens?",
-        commandType: 4,
-      }]),
-    },
-  ],
-}]);
-await Deno.writeTextFile(
-  `${WS}workspace.json`,
-  JSON.stringify({ folder: `file://${PROJECT}` }) + "\n",
-);
+          selectedComposerId: "f0e1d2c3-b4a5-4968-8776-655443322110",
+          composerDataVersion: 1,
+        }),
+      },
+      {
+        key: "workbench.panel.aichat.view.aichat.chatdata",
+        value: JSON.stringify({
+          tabs: [{
+            tabId: "a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d",
+            chatTitle: "Harbor map tiles",
+            lastSendTime: T0 - 172_800_000,
+            bubbles: [
+              {
+                type: "user",
+                id: "z1",
+                text: "Why are the harbor map tiles blurry on retina screens?",
+              },
+              {
+                type: "ai",
+                id: "z2",
+                rawText:
+                  "The tile layer requests 256px tiles; request @2x tiles when devicePixelRatio > 1.",
+                text: "",
+              },
+              { type: "user", id: "z3", text: "" },
+            ],
+          }],
+          chatDataVersion: 1,
+        }),
+      },
+      {
+        key: "aiService.prompts",
+        value: JSON.stringify([{
+          text: "Why are the harbor map tiles blurry on retina screens?",
+          commandType: 4,
+        }]),
+      },
+    ],
+  }]);
+  await Deno.writeTextFile(
+    `${WS}workspace.json`,
+    JSON.stringify({ folder: `file://${PROJECT}` }) + "\n",
+  );
 
-const CLI = `${HOME}.cursor/projects/home-dev-code-harbor/agent-transcripts/`;
-const SID = "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e";
-const line = (v: unknown) => JSON.stringify(v);
-await Deno.mkdir(`${CLI}${SID}/subagents`, { recursive: true });
-await Deno.writeTextFile(
-  `${CLI}${SID}/${SID}.jsonl`,
-  [
-    line({
-      role: "user",
-      message: {
-        content: [{
-          type: "text",
-          text:
-            "<timestamp>Tuesday, Mar 17, 2026</timestamp>\n<user_query>Add a /health endpoint to the harbor API.</user_query>",
-        }],
-      },
-    }),
-    line({
-      role: "assistant",
-      message: {
-        content: [
-          { type: "text", text: "I'll add the route next to the others." },
-          {
-            type: "tool_use",
-            name: "Read",
-            input: { path: `${PROJECT}/src/routes.ts` },
-          },
-          {
-            type: "tool_use",
-            name: "StrReplace",
-            input: {
-              path: `${PROJECT}/src/routes.ts`,
-              old_string: "app.get('/slots', slots);",
-              new_string:
-                "app.get('/slots', slots);\napp.get('/health', health);",
+  const CLI = `${HOME}.cursor/projects/home-dev-code-harbor/agent-transcripts/`;
+  const SID = "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e";
+  const line = (v: unknown) => JSON.stringify(v);
+  await Deno.mkdir(`${CLI}${SID}/subagents`, { recursive: true });
+  await Deno.writeTextFile(
+    `${CLI}${SID}/${SID}.jsonl`,
+    [
+      line({
+        role: "user",
+        message: {
+          content: [{
+            type: "text",
+            text:
+              "<timestamp>Tuesday, Mar 17, 2026</timestamp>\n<user_query>Add a /health endpoint to the harbor API.</user_query>",
+          }],
+        },
+      }),
+      line({
+        role: "assistant",
+        message: {
+          content: [
+            { type: "text", text: "I'll add the route next to the others." },
+            {
+              type: "tool_use",
+              name: "Read",
+              input: { path: `${PROJECT}/src/routes.ts` },
             },
-          },
-          {
-            type: "tool_use",
-            name: "Shell",
-            input: { command: "npm test -- routes" },
-          },
-          {
-            type: "tool_use",
-            name: "Task",
-            input: { description: "check docs" },
-          },
-        ],
-      },
-    }),
-    line({ type: "turn_ended" }),
-    line({
-      role: "assistant",
-      message: {
-        content: [{
-          type: "text",
-          text: "Added GET /health returning {ok: true}.",
-        }],
-      },
-    }),
-  ].join("\n") + "\n",
-);
-await Deno.writeTextFile(
-  `${CLI}${SID}/subagents/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d.jsonl`,
-  [
-    line({
-      role: "user",
-      message: {
-        content: [{
-          type: "text",
-          text: "Check whether the docs list every route.",
-        }],
-      },
-    }),
-    line({
-      role: "assistant",
-      message: {
-        content: [{
-          type: "text",
-          text: "docs/api.md lists all routes except /health.",
-        }],
-      },
-    }),
-  ].join("\n") + "\n",
-);
+            {
+              type: "tool_use",
+              name: "StrReplace",
+              input: {
+                path: `${PROJECT}/src/routes.ts`,
+                old_string: "app.get('/slots', slots);",
+                new_string:
+                  "app.get('/slots', slots);\napp.get('/health', health);",
+              },
+            },
+            {
+              type: "tool_use",
+              name: "Shell",
+              input: { command: "npm test -- routes" },
+            },
+            {
+              type: "tool_use",
+              name: "Task",
+              input: { description: "check docs" },
+            },
+          ],
+        },
+      }),
+      line({ type: "turn_ended" }),
+      line({
+        role: "assistant",
+        message: {
+          content: [{
+            type: "text",
+            text: "Added GET /health returning {ok: true}.",
+          }],
+        },
+      }),
+    ].join("\n") + "\n",
+  );
+  await Deno.writeTextFile(
+    `${CLI}${SID}/subagents/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d.jsonl`,
+    [
+      line({
+        role: "user",
+        message: {
+          content: [{
+            type: "text",
+            text: "Check whether the docs list every route.",
+          }],
+        },
+      }),
+      line({
+        role: "assistant",
+        message: {
+          content: [{
+            type: "text",
+            text: "docs/api.md lists all routes except /health.",
+          }],
+        },
+      }),
+    ].join("\n") + "\n",
+  );
+}
+
+if (import.meta.main) await generate();

@@ -58,6 +58,10 @@ function msg(
     role,
     content_json: JSON.stringify(content),
     created_timestamp: T0 + dt,
+    timestamp: new Date((T0 + dt) * 1000).toISOString().slice(0, 19).replace(
+      "T",
+      " ",
+    ),
     metadata_json: metadata,
     message_id: mid ?? `msg_${session}_${n}`,
   };
@@ -133,78 +137,86 @@ const rows = [
   msg(HIDDEN, "assistant", [text("Harvest dry run")], 2),
 ];
 
-await writeFixtureDb(`${DIR}sessions.db`, SCHEMA, [
-  { table: "schema_version", rows: [{ version: 7 }] },
-  {
-    table: "sessions",
-    rows: [
-      {
-        id: MAIN,
-        name: "CLI Session",
-        description: "Harvest dry-run flag",
-        session_type: "user",
-        working_dir: CWD,
-        created_at: "2026-02-01 10:00:00",
-        updated_at: "2026-02-01 10:00:32",
-      },
-      {
-        id: SUB,
-        name: "Subagent",
-        description: "",
-        session_type: "sub_agent",
-        working_dir: CWD,
-        created_at: "2026-02-01 10:00:11",
-        updated_at: "2026-02-01 10:00:14",
-        parent_session_id: MAIN,
-      },
-      {
-        id: FORK,
-        name: "Harvest via env",
-        user_set_name: 1,
-        description: "",
-        session_type: "user",
-        working_dir: CWD,
-        created_at: "2026-02-01 10:01:40",
-        updated_at: "2026-02-01 10:01:43",
-      },
-      {
-        id: HIDDEN,
-        name: "",
-        description: "",
-        session_type: "hidden",
-        working_dir: CWD,
-        created_at: "2026-02-01 10:00:01",
-        updated_at: "2026-02-01 10:00:02",
-      },
-    ],
-  },
-  { table: "messages", rows },
-]);
+/** Writes the fixture files. */
+export async function generate(): Promise<void> {
+  await writeFixtureDb(`${DIR}sessions.db`, SCHEMA, [
+    {
+      table: "schema_version",
+      rows: [{ version: 7, applied_at: "2026-02-01 09:00:00" }],
+    },
+    {
+      table: "sessions",
+      rows: [
+        {
+          id: MAIN,
+          name: "CLI Session",
+          description: "Harvest dry-run flag",
+          session_type: "user",
+          working_dir: CWD,
+          created_at: "2026-02-01 10:00:00",
+          updated_at: "2026-02-01 10:00:32",
+        },
+        {
+          id: SUB,
+          name: "Subagent",
+          description: "",
+          session_type: "sub_agent",
+          working_dir: CWD,
+          created_at: "2026-02-01 10:00:11",
+          updated_at: "2026-02-01 10:00:14",
+          parent_session_id: MAIN,
+        },
+        {
+          id: FORK,
+          name: "Harvest via env",
+          user_set_name: 1,
+          description: "",
+          session_type: "user",
+          working_dir: CWD,
+          created_at: "2026-02-01 10:01:40",
+          updated_at: "2026-02-01 10:01:43",
+        },
+        {
+          id: HIDDEN,
+          name: "",
+          description: "",
+          session_type: "hidden",
+          working_dir: CWD,
+          created_at: "2026-02-01 10:00:01",
+          updated_at: "2026-02-01 10:00:02",
+        },
+      ],
+    },
+    { table: "messages", rows },
+  ]);
 
-const legacy = [
-  {
-    working_dir: "/home/dev/work/quince",
-    description: "Explain the retry policy",
-    schedule_id: null,
-    message_count: 2,
-    total_tokens: 812,
-  },
-  {
-    id: "m1",
-    role: "user",
-    created: 1740823200,
-    content: [text("Why does the fetcher retry five times?")],
-  },
-  {
-    id: "m2",
-    role: "assistant",
-    created: 1740823206,
-    content: JSON.stringify([
-      text("RETRY_LIMIT in src/fetch.py is 5; each retry doubles the wait."),
-    ]),
-  },
-];
-await Deno.writeTextFile(
-  `${DIR}20250301_1.jsonl`,
-  legacy.map((l) => JSON.stringify(l)).join("\n") + "\n",
-);
+  const legacy = [
+    {
+      working_dir: "/home/dev/work/quince",
+      description: "Explain the retry policy",
+      schedule_id: null,
+      message_count: 2,
+      total_tokens: 812,
+    },
+    {
+      id: "m1",
+      role: "user",
+      created: 1740823200,
+      content: [text("Why does the fetcher retry five times?")],
+    },
+    {
+      id: "m2",
+      role: "assistant",
+      created: 1740823206,
+      content: JSON.stringify([
+        text("RETRY_LIMIT in src/fetch.py is 5; each retry doubles the wait."),
+      ]),
+    },
+  ];
+  await Deno.writeTextFile(
+    `${DIR}20250301_1.jsonl`,
+    legacy.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+}
+
+if (import.meta.main) await generate();

@@ -262,174 +262,182 @@ const session = (
   ...extra,
 });
 
-await writeFixtureDb(`${ROOT}opencode.db`, SCHEMA, [
-  {
-    table: "project",
-    rows: [{
-      id: "prj_kettle",
-      worktree: DIR,
-      vcs: "git",
-      time_created: T0,
-      time_updated: T0,
-      sandboxes: "[]",
-    }],
-  },
-  {
-    table: "session",
-    rows: [
-      session(MAIN, "Kettle countdown off-by-one", {
-        revert: JSON.stringify({ messageID: "msg_0005main", snapshot: "abc" }),
-      }),
-      session(CHILD, "Check other loops (@general subagent)", {
-        parent_id: MAIN,
-      }),
-      session(V2, "legacy copy"),
-    ],
-  },
-  { table: "message", rows: messages },
-  { table: "part", rows: parts },
-  {
-    table: "session_v2",
-    rows: [
-      {
-        id: V2,
-        project_id: "prj_kettle",
-        slug: "v2",
-        directory: DIR,
-        title: "New session - 2026-03-01T10:01:40.000Z",
-        version: "2.0.26",
-        time_created: T0 + 100_000,
-        time_updated: T0 + 106_000,
-      },
-      {
-        id: FORK,
-        project_id: "prj_kettle",
-        slug: "fork",
-        directory: DIR,
-        fork_session_id: V2,
-        title: "Keep brew alias",
-        version: "2.0.26",
-        time_created: T0 + 200_000,
-        time_updated: T0 + 202_000,
-      },
-    ],
-  },
-  { table: "session_message", rows: v2rows },
-]);
+/** Writes the fixture files. */
+export async function generate(): Promise<void> {
+  await writeFixtureDb(`${ROOT}opencode.db`, SCHEMA, [
+    {
+      table: "project",
+      rows: [{
+        id: "prj_kettle",
+        worktree: DIR,
+        vcs: "git",
+        time_created: T0,
+        time_updated: T0,
+        sandboxes: "[]",
+      }],
+    },
+    {
+      table: "session",
+      rows: [
+        session(MAIN, "Kettle countdown off-by-one", {
+          revert: JSON.stringify({
+            messageID: "msg_0005main",
+            snapshot: "abc",
+          }),
+        }),
+        session(CHILD, "Check other loops (@general subagent)", {
+          parent_id: MAIN,
+        }),
+        session(V2, "legacy copy"),
+      ],
+    },
+    { table: "message", rows: messages },
+    { table: "part", rows: parts },
+    {
+      table: "session_v2",
+      rows: [
+        {
+          id: V2,
+          project_id: "prj_kettle",
+          slug: "v2",
+          directory: DIR,
+          title: "New session - 2026-03-01T10:01:40.000Z",
+          version: "2.0.26",
+          time_created: T0 + 100_000,
+          time_updated: T0 + 106_000,
+        },
+        {
+          id: FORK,
+          project_id: "prj_kettle",
+          slug: "fork",
+          directory: DIR,
+          fork_session_id: V2,
+          title: "Keep brew alias",
+          version: "2.0.26",
+          time_created: T0 + 200_000,
+          time_updated: T0 + 202_000,
+        },
+      ],
+    },
+    { table: "session_message", rows: v2rows },
+  ]);
 
-async function json(rel: string, value: unknown): Promise<void> {
-  const path = ROOT + rel;
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
+  async function json(rel: string, value: unknown): Promise<void> {
+    const path = ROOT + rel;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
+  }
+
+  await json(`storage/session_diff/${MAIN}.json`, [
+    {
+      file: "src/timer.ts",
+      before: "let left = 10;\nwhile (left > 0) { tick(); left--; }\n",
+      after: "let left = 10;\nwhile (left >= 0) { tick(); left--; }\n",
+      additions: 1,
+      deletions: 1,
+    },
+  ]);
+  await json("storage/session_diff/ses_0rphanDiffNoSession9.json", [
+    {
+      file: "docs/brewing.md",
+      patch:
+        "--- a/docs/brewing.md\n+++ b/docs/brewing.md\n@@ -1 +1 @@\n-Brew for four minutes.\n+Steep for four minutes.\n",
+      additions: 1,
+      deletions: 1,
+    },
+  ]);
+
+  // The 0.6+ JSON layout: storage/session/<project>/<id>.json, message/<id>/, part/<message>/.
+  const J = "ses_0a9b8c7d6e5fJsonTree0005";
+  await json(`storage/session/prj_kettle/${J}.json`, {
+    id: J,
+    version: "0.9.1",
+    projectID: "prj_kettle",
+    directory: DIR,
+    title: "Descale reminder",
+    time: { created: T0 - 86_400_000, updated: T0 - 86_390_000 },
+  });
+  await json(`storage/message/${J}/msg_j1.json`, {
+    id: "msg_j1",
+    sessionID: J,
+    role: "user",
+    time: { created: T0 - 86_400_000 },
+  });
+  await json(`storage/part/msg_j1/prt_j1a.json`, {
+    id: "prt_j1a",
+    sessionID: J,
+    messageID: "msg_j1",
+    type: "text",
+    text: "Add a descale reminder every 30 brews.",
+  });
+  await json(`storage/message/${J}/msg_j2.json`, {
+    id: "msg_j2",
+    sessionID: J,
+    role: "assistant",
+    time: { created: T0 - 86_395_000 },
+    path: { cwd: DIR, root: DIR },
+  });
+  await json(`storage/part/msg_j2/prt_j2a.json`, {
+    id: "prt_j2a",
+    sessionID: J,
+    messageID: "msg_j2",
+    type: "text",
+    text: "Added a counter that reminds you after 30 brews.",
+    time: { start: T0 - 86_394_000 },
+  });
+  await json(`storage/part/msg_j2/prt_j2b.json`, {
+    id: "prt_j2b",
+    sessionID: J,
+    messageID: "msg_j2",
+    type: "tool",
+    tool: "bash",
+    callID: "c",
+    state: {
+      status: "completed",
+      input: { command: "npm run lint" },
+      output: "ok",
+      metadata: { exit: 0 },
+    },
+  });
+
+  // The ≤0.5 layout under project/<name>/storage/session/{info,message,part}.
+  const O = "ses_0f1e2d3c4b5aOldLayout06";
+  const P = "project/global/storage/session";
+  await json(`${P}/info/${O}.json`, {
+    id: O,
+    version: "0.5.28",
+    title: "New session - 2025-11-02T08:00:00.000Z",
+    time: { created: 1762070400000, updated: 1762070460000 },
+  });
+  await json(`${P}/message/${O}/msg_o1.json`, {
+    id: "msg_o1",
+    role: "user",
+    sessionID: O,
+    time: { created: 1762070400100 },
+  });
+  await json(`${P}/part/${O}/msg_o1/prt_o1.json`, {
+    id: "prt_o1",
+    type: "text",
+    text: "What voltage does the heating element need?",
+    messageID: "msg_o1",
+    sessionID: O,
+  });
+  await json(`${P}/message/${O}/msg_o2.json`, {
+    id: "msg_o2",
+    role: "assistant",
+    sessionID: O,
+    system: ["You are opencode, an interactive CLI tool."],
+    mode: "build",
+    path: { cwd: DIR, root: DIR },
+    time: { created: 1762070401000 },
+  });
+  await json(`${P}/part/${O}/msg_o2/prt_o2.json`, {
+    id: "prt_o2",
+    type: "text",
+    text: "The element is rated for 230 V.",
+    messageID: "msg_o2",
+    sessionID: O,
+  });
 }
 
-await json(`storage/session_diff/${MAIN}.json`, [
-  {
-    file: "src/timer.ts",
-    before: "let left = 10;\nwhile (left > 0) { tick(); left--; }\n",
-    after: "let left = 10;\nwhile (left >= 0) { tick(); left--; }\n",
-    additions: 1,
-    deletions: 1,
-  },
-]);
-await json("storage/session_diff/ses_0rphanDiffNoSession9.json", [
-  {
-    file: "docs/brewing.md",
-    patch:
-      "--- a/docs/brewing.md\n+++ b/docs/brewing.md\n@@ -1 +1 @@\n-Brew for four minutes.\n+Steep for four minutes.\n",
-    additions: 1,
-    deletions: 1,
-  },
-]);
-
-// The 0.6+ JSON layout: storage/session/<project>/<id>.json, message/<id>/, part/<message>/.
-const J = "ses_0a9b8c7d6e5fJsonTree0005";
-await json(`storage/session/prj_kettle/${J}.json`, {
-  id: J,
-  version: "0.9.1",
-  projectID: "prj_kettle",
-  directory: DIR,
-  title: "Descale reminder",
-  time: { created: T0 - 86_400_000, updated: T0 - 86_390_000 },
-});
-await json(`storage/message/${J}/msg_j1.json`, {
-  id: "msg_j1",
-  sessionID: J,
-  role: "user",
-  time: { created: T0 - 86_400_000 },
-});
-await json(`storage/part/msg_j1/prt_j1a.json`, {
-  id: "prt_j1a",
-  sessionID: J,
-  messageID: "msg_j1",
-  type: "text",
-  text: "Add a descale reminder every 30 brews.",
-});
-await json(`storage/message/${J}/msg_j2.json`, {
-  id: "msg_j2",
-  sessionID: J,
-  role: "assistant",
-  time: { created: T0 - 86_395_000 },
-  path: { cwd: DIR, root: DIR },
-});
-await json(`storage/part/msg_j2/prt_j2a.json`, {
-  id: "prt_j2a",
-  sessionID: J,
-  messageID: "msg_j2",
-  type: "text",
-  text: "Added a counter that reminds you after 30 brews.",
-  time: { start: T0 - 86_394_000 },
-});
-await json(`storage/part/msg_j2/prt_j2b.json`, {
-  id: "prt_j2b",
-  sessionID: J,
-  messageID: "msg_j2",
-  type: "tool",
-  tool: "bash",
-  callID: "c",
-  state: {
-    status: "completed",
-    input: { command: "npm run lint" },
-    output: "ok",
-    metadata: { exit: 0 },
-  },
-});
-
-// The ≤0.5 layout under project/<name>/storage/session/{info,message,part}.
-const O = "ses_0f1e2d3c4b5aOldLayout06";
-const P = "project/global/storage/session";
-await json(`${P}/info/${O}.json`, {
-  id: O,
-  version: "0.5.28",
-  title: "New session - 2025-11-02T08:00:00.000Z",
-  time: { created: 1762070400000, updated: 1762070460000 },
-});
-await json(`${P}/message/${O}/msg_o1.json`, {
-  id: "msg_o1",
-  role: "user",
-  sessionID: O,
-  time: { created: 1762070400100 },
-});
-await json(`${P}/part/${O}/msg_o1/prt_o1.json`, {
-  id: "prt_o1",
-  type: "text",
-  text: "What voltage does the heating element need?",
-  messageID: "msg_o1",
-  sessionID: O,
-});
-await json(`${P}/message/${O}/msg_o2.json`, {
-  id: "msg_o2",
-  role: "assistant",
-  sessionID: O,
-  system: ["You are opencode, an interactive CLI tool."],
-  mode: "build",
-  path: { cwd: DIR, root: DIR },
-  time: { created: 1762070401000 },
-});
-await json(`${P}/part/${O}/msg_o2/prt_o2.json`, {
-  id: "prt_o2",
-  type: "text",
-  text: "The element is rated for 230 V.",
-  messageID: "msg_o2",
-  sessionID: O,
-});
+if (import.meta.main) await generate();

@@ -241,48 +241,53 @@ function zstd(doc: unknown): Uint8Array {
   );
 }
 
-await writeFixtureDb(
-  new URL(
-    "../../fixtures/zed/.local/share/zed/threads/threads.db",
-    import.meta.url,
-  ).pathname,
-  SCHEMA,
-  [{
-    table: "threads",
-    rows: [
-      {
-        id: "7e1f0c52-9a2b-4d1e-8c3f-0a5b6c7d8e90",
-        summary: "Fix flaky lantern render test",
-        updated_at: "2026-02-10T09:05:00.000000000+00:00",
-        data_type: "zstd",
-        data: zstd(main),
-        parent_id: null,
-        folder_paths: `${ROOT}\n`,
-        folder_paths_order: "0",
-        created_at: "2026-02-10T09:00:00.000000000+00:00",
-      },
-      {
-        id: "0b3e9d14-5f6a-4c7b-9d8e-1f2a3b4c5d6e",
-        summary: "Search for other HashMap uses",
-        updated_at: "2026-02-10T09:03:00.000000000+00:00",
-        data_type: "zstd",
-        data: zstd(child),
-        parent_id: "7e1f0c52-9a2b-4d1e-8c3f-0a5b6c7d8e90",
-        folder_paths: `${ROOT}\n`,
-        folder_paths_order: "0",
-        created_at: "2026-02-10T09:02:00.000000000+00:00",
-      },
-      {
-        id: "a4c2e6f8-1b3d-4e5f-8a9b-0c1d2e3f4a5b",
-        summary: "Explain the build script",
-        updated_at: "2025-06-01T12:00:00+00:00",
-        data_type: "json",
-        data: new TextEncoder().encode(JSON.stringify(legacy)),
-        parent_id: null,
-        folder_paths: null,
-        folder_paths_order: null,
-        created_at: null,
-      },
-    ],
-  }],
-);
+/** Writes the fixture files. */
+export async function generate(): Promise<void> {
+  await writeFixtureDb(
+    new URL(
+      "../../fixtures/zed/.local/share/zed/threads/threads.db",
+      import.meta.url,
+    ).pathname,
+    SCHEMA,
+    [{
+      table: "threads",
+      rows: [
+        {
+          id: "7e1f0c52-9a2b-4d1e-8c3f-0a5b6c7d8e90",
+          summary: "Fix flaky lantern render test",
+          updated_at: "2026-02-10T09:05:00.000000000+00:00",
+          data_type: "zstd",
+          data: zstd(main),
+          parent_id: null,
+          folder_paths: `${ROOT}\n`,
+          folder_paths_order: "0",
+          created_at: "2026-02-10T09:00:00.000000000+00:00",
+        },
+        {
+          id: "0b3e9d14-5f6a-4c7b-9d8e-1f2a3b4c5d6e",
+          summary: "Search for other HashMap uses",
+          updated_at: "2026-02-10T09:03:00.000000000+00:00",
+          data_type: "zstd",
+          data: zstd(child),
+          parent_id: "7e1f0c52-9a2b-4d1e-8c3f-0a5b6c7d8e90",
+          folder_paths: `${ROOT}\n`,
+          folder_paths_order: "0",
+          created_at: "2026-02-10T09:02:00.000000000+00:00",
+        },
+        {
+          id: "a4c2e6f8-1b3d-4e5f-8a9b-0c1d2e3f4a5b",
+          summary: "Explain the build script",
+          updated_at: "2025-06-01T12:00:00+00:00",
+          data_type: "json",
+          data: new TextEncoder().encode(JSON.stringify(legacy)),
+          parent_id: null,
+          folder_paths: null,
+          folder_paths_order: null,
+          created_at: null,
+        },
+      ],
+    }],
+  );
+}
+
+if (import.meta.main) await generate();
