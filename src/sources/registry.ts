@@ -11,6 +11,13 @@ import { codex } from "./codex.ts";
 import { crush } from "./crush.ts";
 import { zed } from "./zed.ts";
 import { goose } from "./goose.ts";
+import { gemini } from "./gemini.ts";
+import { copilotCli } from "./copilot_cli.ts";
+import { copilotChat } from "./copilot_chat.ts";
+import { kimi } from "./kimi.ts";
+import { pi } from "./pi.ts";
+import { qwen } from "./qwen.ts";
+import { amp } from "./amp.ts";
 import { opencode } from "./opencode.ts";
 import { cursor } from "./cursor.ts";
 
@@ -21,6 +28,13 @@ export const HARNESSES: readonly Harness[] = [
   crush,
   zed,
   goose,
+  gemini,
+  copilotCli,
+  copilotChat,
+  kimi,
+  pi,
+  qwen,
+  amp,
   opencode,
   cursor,
 ];

@@ -1,0 +1,384 @@
+/**
+ * The Copilot event log (`{type, data, id, timestamp, parentId}` per line),
+ * written by Copilot CLI as `session-state/<id>/events.jsonl` and by the VS
+ * Code Copilot Chat extension as its `transcripts/<id>.jsonl`. Both harnesses
+ * read it through here.
+ *
+ * @module
+ */
+import type { ParseOptions, ParseResult } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { walkJsonLines } from "./_jsonl_walk.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const DIALECT: ToolDialect = {
+  shell: new Set(["bash", "powershell", "shell", "run_in_terminal"]),
+  commandKeys: ["command", "cmd"],
+  pathTools: new Set([
+    "view",
+    "read",
+    "read_file",
+    "create",
+    "write",
+    "create_file",
+  ]),
+  pathKeys: ["path", "filePath", "file_path"],
+  editTools: new Set([
+    "edit",
+    "str_replace",
+    "str_replace_editor",
+    "replace_string_in_file",
+  ]),
+  oldKeys: ["old_str", "oldString", "old_string"],
+};
+
+/** Tools whose calls and results are the agent's own bookkeeping. */
+const QUIET_TOOLS = new Set(["report_intent"]);
+
+/** `Forked from <source> before event <event> as <fork>.` */
+const FORKED_FROM = /^Forked from (\S+?) before event/;
+
+/** What a parse hands back to resume an append-only log. */
+export interface CopilotEventsState {
+  /** Seq of the next main-session record. */
+  nextSeq: number;
+  /** Session id once `session.start` named it. */
+  sessionId?: string;
+  /** Working directory, once known. */
+  cwd?: string;
+  /** Parent session of a fork. */
+  parent?: string;
+  /** Next seq of each sub-agent side chain. */
+  sides?: Record<string, number>;
+}
+
+/** Options for {@linkcode parseCopilotEvents}. */
+export interface CopilotEventsOptions extends ParseOptions {
+  /** Harness id the sessions are filed under. */
+  harness: string;
+  /** Session id until `session.start` names one. */
+  fallbackId: string;
+  /** Working directory known from a side file (workspace.yaml). */
+  cwd?: string | undefined;
+  /** Title known from a side file. */
+  title?: string | undefined;
+  /** Lines longer than this are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+}
+
+function readState(value: unknown): CopilotEventsState {
+  const state: CopilotEventsState = { nextSeq: 0 };
+  if (!isObject(value)) return state;
+  if (typeof value.nextSeq === "number" && Number.isInteger(value.nextSeq)) {
+    state.nextSeq = Math.max(0, value.nextSeq);
+  }
+  for (const key of ["sessionId", "cwd", "parent"] as const) {
+    const v = str(value[key]);
+    if (v) state[key] = v;
+  }
+  if (isObject(value.sides)) {
+    const sides: Record<string, number> = {};
+    for (const [k, v] of Object.entries(value.sides)) {
+      if (typeof v === "number" && Number.isInteger(v) && v >= 0) sides[k] = v;
+    }
+    state.sides = sides;
+  }
+  return state;
+}
+
+/** The agent a sub-agent's event is stamped with, if any. */
+function agentOf(event: Json, data: Json): string | undefined {
+  return str(event.agentId) ?? str(data.agentId);
+}
+
+function resultText(data: Json): string {
+  const result = data.result;
+  if (isObject(result)) {
+    const content = result.content ?? result.detailedContent;
+    if (typeof content === "string") return content;
+    if (Array.isArray(content)) {
+      return content
+        .map((c) => isObject(c) && typeof c.text === "string" ? c.text : "")
+        .filter((t) => t.length > 0)
+        .join("\n");
+    }
+  } else if (typeof result === "string") return result;
+  if (isObject(data.error)) return str(data.error.message) ?? "";
+  return typeof data.error === "string" ? data.error : "";
+}
+
+class EventsReader {
+  readonly main: SessionBuilder;
+  readonly state: CopilotEventsState;
+  readonly #options: CopilotEventsOptions;
+  readonly #path: string;
+  readonly #mainTools: ToolRecorder;
+  readonly #sides = new Map<
+    string,
+    { builder: SessionBuilder; tools: ToolRecorder }
+  >();
+  readonly #called = new Set<string>();
+  readonly #quiet = new Set<string>();
+  skipped = 0;
+
+  constructor(path: string, options: CopilotEventsOptions) {
+    this.#options = options;
+    this.#path = path;
+    this.state = readState(options.state);
+    const cwd = this.state.cwd ?? options.cwd;
+    if (cwd) this.state.cwd = cwd;
+    this.main = new SessionBuilder({
+      harness: options.harness,
+      id: this.state.sessionId ?? options.fallbackId,
+      path,
+      cwd,
+      nextSeq: this.state.nextSeq,
+      parent: this.state.parent,
+      lineage: this.state.parent ? "fork" : undefined,
+    });
+    if (options.title) this.main.setTitle(options.title);
+    this.#mainTools = new ToolRecorder(this.main, DIALECT);
+  }
+
+  line(event: Json, base: Locator): void {
+    const type = str(event.type);
+    const data = isObject(event.data) ? event.data : {};
+    if (!type) {
+      this.skipped++;
+      return;
+    }
+    const eventId = str(event.id);
+    const locator: Locator = eventId ? { ...base, recordId: eventId } : base;
+    const time = parseTime(event.timestamp);
+    if (type === "session.start" || type === "session.resume") {
+      this.#start(data, time);
+      return;
+    }
+    if (type === "session.info") {
+      const m = data.infoType === "fork"
+        ? FORKED_FROM.exec(str(data.message) ?? "")
+        : null;
+      if (m?.[1] && m[1] !== this.state.sessionId) {
+        this.state.parent = m[1];
+        this.main.setParent(m[1], "fork");
+      }
+      return;
+    }
+    const agent = agentOf(event, data);
+    let builder = this.main;
+    let tools = this.#mainTools;
+    let flags: RecordFlags | undefined;
+    if (agent) {
+      if (!this.#options.includeSubagents) return;
+      const side = this.#side(agent);
+      builder = side.builder;
+      tools = side.tools;
+      flags = { subagent: true };
+    }
+    const extra = flags ? { flags } : {};
+    const at = { locator, time, flags };
+    switch (type) {
+      case "user.message":
+        builder.add("user", cleanSpeech(str(data.content) ?? ""), {
+          locator,
+          time,
+          ...extra,
+        });
+        break;
+      case "assistant.message": {
+        builder.add("assistant", cleanSpeech(str(data.content) ?? ""), {
+          locator,
+          time,
+          ...extra,
+        });
+        tools.newMessage();
+        const requests = Array.isArray(data.toolRequests)
+          ? data.toolRequests
+          : [];
+        for (const request of requests) {
+          if (!isObject(request)) continue;
+          this.#call(
+            tools,
+            str(request.toolCallId),
+            str(request.name),
+            request.arguments,
+            at,
+          );
+        }
+        break;
+      }
+      case "tool.execution_start":
+        this.#call(
+          tools,
+          str(data.toolCallId),
+          str(data.toolName),
+          data.arguments,
+          at,
+        );
+        break;
+      case "tool.execution_complete": {
+        const id = str(data.toolCallId);
+        if (id && this.#quiet.has(id)) {
+          this.#quiet.delete(id);
+          break;
+        }
+        tools.result(id, resultText(data), data.success === false, at);
+        break;
+      }
+      case "session.compaction_complete":
+      case "session.task_complete": {
+        const summary = str(data.summaryContent) ?? str(data.summary);
+        builder.add("summary", summary ?? "", { locator, time, ...extra });
+        break;
+      }
+      default:
+        // Turn markers, model changes, hooks, usage: bookkeeping.
+        builder.touch(time);
+    }
+  }
+
+  #start(data: Json, time: number | undefined): void {
+    const id = str(data.sessionId);
+    if (id && this.state.sessionId === undefined) {
+      this.state.sessionId = id;
+      this.main.setId(id);
+    }
+    const context = isObject(data.context) ? data.context : {};
+    const cwd = str(context.cwd);
+    if (cwd && this.state.cwd === undefined) {
+      this.state.cwd = cwd;
+      this.main.setCwd(cwd);
+    }
+    this.main.touch(parseTime(data.startTime) ?? time);
+  }
+
+  #call(
+    tools: ToolRecorder,
+    id: string | undefined,
+    name: string | undefined,
+    input: unknown,
+    at: {
+      locator: Locator;
+      time: number | undefined;
+      flags?: RecordFlags | undefined;
+    },
+  ): void {
+    if (!name) return;
+    if (id) {
+      if (this.#called.has(id)) return;
+      this.#called.add(id);
+    }
+    if (QUIET_TOOLS.has(name)) {
+      if (id) this.#quiet.add(id);
+      return;
+    }
+    tools.call(id, name, input, at);
+  }
+
+  #side(agent: string): { builder: SessionBuilder; tools: ToolRecorder } {
+    let side = this.#sides.get(agent);
+    if (side) return side;
+    const parent = this.state.sessionId ?? this.#options.fallbackId;
+    const lineage: Lineage = "sidechain";
+    const builder = new SessionBuilder({
+      harness: this.#options.harness,
+      id: `${parent}:${agent}`,
+      path: this.#path,
+      cwd: this.state.cwd,
+      nextSeq: this.state.sides?.[agent] ?? 0,
+      parent,
+      lineage,
+    });
+    side = { builder, tools: new ToolRecorder(builder, DIALECT) };
+    this.#sides.set(agent, side);
+    return side;
+  }
+
+  sessions(): SessionBuilder[] {
+    return [this.main, ...[...this.#sides.values()].map((s) => s.builder)];
+  }
+
+  resumeState(): CopilotEventsState {
+    const state: CopilotEventsState = {
+      ...this.state,
+      nextSeq: this.main.nextSeq,
+    };
+    if (this.#sides.size > 0 || this.state.sides) {
+      const sides = { ...this.state.sides };
+      for (const [agent, side] of this.#sides) {
+        sides[agent] = side.builder.nextSeq;
+      }
+      state.sides = sides;
+    }
+    return state;
+  }
+}
+
+/**
+ * Parses a Copilot event log (from `options.offset` when resuming): user and
+ * assistant messages, tool calls as command/files/edit records, results as
+ * tool-output (isError when `success` is false; a shell result's
+ * `<exited with exit code N>` footer becomes the command's exit code),
+ * compaction and task summaries, sub-agent events (stamped `agentId`) as side
+ * chains, and a `/fork`'s source from its `session.info` note.
+ *
+ * @param path The events file.
+ * @param options Harness id, fallback id, resume point and side-file facts.
+ * @returns The sessions and the resume point.
+ * @example
+ * ```ts
+ * import { parseCopilotEvents } from "./_copilot_events.ts";
+ * import { equal } from "node:assert/strict";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   type: "user.message", data: { content: "run the tests" },
+ *   id: "e1", timestamp: "2026-01-01T00:00:00Z", parentId: null,
+ * }) + "\n");
+ * const { sessions } = await parseCopilotEvents(path, {
+ *   harness: "copilot-cli", fallbackId: "s1", includeSubagents: true,
+ *   source: { home: "/h", env: {}, os: "linux" },
+ * });
+ * equal(sessions[0]?.records[0]?.text, "run the tests");
+ * ```
+ */
+export async function parseCopilotEvents(
+  path: string,
+  options: CopilotEventsOptions,
+): Promise<ParseResult> {
+  const reader = new EventsReader(path, options);
+  const walkOptions: {
+    offset?: number;
+    firstLine?: number;
+    maxLineBytes?: number;
+  } = {};
+  if (options.offset !== undefined) walkOptions.offset = options.offset;
+  if (options.firstLine !== undefined) {
+    walkOptions.firstLine = options.firstLine;
+  }
+  if (options.maxLineBytes !== undefined) {
+    walkOptions.maxLineBytes = options.maxLineBytes;
+  }
+  const walked = await walkJsonLines(
+    path,
+    walkOptions,
+    (event, locator) => reader.line(event, locator),
+  );
+  return {
+    sessions: reader.sessions().map((b) => b.build()).filter((s) =>
+      s.records.length > 0
+    ),
+    safeOffset: walked.safeOffset,
+    safeLine: walked.safeLine,
+    state: reader.resumeState(),
+    skipped: walked.skipped + reader.skipped,
+  };
+}

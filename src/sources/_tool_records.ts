@@ -1,0 +1,313 @@
+/**
+ * Work records from tool calls, shared by the harnesses whose tools follow a
+ * "dialect": which tool names run shell commands, which touch files, which
+ * key holds the path, and which key holds the text an edit replaced.
+ *
+ * @module
+ */
+import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
+import type { SessionBuilder } from "./_builder.ts";
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+
+/**
+ * Tells whether a value is a plain JSON object.
+ *
+ * @param value Anything.
+ * @returns True for non-null, non-array objects.
+ * @example
+ * ```ts
+ * import { isObject } from "./_tool_records.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(isObject({}) && !isObject([]));
+ * ```
+ */
+export function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A non-empty string, else undefined.
+ *
+ * @param value Anything.
+ * @returns The string when it has at least one character.
+ * @example
+ * ```ts
+ * import { str } from "./_tool_records.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(str(""), undefined);
+ * ```
+ */
+export function str(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/** The removed text of an `edit` record is cut here; only the path is searched. */
+export const MAX_EDIT_CHARS = 32 * 1024;
+
+const EXIT_FOOTERS = [
+  /^Exit Code: (-?\d+)\s*$/m,
+  /<exited with exit code (-?\d+)>/,
+  /Command failed with exit code: (-?\d+)/,
+  /^Command exited with code (-?\d+)\s*$/m,
+  /^Process exited with code (-?\d+)/m,
+  /^Exit code: (-?\d+)/m,
+];
+
+/**
+ * The exit code a shell tool's output reports in its footer, for the footers
+ * Gemini/Qwen (`Exit Code: N`), Copilot (`<exited with exit code N>`), Kimi
+ * (`Command failed with exit code: N.`), Pi (`Command exited with code N`) and
+ * Codex-style tools write.
+ *
+ * @param text Tool output.
+ * @returns The code, or undefined when no footer names one.
+ * @example
+ * ```ts
+ * import { exitCodeIn } from "./_tool_records.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(exitCodeIn("ok\n<exited with exit code 2>"), 2);
+ * ```
+ */
+export function exitCodeIn(text: string): number | undefined {
+  for (const re of EXIT_FOOTERS) {
+    const m = re.exec(text);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/** Which tools do what, for one harness. */
+export interface ToolDialect {
+  /** Tools that run a shell command. */
+  shell: ReadonlySet<string>;
+  /** Keys that may hold the command, in order of preference. */
+  commandKeys: readonly string[];
+  /** Tools whose path argument becomes a `files` record. */
+  pathTools: ReadonlySet<string>;
+  /** Keys that may hold a path, in order of preference. */
+  pathKeys: readonly string[];
+  /** Keys that may hold a list of paths. */
+  pathListKeys?: readonly string[];
+  /** Tools whose replaced text becomes an `edit` record. */
+  editTools: ReadonlySet<string>;
+  /** Keys that may hold the replaced text. */
+  oldKeys: readonly string[];
+  /** Key of a list of `{old…}` edits inside one call (MultiEdit style). */
+  editListKey?: string;
+}
+
+/** Where and when a tool event happened. */
+export interface ToolEventAt {
+  /** Source position. */
+  locator: Locator;
+  /** Milliseconds since the epoch. */
+  time?: number | undefined;
+  /** Record flags (sub-agent). */
+  flags?: RecordFlags | undefined;
+}
+
+interface Pending {
+  name: string;
+  command?: SessionRecord;
+}
+
+/** Caps how many unanswered calls are remembered. */
+const MAX_PENDING = 1024;
+
+function firstString(input: Json, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const v = str(input[key]);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+function withFlags(
+  at: ToolEventAt,
+  extra?: RecordFlags,
+): { flags?: RecordFlags } {
+  const flags: RecordFlags = { ...at.flags, ...extra };
+  return flags.subagent || flags.isError || flags.truncated ? { flags } : {};
+}
+
+/**
+ * Turns tool calls and results into `command`, `files`, `edit` and
+ * `tool-output` records for one session, pairing each result with its call
+ * so a command gets the exit code its result reports.
+ */
+export class ToolRecorder {
+  readonly #builder: SessionBuilder;
+  readonly #dialect: ToolDialect;
+  readonly #pending = new Map<string, Pending>();
+  readonly #filesSeen = new Set<string>();
+
+  /**
+   * @param builder The session the records go to.
+   * @param dialect The harness's tool names and keys.
+   */
+  constructor(builder: SessionBuilder, dialect: ToolDialect) {
+    this.#builder = builder;
+    this.#dialect = dialect;
+  }
+
+  /** Starts a new assistant message: paths are listed once per message. */
+  newMessage(): void {
+    this.#filesSeen.clear();
+  }
+
+  /** The tool name a call id was issued under, when known. */
+  toolOf(id: string | undefined): string | undefined {
+    return id === undefined ? undefined : this.#pending.get(id)?.name;
+  }
+
+  /**
+   * Records one tool call.
+   *
+   * @param id The call id (pairs the result), when the format has one.
+   * @param name The tool name.
+   * @param input The call's arguments (an object, or a JSON string of one).
+   * @param at Locator, time and flags.
+   */
+  call(
+    id: string | undefined,
+    name: string,
+    input: unknown,
+    at: ToolEventAt,
+  ): void {
+    let args: Json = {};
+    if (isObject(input)) args = input;
+    else if (typeof input === "string" && input.startsWith("{")) {
+      try {
+        const parsed: unknown = JSON.parse(input);
+        if (isObject(parsed)) args = parsed;
+      } catch {
+        // Arguments that are not JSON carry no path or command.
+      }
+    }
+    const pending: Pending = { name };
+    if (id !== undefined) {
+      if (this.#pending.size >= MAX_PENDING) {
+        const oldest = this.#pending.keys().next().value;
+        if (oldest !== undefined) this.#pending.delete(oldest);
+      }
+      this.#pending.set(id, pending);
+    }
+    const d = this.#dialect;
+    const base = { locator: at.locator, time: at.time, tool: name };
+    if (d.shell.has(name)) {
+      const cmd = firstString(args, d.commandKeys) ??
+        (Array.isArray(args.command)
+          ? args.command.filter((c) => typeof c === "string").join(" ")
+          : undefined);
+      if (cmd) {
+        const record = this.#builder.add("command", cmd, {
+          ...base,
+          ...withFlags(at),
+        });
+        if (record) pending.command = record;
+      }
+      return;
+    }
+    const paths: string[] = [];
+    if (d.pathTools.has(name) || d.editTools.has(name)) {
+      const one = firstString(args, d.pathKeys);
+      if (one) paths.push(one);
+      for (const key of d.pathListKeys ?? []) {
+        const list = args[key];
+        if (!Array.isArray(list)) continue;
+        for (const p of list) if (typeof p === "string" && p) paths.push(p);
+      }
+    }
+    for (const path of paths) this.file(path, name, at);
+    if (!d.editTools.has(name) || paths.length === 0) return;
+    const removed: string[] = [];
+    const old = firstString(args, d.oldKeys);
+    if (old) removed.push(old);
+    const list = d.editListKey ? args[d.editListKey] : undefined;
+    if (Array.isArray(list)) {
+      for (const item of list) {
+        if (isObject(item)) {
+          const text = firstString(item, d.oldKeys);
+          if (text) removed.push(text);
+        }
+      }
+    }
+    for (const text of removed) this.edit(paths[0] as string, text, name, at);
+  }
+
+  /**
+   * Records a path the current message touched, once per message.
+   *
+   * @param path The file.
+   * @param tool The tool (or response part) that touched it.
+   * @param at Locator, time and flags.
+   */
+  file(path: string, tool: string, at: ToolEventAt): void {
+    if (this.#filesSeen.has(path)) return;
+    this.#filesSeen.add(path);
+    this.#builder.add("files", path, {
+      locator: at.locator,
+      time: at.time,
+      tool,
+      ...withFlags(at),
+    });
+  }
+
+  /**
+   * Records the text an edit removed from a file.
+   *
+   * @param path The file.
+   * @param removed The replaced text.
+   * @param tool The tool name.
+   * @param at Locator, time and flags.
+   */
+  edit(path: string, removed: string, tool: string, at: ToolEventAt): void {
+    const cut = removed.length > MAX_EDIT_CHARS;
+    const body = `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`;
+    this.#builder.add("edit", body, {
+      locator: at.locator,
+      time: at.time,
+      tool,
+      ...withFlags(at, cut ? { truncated: true } : undefined),
+    });
+  }
+
+  /**
+   * Records a tool result as `tool-output` and settles the exit code of the
+   * command it answers: the explicit code, else the output's footer, else 0
+   * for a result not marked as an error.
+   *
+   * @param id The call id, when the format pairs results with calls.
+   * @param text The output.
+   * @param isError Whether the harness marked the result as failed.
+   * @param at Locator, time and flags.
+   * @param exitCode An exit code the harness recorded explicitly.
+   * @param name The tool name when the result names it itself.
+   */
+  result(
+    id: string | undefined,
+    text: string,
+    isError: boolean,
+    at: ToolEventAt,
+    exitCode?: number,
+    name?: string,
+  ): void {
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (id !== undefined) this.#pending.delete(id);
+    const tool = name ?? pending?.name;
+    if (pending?.command && pending.command.exitCode === undefined) {
+      const code = exitCode ?? exitCodeIn(text) ?? (isError ? undefined : 0);
+      if (code !== undefined && Number.isFinite(code)) {
+        pending.command.exitCode = code;
+      }
+    }
+    this.#builder.add("tool-output", text, {
+      locator: at.locator,
+      time: at.time,
+      tool,
+      ...withFlags(at, isError ? { isError: true } : undefined),
+    });
+  }
+}

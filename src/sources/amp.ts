@@ -1,0 +1,253 @@
+/**
+ * Amp (Sourcegraph): one JSON thread object per conversation at
+ * `${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json`, rewritten as
+ * the thread grows: `{id, created, title, env, messages:[{role, content[]}]}`
+ * with Anthropic-style blocks (`text`, `thinking`, `tool_use`, and
+ * `tool_result` blocks whose `run` holds the status and result).
+ *
+ * @module
+ */
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "amp";
+
+const DIALECT: ToolDialect = {
+  shell: new Set(["Bash", "bash"]),
+  commandKeys: ["cmd", "command"],
+  pathTools: new Set(["Read", "read_file", "create_file", "format_file"]),
+  pathKeys: ["path", "file_path"],
+  editTools: new Set(["edit_file"]),
+  oldKeys: ["old_str", "old_string"],
+};
+
+/** Run statuses that mean the tool did not succeed. */
+const FAILED = new Set(["error", "cancelled", "rejected-by-user"]);
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+function isThreadPath(path: string): boolean {
+  const parts = segments(path);
+  return parts.at(-2) === "threads" &&
+    /^T-[^/\\]+\.json$/.test(parts.at(-1) ?? "");
+}
+
+/** The workspace folder of a thread: its first tree's `file://` URI. */
+function workspaceOf(thread: Json): string | undefined {
+  const env = isObject(thread.env) ? thread.env : {};
+  const initial = isObject(env.initial) ? env.initial : {};
+  const trees = Array.isArray(initial.trees) ? initial.trees : [];
+  for (const tree of trees) {
+    const uri = isObject(tree) ? str(tree.uri) : undefined;
+    if (!uri?.startsWith("file://")) continue;
+    try {
+      let p = decodeURIComponent(new URL(uri).pathname);
+      if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
+      if (p) return p;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/** A tool run's output text and explicit exit code. */
+function runOutput(run: Json): { text: string; exitCode?: number } {
+  const result = run.result ?? run.error;
+  if (typeof result === "string") return { text: result };
+  if (Array.isArray(result)) {
+    return {
+      text: result.filter((r) => typeof r === "string").join("\n"),
+    };
+  }
+  if (isObject(result)) {
+    const text = str(result.output) ?? str(result.content) ??
+      str(result.message) ?? JSON.stringify(result);
+    const out: { text: string; exitCode?: number } = { text };
+    if (typeof result.exitCode === "number") out.exitCode = result.exitCode;
+    return out;
+  }
+  return { text: "" };
+}
+
+/** Options for {@linkcode parseAmpThread}. */
+export interface AmpParseOptions extends ParseOptions {
+  /** Largest thread file read. Default 256 MiB. */
+  maxDocumentBytes?: number;
+}
+
+/**
+ * Parses one Amp thread file.
+ *
+ * @param path The `T-<uuid>.json` file.
+ * @param options Size cap.
+ * @returns The session, if the thread held messages.
+ * @example
+ * ```ts
+ * import { parseAmpThread } from "./amp.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/threads`);
+ * const path = `${dir}/threads/T-1.json`;
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   id: "T-1", created: 1767225600000, title: "Port check",
+ *   messages: [{ role: "user", messageId: 0, content: [{ type: "text", text: "is 8080 free" }] }],
+ * }));
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseAmpThread(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.title, "Port check");
+ * ```
+ */
+export async function parseAmpThread(
+  path: string,
+  options: AmpParseOptions,
+): Promise<ParseResult> {
+  const doc = await readJsonDocument(path, options.maxDocumentBytes);
+  if (!doc.ok) {
+    return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+  }
+  if (!isObject(doc.value)) return { sessions: [], skipped: 1 };
+  const thread = doc.value;
+  const stem = (segments(path).at(-1) ?? "").replace(/\.json$/, "");
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: str(thread.id) ?? stem,
+    path,
+    cwd: workspaceOf(thread),
+  });
+  const tools = new ToolRecorder(builder, DIALECT);
+  const created = parseTime(thread.created);
+  builder.touch(created);
+  let skipped = 0;
+  let time = created;
+  const messages = Array.isArray(thread.messages) ? thread.messages : [];
+  for (const [i, message] of messages.entries()) {
+    if (!isObject(message) || !Array.isArray(message.content)) {
+      skipped++;
+      continue;
+    }
+    const locator: Locator = {
+      path,
+      recordId: String(
+        typeof message.messageId === "number" ? message.messageId : i,
+      ),
+    };
+    const meta = isObject(message.meta) ? message.meta : {};
+    // Assistant turns carry no time of their own: they take the prompt's.
+    time = parseTime(meta.sentAt) ?? time;
+    const at = { locator, time };
+    if (message.role === "user") {
+      const texts: string[] = [];
+      for (const block of message.content) {
+        if (!isObject(block)) continue;
+        if (block.type === "text" && typeof block.text === "string") {
+          texts.push(block.text);
+        } else if (block.type === "tool_result") {
+          const run = isObject(block.run) ? block.run : {};
+          const { text, exitCode } = runOutput(run);
+          const status = str(run.status) ?? "";
+          tools.result(
+            str(block.toolUseID) ?? str(block.tool_use_id),
+            text,
+            FAILED.has(status) ||
+              (exitCode !== undefined && exitCode !== 0),
+            at,
+            exitCode,
+          );
+        }
+      }
+      builder.add("user", cleanSpeech(texts.join("\n\n")), at);
+    } else if (message.role === "assistant") {
+      tools.newMessage();
+      let texts: string[] = [];
+      const flush = (): void => {
+        if (texts.length === 0) return;
+        builder.add("assistant", cleanSpeech(texts.join("\n\n")), at);
+        texts = [];
+      };
+      for (const block of message.content) {
+        if (!isObject(block)) continue;
+        if (block.type === "text" && typeof block.text === "string") {
+          texts.push(block.text);
+        } else if (block.type === "tool_use") {
+          flush();
+          const name = str(block.name);
+          if (name) tools.call(str(block.id), name, block.input, at);
+        }
+      }
+      flush();
+    }
+  }
+  const title = str(thread.title);
+  if (title) builder.setTitle(title);
+  const session = builder.build();
+  return { sessions: session.records.length > 0 ? [session] : [], skipped };
+}
+
+/** The Amp data directories: `DEJA_AMP_ROOT`, else `$XDG_DATA_HOME/amp`, else `~/.local/share/amp`. */
+function ampRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_AMP_ROOT) return [source.env.DEJA_AMP_ROOT];
+  const data = source.env.XDG_DATA_HOME || `${source.home}/.local/share`;
+  return [`${data.replace(/[\\/]+$/, "")}/amp`];
+}
+
+const threadKind: FileKind = {
+  id: "thread",
+  appendOnly: false,
+  match: isThreadPath,
+  parse: (path, options) => parseAmpThread(path, options),
+};
+
+/**
+ * The Amp harness.
+ *
+ * @example
+ * ```ts
+ * import { amp } from "./amp.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(amp.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.local/share/amp"]);
+ * ```
+ */
+export const amp: Harness = {
+  id: HARNESS_ID,
+  name: "Amp",
+  format: "one JSON thread object per conversation (threads/T-<uuid>.json)",
+  envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
+  roots: ampRoots,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    for (const root of ampRoots(source)) {
+      yield* walkFiles(`${root}/threads`, isThreadPath, { maxDepth: 0 });
+    }
+  },
+  kinds: [threadKind],
+  docs: {
+    store:
+      "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory)",
+    extracts:
+      "user text, assistant text, tool calls as commands (Bash `cmd`, exit code from the run result), files (Read, create_file, edit_file, format_file), edits (edit_file old_str), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit), the thread title, the first workspace tree as project; assistant turns take the time of the prompt they answer (Amp stores no per-message time for them)",
+    omits:
+      "thinking blocks, usage ledgers and debug state, `history.jsonl` (bare prompt strings with no session or time; every prompt is also in its thread), thread relationships (handoff/fork links; shape unverified), the VS Code extension's globalStorage copy",
+    verified:
+      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run)",
+  },
+};

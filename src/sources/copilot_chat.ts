@@ -1,0 +1,524 @@
+/**
+ * VS Code Copilot Chat: the editor's own chat sessions under
+ * `<host>/User/workspaceStorage/<hash>/chatSessions/` (a whole JSON document
+ * per session, or since 2025 a JSONL mutation log: `{kind:0,v}` the initial
+ * state, then `kind` 1 set, 2 push/truncate, 3 delete at a key path), plus
+ * the Copilot extension's own event transcripts under
+ * `<host>/User/globalStorage/github.copilot-chat/transcripts/*.jsonl`.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { parseCopilotEvents } from "./_copilot_events.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import { walkJsonLines } from "./_jsonl_walk.ts";
+import { MarkRuns } from "./_tree_chain.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "copilot-chat";
+
+/** VS Code builds that host the chat, by their user-data folder name. */
+const HOSTS = ["Code", "Code - Insiders", "VSCodium", "Cursor"];
+
+/** Tool calls recorded in `result.metadata.toolCallRounds`. */
+const DIALECT: ToolDialect = {
+  shell: new Set(),
+  commandKeys: [],
+  pathTools: new Set(["read_file", "copilot_readFile", "create_file"]),
+  pathKeys: ["filePath", "path"],
+  editTools: new Set([
+    "replace_string_in_file",
+    "copilot_replaceString",
+    "multi_replace_string_in_file",
+    "copilot_multiReplaceString",
+  ]),
+  oldKeys: ["oldString", "old_string"],
+  editListKey: "replacements",
+};
+
+/** The mutation log's first line can hold a large session; allow it. */
+const MAX_LOG_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Object keys never walked into while replaying a mutation log. */
+const UNSAFE_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+function isSessionPath(path: string): boolean {
+  const dir = segments(path).at(-2);
+  return (dir === "chatSessions" || dir === "emptyWindowChatSessions") &&
+    (path.endsWith(".json") || path.endsWith(".jsonl"));
+}
+
+function isTranscriptPath(path: string): boolean {
+  const parts = segments(path);
+  return path.endsWith(".jsonl") && parts.at(-2) === "transcripts" &&
+    parts.at(-3)?.toLowerCase() === "github.copilot-chat";
+}
+
+/** A `file://` URI or a serialized `UriComponents` → a filesystem path. */
+function uriPath(value: unknown): string | undefined {
+  if (typeof value === "string") {
+    if (!value.startsWith("file://")) return undefined;
+    try {
+      let p = decodeURIComponent(new URL(value).pathname);
+      if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
+      return p || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!isObject(value)) return undefined;
+  const fsPath = str(value.fsPath);
+  if (fsPath) return fsPath;
+  if (value.scheme !== undefined && value.scheme !== "file") return undefined;
+  let p = str(value.path);
+  if (p && /^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
+  return p;
+}
+
+/** The folder a workspace storage directory belongs to (`workspace.json`). */
+async function workspaceFolder(dir: string): Promise<string | undefined> {
+  const doc = await readJsonDocument(`${dir}/workspace.json`, 1 << 20);
+  if (!doc.ok || !isObject(doc.value)) return undefined;
+  return uriPath(doc.value.folder) ?? uriPath(doc.value.workspace);
+}
+
+function safeKey(key: unknown): key is string | number {
+  return (typeof key === "number" && Number.isInteger(key) && key >= 0) ||
+    (typeof key === "string" && !UNSAFE_KEYS.has(key));
+}
+
+/** The container a key path ends in, and its last key; undefined when broken. */
+function walkTo(
+  root: unknown,
+  path: unknown[],
+): { at: Json | unknown[]; key: string | number } | undefined {
+  if (path.length === 0 || path.length > 64) return undefined;
+  let node: unknown = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i];
+    if (!safeKey(key) || typeof node !== "object" || node === null) {
+      return undefined;
+    }
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  const last = path.at(-1);
+  if (!safeKey(last) || typeof node !== "object" || node === null) {
+    return undefined;
+  }
+  return { at: node as Json | unknown[], key: last };
+}
+
+/** One request as it stood when last seen, and whether it was cut from the log. */
+interface Turn {
+  request: Json;
+  removed: boolean;
+}
+
+/** Replays a chat session mutation log, keeping requests it cut away. */
+class MutationReplay {
+  state: Json | undefined;
+  readonly turns: Turn[] = [];
+  readonly #known = new Map<Json, Turn>();
+  skipped = 0;
+
+  entry(obj: Json): void {
+    const kind = obj.kind;
+    if (kind === 0) {
+      if (!isObject(obj.v)) {
+        this.skipped++;
+        return;
+      }
+      const before = this.#requests();
+      this.state = obj.v;
+      this.#settle(before);
+      return;
+    }
+    if (this.state === undefined || !Array.isArray(obj.k)) {
+      this.skipped++;
+      return;
+    }
+    const path = obj.k;
+    const touchesList = path[0] === "requests" && path.length <= 2;
+    const before = touchesList ? this.#requests() : [];
+    const target = walkTo(this.state, path);
+    if (!target) {
+      this.skipped++;
+      return;
+    }
+    const container = target.at as Record<string | number, unknown>;
+    if (kind === 1) {
+      container[target.key] = obj.v;
+    } else if (kind === 3) {
+      delete container[target.key];
+    } else if (kind === 2) {
+      const current = container[target.key];
+      const list = Array.isArray(current) ? current : [];
+      if (typeof obj.i === "number" && Number.isInteger(obj.i) && obj.i >= 0) {
+        list.length = Math.min(list.length, obj.i);
+      }
+      if (Array.isArray(obj.v)) list.push(...obj.v);
+      container[target.key] = list;
+    } else {
+      this.skipped++;
+      return;
+    }
+    if (touchesList) this.#settle(before);
+  }
+
+  #requests(): unknown[] {
+    const list = this.state?.requests;
+    return Array.isArray(list) ? [...list] : [];
+  }
+
+  /** Requests that left the list are cut; new ones join the timeline. */
+  #settle(before: unknown[]): void {
+    const now = new Set(this.#requests());
+    for (const old of before) {
+      if (isObject(old) && !now.has(old)) {
+        const turn = this.#known.get(old);
+        if (turn) turn.removed = true;
+      }
+    }
+    for (const request of now) {
+      if (!isObject(request) || this.#known.has(request)) continue;
+      const turn: Turn = { request, removed: false };
+      this.#known.set(request, turn);
+      this.turns.push(turn);
+    }
+  }
+}
+
+/** Markdown text of a response part, when it is one. */
+function markdownOf(part: Json): string | undefined {
+  const kind = part.kind;
+  if (kind === undefined || kind === null) {
+    return typeof part.value === "string" ? part.value : undefined;
+  }
+  if (kind === "markdownContent" || kind === "markdownVuln") {
+    const content = part.content;
+    if (isObject(content) && typeof content.value === "string") {
+      return content.value;
+    }
+  }
+  if (kind === "inlineReference") {
+    const ref = part.inlineReference;
+    const name = str(part.name) ?? (isObject(ref) ? str(ref.name) : undefined);
+    const path = name ?? uriPath(isObject(ref) && ref.uri ? ref.uri : ref);
+    return path ? `\`${segments(path).at(-1) ?? path}\`` : undefined;
+  }
+  return undefined;
+}
+
+/** Emits one request (a user turn and the response to it). */
+function emitTurn(
+  builder: SessionBuilder,
+  tools: ToolRecorder,
+  request: Json,
+  locator: Locator,
+): void {
+  const time = parseTime(request.timestamp);
+  const message = isObject(request.message) ? request.message : {};
+  builder.add("user", cleanSpeech(str(message.text) ?? ""), {
+    locator,
+    time,
+  });
+  tools.newMessage();
+  const at = { locator, time };
+  let texts: string[] = [];
+  const flush = (): void => {
+    if (texts.length === 0) return;
+    builder.add("assistant", cleanSpeech(texts.join("")), { locator, time });
+    texts = [];
+  };
+  const response = Array.isArray(request.response) ? request.response : [];
+  for (const part of response) {
+    if (!isObject(part)) continue;
+    const text = markdownOf(part);
+    if (text !== undefined) {
+      texts.push(text);
+      continue;
+    }
+    if (part.kind === "textEditGroup" || part.kind === "codeblockUri") {
+      flush();
+      const path = uriPath(part.uri);
+      if (path) tools.file(path, String(part.kind), at);
+    } else if (part.kind === "toolInvocationSerialized") {
+      flush();
+      terminalCall(builder, part, locator, time);
+    }
+  }
+  flush();
+  const result = isObject(request.result) ? request.result : {};
+  const metadata = isObject(result.metadata) ? result.metadata : {};
+  const rounds = Array.isArray(metadata.toolCallRounds)
+    ? metadata.toolCallRounds
+    : [];
+  for (const round of rounds) {
+    if (!isObject(round) || !Array.isArray(round.toolCalls)) continue;
+    for (const call of round.toolCalls) {
+      if (!isObject(call)) continue;
+      const name = str(call.name);
+      if (name) tools.call(str(call.id), name, call.arguments, at);
+    }
+  }
+}
+
+/** A terminal tool invocation: its command, exit code and output. */
+function terminalCall(
+  builder: SessionBuilder,
+  part: Json,
+  locator: Locator,
+  time: number | undefined,
+): void {
+  const data = isObject(part.toolSpecificData) ? part.toolSpecificData : {};
+  if (data.kind !== "terminal") return;
+  const line = data.commandLine;
+  const command = isObject(line)
+    ? str(line.userEdited) ?? str(line.toolEdited) ?? str(line.original)
+    : str(data.command) ?? str(line);
+  if (!command) return;
+  const tool = str(part.toolId) ?? "run_in_terminal";
+  const state = isObject(data.terminalCommandState)
+    ? data.terminalCommandState
+    : {};
+  const exitCode = typeof state.exitCode === "number"
+    ? state.exitCode
+    : undefined;
+  builder.add("command", command, { locator, time, tool, exitCode });
+  const output = isObject(data.terminalCommandOutput)
+    ? str(data.terminalCommandOutput.text)
+    : undefined;
+  if (output) {
+    const failed = exitCode !== undefined && exitCode !== 0;
+    builder.add("tool-output", output, {
+      locator,
+      time,
+      tool,
+      ...(failed ? { flags: { isError: true } } : {}),
+    });
+  }
+}
+
+/** Options for {@linkcode parseCopilotChatSession}. */
+export interface CopilotChatParseOptions extends ParseOptions {
+  /** Largest `.json` document read. Default 256 MiB. */
+  maxDocumentBytes?: number;
+  /** Largest mutation-log line read. Default 64 MiB. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Parses one VS Code chat session (`.json` document or `.jsonl` mutation
+ * log). Requests a log later cut from the session (an undo or a resend from
+ * an earlier turn) stay, covered by an `undo` mark.
+ *
+ * @param path The session file.
+ * @param options Size caps.
+ * @returns The session, if it held any turn.
+ * @example
+ * ```ts
+ * import { parseCopilotChatSession } from "./copilot_chat.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/chatSessions`);
+ * const path = `${dir}/chatSessions/s1.jsonl`;
+ * await Deno.writeTextFile(path, JSON.stringify({ kind: 0, v: {
+ *   sessionId: "s1", creationDate: 1767225600000,
+ *   requests: [{ requestId: "r1", timestamp: 1767225601000,
+ *     message: { text: "explain this regex" }, response: [{ value: "It matches digits." }] }],
+ * } }) + "\n");
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseCopilotChatSession(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.records.length, 2);
+ * ```
+ */
+export async function parseCopilotChatSession(
+  path: string,
+  options: CopilotChatParseOptions,
+): Promise<ParseResult> {
+  let state: Json | undefined;
+  let turns: Turn[] = [];
+  let skipped = 0;
+  if (path.endsWith(".jsonl")) {
+    const replay = new MutationReplay();
+    const walked = await walkJsonLines(path, {
+      maxLineBytes: options.maxLineBytes ?? MAX_LOG_LINE_BYTES,
+    }, (obj) => replay.entry(obj));
+    state = replay.state;
+    turns = replay.turns;
+    skipped = walked.skipped + replay.skipped;
+  } else {
+    const doc = await readJsonDocument(path, options.maxDocumentBytes);
+    if (!doc.ok) {
+      return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+    }
+    if (!isObject(doc.value)) return { sessions: [], skipped: 1 };
+    state = doc.value;
+    const requests = Array.isArray(state.requests) ? state.requests : [];
+    for (const request of requests) {
+      if (isObject(request)) turns.push({ request, removed: false });
+      else skipped++;
+    }
+  }
+  if (state === undefined) return { sessions: [], skipped };
+  const parts = segments(path);
+  const stem = (parts.at(-1) ?? "").replace(/\.jsonl?$/, "");
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: str(state.sessionId) ?? stem,
+    path,
+  });
+  if (parts.at(-2) === "chatSessions") {
+    const folder = await workspaceFolder(dirname(dirname(path)));
+    if (folder) builder.setCwd(folder);
+  }
+  const tools = new ToolRecorder(builder, DIALECT);
+  const runs = new MarkRuns((from, to) => builder.mark("undo", from, to));
+  for (const [i, turn] of turns.entries()) {
+    runs.at(builder.nextSeq, turn.removed);
+    const recordId = str(turn.request.requestId) ?? `#${i}`;
+    emitTurn(builder, tools, turn.request, { path, recordId });
+  }
+  runs.end(builder.nextSeq);
+  builder.touch(parseTime(state.creationDate));
+  builder.touch(parseTime(state.lastMessageDate));
+  const title = str(state.customTitle);
+  if (title) builder.setTitle(title);
+  const session = builder.build();
+  return { sessions: session.records.length > 0 ? [session] : [], skipped };
+}
+
+/** Options for {@linkcode parseCopilotChatTranscript}. */
+export interface CopilotChatTranscriptOptions extends ParseOptions {
+  /** Lines longer than this are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Parses one of the Copilot extension's event transcripts (the same event
+ * log Copilot CLI writes), from `options.offset` when resuming.
+ *
+ * @param path The transcript.
+ * @param options Resume point, state and sub-agent switch.
+ * @returns The session and the resume point.
+ * @example
+ * ```ts
+ * import { parseCopilotChatTranscript } from "./copilot_chat.ts";
+ * import { equal } from "node:assert/strict";
+ * const path = `${await Deno.makeTempDir()}/t1.jsonl`;
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   type: "user.message", data: { content: "rename the helper" },
+ *   id: "e1", timestamp: "2026-01-01T00:00:00Z", parentId: null,
+ * }) + "\n");
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * const { sessions } = await parseCopilotChatTranscript(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.id, "t1");
+ * ```
+ */
+export async function parseCopilotChatTranscript(
+  path: string,
+  options: CopilotChatTranscriptOptions,
+): Promise<ParseResult> {
+  const stem = (segments(path).at(-1) ?? "").replace(/\.jsonl$/, "");
+  return await parseCopilotEvents(path, {
+    ...options,
+    harness: HARNESS_ID,
+    fallbackId: stem,
+  });
+}
+
+/** The `User` directories of every VS Code host, or `DEJA_COPILOT_CHAT_ROOTS` (path list). */
+function userDirs(source: SourceEnv): string[] {
+  const sep = source.os === "windows" ? ";" : ":";
+  const override = source.env.DEJA_COPILOT_CHAT_ROOTS;
+  if (override) return override.split(sep).filter((p) => p.length > 0);
+  const home = source.home.replace(/[\\/]+$/, "");
+  let base: string;
+  if (source.os === "darwin") base = `${home}/Library/Application Support`;
+  else if (source.os === "windows") {
+    base = source.env.APPDATA || `${home}/AppData/Roaming`;
+  } else base = source.env.XDG_CONFIG_HOME || `${home}/.config`;
+  const dirs = HOSTS.map((host) => `${base}/${host}/User`);
+  if (source.os !== "darwin" && source.os !== "windows") {
+    dirs.push(`${home}/.vscode-server/data/User`);
+  }
+  return dirs;
+}
+
+const sessionKind: FileKind = {
+  id: "chat-session",
+  appendOnly: false,
+  match: isSessionPath,
+  parse: (path, options) => parseCopilotChatSession(path, options),
+};
+
+const transcriptKind: FileKind = {
+  id: "transcript",
+  appendOnly: true,
+  match: isTranscriptPath,
+  parse: (path, options) => parseCopilotChatTranscript(path, options),
+};
+
+/**
+ * The VS Code Copilot Chat harness (chat sessions and extension transcripts).
+ *
+ * @example
+ * ```ts
+ * import { copilotChat } from "./copilot_chat.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(copilotChat.roots({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
+ * ```
+ */
+export const copilotChat: Harness = {
+  id: HARNESS_ID,
+  name: "VS Code Copilot Chat",
+  format:
+    "JSON document or JSONL mutation log per chat session (workspaceStorage/*/chatSessions), plus the extension's JSONL event transcripts",
+  envOverrides: ["APPDATA", "XDG_CONFIG_HOME", "DEJA_COPILOT_CHAT_ROOTS"],
+  roots: userDirs,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    for (const user of userDirs(source)) {
+      yield* walkFiles(`${user}/workspaceStorage`, isSessionPath, {
+        maxDepth: 2,
+      });
+      yield* walkFiles(
+        `${user}/globalStorage`,
+        (p) => isSessionPath(p) || isTranscriptPath(p),
+        { maxDepth: 2 },
+      );
+    }
+  },
+  kinds: [sessionKind, transcriptKind],
+  docs: {
+    store:
+      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and `<User>/globalStorage/github.copilot-chat/transcripts/<session>.jsonl`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, VSCodium and Cursor; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
+    extracts:
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles, the workspace folder as project, requests a mutation log cut away as `undo` marks; transcripts: the same records as Copilot CLI's event log",
+    omits:
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal output (only their calls are kept); a session written to both stores appears twice under the same id",
+    verified:
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer and ObjectMutationLog source and from public parsers (version 3 documents)",
+  },
+};

@@ -1,0 +1,305 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import { isSuperseded, type Session } from "../core/types.ts";
+import {
+  copilotChat,
+  type CopilotChatParseOptions,
+  parseCopilotChatSession,
+  parseCopilotChatTranscript,
+} from "./copilot_chat.ts";
+
+const HOME = new URL("../../fixtures/copilot-chat", import.meta.url).pathname;
+const USER = `${HOME}/.config/Code/User`;
+const WS = `${USER}/workspaceStorage/a3f9c1e07b2d4c58e6f10a9b8c7d6e5f`;
+const LOG = `${WS}/chatSessions/e2b7d4a1-9c3f-4e08-b6a5-7f1d0c2e9b34.jsonl`;
+const DOC = `${WS}/chatSessions/0c4d2e19-8a7b-4f3c-9e61-5b2a7d0f8c13.json`;
+const TRANSCRIPT =
+  `${USER}/globalStorage/github.copilot-chat/transcripts/f5c2a8e1-3d7b-4a09-8c6e-2b1f9d0e7a35.jsonl`;
+const SAMPLES = new URL(
+  "../../../shared/samples/copilot-chat",
+  import.meta.url,
+).pathname;
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+
+const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
+
+function parse(
+  path: string,
+  extra: Partial<CopilotChatParseOptions> = {},
+): Promise<ParseResult> {
+  return parseCopilotChatSession(path, {
+    includeSubagents: true,
+    source,
+    ...extra,
+  });
+}
+
+async function sessionFile(text: string, ext = "jsonl"): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/chatSessions`);
+  const path = `${dir}/chatSessions/s1.${ext}`;
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+function lines(entries: unknown[]): string {
+  return entries.map((e) => JSON.stringify(e)).join("\n") + "\n";
+}
+
+function request(id: string, text: string, answer: string): unknown {
+  return {
+    requestId: id,
+    timestamp: 1767225600000,
+    message: { text },
+    response: [{ value: answer }],
+  };
+}
+
+Deno.test("copilotChat.roots() lists every host per OS and honours the override", async (t) => {
+  const cases: Array<[SourceEnv, string]> = [
+    [{ home: "/h", env: {}, os: "linux" }, "/h/.config/Code/User"],
+    [
+      { home: "/h", env: { XDG_CONFIG_HOME: "/x" }, os: "linux" },
+      "/x/Code - Insiders/User",
+    ],
+    [
+      { home: "/Users/a", env: {}, os: "darwin" },
+      "/Users/a/Library/Application Support/VSCodium/User",
+    ],
+    [
+      {
+        home: "C:/Users/a",
+        env: { APPDATA: "C:/Users/a/AppData/Roaming" },
+        os: "windows",
+      },
+      "C:/Users/a/AppData/Roaming/Cursor/User",
+    ],
+  ];
+  for (const [env, want] of cases) {
+    await t.step(`${env.os} ${want}`, () => {
+      ok(copilotChat.roots(env).includes(want), copilotChat.roots(env).join());
+    });
+  }
+  deepEqual(
+    copilotChat.roots({
+      home: "/h",
+      env: { DEJA_COPILOT_CHAT_ROOTS: "/a/User:/b/User" },
+      os: "linux",
+    }),
+    ["/a/User", "/b/User"],
+  );
+});
+
+Deno.test("copilotChat.discover() finds chat sessions and transcripts", async () => {
+  const found = (await Array.fromAsync(copilotChat.discover(source))).sort();
+  deepEqual(found, [DOC, LOG, TRANSCRIPT].sort());
+  equal(copilotChat.kinds.find((k) => k.match(TRANSCRIPT))?.appendOnly, true);
+  equal(copilotChat.kinds.find((k) => k.match(LOG))?.appendOnly, false);
+});
+
+Deno.test("parseCopilotChatSession() replays a mutation log and marks the requests it cut", async () => {
+  const result = await parse(LOG);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "e2b7d4a1-9c3f-4e08-b6a5-7f1d0c2e9b34");
+  equal(s.project, "beacon");
+  equal(s.title, "Beacon boot blink");
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.exitCode]), [
+    ["user", undefined, undefined],
+    ["assistant", undefined, undefined],
+    ["command", "run_in_terminal", 0],
+    ["tool-output", "run_in_terminal", undefined],
+    ["assistant", undefined, undefined],
+    ["files", "read_file", undefined],
+    ["user", undefined, undefined],
+    ["files", "textEditGroup", undefined],
+    ["assistant", undefined, undefined],
+    ["edit", "replace_string_in_file", undefined],
+    ["user", undefined, undefined],
+    ["assistant", undefined, undefined],
+  ]);
+  equal(
+    s.records[4]?.text,
+    "`led_blink(2)` in `boot.c` is hard-coded to two blinks.",
+  );
+  ok(!s.records.some((r) => r.text.includes("Twice is hard-coded")));
+  deepEqual(s.marks, [{ kind: "undo", from: 6, to: 10 }]);
+  deepEqual(
+    s.records.filter((r) => !isSuperseded(r.seq, s.marks) && r.role === "user")
+      .map((r) => r.text),
+    [
+      "why does the beacon blink twice on boot?",
+      "make the blink count a config option",
+    ],
+  );
+  equal(s.updated, 1774000210000);
+});
+
+Deno.test("parseCopilotChatSession() reads a version 3 JSON document", async () => {
+  const s = (await parse(DOC)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "what is the PWM frequency of the beacon LED?"],
+    ["assistant", "The LED is driven at 1 kHz, set in `pwm_init()`."],
+  ]);
+  equal(s.records[0]?.locator.recordId, "request_a");
+});
+
+Deno.test("parseCopilotChatTranscript() reads the extension's event log", async () => {
+  const result = await parseCopilotChatTranscript(TRANSCRIPT, {
+    includeSubagents: true,
+    source,
+  });
+  const s = result.sessions[0] as Session;
+  equal(s.harness, "copilot-chat");
+  equal(s.project, "beacon");
+  deepEqual(s.records.map((r) => [r.role, r.exitCode]), [
+    ["user", undefined],
+    ["assistant", undefined],
+    ["command", 0],
+    ["tool-output", undefined],
+    ["assistant", undefined],
+  ]);
+  equal(result.safeOffset, (await Deno.stat(TRANSCRIPT)).size);
+});
+
+Deno.test("mutation log replay: whole-list sets, replaced items, deletes", async () => {
+  const path = await sessionFile(lines([
+    { kind: 0, v: { sessionId: "s1", requests: [request("a", "one", "1")] } },
+    { kind: 1, k: ["requests"], v: [request("b", "two", "2")] },
+    { kind: 1, k: ["requests", 0], v: request("c", "three", "3") },
+    { kind: 3, k: ["customTitle"] },
+    { kind: 1, k: ["requests", 0, "message", "text"], v: "three, edited" },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => r.text), [
+    "one",
+    "1",
+    "two",
+    "2",
+    "three, edited",
+    "3",
+  ]);
+  deepEqual(s.marks, [{ kind: "undo", from: 0, to: 4 }]);
+});
+
+Deno.test("parseCopilotChatSession() leaves a torn last line and skips oversized, truncated and malformed input", async () => {
+  const head = lines([
+    {
+      kind: 0,
+      v: { sessionId: "s1", requests: [request("a", "kept", "yes")] },
+    },
+    { kind: 9, k: ["x"] },
+    { kind: 1, k: ["requests", 5, "nope", "deeper"], v: 1 },
+  ]);
+  const torn =
+    `${head}{"kind":2,"k":["requests"],"v":[{"requestId":"b","message":{"text":"torn`;
+  const result = await parse(await sessionFile(torn));
+  equal(result.skipped, 2);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept", "yes"]);
+  const big = lines([{
+    kind: 0,
+    v: { requests: [request("a", "x".repeat(3000), "y")] },
+  }]);
+  deepEqual(await parse(await sessionFile(big), { maxLineBytes: 1000 }), {
+    sessions: [],
+    skipped: 1,
+  });
+  const doc = await sessionFile(
+    '{"requests": [{"requestId": "a", "mess',
+    "json",
+  );
+  deepEqual(await parse(doc), { sessions: [], skipped: 1 });
+  const large = await sessionFile(
+    JSON.stringify({ requests: [request("a", "z".repeat(3000), "y")] }),
+    "json",
+  );
+  deepEqual(await parse(large, { maxDocumentBytes: 1000 }), {
+    sessions: [],
+    skipped: 1,
+  });
+});
+
+Deno.test("parseCopilotChatSession() survives hostile input", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["garbage bytes", "\u0000\u00ff\ufffd\n\x1b[0m\n"],
+    [
+      "prototype paths",
+      lines([
+        { kind: 0, v: { requests: [] } },
+        { kind: 1, k: ["__proto__", "polluted"], v: true },
+        { kind: 1, k: ["constructor", "prototype", "polluted"], v: true },
+        { kind: 2, k: ["requests"], v: "not a list", i: -3 },
+        {
+          kind: 2,
+          k: ["requests"],
+          v: [null, 5, { message: 3, response: "x" }],
+        },
+        { kind: 1, k: Array.from({ length: 500 }, () => "a"), v: 1 },
+      ]),
+    ],
+    [
+      "wrong types",
+      lines([
+        { kind: 0, v: [] },
+        {
+          kind: 0,
+          v: { requests: { a: 1 }, customTitle: 4, creationDate: "soon" },
+        },
+        {
+          kind: 2,
+          k: ["requests"],
+          v: [{
+            requestId: 1,
+            response: [
+              {
+                kind: "toolInvocationSerialized",
+                toolSpecificData: { kind: "terminal", commandLine: 7 },
+              },
+              { kind: "textEditGroup", uri: "http://x" },
+              { kind: "inlineReference", inlineReference: 3 },
+            ],
+            result: {
+              metadata: {
+                toolCallRounds: [{
+                  toolCalls: [{
+                    name: "replace_string_in_file",
+                    arguments: "{oops",
+                  }],
+                }],
+              },
+            },
+          }],
+        },
+      ]),
+    ],
+    ["huge nesting", `${'{"kind":0,"v":'.repeat(80_000)}1\n`],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      await parse(await sessionFile(text));
+      await parse(await sessionFile(text, "json"));
+    });
+  }
+  equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test({
+  name:
+    "copilot-chat parses every real sample without errors (none stored yet)",
+  ignore: !samplesExist,
+  fn: async () => {
+    for await (const entry of Deno.readDir(SAMPLES)) {
+      const env = { DEJA_COPILOT_CHAT_ROOTS: `${SAMPLES}/${entry.name}` };
+      const src: SourceEnv = { home: "/nohome", env, os: "linux" };
+      for await (const path of copilotChat.discover(src)) {
+        const kind = copilotChat.kinds.find((k) => k.match(path));
+        ok(kind, path);
+        const result = await kind.parse(path, {
+          includeSubagents: true,
+          source: src,
+        });
+        equal(result.skipped, 0, path);
+      }
+    }
+  },
+});

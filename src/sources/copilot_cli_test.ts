@@ -1,0 +1,226 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import type { Session } from "../core/types.ts";
+import {
+  copilotCli,
+  type CopilotCliParseOptions,
+  parseCopilotCliSession,
+} from "./copilot_cli.ts";
+
+const HOME = new URL("../../fixtures/copilot-cli", import.meta.url).pathname;
+const SAMPLES = new URL("../../../shared/samples/copilot", import.meta.url)
+  .pathname;
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const MAIN = "3e7a9c15-2b4d-4f60-8a1e-9d5c0b7f2e48";
+const FORK = "8a4f2c61-0d3e-4b9a-b7c5-1e6d2f8a9c03";
+const STATE = `${HOME}/.copilot/session-state`;
+
+const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
+
+function parse(
+  path: string,
+  extra: Partial<CopilotCliParseOptions> = {},
+): Promise<ParseResult> {
+  return parseCopilotCliSession(path, {
+    includeSubagents: true,
+    source,
+    ...extra,
+  });
+}
+
+async function eventsFile(text: string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/session-state/s1`, { recursive: true });
+  const path = `${dir}/session-state/s1/events.jsonl`;
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+function ev(type: string, data: unknown, id: string): string {
+  return JSON.stringify({
+    type,
+    data,
+    id,
+    timestamp: "2026-01-01T00:00:00Z",
+    parentId: null,
+  });
+}
+
+Deno.test("copilotCli.roots() honours DEJA_COPILOT_ROOT, then COPILOT_HOME, then HOME", async (t) => {
+  for (
+    const [env, want] of [
+      [{}, "/h/.copilot/session-state"],
+      [{ COPILOT_HOME: "/c" }, "/c/session-state"],
+      [{ DEJA_COPILOT_ROOT: "/s", COPILOT_HOME: "/c" }, "/s"],
+    ] as const
+  ) {
+    await t.step(JSON.stringify(env), () => {
+      deepEqual(copilotCli.roots({ home: "/h", env, os: "linux" }), [want]);
+    });
+  }
+});
+
+Deno.test("copilotCli.discover() finds events.jsonl and legacy flat logs", async () => {
+  deepEqual(
+    (await Array.fromAsync(copilotCli.discover(source))).sort(),
+    [`${STATE}/${MAIN}/events.jsonl`, `${STATE}/${FORK}/events.jsonl`].sort(),
+  );
+  const kind = copilotCli.kinds[0];
+  ok(kind?.match("/x/session-state/abc.jsonl"));
+  ok(!kind?.match("/x/session-state/abc/checkpoints/index.md"));
+  equal(kind?.appendOnly, true);
+});
+
+Deno.test("parseCopilotCliSession() reads messages, tools, exit codes and a sub-agent side chain", async () => {
+  const result = await parse(`${STATE}/${MAIN}/events.jsonl`);
+  equal(result.skipped, 0);
+  const [s, side] = result.sessions as [Session, Session];
+  equal(s.id, MAIN);
+  equal(s.project, "ledger");
+  equal(s.title, "Fix Trailing Comma Import");
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
+    ["user", undefined, undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+    ["command", "bash", 3, undefined],
+    ["files", "view", undefined, undefined],
+    ["tool-output", "bash", undefined, undefined],
+    ["tool-output", "view", undefined, undefined],
+    ["tool-output", "task", undefined, undefined],
+    ["files", "edit", undefined, undefined],
+    ["edit", "edit", undefined, undefined],
+    ["tool-output", "edit", undefined, { isError: true }],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  // The typed words, not the transformed prompt with its injected blocks.
+  equal(
+    s.records[0]?.text,
+    "the ledger import skips rows with a trailing comma, fix it",
+  );
+  ok(!s.records.some((r) => r.text === "Intent logged"), "report_intent");
+  equal(s.records[0]?.locator.recordId, "ev03");
+  equal(side.id, `${MAIN}:explore-1`);
+  deepEqual([side.parent, side.lineage], [MAIN, "sidechain"]);
+  ok(side.records.every((r) => r.flags?.subagent));
+  equal(
+    (await parse(`${STATE}/${MAIN}/events.jsonl`, { includeSubagents: false }))
+      .sessions.length,
+    1,
+  );
+});
+
+Deno.test("parseCopilotCliSession() files a /fork under the session its note names", async () => {
+  const s = (await parse(`${STATE}/${FORK}/events.jsonl`))
+    .sessions[0] as Session;
+  deepEqual([s.id, s.parent, s.lineage], [FORK, MAIN, "fork"]);
+  equal(s.title, "Trailing Comma Regression Test");
+});
+
+Deno.test("parseCopilotCliSession() resumes at a line boundary with the same records", async () => {
+  const path = `${STATE}/${MAIN}/events.jsonl`;
+  const whole = await parse(path);
+  const text = await Deno.readTextFile(path);
+  const cut = text.indexOf("\n", Math.floor(text.length / 2)) + 1;
+  const firstLine = text.slice(0, cut).split("\n").length;
+  const temp = await eventsFile(text.slice(0, cut));
+  const first = await parse(temp);
+  equal(first.safeOffset, cut);
+  await Deno.writeTextFile(temp, text.slice(cut), { append: true });
+  const second = await parse(temp, {
+    offset: first.safeOffset as number,
+    firstLine,
+    state: JSON.parse(JSON.stringify(first.state)),
+  });
+  const texts = (r: ParseResult) =>
+    r.sessions.filter((s) => s.id === MAIN).flatMap((s) =>
+      s.records.map((x) => `${x.seq}:${x.role}:${x.text}`)
+    );
+  deepEqual([...texts(first), ...texts(second)], texts(whole));
+  ok(texts(second).length > 0);
+  equal(second.safeOffset, text.length);
+});
+
+Deno.test("parseCopilotCliSession() leaves a torn last line and counts malformed and oversized ones", async () => {
+  const text = [
+    ev("user.message", { content: "kept" }, "a"),
+    "{nope",
+    "null",
+    ev("user.message", { content: "z".repeat(3000) }, "b"),
+    JSON.stringify({ data: {} }),
+  ].join("\n") + '\n{"type":"user.message","data":{"content":"tor';
+  const result = await parse(await eventsFile(text), { maxLineBytes: 1000 });
+  equal(result.skipped, 4);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept"]);
+  equal(result.safeOffset, text.lastIndexOf("\n") + 1);
+});
+
+Deno.test("parseCopilotCliSession() survives hostile input and hostile resume state", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["garbage bytes", "\u0000\u00ff\ufffd\n\r\n\t\n"],
+    [
+      "wrong types",
+      [
+        ev("session.start", { sessionId: 9, context: "x" }, "1"),
+        ev("user.message", { content: ["a"] }, "2"),
+        ev("assistant.message", {
+          content: null,
+          toolRequests: [1, { name: 2 }, {
+            toolCallId: "__proto__",
+            name: "bash",
+            arguments: "{",
+          }],
+        }, "3"),
+        ev("tool.execution_complete", {
+          toolCallId: "__proto__",
+          success: "no",
+          result: { content: [{ text: 5 }] },
+        }, "4"),
+        ev("session.info", { infoType: "fork", message: 42 }, "5"),
+        JSON.stringify({ type: "user.message", data: "str", agentId: {} }),
+      ].join("\n") + "\n",
+    ],
+    ["huge nesting", `${"[".repeat(120_000)}\n`],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      const path = await eventsFile(text);
+      const result = await parse(path);
+      ok(result.skipped >= 0);
+      await parse(path, {
+        state: { nextSeq: "x", sides: { __proto__: 5, a: -1 }, sessionId: 3 },
+      });
+    });
+  }
+  equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test({
+  name: "copilot-cli parses the real sample with the turns a reader counts",
+  ignore: !samplesExist,
+  fn: async () => {
+    let sessions = 0;
+    for await (const entry of Deno.readDir(SAMPLES)) {
+      const env = { COPILOT_HOME: `${SAMPLES}/${entry.name}` };
+      for await (
+        const path of copilotCli.discover({ home: "/nohome", env, os: "linux" })
+      ) {
+        const result = await parse(path);
+        equal(result.skipped, 0, path);
+        for (const s of result.sessions) {
+          sessions++;
+          const count = (role: string) =>
+            s.records.filter((r) => r.role === role).length;
+          // 7 prompts; 60 assistant messages of which 7 say something.
+          deepEqual([count("user"), count("assistant")], [7, 7]);
+          // 59 executions less 20 report_intent bookkeeping calls.
+          equal(count("tool-output"), 39);
+          equal(s.records.filter((r) => r.flags?.isError).length, 3);
+          equal(count("command"), 8);
+          ok(s.records.some((r) => r.role === "command" && r.exitCode === 255));
+          equal(s.project, "poule_v2");
+          equal(s.title, "Create Database Migrations And Seeder");
+        }
+      }
+    }
+    equal(sessions, 1);
+  },
+});

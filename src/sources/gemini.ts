@@ -1,0 +1,456 @@
+/**
+ * Gemini CLI: one chat per session under
+ * `${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project>/chats/`, either a whole JSON
+ * document (`session-*.json`, older builds) or an append log
+ * (`session-*.jsonl`) of a header line, message lines (a message id written
+ * again replaces the earlier version), `{"$set":{…}}` metadata patches (a
+ * `messages` list replaces the whole state) and `{"$rewindTo":"<id>"}` cuts.
+ * Sub-agent chats sit one directory deeper, named by the parent session id.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator, RecordFlags } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import { walkJsonLines } from "./_jsonl_walk.ts";
+import { MarkRuns } from "./_tree_chain.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "gemini";
+
+const DIALECT: ToolDialect = {
+  shell: new Set(["run_shell_command"]),
+  commandKeys: ["command"],
+  pathTools: new Set(["read_file", "write_file", "read_many_files"]),
+  pathKeys: ["file_path", "absolute_path", "path"],
+  pathListKeys: ["paths"],
+  editTools: new Set(["replace", "edit"]),
+  oldKeys: ["old_string"],
+};
+
+/** At-command file contents Gemini appends to the typed prompt. */
+const REFERENCED_FILES = "\n--- Content from referenced files ---";
+
+/** The model's stock reply to a compression summary; not something it said. */
+const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
+
+/** One message as it stood when last written, and whether a rewind removed it. */
+interface Entry {
+  message: Json;
+  locator: Locator;
+  removed: boolean;
+}
+
+/** Session metadata gathered from the header, `$set` patches or the document. */
+interface Meta {
+  sessionId?: string;
+  startTime?: unknown;
+  lastUpdated?: unknown;
+  summary?: string;
+  kind?: string;
+}
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+/** `…/tmp/<project>/chats/[<parent>/]<file>` → project id and parent, or undefined. */
+function chatPlace(
+  path: string,
+): { project: string; parent?: string; dir: string } | undefined {
+  const parts = segments(path);
+  const chats = parts.lastIndexOf("chats");
+  if (chats < 2 || parts[chats - 2] !== "tmp") return undefined;
+  const depth = parts.length - chats - 1;
+  if (depth !== 1 && depth !== 2) return undefined;
+  const project = parts[chats - 1] as string;
+  const lead = path.startsWith("/") ? "/" : "";
+  const dir = lead + parts.slice(0, chats).join("/");
+  if (depth === 2) return { project, parent: parts[chats + 1] as string, dir };
+  return { project, dir };
+}
+
+function isChatPath(path: string): boolean {
+  return (path.endsWith(".json") || path.endsWith(".jsonl")) &&
+    chatPlace(path) !== undefined;
+}
+
+/** Text of a Gemini `PartListUnion`: a string, one part or a list of parts. */
+function partsText(content: unknown): string {
+  if (typeof content === "string") return content;
+  const parts = Array.isArray(content) ? content : [content];
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (typeof part === "string") texts.push(part);
+    else if (
+      isObject(part) && part.thought !== true && typeof part.text === "string"
+    ) {
+      texts.push(part.text);
+    }
+  }
+  return texts.join("");
+}
+
+/** Output of a tool call's `result` (function responses), else its display. */
+function resultText(call: Json): string {
+  const result = call.result;
+  const parts = Array.isArray(result) ? result : [result];
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    const fr = part.functionResponse;
+    if (isObject(fr) && isObject(fr.response)) {
+      const out = fr.response.output ?? fr.response.error;
+      if (typeof out === "string") texts.push(out);
+      else if (out !== undefined) texts.push(JSON.stringify(out));
+    } else if (typeof part.text === "string") {
+      texts.push(part.text);
+    }
+  }
+  if (texts.length > 0) return texts.join("\n");
+  return typeof call.resultDisplay === "string" ? call.resultDisplay : "";
+}
+
+/** The project's working directory: `.project_root`, else `projects.json`. */
+async function projectRoot(
+  tmpDir: string,
+  geminiDir: string,
+  id: string,
+): Promise<string | undefined> {
+  try {
+    const text = (await Deno.readTextFile(`${tmpDir}/.project_root`)).trim();
+    if (text && text.length < 4096) return text;
+  } catch {
+    // Older builds do not write it.
+  }
+  const doc = await readJsonDocument(`${geminiDir}/projects.json`, 4 << 20);
+  if (doc.ok && isObject(doc.value) && isObject(doc.value.projects)) {
+    for (const [root, pid] of Object.entries(doc.value.projects)) {
+      if (pid === id) return root;
+    }
+  }
+  return undefined;
+}
+
+function mergeMeta(meta: Meta, obj: Json): void {
+  const id = str(obj.sessionId);
+  if (id) meta.sessionId = id;
+  if (obj.startTime !== undefined) meta.startTime = obj.startTime;
+  if (obj.lastUpdated !== undefined) meta.lastUpdated = obj.lastUpdated;
+  const summary = str(obj.summary);
+  if (summary) meta.summary = summary;
+  const kind = str(obj.kind);
+  if (kind) meta.kind = kind;
+}
+
+/** Replays a `.jsonl` chat log into its messages, rewound ones kept and flagged. */
+class LogReplay {
+  readonly meta: Meta = {};
+  readonly entries: Entry[] = [];
+  skipped = 0;
+  /** Entries currently in the conversation, in order, and by message id. */
+  #live: Entry[] = [];
+  #byId = new Map<string, Entry>();
+
+  line(obj: Json, locator: Locator): void {
+    if (typeof obj.$rewindTo === "string") {
+      const target = this.#byId.get(obj.$rewindTo);
+      const cut = target ? this.#live.indexOf(target) : 0;
+      for (const entry of this.#live.slice(cut)) {
+        entry.removed = true;
+        this.#byId.delete(entry.message.id as string);
+      }
+      this.#live.length = cut;
+    } else if (isObject(obj.$set)) {
+      mergeMeta(this.meta, obj.$set);
+      if (Array.isArray(obj.$set.messages)) {
+        // A history sync replaces the state; dropped turns were still said.
+        const next: Entry[] = [];
+        const byId = new Map<string, Entry>();
+        for (const message of obj.$set.messages) {
+          if (!isObject(message) || typeof message.id !== "string") continue;
+          const entry = this.#upsert(message, locator);
+          if (byId.has(message.id)) continue;
+          byId.set(message.id, entry);
+          next.push(entry);
+        }
+        this.#live = next;
+        this.#byId = byId;
+      }
+    } else if (typeof obj.id === "string") {
+      if (!this.#byId.has(obj.id)) {
+        const entry = this.#upsert(obj, locator);
+        this.#byId.set(obj.id, entry);
+        this.#live.push(entry);
+      } else {
+        this.#upsert(obj, locator);
+      }
+    } else if (typeof obj.sessionId === "string") {
+      mergeMeta(this.meta, obj);
+    } else {
+      this.skipped++;
+    }
+  }
+
+  #upsert(message: Json, locator: Locator): Entry {
+    const at = { ...locator, recordId: message.id as string };
+    const known = this.#byId.get(message.id as string);
+    if (known) {
+      known.message = message;
+      known.locator = at;
+      return known;
+    }
+    const entry: Entry = { message, locator: at, removed: false };
+    this.entries.push(entry);
+    return entry;
+  }
+}
+
+/** Emits one message's records. */
+function emitMessage(
+  builder: SessionBuilder,
+  tools: ToolRecorder,
+  entry: Entry,
+  flags: RecordFlags | undefined,
+  state: { lastSummary: boolean },
+): void {
+  const m = entry.message;
+  const time = parseTime(m.timestamp);
+  const at = { locator: entry.locator, time, flags };
+  const extra = flags ? { flags } : {};
+  if (m.type === "user") {
+    const raw = partsText(m.displayContent ?? m.content);
+    const cut = raw.indexOf(REFERENCED_FILES);
+    const text = (cut === -1 ? raw : raw.slice(0, cut)).trim();
+    if (text.startsWith("<state_snapshot>")) {
+      builder.add("summary", text, { locator: entry.locator, time, ...extra });
+      state.lastSummary = true;
+      return;
+    }
+    builder.add("user", cleanSpeech(text), {
+      locator: entry.locator,
+      time,
+      ...extra,
+    });
+    state.lastSummary = false;
+    return;
+  }
+  if (m.type !== "gemini" && m.type !== "model") return;
+  const text = cleanSpeech(partsText(m.content));
+  const ack = state.lastSummary && text === COMPRESSION_ACK;
+  state.lastSummary = false;
+  if (!ack) {
+    builder.add("assistant", text, { locator: entry.locator, time, ...extra });
+  }
+  if (!Array.isArray(m.toolCalls)) return;
+  tools.newMessage();
+  for (const call of m.toolCalls) {
+    if (!isObject(call)) continue;
+    const name = str(call.name);
+    if (!name) continue;
+    const id = str(call.id);
+    const callAt = { ...at, time: parseTime(call.timestamp) ?? time };
+    tools.call(id, name, call.args, callAt);
+    if (call.result === undefined && call.resultDisplay === undefined) continue;
+    const status = call.status;
+    tools.result(
+      id,
+      resultText(call),
+      status === "error" || status === "cancelled",
+      callAt,
+    );
+  }
+}
+
+/** Options for {@linkcode parseGeminiChat}. */
+export interface GeminiParseOptions extends ParseOptions {
+  /** Lines longer than this are skipped (`.jsonl`). Default 8 MiB. */
+  maxLineBytes?: number;
+  /** Documents larger than this are skipped (`.json`). Default 256 MiB. */
+  maxDocumentBytes?: number;
+}
+
+async function siblingExists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses one Gemini CLI chat file, `.json` or `.jsonl`. A `.json` whose
+ * `.jsonl` twin exists yields nothing (the twin supersedes it). Messages a
+ * `$rewindTo` removed stay, covered by a `rewind` mark.
+ *
+ * @param path The chat file.
+ * @param options Sub-agent switch and size caps.
+ * @returns The session, if the file held one.
+ * @example
+ * ```ts
+ * import { parseGeminiChat } from "./gemini.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/tmp/p1/chats`, { recursive: true });
+ * const path = `${dir}/tmp/p1/chats/session-1.jsonl`;
+ * await Deno.writeTextFile(path, [
+ *   { sessionId: "s1", projectHash: "p1", startTime: "2026-01-01T00:00:00Z" },
+ *   { id: "m1", type: "user", content: "fix the test", timestamp: "2026-01-01T00:00:01Z" },
+ *   { id: "m2", type: "gemini", content: "Done.", timestamp: "2026-01-01T00:00:02Z" },
+ * ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseGeminiChat(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.records.length, 2);
+ * ```
+ */
+export async function parseGeminiChat(
+  path: string,
+  options: GeminiParseOptions,
+): Promise<ParseResult> {
+  const place = chatPlace(path);
+  if (place?.parent !== undefined && !options.includeSubagents) {
+    return { sessions: [], skipped: 0 };
+  }
+  let meta: Meta = {};
+  let entries: Entry[] = [];
+  let skipped = 0;
+  if (path.endsWith(".jsonl")) {
+    const replay = new LogReplay();
+    const walked = await walkJsonLines(
+      path,
+      options.maxLineBytes === undefined
+        ? {}
+        : { maxLineBytes: options.maxLineBytes },
+      (obj, locator) => replay.line(obj, locator),
+    );
+    meta = replay.meta;
+    entries = replay.entries;
+    skipped = walked.skipped + replay.skipped;
+  } else {
+    if (await siblingExists(`${path}l`)) return { sessions: [], skipped: 0 };
+    const doc = await readJsonDocument(path, options.maxDocumentBytes);
+    if (!doc.ok) {
+      return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+    }
+    if (!isObject(doc.value)) return { sessions: [], skipped: 1 };
+    mergeMeta(meta, doc.value);
+    const messages = Array.isArray(doc.value.messages)
+      ? doc.value.messages
+      : [];
+    for (const [i, message] of messages.entries()) {
+      if (!isObject(message)) {
+        skipped++;
+        continue;
+      }
+      const recordId = str(message.id) ?? `#${i}`;
+      entries.push({ message, locator: { path, recordId }, removed: false });
+    }
+  }
+  if (meta.sessionId === undefined && entries.length === 0) {
+    return { sessions: [], skipped };
+  }
+  const subagent = place?.parent !== undefined || meta.kind === "subagent";
+  if (subagent && !options.includeSubagents) return { sessions: [], skipped };
+  const stem = (segments(path).at(-1) ?? "").replace(/\.jsonl?$/, "");
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: meta.sessionId ?? stem,
+    path,
+    project: place?.project,
+    parent: subagent ? place?.parent : undefined,
+    lineage: subagent && place?.parent ? "subagent" : undefined,
+  });
+  if (place) {
+    const root = await projectRoot(
+      place.dir,
+      dirname(dirname(place.dir)),
+      place.project,
+    );
+    if (root) builder.setCwd(root);
+  }
+  const flags: RecordFlags | undefined = subagent
+    ? { subagent: true }
+    : undefined;
+  const tools = new ToolRecorder(builder, DIALECT);
+  const state = { lastSummary: false };
+  const runs = new MarkRuns((from, to) => builder.mark("rewind", from, to));
+  for (const entry of entries) {
+    runs.at(builder.nextSeq, entry.removed);
+    emitMessage(builder, tools, entry, flags, state);
+  }
+  runs.end(builder.nextSeq);
+  builder.touch(parseTime(meta.startTime));
+  builder.touch(parseTime(meta.lastUpdated));
+  if (meta.summary) builder.setTitle(meta.summary);
+  const session = builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped,
+  };
+}
+
+/** The `.gemini` directories: `DEJA_GEMINI_ROOT`, else `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+function geminiRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_GEMINI_ROOT) return [source.env.DEJA_GEMINI_ROOT];
+  const home = source.env.GEMINI_CLI_HOME || source.home;
+  return [`${home.replace(/[\\/]+$/, "")}/.gemini`];
+}
+
+const chatKind: FileKind = {
+  id: "chat",
+  appendOnly: false,
+  match: isChatPath,
+  parse: (path, options) => parseGeminiChat(path, options),
+};
+
+/**
+ * The Gemini CLI harness: JSON and JSONL chats under `<root>/tmp/<project>/chats`.
+ *
+ * @example
+ * ```ts
+ * import { gemini } from "./gemini.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(gemini.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.gemini"]);
+ * ```
+ */
+export const gemini: Harness = {
+  id: HARNESS_ID,
+  name: "Gemini CLI",
+  format:
+    "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts)",
+  envOverrides: ["GEMINI_CLI_HOME", "DEJA_GEMINI_ROOT"],
+  roots: geminiRoots,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    for (const root of geminiRoots(source)) {
+      yield* walkFiles(`${root}/tmp`, isChatPath, { maxDepth: 4 });
+    }
+  },
+  kinds: [chatKind],
+  docs: {
+    store:
+      "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
+    extracts:
+      "user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the tmp directory name",
+    omits:
+      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); checkpoints and logs.json outside chats/",
+    verified:
+      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source (no real `.jsonl` sample)",
+  },
+};

@@ -1,0 +1,305 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import { isSuperseded, type Session } from "../core/types.ts";
+import { gemini, type GeminiParseOptions, parseGeminiChat } from "./gemini.ts";
+
+const HOME = new URL("../../fixtures/gemini", import.meta.url).pathname;
+const SAMPLES = new URL("../../../shared/samples/gemini", import.meta.url)
+  .pathname;
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+
+const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
+
+function parse(
+  path: string,
+  extra: Partial<GeminiParseOptions> = {},
+): Promise<ParseResult> {
+  return parseGeminiChat(path, { includeSubagents: true, source, ...extra });
+}
+
+async function chatFile(lines: unknown[] | string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/tmp/proj/chats`, { recursive: true });
+  const path = `${dir}/tmp/proj/chats/session-x.jsonl`;
+  const text = typeof lines === "string"
+    ? lines
+    : lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+Deno.test("gemini.roots() honours DEJA_GEMINI_ROOT, then GEMINI_CLI_HOME, then HOME", async (t) => {
+  for (
+    const [env, want] of [
+      [{}, "/h/.gemini"],
+      [{ GEMINI_CLI_HOME: "/alt" }, "/alt/.gemini"],
+      [
+        { DEJA_GEMINI_ROOT: "/r/.gemini", GEMINI_CLI_HOME: "/alt" },
+        "/r/.gemini",
+      ],
+    ] as const
+  ) {
+    await t.step(JSON.stringify(env), () => {
+      deepEqual(gemini.roots({ home: "/h", env, os: "linux" }), [want]);
+    });
+  }
+});
+
+Deno.test("gemini.discover() finds JSON, JSONL and sub-agent chats in the fixture", async () => {
+  const found = await Array.fromAsync(gemini.discover(source));
+  deepEqual(found.map((p) => p.slice(HOME.length)).sort(), [
+    "/.gemini/tmp/b6b6d2f8ef9f581b8de412b5febe694b099fde86c1797d534ae369257ed8ebcd/chats/session-2025-11-20T08-30-9b2d4e11.json",
+    "/.gemini/tmp/harbor/chats/4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8/c0ffee01-2a3b-4c5d-8e9f-0a1b2c3d4e5f.jsonl",
+    "/.gemini/tmp/harbor/chats/session-2026-02-03T10-15-4f1c2a9e.jsonl",
+  ]);
+  ok(found.every((p) => gemini.kinds.some((k) => k.match(p))));
+});
+
+Deno.test("parseGeminiChat() replays a JSONL log: upserts, tools, rewind marks, summary title", async () => {
+  const path =
+    `${HOME}/.gemini/tmp/harbor/chats/session-2026-02-03T10-15-4f1c2a9e.jsonl`;
+  const result = await parse(path);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8");
+  equal(s.project, "harbor");
+  equal(s.cwd, "/home/dev/code/harbor");
+  equal(s.title, "Fix berth count off-by-one in dock");
+  deepEqual(s.records.map((r) => r.role), [
+    "user",
+    "command",
+    "tool-output",
+    "files",
+    "tool-output",
+    "edit",
+    "tool-output",
+    "assistant",
+    "user",
+    "assistant",
+    "files",
+    "tool-output",
+    "user",
+    "assistant",
+  ]);
+  // The typed prompt, not the file contents the at-command appended.
+  equal(
+    s.records[0]?.text,
+    "the dock test fails on berth count, can you fix it? @src/dock.ts",
+  );
+  equal(s.records[1]?.exitCode, 1);
+  equal(s.records[5]?.text, "/home/dev/code/harbor/src/dock.ts\nreturn n - 1;");
+  deepEqual(s.records[11]?.flags, { isError: true });
+  deepEqual(s.marks, [{ kind: "rewind", from: 8, to: 12 }]);
+  deepEqual(
+    s.records.filter((r) => isSuperseded(r.seq, s.marks)).map((r) => r.text)
+      .slice(0, 2),
+    [
+      "also document the berth rule in docs/berths.md",
+      "I could not find docs/berths.md; shall I create it?",
+    ],
+  );
+  ok(s.records.every((r) => !r.text.includes("Reproducing")), "thoughts");
+  equal(s.started, Date.parse("2026-02-03T10:15:40.000Z"));
+  equal(s.records[0]?.locator.recordId, "m1");
+});
+
+Deno.test("parseGeminiChat() reads a legacy JSON document and its .project_root", async () => {
+  const hash =
+    "b6b6d2f8ef9f581b8de412b5febe694b099fde86c1797d534ae369257ed8ebcd";
+  const path =
+    `${HOME}/.gemini/tmp/${hash}/chats/session-2025-11-20T08-30-9b2d4e11.json`;
+  const s = (await parse(path)).sessions[0] as Session;
+  equal(s.project, "lighthouse");
+  deepEqual(s.records.map((r) => [r.role, r.tool]), [
+    ["user", undefined],
+    ["tool-output", "search_file_content"],
+    ["assistant", undefined],
+  ]);
+});
+
+Deno.test("parseGeminiChat() files sub-agent chats under their parent, or skips them", async () => {
+  const path =
+    `${HOME}/.gemini/tmp/harbor/chats/4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8/c0ffee01-2a3b-4c5d-8e9f-0a1b2c3d4e5f.jsonl`;
+  const s = (await parse(path)).sessions[0] as Session;
+  equal(s.parent, "4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8");
+  equal(s.lineage, "subagent");
+  ok(s.records.every((r) => r.flags?.subagent === true));
+  deepEqual((await parse(path, { includeSubagents: false })).sessions, []);
+});
+
+Deno.test("parseGeminiChat() lets a .jsonl twin supersede its .json", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/tmp/p/chats`, { recursive: true });
+  const base = `${dir}/tmp/p/chats/session-1`;
+  const doc = {
+    sessionId: "s",
+    messages: [{ id: "a", type: "user", content: "old copy" }],
+  };
+  await Deno.writeTextFile(`${base}.json`, JSON.stringify(doc));
+  equal((await parse(`${base}.json`)).sessions.length, 1);
+  await Deno.writeTextFile(
+    `${base}.jsonl`,
+    `${JSON.stringify({ sessionId: "s", projectHash: "p" })}\n`,
+  );
+  deepEqual((await parse(`${base}.json`)).sessions, []);
+});
+
+Deno.test("parseGeminiChat() applies $set message lists and compression summaries", async () => {
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-01-01T00:00:00Z" },
+    { id: "u1", type: "user", content: "first ask" },
+    { id: "g1", type: "gemini", content: "first answer" },
+    {
+      $set: {
+        messages: [
+          {
+            id: "c1",
+            type: "user",
+            content: [{ text: "<state_snapshot>goal: ship</state_snapshot>" }],
+          },
+          {
+            id: "c2",
+            type: "gemini",
+            content: [{ text: "Got it. Thanks for the additional context!" }],
+          },
+        ],
+      },
+    },
+    { id: "u2", type: "user", content: "next ask" },
+    { $rewindTo: "missing-id" },
+    { id: "u3", type: "user", content: "after a rewind to nowhere" },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "first ask"],
+    ["assistant", "first answer"],
+    ["summary", "<state_snapshot>goal: ship</state_snapshot>"],
+    ["user", "next ask"],
+    ["user", "after a rewind to nowhere"],
+  ]);
+  // A rewind to an unknown id clears what was live; the summary sync did not.
+  deepEqual(s.marks, [{ kind: "rewind", from: 2, to: 4 }]);
+});
+
+Deno.test("parseGeminiChat() leaves a torn last line and counts malformed ones", async () => {
+  const head = [
+    { sessionId: "s", projectHash: "p" },
+    { id: "u1", type: "user", content: "kept" },
+  ].map((l) => JSON.stringify(l)).join("\n");
+  const path = await chatFile(
+    `${head}\nnot json\n[1]\n{"id":"u2","type":"user","content":"torn`,
+  );
+  const result = await parse(path);
+  equal(result.skipped, 2);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept"]);
+});
+
+Deno.test("parseGeminiChat() skips oversized lines and documents", async () => {
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p" },
+    { id: "u1", type: "user", content: "x".repeat(5000) },
+    { id: "u2", type: "user", content: "small" },
+  ]);
+  const result = await parse(path, { maxLineBytes: 1000 });
+  equal(result.skipped, 1);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), ["small"]);
+  const json = path.replace(/\.jsonl$/, "-doc.json");
+  await Deno.writeTextFile(
+    json,
+    JSON.stringify({
+      sessionId: "d",
+      messages: [{ id: "a", type: "user", content: "x".repeat(5000) }],
+    }),
+  );
+  deepEqual(await parse(json, { maxDocumentBytes: 1000 }), {
+    sessions: [],
+    skipped: 1,
+  });
+});
+
+Deno.test("parseGeminiChat() survives hostile input", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["garbage bytes", "\u0000\u00ff\ufffd{{{\n\x1b[31m\n"],
+    [
+      "wrong types",
+      [
+        { sessionId: 7, projectHash: [] },
+        { id: "a", type: "user", content: { text: 5 } },
+        {
+          id: "b",
+          type: "gemini",
+          content: [null, 3, { text: ["x"] }],
+          toolCalls: "nope",
+        },
+        {
+          id: "c",
+          type: "gemini",
+          toolCalls: [null, { name: 1 }, {
+            name: "run_shell_command",
+            args: "{",
+            result: [{ functionResponse: null }],
+          }],
+        },
+        { $set: { messages: [1, null, { id: 2 }] } },
+        { $rewindTo: 42 },
+        {
+          __proto__: { polluted: true },
+          id: "d",
+          type: "user",
+          content: "proto",
+        },
+      ].map((l) => JSON.stringify(l)).join("\n") + "\n",
+    ],
+    [
+      "huge nesting",
+      `${"[".repeat(200_000)}\n{"sessionId":"s","projectHash":"p"}\n`,
+    ],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      const path = await chatFile(text);
+      const result = await parse(path);
+      ok(result.skipped >= 0);
+      const json = path.replace(/\.jsonl$/, ".json");
+      await Deno.writeTextFile(json, text);
+      await parse(json);
+    });
+  }
+  equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test({
+  name: "gemini parses every real sample with the turns a reader counts",
+  ignore: !samplesExist,
+  fn: async () => {
+    const files: string[] = [];
+    for await (
+      const entry of Deno.readDir(SAMPLES)
+    ) {
+      const env = { DEJA_GEMINI_ROOT: `${SAMPLES}/${entry.name}` };
+      files.push(
+        ...await Array.fromAsync(
+          gemini.discover({ home: "/nohome", env, os: "linux" }),
+        ),
+      );
+    }
+    equal(files.length, 1);
+    const result = await parse(files[0] as string);
+    equal(result.skipped, 0);
+    equal(result.sessions.length, 1);
+    const s = result.sessions[0] as Session;
+    const count = (role: string) =>
+      s.records.filter((r) => r.role === role).length;
+    // One prompt; 31 model turns of which only the last says anything.
+    deepEqual([count("user"), count("assistant")], [1, 1]);
+    // 62 tool calls, each with its result; 14 shell runs, 2 failed calls.
+    equal(count("tool-output"), 62);
+    equal(count("command"), 14);
+    equal(s.records.filter((r) => r.flags?.isError).length, 2);
+    ok(
+      s.records.filter((r) => r.role === "command").every((r) =>
+        r.exitCode === 0
+      ),
+    );
+  },
+});

@@ -1,0 +1,816 @@
+/**
+ * Kimi Code, two store generations:
+ *
+ * - Kimi Code (`${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/`):
+ *   `state.json` plus one `agents/<agent>/wire.jsonl` per agent (`main`, and
+ *   one per sub-agent). Lines are `{type, time, …}` records:
+ *   `context.append_message`, `context.append_loop_event` (streamed steps,
+ *   content parts, tool calls and results), `context.undo` (drops the last
+ *   `count` prompts and what followed them), `context.clear`,
+ *   `context.apply_compaction`.
+ * - Kimi CLI (`${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/`):
+ *   `wire.jsonl` of `{timestamp, message:{type, payload}}` UI events
+ *   (TurnBegin, ContentPart, ToolCall, ToolResult, SubagentEvent…), and
+ *   `context.jsonl` of chat messages, read only where no wire log exists;
+ *   `kimi.json` maps the hashed directories back to work directories.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator, RecordFlags } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "kimi";
+
+const DIALECT: ToolDialect = {
+  shell: new Set(["Bash", "Shell", "bash", "shell"]),
+  commandKeys: ["command"],
+  pathTools: new Set([
+    "Read",
+    "Write",
+    "ReadFile",
+    "WriteFile",
+    "ReadMediaFile",
+  ]),
+  pathKeys: ["path", "file_path"],
+  editTools: new Set(["Edit", "StrReplaceFile", "StrReplace"]),
+  oldKeys: ["old_string", "old", "old_str"],
+  editListKey: "edit",
+};
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+/** `…/sessions/<wd>/<session>/agents/<agent>/wire.jsonl` (Kimi Code). */
+function codePlace(
+  path: string,
+): { session: string; agent: string; sessionDir: string } | undefined {
+  const parts = segments(path);
+  if (
+    parts.at(-1) !== "wire.jsonl" || parts.at(-3) !== "agents" ||
+    parts.at(-6) !== "sessions"
+  ) {
+    return undefined;
+  }
+  return {
+    session: parts.at(-4) as string,
+    agent: parts.at(-2) as string,
+    sessionDir: dirname(dirname(dirname(path))),
+  };
+}
+
+/** `…/sessions/<md5>/<session>/(wire|context).jsonl` (Kimi CLI). */
+function cliPlace(
+  path: string,
+): { session: string; workHash: string; file: string } | undefined {
+  const parts = segments(path);
+  const file = parts.at(-1);
+  if (file !== "wire.jsonl" && file !== "context.jsonl") return undefined;
+  if (parts.at(-4) !== "sessions" || parts.at(-3) === undefined) {
+    return undefined;
+  }
+  if (parts.at(-3) === "agents") return undefined;
+  return {
+    session: parts.at(-2) as string,
+    workHash: parts.at(-3) as string,
+    file,
+  };
+}
+
+/** Text of a content value: a string or `[{type:"text", text}]` parts. */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const part of content) {
+    if (typeof part === "string") parts.push(part);
+    else if (
+      isObject(part) && part.type === "text" && typeof part.text === "string"
+    ) {
+      parts.push(part.text);
+    }
+  }
+  return parts.join("\n");
+}
+
+/** Tool output without Kimi's `<system>` status notes; an `ERROR` note fails it. */
+function toolText(content: unknown): { text: string; error: boolean } {
+  const raw = textOf(content);
+  let error = false;
+  const text = raw.replace(/<system>([\s\S]*?)<\/system>/g, (_all, note) => {
+    if (/^\s*ERROR\b/.test(String(note))) error = true;
+    return "";
+  });
+  return { text: text.trim(), error };
+}
+
+/** A tool call's name and arguments in either generation's shape. */
+function callOf(
+  call: Json,
+): { id?: string; name: string; args: unknown } | undefined {
+  const fn = isObject(call.function) ? call.function : call;
+  const name = str(fn.name);
+  if (!name) return undefined;
+  const out: { id?: string; name: string; args: unknown } = {
+    name,
+    args: fn.arguments ?? call.args ?? call.input,
+  };
+  const id = str(call.id) ?? str(call.toolCallId);
+  if (id) out.id = id;
+  return out;
+}
+
+/**
+ * One session's records for either generation: the assistant text a stream
+ * builds up, tool calls that may still be receiving argument chunks, and the
+ * prompts a later undo can cut back to.
+ */
+class KimiSession {
+  readonly builder: SessionBuilder;
+  readonly tools: ToolRecorder;
+  readonly flags: RecordFlags | undefined;
+  #text: string[] = [];
+  #textAt: { locator: Locator; time: number | undefined } | undefined;
+  #call: { id?: string; name: string; args: string; at: ToolAt } | undefined;
+  /** Seq at which each undoable prompt's records start; null is a compaction. */
+  #anchors: Array<number | null> = [];
+
+  constructor(builder: SessionBuilder, flags: RecordFlags | undefined) {
+    this.builder = builder;
+    this.tools = new ToolRecorder(builder, DIALECT);
+    this.flags = flags;
+  }
+
+  #extra(): { flags?: RecordFlags } {
+    return this.flags ? { flags: this.flags } : {};
+  }
+
+  /** Adds a prompt; `anchor` when an undo counts it. */
+  user(text: string, at: ToolAt, anchor: boolean): void {
+    this.flush();
+    if (anchor) this.#anchors.push(this.builder.nextSeq);
+    this.builder.add("user", cleanSpeech(text), {
+      locator: at.locator,
+      time: at.time,
+      ...this.#extra(),
+    });
+  }
+
+  /** Streams assistant text into the pending message. */
+  text(text: string, at: ToolAt): void {
+    this.#flushCall();
+    if (this.#text.length === 0) this.#textAt = at;
+    this.#text.push(text);
+  }
+
+  /** Adds a whole assistant message. */
+  assistant(text: string, at: ToolAt): void {
+    this.flush();
+    this.builder.add("assistant", cleanSpeech(text), {
+      locator: at.locator,
+      time: at.time,
+      ...this.#extra(),
+    });
+  }
+
+  summary(text: string, at: ToolAt): void {
+    this.flush();
+    this.builder.add("summary", text, {
+      locator: at.locator,
+      time: at.time,
+      ...this.#extra(),
+    });
+    // A compaction is a boundary no undo crosses.
+    this.#anchors.push(null);
+  }
+
+  /** Starts a tool call whose arguments may still arrive in parts. */
+  call(id: string | undefined, name: string, args: unknown, at: ToolAt): void {
+    this.#flushText();
+    this.#flushCall();
+    if (typeof args === "string") {
+      this.#call = { name, args, at };
+      if (id) this.#call.id = id;
+    } else {
+      this.tools.call(id, name, args, { ...at, flags: this.flags });
+    }
+  }
+
+  callPart(part: string): void {
+    if (this.#call) this.#call.args += part;
+  }
+
+  result(
+    id: string | undefined,
+    text: string,
+    isError: boolean,
+    at: ToolAt,
+  ): void {
+    this.flush();
+    this.tools.result(id, text, isError, { ...at, flags: this.flags });
+  }
+
+  /** Drops the last `count` prompts and all that followed, as a `undo` mark. */
+  undo(count: number): void {
+    this.flush();
+    if (!Number.isSafeInteger(count) || count <= 0) return;
+    let remaining = count;
+    let cut = -1;
+    for (let i = this.#anchors.length - 1; i >= 0 && remaining > 0; i--) {
+      if (this.#anchors[i] === null) return;
+      remaining--;
+      cut = i;
+    }
+    if (remaining > 0 || cut < 0) return;
+    const from = this.#anchors[cut] as number;
+    this.builder.mark("undo", from, this.builder.nextSeq);
+    this.#anchors.length = cut;
+  }
+
+  clear(): void {
+    this.flush();
+    this.#anchors = [];
+  }
+
+  flush(): void {
+    this.#flushText();
+    this.#flushCall();
+  }
+
+  #flushText(): void {
+    if (this.#text.length === 0 || !this.#textAt) return;
+    const at = this.#textAt;
+    this.builder.add("assistant", cleanSpeech(this.#text.join("")), {
+      locator: at.locator,
+      time: at.time,
+      ...this.#extra(),
+    });
+    this.#text = [];
+    this.#textAt = undefined;
+    this.tools.newMessage();
+  }
+
+  #flushCall(): void {
+    const call = this.#call;
+    if (!call) return;
+    this.#call = undefined;
+    this.tools.call(call.id, call.name, call.args, {
+      ...call.at,
+      flags: this.flags,
+    });
+  }
+}
+
+interface ToolAt {
+  locator: Locator;
+  time: number | undefined;
+}
+
+/** Is this prompt one an undo counts (the person's own, or a slash command)? */
+function isAnchorOrigin(origin: unknown): boolean {
+  if (!isObject(origin)) return true;
+  const kind = origin.kind;
+  if (kind === undefined || kind === "user") return true;
+  return (kind === "skill_activation" || kind === "plugin_command") &&
+    origin.trigger === "user-slash";
+}
+
+/** Handles one Kimi Code wire record. */
+function codeRecord(s: KimiSession, obj: Json, base: LineLocator): number {
+  const time = parseTime(obj.time);
+  const at: ToolAt = { locator: base, time };
+  switch (obj.type) {
+    case "context.append_message": {
+      const m = isObject(obj.message) ? obj.message : undefined;
+      if (!m) return 1;
+      const id = str(m.id);
+      const mAt: ToolAt = id
+        ? { locator: { ...base, recordId: id }, time }
+        : at;
+      codeMessage(s, m, mAt);
+      return 0;
+    }
+    case "context.append_loop_event": {
+      const e = isObject(obj.event) ? obj.event : undefined;
+      if (!e) return 1;
+      codeLoopEvent(s, e, at);
+      return 0;
+    }
+    case "context.undo":
+      // A missing count means one prompt; a count of the wrong type, none.
+      s.undo(
+        obj.count === undefined
+          ? 1
+          : typeof obj.count === "number"
+          ? obj.count
+          : 0,
+      );
+      return 0;
+    case "context.clear":
+      s.clear();
+      return 0;
+    case "context.apply_compaction": {
+      const summary = str(obj.contextSummary) ?? str(obj.summary) ??
+        (isObject(obj.summary) ? textOf(obj.summary.content) : "");
+      s.summary(summary, at);
+      return 0;
+    }
+    default:
+      s.builder.touch(time);
+      return 0;
+  }
+}
+
+function codeMessage(s: KimiSession, m: Json, at: ToolAt): void {
+  const origin = isObject(m.origin) ? m.origin : undefined;
+  const kind = origin?.kind;
+  switch (m.role) {
+    case "user": {
+      const anchor = isAnchorOrigin(origin);
+      if (kind === "compaction_summary") {
+        s.summary(textOf(m.content), at);
+      } else if (kind === "shell_command" && origin) {
+        // A command the person ran from the prompt, and its output.
+        if (origin.phase === "output") {
+          s.result(undefined, textOf(m.content), origin.isError === true, at);
+        } else {
+          s.flush();
+          s.builder.add("command", textOf(m.content), {
+            locator: at.locator,
+            time: at.time,
+            tool: "shell",
+            ...(s.flags ? { flags: s.flags } : {}),
+          });
+        }
+      } else if (kind === undefined || kind === "user") {
+        s.user(textOf(m.content), at, anchor);
+      } else if (
+        kind === "system_trigger" && origin?.name === "subagent" && s.flags
+      ) {
+        // A sub-agent's task, as its parent agent wrote it.
+        s.user(textOf(m.content), at, false);
+      } else if (anchor) {
+        // A slash-invoked skill: undoable, but its text is the skill's.
+        s.user("", at, true);
+      }
+      break;
+    }
+    case "assistant": {
+      s.assistant(textOf(m.content), at);
+      s.tools.newMessage();
+      const calls = Array.isArray(m.toolCalls)
+        ? m.toolCalls
+        : Array.isArray(m.tool_calls)
+        ? m.tool_calls
+        : [];
+      for (const c of calls) {
+        const call = isObject(c) ? callOf(c) : undefined;
+        if (call) s.call(call.id, call.name, call.args, at);
+      }
+      s.flush();
+      break;
+    }
+    case "tool": {
+      const { text, error } = toolText(m.content);
+      s.result(
+        str(m.toolCallId) ?? str(m.tool_call_id),
+        text,
+        error || m.isError === true,
+        at,
+      );
+      break;
+    }
+    default:
+      s.builder.touch(at.time);
+  }
+}
+
+function codeLoopEvent(s: KimiSession, e: Json, at: ToolAt): void {
+  switch (e.type) {
+    case "step.begin":
+    case "step.end":
+      s.flush();
+      break;
+    case "content.part": {
+      const part = isObject(e.part) ? e.part : {};
+      if (part.type === "text" && typeof part.text === "string") {
+        s.text(part.text, at);
+      }
+      break;
+    }
+    case "tool.call": {
+      const call = callOf(e);
+      if (call) s.call(call.id, call.name, call.args, at);
+      break;
+    }
+    case "tool.result": {
+      const result = isObject(e.result) ? e.result : {};
+      const { text, error } = toolText(result.output ?? result.content);
+      s.result(
+        str(e.toolCallId),
+        text || str(result.message) || "",
+        error || result.isError === true || result.is_error === true,
+        at,
+      );
+      break;
+    }
+    default:
+      s.builder.touch(at.time);
+  }
+}
+
+/** Handles one Kimi CLI wire event (also the events a sub-agent wraps). */
+function cliEvent(
+  s: KimiSession,
+  type: unknown,
+  payload: Json,
+  at: ToolAt,
+  side: (taskId: string) => KimiSession | undefined,
+  depth: number,
+): void {
+  switch (type) {
+    case "TurnBegin":
+      s.user(textOf(payload.user_input), at, true);
+      break;
+    case "StepBegin":
+    case "StepInterrupted":
+    case "TurnEnd":
+      s.flush();
+      break;
+    case "ContentPart":
+      if (payload.type === "text" && typeof payload.text === "string") {
+        s.text(payload.text, at);
+      }
+      break;
+    case "ToolCall": {
+      const call = callOf(payload);
+      if (call) s.call(call.id, call.name, call.args ?? "", at);
+      break;
+    }
+    case "ToolCallPart":
+      if (typeof payload.arguments_part === "string") {
+        s.callPart(payload.arguments_part);
+      }
+      break;
+    case "ToolResult": {
+      const rv = isObject(payload.return_value) ? payload.return_value : {};
+      const out = toolText(rv.output);
+      const text = out.text || str(rv.message) || "";
+      s.result(
+        str(payload.tool_call_id),
+        text,
+        rv.is_error === true || out.error,
+        at,
+      );
+      break;
+    }
+    case "CompactionEnd": {
+      const summary = str(payload.full_summary) ?? str(payload.summary);
+      if (summary) s.summary(summary, at);
+      break;
+    }
+    case "SubagentEvent": {
+      const taskId = str(payload.task_tool_call_id);
+      const inner = isObject(payload.event) ? payload.event : undefined;
+      if (!taskId || !inner || depth > 8) break;
+      const target = side(taskId);
+      if (target) {
+        cliEvent(
+          target,
+          inner.type,
+          isObject(inner.payload) ? inner.payload : {},
+          at,
+          side,
+          depth + 1,
+        );
+      }
+      break;
+    }
+    default:
+      s.builder.touch(at.time);
+  }
+}
+
+/** Options for the Kimi parsers. */
+export interface KimiParseOptions extends ParseOptions {
+  /** Lines longer than this are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+}
+
+function walkOptions(options: KimiParseOptions): { maxLineBytes?: number } {
+  return options.maxLineBytes === undefined
+    ? {}
+    : { maxLineBytes: options.maxLineBytes };
+}
+
+/**
+ * Parses one Kimi Code agent wire (`agents/<agent>/wire.jsonl`). The main
+ * agent's wire is the session; another agent's wire is a sub-agent session
+ * (skipped unless sub-agents are included). A `context.undo` keeps what it
+ * removed under an `undo` mark.
+ *
+ * @param path The wire file.
+ * @param options Sub-agent switch and line cap.
+ * @returns The session.
+ * @example
+ * ```ts
+ * import { parseKimiCodeWire } from "./kimi.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const agent = `${dir}/sessions/wd_x/s1/agents/main`;
+ * await Deno.mkdir(agent, { recursive: true });
+ * await Deno.writeTextFile(`${agent}/wire.jsonl`, [
+ *   { type: "context.append_message", time: 1767225600000,
+ *     message: { role: "user", content: [{ type: "text", text: "why is CI red" }] } },
+ *   { type: "context.undo", count: 1, time: 1767225601000 },
+ * ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseKimiCodeWire(`${agent}/wire.jsonl`, { includeSubagents: true, source });
+ * equal(sessions[0]?.marks[0]?.kind, "undo");
+ * ```
+ */
+export async function parseKimiCodeWire(
+  path: string,
+  options: KimiParseOptions,
+): Promise<ParseResult> {
+  const place = codePlace(path);
+  const agent = place?.agent ?? "main";
+  const sub = agent !== "main";
+  if (sub && !options.includeSubagents) return { sessions: [], skipped: 0 };
+  const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: sub ? `${sessionId}:${agent}` : sessionId,
+    path,
+    parent: sub ? sessionId : undefined,
+    lineage: sub ? "subagent" : undefined,
+  });
+  if (place) {
+    const state = await readJsonDocument(
+      `${place.sessionDir}/state.json`,
+      2 << 20,
+    );
+    if (state.ok && isObject(state.value)) {
+      const workDir = str(state.value.workDir);
+      if (workDir) builder.setCwd(workDir);
+      builder.touch(parseTime(state.value.createdAt));
+      builder.touch(parseTime(state.value.updatedAt));
+      const title = str(state.value.title);
+      if (title && !sub) builder.setTitle(title);
+    }
+  }
+  const s = new KimiSession(builder, sub ? { subagent: true } : undefined);
+  let skipped = 0;
+  const walked = await walkJsonLines(path, walkOptions(options), (obj, at) => {
+    skipped += codeRecord(s, obj, at);
+  });
+  s.flush();
+  const session = builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped: walked.skipped + skipped,
+  };
+}
+
+/** The work directory a Kimi CLI session directory hash stands for (`kimi.json`). */
+async function cliWorkDir(
+  shareDir: string,
+  hash: string,
+): Promise<string | undefined> {
+  const doc = await readJsonDocument(`${shareDir}/kimi.json`, 4 << 20);
+  if (!doc.ok || !isObject(doc.value) || !Array.isArray(doc.value.work_dirs)) {
+    return undefined;
+  }
+  for (const wd of doc.value.work_dirs) {
+    const p = isObject(wd) ? str(wd.path) : undefined;
+    if (p && createHash("md5").update(p).digest("hex") === hash) return p;
+  }
+  return undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses one Kimi CLI session file: `wire.jsonl` (UI events, with
+ * timestamps and sub-agent events), or `context.jsonl` when the session has
+ * no wire log (older builds).
+ *
+ * @param path `wire.jsonl` or `context.jsonl`.
+ * @param options Sub-agent switch and line cap.
+ * @returns The session and its sub-agent sessions.
+ * @example
+ * ```ts
+ * import { parseKimiCliSession } from "./kimi.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/sessions/h/s1`, { recursive: true });
+ * const path = `${dir}/sessions/h/s1/context.jsonl`;
+ * await Deno.writeTextFile(path, [
+ *   { role: "user", content: "tidy the imports" },
+ *   { role: "assistant", content: [{ type: "text", text: "Done." }] },
+ * ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseKimiCliSession(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.records.length, 2);
+ * ```
+ */
+export async function parseKimiCliSession(
+  path: string,
+  options: KimiParseOptions,
+): Promise<ParseResult> {
+  const place = cliPlace(path);
+  const isContext = segments(path).at(-1) === "context.jsonl";
+  if (isContext && await exists(`${dirname(path)}/wire.jsonl`)) {
+    return { sessions: [], skipped: 0 };
+  }
+  const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: sessionId,
+    path,
+  });
+  if (place) {
+    const share = dirname(dirname(dirname(dirname(path))));
+    const workDir = await cliWorkDir(share, place.workHash);
+    if (workDir) builder.setCwd(workDir);
+  }
+  const main = new KimiSession(builder, undefined);
+  const sides = new Map<string, KimiSession>();
+  const side = (taskId: string): KimiSession | undefined => {
+    if (!options.includeSubagents) return undefined;
+    let s = sides.get(taskId);
+    if (!s) {
+      s = new KimiSession(
+        new SessionBuilder({
+          harness: HARNESS_ID,
+          id: `${sessionId}:${taskId}`,
+          path,
+          cwd: builder.build().cwd,
+          parent: sessionId,
+          lineage: "subagent",
+        }),
+        { subagent: true },
+      );
+      sides.set(taskId, s);
+    }
+    return s;
+  };
+  let skipped = 0;
+  const walked = await walkJsonLines(
+    path,
+    walkOptions(options),
+    (obj, base) => {
+      if (isContext) {
+        skipped += contextLine(main, obj, base);
+        return;
+      }
+      const message = isObject(obj.message) ? obj.message : undefined;
+      if (!message) {
+        if (obj.type !== "metadata") skipped++;
+        return;
+      }
+      cliEvent(
+        main,
+        message.type,
+        isObject(message.payload) ? message.payload : {},
+        { locator: base, time: parseTime(obj.timestamp) },
+        side,
+        0,
+      );
+    },
+  );
+  main.flush();
+  for (const s of sides.values()) s.flush();
+  const sessions = [builder, ...[...sides.values()].map((s) => s.builder)]
+    .map((b) => b.build())
+    .filter((s) => s.records.length > 0);
+  return { sessions, skipped: walked.skipped + skipped };
+}
+
+/** One `context.jsonl` message (no timestamps in this file). */
+function contextLine(s: KimiSession, obj: Json, locator: LineLocator): number {
+  const at: ToolAt = { locator, time: undefined };
+  switch (obj.role) {
+    case "user":
+      s.user(textOf(obj.content), at, true);
+      return 0;
+    case "assistant": {
+      s.assistant(textOf(obj.content), at);
+      s.tools.newMessage();
+      const calls = Array.isArray(obj.tool_calls) ? obj.tool_calls : [];
+      for (const c of calls) {
+        const call = isObject(c) ? callOf(c) : undefined;
+        if (call) s.call(call.id, call.name, call.args, at);
+      }
+      s.flush();
+      return 0;
+    }
+    case "tool": {
+      const { text, error } = toolText(obj.content);
+      s.result(str(obj.tool_call_id), text, error, at);
+      return 0;
+    }
+    case "_checkpoint":
+    case "_usage":
+    case "system":
+      return 0;
+    default:
+      return 1;
+  }
+}
+
+/** Kimi Code homes: `DEJA_KIMI_ROOT`, else `KIMI_CODE_HOME`, else `~/.kimi-code`. */
+function codeRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_KIMI_ROOT) return [source.env.DEJA_KIMI_ROOT];
+  return [source.env.KIMI_CODE_HOME || `${source.home}/.kimi-code`];
+}
+
+/** Kimi CLI share dirs: `DEJA_KIMI_CLI_ROOT`, else `KIMI_SHARE_DIR`, else `~/.kimi`. */
+function cliRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_KIMI_CLI_ROOT) return [source.env.DEJA_KIMI_CLI_ROOT];
+  return [source.env.KIMI_SHARE_DIR || `${source.home}/.kimi`];
+}
+
+const wireKind: FileKind = {
+  id: "wire",
+  appendOnly: false,
+  match: (path) => codePlace(path) !== undefined,
+  parse: (path, options) => parseKimiCodeWire(path, options),
+};
+
+const cliKind: FileKind = {
+  id: "cli-session",
+  appendOnly: false,
+  match: (path) => cliPlace(path) !== undefined,
+  parse: (path, options) => parseKimiCliSession(path, options),
+};
+
+/**
+ * The Kimi Code harness (Kimi Code wires and the older Kimi CLI sessions).
+ *
+ * @example
+ * ```ts
+ * import { kimi } from "./kimi.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(kimi.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.kimi-code", "/h/.kimi"]);
+ * ```
+ */
+export const kimi: Harness = {
+  id: HARNESS_ID,
+  name: "Kimi Code",
+  format:
+    "JSONL wire log per agent (sessions/<wd>/<session>/agents/<agent>/wire.jsonl) with state.json; Kimi CLI wire.jsonl/context.jsonl per session",
+  envOverrides: [
+    "KIMI_CODE_HOME",
+    "KIMI_SHARE_DIR",
+    "DEJA_KIMI_ROOT",
+    "DEJA_KIMI_CLI_ROOT",
+  ],
+  roots: (source) => [...codeRoots(source), ...cliRoots(source)],
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    for (const root of codeRoots(source)) {
+      yield* walkFiles(`${root}/sessions`, wireKind.match, { maxDepth: 5 });
+    }
+    for (const root of cliRoots(source)) {
+      yield* walkFiles(`${root}/sessions`, cliKind.match, { maxDepth: 3 });
+    }
+  },
+  kinds: [wireKind, cliKind],
+  docs: {
+    store:
+      "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
+    extracts:
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N`, else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, sub-agent wires and Kimi CLI SubagentEvents as sub-agent sessions, `context.undo` as `undo` marks over the undone prompts and everything after them; title and work directory from state.json or kimi.json",
+    omits:
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/config/llm.request records; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+    verified:
+      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample)",
+  },
+};

@@ -1,0 +1,367 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import { isSuperseded, type Session } from "../core/types.ts";
+import {
+  kimi,
+  type KimiParseOptions,
+  parseKimiCliSession,
+  parseKimiCodeWire,
+} from "./kimi.ts";
+
+const HOME = new URL("../../fixtures/kimi", import.meta.url).pathname;
+const SAMPLES = new URL("../../../shared/samples/kimi", import.meta.url)
+  .pathname;
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const SESSION =
+  `${HOME}/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73`;
+const CLI_DIR =
+  `${HOME}/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57`;
+
+const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
+
+function code(
+  path: string,
+  extra: Partial<KimiParseOptions> = {},
+): Promise<ParseResult> {
+  return parseKimiCodeWire(path, { includeSubagents: true, source, ...extra });
+}
+
+function cli(
+  path: string,
+  extra: Partial<KimiParseOptions> = {},
+): Promise<ParseResult> {
+  return parseKimiCliSession(path, {
+    includeSubagents: true,
+    source,
+    ...extra,
+  });
+}
+
+async function wireFile(text: string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const agent = `${dir}/sessions/wd/s1/agents/main`;
+  await Deno.mkdir(agent, { recursive: true });
+  await Deno.writeTextFile(`${agent}/wire.jsonl`, text);
+  return `${agent}/wire.jsonl`;
+}
+
+function lines(records: unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+}
+
+function user(text: string, time: number, origin?: unknown): unknown {
+  return {
+    type: "context.append_message",
+    time,
+    message: {
+      role: "user",
+      content: [{ type: "text", text }],
+      ...(origin === undefined ? {} : { origin }),
+    },
+  };
+}
+
+function say(text: string, time: number): unknown[] {
+  return [
+    { type: "context.append_loop_event", time, event: { type: "step.begin" } },
+    {
+      type: "context.append_loop_event",
+      time,
+      event: { type: "content.part", part: { type: "text", text } },
+    },
+    { type: "context.append_loop_event", time, event: { type: "step.end" } },
+  ];
+}
+
+Deno.test("kimi.roots() covers both generations and their overrides", async (t) => {
+  for (
+    const [env, want] of [
+      [{}, ["/h/.kimi-code", "/h/.kimi"]],
+      [{ KIMI_CODE_HOME: "/kc", KIMI_SHARE_DIR: "/ks" }, ["/kc", "/ks"]],
+      [{
+        DEJA_KIMI_ROOT: "/a",
+        DEJA_KIMI_CLI_ROOT: "/b",
+        KIMI_CODE_HOME: "/kc",
+      }, [
+        "/a",
+        "/b",
+      ]],
+    ] as const
+  ) {
+    await t.step(JSON.stringify(env), () => {
+      deepEqual(kimi.roots({ home: "/h", env, os: "linux" }), want);
+    });
+  }
+});
+
+Deno.test("kimi.discover() finds agent wires and Kimi CLI session files", async () => {
+  const found = (await Array.fromAsync(kimi.discover(source))).map((p) =>
+    p.slice(HOME.length)
+  ).sort();
+  deepEqual(found, [
+    "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/agent-explore-1/wire.jsonl",
+    "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/main/wire.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57/context.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57/wire.jsonl",
+  ]);
+});
+
+Deno.test("parseKimiCodeWire() joins streamed text, keeps tools and marks the undone turn", async () => {
+  const result = await code(`${SESSION}/agents/main/wire.jsonl`);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73");
+  equal(s.title, "Flaky greenhouse sensor test");
+  equal(s.project, "greenhouse");
+  deepEqual(s.records.map((r) => [r.role, r.text.slice(0, 30)]), [
+    ["user", "the humidity sensor test is fl"],
+    ["assistant", "Running the sensor tests a few"],
+    ["command", "pytest tests/test_humidity.py "],
+    ["tool-output", "1 failed, 4 passed\nCommand fai"],
+    ["files", "/home/dev/code/greenhouse/sens"],
+    ["tool-output", "def read(): return bus.poll(ti"],
+    ["assistant", "The poll timeout of 10 ms is s"],
+    ["user", "raise it to 50 ms"],
+    ["files", "/home/dev/code/greenhouse/sens"],
+    ["edit", "/home/dev/code/greenhouse/sens"],
+    ["tool-output", "edited 1 occurrence"],
+    ["assistant", "Raised the timeout to 50 ms."],
+    ["user", "make the timeout configurable "],
+    ["assistant", "Added HUMIDITY_POLL_TIMEOUT wi"],
+  ]);
+  equal(s.records[1]?.text, "Running the sensor tests a few times.");
+  equal(s.records[2]?.exitCode, 1);
+  deepEqual(s.records[3]?.flags, { isError: true });
+  deepEqual(s.marks, [{ kind: "undo", from: 7, to: 12 }]);
+  ok(!s.records.some((r) => r.text.includes("Auto permission mode")));
+  ok(!s.records.some((r) => r.text.includes("Probably timing")));
+});
+
+Deno.test("parseKimiCodeWire() reads a sub-agent wire as a child session, or skips it", async () => {
+  const path = `${SESSION}/agents/agent-explore-1/wire.jsonl`;
+  const s = (await code(path)).sessions[0] as Session;
+  equal(s.id, "session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73:agent-explore-1");
+  deepEqual([s.parent, s.lineage], [
+    "session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73",
+    "subagent",
+  ]);
+  ok(s.records.every((r) => r.flags?.subagent));
+  equal(s.records[0]?.role, "user");
+  deepEqual((await code(path, { includeSubagents: false })).sessions, []);
+});
+
+Deno.test("context.undo counts prompts back, and never crosses a compaction", async (t) => {
+  await t.step("undo 2 removes two prompts and what followed", async () => {
+    const s = (await code(
+      await wireFile(lines([
+        user("one", 1),
+        ...say("a1", 2),
+        user("two", 3),
+        ...say("a2", 4),
+        user("<hook_result>x</hook_result>", 5, {
+          kind: "hook_result",
+          event: "UserPromptSubmit",
+        }),
+        user("three", 6),
+        ...say("a3", 7),
+        { type: "context.undo", count: 2, time: 8 },
+        user("four", 9),
+      ])),
+    )).sessions[0] as Session;
+    deepEqual(
+      s.records.filter((r) => !isSuperseded(r.seq, s.marks)).map((r) => r.text),
+      ["one", "a1", "four"],
+    );
+  });
+  await t.step("a compaction is a boundary", async () => {
+    const s = (await code(
+      await wireFile(lines([
+        user("one", 1),
+        {
+          type: "context.apply_compaction",
+          summary: "did one",
+          compactedCount: 1,
+        },
+        user("two", 3),
+        { type: "context.undo", count: 2, time: 8 },
+        { type: "context.undo", count: "x", time: 9 },
+      ])),
+    )).sessions[0] as Session;
+    deepEqual(s.marks, []);
+    deepEqual(s.records.map((r) => r.role), ["user", "summary", "user"]);
+  });
+});
+
+Deno.test("parseKimiCliSession() reads wire events, argument chunks and sub-agent events", async () => {
+  const result = await cli(`${CLI_DIR}/wire.jsonl`);
+  const [s, side] = result.sessions as [Session, Session];
+  equal(s.project, "greenhouse");
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+    ["user", "what does the watering cron do at 5am?", undefined],
+    ["command", "crontab -l", 0],
+    ["tool-output", "0 5 * * * /opt/greenhouse/water.sh --zone all", undefined],
+    ["assistant", "At 05:00 it runs water.sh for every zone.", undefined],
+  ]);
+  equal(s.started, 1772590000100);
+  equal(side.parent, s.id);
+  deepEqual(side.records.map((r) => r.text), [
+    "water.sh reads zones from zones.yaml.",
+  ]);
+  // The context file repeats the wire, so it yields nothing while one exists.
+  deepEqual((await cli(`${CLI_DIR}/context.jsonl`)).sessions, []);
+  equal(
+    (await cli(`${CLI_DIR}/wire.jsonl`, { includeSubagents: false }))
+      .sessions.length,
+    1,
+  );
+});
+
+Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/context.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    lines([
+      { role: "user", content: "check disk" },
+      {
+        role: "assistant",
+        content: [{ type: "think", think: "df" }],
+        tool_calls: [{
+          type: "function",
+          id: "t1",
+          function: { name: "Shell", arguments: '{"command":"df -h"}' },
+        }],
+      },
+      {
+        role: "tool",
+        tool_call_id: "t1",
+        content: [
+          {
+            type: "text",
+            text: "<system>ERROR: Command failed with exit code: 2.</system>",
+          },
+          { type: "text", text: "df: /mnt: No such file" },
+        ],
+      },
+      { role: "_usage", token_count: 5 },
+      { role: "weird" },
+    ]),
+  );
+  const result = await cli(path);
+  equal(result.skipped, 1);
+  const s = result.sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode, r.flags]), [
+    ["user", "check disk", undefined, undefined],
+    ["command", "df -h", undefined, undefined],
+    ["tool-output", "df: /mnt: No such file", undefined, { isError: true }],
+  ]);
+});
+
+Deno.test("kimi parsers leave a torn last line and count malformed and oversized ones", async () => {
+  const text = lines([user("kept", 1), ...say("also kept", 2)]) +
+    `not json\n${JSON.stringify(user("x".repeat(3000), 3))}\n` +
+    `{"type":"context.append_message","message":{"role":"user","content":"to`;
+  const result = await code(await wireFile(text), { maxLineBytes: 1000 });
+  equal(result.skipped, 2);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), [
+    "kept",
+    "also kept",
+  ]);
+});
+
+Deno.test("kimi parsers survive hostile input", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["garbage bytes", "\u0000\u00ff\ufffd\n\x07\x1b]0;x\x07\n"],
+    [
+      "wrong types",
+      lines([
+        { type: "context.append_message", message: "hi" },
+        {
+          type: "context.append_message",
+          message: { role: "user", content: 5, origin: [] },
+        },
+        {
+          type: "context.append_loop_event",
+          event: { type: "tool.call", name: 3, args: null },
+        },
+        {
+          type: "context.append_loop_event",
+          event: { type: "tool.result", toolCallId: {}, result: "x" },
+        },
+        { type: "context.undo", count: 1e300 },
+        {
+          timestamp: "x",
+          message: {
+            type: "SubagentEvent",
+            payload: {
+              task_tool_call_id: "t",
+              event: {
+                type: "SubagentEvent",
+                payload: { task_tool_call_id: "t", event: "x" },
+              },
+            },
+          },
+        },
+        {
+          timestamp: 1,
+          message: { type: "ToolCallPart", payload: { arguments_part: 5 } },
+        },
+        {
+          timestamp: 1,
+          message: {
+            type: "TurnBegin",
+            payload: { user_input: [{ type: "text", text: 1 }] },
+          },
+        },
+      ]),
+    ],
+    ["huge nesting", `${"[".repeat(150_000)}\n`],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      const path = await wireFile(text);
+      await code(path);
+      const dir = await Deno.makeTempDir();
+      await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/sessions/h/s/wire.jsonl`, text);
+      await cli(`${dir}/sessions/h/s/wire.jsonl`);
+      await Deno.writeTextFile(`${dir}/sessions/h/s/context.jsonl`, text);
+      await Deno.remove(`${dir}/sessions/h/s/wire.jsonl`);
+      await cli(`${dir}/sessions/h/s/context.jsonl`);
+    });
+  }
+});
+
+Deno.test({
+  name: "kimi parses every real sample with the turns a reader counts",
+  ignore: !samplesExist,
+  fn: async () => {
+    let sessions = 0;
+    for await (const entry of Deno.readDir(SAMPLES)) {
+      const env = { DEJA_KIMI_CLI_ROOT: `${SAMPLES}/${entry.name}` };
+      for await (
+        const path of kimi.discover({ home: "/nohome", env, os: "linux" })
+      ) {
+        const kind = kimi.kinds.find((k) => k.match(path));
+        ok(kind, path);
+        const result = await kind.parse(path, {
+          includeSubagents: true,
+          source: { home: "/nohome", env, os: "linux" },
+        });
+        equal(result.skipped, 0, path);
+        for (const s of result.sessions) {
+          sessions++;
+          const count = (role: string) =>
+            s.records.filter((r) => r.role === role).length;
+          // Five prompts (one typed, four retries after interrupted steps)
+          // and one answer; the log opens with two results of earlier calls.
+          deepEqual([count("user"), count("assistant")], [5, 1]);
+          equal(count("tool-output"), 2);
+          equal(s.project, "teacherchris37");
+        }
+      }
+    }
+    equal(sessions, 1);
+  },
+});

@@ -1,0 +1,394 @@
+/**
+ * Qwen Code: one JSONL chat per session under
+ * `${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`.
+ * Every line is a record of a `uuid`/`parentUuid` tree: the conversation is
+ * the chain from the last record back to the root, so records a rewind or a
+ * branch left behind are off that chain and superseded.
+ *
+ * @module
+ */
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { walkJsonLines } from "./_jsonl_walk.ts";
+import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
+import {
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "qwen";
+
+const DIALECT: ToolDialect = {
+  shell: new Set(["run_shell_command"]),
+  commandKeys: ["command"],
+  pathTools: new Set(["read_file", "write_file", "read_many_files"]),
+  pathKeys: ["file_path", "absolute_path", "path"],
+  pathListKeys: ["paths"],
+  editTools: new Set(["edit", "replace"]),
+  oldKeys: ["old_string"],
+};
+
+/** At-command file contents Qwen appends to the typed prompt. */
+const REFERENCED_FILES = "\n--- Content from referenced files ---";
+
+/** User-typed records that are not what a person typed. */
+const NOT_TYPED_SUBTYPES = new Set([
+  "notification",
+  "cron",
+  "background_task_completed",
+  "agent_launch_prompt",
+  "agent_bootstrap",
+]);
+
+/** Provenances of records a person wrote (or unlabelled ones). */
+const PERSON_PROVENANCE = new Set(["real_user"]);
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+function isChatPath(path: string): boolean {
+  const parts = segments(path);
+  const chats = parts.lastIndexOf("chats");
+  return path.endsWith(".jsonl") && chats >= 2 &&
+    parts[chats - 2] === "projects";
+}
+
+function isSide(obj: Json): boolean {
+  return obj.isSidechain === true || str(obj.agentId) !== undefined;
+}
+
+/** Text parts of a Gemini-style `Content`, thoughts left out. */
+function partsText(parts: unknown): string {
+  if (!Array.isArray(parts)) return "";
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (
+      isObject(part) && part.thought !== true && typeof part.text === "string"
+    ) {
+      texts.push(part.text);
+    }
+  }
+  return texts.join("");
+}
+
+function responseText(response: unknown): { text: string; error: boolean } {
+  if (!isObject(response)) return { text: "", error: false };
+  const value = response.output ?? response.error ?? response.content;
+  const error = response.error !== undefined && response.output === undefined;
+  if (typeof value === "string") return { text: value, error };
+  if (value === undefined) return { text: "", error };
+  return { text: JSON.stringify(value), error };
+}
+
+/** Builds the main session and any side chains of one chat file. */
+class ChatReader {
+  readonly #path: string;
+  readonly #includeSubagents: boolean;
+  readonly #off: Set<number>;
+  readonly main: SessionBuilder;
+  readonly #mainTools: ToolRecorder;
+  readonly #sides = new Map<
+    string,
+    { builder: SessionBuilder; tools: ToolRecorder }
+  >();
+  #sessionId: string | undefined;
+  #cwdSet = false;
+  #seenUuids = new Set<string>();
+  readonly #runs: MarkRuns;
+  #index = 0;
+  skipped = 0;
+
+  constructor(path: string, includeSubagents: boolean, off: Set<number>) {
+    this.#path = path;
+    this.#includeSubagents = includeSubagents;
+    this.#off = off;
+    const stem = (segments(path).at(-1) ?? "").replace(/\.jsonl$/, "");
+    this.main = new SessionBuilder({ harness: HARNESS_ID, id: stem, path });
+    this.#mainTools = new ToolRecorder(this.main, DIALECT);
+    this.#runs = new MarkRuns((from, to) => this.main.mark("branch", from, to));
+  }
+
+  line(obj: Json, base: Locator): void {
+    const index = this.#index++;
+    const uuid = str(obj.uuid);
+    if (uuid) {
+      // A record written twice (a resume re-appends) counts once.
+      if (this.#seenUuids.has(uuid)) return;
+      this.#seenUuids.add(uuid);
+    }
+    const sessionId = str(obj.sessionId);
+    if (sessionId && this.#sessionId === undefined) {
+      this.#sessionId = sessionId;
+      this.main.setId(sessionId);
+    }
+    const cwd = str(obj.cwd);
+    if (cwd && !this.#cwdSet) {
+      this.#cwdSet = true;
+      this.main.setCwd(cwd);
+    }
+    if (isObject(obj.forkedFrom)) {
+      const from = str(obj.forkedFrom.sessionId);
+      if (from && from !== this.#sessionId) this.main.setParent(from, "fork");
+    }
+    const locator: Locator = uuid ? { ...base, recordId: uuid } : base;
+    if (isSide(obj)) {
+      if (this.#includeSubagents) this.#side(obj, locator);
+      return;
+    }
+    this.#runs.at(this.main.nextSeq, this.#off.has(index));
+    this.#record(obj, locator, this.main, this.#mainTools, undefined);
+  }
+
+  finish(): void {
+    this.#runs.end(this.main.nextSeq);
+  }
+
+  sides(): SessionBuilder[] {
+    return [...this.#sides.values()].map((s) => s.builder);
+  }
+
+  #side(obj: Json, locator: Locator): void {
+    const agent = str(obj.agentId) ?? "sidechain";
+    let side = this.#sides.get(agent);
+    if (!side) {
+      const parent = this.#sessionId ?? str(obj.sessionId);
+      const lineage: Lineage = "sidechain";
+      const builder = new SessionBuilder({
+        harness: HARNESS_ID,
+        id: `${parent ?? "qwen"}:${agent}`,
+        path: this.#path,
+        cwd: str(obj.cwd),
+        parent,
+        lineage: parent ? lineage : undefined,
+      });
+      side = { builder, tools: new ToolRecorder(builder, DIALECT) };
+      this.#sides.set(agent, side);
+    }
+    this.#record(obj, locator, side.builder, side.tools, { subagent: true });
+  }
+
+  #record(
+    obj: Json,
+    locator: Locator,
+    builder: SessionBuilder,
+    tools: ToolRecorder,
+    flags: RecordFlags | undefined,
+  ): void {
+    const time = parseTime(obj.timestamp);
+    const extra = flags ? { flags } : {};
+    const message = isObject(obj.message) ? obj.message : {};
+    const type = obj.type;
+    if (type === "user") {
+      const subtype = str(obj.subtype);
+      const provenance = str(obj.provenance);
+      if (subtype && NOT_TYPED_SUBTYPES.has(subtype)) return;
+      if (provenance && !PERSON_PROVENANCE.has(provenance)) return;
+      const raw = partsText(message.parts);
+      const cut = raw.indexOf(REFERENCED_FILES);
+      const text = cut === -1 ? raw : raw.slice(0, cut);
+      builder.add("user", cleanSpeech(text), { locator, time, ...extra });
+    } else if (type === "assistant") {
+      builder.add("assistant", cleanSpeech(partsText(message.parts)), {
+        locator,
+        time,
+        ...extra,
+      });
+      tools.newMessage();
+      for (const part of Array.isArray(message.parts) ? message.parts : []) {
+        if (!isObject(part) || !isObject(part.functionCall)) continue;
+        const call = part.functionCall;
+        const name = str(call.name);
+        if (name) {
+          tools.call(str(call.id), name, call.args, { locator, time, flags });
+        }
+      }
+    } else if (type === "tool_result") {
+      const status = isObject(obj.toolCallResult)
+        ? obj.toolCallResult.status
+        : undefined;
+      for (const part of Array.isArray(message.parts) ? message.parts : []) {
+        if (!isObject(part) || !isObject(part.functionResponse)) continue;
+        const fr = part.functionResponse;
+        const { text, error } = responseText(fr.response);
+        tools.result(
+          str(fr.id),
+          text,
+          error || status === "error" || status === "cancelled",
+          { locator, time, flags },
+          undefined,
+          str(fr.name),
+        );
+      }
+    } else if (type === "system") {
+      this.#system(obj, locator, time, builder, extra);
+    } else {
+      this.skipped++;
+    }
+  }
+
+  #system(
+    obj: Json,
+    locator: Locator,
+    time: number | undefined,
+    builder: SessionBuilder,
+    extra: { flags?: RecordFlags },
+  ): void {
+    const payload = isObject(obj.systemPayload) ? obj.systemPayload : {};
+    switch (obj.subtype) {
+      case "chat_compression": {
+        const history = Array.isArray(payload.compressedHistory)
+          ? payload.compressedHistory
+          : [];
+        const first = history.find((c) => isObject(c) && c.role === "user");
+        const text = isObject(first) ? partsText(first.parts) : "";
+        builder.add("summary", text, { locator, time, ...extra });
+        break;
+      }
+      case "custom_title": {
+        const title = str(payload.customTitle);
+        if (title) builder.setTitle(title);
+        break;
+      }
+      case "parent_session": {
+        const parent = str(payload.parentSessionId);
+        if (parent) builder.setParent(parent, "subagent");
+        break;
+      }
+      default:
+        // Telemetry, slash commands, snapshots: the tool's own bookkeeping.
+        builder.touch(time);
+    }
+  }
+}
+
+/** Options for {@linkcode parseQwenChat}. */
+export interface QwenParseOptions extends ParseOptions {
+  /** Lines longer than this are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Parses one Qwen Code chat. Records off the active `parentUuid` chain are
+ * covered by `branch` marks; sub-agent records (`isSidechain`/`agentId`)
+ * become side sessions when sub-agents are included.
+ *
+ * @param path The chat file.
+ * @param options Sub-agent switch and line cap.
+ * @returns The session and its side chains.
+ * @example
+ * ```ts
+ * import { parseQwenChat } from "./qwen.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/projects/p/chats`, { recursive: true });
+ * const path = `${dir}/projects/p/chats/s1.jsonl`;
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   uuid: "u1", parentUuid: null, sessionId: "s1", type: "user",
+ *   timestamp: "2026-01-01T00:00:00Z", cwd: "/home/a/web",
+ *   message: { role: "user", parts: [{ text: "add a test" }] },
+ * }) + "\n");
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseQwenChat(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.project, "web");
+ * ```
+ */
+export async function parseQwenChat(
+  path: string,
+  options: QwenParseOptions,
+): Promise<ParseResult> {
+  const walkOptions = options.maxLineBytes === undefined
+    ? {}
+    : { maxLineBytes: options.maxLineBytes };
+  const nodes: TreeNode[] = [];
+  let index = 0;
+  const seen = new Set<string>();
+  await walkJsonLines(path, walkOptions, (obj) => {
+    const i = index++;
+    const uuid = str(obj.uuid);
+    // Side chains hang off the tree; the conversation is the main chain.
+    if (!uuid || seen.has(uuid) || isSide(obj)) return;
+    seen.add(uuid);
+    nodes.push({ id: uuid, parent: str(obj.parentUuid), index: i });
+  });
+  const reader = new ChatReader(
+    path,
+    options.includeSubagents,
+    offChain(nodes),
+  );
+  const walked = await walkJsonLines(
+    path,
+    walkOptions,
+    (obj, locator) => reader.line(obj, locator),
+  );
+  reader.finish();
+  const sessions = [reader.main, ...reader.sides()]
+    .map((b) => b.build())
+    .filter((s) => s.records.length > 0);
+  return { sessions, skipped: walked.skipped + reader.skipped };
+}
+
+/** The Qwen homes: `DEJA_QWEN_ROOT`, else `QWEN_RUNTIME_DIR` and `QWEN_HOME` (else `~/.qwen`). */
+function qwenRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_QWEN_ROOT) return [source.env.DEJA_QWEN_ROOT];
+  const roots = [
+    source.env.QWEN_RUNTIME_DIR,
+    source.env.QWEN_HOME || `${source.home}/.qwen`,
+  ].filter((r): r is string => !!r).map((r) => r.replace(/[\\/]+$/, "") || r);
+  return [...new Set(roots)];
+}
+
+const chatKind: FileKind = {
+  id: "chat",
+  appendOnly: false,
+  match: isChatPath,
+  parse: (path, options) => parseQwenChat(path, options),
+};
+
+/**
+ * The Qwen Code harness: JSONL chats under `<root>/projects/<cwd>/chats`.
+ *
+ * @example
+ * ```ts
+ * import { qwen } from "./qwen.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(qwen.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.qwen"]);
+ * ```
+ */
+export const qwen: Harness = {
+  id: HARNESS_ID,
+  name: "Qwen Code",
+  format:
+    "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/",
+  envOverrides: ["QWEN_HOME", "QWEN_RUNTIME_DIR", "DEJA_QWEN_ROOT"],
+  roots: qwenRoots,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    for (const root of qwenRoots(source)) {
+      yield* walkFiles(`${root}/projects`, isChatPath, { maxDepth: 4 });
+    }
+  },
+  kinds: [chatKind],
+  docs: {
+    store:
+      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
+    extracts:
+      "user turns (without at-command file contents), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`), records off the active uuid chain as `branch` marks; project from the records' cwd",
+    omits:
+      "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history and attribution snapshots, notification/cron/background prompts the tool wrote under the user role",
+    verified:
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records)",
+  },
+};

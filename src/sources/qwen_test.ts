@@ -1,0 +1,282 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { ParseResult, SourceEnv } from "../core/harness.ts";
+import { isSuperseded, type Session } from "../core/types.ts";
+import { parseQwenChat, qwen, type QwenParseOptions } from "./qwen.ts";
+
+const HOME = new URL("../../fixtures/qwen", import.meta.url).pathname;
+const SAMPLES = new URL("../../../shared/samples/qwen", import.meta.url)
+  .pathname;
+const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const FIXTURE =
+  `${HOME}/.qwen/projects/-home-dev-code-orchard/chats/6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40.jsonl`;
+
+const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
+
+function parse(
+  path: string,
+  extra: Partial<QwenParseOptions> = {},
+): Promise<ParseResult> {
+  return parseQwenChat(path, { includeSubagents: true, source, ...extra });
+}
+
+let serial = 0;
+function rec(
+  type: string,
+  parent: string | null,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  serial++;
+  return {
+    uuid: `r${serial}`,
+    parentUuid: parent,
+    sessionId: "s1",
+    timestamp: `2026-01-01T00:00:${String(serial % 60).padStart(2, "0")}Z`,
+    type,
+    cwd: "/w/app",
+    ...extra,
+  };
+}
+
+async function chatFile(text: string): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/projects/p/chats`, { recursive: true });
+  const path = `${dir}/projects/p/chats/s1.jsonl`;
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+function lines(records: unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+}
+
+Deno.test("qwen.roots() honours DEJA_QWEN_ROOT, QWEN_RUNTIME_DIR and QWEN_HOME", async (t) => {
+  for (
+    const [env, want] of [
+      [{}, ["/h/.qwen"]],
+      [{ QWEN_HOME: "/q" }, ["/q"]],
+      [{ QWEN_RUNTIME_DIR: "/rt", QWEN_HOME: "/q" }, ["/rt", "/q"]],
+      [{ DEJA_QWEN_ROOT: "/d", QWEN_HOME: "/q" }, ["/d"]],
+    ] as const
+  ) {
+    await t.step(JSON.stringify(env), () => {
+      deepEqual(qwen.roots({ home: "/h", env, os: "linux" }), want);
+    });
+  }
+});
+
+Deno.test("qwen.discover() finds the fixture chat", async () => {
+  deepEqual(await Array.fromAsync(qwen.discover(source)), [FIXTURE]);
+});
+
+Deno.test("parseQwenChat() reads turns, tools and exit codes, and marks the abandoned branch", async () => {
+  const result = await parse(FIXTURE);
+  equal(result.skipped, 0);
+  const [s, side] = result.sessions as [Session, Session];
+  equal(s.id, "6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40");
+  equal(s.project, "orchard");
+  equal(s.title, "Orchard varieties");
+  deepEqual(s.records.map((r) => r.role), [
+    "user",
+    "assistant",
+    "files",
+    "command",
+    "tool-output",
+    "tool-output",
+    "assistant",
+    "user",
+    "files",
+    "edit",
+    "tool-output",
+    "assistant",
+    "user",
+    "assistant",
+  ]);
+  equal(s.records[3]?.exitCode, 0);
+  deepEqual(s.records[10]?.flags, { isError: true });
+  equal(s.records[9]?.text, "/home/dev/code/orchard/db/seed.ts\n'braeburn'");
+  deepEqual(s.marks, [{ kind: "branch", from: 7, to: 12 }]);
+  deepEqual(
+    s.records.filter((r) => !isSuperseded(r.seq, s.marks) && r.role === "user")
+      .map((r) => r.text),
+    [
+      "list the apple varieties the seeder knows about",
+      "add honeycrisp as a fourth variety instead",
+    ],
+  );
+  ok(!s.records.some((r) => r.text.includes("I'll check the seed file")));
+  equal(side.id, `${s.id}:explore-7f3c`);
+  equal(side.parent, s.id);
+  equal(side.lineage, "sidechain");
+  deepEqual(side.records.map((r) => [r.role, r.flags]), [
+    ["assistant", { subagent: true }],
+  ]);
+  equal((await parse(FIXTURE, { includeSubagents: false })).sessions.length, 1);
+});
+
+Deno.test("parseQwenChat() drops injected user records and file contents of at-commands", async () => {
+  serial = 0;
+  const a = rec("user", null, {
+    message: {
+      role: "user",
+      parts: [
+        { text: "@src/a.ts explain this" },
+        { text: "\n--- Content from referenced files ---" },
+        { text: "\nContent from src/a.ts:\nconst a = 1;" },
+      ],
+    },
+  });
+  const b = rec("user", "r1", {
+    subtype: "notification",
+    message: { role: "user", parts: [{ text: "background task done" }] },
+  });
+  const c = rec("user", "r2", {
+    provenance: "goal_runtime",
+    message: { role: "user", parts: [{ text: "continue the goal" }] },
+  });
+  const d = rec("system", "r3", {
+    subtype: "chat_compression",
+    systemPayload: {
+      compressedHistory: [
+        { role: "user", parts: [{ text: "summary of earlier work" }] },
+      ],
+    },
+  });
+  const e = rec("assistant", "r4", {
+    message: { role: "model", parts: [{ text: "ok" }] },
+    forkedFrom: { sessionId: "s0", messageUuid: "r5" },
+  });
+  const s = (await parse(await chatFile(lines([a, b, c, d, e]))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "@src/a.ts explain this"],
+    ["summary", "summary of earlier work"],
+    ["assistant", "ok"],
+  ]);
+  deepEqual([s.parent, s.lineage], ["s0", "fork"]);
+});
+
+Deno.test("parseQwenChat() keeps history before a chain gap active", async () => {
+  serial = 0;
+  const records = [
+    rec("user", null, { message: { parts: [{ text: "one" }] } }),
+    rec("assistant", "r1", { message: { parts: [{ text: "two" }] } }),
+    // The chain restarts from a record no longer in the file.
+    rec("user", "gone", { message: { parts: [{ text: "three" }] } }),
+    rec("assistant", "r3", { message: { parts: [{ text: "four" }] } }),
+  ];
+  const s = (await parse(await chatFile(lines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.marks, []);
+  equal(s.records.length, 4);
+});
+
+Deno.test("parseQwenChat() leaves a torn last line, counts malformed and oversized ones", async () => {
+  serial = 0;
+  const ok1 = rec("user", null, { message: { parts: [{ text: "kept" }] } });
+  const big = rec("user", "r1", {
+    message: { parts: [{ text: "x".repeat(4000) }] },
+  });
+  const text =
+    `${JSON.stringify(ok1)}\n{oops\n"str"\n${JSON.stringify(big)}\n` +
+    `{"uuid":"r9","type":"user","message":{"parts":[{"text":"torn`;
+  const result = await parse(await chatFile(text), { maxLineBytes: 1000 });
+  equal(result.skipped, 3);
+  deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept"]);
+});
+
+Deno.test("parseQwenChat() survives hostile input", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["garbage bytes", "\u0000\u00ff\ufffd\n\x1b[2J{]\n"],
+    [
+      "wrong types",
+      lines([
+        { uuid: 5, parentUuid: {}, type: "user", message: "hi" },
+        {
+          uuid: "a",
+          parentUuid: "a",
+          type: "assistant",
+          message: { parts: "x" },
+        },
+        {
+          uuid: "b",
+          parentUuid: "c",
+          type: "tool_result",
+          message: { parts: [{ functionResponse: { id: 3, response: [] } }] },
+        },
+        {
+          uuid: "c",
+          parentUuid: "b",
+          type: "system",
+          subtype: "custom_title",
+          systemPayload: { customTitle: 9 },
+        },
+        {
+          uuid: "d",
+          type: "assistant",
+          isSidechain: true,
+          agentId: { x: 1 },
+          message: {
+            parts: [{
+              functionCall: {
+                name: "run_shell_command",
+                args: { command: ["ls"] },
+              },
+            }],
+          },
+        },
+        {
+          uuid: "__proto__",
+          parentUuid: "__proto__",
+          type: "user",
+          message: { parts: [{ text: "proto" }] },
+        },
+      ]),
+    ],
+    ["huge nesting", `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}\n`],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      const result = await parse(await chatFile(text));
+      ok(result.skipped >= 0);
+    });
+  }
+});
+
+const SAMPLE_COUNTS: Record<string, [number, number]> = {
+  "41135fab-6533-40b1-af92-0d7d50df9774.jsonl": [1, 1],
+  "7ff68fe9-497f-441a-b527-a47cae5b6d42.jsonl": [1, 3],
+  "1ee2dcce-94ce-47a3-bf6f-d804490ef247.jsonl": [1, 2],
+  "7e4a45d5-d379-4300-8528-fe2bb00564df.jsonl": [20, 32],
+  "853b5a66-c477-4eae-a829-1f938fb52c46.jsonl": [0, 0],
+  "80a2d37c-ef84-45fc-b7d1-a34a27b3a3d8.jsonl": [3, 5],
+};
+
+Deno.test({
+  name: "qwen parses every real sample with the turns a reader counts",
+  ignore: !samplesExist,
+  fn: async () => {
+    const seen = new Set<string>();
+    for await (const entry of Deno.readDir(SAMPLES)) {
+      const env = { DEJA_QWEN_ROOT: `${SAMPLES}/${entry.name}` };
+      for await (
+        const path of qwen.discover({ home: "/nohome", env, os: "linux" })
+      ) {
+        const name = path.split("/").at(-1) as string;
+        const want = SAMPLE_COUNTS[name];
+        ok(want, name);
+        seen.add(name);
+        const result = await parse(path);
+        equal(result.skipped, 0, name);
+        // A chat of slash commands only holds no conversation.
+        equal(result.sessions.length, want[0] > 0 ? 1 : 0, name);
+        const s = result.sessions[0];
+        const count = (role: string) =>
+          s?.records.filter((r) => r.role === role).length ?? 0;
+        deepEqual([count("user"), count("assistant")], want, name);
+        deepEqual(s?.marks ?? [], [], name);
+        ok(s === undefined || s.project.length > 0, name);
+      }
+    }
+    equal(seen.size, Object.keys(SAMPLE_COUNTS).length);
+  },
+});
