@@ -86,7 +86,7 @@ function readState(value: unknown): CopilotEventsState {
     if (v) state[key] = v;
   }
   if (isObject(value.sides)) {
-    const sides: Record<string, number> = {};
+    const sides: Record<string, number> = Object.create(null);
     for (const [k, v] of Object.entries(value.sides)) {
       if (typeof v === "number" && Number.isInteger(v) && v >= 0) sides[k] = v;
     }
@@ -294,7 +294,9 @@ class EventsReader {
       id: `${parent}:${agent}`,
       path: this.#path,
       cwd: this.state.cwd,
-      nextSeq: this.state.sides?.[agent] ?? 0,
+      nextSeq: this.state.sides && Object.hasOwn(this.state.sides, agent)
+        ? this.state.sides[agent] ?? 0
+        : 0,
       parent,
       lineage,
     });

@@ -224,3 +224,34 @@ Deno.test({
     equal(sessions, 1);
   },
 });
+
+Deno.test("parseCopilotCliSession() keeps a side chain named __proto__ in order", async () => {
+  const text = [
+    JSON.stringify({
+      type: "user.message",
+      data: { content: "one" },
+      agentId: "__proto__",
+    }),
+    JSON.stringify({
+      type: "user.message",
+      data: { content: "two" },
+      agentId: "__proto__",
+    }),
+  ].join("\n") + "\n";
+  const path = await eventsFile(text);
+  const first = await parse(path);
+  const side = first.sessions.find((s) => s.id.endsWith(":__proto__"));
+  deepEqual(side?.records.map((r) => r.seq), [0, 1]);
+  const state = JSON.parse(JSON.stringify(first.state));
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      type: "user.message",
+      data: { content: "three" },
+      agentId: "__proto__",
+    }) + "\n",
+    { append: true },
+  );
+  const next = await parse(path, { offset: first.safeOffset as number, state });
+  deepEqual(next.sessions[0]?.records.map((r) => r.seq), [2]);
+});
