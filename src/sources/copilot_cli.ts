@@ -59,7 +59,8 @@ async function yamlScalars(path: string): Promise<Map<string, string>> {
       value = value.slice(1, -1);
       if (quote === '"') value = value.replace(/\\(["\\])/g, "$1");
     }
-    if (value.length > 0) out.set(m[1], value);
+    // Block scalars (`|`, `>-`) and anchors are not single-line values.
+    if (value.length > 0 && !/^[|>&*!]/.test(value)) out.set(m[1], value);
   }
   return out;
 }
