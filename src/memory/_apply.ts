@@ -10,13 +10,12 @@ import { sha256Hex } from "../core/hash.ts";
 import type { Store } from "./_store.ts";
 import { applyUnifiedDiff } from "./_diff.ts";
 import { hashGrain } from "./hash_grain.ts";
+import { transition, type TransitionWork } from "./_lifecycle.ts";
 import {
   opScopes,
   requireBecause,
   requireScopes,
-  transition,
-  type TransitionWork,
-} from "./_lifecycle.ts";
+} from "./recommendation_rules.ts";
 import type {
   ApplyOptions,
   RecommendationView,

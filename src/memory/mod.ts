@@ -77,8 +77,12 @@ export {
   isDestructive,
   MAX_BECAUSE,
   MAX_EVIDENCE,
+  observerOf,
+  opScopes,
+  requireBecause,
+  requireScopes,
   validateDraft,
-} from "./_lifecycle.ts";
+} from "./recommendation_rules.ts";
 export { LOOP_NAMESPACE } from "./_store.ts";
 export { DOC_RELATION } from "./_apply.ts";
 export {

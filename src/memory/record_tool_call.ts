@@ -64,8 +64,8 @@ function clean(value: unknown, redactOn: boolean): unknown {
 /**
  * Records one tool call as an event grain. Secrets in the input and result
  * are redacted and long text is capped. A repeated identical call at the
- * same instant still counts as a second call: the time moves on by a
- * millisecond rather than collapsing into the first grain. With `source`,
+ * same instant still counts as a second call: its time is set a millisecond
+ * earlier (never into the future) rather than collapsing into the first grain. With `source`,
  * the same key is stored once (re-imports are idempotent).
  *
  * @param store The writable memory file.
@@ -103,7 +103,7 @@ export function recordToolCall(store: MemoryStore, call: ToolCall): string {
   if (call.exitCode !== undefined) grain.exit_code = call.exitCode;
   if (call.source !== undefined) grain.source = call.source;
   else {
-    while (store.raw(hashGrain(grain))) grain.created_at++;
+    while (store.raw(hashGrain(grain))) grain.created_at--;
   }
   return store.put(grain);
 }

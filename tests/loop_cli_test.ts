@@ -1,0 +1,691 @@
+/**
+ * The loop's review verbs, capture, import, init and notes through the CLI
+ * dispatcher, in-process, on temp memory files.
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import { openMemory, type RecommendationDraft } from "../src/memory/mod.ts";
+import { RUN_LOCK } from "../src/loop/mod.ts";
+
+const NOW = Date.UTC(2026, 6, 1, 12);
+const DAY = 86_400_000;
+
+async function deja(
+  argv: string[],
+  now = NOW,
+): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo({ env: {}, cwd: "/", now });
+  const code = await run(argv, io, { keepPermissions: true });
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function demoDb(): Promise<string> {
+  const db = join(await Deno.makeTempDir(), "demo.db");
+  const init = await deja(["init", "--db", db, "--template", "demo"]);
+  equal(init.code, 0, init.err);
+  const ran = await deja(["loop", "run", "--db", db, "--format", "json"]);
+  equal(ran.code, 0, ran.err);
+  return db;
+}
+
+interface Row {
+  hash: string;
+  short: string;
+  analyzer: string;
+  severity: string;
+  status: string;
+  destructive: boolean;
+  action: string;
+  target_ref: string;
+}
+
+async function list(db: string, ...extra: string[]): Promise<Row[]> {
+  const r = await deja(["loop", "list", "--db", db, "--json", ...extra]);
+  equal(r.code, 0, r.err);
+  return JSON.parse(r.out) as Row[];
+}
+
+function recall(db: string): string[] {
+  const store = openMemory(db, { readOnly: true, now: () => NOW });
+  try {
+    return store.recall({ limit: 1000 }).map((g) => g.hash).sort();
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test("init --dry-run prints the literal batch and writes nothing", async () => {
+  const db = join(await Deno.makeTempDir(), "x.db");
+  const r = await deja(["init", "--db", db, "--template", "demo", "--dry-run"]);
+  equal(r.code, 0);
+  match(r.out, /^ADD fact \{.*"deploy_target".*\}$/m);
+  match(r.out, /^SUPERSEDE @cache WITH fact /m);
+  let exists = true;
+  try {
+    Deno.statSync(db);
+  } catch {
+    exists = false;
+  }
+  equal(exists, false);
+  const bad = await deja(["init", "--db", db, "--template", "nope"]);
+  equal(bad.code, 64);
+});
+
+Deno.test("init --template demo makes loop run fire at least five analyzers", async () => {
+  const db = join(await Deno.makeTempDir(), "demo.db");
+  equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
+  const again = await deja(["init", "--db", db, "--template", "demo"]);
+  equal(again.code, 1);
+  match(again.err, /MEM-E005/);
+  const ran = await deja(["loop", "run", "--db", db, "--format", "json"]);
+  const result = JSON.parse(ran.out);
+  ok(result.stored >= 5, ran.out);
+  const rows = await list(db);
+  const analyzers = new Set(rows.map((r) => r.analyzer));
+  ok(analyzers.size >= 5, [...analyzers].join(", "));
+  for (const r of rows) equal(r.short.length, 12);
+});
+
+Deno.test("loop list --fail-on exits 2 when a listed recommendation is severe enough", async () => {
+  const db = await demoDb();
+  const high = await deja([
+    "loop",
+    "list",
+    "--db",
+    db,
+    "--status",
+    "pending",
+    "--fail-on",
+    "high",
+  ]);
+  equal(high.code, 2, high.out);
+  match(high.out, /tool_failure/);
+  const critical = await deja([
+    "loop",
+    "list",
+    "--db",
+    db,
+    "--fail-on",
+    "critical",
+  ]);
+  equal(critical.code, 0);
+  equal(
+    (await deja(["loop", "list", "--db", db, "--fail-on", "urgent"])).code,
+    64,
+  );
+});
+
+Deno.test("loop show prints evidence, the literal proposal and a verified audit chain", async () => {
+  const db = await demoDb();
+  const rec = (await list(db)).find((r) =>
+    r.analyzer === "deja.tool_failure/1"
+  )!;
+  const shown = await deja(["loop", "show", rec.short.slice(0, 8), "--db", db]);
+  equal(shown.code, 0, shown.err);
+  match(shown.out, /proposal \(literal\)\n {2}ADD fact /);
+  match(shown.out, /evidence \(6\)/);
+  match(shown.out, /chain_verified: true/);
+  match(shown.out, /none → pending/);
+  const json = JSON.parse(
+    (await deja(["loop", "show", rec.hash, "--db", db, "--json"])).out,
+  );
+  equal(json.chain_verified, true);
+  equal(json.evidence.length, 6);
+});
+
+Deno.test("hash prefixes: unknown and ambiguous prefixes are errors listing matches", async () => {
+  const db = await demoDb();
+  const unknown = await deja(["loop", "show", "ffffffffffff", "--db", db]);
+  equal(unknown.code, 1);
+  match(unknown.err, /MEM-E003/);
+  const rows = await list(db, "--status", "all");
+  const byFirst = new Map<string, number>();
+  for (const r of rows) {
+    byFirst.set(r.hash.slice(0, 2), (byFirst.get(r.hash.slice(0, 2)) ?? 0) + 1);
+  }
+  const shared = [...byFirst].find(([, n]) => n > 1)?.[0];
+  if (shared) {
+    const amb = await deja(["loop", "show", shared, "--db", db]);
+    equal(amb.code, 1);
+    match(amb.err, /ambiguous/);
+  }
+});
+
+Deno.test("loop approve refuses self-approval by the creator and the triggering actor", async () => {
+  const db = join(await Deno.makeTempDir(), "m.db");
+  const store = openMemory(db, { now: () => NOW });
+  const draft: RecommendationDraft = {
+    analyzer: "acme.lint/1",
+    params: {},
+    family: "lint",
+    target_ref: "host:ci",
+    action: "flag",
+    template: { id: "command.finding", args: { text: "flaky test" } },
+    evidence: [],
+    severity: "low",
+    proposal: { kind: "host", data: { test: "checkout" } },
+    origin: "command",
+  };
+  const { hash } = store.propose(draft, {
+    actor: "agent:worker",
+    trigger: "human:bob",
+  });
+  store.close();
+  const self = await deja([
+    "loop",
+    "approve",
+    hash.slice(0, 10),
+    "--db",
+    db,
+    "--actor",
+    "agent:worker",
+    "--because",
+    "looks right",
+  ]);
+  equal(self.code, 1);
+  match(self.err, /self-approval is blocked.*LOOP-E003/);
+  const trigger = await deja([
+    "loop",
+    "approve",
+    hash.slice(0, 10),
+    "--db",
+    db,
+    "--actor",
+    "human:bob",
+    "--because",
+    "fine",
+  ]);
+  equal(trigger.code, 1);
+  match(trigger.err, /LOOP-E003/);
+  const writer = await deja([
+    "loop",
+    "approve",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "agent:reviewer",
+    "--scopes",
+    "read,write",
+    "--because",
+    "x",
+  ]);
+  equal(writer.code, 1);
+  match(writer.err, /"review" scope.*LOOP-E002/);
+  const forged = await deja([
+    "loop",
+    "approve",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "policy:auto",
+    "--because",
+    "x",
+  ]);
+  equal(forged.code, 64);
+  const noReason = await deja([
+    "loop",
+    "approve",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "human:alice",
+  ]);
+  equal(noReason.code, 1);
+  match(noReason.err, /LOOP-E005/);
+  const ok1 = await deja([
+    "loop",
+    "approve",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "human:alice",
+    "--scopes",
+    "review",
+    "--because",
+    "the checkout test flaked 4 times this week",
+  ]);
+  equal(ok1.code, 0, ok1.err);
+  const marked = await deja([
+    "loop",
+    "mark-applied",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "human:alice",
+    "--because",
+    "quarantined it in CI",
+  ]);
+  equal(marked.code, 0, marked.err);
+});
+
+Deno.test("loop approve --expect-version reports a lost compare-and-set race", async () => {
+  const db = await demoDb();
+  const rec = (await list(db))[0]!;
+  const first = await deja([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "first reviewer",
+    "--expect-version",
+    "1",
+  ]);
+  equal(first.code, 0, first.err);
+  const second = await deja([
+    "loop",
+    "reject",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "second reviewer",
+    "--expect-version",
+    "1",
+  ]);
+  equal(second.code, 1);
+  match(second.err, /LOOP-E001/);
+  const show = JSON.parse(
+    (await deja(["loop", "show", rec.hash, "--db", db, "--json"])).out,
+  );
+  equal(show.status, "approved");
+  equal(show.version, 2);
+});
+
+Deno.test("loop apply of a destructive recommendation needs admin and --allow-destructive", async () => {
+  const db = await demoDb();
+  const rec = (await list(db)).find((r) => r.destructive)!;
+  ok(rec, "the demo has an expired fact to forget");
+  const early = await deja([
+    "loop",
+    "apply",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "skip review",
+    "--allow-destructive",
+  ]);
+  equal(early.code, 1);
+  match(early.err, /LOOP-E004/);
+  equal(
+    (await deja([
+      "loop",
+      "approve",
+      rec.hash,
+      "--db",
+      db,
+      "--actor",
+      "human:alice",
+      "--because",
+      "the promo ended",
+    ])).code,
+    0,
+  );
+  const noAdmin = await deja([
+    "loop",
+    "apply",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "human:carol",
+    "--scopes",
+    "apply,write",
+    "--allow-destructive",
+    "--because",
+    "clean up",
+  ]);
+  equal(noAdmin.code, 1);
+  match(noAdmin.err, /"admin" scope.*LOOP-E002/);
+  const noFlag = await deja([
+    "loop",
+    "apply",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "human:carol",
+    "--because",
+    "clean up",
+  ]);
+  equal(noFlag.code, 1);
+  match(noFlag.err, /--allow-destructive.*LOOP-E002/);
+  const done = await deja([
+    "loop",
+    "apply",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "human:carol",
+    "--allow-destructive",
+    "--because",
+    "clean up",
+  ]);
+  equal(done.code, 0, done.err);
+  const back = await deja([
+    "loop",
+    "rollback",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "oops",
+  ]);
+  equal(back.code, 1);
+  match(back.err, /non-rollbackable.*LOOP-E004/);
+});
+
+Deno.test("loop apply then rollback leaves recall exactly as before the apply", async () => {
+  const db = await demoDb();
+  const rows = await list(db);
+  for (
+    const analyzer of [
+      "deja.duplicate_sweep/1",
+      "deja.contradiction_sweep/1",
+      "deja.fork_surfacing/1",
+      "deja.tool_failure/1",
+    ]
+  ) {
+    const rec = rows.find((r) => r.analyzer === analyzer);
+    if (!rec) continue;
+    const before = recall(db);
+    equal(
+      (await deja([
+        "loop",
+        "approve",
+        rec.hash,
+        "--db",
+        db,
+        "--actor",
+        "human:alice",
+        "--because",
+        "reviewed",
+      ])).code,
+      0,
+    );
+    const applied = await deja([
+      "loop",
+      "apply",
+      rec.hash,
+      "--db",
+      db,
+      "--actor",
+      "human:alice",
+      "--because",
+      "consolidate",
+    ]);
+    equal(applied.code, 0, applied.err);
+    const during = recall(db);
+    ok(
+      JSON.stringify(during) !== JSON.stringify(before),
+      `${analyzer}: the apply changed recall`,
+    );
+    const rolled = await deja([
+      "loop",
+      "rollback",
+      rec.hash,
+      "--db",
+      db,
+      "--actor",
+      "human:alice",
+      "--because",
+      "wrong call",
+    ]);
+    equal(rolled.code, 0, rolled.err);
+    deepEqual(
+      recall(db),
+      before,
+      `${analyzer}: recall after rollback equals recall before apply`,
+    );
+  }
+  const verify = await deja(["loop", "audit", "verify", "--db", db]);
+  equal(verify.code, 0, verify.out + verify.err);
+});
+
+Deno.test("loop audit verify and loop show detect a tampered audit row", async () => {
+  const db = await demoDb();
+  const rec = (await list(db))[0]!;
+  equal(
+    (await deja([
+      "loop",
+      "approve",
+      rec.hash,
+      "--db",
+      db,
+      "--because",
+      "looks right",
+    ])).code,
+    0,
+  );
+  equal(
+    (await deja(["loop", "audit", "verify", rec.short, "--db", db])).code,
+    0,
+  );
+  const raw = new DatabaseSync(db);
+  const { audit_head } = raw.prepare(
+    "SELECT audit_head FROM rec_status WHERE hash = ?",
+  ).get(rec.hash) as { audit_head: string };
+  raw.prepare(
+    "UPDATE grains SET body = replace(body, 'looks right', 'rubber stamp') WHERE hash = ?",
+  ).run(audit_head);
+  raw.close();
+  const verify = await deja(["loop", "audit", "verify", "--db", db]);
+  equal(verify.code, 1);
+  match(
+    verify.out,
+    new RegExp(`${rec.short}  BROKEN at ${audit_head.slice(0, 12)}`),
+  );
+  match(verify.err, /LOOP-E008/);
+  const shown = await deja(["loop", "show", rec.hash, "--db", db]);
+  match(shown.out, /chain_verified: false/);
+});
+
+Deno.test("loop list shows expired recommendations once valid_to passes", async () => {
+  const db = await demoDb();
+  const pending = await list(db);
+  const later = NOW + 31 * DAY;
+  const r = await deja([
+    "loop",
+    "list",
+    "--db",
+    db,
+    "--status",
+    "expired",
+    "--json",
+  ], later);
+  equal(r.code, 0);
+  equal(JSON.parse(r.out).length, pending.length);
+  const approve = await deja([
+    "loop",
+    "approve",
+    pending[0]!.hash,
+    "--db",
+    db,
+    "--because",
+    "late",
+  ], later);
+  equal(approve.code, 1);
+  match(approve.err, /expired.*LOOP-E004/);
+});
+
+Deno.test("a second concurrent loop run skips with lock_held and exits 0", async () => {
+  const db = join(await Deno.makeTempDir(), "m.db");
+  equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
+  const holder = openMemory(db, { now: () => NOW });
+  const lock = holder.lock(RUN_LOCK, { now: NOW });
+  ok(lock);
+  try {
+    const r = await deja(["loop", "run", "--db", db, "--format", "json"]);
+    equal(r.code, 0, r.err);
+    const result = JSON.parse(r.out);
+    equal(result.outcome, "skipped");
+    equal(result.skip_reason, "lock_held");
+    ok(typeof result.duration_ms === "number");
+  } finally {
+    lock.release();
+    holder.close();
+  }
+  const after = JSON.parse(
+    (await deja(["loop", "run", "--db", db, "--format", "json"])).out,
+  );
+  equal(after.outcome, "ran");
+});
+
+Deno.test("capture tool-call and import --format tool-log feed the tool-failure analyzer", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "agent.db");
+  for (let i = 0; i < 3; i++) {
+    const r = await deja([
+      "capture",
+      "tool-call",
+      "--db",
+      db,
+      "--tool",
+      "stripe_refund",
+      "--error",
+      "--result",
+      '{"error":"rate_limited"}',
+      "--thread",
+      "s1",
+    ]);
+    equal(r.code, 0, r.err);
+  }
+  equal((await deja(["capture", "tool-call", "--db", db])).code, 64);
+  const log = join(dir, "history.jsonl");
+  await Deno.writeTextFile(
+    log,
+    [
+      {
+        role: "assistant",
+        tool_calls: [{
+          id: "c1",
+          type: "function",
+          function: { name: "stripe_refund", arguments: '{"order":9}' },
+        }],
+      },
+      { role: "tool", tool_call_id: "c1", content: '{"error":"rate_limited"}' },
+      {
+        role: "assistant",
+        tool_calls: [{
+          id: "c2",
+          type: "function",
+          function: { name: "stripe_refund", arguments: '{"order":10}' },
+        }],
+      },
+      { role: "tool", tool_call_id: "c2", content: '{"refund":"re_1"}' },
+    ].map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  const imported = await deja([
+    "import",
+    "--format",
+    "tool-log",
+    log,
+    "--db",
+    db,
+    "--json",
+  ]);
+  equal(imported.code, 0, imported.err);
+  equal(JSON.parse(imported.out)[0].stored, 2);
+  equal(
+    JSON.parse(
+      (await deja([
+        "import",
+        "--format",
+        "tool-log",
+        log,
+        "--db",
+        db,
+        "--json",
+      ])).out,
+    )[0].stored,
+    0,
+  );
+  equal((await deja(["import", log, "--db", db])).code, 64);
+  const ran = JSON.parse(
+    (await deja(["loop", "run", "--db", db, "--format", "json"])).out,
+  );
+  ok(ran.analyzers_run.includes("deja.tool_failure/1"));
+  ok((await list(db)).some((r) => r.analyzer === "deja.tool_failure/1"));
+});
+
+Deno.test("remember, promote and remember --list manage notes", async () => {
+  const db = join(await Deno.makeTempDir(), "m.db");
+  const r = await deja([
+    "remember",
+    "we pin redis to 7.2",
+    "--project",
+    "api",
+    "--db",
+    db,
+    "--json",
+  ]);
+  equal(r.code, 0, r.err);
+  const { hash } = JSON.parse(r.out);
+  const p = await deja([
+    "promote",
+    hash.slice(0, 8),
+    "--state",
+    "stale",
+    "--db",
+    db,
+  ]);
+  equal(p.code, 0, p.err);
+  const listed = await deja(["remember", "--list", "--db", db]);
+  match(
+    listed.out,
+    /^api\n {2}2026-07-01\n {4}[0-9a-f]{12} {2}\[stale\] {2}we pin redis to 7\.2$/m,
+  );
+  equal(
+    (await deja(["promote", hash, "--state", "bogus", "--db", db])).code,
+    64,
+  );
+});
+
+Deno.test("loop config-export and config-import round-trip analyzer settings", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = join(dir, "a.db");
+  const b = join(dir, "b.db");
+  equal(
+    (await deja(["init", "--db", a, "--template", "coding-agent"])).code,
+    0,
+  );
+  equal((await deja(["init", "--db", b])).code, 0);
+  const exported = await deja(["loop", "config-export", "--db", a]);
+  equal(exported.code, 0);
+  const file = join(dir, "cfg.json");
+  await Deno.writeTextFile(file, exported.out);
+  const imported = await deja(["loop", "config-import", file, "--db", b]);
+  equal(imported.code, 0, imported.err);
+  deepEqual(
+    JSON.parse((await deja(["loop", "config-export", "--db", b])).out),
+    JSON.parse(exported.out),
+  );
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({ deja_loop_config: 1, auto_apply: true }),
+  );
+  equal((await deja(["loop", "config-import", file, "--db", b])).code, 1);
+});
+
+Deno.test("bare loop prints the health report", async () => {
+  const db = await demoDb();
+  const r = await deja(["loop", "--db", db]);
+  equal(r.code, 0, r.err);
+  match(r.out, /^Memory health/);
+  match(r.out, /deja\.goal_stagnation\/1 +off +off by default/);
+  match(r.out, /Recommendations {2}pending \d+/);
+  const json = JSON.parse((await deja(["loop", "--db", db, "--json"])).out);
+  ok(json.recommendations.pending >= 5);
+  equal((await deja(["loop", "frobnicate", "--db", db])).code, 64);
+});
