@@ -571,11 +571,12 @@ export class Store implements MemoryStore {
     return out;
   }
 
-  /** Every stored audit grain naming this recommendation, in insertion order. */
-  auditRows(recHash: string): Array<{ hash: string; body: string }> {
-    return this.db.prepare(
-      `SELECT hash, body FROM grains WHERE type = 'audit' AND json_extract(body, '$.rec') = ? ORDER BY id`,
-    ).all(recHash) as Array<{ hash: string; body: string }>;
+  auditGrains(recHash: string): StoredGrain<AuditGrain>[] {
+    const rows = this.db.prepare(
+      `SELECT ${GRAIN_COLS} FROM grains g
+        WHERE g.type = 'audit' AND json_extract(g.body, '$.rec') = ? ORDER BY g.id`,
+    ).all(recHash) as unknown as GrainRow[];
+    return rows.map((r) => this.#row(r) as StoredGrain<AuditGrain>);
   }
 
   propose(draft: RecommendationDraft, options: ProposeOptions): ProposeResult {

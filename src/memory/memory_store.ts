@@ -251,6 +251,8 @@ export interface MemoryReader {
   recommendation(hash: string, now?: number): RecommendationView | undefined;
   /** The audit chain of a recommendation, oldest first. */
   audit(recHash: string): StoredGrain<AuditGrain>[];
+  /** Every stored audit grain naming this recommendation, on the chain or not. */
+  auditGrains(recHash: string): StoredGrain<AuditGrain>[];
   /** The stored canonical body of a grain, as written (for verification). */
   raw(hash: string): { hash: string; body: string } | undefined;
   /** Recall telemetry rows, oldest first. */

@@ -147,8 +147,7 @@ export function verifyAuditChain(
     prevTo = g.to;
     prevHash = link.hash;
   }
-  const all = store.byType("audit", { includeTombstoned: true })
-    .filter((a) => a.grain.rec === recHash);
+  const all = store.auditGrains(recHash);
   const off = all.find((a) => !seen.has(a.hash));
   if (off) {
     return fail(
