@@ -272,11 +272,17 @@ export function templateBatch(name: TemplateName, now: number): string {
 
 /** One parsed batch statement. */
 export type BatchStatement =
-  | { kind: "ADD"; grain: Fields; type: string; label?: string; line: number }
+  | {
+    kind: "ADD";
+    grain: Record<string, unknown>;
+    type: string;
+    label?: string;
+    line: number;
+  }
   | {
     kind: "SUPERSEDE";
     target: string;
-    grain: Fields;
+    grain: Record<string, unknown>;
     type: string;
     label?: string;
     line: number;

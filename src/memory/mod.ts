@@ -102,6 +102,7 @@ export {
   type ImportFromIndexReport,
   importToolEvents,
 } from "./import_from_index.ts";
+export type { ToolEvent } from "../index/mod.ts";
 export {
   groupNotes,
   listNotes,

@@ -8,12 +8,7 @@ import { dirname } from "node:path";
 import { openDatabase } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { Store } from "./_store.ts";
-import {
-  ensureSchema,
-  type EnsureSchemaOptions,
-  SCHEMA_VERSION,
-  schemaVersion,
-} from "./_schema.ts";
+import { ensureSchema, SCHEMA_VERSION, schemaVersion } from "./_schema.ts";
 import type { MemoryStore } from "./memory_store.ts";
 
 /** Options for {@linkcode openMemory}. */
@@ -24,8 +19,8 @@ export interface OpenMemoryOptions {
   now?: () => number;
   /** Milliseconds to wait for another writer before MEM-E004 (default 5000). */
   busyTimeoutMs?: number;
-  /** Schema target and migrations (tests only). */
-  schema?: EnsureSchemaOptions;
+  /** Schema target version and SQL migrations by version (tests only). */
+  schema?: { version?: number; migrations?: Readonly<Record<number, string>> };
 }
 
 /**
