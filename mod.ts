@@ -17,7 +17,7 @@
  * });
  * equal(report.failures.length, 0);
  * const db = openIndex(indexPath, { readOnly: true });
- * const result = search(db, "docker compose", { now: Date.now() });
+ * const result = await search(db, "docker compose", { now: Date.now() });
  * equal(result.total, 0);
  * db.close();
  * ```

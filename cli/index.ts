@@ -10,12 +10,12 @@ import {
   listFlag,
   printJson,
 } from "./_command.ts";
+import { formatBytes } from "./_context.ts";
 import {
-  formatBytes,
   includeSubagents,
   selectedHarnesses,
   sourceEnv,
-} from "./_context.ts";
+} from "./_harnesses.ts";
 import { indexStores } from "../src/index/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
 import { redactionEnabled } from "../src/redact/redact.ts";

@@ -8,25 +8,28 @@ import { parseArgs } from "node:util";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
 import { type Command, EXIT, type Permissions } from "./_command.ts";
-import { COMMANDS } from "./commands.ts";
+import { allCommands, COMMAND_MODULES } from "./commands.ts";
 
 const KINDS = ["read", "write", "env", "net", "run", "sys", "ffi"] as const;
 
 /**
  * Finds the command for an argument vector, preferring two-word names
- * (`loop run`) over one-word ones.
+ * (`loop run`) over one-word ones, and loads only its module.
  *
  * @param argv The arguments after the program name.
  * @returns The command and the remaining arguments, or undefined.
  */
-export function findCommand(
+export async function findCommand(
   argv: readonly string[],
-): { command: Command; rest: string[] } | undefined {
-  const two = argv.slice(0, 2).join(" ");
-  const byTwo = COMMANDS.find((c) => c.name === two);
-  if (byTwo && argv.length >= 2) return { command: byTwo, rest: argv.slice(2) };
-  const byOne = COMMANDS.find((c) => c.name === argv[0]);
-  if (byOne) return { command: byOne, rest: argv.slice(1) };
+): Promise<{ command: Command; rest: string[] } | undefined> {
+  for (const words of [2, 1]) {
+    if (argv.length < words) continue;
+    const name = argv.slice(0, words).join(" ");
+    const module = COMMAND_MODULES.find((m) => m.names.includes(name));
+    if (!module) continue;
+    const command = (await module.load()).find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(words) };
+  }
   return undefined;
 }
 
@@ -69,8 +72,8 @@ export function commandHelp(command: Command): string {
   ].join("\n");
 }
 
-function overview(): string {
-  const visible = COMMANDS.filter((c) => !c.hidden);
+async function overview(): Promise<string> {
+  const visible = (await allCommands()).filter((c) => !c.hidden);
   const width = Math.max(...visible.map((c) => c.name.length));
   const lines = visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
@@ -104,7 +107,7 @@ export async function run(
   options: RunOptions = {},
 ): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
-    io.stdout.write(overview());
+    io.stdout.write(await overview());
     return EXIT.ok;
   }
   if (argv[0] === "--version" || argv[0] === "version") {
@@ -113,22 +116,26 @@ export async function run(
   }
   if (argv[0] === "help") {
     if (argv.length === 1) {
-      io.stdout.write(overview());
+      io.stdout.write(await overview());
       return EXIT.ok;
     }
-    const found = findCommand(argv.slice(1));
+    const found = await findCommand(argv.slice(1));
     if (!found) {
       io.stderr.write(
-        `error: unknown command "${argv.slice(1).join(" ")}"\n\n${overview()}`,
+        `error: unknown command "${
+          argv.slice(1).join(" ")
+        }"\n\n${await overview()}`,
       );
       return EXIT.usage;
     }
     io.stdout.write(commandHelp(found.command));
     return EXIT.ok;
   }
-  const found = findCommand(argv);
+  const found = await findCommand(argv);
   if (!found) {
-    io.stderr.write(`error: unknown command "${argv[0]}"\n\n${overview()}`);
+    io.stderr.write(
+      `error: unknown command "${argv[0]}"\n\n${await overview()}`,
+    );
     return EXIT.usage;
   }
   const { command, rest } = found;

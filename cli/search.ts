@@ -59,7 +59,7 @@ Examples:
     re: { type: "boolean" },
     json: { type: "boolean" },
   },
-  run(args, io) {
+  async run(args, io) {
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
     const options: SearchOptions = { now: io.now() };
@@ -107,14 +107,14 @@ Examples:
       };
     } else {
       try {
-        result = search(db, query, options);
+        result = await search(db, query, options);
       } finally {
         db.close();
       }
     }
     if (boolFlag(args, "json")) printJson(io, result);
     else printResult(io, result);
-    return Promise.resolve(EXIT.ok);
+    return EXIT.ok;
   },
 };
 

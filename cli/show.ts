@@ -33,7 +33,7 @@ Options:
     role: { type: "string", multiple: true },
     json: { type: "boolean" },
   },
-  run(args, io) {
+  async run(args, io) {
     const prefix = args.positionals[0];
     if (!prefix) throw new UsageError("show needs a session id or prefix");
     const roles = listFlag(args, "role");
@@ -45,14 +45,14 @@ Options:
       throw new DejaError("QRY-E002", "Nothing is indexed yet: run deja index");
     }
     try {
-      const shown = showSession(
+      const shown = await showSession(
         db,
         prefix,
         roles.length ? { roles: roles as Role[] } : {},
       );
       if (boolFlag(args, "json")) {
         printJson(io, shown);
-        return Promise.resolve(EXIT.ok);
+        return EXIT.ok;
       }
       const s = shown.session;
       io.stdout.write(
@@ -78,7 +78,7 @@ Options:
           } ${when}\n${r.text}\n\n`,
         );
       }
-      return Promise.resolve(EXIT.ok);
+      return EXIT.ok;
     } finally {
       db.close();
     }

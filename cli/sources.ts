@@ -5,7 +5,8 @@
  * @module
  */
 import { boolFlag, type Command, EXIT, printJson } from "./_command.ts";
-import { openIndexForQuery, selectedHarnesses, sourceEnv } from "./_context.ts";
+import { openIndexForQuery } from "./_context.ts";
+import { selectedHarnesses, sourceEnv } from "./_harnesses.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 import { type HarnessStats, indexStats } from "../src/search/mod.ts";
 

@@ -8,7 +8,7 @@
  */
 import { findCommand, revokeUndeclared } from "../cli/mod.ts";
 
-const found = findCommand(Deno.args);
+const found = await findCommand(Deno.args);
 if (!found) throw new Error(`unknown command ${Deno.args.join(" ")}`);
 await revokeUndeclared(found.command.permissions);
 

@@ -7,7 +7,7 @@
  */
 import { ERROR_CODES } from "../src/core/errors.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
-import { COMMANDS } from "../cli/commands.ts";
+import { allCommands } from "../cli/commands.ts";
 import { commandHelp } from "../cli/mod.ts";
 
 /** The text of docs/errors.md. */
@@ -56,8 +56,8 @@ export function renderHarnesses(): string {
 }
 
 /** The text of docs/cli.md. */
-export function renderCli(): string {
-  const visible = COMMANDS.filter((c) => !c.hidden);
+export async function renderCli(): Promise<string> {
+  const visible = (await allCommands()).filter((c) => !c.hidden);
   return [
     "# CLI reference",
     "",
@@ -87,7 +87,7 @@ export function renderCli(): string {
 if (import.meta.main) {
   await Deno.writeTextFile(
     new URL("../docs/cli.md", import.meta.url),
-    renderCli(),
+    await renderCli(),
   );
   const root = new URL("../docs/", import.meta.url);
   await Deno.writeTextFile(new URL("errors.md", root), renderErrors());

@@ -15,5 +15,5 @@ Deno.test("docs/harnesses.md is generated from the registry", async () => {
 });
 
 Deno.test("docs/cli.md is generated from the commands' help", async () => {
-  equal(await Deno.readTextFile(new URL("cli.md", docs)), renderCli());
+  equal(await Deno.readTextFile(new URL("cli.md", docs)), await renderCli());
 });

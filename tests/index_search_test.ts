@@ -41,13 +41,15 @@ function pass(
   });
 }
 
-function allBodies(indexPath: string): string {
+async function allBodies(indexPath: string): Promise<string> {
   const db = openIndex(indexPath, { readOnly: true });
   try {
     const ids = db.prepare("SELECT id FROM sessions").all() as Array<
       { id: string }
     >;
-    return ids.map(({ id }) => JSON.stringify(showSession(db, id))).join("\n");
+    return (await Promise.all(
+      ids.map(async ({ id }) => JSON.stringify(await showSession(db, id))),
+    )).join("\n");
   } finally {
     db.close();
   }
@@ -88,7 +90,7 @@ Deno.test("indexStores() resumes an appended transcript from its safe offset", a
   equal(report.appended, 1);
   equal(report.replaced, 0);
   const db = openIndex(indexPath, { readOnly: true });
-  const found = search(db, "zeppelinfeature", { now: NOW });
+  const found = await search(db, "zeppelinfeature", { now: NOW });
   db.close();
   equal(found.total, 1);
   equal(found.results[0]?.session.project, "web");
@@ -112,14 +114,17 @@ Deno.test("indexStores() replaces a rewritten file and forgets a removed one", a
   const rewritten = await pass(home, indexPath);
   equal(rewritten.replaced, 1);
   let db = openIndex(indexPath, { readOnly: true });
-  equal(search(db, "quixotic", { now: NOW }).total, 1);
-  equal(search(db, "build", { now: NOW, session: "e5d09b3c" }).total, 0);
+  equal((await search(db, "quixotic", { now: NOW })).total, 1);
+  equal(
+    (await search(db, "build", { now: NOW, session: "e5d09b3c" })).total,
+    0,
+  );
   db.close();
   await Deno.remove(file);
   const removed = await pass(home, indexPath);
   equal(removed.removed, 1);
   db = openIndex(indexPath, { readOnly: true });
-  equal(search(db, "quixotic", { now: NOW }).total, 0);
+  equal((await search(db, "quixotic", { now: NOW })).total, 0);
   db.close();
 });
 
@@ -127,7 +132,7 @@ Deno.test("indexStores() redacts secrets before writing and counts them per rule
   const { home, indexPath } = await tempHome();
   const report = await pass(home, indexPath);
   ok(Object.values(report.redactions).reduce((a, b) => a + b, 0) >= 2);
-  const text = allBodies(indexPath);
+  const text = await allBodies(indexPath);
   ok(text.includes("[redacted:"), "a redaction marker is stored");
   ok(
     !/postgres:\/\/orders_app:[^\[@]+@/.test(text),
@@ -147,7 +152,7 @@ Deno.test("indexStores() writes secrets in clear only with redaction off", async
     source: { home, env: {}, os: "linux" },
     redact: false,
   });
-  ok(!allBodies(indexPath).includes("[redacted:"));
+  ok(!(await allBodies(indexPath)).includes("[redacted:"));
 });
 
 Deno.test("indexStores() names a store it cannot read and indexes the rest", async () => {
@@ -231,7 +236,7 @@ Deno.test("search() groups to sessions, filters by project and harness, explains
   await pass(home, indexPath);
   const db = openIndex(indexPath, { readOnly: true });
   try {
-    const all = search(db, "redis", { now: NOW });
+    const all = await search(db, "redis", { now: NOW });
     ok(all.total >= 1);
     const ids = all.results.map((r) => r.session.id);
     equal(new Set(ids).size, ids.length, "one result per session");
@@ -243,14 +248,21 @@ Deno.test("search() groups to sessions, filters by project and harness, explains
     equal(snip.text.slice(a, b).toLowerCase().startsWith("redis"), true);
     ok(snip.locator.path.endsWith(".jsonl"));
     equal(
-      search(db, "redis", { now: NOW, project: "nope" }).why?.startsWith(
-        "The filters excluded",
-      ),
+      (await search(db, "redis", { now: NOW, project: "nope" })).why
+        ?.startsWith(
+          "The filters excluded",
+        ),
       true,
     );
-    equal(search(db, "redis", { now: NOW, harnesses: ["codex"] }).total, 0);
-    equal(search(db, "xylophonic", { now: NOW }).why, "No session matches");
-    const workOnly = search(db, "ECONNREFUSED", { now: NOW });
+    equal(
+      (await search(db, "redis", { now: NOW, harnesses: ["codex"] })).total,
+      0,
+    );
+    equal(
+      (await search(db, "xylophonic", { now: NOW })).why,
+      "No session matches",
+    );
+    const workOnly = await search(db, "ECONNREFUSED", { now: NOW });
     if (workOnly.total === 0) ok(workOnly.why?.includes("--role"));
   } finally {
     db.close();
@@ -273,7 +285,7 @@ Deno.test("search() finds sub-agent records and flags rolled-back records as sup
     )
       .all() as Array<{ id: string; f: number }>;
     ok(marks.length >= 1, "a rollback mark is indexed");
-    const shown = showSession(db, marks[0]!.id);
+    const shown = await showSession(db, marks[0]!.id);
     ok(shown.records.some((r) => r.superseded));
     ok(shown.records.some((r) => !r.superseded));
     const errors = db.prepare(
@@ -290,7 +302,7 @@ Deno.test("search() with regex scans records", async () => {
   await pass(home, indexPath);
   const db = openIndex(indexPath, { readOnly: true });
   try {
-    const found = search(db, "redis:7\\.[0-9]", {
+    const found = await search(db, "redis:7\\.[0-9]", {
       now: NOW,
       regex: true,
       roles: ["assistant", "user"],

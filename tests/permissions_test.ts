@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { COMMANDS } from "../cli/commands.ts";
+import { allCommands } from "../cli/commands.ts";
 
 const root = fromFileUrl(new URL("..", import.meta.url));
 
@@ -77,7 +77,7 @@ Deno.test("search runs with only its declared flags (--allow-read --allow-env)",
 });
 
 Deno.test("every command declares its permissions and help shows them", async () => {
-  for (const command of COMMANDS) {
+  for (const command of await allCommands()) {
     const help = await deno([
       "run",
       "-A",

@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   "SRV-E003": "Too many concurrent searches",
   "SRV-E004": "The search cursor has expired",
   "SRV-E005": "Not found",
+  "SRV-E006": "The request is malformed",
+  "SRV-E007": "The Host header is not a loopback name",
+  "SRV-E008":
+    "The server was not started with the permission this action needs",
 } as const;
 
 /** One of the stable codes in {@linkcode ERROR_CODES}. */

@@ -9,20 +9,29 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Bodies at least this long are deflated. */
-export const COMPRESS_FROM = 256;
+/**
+ * Bodies at least this long are deflated. Each deflate call costs ~30 µs
+ * whatever its size, so small bodies stay plain: most bytes sit in the long
+ * ones (measured in docs/benchmarks.md).
+ */
+export const COMPRESS_FROM = 1024;
 
 /**
- * Encodes a record's text for storage.
+ * Encodes a record's text for storage. Speech stays plain so that an
+ * ordinary search never loads zlib; long work records are deflated.
  *
+ * @param role The record's role.
  * @param text The (redacted) text.
  * @returns The bytes and whether they are deflated.
  */
 export function encodeBody(
+  role: string,
   text: string,
 ): { bytes: Uint8Array; compressed: boolean } {
   const raw = encoder.encode(text);
-  if (raw.length < COMPRESS_FROM) return { bytes: raw, compressed: false };
+  if (raw.length < COMPRESS_FROM || role === "user" || role === "assistant") {
+    return { bytes: raw, compressed: false };
+  }
   const packed = deflateRawSync(raw, { level: 1 });
   return packed.length < raw.length
     ? { bytes: packed, compressed: true }
@@ -30,13 +39,14 @@ export function encodeBody(
 }
 
 /**
- * Decodes a stored body.
+ * Decodes a stored body synchronously (index-side readers that load zlib
+ * anyway; search uses the lazy {@linkcode readBody}).
  *
  * @param bytes The stored bytes.
  * @param compressed Whether they are deflated.
  * @returns The text.
  */
-export function decodeBody(bytes: Uint8Array, compressed: boolean): string {
+export function decodeBodySync(bytes: Uint8Array, compressed: boolean): string {
   return decoder.decode(compressed ? inflateRawSync(bytes) : bytes);
 }
 
@@ -68,13 +78,6 @@ export function postingText(role: string, text: string): string {
   return keep.join("\n");
 }
 
-/**
- * The FTS `kind` token for a role (FTS column values cannot hold hyphens
- * usefully).
- *
- * @param role The role.
- * @returns A single token.
- */
-export function kindToken(role: string): string {
-  return role.replace("-", "");
-}
+/** Speech that states a decision (stored as {@linkcode FLAG}.decision). */
+export const DECISION_PATTERN =
+  /\b(decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|settled on|chose|conclusion|root cause|the fix (?:is|was)|fixed (?:it )?by|because)\b/i;

@@ -19,8 +19,8 @@ import type {
 import { sha256Hex } from "../core/hash.ts";
 import type { Session } from "../core/types.ts";
 import { redact } from "../redact/redact.ts";
-import { encodeBody, kindToken, postingText } from "./_body.ts";
-import { FLAG, openIndex } from "./schema.ts";
+import { DECISION_PATTERN, encodeBody, postingText } from "./_body.ts";
+import { FLAG, ftsTableFor, openIndex } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
 export interface IndexProgress {
@@ -212,15 +212,21 @@ class Writer {
         `INSERT INTO records (session, seq, role, time, flags, exit_code, tool, line, offset, record_id, body)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertFts: db.prepare(
-        "INSERT INTO fts (rowid, text, kind) VALUES (?, ?, ?)",
+      insertSpeech: db.prepare(
+        "INSERT INTO fts_speech (rowid, text) VALUES (?, ?)",
+      ),
+      insertWork: db.prepare(
+        "INSERT INTO fts_work (rowid, text) VALUES (?, ?)",
       ),
       insertMark: db.prepare(
         "INSERT INTO marks (session, kind, from_seq, to_seq) VALUES (?, ?, ?, ?)",
       ),
       sessionsOfFile: db.prepare("SELECT rowid FROM sessions WHERE path = ?"),
-      deleteFts: db.prepare(
-        "DELETE FROM fts WHERE rowid IN (SELECT rowid FROM records WHERE session = ?)",
+      deleteSpeech: db.prepare(
+        "DELETE FROM fts_speech WHERE rowid IN (SELECT rowid FROM records WHERE session = ? AND role IN ('user', 'assistant'))",
+      ),
+      deleteWork: db.prepare(
+        "DELETE FROM fts_work WHERE rowid IN (SELECT rowid FROM records WHERE session = ? AND role NOT IN ('user', 'assistant'))",
       ),
       deleteRecords: db.prepare("DELETE FROM records WHERE session = ?"),
       deleteMarks: db.prepare("DELETE FROM marks WHERE session = ?"),
@@ -243,7 +249,8 @@ class Writer {
       { rowid: number }
     >;
     for (const { rowid } of rows) {
-      this.#stmts.deleteFts.run(rowid);
+      this.#stmts.deleteSpeech.run(rowid);
+      this.#stmts.deleteWork.run(rowid);
       this.#stmts.deleteRecords.run(rowid);
       this.#stmts.deleteMarks.run(rowid);
       this.#stmts.deleteSession.run(rowid);
@@ -305,11 +312,15 @@ class Writer {
       let users = 0;
       for (const r of s.records) {
         const text = scrub(r.text);
-        const body = encodeBody(text);
+        const body = encodeBody(r.role, text);
         let flags = body.compressed ? FLAG.compressed : 0;
         if (r.flags?.subagent) flags |= FLAG.subagent;
         if (r.flags?.truncated) flags |= FLAG.truncated;
         if (r.flags?.isError) flags |= FLAG.isError;
+        if (
+          (r.role === "user" || r.role === "assistant") &&
+          DECISION_PATTERN.test(text)
+        ) flags |= FLAG.decision;
         const info = this.#stmts.insertRecord.run(
           rowid,
           r.seq,
@@ -323,11 +334,10 @@ class Writer {
           r.locator.recordId ?? null,
           body.bytes,
         );
-        this.#stmts.insertFts.run(
-          info.lastInsertRowid,
-          postingText(r.role, text),
-          kindToken(r.role),
-        );
+        const post = ftsTableFor(r.role) === "fts_speech"
+          ? this.#stmts.insertSpeech
+          : this.#stmts.insertWork;
+        post.run(info.lastInsertRowid, postingText(r.role, text));
         if (r.role === "user") users++;
       }
       for (const m of s.marks) {
@@ -521,8 +531,17 @@ async function indexFile(
     });
     return;
   }
-  const size = stat.size;
-  const mtime = stat.mtime?.getTime() ?? 0;
+  let size = stat.size;
+  let mtime = stat.mtime?.getTime() ?? 0;
+  if (!kind.appendOnly) {
+    // A SQLite store's recent writes may sit only in its -wal file, which
+    // leaves the main file's size and mtime alone: count the -wal too.
+    const wal = await Deno.stat(`${path}-wal`).catch(() => undefined);
+    if (wal) {
+      size += wal.size;
+      mtime = Math.max(mtime, wal.mtime?.getTime() ?? 0);
+    }
+  }
   if (prior && !prior.error && prior.size === size && prior.mtime === mtime) {
     report.unchanged++;
     return;

@@ -13,11 +13,12 @@ export {
 } from "./index_stores.ts";
 export {
   FLAG,
+  ftsTableFor,
   INDEX_FORMAT,
   openIndex,
   type OpenIndexOptions,
 } from "./schema.ts";
-export { decodeBody } from "./_body.ts";
+export { readBody } from "./read_body.ts";
 export {
   type ToolEvent,
   toolEvents,

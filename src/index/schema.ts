@@ -8,7 +8,19 @@ import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 
 /** The on-disk format version; bump when an older layout would be misread. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
+
+/**
+ * The full-text table a role's records are posted to: speech (user and
+ * assistant turns) and work records live apart, so an ordinary search never
+ * walks the postings of tool output.
+ *
+ * @param role A record role.
+ * @returns "fts_speech" or "fts_work".
+ */
+export function ftsTableFor(role: string): "fts_speech" | "fts_work" {
+  return role === "user" || role === "assistant" ? "fts_speech" : "fts_work";
+}
 
 /** Record flag bits stored in `records.flags`. */
 export const FLAG = {
@@ -16,6 +28,7 @@ export const FLAG = {
   truncated: 2,
   isError: 4,
   compressed: 8,
+  decision: 16,
 } as const;
 
 const SCHEMA = `
@@ -79,11 +92,13 @@ CREATE TABLE IF NOT EXISTS marks (
   to_seq INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS marks_session ON marks(session);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  text, kind,
-  content = '', contentless_delete = 1,
-  tokenize = 'porter unicode61 remove_diacritics 2',
-  detail = 'full'
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_speech USING fts5(
+  text, content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_work USING fts5(
+  text, content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );
 `;
 
@@ -121,7 +136,18 @@ export function openIndex(
     );
   }
   if (version !== undefined && version < INDEX_FORMAT) {
-    for (const t of ["fts", "marks", "records", "sessions", "files", "meta"]) {
+    for (
+      const t of [
+        "fts",
+        "fts_speech",
+        "fts_work",
+        "marks",
+        "records",
+        "sessions",
+        "files",
+        "meta",
+      ]
+    ) {
       db.exec(`DROP TABLE IF EXISTS ${t}`);
     }
   }

@@ -5,7 +5,7 @@
  * @module
  */
 import { FLAG, openIndex } from "./schema.ts";
-import { decodeBody } from "./_body.ts";
+import { decodeBodySync as decodeBody } from "./_body.ts";
 
 /** One command an agent ran, with how it ended. */
 export interface ToolEvent {

@@ -4,7 +4,10 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { decodeBody, FLAG } from "../index/mod.ts";
+// Imported from the files, not index/mod.ts: the query path must not load
+// the indexer's graph (redaction, zlib, crypto) at start-up.
+import { FLAG } from "../index/schema.ts";
+import { readBody } from "../index/read_body.ts";
 
 /** A `sessions` row as stored. */
 export interface SessionRow {
@@ -110,12 +113,12 @@ interface RecordRow {
  * @param row The row.
  * @returns The record with its text.
  */
-export function recordOf(row: RecordRow): StoredRecord {
+export async function recordOf(row: RecordRow): Promise<StoredRecord> {
   return {
     rowid: row.rowid,
     seq: row.seq,
     role: row.role,
-    text: decodeBody(row.body, (row.flags & FLAG.compressed) !== 0),
+    text: await readBody(row.body, (row.flags & FLAG.compressed) !== 0),
     time: row.time,
     exitCode: row.exit_code,
     tool: row.tool,
@@ -140,14 +143,14 @@ const cache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
 export function readRecordText(
   db: Database,
   rowid: number,
-): StoredRecord | undefined {
+): Promise<StoredRecord | undefined> {
   let stmt = cache.get(db);
   if (!stmt) {
     stmt = db.prepare("SELECT * FROM records WHERE rowid = ?");
     cache.set(db, stmt);
   }
   const row = stmt.get(rowid) as unknown as RecordRow | undefined;
-  return row ? recordOf(row) : undefined;
+  return row ? recordOf(row) : Promise.resolve(undefined);
 }
 
 /**
@@ -160,10 +163,10 @@ export function readRecordText(
 export function readSessionRecords(
   db: Database,
   session: number,
-): StoredRecord[] {
+): Promise<StoredRecord[]> {
   const rows = db.prepare(
     "SELECT * FROM records WHERE session = ? ORDER BY seq",
   )
     .all(session) as unknown as RecordRow[];
-  return rows.map(recordOf);
+  return Promise.all(rows.map(recordOf));
 }

@@ -62,26 +62,21 @@ export function ftsQuote(text: string): string {
 }
 
 /**
- * The FTS5 expression for a set of terms: all of them (AND) or any (OR),
- * restricted to the given record kinds.
+ * The FTS5 expression for a set of terms: all of them (AND) or any (OR).
  *
  * @param terms Words and phrases.
- * @param kinds FTS kind tokens to allow (empty: any).
  * @param joiner "AND" or "OR".
  * @returns The MATCH expression, or "" when there is nothing to match.
  * @example
  * ```ts
  * import { ftsExpression } from "./query.ts";
  * import { equal } from "node:assert/strict";
- * equal(ftsExpression(["a", "b c"], ["user"]), 'text : ("a" AND "b c") AND kind : (user)');
+ * equal(ftsExpression(["a", "b c"]), '"a" AND "b c"');
  * ```
  */
 export function ftsExpression(
   terms: readonly string[],
-  kinds: readonly string[],
   joiner: "AND" | "OR" = "AND",
 ): string {
-  if (terms.length === 0) return "";
-  const body = `text : (${terms.map(ftsQuote).join(` ${joiner} `)})`;
-  return kinds.length ? `${body} AND kind : (${kinds.join(" OR ")})` : body;
+  return terms.map(ftsQuote).join(` ${joiner} `);
 }

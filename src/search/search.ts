@@ -6,7 +6,8 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { type Role, SPEECH_ROLES } from "../core/types.ts";
+import { type Role, ROLES, SPEECH_ROLES } from "../core/types.ts";
+import { FLAG, ftsTableFor } from "../index/schema.ts";
 import { ftsExpression, parseQuery } from "./query.ts";
 import {
   readRecordText,
@@ -91,11 +92,10 @@ interface Candidate {
   session: number;
   role: Role;
   seq: number;
+  flags: number;
 }
 
-const DECISION =
-  /\b(decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|settled on|chose|choose|conclusion|because|root cause|the fix (?:is|was)|fixed by|pinn?ed?)\b/i;
-const CANDIDATE_CAP = 4000;
+const CANDIDATE_CAP = 1000;
 const DAY = 86_400_000;
 
 /**
@@ -106,11 +106,11 @@ const DAY = 86_400_000;
  * @param options Filters, limit and the clock.
  * @returns Sessions best first, with snippets and the total.
  */
-export function search(
+export async function search(
   db: Database,
   query: string,
   options: SearchOptions,
-): SearchResult {
+): Promise<SearchResult> {
   const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
   if (options.regex) return regexSearch(db, query, roles, options);
   const parsed = parseQuery(query);
@@ -123,21 +123,13 @@ export function search(
       why: "The query has no words to search for",
     };
   }
-  const kinds = roles.map((r) => r.replace("-", ""));
-  const expression = ftsExpression(terms, kinds);
-  const { where, params } = sessionFilter(options);
-  const rows = db.prepare(
-    `SELECT f.rowid AS rowid, -bm25(fts, 1.0, 0.0) AS score, r.session AS session, r.role AS role, r.seq AS seq
-     FROM fts f JOIN records r ON r.rowid = f.rowid JOIN sessions s ON s.rowid = r.session
-     WHERE fts MATCH ? AND ${where}
-     ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
-  ).all(expression, ...params) as unknown as Candidate[];
+  const rows = candidates(db, ftsExpression(terms), roles, options);
   if (rows.length === 0) {
     return {
       query,
       results: [],
       total: 0,
-      why: explainEmpty(db, terms, kinds),
+      why: explainEmpty(db, terms, roles),
     };
   }
   const bySession = new Map<number, Candidate[]>();
@@ -162,9 +154,10 @@ export function search(
       (options.now - (row.updated ?? options.now)) / DAY,
     );
     score *= 0.5 + 0.5 / (1 + ageDays);
+    // Decision lift: a session whose best hit states a decision scores 10% more.
+    if (first && (first.flags & FLAG.decision) !== 0) score *= 1.1;
     scored.push({ row, score, hits });
   }
-  liftDecisions(db, scored);
   scored.sort((a, b) =>
     b.score - a.score || (b.row.updated ?? 0) - (a.row.updated ?? 0) ||
     (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0)
@@ -172,28 +165,19 @@ export function search(
   const limit = options.all ? scored.length : options.limit ?? 10;
   const marks = loadMarks(db, scored.slice(0, limit).map((s) => s.row.rowid));
   const words = highlightWords(terms);
-  const results = scored.slice(0, limit).map(({ row, score, hits }) => ({
-    session: sessionInfoOf(row),
-    score: Math.round(score * 1000) / 1000,
-    snippets: hits.slice(0, options.snippets ?? 3).map((hit) =>
-      snippetOf(db, hit.rowid, row, words, marks.get(row.rowid) ?? [])
-    ),
-  }));
+  const find: RangeFinder = (text) => matchRanges(text, words);
+  const results = await Promise.all(
+    scored.slice(0, limit).map(async ({ row, score, hits }) => ({
+      session: sessionInfoOf(row),
+      score: Math.round(score * 1000) / 1000,
+      snippets: await Promise.all(
+        hits.slice(0, options.snippets ?? 3).map((hit) =>
+          snippetOf(db, hit.rowid, row, find, marks.get(row.rowid) ?? [])
+        ),
+      ),
+    })),
+  );
   return { query, results, total: scored.length };
-}
-
-/** Decision lift: a session whose top hit states a decision scores 10% more. */
-function liftDecisions(
-  db: Database,
-  scored: Array<{ row: SessionRow; score: number; hits: Candidate[] }>,
-): void {
-  scored.sort((a, b) => b.score - a.score);
-  for (const entry of scored.slice(0, 50)) {
-    const top = entry.hits[0];
-    if (!top) continue;
-    const text = readRecordText(db, top.rowid)?.text ?? "";
-    if (DECISION.test(text)) entry.score *= 1.1;
-  }
 }
 
 function sessionFilter(
@@ -225,37 +209,28 @@ function sessionFilter(
 function explainEmpty(
   db: Database,
   terms: string[],
-  kinds: string[],
+  roles: readonly Role[],
 ): string {
   const anyIndexed = db.prepare("SELECT 1 FROM sessions LIMIT 1").get();
   if (!anyIndexed) return "Nothing is indexed yet: run deja index";
-  const count = (
-    expression: string,
-    where: string,
-    params: Array<string | number>,
-  ) =>
-    Number(
-      (db.prepare(
-        `SELECT COUNT(DISTINCT r.session) AS n FROM fts f JOIN records r ON r.rowid = f.rowid
-         JOIN sessions s ON s.rowid = r.session WHERE fts MATCH ? AND ${where}`,
-      ).get(expression, ...params) as { n: number }).n,
-    );
-  const unfiltered = count(ftsExpression(terms, kinds), "s.hidden = 0", []);
+  const sessions = (expression: string, within: readonly Role[]) =>
+    new Set(
+      candidates(db, expression, within, { now: 0 }).map((c) => c.session),
+    ).size;
+  const unfiltered = sessions(ftsExpression(terms), roles);
   if (unfiltered > 0) {
     return `The filters excluded ${unfiltered} matching session${
       unfiltered === 1 ? "" : "s"
     }`;
   }
-  const work = count(ftsExpression(terms, []), "s.hidden = 0", []);
+  const work = sessions(ftsExpression(terms), ROLES);
   if (work > 0) {
     return `${work} session${
       work === 1 ? " matches" : "s match"
     } only in work records (commands, files, tool output): try --role`;
   }
   if (terms.length > 1) {
-    const alone = terms.filter((t) =>
-      count(ftsExpression([t], []), "s.hidden = 0", []) > 0
-    );
+    const alone = terms.filter((t) => sessions(ftsExpression([t]), ROLES) > 0);
     if (alone.length > 0) {
       return `No session holds all the words together; found alone: ${
         alone.map((t) => `"${t}"`).join(", ")
@@ -263,6 +238,60 @@ function explainEmpty(
     }
   }
   return "No session matches";
+}
+
+function hasSessionFilter(options: SearchOptions): boolean {
+  return Boolean(
+    options.harnesses?.length || options.project ||
+      options.since !== undefined ||
+      options.session,
+  );
+}
+
+/**
+ * Matching records, best first. Without session filters the FTS table is
+ * ranked alone and the few best rows are looked up; with filters the join
+ * lets SQLite drop other sessions before ranking.
+ */
+function candidates(
+  db: Database,
+  expression: string,
+  roles: readonly Role[],
+  options: SearchOptions,
+): Candidate[] {
+  const tables = [...new Set(roles.map(ftsTableFor))];
+  const roleList = roles.map(() => "?").join(",");
+  const out: Candidate[] = [];
+  for (const table of tables) {
+    if (hasSessionFilter(options)) {
+      const { where, params } = sessionFilter(options);
+      out.push(
+        ...db.prepare(
+          `SELECT f.rowid AS rowid, -bm25(${table}) AS score, r.session AS session, r.role AS role, r.seq AS seq, r.flags AS flags
+           FROM ${table} f JOIN records r ON r.rowid = f.rowid JOIN sessions s ON s.rowid = r.session
+           WHERE ${table} MATCH ? AND ${where} AND r.role IN (${roleList})
+           ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
+        ).all(expression, ...params, ...roles) as unknown as Candidate[],
+      );
+      continue;
+    }
+    const ranked = db.prepare(
+      `SELECT rowid, -bm25(${table}) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
+    ).all(expression) as Array<{ rowid: number; score: number }>;
+    if (ranked.length === 0) continue;
+    const scores = new Map(ranked.map((r) => [r.rowid, r.score]));
+    const rows = db.prepare(
+      `SELECT r.rowid AS rowid, r.session AS session, r.role AS role, r.seq AS seq, r.flags AS flags
+       FROM records r JOIN sessions s ON s.rowid = r.session
+       WHERE r.rowid IN (SELECT value FROM json_each(?)) AND s.hidden = 0 AND r.role IN (${roleList})`,
+    ).all(
+      JSON.stringify(ranked.map((r) => r.rowid)),
+      ...roles,
+    ) as unknown as Candidate[];
+    for (const row of rows) row.score = scores.get(row.rowid) ?? 0;
+    out.push(...rows);
+  }
+  return out.sort((a, b) => b.score - a.score);
 }
 
 function loadSessions(db: Database, rowids: number[]): Map<number, SessionRow> {
@@ -335,34 +364,39 @@ export function matchRanges(
   return ranges;
 }
 
-function snippetOf(
+/** Finds match ranges in a text (word stems or a regular expression). */
+type RangeFinder = (text: string) => Array<[number, number]>;
+
+/**
+ * Cuts a snippet window around the first match of a record and says where
+ * the record is and whether it is superseded.
+ */
+async function snippetOf(
   db: Database,
   rowid: number,
   session: SessionRow,
-  words: readonly string[],
+  find: RangeFinder,
   marks: Array<[number, number]>,
-): Snippet {
-  const rec = readRecordText(db, rowid);
+): Promise<Snippet> {
+  const rec = await readRecordText(db, rowid);
   const text = rec?.text ?? "";
-  const all = matchRanges(text, words);
-  const first = all[0]?.[0] ?? 0;
+  const first = find(text)[0]?.[0] ?? 0;
   let start = Math.max(0, first - 60);
   if (start > 0) {
     const space = text.lastIndexOf(" ", start);
     if (space > first - 90) start = space + 1;
   }
   const end = Math.min(text.length, start + SNIPPET_CHARS);
-  const prefix = start > 0 ? "…" : "";
-  const window = prefix + text.slice(start, end).replace(/\s+/g, " ") +
+  const window = (start > 0 ? "…" : "") +
+    text.slice(start, end).replace(/\s+/g, " ") +
     (end < text.length ? "…" : "");
+  const seq = rec?.seq ?? -1;
   const snippet: Snippet = {
     role: (rec?.role ?? "user") as Role,
     text: window,
-    ranges: matchRanges(window, words),
+    ranges: find(window),
     locator: { path: session.path, seq: rec?.seq ?? 0 },
-    superseded: marks.some(([a, b]) =>
-      (rec?.seq ?? -1) >= a && (rec?.seq ?? -1) < b
-    ),
+    superseded: marks.some(([a, b]) => seq >= a && seq < b),
     subagent: rec?.subagent ?? false,
   };
   if (rec?.line != null) snippet.locator.line = rec.line;
@@ -372,12 +406,23 @@ function snippetOf(
   return snippet;
 }
 
-function regexSearch(
+function regexRanges(re: RegExp): RangeFinder {
+  return (text) => {
+    const ranges: Array<[number, number]> = [];
+    for (const hit of text.matchAll(new RegExp(re.source, "gi"))) {
+      if (hit[0].length === 0 || ranges.length >= 200) break;
+      ranges.push([hit.index, hit.index + hit[0].length]);
+    }
+    return ranges;
+  };
+}
+
+async function regexSearch(
   db: Database,
   pattern: string,
   roles: readonly Role[],
   options: SearchOptions,
-): SearchResult {
+): Promise<SearchResult> {
   let re: RegExp;
   try {
     re = new RegExp(pattern, "i");
@@ -395,14 +440,14 @@ function regexSearch(
   const limit = options.all ? Infinity : options.limit ?? 10;
   const hits = new Map<number, number[]>();
   for (
-    const row of stmt.iterate(...params, ...roles) as Iterable<
+    const row of stmt.all(...params, ...roles) as Array<
       { rowid: number; session: number }
     >
   ) {
     const list = hits.get(row.session);
     if (!list && hits.size >= limit) continue;
     if (list && list.length >= (options.snippets ?? 3)) continue;
-    const text = readRecordText(db, row.rowid)?.text ?? "";
+    const text = (await readRecordText(db, row.rowid))?.text ?? "";
     if (!re.test(text)) continue;
     if (list) list.push(row.rowid);
     else hits.set(row.session, [row.rowid]);
@@ -416,8 +461,10 @@ function regexSearch(
     results.push({
       session: sessionInfoOf(row),
       score: 0,
-      snippets: rowids.map((rowid) =>
-        regexSnippet(db, rowid, row, re, marks.get(sid) ?? [])
+      snippets: await Promise.all(
+        rowids.map((rowid) =>
+          snippetOf(db, rowid, row, regexRanges(re), marks.get(sid) ?? [])
+        ),
       ),
     });
   }
@@ -428,37 +475,4 @@ function regexSearch(
       : "Nothing is indexed yet: run deja index";
   }
   return out;
-}
-
-function regexSnippet(
-  db: Database,
-  rowid: number,
-  session: SessionRow,
-  re: RegExp,
-  marks: Array<[number, number]>,
-): Snippet {
-  const rec = readRecordText(db, rowid);
-  const text = rec?.text ?? "";
-  const m = new RegExp(re.source, "gi");
-  const first = m.exec(text);
-  const start = Math.max(0, (first?.index ?? 0) - 60);
-  const window = text.slice(start, start + SNIPPET_CHARS);
-  const ranges: Array<[number, number]> = [];
-  const again = new RegExp(re.source, "gi");
-  for (const hit of window.matchAll(again)) {
-    if (hit[0].length === 0) break;
-    ranges.push([hit.index, hit.index + hit[0].length]);
-  }
-  const snippet: Snippet = {
-    role: (rec?.role ?? "user") as Role,
-    text: window,
-    ranges,
-    locator: { path: session.path, seq: rec?.seq ?? 0 },
-    superseded: marks.some(([a, b]) =>
-      (rec?.seq ?? -1) >= a && (rec?.seq ?? -1) < b
-    ),
-    subagent: rec?.subagent ?? false,
-  };
-  if (rec?.line != null) snippet.locator.line = rec.line;
-  return snippet;
 }

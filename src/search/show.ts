@@ -91,11 +91,11 @@ export interface ShowOptions {
  * @param options Role filter.
  * @returns The session, records in order, and marks.
  */
-export function showSession(
+export async function showSession(
   db: Database,
   prefix: string,
   options: ShowOptions = {},
-): ShownSession {
+): Promise<ShownSession> {
   const row = resolveSession(db, prefix);
   const marks =
     (db.prepare("SELECT kind, from_seq, to_seq FROM marks WHERE session = ?")
@@ -103,7 +103,7 @@ export function showSession(
         { kind: string; from_seq: number; to_seq: number }
       >)
       .map((m) => ({ kind: m.kind, from: m.from_seq, to: m.to_seq }));
-  const records = readSessionRecords(db, row.rowid)
+  const records = (await readSessionRecords(db, row.rowid))
     .filter((r) =>
       !options.roles?.length || options.roles.includes(r.role as Role)
     )

@@ -108,7 +108,7 @@ const inProcess: number[] = [];
 for (let round = 0; round < 20; round++) {
   for (const q of queries) {
     const t0 = performance.now();
-    search(db, q, { now: Date.UTC(2026, 11, 1) });
+    await search(db, q, { now: Date.UTC(2026, 11, 1) });
     inProcess.push(performance.now() - t0);
   }
 }

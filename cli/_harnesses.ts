@@ -1,0 +1,52 @@
+/**
+ * What the indexing commands derive from the environment: the harnesses to
+ * read, the source environment, and the sub-agent switch. Kept apart from
+ * `_context.ts` so query commands never load the parsers.
+ *
+ * @module
+ */
+import type { Harness, SourceEnv } from "../src/core/harness.ts";
+import type { Io } from "../src/core/io.ts";
+import { homeDir } from "../src/core/paths.ts";
+import { HARNESSES } from "../src/sources/registry.ts";
+
+/**
+ * The source environment for the current process.
+ *
+ * @param io The io.
+ * @returns HOME, env and OS.
+ */
+export function sourceEnv(io: Io): SourceEnv {
+  return { home: homeDir(io.env), env: io.env, os: Deno.build.os };
+}
+
+/**
+ * The harnesses to read: the registry minus `DEJA_EXCLUDE_HARNESSES`,
+ * optionally narrowed to `only`.
+ *
+ * @param io The io.
+ * @param only Harness ids to keep (empty keeps all).
+ * @returns The harnesses.
+ */
+export function selectedHarnesses(
+  io: Io,
+  only: readonly string[] = [],
+): Harness[] {
+  const excluded = new Set(
+    (io.env.DEJA_EXCLUDE_HARNESSES ?? "").split(",").map((s) => s.trim())
+      .filter(Boolean),
+  );
+  return HARNESSES.filter((h) =>
+    !excluded.has(h.id) && (only.length === 0 || only.includes(h.id))
+  );
+}
+
+/**
+ * Whether sub-agent transcripts are read (`DEJA_INCLUDE_SUBAGENTS`, default 1).
+ *
+ * @param io The io.
+ * @returns False only for "0".
+ */
+export function includeSubagents(io: Io): boolean {
+  return io.env.DEJA_INCLUDE_SUBAGENTS !== "0";
+}

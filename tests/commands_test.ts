@@ -1,0 +1,14 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { COMMAND_MODULES } from "../cli/commands.ts";
+
+Deno.test("COMMAND_MODULES names match the commands each module loads", async () => {
+  const seen = new Set<string>();
+  for (const module of COMMAND_MODULES) {
+    const loaded = (await module.load()).map((c) => c.name);
+    deepEqual([...loaded].sort(), [...module.names].sort());
+    for (const name of loaded) {
+      equal(seen.has(name), false, `"${name}" is registered twice`);
+      seen.add(name);
+    }
+  }
+});
