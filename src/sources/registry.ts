@@ -18,6 +18,13 @@ import { kimi } from "./kimi.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 import { amp } from "./amp.ts";
+import { aider } from "./aider.ts";
+import { cline } from "./cline.ts";
+import { roo } from "./roo.ts";
+import { kilo } from "./kilo.ts";
+import { continueDev } from "./continue.ts";
+import { deepseek } from "./deepseek.ts";
+import { intendant } from "./intendant.ts";
 import { opencode } from "./opencode.ts";
 import { cursor } from "./cursor.ts";
 
@@ -35,6 +42,13 @@ export const HARNESSES: readonly Harness[] = [
   pi,
   qwen,
   amp,
+  aider,
+  cline,
+  roo,
+  kilo,
+  continueDev,
+  deepseek,
+  intendant,
   opencode,
   cursor,
 ];

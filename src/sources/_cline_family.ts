@@ -1,0 +1,1246 @@
+/**
+ * The parser core shared by Cline, Roo Code and Kilo Code: VS Code extensions
+ * that keep one directory per task under their globalStorage,
+ * `tasks/<taskId>/`, holding `ui_messages.json` (what the panel showed, with
+ * times) and `api_conversation_history.json` (what the model was sent, in
+ * Anthropic message shape). The Cline CLI/SDK's `<sid>.messages.json` uses the
+ * same content blocks and is parsed here too.
+ *
+ * @module
+ */
+import type { ParseOptions, ParseResult, SourceEnv } from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import {
+  isObject,
+  type Json,
+  MAX_EDIT_CHARS,
+  str,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+/** What distinguishes one member of the family. */
+export interface ClineFamily {
+  /** Registry harness id ("cline", "roo", "kilo"). */
+  harness: string;
+  /** The VS Code extension id whose globalStorage holds the tasks. */
+  extensionId: string;
+}
+
+/** The VS Code builds (and forks) whose globalStorage is probed. */
+export const VSCODE_HOSTS: readonly string[] = [
+  "Code",
+  "Code - Insiders",
+  "VSCodium",
+  "Cursor",
+  "Windsurf",
+];
+
+/** The remote-server data folders (SSH, WSL, dev containers) on Linux. */
+const SERVER_DIRS: readonly string[] = [
+  ".vscode-server",
+  ".vscode-server-insiders",
+  ".vscodium-server",
+  ".cursor-server",
+  ".windsurf-server",
+];
+
+/** File names of a task directory. */
+export const UI_MESSAGES = "ui_messages.json";
+/** The model-facing conversation of a task. */
+export const API_HISTORY = "api_conversation_history.json";
+
+/** Task histories larger than this are not read for metadata. */
+const MAX_METADATA_BYTES = 64 * 1024 * 1024;
+
+/** Cline appends this to a command that needs approval. */
+const REQ_APP = /REQ_APP\s*$/;
+/** Cline appends this to a completion that changed files. */
+const HAS_CHANGES = /\s*HAS_CHANGES\s*$/;
+
+const ENV_DETAILS =
+  /<environment_details>[\s\S]*?(?:<\/environment_details>|$)/g;
+const THINKING = /<(thinking|think)>[\s\S]*?<\/\1>/g;
+const CWD_LINE = /# Current (?:Working|Workspace) Directory \(([^)\n]+)\)/;
+
+/** Exit codes as the family's command results word them. */
+const EXIT_PATTERNS = [
+  /\bExit code: (-?\d+)/i,
+  /\bCommand failed with exit code:? (-?\d+)/i,
+  /\bexited with (?:exit )?code (-?\d+)/i,
+  /\(exit code (-?\d+)\)/i,
+];
+
+/**
+ * The exit code a command result reports, for the wordings Cline ("Exit
+ * Code: 1"), Roo/Kilo ("… Exit code: 0") and shells ("exited with code 2")
+ * use.
+ *
+ * @param text A command's result.
+ * @returns The code, or undefined.
+ * @example
+ * ```ts
+ * import { commandExitCode } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(commandExitCode("Command executed in terminal within working directory '/w'. Exit code: 2"), 2);
+ * ```
+ */
+export function commandExitCode(text: string): number | undefined {
+  for (const re of EXIT_PATTERNS) {
+    const m = re.exec(text);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/**
+ * The text an edit replaced, one entry per block: SEARCH/REPLACE blocks in
+ * both marker styles (`<<<<<<< SEARCH` and Cline's `------- SEARCH`, Roo's
+ * `:start_line:` headers dropped) or, for a unified diff, its `-` lines per
+ * hunk.
+ *
+ * @param diff The diff text a tool carried.
+ * @returns The removed texts (empty when the diff removes nothing).
+ * @example
+ * ```ts
+ * import { removedBlocks } from "./_cline_family.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(removedBlocks("------- SEARCH\nold\n=======\nnew\n+++++++ REPLACE"), ["old"]);
+ * ```
+ */
+export function removedBlocks(diff: string): string[] {
+  const lines = diff.split(/\r?\n/);
+  const out: string[] = [];
+  if (lines.some((l) => /^(<{5,}|-{5,}) SEARCH\s*$/.test(l))) {
+    let inSearch = false;
+    let current: string[] = [];
+    for (const line of lines) {
+      if (/^(<{5,}|-{5,}) SEARCH\s*$/.test(line)) {
+        inSearch = true;
+        current = [];
+      } else if (inSearch && /^={5,}\s*$/.test(line)) {
+        inSearch = false;
+        while (
+          current.length > 0 &&
+          (/^:(start|end)_line:\s*\d+\s*$/.test(current[0] as string) ||
+            /^-{3,}\s*$/.test(current[0] as string))
+        ) {
+          current.shift();
+        }
+        out.push(current.join("\n"));
+      } else if (inSearch) {
+        current.push(line);
+      }
+    }
+    return out.filter((t) => t.trim().length > 0);
+  }
+  if (lines.some((l) => l.startsWith("@@"))) {
+    let current: string[] = [];
+    const flush = () => {
+      if (current.length > 0) out.push(current.join("\n"));
+      current = [];
+    };
+    for (const line of lines) {
+      if (line.startsWith("@@")) flush();
+      else if (line.startsWith("-") && !line.startsWith("---")) {
+        current.push(line.slice(1));
+      }
+    }
+    flush();
+  }
+  return out;
+}
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+function baseName(path: string): string {
+  return segments(path).at(-1) ?? "";
+}
+
+function dirOf(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return i > 0 ? path.slice(0, i) : ".";
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `User` folders of every VS Code host on this OS: `~/Library/Application
+ * Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows, else
+ * `${XDG_CONFIG_HOME:-~/.config}/<Host>/User` plus the remote-server folders.
+ *
+ * @param source The environment.
+ * @returns Absolute folder paths (existing or not).
+ * @example
+ * ```ts
+ * import { vscodeUserDirs } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(vscodeUserDirs({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
+ * ```
+ */
+export function vscodeUserDirs(source: SourceEnv): string[] {
+  const home = source.home;
+  let base: string;
+  if (source.os === "darwin") base = `${home}/Library/Application Support`;
+  else if (source.os === "windows") {
+    base = source.env.APPDATA || `${home}/AppData/Roaming`;
+  } else base = source.env.XDG_CONFIG_HOME || `${home}/.config`;
+  const dirs = VSCODE_HOSTS.map((host) => `${base}/${host}/User`);
+  if (source.os !== "darwin" && source.os !== "windows") {
+    for (const server of SERVER_DIRS) dirs.push(`${home}/${server}/data/User`);
+  }
+  return dirs;
+}
+
+/**
+ * The globalStorage folder of one extension in every VS Code host.
+ *
+ * @param source The environment.
+ * @param extensionId e.g. `saoudrizwan.claude-dev`.
+ * @returns Absolute folder paths (existing or not).
+ * @example
+ * ```ts
+ * import { extensionStorageDirs } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(
+ *   extensionStorageDirs({ home: "/h", env: {}, os: "darwin" }, "x.y")[0],
+ *   "/h/Library/Application Support/Code/User/globalStorage/x.y",
+ * );
+ * ```
+ */
+export function extensionStorageDirs(
+  source: SourceEnv,
+  extensionId: string,
+): string[] {
+  return vscodeUserDirs(source).map((user) =>
+    `${user}/globalStorage/${extensionId}`
+  );
+}
+
+/**
+ * Splits a path-list variable (`:` separated, `;` on Windows).
+ *
+ * @param value The variable's value.
+ * @param source The environment (for the OS).
+ * @returns Non-empty entries.
+ * @example
+ * ```ts
+ * import { pathList } from "./_cline_family.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(pathList("/a::/b", { home: "/h", env: {}, os: "linux" }), ["/a", "/b"]);
+ * ```
+ */
+export function pathList(
+  value: string | undefined,
+  source: SourceEnv,
+): string[] {
+  if (!value) return [];
+  return value.split(source.os === "windows" ? ";" : ":")
+    .map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+function isTaskFile(path: string): boolean {
+  const name = baseName(path);
+  return name === UI_MESSAGES || name === API_HISTORY;
+}
+
+/**
+ * Yields the one file to read per task directory under the given storage
+ * roots: `ui_messages.json` when the task has it, else
+ * `api_conversation_history.json`.
+ *
+ * @param roots Extension storage folders (or folders holding `tasks/`).
+ * @returns Task file paths in sorted order.
+ * @example
+ * ```ts
+ * import { discoverTaskFiles } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const root = await Deno.makeTempDir();
+ * await Deno.mkdir(`${root}/tasks/t1`, { recursive: true });
+ * await Deno.writeTextFile(`${root}/tasks/t1/ui_messages.json`, "[]");
+ * await Deno.writeTextFile(`${root}/tasks/t1/api_conversation_history.json`, "[]");
+ * equal((await Array.fromAsync(discoverTaskFiles([root]))).length, 1);
+ * ```
+ */
+export async function* discoverTaskFiles(
+  roots: readonly string[],
+): AsyncGenerator<string> {
+  const seen = new Set<string>();
+  for (const root of roots) {
+    for await (const path of walkFiles(root, isTaskFile, { maxDepth: 3 })) {
+      const dir = dirOf(path);
+      if (seen.has(dir)) continue;
+      if (
+        baseName(path) === API_HISTORY && await exists(`${dir}/${UI_MESSAGES}`)
+      ) {
+        continue;
+      }
+      seen.add(dir);
+      yield path;
+    }
+  }
+}
+
+/** Facts about a task kept outside its message files. */
+export interface TaskMetadata {
+  /** Task start, ms. */
+  ts?: number;
+  /** The task's first prompt (used as the title). */
+  task?: string;
+  /** Working directory at the start. */
+  cwd?: string;
+  /** Parent task of a sub-task (Roo/Kilo `new_task`). */
+  parentTaskId?: string;
+}
+
+interface HistoryCache {
+  key: string;
+  items: Map<string, Json>;
+}
+
+const historyCache = new Map<string, HistoryCache>();
+
+/** Reads a `taskHistory.json` array into id → item, cached by mtime and size. */
+async function taskHistory(path: string): Promise<Map<string, Json>> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    return new Map();
+  }
+  const key = `${info.mtime?.getTime() ?? 0}:${info.size}`;
+  const cached = historyCache.get(path);
+  if (cached && cached.key === key) return cached.items;
+  const items = new Map<string, Json>();
+  const doc = await readJsonDocument(path, MAX_METADATA_BYTES);
+  if (doc.ok && Array.isArray(doc.value)) {
+    for (const item of doc.value) {
+      if (isObject(item) && typeof item.id === "string") {
+        items.set(item.id, item);
+      }
+    }
+  }
+  if (historyCache.size > 16) historyCache.clear();
+  historyCache.set(path, { key, items });
+  return items;
+}
+
+function metadataFrom(item: Json): TaskMetadata {
+  const meta: TaskMetadata = {};
+  const ts = parseTime(item.ts);
+  if (ts !== undefined) meta.ts = ts;
+  const task = str(item.task);
+  if (task) meta.task = task;
+  const cwd = str(item.cwdOnTaskInitialization) ?? str(item.workspace) ??
+    str(item.cwd);
+  if (cwd) meta.cwd = cwd;
+  const parent = str(item.parentTaskId);
+  if (parent) meta.parentTaskId = parent;
+  return meta;
+}
+
+/**
+ * A task's metadata: its own `history_item.json` (Roo, Kilo), else its entry
+ * in the storage's `state/taskHistory.json` (Cline) or `taskHistory.json`
+ * (Cline CLI).
+ *
+ * @param taskDir The task directory.
+ * @returns What was found (possibly nothing).
+ * @example
+ * ```ts
+ * import { taskMetadata } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/history_item.json`, JSON.stringify({ id: "t", ts: 1790000000000, workspace: "/w/app" }));
+ * equal((await taskMetadata(dir)).cwd, "/w/app");
+ * ```
+ */
+export async function taskMetadata(taskDir: string): Promise<TaskMetadata> {
+  const own = await readJsonDocument(`${taskDir}/history_item.json`, 1 << 20);
+  if (own.ok && isObject(own.value)) return metadataFrom(own.value);
+  const id = baseName(taskDir);
+  const storage = dirOf(dirOf(taskDir));
+  for (
+    const candidate of [
+      `${storage}/state/taskHistory.json`,
+      `${storage}/taskHistory.json`,
+    ]
+  ) {
+    const item = (await taskHistory(candidate)).get(id);
+    if (item) return metadataFrom(item);
+  }
+  return {};
+}
+
+/** Unwraps the envelopes the family puts around what a person typed. */
+function unwrapUser(text: string): string {
+  return text
+    .replace(/<\/?(task|feedback|answer|user_message)>/g, "")
+    .replace(/<user_input\b[^>]*>|<\/user_input>/g, "");
+}
+
+function speech(text: string): string {
+  return cleanSpeech(
+    text.replace(ENV_DETAILS, "").replace(THINKING, ""),
+  );
+}
+
+function parseJsonObject(text: unknown): Json | undefined {
+  if (typeof text !== "string" || !text.startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function emptyResult(skipped = 0): ParseResult {
+  return { sessions: [], skipped };
+}
+
+/** Per-parse state common to both task files. */
+interface TaskContext {
+  builder: SessionBuilder;
+  flags: RecordFlags | undefined;
+}
+
+/** Sets up the session of a task: id, cwd, title, lineage. */
+async function openTask(
+  path: string,
+  options: ParseOptions,
+  family: ClineFamily,
+): Promise<TaskContext | undefined> {
+  const taskDir = dirOf(path);
+  const meta = await taskMetadata(taskDir);
+  const sub = meta.parentTaskId !== undefined;
+  if (sub && !options.includeSubagents) return undefined;
+  const builder = new SessionBuilder({
+    harness: family.harness,
+    id: baseName(taskDir),
+    path,
+    cwd: meta.cwd,
+    parent: meta.parentTaskId,
+    lineage: sub ? "subagent" : undefined,
+  });
+  if (meta.task) builder.setTitle(meta.task);
+  builder.touch(meta.ts);
+  return { builder, flags: sub ? { subagent: true } : undefined };
+}
+
+function withFlags(
+  flags: RecordFlags | undefined,
+  extra?: RecordFlags,
+): { flags?: RecordFlags } {
+  const merged: RecordFlags = { ...flags, ...extra };
+  return merged.subagent || merged.isError || merged.truncated
+    ? { flags: merged }
+    : {};
+}
+
+/** Tools (as the panel names them) that change a file. */
+const EDIT_TOOLS = new Set([
+  "editedExistingFile",
+  "appliedDiff",
+  "newFileCreated",
+  "fileDeleted",
+  "searchAndReplace",
+  "insertContent",
+  "writeToFile",
+  "multiApplyDiff",
+]);
+
+/** Tools (as the panel names them) that read a file. */
+const READ_TOOLS = new Set(["readFile", "fetchInstructions"]);
+
+/** Reads one `ui_messages.json` into a session. */
+class UiReader {
+  #ctx: TaskContext;
+  #path: string;
+  #output: { parts: string[]; locator: Locator; time?: number } | undefined;
+  #command: SessionRecord | undefined;
+  #sawRequest = false;
+  #sawUser = false;
+  #cwdFound = false;
+  #filesSeen = new Set<string>();
+  skipped = 0;
+
+  constructor(ctx: TaskContext, path: string, cwdKnown: boolean) {
+    this.#ctx = ctx;
+    this.#path = path;
+    this.#cwdFound = cwdKnown;
+  }
+
+  get #b(): SessionBuilder {
+    return this.#ctx.builder;
+  }
+
+  #add(
+    role: SessionRecord["role"],
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    extra?: { tool?: string; flags?: RecordFlags },
+  ): SessionRecord | undefined {
+    const body = text.trim();
+    const last = this.#b.records.at(-1);
+    // The panel sometimes repeats a message verbatim a moment later.
+    if (
+      last && last.role === role && last.text === body &&
+      (role === "user" || role === "assistant" || role === "command")
+    ) {
+      return undefined;
+    }
+    return this.#b.add(role, body, {
+      locator,
+      time,
+      tool: extra?.tool,
+      ...withFlags(this.#ctx.flags, extra?.flags),
+    });
+  }
+
+  #flushOutput(): void {
+    const out = this.#output;
+    if (!out) return;
+    this.#output = undefined;
+    this.#add("tool-output", out.parts.join("\n"), out.locator, out.time, {
+      tool: "execute_command",
+    });
+  }
+
+  message(m: unknown, index: number): void {
+    if (!isObject(m)) {
+      this.skipped++;
+      return;
+    }
+    const kind = m.type === "ask"
+      ? m.ask
+      : m.type === "say"
+      ? m.say
+      : undefined;
+    if (typeof kind !== "string") {
+      this.skipped++;
+      return;
+    }
+    const time = parseTime(m.ts);
+    const locator: Locator = { path: this.#path, recordId: String(index) };
+    const text = typeof m.text === "string" ? m.text : "";
+    if (kind === "command_output") {
+      if (!this.#output) this.#output = { parts: [], locator };
+      if (time !== undefined && this.#output.time === undefined) {
+        this.#output.time = time;
+      }
+      if (text.length > 0) this.#output.parts.push(text);
+      return;
+    }
+    this.#flushOutput();
+    switch (kind) {
+      case "task":
+        this.#user(text, locator, time);
+        return;
+      case "text":
+        if (m.type === "say" && !this.#sawUser && !this.#sawRequest) {
+          this.#user(text, locator, time);
+        } else {
+          this.#add("assistant", speech(text), locator, time);
+        }
+        return;
+      case "user_feedback":
+        this.#user(text, locator, time);
+        return;
+      case "completion_result":
+        this.#add(
+          "assistant",
+          speech(text.replace(HAS_CHANGES, "")),
+          locator,
+          time,
+        );
+        return;
+      case "followup": {
+        const obj = parseJsonObject(text);
+        const question = obj ? str(obj.question) ?? "" : text;
+        this.#add("assistant", speech(question), locator, time);
+        return;
+      }
+      case "plan_mode_respond":
+      case "act_mode_respond": {
+        const obj = parseJsonObject(text);
+        const response = obj ? str(obj.response) ?? "" : text;
+        this.#add("assistant", speech(response), locator, time);
+        return;
+      }
+      case "command": {
+        const record = this.#add(
+          "command",
+          text.replace(REQ_APP, ""),
+          locator,
+          time,
+          { tool: "execute_command" },
+        );
+        if (record) this.#command = record;
+        return;
+      }
+      case "tool":
+        this.#tool(text, m.partial === true, locator, time);
+        return;
+      case "api_req_started":
+        this.#request(text);
+        return;
+      case "mcp_server_response":
+        this.#add("tool-output", text, locator, time, { tool: "mcp" });
+        return;
+      case "subtask_result":
+        this.#add("tool-output", text, locator, time, { tool: "new_task" });
+        return;
+      case "condense_context": {
+        const condense = isObject(m.contextCondense) ? m.contextCondense : {};
+        this.#add(
+          "summary",
+          speech(str(condense.summary) ?? ""),
+          locator,
+          time,
+        );
+        return;
+      }
+      case "condense":
+        this.#add("summary", speech(text), locator, time);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #user(text: string, locator: Locator, time: number | undefined): void {
+    const record = this.#add("user", speech(unwrapUser(text)), locator, time);
+    if (record) this.#sawUser = true;
+  }
+
+  #request(text: string): void {
+    this.#sawRequest = true;
+    const info = parseJsonObject(text);
+    const request = info ? str(info.request) : undefined;
+    if (!request) return;
+    this.#filesSeen.clear();
+    if (!this.#cwdFound) {
+      const m = CWD_LINE.exec(request);
+      if (m) {
+        this.#cwdFound = true;
+        this.#b.setCwd((m[1] as string).trim());
+      }
+    }
+    const command = this.#command;
+    if (command && command.exitCode === undefined) {
+      const at = request.indexOf("[execute_command for ");
+      if (at >= 0) {
+        const result = request.slice(at, at + 4000).replace(ENV_DETAILS, "");
+        const code = commandExitCode(result);
+        if (code !== undefined) command.exitCode = code;
+        this.#command = undefined;
+      }
+    }
+  }
+
+  #tool(
+    text: string,
+    partial: boolean,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    // A partial tool message is one the panel was still streaming.
+    if (partial) return;
+    const tool = parseJsonObject(text);
+    if (!tool) return;
+    const name = str(tool.tool) ?? "tool";
+    const entries: Json[] = [];
+    if (Array.isArray(tool.batchDiffs)) {
+      for (const d of tool.batchDiffs) if (isObject(d)) entries.push(d);
+    } else if (Array.isArray(tool.batchFiles)) {
+      for (const f of tool.batchFiles) if (isObject(f)) entries.push(f);
+    } else entries.push(tool);
+    const edits = EDIT_TOOLS.has(name);
+    if (!edits && !READ_TOOLS.has(name)) return;
+    for (const entry of entries) {
+      const path = str(entry.path);
+      if (!path) continue;
+      const key = `${edits ? "write" : "read"}:${path}`;
+      if (!this.#filesSeen.has(key)) {
+        this.#filesSeen.add(key);
+        this.#add("files", path, locator, time, { tool: name });
+      }
+      if (!edits || name === "newFileCreated") continue;
+      const texts: string[] = [];
+      for (const key of ["diff", "content"]) {
+        const v = entry[key];
+        if (typeof v === "string") texts.push(v);
+      }
+      if (Array.isArray(entry.diffs)) {
+        for (const d of entry.diffs) {
+          if (isObject(d) && typeof d.content === "string") {
+            texts.push(d.content);
+          }
+        }
+      }
+      const removed = new Set<string>();
+      for (const t of texts) for (const r of removedBlocks(t)) removed.add(r);
+      for (const r of removed) addEdit(this.#ctx, path, r, name, locator, time);
+    }
+  }
+
+  finish(): void {
+    this.#flushOutput();
+  }
+}
+
+function addEdit(
+  ctx: TaskContext,
+  path: string,
+  removed: string,
+  tool: string,
+  locator: Locator,
+  time: number | undefined,
+): void {
+  const cut = removed.length > MAX_EDIT_CHARS;
+  ctx.builder.add(
+    "edit",
+    `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`,
+    {
+      locator,
+      time,
+      tool,
+      ...withFlags(ctx.flags, cut ? { truncated: true } : undefined),
+    },
+  );
+}
+
+/**
+ * Parses a task's `ui_messages.json`: the task and follow-ups as user
+ * records, the model's text, questions and completion results as assistant
+ * records, commands (with the exit code the next request reports), their
+ * streamed output as one tool-output record, file reads and edits as files
+ * and edit records, MCP and sub-task results as tool-output, condensed
+ * context as summary. Reasoning, checkpoints and API bookkeeping are left
+ * out.
+ *
+ * @param path The `ui_messages.json` file.
+ * @param options Parse options (sub-agent switch).
+ * @param family Which extension wrote it.
+ * @returns The task's session (none for an empty or unreadable file).
+ * @example
+ * ```ts
+ * import { parseUiMessages } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/tasks/t1`, { recursive: true });
+ * const path = `${dir}/tasks/t1/ui_messages.json`;
+ * await Deno.writeTextFile(path, JSON.stringify([
+ *   { ts: 1790000000000, type: "say", say: "task", text: "add a README" },
+ *   { ts: 1790000005000, type: "say", say: "completion_result", text: "Added it." },
+ * ]));
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseUiMessages(path, { includeSubagents: true, source }, { harness: "cline", extensionId: "x" });
+ * equal(sessions[0]?.records.map((r) => r.role).join(","), "user,assistant");
+ * ```
+ */
+export async function parseUiMessages(
+  path: string,
+  options: ParseOptions,
+  family: ClineFamily,
+): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
+  if (!Array.isArray(doc.value)) return emptyResult(1);
+  const ctx = await openTask(path, options, family);
+  if (!ctx) return emptyResult();
+  const reader = new UiReader(ctx, path, ctx.builder.build().cwd !== undefined);
+  doc.value.forEach((m, i) => reader.message(m, i));
+  reader.finish();
+  const session = ctx.builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped: reader.skipped,
+  };
+}
+
+/** Tools (model-facing names) and how their arguments map to records. */
+const DIALECT = {
+  shell: new Set(["execute_command"]),
+  commandKeys: ["command"],
+  pathTools: new Set([
+    "read_file",
+    "write_to_file",
+    "replace_in_file",
+    "apply_diff",
+    "insert_content",
+    "search_and_replace",
+    "edit_file",
+    "read_files",
+    "editor",
+    "new_rule",
+  ]),
+  pathKeys: ["path", "file_path", "absolutePath"],
+  pathListKeys: ["files", "paths", "file_paths"],
+  editTools: new Set(["editor", "search_and_replace", "edit_file"]),
+  oldKeys: ["old_text", "old_str", "old_string", "search"],
+};
+
+/** `[tool for 'x'] Result:`: how the legacy format returns a tool's result. */
+const RESULT_HEAD = /^\s*\[([\w-]+)(?: for ([\s\S]*?))?\] Result:/;
+
+/** Tools whose result is the person's answer, not tool output. */
+const ANSWER_TOOLS = new Set([
+  "attempt_completion",
+  "ask_followup_question",
+  "plan_mode_respond",
+]);
+
+/** Tools whose `diff` argument holds SEARCH blocks or a unified diff. */
+const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff"]);
+
+/** The XML tool calls older Cline/Roo models wrote into their text. */
+const XML_TOOL =
+  /<(execute_command|write_to_file|replace_in_file|apply_diff|read_file|insert_content|search_and_replace|attempt_completion|ask_followup_question|plan_mode_respond|new_task|list_files|search_files|list_code_definition_names|browser_action|use_mcp_tool|access_mcp_resource|switch_mode|update_todo_list|fetch_instructions|codebase_search|new_rule|condense|summarize_task|web_fetch|load_mcp_documentation|focus_chain|attempt_completion_result)>([\s\S]*?)<\/\1>/g;
+
+function xmlParams(body: string): Json {
+  const params: Json = {};
+  const re = /<(\w+)>([\s\S]*?)<\/\1>/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body)) !== null) {
+    const key = m[1] as string;
+    if (params[key] === undefined) params[key] = (m[2] as string).trim();
+  }
+  return params;
+}
+
+function blockText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (isObject(block) && typeof block.text === "string") {
+      parts.push(block.text);
+    }
+  }
+  return parts.join("\n");
+}
+
+/** How a message file's plain user text is to be read. */
+interface ConversationMode {
+  /** Plain user text after the first message is a person's (SDK). */
+  plainUserTextIsSpeech: boolean;
+  /** Synthetic time base for messages without `ts`. */
+  baseTime: number | undefined;
+}
+
+/** Reads Anthropic-shaped messages (legacy API history and the SDK file). */
+class ConversationReader {
+  #ctx: TaskContext;
+  #path: string;
+  #mode: ConversationMode;
+  #tools: ToolRecorder;
+  #lastCommand: SessionRecord | undefined;
+  /** run_commands calls: id → their command records, in order. */
+  #batches = new Map<string, SessionRecord[]>();
+  #cwdFound: boolean;
+  #sawUser = false;
+  skipped = 0;
+
+  constructor(ctx: TaskContext, path: string, mode: ConversationMode) {
+    this.#ctx = ctx;
+    this.#path = path;
+    this.#mode = mode;
+    this.#tools = new ToolRecorder(ctx.builder, DIALECT);
+    this.#cwdFound = ctx.builder.build().cwd !== undefined;
+  }
+
+  message(m: unknown, index: number): void {
+    if (!isObject(m) || (m.role !== "user" && m.role !== "assistant")) {
+      this.skipped++;
+      return;
+    }
+    const locator: Locator = {
+      path: this.#path,
+      recordId: str(m.id) ?? String(index),
+    };
+    const time = parseTime(m.ts) ??
+      (this.#mode.baseTime === undefined
+        ? undefined
+        : this.#mode.baseTime + index * 1000);
+    const at = { locator, time, flags: this.#ctx.flags };
+    const blocks: unknown[] = Array.isArray(m.content) ? m.content : [{
+      type: "text",
+      text: typeof m.content === "string" ? m.content : "",
+    }];
+    if (m.role === "assistant") this.#assistant(blocks, at);
+    else this.#user(blocks, at, index);
+  }
+
+  #speak(
+    role: "user" | "assistant",
+    text: string,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    const record = this.#ctx.builder.add(role, text, {
+      locator: at.locator,
+      time: at.time,
+      ...withFlags(this.#ctx.flags),
+    });
+    if (record && role === "user") this.#sawUser = true;
+  }
+
+  #assistant(
+    blocks: unknown[],
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    this.#tools.newMessage();
+    for (const block of blocks) {
+      if (!isObject(block)) continue;
+      if (block.type === "text" && typeof block.text === "string") {
+        this.#assistantText(block.text, at);
+      } else if (block.type === "tool_use") {
+        const name = str(block.name);
+        if (name) this.#toolCall(str(block.id), name, block.input, at);
+      }
+    }
+  }
+
+  #assistantText(
+    text: string,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    const calls: Array<[string, Json]> = [];
+    const prose = text.replace(
+      XML_TOOL,
+      (_whole, name: string, body: string) => {
+        calls.push([name, xmlParams(body)]);
+        return "\n";
+      },
+    );
+    this.#speak("assistant", speech(prose), at);
+    for (const [name, params] of calls) {
+      this.#toolCall(undefined, name, params, at);
+    }
+  }
+
+  #toolCall(
+    id: string | undefined,
+    name: string,
+    input: unknown,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    let args: Json = isObject(input) ? input : {};
+    if (typeof input === "string") args = parseJsonObject(input) ?? {};
+    switch (name) {
+      case "attempt_completion":
+        this.#speak("assistant", speech(str(args.result) ?? ""), at);
+        return;
+      case "ask_followup_question":
+        this.#speak("assistant", speech(str(args.question) ?? ""), at);
+        return;
+      case "plan_mode_respond":
+        this.#speak("assistant", speech(str(args.response) ?? ""), at);
+        return;
+      case "run_commands": {
+        const list = Array.isArray(args.commands)
+          ? args.commands.filter((c): c is string => typeof c === "string")
+          : typeof args.commands === "string"
+          ? [args.commands]
+          : [];
+        const records: SessionRecord[] = [];
+        for (const cmd of list) {
+          const record = this.#ctx.builder.add("command", cmd, {
+            locator: at.locator,
+            time: at.time,
+            tool: name,
+            ...withFlags(this.#ctx.flags),
+          });
+          if (record) records.push(record);
+        }
+        if (id && records.length > 0) this.#batches.set(id, records);
+        return;
+      }
+    }
+    const before = this.#ctx.builder.nextSeq;
+    this.#tools.call(id, name, args, { ...at, flags: this.#ctx.flags });
+    if (DIALECT.shell.has(name)) {
+      const last = this.#ctx.builder.records.at(-1);
+      if (last && last.seq >= before && last.role === "command") {
+        this.#lastCommand = last;
+      }
+      return;
+    }
+    if (DIFF_TOOLS.has(name) && typeof args.diff === "string") {
+      const path = str(args.path);
+      if (path) {
+        for (const removed of removedBlocks(args.diff)) {
+          addEdit(this.#ctx, path, removed, name, at.locator, at.time);
+        }
+      }
+    }
+  }
+
+  #user(
+    blocks: unknown[],
+    at: { locator: Locator; time: number | undefined },
+    index: number,
+  ): void {
+    // Older versions put `[tool] Result:` and the result in separate blocks.
+    const texts: string[] = [];
+    const flush = () => {
+      if (texts.length > 0) this.#userText(texts.join("\n"), at, index);
+      texts.length = 0;
+    };
+    for (const block of blocks) {
+      if (!isObject(block)) continue;
+      if (block.type === "text" && typeof block.text === "string") {
+        if (RESULT_HEAD.test(block.text)) flush();
+        texts.push(block.text);
+      } else if (block.type === "tool_result") {
+        flush();
+        this.#toolResult(block, at);
+      }
+    }
+    flush();
+  }
+
+  #userText(
+    text: string,
+    at: { locator: Locator; time: number | undefined },
+    index: number,
+  ): void {
+    if (!this.#cwdFound) {
+      const m = CWD_LINE.exec(text);
+      if (m) {
+        this.#cwdFound = true;
+        this.#ctx.builder.setCwd((m[1] as string).trim());
+      }
+    }
+    const said: string[] = [];
+    const envelope =
+      /<(task|feedback|answer|user_message)>([\s\S]*?)<\/\1>|<user_input\b[^>]*>([\s\S]*?)<\/user_input>/g;
+    let m: RegExpExecArray | null;
+    while ((m = envelope.exec(text)) !== null) said.push(m[2] ?? m[3] ?? "");
+    const result = RESULT_HEAD.exec(text);
+    if (result && ANSWER_TOOLS.has(result[1] as string)) {
+      // The "result" of a question or completion is the person's reply.
+    } else if (result) {
+      const body = text.slice(result[0].length)
+        .replace(ENV_DETAILS, "")
+        .replace(/<feedback>[\s\S]*?<\/feedback>/g, "")
+        .trim();
+      const name = result[1] as string;
+      const isError = /^\s*(The tool execution failed|Error)/i.test(body);
+      this.#ctx.builder.add("tool-output", body, {
+        locator: at.locator,
+        time: at.time,
+        tool: name,
+        ...withFlags(this.#ctx.flags, isError ? { isError: true } : undefined),
+      });
+      if (name === "execute_command" && this.#lastCommand) {
+        const code = commandExitCode(body);
+        if (code !== undefined) this.#lastCommand.exitCode = code;
+        this.#lastCommand = undefined;
+      }
+    } else if (
+      said.length === 0 &&
+      (this.#mode.plainUserTextIsSpeech || (index === 0 && !this.#sawUser))
+    ) {
+      said.push(text);
+    }
+    for (const s of said) this.#speak("user", speech(s), at);
+  }
+
+  #toolResult(
+    block: Json,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    const id = str(block.tool_use_id);
+    const isError = block.is_error === true;
+    const batch = id ? this.#batches.get(id) : undefined;
+    if (batch && Array.isArray(block.content)) {
+      this.#batches.delete(id as string);
+      block.content.forEach((item, i) => {
+        if (!isObject(item)) return;
+        const failed = item.success === false || typeof item.error === "string";
+        const out = [str(item.result), str(item.error)].filter(Boolean).join(
+          "\n",
+        );
+        const command = batch[i];
+        if (command && command.exitCode === undefined) {
+          const code = commandExitCode(out) ?? (failed ? undefined : 0);
+          if (code !== undefined) command.exitCode = code;
+        }
+        this.#ctx.builder.add("tool-output", out, {
+          locator: at.locator,
+          time: at.time,
+          tool: "run_commands",
+          ...withFlags(
+            this.#ctx.flags,
+            failed || isError ? { isError: true } : undefined,
+          ),
+        });
+      });
+      return;
+    }
+    let text = blockText(block.content);
+    const feedback = /<feedback>([\s\S]*?)<\/feedback>/.exec(text);
+    text = text.replace(ENV_DETAILS, "").replace(
+      /<feedback>[\s\S]*?<\/feedback>/g,
+      "",
+    ).trim();
+    this.#tools.result(id, text, isError, {
+      ...at,
+      flags: this.#ctx.flags,
+    }, commandExitCode(text));
+    if (feedback) this.#speak("user", speech(feedback[1] as string), at);
+  }
+}
+
+/**
+ * Parses a task's `api_conversation_history.json` (used when the task has no
+ * `ui_messages.json`): `<task>`, `<feedback>`, `<answer>` and
+ * `<user_message>` envelopes as user records, the model's prose (XML tool
+ * calls and thinking removed) and completion results as assistant records,
+ * tool calls as command/files/edit records and `[tool] Result:` texts or
+ * `tool_result` blocks as tool-output. Messages without `ts` get the task's
+ * start time plus one second per message.
+ *
+ * @param path The `api_conversation_history.json` file.
+ * @param options Parse options.
+ * @param family Which extension wrote it.
+ * @returns The task's session; none when `ui_messages.json` sits beside it.
+ * @example
+ * ```ts
+ * import { parseApiHistory } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/api_conversation_history.json`;
+ * await Deno.writeTextFile(path, JSON.stringify([
+ *   { role: "user", content: [{ type: "text", text: "<task>\nlist the todos\n</task>" }] },
+ *   { role: "assistant", content: [{ type: "text", text: "There are two." }] },
+ * ]));
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseApiHistory(path, { includeSubagents: true, source }, { harness: "cline", extensionId: "x" });
+ * equal(sessions[0]?.records[0]?.text, "list the todos");
+ * ```
+ */
+export async function parseApiHistory(
+  path: string,
+  options: ParseOptions,
+  family: ClineFamily,
+): Promise<ParseResult> {
+  if (await exists(`${dirOf(path)}/${UI_MESSAGES}`)) return emptyResult();
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
+  if (!Array.isArray(doc.value)) return emptyResult(1);
+  const ctx = await openTask(path, options, family);
+  if (!ctx) return emptyResult();
+  let baseTime = ctx.builder.build().started;
+  if (baseTime === undefined) {
+    try {
+      baseTime = (await Deno.stat(path)).mtime?.getTime();
+    } catch {
+      baseTime = undefined;
+    }
+  }
+  const reader = new ConversationReader(ctx, path, {
+    plainUserTextIsSpeech: false,
+    baseTime,
+  });
+  doc.value.forEach((m, i) => reader.message(m, i));
+  const session = ctx.builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped: reader.skipped,
+  };
+}
+
+/**
+ * Parses a Cline CLI/SDK session, `<sid>/<sid>.messages.json`
+ * (`{sessionId, agent, messages: [{id, role, content, ts}]}`), with the
+ * manifest `<sid>.json` beside it for cwd, title and times. Files written by
+ * an agent other than the lead are sub-agent sessions.
+ *
+ * @param path The `.messages.json` file.
+ * @param options Parse options (sub-agent switch).
+ * @param harness The harness id to file the session under.
+ * @returns The session, or none.
+ * @example
+ * ```ts
+ * import { parseSdkMessages } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/s1.messages.json`;
+ * await Deno.writeTextFile(path, JSON.stringify({ version: 1, sessionId: "s1", agent: "lead", messages: [
+ *   { id: "m1", role: "user", ts: 1790000000000, content: [{ type: "text", text: "bump the version" }] },
+ *   { id: "m2", role: "assistant", ts: 1790000002000, content: [{ type: "text", text: "Bumped." }] },
+ * ] }));
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseSdkMessages(path, { includeSubagents: true, source }, "cline");
+ * equal(sessions[0]?.records.length, 2);
+ * ```
+ */
+export async function parseSdkMessages(
+  path: string,
+  options: ParseOptions,
+  harness: string,
+): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
+  const value = doc.value;
+  if (!isObject(value) || !Array.isArray(value.messages)) return emptyResult(1);
+  const stem = baseName(path).replace(/\.messages\.json$/, "");
+  const id = str(value.sessionId) ?? stem;
+  const agent = str(value.agent);
+  const sub = agent !== undefined && agent !== "lead";
+  if (sub && !options.includeSubagents) return emptyResult();
+  const origin = isObject(value.origin) ? value.origin : {};
+  const parent = str(origin.sessionId);
+  const manifestDoc = await readJsonDocument(
+    `${dirOf(path)}/${stem}.json`,
+    1 << 22,
+  );
+  const manifest = manifestDoc.ok && isObject(manifestDoc.value)
+    ? manifestDoc.value
+    : {};
+  const metadata = isObject(manifest.metadata) ? manifest.metadata : {};
+  const builder = new SessionBuilder({
+    harness,
+    id: sub ? `${id}:${agent}` : id,
+    path,
+    cwd: str(manifest.cwd) ?? str(manifest.workspace_root),
+    parent: sub ? (parent && parent !== id ? parent : id) : undefined,
+    lineage: sub ? "subagent" : undefined,
+  });
+  const title = str(metadata.title) ?? str(manifest.prompt);
+  if (title) builder.setTitle(title);
+  for (const key of ["created_at", "started_at", "updated_at", "ended_at"]) {
+    builder.touch(parseTime(manifest[key]));
+  }
+  const ctx: TaskContext = {
+    builder,
+    flags: sub ? { subagent: true } : undefined,
+  };
+  const reader = new ConversationReader(ctx, path, {
+    plainUserTextIsSpeech: true,
+    baseTime: undefined,
+  });
+  value.messages.forEach((m, i) => reader.message(m, i));
+  const session = builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped: reader.skipped,
+  };
+}

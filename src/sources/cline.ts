@@ -1,0 +1,136 @@
+/**
+ * Cline: the VS Code extension's task folders
+ * (`globalStorage/saoudrizwan.claude-dev/tasks/<id>/`, both store
+ * generations: `ui_messages.json` and `api_conversation_history.json`), the
+ * same folders the CLI keeps under `~/.cline/data`, and the CLI/SDK sessions
+ * `~/.cline/data/sessions/<sid>/<sid>.messages.json`.
+ *
+ * @module
+ */
+import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import {
+  API_HISTORY,
+  type ClineFamily,
+  discoverTaskFiles,
+  extensionStorageDirs,
+  parseApiHistory,
+  parseSdkMessages,
+  parseUiMessages,
+  pathList,
+  UI_MESSAGES,
+} from "./_cline_family.ts";
+
+const FAMILY: ClineFamily = {
+  harness: "cline",
+  extensionId: "saoudrizwan.claude-dev",
+};
+
+/** Paths that belong to Cline's forks, not to Cline. */
+const OTHER_MARKERS = [
+  "rooveterinaryinc.roo-cline",
+  "kilocode.kilo-code",
+  ".vscode-mock",
+];
+
+function baseName(path: string): string {
+  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
+}
+
+function ours(path: string): boolean {
+  return !OTHER_MARKERS.some((m) => path.includes(m));
+}
+
+/** The CLI's data folder: `DEJA_CLINE_ROOT`, `CLINE_DATA_DIR`, else `${CLINE_DIR:-~/.cline}/data`. */
+function cliDataDir(source: SourceEnv): string {
+  const env = source.env;
+  return env.DEJA_CLINE_ROOT || env.CLINE_DATA_DIR ||
+    `${env.CLINE_DIR || `${source.home}/.cline`}/data`;
+}
+
+function sessionsDir(source: SourceEnv): string {
+  return source.env.CLINE_SESSION_DATA_DIR || `${cliDataDir(source)}/sessions`;
+}
+
+function storageRoots(source: SourceEnv): string[] {
+  const configured = pathList(source.env.DEJA_CLINE_ROOTS, source);
+  return configured.length > 0
+    ? configured
+    : extensionStorageDirs(source, FAMILY.extensionId);
+}
+
+function clineRoots(source: SourceEnv): string[] {
+  const roots = [...storageRoots(source), cliDataDir(source)];
+  const sessions = sessionsDir(source);
+  if (!roots.some((r) => sessions.startsWith(`${r}/`))) roots.push(sessions);
+  return roots;
+}
+
+function isSdkMessages(path: string): boolean {
+  return baseName(path).endsWith(".messages.json");
+}
+
+const uiKind: FileKind = {
+  id: "ui-messages",
+  appendOnly: false,
+  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
+  parse: (path, options) => parseUiMessages(path, options, FAMILY),
+};
+
+const apiKind: FileKind = {
+  id: "api-history",
+  appendOnly: false,
+  match: (path) => baseName(path) === API_HISTORY && ours(path),
+  parse: (path, options) => parseApiHistory(path, options, FAMILY),
+};
+
+const sdkKind: FileKind = {
+  id: "sdk-messages",
+  appendOnly: false,
+  match: (path) => isSdkMessages(path) && ours(path),
+  parse: (path, options) => parseSdkMessages(path, options, FAMILY.harness),
+};
+
+/**
+ * The Cline harness: VS Code (Code, Insiders, VSCodium, Cursor, Windsurf and
+ * the remote servers) task folders, the CLI's task folders and its SDK
+ * sessions.
+ *
+ * @example
+ * ```ts
+ * import { cline } from "./cline.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(cline.roots({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev");
+ * ```
+ */
+export const cline: Harness = {
+  id: FAMILY.harness,
+  name: "Cline",
+  format:
+    "JSON per task (ui_messages.json, api_conversation_history.json) under the extension's globalStorage; CLI/SDK <sid>.messages.json",
+  envOverrides: [
+    "DEJA_CLINE_ROOTS",
+    "DEJA_CLINE_ROOT",
+    "CLINE_DIR",
+    "CLINE_DATA_DIR",
+    "CLINE_SESSION_DATA_DIR",
+    "XDG_CONFIG_HOME",
+    "APPDATA",
+  ],
+  roots: clineRoots,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    yield* discoverTaskFiles([...storageRoots(source), cliDataDir(source)]);
+    yield* walkFiles(sessionsDir(source), isSdkMessages, { maxDepth: 2 });
+  },
+  kinds: [uiKind, apiKind, sdkKind],
+  docs: {
+    store:
+      "VS Code globalStorage `saoudrizwan.claude-dev/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (`~/.config/<Host>/User` on Linux plus `~/.vscode-server/data/User` and the other remote servers, `~/Library/Application Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows; `DEJA_CLINE_ROOTS` replaces them); the CLI's `${CLINE_DATA_DIR:-${CLINE_DIR:-~/.cline}/data}/tasks/<id>/` and `sessions/<sid>/<sid>.messages.json` (`DEJA_CLINE_ROOT`, `CLINE_SESSION_DATA_DIR`)",
+    extracts:
+      "ui_messages.json (preferred): the task and follow-up feedback as user, model text, questions and completion results as assistant, commands with exit codes read from the next request's `[execute_command …] Result:`, command output as tool-output, read/edited files as files, SEARCH text of edits as edit, MCP results as tool-output, cwd from `state/taskHistory.json` or the first environment details; api_conversation_history.json when there is no ui_messages.json (envelopes unwrapped, XML and native tool calls as command/files/edit, results as tool-output, synthetic times: task start + 1 s per message); SDK sessions with run_commands/read_files/editor tools, exit codes and is_error, sub-agent files as sub-agent sessions",
+    omits:
+      "reasoning and `<thinking>`, `<environment_details>` and other harness-injected context, checkpoints, API request bookkeeping, task-progress lists, partial (still-streaming) tool messages; Cline keeps no undo trail (a checkpoint restore deletes the later messages), so there are no supersession marks",
+    verified:
+      "ui_messages.json: two real tasks (Cline 3.x, Windows, claude-sonnet-4-5 / claude-opus-4-6); api_conversation_history.json and SDK sessions: built from the documented format only (no real sample), fixtures/cline",
+  },
+};

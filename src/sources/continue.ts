@@ -1,0 +1,355 @@
+/**
+ * Continue: one JSON document per chat session under
+ * `${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json`, listed in
+ * `sessions.json` beside them (title, creation date, workspace).
+ *
+ * @module
+ */
+import type {
+  FileKind,
+  Harness,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { commandExitCode, removedBlocks } from "./_cline_family.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import {
+  exitCodeIn,
+  isObject,
+  type Json,
+  str,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
+
+const HARNESS_ID = "continue";
+const LIST_NAME = "sessions.json";
+
+/** Continue's built-in tools and where their arguments keep paths and text. */
+const DIALECT: ToolDialect = {
+  shell: new Set(["run_terminal_command", "builtin_run_terminal_command"]),
+  commandKeys: ["command"],
+  pathTools: new Set([
+    "read_file",
+    "read_file_range",
+    "edit_existing_file",
+    "search_and_replace_in_file",
+    "single_find_and_replace",
+    "multi_edit",
+    "create_new_file",
+    "builtin_read_file",
+    "builtin_edit_existing_file",
+    "builtin_create_new_file",
+  ]),
+  pathKeys: ["filepath", "filePath", "path"],
+  editTools: new Set(["single_find_and_replace", "multi_edit"]),
+  oldKeys: ["old_string", "oldString"],
+  editListKey: "edits",
+};
+
+/** Tools whose `diffs` argument holds SEARCH/REPLACE blocks. */
+const DIFF_TOOLS = new Set(["search_and_replace_in_file"]);
+
+function baseName(path: string): string {
+  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
+}
+
+function dirOf(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return i > 0 ? path.slice(0, i) : ".";
+}
+
+/** `file:///home/a/app` → `/home/a/app`; plain paths pass through. */
+function pathFromUri(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!value.startsWith("file://")) return value;
+  try {
+    const path = decodeURIComponent(new URL(value).pathname);
+    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
+  } catch {
+    return value.slice("file://".length);
+  }
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const part of content) {
+    if (
+      isObject(part) && part.type === "text" && typeof part.text === "string"
+    ) {
+      parts.push(part.text);
+    }
+  }
+  return parts.join("\n");
+}
+
+function outputText(output: unknown): string {
+  if (!Array.isArray(output)) return "";
+  const parts: string[] = [];
+  for (const item of output) {
+    if (isObject(item) && typeof item.content === "string") {
+      parts.push(item.content);
+    }
+  }
+  return parts.join("\n");
+}
+
+interface ListEntry {
+  created?: number;
+  title?: string;
+  workspace?: string;
+}
+
+/** The `sessions.json` entry of one session, if the list has it. */
+async function listEntry(
+  dir: string,
+  id: string,
+): Promise<ListEntry> {
+  const doc = await readJsonDocument(`${dir}/${LIST_NAME}`, 64 << 20);
+  if (!doc.ok || !Array.isArray(doc.value)) return {};
+  for (const item of doc.value) {
+    if (!isObject(item) || item.sessionId !== id) continue;
+    const entry: ListEntry = {};
+    const created = parseTime(item.dateCreated);
+    if (created !== undefined) entry.created = created;
+    const title = str(item.title);
+    if (title) entry.title = title;
+    const workspace = pathFromUri(str(item.workspaceDirectory));
+    if (workspace) entry.workspace = workspace;
+    return entry;
+  }
+  return {};
+}
+
+/**
+ * Parses one Continue session document: user messages, assistant text,
+ * tool calls as command/files/edit records (built-in tool names), their
+ * results (the tool-call state's output or the `tool` message) as
+ * tool-output with `errored` as `isError`, and compaction summaries as
+ * summary. Thinking messages, reasoning, system messages and context items
+ * (file contents the IDE attached) are left out. Continue stores no time
+ * per message: the session gets its creation date from `sessions.json` and
+ * its last change from the file.
+ *
+ * @param path The session file.
+ * @param options Parse options.
+ * @returns The session, or none.
+ * @example
+ * ```ts
+ * import { parseContinueSession } from "./continue.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/s1.json`;
+ * await Deno.writeTextFile(path, JSON.stringify({ sessionId: "s1", title: "t", workspaceDirectory: "/w/app", history: [
+ *   { message: { role: "user", content: "why is the test flaky?" }, contextItems: [] },
+ *   { message: { role: "assistant", content: "It races the timer." }, contextItems: [] },
+ * ] }));
+ * const source = { home: dir, env: {}, os: "linux" };
+ * const { sessions } = await parseContinueSession(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.project, "app");
+ * ```
+ */
+export async function parseContinueSession(
+  path: string,
+  _options: ParseOptions,
+): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) {
+    return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+  }
+  const value = doc.value;
+  if (!isObject(value) || !Array.isArray(value.history)) {
+    return { sessions: [], skipped: 1 };
+  }
+  const id = str(value.sessionId) ?? baseName(path).replace(/\.json$/, "");
+  const entry = await listEntry(dirOf(path), id);
+  const cwd = pathFromUri(str(value.workspaceDirectory)) ?? entry.workspace;
+  const builder = new SessionBuilder({ harness: HARNESS_ID, id, path, cwd });
+  // "New Session" is the placeholder Continue shows until it names a chat.
+  const own = str(value.title);
+  const title = own && own !== "New Session" ? own : entry.title;
+  if (title && title !== "New Session") builder.setTitle(title);
+  builder.touch(entry.created);
+  try {
+    builder.touch((await Deno.stat(path)).mtime?.getTime());
+  } catch {
+    // The file vanished between reading and stat: keep what was read.
+  }
+  const tools = new ToolRecorder(builder, DIALECT);
+  const answered = new Set<string>();
+  let skipped = 0;
+  value.history.forEach((item: unknown, index: number) => {
+    if (!isObject(item) || !isObject(item.message)) {
+      skipped++;
+      return;
+    }
+    const message = item.message;
+    const locator: Locator = {
+      path,
+      recordId: str(message.id) ?? String(index),
+    };
+    const at = { locator, time: undefined };
+    const summary = str(item.conversationSummary);
+    if (summary) {
+      builder.add("summary", cleanSpeech(summary), { locator });
+    }
+    switch (message.role) {
+      case "user":
+        builder.add("user", cleanSpeech(contentText(message.content)), {
+          locator,
+        });
+        return;
+      case "assistant": {
+        tools.newMessage();
+        builder.add("assistant", cleanSpeech(contentText(message.content)), {
+          locator,
+        });
+        const calls = Array.isArray(message.toolCalls) ? message.toolCalls : [];
+        for (const call of calls) toolCall(tools, call, at);
+        const states = Array.isArray(item.toolCallStates)
+          ? item.toolCallStates
+          : [];
+        for (const state of states) {
+          if (!isObject(state)) continue;
+          const callId = str(state.toolCallId);
+          if (calls.length === 0 && isObject(state.toolCall)) {
+            toolCall(tools, state.toolCall, at);
+          }
+          if (state.output === undefined) continue;
+          const text = outputText(state.output);
+          const errored = state.status === "errored";
+          tools.result(
+            callId,
+            text,
+            errored,
+            at,
+            exitCodeIn(text) ?? commandExitCode(text),
+          );
+          if (callId) answered.add(callId);
+        }
+        return;
+      }
+      case "tool": {
+        const callId = str(message.toolCallId);
+        if (callId && answered.has(callId)) return;
+        const text = contentText(message.content);
+        tools.result(
+          callId,
+          text,
+          false,
+          at,
+          exitCodeIn(text) ?? commandExitCode(text),
+        );
+        return;
+      }
+      case "thinking":
+      case "system":
+        return;
+      default:
+        skipped++;
+    }
+  });
+  const session = builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped,
+  };
+}
+
+function toolCall(
+  tools: ToolRecorder,
+  call: unknown,
+  at: { locator: Locator; time: undefined },
+): void {
+  if (!isObject(call)) return;
+  const fn = isObject(call.function) ? call.function : {};
+  const name = str(fn.name);
+  if (!name) return;
+  let args: Json = {};
+  if (isObject(fn.arguments)) args = fn.arguments;
+  else if (typeof fn.arguments === "string") {
+    try {
+      const parsed: unknown = JSON.parse(fn.arguments);
+      if (isObject(parsed)) args = parsed;
+    } catch {
+      // Arguments still streaming or not JSON: no path or command in them.
+    }
+  }
+  tools.call(str(call.id), name, args, at);
+  if (DIFF_TOOLS.has(name)) {
+    const path = str(args.filepath) ?? str(args.path);
+    const diffs = Array.isArray(args.diffs)
+      ? args.diffs
+      : typeof args.diffs === "string"
+      ? [args.diffs]
+      : [];
+    if (!path) return;
+    for (const diff of diffs) {
+      if (typeof diff !== "string") continue;
+      for (const removed of removedBlocks(diff)) {
+        tools.edit(path, removed, name, at);
+      }
+    }
+  }
+}
+
+function continueDir(source: SourceEnv): string {
+  return source.env.CONTINUE_GLOBAL_DIR || `${source.home}/.continue`;
+}
+
+function isSessionFile(path: string): boolean {
+  const parts = path.split(/[\\/]+/);
+  const name = parts.at(-1) ?? "";
+  return parts.at(-2) === "sessions" && name.endsWith(".json") &&
+    name !== LIST_NAME;
+}
+
+const sessionKind: FileKind = {
+  id: "session",
+  appendOnly: false,
+  match: isSessionFile,
+  parse: (path, options) => parseContinueSession(path, options),
+};
+
+/**
+ * The Continue harness (VS Code / JetBrains extension and the `cn` CLI).
+ *
+ * @example
+ * ```ts
+ * import { continueDev } from "./continue.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(continueDev.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.continue/sessions"]);
+ * ```
+ */
+export const continueDev: Harness = {
+  id: HARNESS_ID,
+  name: "Continue",
+  format:
+    "one JSON document per session (sessions/<id>.json) with sessions.json as the list",
+  envOverrides: ["CONTINUE_GLOBAL_DIR"],
+  roots: (source) => [`${continueDir(source)}/sessions`],
+  discover(source: SourceEnv): AsyncGenerator<string> {
+    return walkFiles(`${continueDir(source)}/sessions`, isSessionFile, {
+      maxDepth: 0,
+    });
+  },
+  kinds: [sessionKind],
+  docs: {
+    store:
+      "`${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json` plus `sessions.json` (same on every OS: `%USERPROFILE%\\.continue` on Windows)",
+    extracts:
+      "user and assistant messages, built-in tool calls (run_terminal_command as command with the exit code its output reports, read/edit/create file tools as files, single_find_and_replace/multi_edit/search_and_replace_in_file removed text as edit), tool results as tool-output (`errored` → isError), conversation summaries as summary; title and creation date from the document and sessions.json, workspace (file URIs decoded) as project",
+    omits:
+      "thinking messages and reasoning, system messages, context items (file and terminal contents the IDE attached: not something said), prompt logs; per-message times (Continue does not store them: records carry none)",
+    verified:
+      "built from Continue's published session types (core/index.d.ts: Session, ChatHistoryItem, ToolCallState); no real sample, fixtures/continue",
+  },
+};

@@ -1,0 +1,194 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import type { ParseOptions, SourceEnv } from "../core/harness.ts";
+import type { Session } from "../core/types.ts";
+import { continueDev, parseContinueSession } from "./continue.ts";
+
+const FIXTURE_HOME = fileURLToPath(
+  new URL("../../fixtures/continue", import.meta.url),
+);
+const SESSIONS = `${FIXTURE_HOME}/.continue/sessions`;
+const CSV = "6f0c7e52-2b7d-4d3e-9a51-0c8f4b2e7d19";
+const SINCE = "1d2e3f40-5a6b-4c7d-8e9f-a0b1c2d3e4f5";
+
+const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
+const opts: ParseOptions = { includeSubagents: true, source };
+
+function roles(session: Session | undefined): string {
+  return (session?.records ?? []).map((r) => r.role).join(",");
+}
+
+async function sessionFile(value: unknown): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions`);
+  const path = `${dir}/sessions/s.json`;
+  await Deno.writeTextFile(
+    path,
+    typeof value === "string" ? value : JSON.stringify(value),
+  );
+  return path;
+}
+
+Deno.test("continueDev.discover() lists session documents, not the list", async () => {
+  deepEqual(await Array.fromAsync(continueDev.discover(source)), [
+    `${SESSIONS}/${SINCE}.json`,
+    `${SESSIONS}/${CSV}.json`,
+  ]);
+  equal(continueDev.kinds[0]?.match(`${SESSIONS}/sessions.json`), false);
+  deepEqual(
+    continueDev.roots({
+      home: "/h",
+      env: { CONTINUE_GLOBAL_DIR: "/c" },
+      os: "linux",
+    }),
+    ["/c/sessions"],
+  );
+});
+
+Deno.test("parseContinueSession() reads messages, tool calls, results and errors", async () => {
+  const { sessions, skipped } = await parseContinueSession(
+    `${SESSIONS}/${CSV}.json`,
+    opts,
+  );
+  equal(skipped, 0);
+  const s = sessions[0];
+  equal(s?.id, CSV);
+  equal(s?.title, "Fix CSV export quoting");
+  equal(s?.cwd, "/home/dev/projects/report-kit");
+  equal(s?.project, "report-kit");
+  equal(s?.started, 1769500000000);
+  equal(
+    roles(s),
+    "user,assistant,files,edit,tool-output,command,tool-output,assistant,user,assistant",
+  );
+  const r = s?.records ?? [];
+  equal(
+    r[3]?.text,
+    'src/export/csv.ts\n  return rows.map((r) => r.join(",")).join("\\n");',
+  );
+  equal(r[5]?.text, "npm test -- csv");
+  equal(r[5]?.exitCode, 1);
+  equal(r[6]?.flags?.isError, true);
+  ok(!r.some((x) => x.text.includes("RFC 4180")), "thinking left out");
+  ok(
+    !r.some((x) => x.text.includes("export function toCsv")),
+    "context items left out",
+  );
+  ok(r.every((x) => x.time === undefined));
+});
+
+Deno.test("parseContinueSession() takes the title from sessions.json for an unnamed chat", async () => {
+  const { sessions } = await parseContinueSession(
+    `${SESSIONS}/${SINCE}.json`,
+    opts,
+  );
+  equal(sessions[0]?.title, "What --since accepts");
+  equal(roles(sessions[0]), "user,assistant");
+});
+
+Deno.test("parseContinueSession() reads summaries, tool messages and diffs", async () => {
+  const path = await sessionFile({
+    sessionId: "s",
+    workspaceDirectory: "file:///C:/work/app%20one",
+    history: [
+      {
+        message: {
+          role: "user",
+          content: [{ type: "text", text: "go" }, {
+            type: "imageUrl",
+            imageUrl: { url: "data:" },
+          }],
+        },
+      },
+      {
+        message: {
+          role: "assistant",
+          content: "",
+          toolCalls: [{
+            id: "c1",
+            function: {
+              name: "search_and_replace_in_file",
+              arguments: JSON.stringify({
+                filepath: "a.ts",
+                diffs: ["<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE"],
+              }),
+            },
+          }],
+        },
+      },
+      { message: { role: "tool", toolCallId: "c1", content: "done" } },
+      {
+        message: { role: "assistant", content: "ok" },
+        conversationSummary: "Replaced old with new in a.ts.",
+      },
+    ],
+  });
+  const { sessions } = await parseContinueSession(path, opts);
+  equal(sessions[0]?.cwd, "C:/work/app one");
+  equal(roles(sessions[0]), "user,files,edit,tool-output,summary,assistant");
+  equal(sessions[0]?.records[2]?.text, "a.ts\nold");
+});
+
+Deno.test("parseContinueSession() survives broken and hostile documents", async (t) => {
+  const cases: Array<[string, string, number]> = [
+    [
+      "truncated",
+      '{"sessionId":"s","history":[{"message":{"role":"user","content":"hi',
+      1,
+    ],
+    ["history not a list", '{"sessionId":"s","history":{}}', 1],
+    [
+      "garbage",
+      String.fromCharCode(...crypto.getRandomValues(new Uint8Array(1024))),
+      1,
+    ],
+    [
+      "deep nesting",
+      '{"history":' + "[".repeat(50_000) + "]".repeat(50_000) + "}",
+      1,
+    ],
+    [
+      "wrong types",
+      JSON.stringify({
+        sessionId: 5,
+        title: [],
+        workspaceDirectory: { a: 1 },
+        history: [
+          null,
+          { message: "x" },
+          { message: { role: "robot", content: "?" } },
+          {
+            message: { role: "assistant", content: 7, toolCalls: "x" },
+            toolCallStates: [1, { toolCallId: 2, output: "o" }],
+          },
+          {
+            message: {
+              role: "assistant",
+              content: "y",
+              toolCalls: [{
+                function: { name: "run_terminal_command", arguments: "{bad" },
+              }],
+            },
+          },
+        ],
+      }),
+      3,
+    ],
+  ];
+  for (const [name, text, skipped] of cases) {
+    await t.step(name, async () => {
+      const result = await parseContinueSession(await sessionFile(text), opts);
+      equal(result.skipped, skipped);
+      for (const s of result.sessions) {
+        for (const r of s.records) equal(typeof r.text, "string");
+      }
+    });
+  }
+  await t.step("oversized message is capped", async () => {
+    const path = await sessionFile({
+      history: [{ message: { role: "user", content: "w".repeat(100_000) } }],
+    });
+    const { sessions } = await parseContinueSession(path, opts);
+    equal(sessions[0]?.records[0]?.flags?.truncated, true);
+  });
+});

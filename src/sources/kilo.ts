@@ -1,0 +1,93 @@
+/**
+ * Kilo Code: task folders under the extension's globalStorage
+ * (`kilocode.kilo-code/tasks/<id>/`), shaped like Roo Code's (Kilo is a Roo
+ * fork): `ui_messages.json`, `api_conversation_history.json` and, where the
+ * version writes it, `history_item.json`.
+ *
+ * @module
+ */
+import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
+import {
+  API_HISTORY,
+  type ClineFamily,
+  discoverTaskFiles,
+  extensionStorageDirs,
+  parseApiHistory,
+  parseUiMessages,
+  pathList,
+  UI_MESSAGES,
+} from "./_cline_family.ts";
+
+const FAMILY: ClineFamily = {
+  harness: "kilo",
+  extensionId: "kilocode.kilo-code",
+};
+
+/** Paths that belong to Cline or Roo, not to Kilo. */
+const OTHER_MARKERS = [
+  "saoudrizwan.claude-dev",
+  "rooveterinaryinc.roo-cline",
+  ".vscode-mock",
+];
+
+function baseName(path: string): string {
+  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
+}
+
+function ours(path: string): boolean {
+  return !OTHER_MARKERS.some((m) => path.includes(m));
+}
+
+function kiloRoots(source: SourceEnv): string[] {
+  const configured = pathList(source.env.DEJA_KILO_ROOTS, source);
+  return configured.length > 0
+    ? configured
+    : extensionStorageDirs(source, FAMILY.extensionId);
+}
+
+const uiKind: FileKind = {
+  id: "ui-messages",
+  appendOnly: false,
+  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
+  parse: (path, options) => parseUiMessages(path, options, FAMILY),
+};
+
+const apiKind: FileKind = {
+  id: "api-history",
+  appendOnly: false,
+  match: (path) => baseName(path) === API_HISTORY && ours(path),
+  parse: (path, options) => parseApiHistory(path, options, FAMILY),
+};
+
+/**
+ * The Kilo Code harness.
+ *
+ * @example
+ * ```ts
+ * import { kilo } from "./kilo.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(kilo.roots({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User/globalStorage/kilocode.kilo-code");
+ * ```
+ */
+export const kilo: Harness = {
+  id: FAMILY.harness,
+  name: "Kilo Code",
+  format:
+    "JSON per task (ui_messages.json, api_conversation_history.json) under the extension's globalStorage",
+  envOverrides: ["DEJA_KILO_ROOTS", "XDG_CONFIG_HOME", "APPDATA"],
+  roots: kiloRoots,
+  discover(source: SourceEnv): AsyncGenerator<string> {
+    return discoverTaskFiles(kiloRoots(source));
+  },
+  kinds: [uiKind, apiKind],
+  docs: {
+    store:
+      "VS Code globalStorage `kilocode.kilo-code/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (per-OS folders as for Cline); `DEJA_KILO_ROOTS` replaces them",
+    extracts:
+      "as Roo Code: user task and feedback, assistant text/questions/completions, commands with exit codes, command output, files and edit, MCP and sub-task results as tool-output, condensed context as summary, sub-tasks (parent from `history_item.json`) as sub-agent sessions",
+    omits:
+      "the Kilo CLI's `kilo.db` (an opencode-derived SQLite store whose schema we have not seen), reasoning, environment details, checkpoints, API bookkeeping, partial tool messages; no supersession marks",
+    verified:
+      "built from the documented format (Roo-shaped tasks); no real Kilo sample, fixtures/kilo",
+  },
+};

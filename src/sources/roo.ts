@@ -1,0 +1,161 @@
+/**
+ * Roo Code: task folders under the extension's globalStorage
+ * (`rooveterinaryinc.roo-cline/tasks/<id>/`), or under the
+ * `roo-cline.customStoragePath` a host's settings name, plus the Roo CLI's
+ * store under `~/.vscode-mock/global-storage`. Same shape as Cline's tasks,
+ * with a `history_item.json` per task that names a sub-task's parent.
+ *
+ * @module
+ */
+import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
+import {
+  API_HISTORY,
+  type ClineFamily,
+  discoverTaskFiles,
+  extensionStorageDirs,
+  parseApiHistory,
+  parseUiMessages,
+  pathList,
+  UI_MESSAGES,
+  vscodeUserDirs,
+} from "./_cline_family.ts";
+
+const FAMILY: ClineFamily = {
+  harness: "roo",
+  extensionId: "rooveterinaryinc.roo-cline",
+};
+
+/** Paths that belong to Cline or Kilo, not to Roo. */
+const OTHER_MARKERS = ["saoudrizwan.claude-dev", "kilocode.kilo-code"];
+
+function baseName(path: string): string {
+  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
+}
+
+function ours(path: string): boolean {
+  return !OTHER_MARKERS.some((m) => path.includes(m));
+}
+
+/**
+ * Removes `//` and `/* *\/` comments and trailing commas from JSONC text,
+ * leaving string contents alone.
+ */
+function stripJsonc(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+/** The `roo-cline.customStoragePath` each host's settings.json names. */
+async function customStorageDirs(source: SourceEnv): Promise<string[]> {
+  const dirs: string[] = [];
+  for (const user of vscodeUserDirs(source)) {
+    let text: string;
+    try {
+      const info = await Deno.stat(`${user}/settings.json`);
+      if (!info.isFile || info.size > 4 << 20) continue;
+      text = await Deno.readTextFile(`${user}/settings.json`);
+    } catch {
+      continue;
+    }
+    try {
+      const value: unknown = JSON.parse(stripJsonc(text));
+      if (typeof value !== "object" || value === null) continue;
+      const custom = (value as Record<string, unknown>)[
+        "roo-cline.customStoragePath"
+      ];
+      if (typeof custom === "string" && custom.trim()) dirs.push(custom.trim());
+    } catch {
+      continue;
+    }
+  }
+  return dirs;
+}
+
+function cliRoot(source: SourceEnv): string {
+  return source.env.DEJA_ROO_CLI_ROOT ||
+    `${source.home}/.vscode-mock/global-storage`;
+}
+
+function storageRoots(source: SourceEnv): string[] {
+  const configured = pathList(source.env.DEJA_ROO_ROOTS, source);
+  return configured.length > 0
+    ? configured
+    : extensionStorageDirs(source, FAMILY.extensionId);
+}
+
+function rooRoots(source: SourceEnv): string[] {
+  return [...storageRoots(source), cliRoot(source)];
+}
+
+const uiKind: FileKind = {
+  id: "ui-messages",
+  appendOnly: false,
+  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
+  parse: (path, options) => parseUiMessages(path, options, FAMILY),
+};
+
+const apiKind: FileKind = {
+  id: "api-history",
+  appendOnly: false,
+  match: (path) => baseName(path) === API_HISTORY && ours(path),
+  parse: (path, options) => parseApiHistory(path, options, FAMILY),
+};
+
+/**
+ * The Roo Code harness.
+ *
+ * @example
+ * ```ts
+ * import { roo } from "./roo.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(roo.roots({ home: "/h", env: {}, os: "linux" }).at(-1), "/h/.vscode-mock/global-storage");
+ * ```
+ */
+export const roo: Harness = {
+  id: FAMILY.harness,
+  name: "Roo Code",
+  format:
+    "JSON per task (ui_messages.json, api_conversation_history.json, history_item.json) under the extension's globalStorage or custom storage path",
+  envOverrides: [
+    "DEJA_ROO_ROOTS",
+    "DEJA_ROO_CLI_ROOT",
+    "XDG_CONFIG_HOME",
+    "APPDATA",
+  ],
+  roots: rooRoots,
+  async *discover(source: SourceEnv): AsyncGenerator<string> {
+    const custom = source.env.DEJA_ROO_ROOTS
+      ? []
+      : await customStorageDirs(source);
+    yield* discoverTaskFiles([...rooRoots(source), ...custom]);
+  },
+  kinds: [uiKind, apiKind],
+  docs: {
+    store:
+      "VS Code globalStorage `rooveterinaryinc.roo-cline/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (per-OS folders as for Cline), any `roo-cline.customStoragePath` in a host's `User/settings.json`, and the Roo CLI's `~/.vscode-mock/global-storage` (`DEJA_ROO_CLI_ROOT`); `DEJA_ROO_ROOTS` replaces the extension folders",
+    extracts:
+      "as Cline: user task and feedback, assistant text/questions/completions, commands with exit codes (`Exit code: N` in the command result), command output, files and edit (SEARCH blocks, unified diffs, batch diffs), MCP and sub-task results as tool-output, condensed context as summary; `history_item.json` gives the workspace and, for a `new_task` sub-task, its parent (a sub-agent session, skipped when sub-agents are off)",
+    omits:
+      "reasoning, environment details, checkpoints, API bookkeeping, todo lists, partial tool messages; no supersession marks (a checkpoint restore deletes the later messages)",
+    verified:
+      "built from the documented format and Roo's message schema (ui_messages.json is Cline-shaped and was checked against real Cline tasks); no real Roo sample, fixtures/roo",
+  },
+};
