@@ -4,14 +4,19 @@
  * analyzer, plus the time each took. The default-on set follows this table
  * (docs/benchmarks.md, "Loop analyzers").
  *
- * Run: deno task bench:loop
+ * Run: deno task bench:loop [--grains N]   (N = size of the synthetic
+ * timing file, default 20000; 0 skips it)
  *
  * @module
  */
+import { parseArgs } from "node:util";
 import { openMemory } from "../../src/memory/mod.ts";
-import { ANALYZERS, resolveParams } from "../../src/loop/mod.ts";
+import { ANALYZERS, resolveParams, runLoop } from "../../src/loop/mod.ts";
 import {
   FIXTURE_NOW,
+  prng,
+  putEvent,
+  putFact,
   SCENARIOS,
   type Score,
   score,
@@ -92,8 +97,103 @@ export function table(rows: Row[]): string {
   return lines.join("\n") + "\n";
 }
 
+/**
+ * Times every analyzer and a whole dry run on a synthetic file of `n`
+ * grains (facts, observations, tool events, skills), to check the
+ * "seconds on a large file" target.
+ *
+ * @param n Grains to generate.
+ * @returns Markdown lines.
+ */
+export async function scaleBench(n: number): Promise<string> {
+  const now = FIXTURE_NOW;
+  const day = 86_400_000;
+  const rand = prng(42);
+  const dir = await Deno.makeTempDir();
+  const store = openMemory(`${dir}/scale.db`, { now: () => now });
+  const words =
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega"
+      .split(" ");
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const text = (k: number) =>
+    Array.from({ length: k }, () => `${pick(words)}${Math.floor(rand() * 50)}`)
+      .join(" ");
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const at = now - Math.floor(rand() * 60) * day - i;
+    const r = rand();
+    if (r < 0.4) {
+      putFact(store, `ns${i % 10}`, [
+        `subject${Math.floor(rand() * n / 4)}`,
+        `rel${i % 20}`,
+        text(2),
+      ], at);
+    } else if (r < 0.7) {
+      store.put({
+        type: "observation",
+        namespace: `ns${i % 10}`,
+        created_at: at,
+        actor: "human:bench",
+        text: text(10),
+      });
+    } else if (r < 0.95) {
+      const err = rand() < 0.1;
+      putEvent(
+        store,
+        `tool${i % 50}`,
+        err,
+        err ? { error: `failure kind ${i % 30}` } : { ok: true },
+        at,
+      );
+    } else {
+      store.put({
+        type: "skill",
+        namespace: "skills",
+        created_at: at,
+        actor: "human:bench",
+        name: `skill${i}`,
+        proficiency: rand(),
+        practice_count: Math.floor(rand() * 10),
+      });
+    }
+  }
+  const loadMs = performance.now() - t0;
+  const lines = [
+    `Synthetic file: ${n} grains (loaded in ${(loadMs / 1000).toFixed(1)} s).`,
+    "",
+    "| analyzer | drafts | ms |",
+    "|---|---|---|",
+  ];
+  for (const a of ANALYZERS) {
+    const t = performance.now();
+    const drafts = a.analyze(store, resolveParams(a.manifest), now);
+    lines.push(
+      `| ${a.manifest.id} | ${drafts.length} | ${
+        (performance.now() - t).toFixed(0)
+      } |`,
+    );
+  }
+  const run = await runLoop(store, { dryRun: true }, now);
+  lines.push(
+    "",
+    `Whole \`loop run --dry-run\` (default-on analyzers): ${
+      run.duration_ms.toFixed(0)
+    } ms, ${run.proposed} drafts.`,
+  );
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+  return lines.join("\n") + "\n";
+}
+
 if (import.meta.main) {
-  const rows = runBench();
-  const out = table(rows);
-  await Deno.stdout.write(new TextEncoder().encode(out));
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { grains: { type: "string" } },
+  });
+  const out = table(runBench());
+  await Deno.stdout.write(new TextEncoder().encode(out + "\n"));
+  const n = Number(values.grains ?? 20_000);
+  if (n > 0) {
+    await Deno.stdout.write(new TextEncoder().encode(await scaleBench(n)));
+  }
 }
