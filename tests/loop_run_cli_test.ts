@@ -370,3 +370,97 @@ Deno.test("deja loop schedule --print emits a snippet for each scheduler", async
     64,
   );
 });
+
+Deno.test("deja loop run --from-index learns failing commands from the transcript index", async () => {
+  const { indexStores } = await import("../src/index/mod.ts");
+  const { HARNESSES } = await import("../src/sources/registry.ts");
+  const home = await Deno.makeTempDir();
+  const project = `${home}/.claude/projects/-home-dev-src-shop`;
+  await Deno.mkdir(project, { recursive: true });
+  const session = "7c1e9a40-2b3d-4e5f-8a6b-1c2d3e4f5a6b";
+  const line = (obj: Record<string, unknown>) =>
+    JSON.stringify({ sessionId: session, cwd: "/home/dev/src/shop", ...obj }) +
+    "\n";
+  const lines: string[] = [
+    line({
+      type: "user",
+      uuid: "u0",
+      timestamp: "2026-02-27T09:00:00Z",
+      message: { role: "user", content: "run the tests" },
+    }),
+  ];
+  for (let i = 0; i < 4; i++) {
+    const at = (s: number) =>
+      new Date(Date.UTC(2026, 1, 27, 9, 1 + i, s)).toISOString();
+    const failed = i < 3;
+    lines.push(
+      line({
+        type: "assistant",
+        uuid: `a${i}`,
+        timestamp: at(0),
+        message: {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: `tu${i}`,
+            name: "Bash",
+            input: { command: failed ? "npm test" : "ls" },
+          }],
+        },
+      }),
+      line({
+        type: "user",
+        uuid: `r${i}`,
+        timestamp: at(5),
+        message: {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: `tu${i}`,
+            ...(failed ? { is_error: true } : {}),
+            content: failed
+              ? `Exit code 1\nError: Cannot find module 'jest' (attempt ${i})`
+              : "package.json",
+          }],
+        },
+      }),
+    );
+  }
+  await Deno.writeTextFile(`${project}/${session}.jsonl`, lines.join(""));
+  const index = `${home}/index.db`;
+  await indexStores({
+    indexPath: index,
+    harnesses: HARNESSES.filter((h) => h.id === "claude-code"),
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  const db = `${home}/memory.db`;
+  const io = captureIo({ now: NOW, cwd: "/", env: { DEJA_INDEX: index } });
+  const code = await run(
+    [
+      "loop",
+      "run",
+      "--db",
+      db,
+      "--from-index",
+      "--min-new-errors",
+      "3",
+      "--format",
+      "json",
+    ],
+    io,
+    {
+      keepPermissions: true,
+    },
+  );
+  equal(code, 0, io.err());
+  const result = JSON.parse(io.out()) as RunResult;
+  equal(result.outcome, "ran");
+  equal(result.new_since_watermark.error_events, 3);
+  const failure = result.recommendations.find((r) =>
+    r.analyzer === "deja.tool_failure/1"
+  );
+  ok(failure, JSON.stringify(result.recommendations));
+  match(failure.summary, /^Tool "Bash" failed 3 times \(75% of 4 calls\)/);
+  await Deno.remove(home, { recursive: true });
+});
