@@ -56,6 +56,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
       includeSubagents: includeSubagents(io),
       redact: redactionEnabled(io.env),
       now: io.now,
+      parserModule: new URL("../src/sources/registry.ts", import.meta.url).href,
       onWait: () =>
         io.stderr.write(
           "deja: another index pass holds the lock; waiting for it\n",

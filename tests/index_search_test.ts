@@ -339,3 +339,35 @@ Deno.test("history prompts are hidden when their transcript exists", async () =>
 Deno.test("the registry's first two harnesses are Claude Code and Codex", () => {
   deepEqual(HARNESSES.slice(0, 2).map((h) => h.id), ["claude-code", "codex"]);
 });
+
+Deno.test("indexStores() writes the same index whether files parse on the worker or here", async () => {
+  const { home, indexPath } = await tempHome();
+  const registry = new URL("../src/sources/registry.ts", import.meta.url).href;
+  const dump = async (env: Record<string, string>, path: string) => {
+    const report = await indexStores({
+      indexPath: path,
+      harnesses: [claudeCode, codex],
+      source: { home, env, os: "linux" },
+      parserModule: registry,
+      now: () => NOW,
+    });
+    equal(report.failures.length, 0);
+    const db = openIndex(path, { readOnly: true });
+    try {
+      return JSON.stringify(
+        db.prepare(
+          "SELECT s.harness, s.id, s.title, r.seq, r.role, r.flags, r.exit_code, hex(r.body) AS b FROM records r JOIN sessions s ON s.rowid = r.session ORDER BY s.harness, s.id, r.seq",
+        ).all(),
+      );
+    } finally {
+      db.close();
+    }
+  };
+  const onWorker = await dump({ DEJA_INDEX_WORKERS: "1" }, indexPath);
+  const inline = await dump(
+    { DEJA_INDEX_WORKERS: "0" },
+    `${indexPath}.inline.db`,
+  );
+  ok(onWorker.length > 1000);
+  equal(onWorker, inline);
+});

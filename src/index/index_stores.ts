@@ -12,14 +12,13 @@ import { DejaError, messageOf } from "../core/errors.ts";
 import type {
   FileKind,
   Harness,
-  ParseResult,
+  ParseOptions,
   SourceEnv,
 } from "../core/harness.ts";
 import { sha256Hex } from "../core/hash.ts";
-import type { Session } from "../core/types.ts";
-import { redact } from "../redact/redact.ts";
-import { DECISION_PATTERN, encodeBody, postingText } from "./_body.ts";
-import { FLAG, ftsTableFor, openIndex } from "./schema.ts";
+import type { ParsedFile, PreparedSession } from "./_prepare.ts";
+import { ParsePool } from "./_parse_pool.ts";
+import { ftsTableFor, openIndex } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
 export interface IndexProgress {
@@ -55,6 +54,12 @@ export interface IndexOptions {
   lockWaitMs?: number;
   /** Clock. */
   now?: () => number;
+  /**
+   * URL of a module exporting `HARNESSES` (the registry). With it, a cold
+   * pass parses on a worker while this thread writes; harnesses not in that
+   * module are parsed here.
+   */
+  parserModule?: string;
 }
 
 /** Per-harness totals of one pass. */
@@ -182,12 +187,10 @@ async function acquireLock(
 
 class Writer {
   #db: Database;
-  #redact: boolean;
   #stmts;
 
-  constructor(db: Database, redactOn: boolean) {
+  constructor(db: Database) {
     this.#db = db;
-    this.#redact = redactOn;
     this.#stmts = {
       findSession: db.prepare(
         "SELECT rowid, title, started, updated FROM sessions WHERE harness = ? AND id = ? AND path = ?",
@@ -257,22 +260,10 @@ class Writer {
   }
 
   /** Writes sessions; returns the record count and redaction counts. */
-  writeSessions(
-    kind: string,
-    sessions: readonly Session[],
-    redactions: Record<string, number>,
-  ): number {
+  /** Writes prepared sessions; returns the record count. */
+  writeSessions(kind: string, sessions: readonly PreparedSession[]): number {
     let written = 0;
-    const scrub = (text: string): string => {
-      if (!this.#redact) return text;
-      const r = redact(text);
-      for (const [rule, n] of Object.entries(r.counts)) {
-        redactions[rule] = (redactions[rule] ?? 0) + n;
-      }
-      return r.text;
-    };
     for (const s of sessions) {
-      const title = s.title === undefined ? null : scrub(s.title);
       const found = this.#stmts.findSession.get(s.harness, s.id, s.path) as
         | { rowid: number }
         | undefined;
@@ -282,14 +273,14 @@ class Writer {
         this.#stmts.updateSession.run(
           s.project,
           s.project,
-          s.cwd ?? null,
-          title,
-          s.started ?? null,
-          s.started ?? null,
-          s.updated ?? null,
-          s.updated ?? null,
-          s.parent ?? null,
-          s.lineage ?? null,
+          s.cwd,
+          s.title,
+          s.started,
+          s.started,
+          s.updated,
+          s.updated,
+          s.parent,
+          s.lineage,
           rowid,
         );
       } else {
@@ -299,50 +290,38 @@ class Writer {
           s.path,
           kind,
           s.project,
-          s.cwd ?? null,
-          title,
-          s.started ?? null,
-          s.updated ?? null,
-          s.parent ?? null,
-          s.lineage ?? null,
+          s.cwd,
+          s.title,
+          s.started,
+          s.updated,
+          s.parent,
+          s.lineage,
         );
         rowid = Number(info.lastInsertRowid);
       }
-      let users = 0;
       for (const r of s.records) {
-        const text = scrub(r.text);
-        const body = encodeBody(r.role, text);
-        let flags = body.compressed ? FLAG.compressed : 0;
-        if (r.flags?.subagent) flags |= FLAG.subagent;
-        if (r.flags?.truncated) flags |= FLAG.truncated;
-        if (r.flags?.isError) flags |= FLAG.isError;
-        if (
-          (r.role === "user" || r.role === "assistant") &&
-          DECISION_PATTERN.test(text)
-        ) flags |= FLAG.decision;
         const info = this.#stmts.insertRecord.run(
           rowid,
           r.seq,
           r.role,
-          r.time ?? null,
-          flags,
-          r.exitCode ?? null,
-          r.tool ?? null,
-          r.locator.line ?? null,
-          r.locator.offset ?? null,
-          r.locator.recordId ?? null,
-          body.bytes,
+          r.time,
+          r.flags,
+          r.exitCode,
+          r.tool,
+          r.line,
+          r.offset,
+          r.recordId,
+          r.body,
         );
         const post = ftsTableFor(r.role) === "fts_speech"
           ? this.#stmts.insertSpeech
           : this.#stmts.insertWork;
-        post.run(info.lastInsertRowid, postingText(r.role, text));
-        if (r.role === "user") users++;
+        post.run(info.lastInsertRowid, r.posting);
       }
       for (const m of s.marks) {
         this.#stmts.insertMark.run(rowid, m.kind, m.from, m.to);
       }
-      this.#stmts.bumpCounts.run(s.records.length, users, rowid);
+      this.#stmts.bumpCounts.run(s.records.length, s.users, rowid);
       written += s.records.length;
     }
     return written;
@@ -427,6 +406,7 @@ class Batch {
 }
 
 const BATCH_BYTES = 32 * 1024 * 1024;
+const PIPELINE_DEPTH = 4;
 
 function addRedactions(
   into: Record<string, number>,
@@ -469,9 +449,30 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     durationMs: 0,
   };
   const batch = new Batch(db);
+  const redactOn = options.redact ?? true;
+  const pool = await ParsePool.create(options);
+  const queue: Array<
+    { job: FileJob; totals: HarnessTotals; parsed: Promise<ParsedFile | Error> }
+  > = [];
   db.exec("PRAGMA cache_size = -65536");
   try {
-    const writer = new Writer(db, options.redact ?? true);
+    const writer = new Writer(db);
+    // Files are parsed ahead (on the pool's worker when there is one) and
+    // written in discovery order, so index writes stay deterministic.
+    const drain = async () => {
+      const next = queue.shift();
+      if (next) {
+        await commitFile(
+          next.job,
+          await next.parsed,
+          writer,
+          batch,
+          options,
+          report,
+          next.totals,
+        );
+      }
+    };
     const known = new Map<string, FileRow>();
     for (
       const row of db.prepare("SELECT * FROM files")
@@ -505,17 +506,18 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
           seen.add(path);
           report.files++;
           totals.files++;
-          await indexFile(
+          const job = await planFile(
             path,
             harness,
             kind,
             known.get(path),
-            writer,
-            batch,
             options,
             report,
-            totals,
           );
+          if (job) {
+            queue.push({ job, totals, parsed: pool.parse(job, redactOn) });
+            while (queue.length > PIPELINE_DEPTH) await drain();
+          }
           if (report.files % 25 === 0) progress(harness.id);
         }
       } catch (err) {
@@ -525,6 +527,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
           message: `Cannot list stores: ${messageOf(err)}`,
         });
       }
+      while (queue.length > 0) await drain();
       progress(harness.id);
     }
     for (const [path] of known) {
@@ -551,6 +554,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     batch.rollback();
     throw err;
   } finally {
+    pool.close();
     db.close();
     lock.close();
   }
@@ -558,18 +562,27 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   return report;
 }
 
-async function indexFile(
+/** A file that needs reading, decided by its stat and prefix hash. */
+interface FileJob {
+  path: string;
+  harness: Harness;
+  kind: FileKind;
+  prior: FileRow | undefined;
+  size: number;
+  mtime: number;
+  resume: boolean;
+  options: ParseOptions;
+}
+
+/** Stats a file and decides whether and how to read it. */
+async function planFile(
   path: string,
   harness: Harness,
   kind: FileKind,
   prior: FileRow | undefined,
-  writer: Writer,
-  batch: Batch,
   options: IndexOptions,
   report: IndexReport,
-  totals: HarnessTotals,
-): Promise<void> {
-  const now = options.now ?? Date.now;
+): Promise<FileJob | undefined> {
   let stat: Deno.FileInfo;
   try {
     stat = await Deno.stat(path);
@@ -579,7 +592,7 @@ async function indexFile(
       path,
       message: messageOf(err),
     });
-    return;
+    return undefined;
   }
   let size = stat.size;
   let mtime = stat.mtime?.getTime() ?? 0;
@@ -594,7 +607,7 @@ async function indexFile(
   }
   if (prior && !prior.error && prior.size === size && prior.mtime === mtime) {
     report.unchanged++;
-    return;
+    return undefined;
   }
   let resume = false;
   if (
@@ -604,45 +617,67 @@ async function indexFile(
     resume = (await prefixHash(path, prior.safe_offset).catch(() => "")) ===
       prior.prefix_hash;
   }
-  let result: ParseResult;
-  try {
-    const parseOptions = {
-      includeSubagents: options.includeSubagents ?? true,
-      source: options.source,
-      ...(resume && prior
-        ? {
-          offset: prior.safe_offset,
-          firstLine: prior.safe_line,
-          state: prior.state === null ? undefined : JSON.parse(prior.state),
-        }
-        : {}),
-    };
-    result = await kind.parse(path, parseOptions);
-  } catch (err) {
-    const message = messageOf(err);
-    report.failures.push({ harness: harness.id, path, message });
+  const parseOptions: ParseOptions = {
+    includeSubagents: options.includeSubagents ?? true,
+    source: options.source,
+  };
+  if (resume && prior) {
+    parseOptions.offset = prior.safe_offset;
+    parseOptions.firstLine = prior.safe_line;
+    if (prior.state !== null) parseOptions.state = JSON.parse(prior.state);
+  }
+  return {
+    path,
+    harness,
+    kind,
+    prior,
+    size,
+    mtime,
+    resume,
+    options: parseOptions,
+  };
+}
+
+/** Writes a parsed file (or its failure) and counts it. */
+async function commitFile(
+  job: FileJob,
+  parsed: ParsedFile | Error,
+  writer: Writer,
+  batch: Batch,
+  options: IndexOptions,
+  report: IndexReport,
+  totals: HarnessTotals,
+): Promise<void> {
+  const now = options.now ?? Date.now;
+  const { path, harness, kind, prior, resume } = job;
+  if (parsed instanceof Error) {
+    report.failures.push({
+      harness: harness.id,
+      path,
+      message: parsed.message,
+    });
     batch.write(
       0,
-      () => writer.failFile(path, harness.id, kind.id, message, now()),
+      () => writer.failFile(path, harness.id, kind.id, parsed.message, now()),
     );
     return;
   }
-  const safeOffset = result.safeOffset ?? (kind.appendOnly ? 0 : size);
+  const { result, sessions, redactions } = parsed;
+  const safeOffset = result.safeOffset ?? (kind.appendOnly ? 0 : job.size);
   const hash = kind.appendOnly
     ? await prefixHash(path, safeOffset).catch(() => "")
     : "";
-  const redactions: Record<string, number> = {};
-  const parsedBytes = resume && prior ? size - prior.safe_offset : size;
+  const parsedBytes = resume && prior ? job.size - prior.safe_offset : job.size;
   const records = batch.write(parsedBytes, () => {
     if (!resume) writer.deleteSessionsOfFile(path);
-    const n = writer.writeSessions(kind.id, result.sessions, redactions);
+    const n = writer.writeSessions(kind.id, sessions);
     writer.saveFile(
       {
         path,
         harness: harness.id,
         kind: kind.id,
-        size,
-        mtime,
+        size: job.size,
+        mtime: job.mtime,
         safe_offset: safeOffset,
         safe_line: result.safeLine ?? 1,
         prefix_hash: hash,
@@ -657,13 +692,13 @@ async function indexFile(
   if (resume) report.appended++;
   else report.replaced++;
   report.bytes += parsedBytes;
-  report.sessions += result.sessions.length;
+  report.sessions += sessions.length;
   report.records += records;
   report.skipped += result.skipped;
   addRedactions(report.redactions, redactions);
   totals.parsed++;
   totals.bytes += parsedBytes;
-  totals.sessions += result.sessions.length;
+  totals.sessions += sessions.length;
   totals.records += records;
 }
 

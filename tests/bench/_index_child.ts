@@ -15,6 +15,7 @@ const report = await indexStores({
     h.id === "claude-code" || h.id === "codex"
   ),
   source: { home: env.HOME as string, env, os: Deno.build.os },
+  parserModule: new URL("../../src/sources/registry.ts", import.meta.url).href,
 });
 const status = await Deno.readTextFile("/proc/self/status").catch(() => "");
 const peakRssKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);

@@ -1,0 +1,142 @@
+/**
+ * Where files are parsed: on one worker once a pass has enough to read
+ * (the writer thread then only writes), otherwise in this thread. Starting
+ * a worker costs more than a small incremental pass, so it starts only after
+ * {@linkcode WORKER_FROM_BYTES} of planned input.
+ *
+ * @module
+ */
+import type { FileKind, Harness, ParseOptions } from "../core/harness.ts";
+import { messageOf } from "../core/errors.ts";
+import { type ParsedFile, parseFile } from "./_prepare.ts";
+
+/** Planned input after which the parse worker starts. */
+export const WORKER_FROM_BYTES = 8 * 1024 * 1024;
+
+/** What the pool needs of a planned file. */
+export interface PoolJob {
+  /** The file. */
+  path: string;
+  /** Its harness. */
+  harness: Harness;
+  /** Its kind. */
+  kind: FileKind;
+  /** Planned bytes to read. */
+  size: number;
+  /** Parse options (JSON-serialisable). */
+  options: ParseOptions;
+}
+
+/** Parses files in this thread or on a worker. */
+export class ParsePool {
+  #module: string | undefined;
+  #eligible: Set<Harness>;
+  #worker: Worker | undefined;
+  #pending = new Map<number, (parsed: ParsedFile | Error) => void>();
+  #next = 0;
+  #planned = 0;
+  #threshold: number;
+
+  private constructor(
+    module: string | undefined,
+    eligible: Set<Harness>,
+    threshold: number,
+  ) {
+    this.#module = module;
+    this.#eligible = eligible;
+    this.#threshold = threshold;
+  }
+
+  /**
+   * Creates a pool. Workers are used only with a parser module:
+   * `DEJA_INDEX_WORKERS=0` never, `=1` from the first file, unset once a
+   * pass plans {@linkcode WORKER_FROM_BYTES}.
+   *
+   * @param options `parserModule` and the source environment.
+   * @returns The pool.
+   */
+  static async create(
+    options: {
+      parserModule?: string;
+      source: { env: Record<string, string | undefined> };
+    },
+  ): Promise<ParsePool> {
+    const setting = options.source.env.DEJA_INDEX_WORKERS;
+    const module = setting === "0" ? undefined : options.parserModule;
+    const eligible = new Set<Harness>();
+    if (module) {
+      for (const h of (await import(module)).HARNESSES as Harness[]) {
+        eligible.add(h);
+      }
+    }
+    return new ParsePool(
+      module,
+      eligible,
+      setting === "1" ? 0 : WORKER_FROM_BYTES,
+    );
+  }
+
+  /**
+   * Parses and prepares a file.
+   *
+   * @param job The planned file.
+   * @param redactOn Whether to redact.
+   * @returns The prepared file, or the error that stopped it.
+   */
+  parse(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
+    this.#planned += job.size;
+    if (
+      this.#module && this.#eligible.has(job.harness) &&
+      (this.#worker || this.#planned >= this.#threshold)
+    ) {
+      return this.#onWorker(job, redactOn);
+    }
+    return parseFile(job.kind, job.path, job.options, redactOn).catch((err) =>
+      err instanceof Error ? err : new Error(messageOf(err))
+    );
+  }
+
+  #onWorker(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
+    if (!this.#worker) {
+      this.#worker = new Worker(new URL("./parse_worker.ts", import.meta.url), {
+        type: "module",
+      });
+      this.#worker.onmessage = (e: MessageEvent) => {
+        const { id, parsed, error } = e.data as {
+          id: number;
+          parsed?: ParsedFile;
+          error?: string;
+        };
+        const resolve = this.#pending.get(id);
+        this.#pending.delete(id);
+        resolve?.(parsed ?? new Error(error ?? "The parse worker failed"));
+      };
+      this.#worker.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        for (const resolve of this.#pending.values()) {
+          resolve(new Error(`The parse worker stopped: ${e.message}`));
+        }
+        this.#pending.clear();
+      };
+    }
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      this.#worker?.postMessage({
+        id,
+        module: this.#module,
+        harness: job.harness.id,
+        kind: job.kind.id,
+        path: job.path,
+        options: job.options,
+        redact: redactOn,
+      });
+    });
+  }
+
+  /** Stops the worker, if one started. */
+  close(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Turns parsed sessions into rows ready to write: redacted text, the stored
+ * body (deflated when long), the posting text and the flag bits. Runs on a
+ * parse worker when there is one, so the writer thread only writes.
+ *
+ * @module
+ */
+import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
+import type { Lineage, Mark, Role, Session } from "../core/types.ts";
+import { redact } from "../redact/redact.ts";
+import { DECISION_PATTERN, encodeBody, postingText } from "./_body.ts";
+import { FLAG } from "./schema.ts";
+
+/** A record ready for the `records` and FTS tables. */
+export interface PreparedRecord {
+  seq: number;
+  role: Role;
+  time: number | null;
+  flags: number;
+  exitCode: number | null;
+  tool: string | null;
+  line: number | null;
+  offset: number | null;
+  recordId: string | null;
+  body: Uint8Array;
+  posting: string;
+}
+
+/** A session ready for the `sessions` table, with its records. */
+export interface PreparedSession {
+  harness: string;
+  id: string;
+  path: string;
+  project: string;
+  cwd: string | null;
+  title: string | null;
+  started: number | null;
+  updated: number | null;
+  parent: string | null;
+  lineage: Lineage | null;
+  records: PreparedRecord[];
+  users: number;
+  marks: Mark[];
+}
+
+/**
+ * Redacts and encodes sessions, adding redaction counts to `redactions`.
+ *
+ * @param sessions Parsed sessions.
+ * @param redactOn Whether to redact (only DEJA_NO_REDACT=1 turns it off).
+ * @param redactions Counts by rule, added to.
+ * @returns The prepared sessions.
+ */
+export function prepareSessions(
+  sessions: readonly Session[],
+  redactOn: boolean,
+  redactions: Record<string, number>,
+): PreparedSession[] {
+  const scrub = (text: string): string => {
+    if (!redactOn) return text;
+    const r = redact(text);
+    for (const [rule, n] of Object.entries(r.counts)) {
+      redactions[rule] = (redactions[rule] ?? 0) + n;
+    }
+    return r.text;
+  };
+  return sessions.map((s) => {
+    let users = 0;
+    const records = s.records.map((r): PreparedRecord => {
+      const text = scrub(r.text);
+      const body = encodeBody(r.role, text);
+      let flags = body.compressed ? FLAG.compressed : 0;
+      if (r.flags?.subagent) flags |= FLAG.subagent;
+      if (r.flags?.truncated) flags |= FLAG.truncated;
+      if (r.flags?.isError) flags |= FLAG.isError;
+      const speech = r.role === "user" || r.role === "assistant";
+      if (speech && DECISION_PATTERN.test(text)) flags |= FLAG.decision;
+      if (r.role === "user") users++;
+      return {
+        seq: r.seq,
+        role: r.role,
+        time: r.time ?? null,
+        flags,
+        exitCode: r.exitCode ?? null,
+        tool: r.tool ?? null,
+        line: r.locator.line ?? null,
+        offset: r.locator.offset ?? null,
+        recordId: r.locator.recordId ?? null,
+        body: body.bytes,
+        posting: postingText(r.role, text),
+      };
+    });
+    return {
+      harness: s.harness,
+      id: s.id,
+      path: s.path,
+      project: s.project,
+      cwd: s.cwd ?? null,
+      title: s.title === undefined ? null : scrub(s.title),
+      started: s.started ?? null,
+      updated: s.updated ?? null,
+      parent: s.parent ?? null,
+      lineage: s.lineage ?? null,
+      records,
+      users,
+      marks: s.marks,
+    };
+  });
+}
+
+/** What parsing and preparing one file produced. */
+export interface ParsedFile {
+  /** Parser result without its sessions. */
+  result: Omit<ParseResult, "sessions">;
+  /** Sessions ready to write. */
+  sessions: PreparedSession[];
+  /** Redactions made, by rule. */
+  redactions: Record<string, number>;
+}
+
+/**
+ * Parses and prepares one file in this thread.
+ *
+ * @param kind The file kind.
+ * @param path The file.
+ * @param options Parse options.
+ * @param redactOn Whether to redact.
+ * @returns Prepared sessions and the parser's result.
+ */
+export async function parseFile(
+  kind: FileKind,
+  path: string,
+  options: ParseOptions,
+  redactOn: boolean,
+): Promise<ParsedFile> {
+  const { sessions, ...result } = await kind.parse(path, options);
+  const redactions: Record<string, number> = {};
+  return {
+    result,
+    sessions: prepareSessions(sessions, redactOn, redactions),
+    redactions,
+  };
+}
