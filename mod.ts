@@ -52,7 +52,8 @@ export type {
   ParseResult,
   SourceEnv,
 } from "./src/core/harness.ts";
-export { indexPath, memoryPath } from "./src/core/paths.ts";
+export { type Env, indexPath, memoryPath } from "./src/core/paths.ts";
+export type { Database } from "./src/core/_sqlite.ts";
 export { HARNESSES } from "./src/sources/registry.ts";
 export {
   redact,
@@ -60,20 +61,31 @@ export {
   type RedactionResult,
 } from "./src/redact/redact.ts";
 export {
+  type HarnessTotals,
+  type IndexFailure,
   type IndexOptions,
+  type IndexProgress,
   type IndexReport,
   indexStores,
   openIndex,
+  type OpenIndexOptions,
   type ToolEvent,
   toolEvents,
+  type ToolEventsOptions,
 } from "./src/index/mod.ts";
 export {
+  type HarnessStats,
+  type IndexStats,
   indexStats,
   search,
   type SearchHit,
   type SearchOptions,
   type SearchResult,
+  type SessionInfo,
+  type ShownRecord,
   type ShownSession,
+  type ShowOptions,
   showSession,
   type Snippet,
+  type StoredRecord,
 } from "./src/search/mod.ts";

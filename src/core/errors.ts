@@ -64,6 +64,8 @@ export class DejaError extends Error {
   readonly detail: Record<string, unknown> | undefined;
 
   /**
+   * Creates a DejaError.
+   *
    * @param code The stable code.
    * @param message Sentence case, no trailing period, values quoted.
    * @param options `cause` and optional `detail`.
@@ -91,7 +93,11 @@ export class DejaError extends Error {
  * ```
  */
 export class UsageError extends DejaError {
-  /** @param message What was wrong with the arguments. */
+  /**
+   * Creates a usage error.
+   *
+   * @param message What was wrong with the arguments.
+   */
   constructor(message: string) {
     super("CLI-E001", message);
     this.name = "UsageError";
