@@ -78,18 +78,31 @@ export function sessionInfoOf(row: SessionRow): SessionInfo {
 
 /** A record read back with its text. */
 export interface StoredRecord {
+  /** Row id in the index. */
   rowid: number;
+  /** Position in the session. */
   seq: number;
+  /** Role. */
   role: string;
+  /** Text (redacted). */
   text: string;
+  /** Time (ms), if known. */
   time: number | null;
+  /** Exit code of a command. */
   exitCode: number | null;
+  /** Tool name. */
   tool: string | null;
+  /** Source line. */
   line: number | null;
+  /** Source byte offset. */
   offset: number | null;
+  /** Source record id. */
   recordId: string | null;
+  /** Written by a sub-agent. */
   subagent: boolean;
+  /** Tool output flagged as an error. */
   isError: boolean;
+  /** Text was cut to the stored cap. */
   truncated: boolean;
 }
 
