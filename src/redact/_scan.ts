@@ -1,0 +1,210 @@
+/**
+ * Small scanners the redaction rules share: the edit list, reading the value
+ * after a key, and the tests that tell a secret from an ordinary word, path,
+ * identifier or digest.
+ *
+ * @module
+ */
+
+/** A span of the text to replace with `[redacted:<id>]`. */
+export interface Edit {
+  start: number;
+  end: number;
+  id: string;
+}
+
+/** Where a rule puts what it finds. */
+export type Edits = Edit[];
+
+const MARKER_PREFIX = "[redacted:";
+
+/** Text every replacement becomes. */
+export function marker(id: string): string {
+  return `${MARKER_PREFIX}${id}]`;
+}
+
+/** True when a value is, or holds, an earlier replacement. */
+export function isRedacted(value: string): boolean {
+  return value.includes(MARKER_PREFIX);
+}
+
+/** Where a value sits in the text, and whether quotes enclose it. */
+export interface ValueSpan {
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+const QUOTES = "\"'`";
+const BARE_STOP = new Uint8Array(128);
+for (const ch of " \t\r\n\"'`,;)}]|\\") BARE_STOP[ch.charCodeAt(0)] = 1;
+const QUERY_NEXT = /&[A-Za-z_][\w.-]*=/y;
+
+/**
+ * Reads the value that starts at `i` (after optional blanks): a quoted
+ * string on one line (plain, or JSON-escaped `\"…\"`), else a bare run that
+ * ends at a blank, quote, separator or closing bracket. A `&` ends the run
+ * only when `name=` follows it, as in a URL query.
+ */
+export function readValue(text: string, i: number): ValueSpan | null {
+  const n = text.length;
+  while (i < n && (text[i] === " " || text[i] === "\t")) i++;
+  if (i >= n) return null;
+  let c = text[i]!;
+  let escaped = false;
+  if (c === "\\" && i + 1 < n && QUOTES.includes(text[i + 1]!)) {
+    escaped = true;
+    c = text[++i]!;
+  }
+  if (QUOTES.includes(c)) {
+    const start = i + 1;
+    const end = escaped
+      ? text.indexOf("\\" + c, start)
+      : closingQuote(text, c, start);
+    if (end < 0) return null;
+    const nl = text.indexOf("\n", start);
+    if (nl >= 0 && nl < end) return null;
+    return { start, end, quoted: true };
+  }
+  if (escaped) return null;
+  const start = i;
+  while (i < n) {
+    const ch = text.charCodeAt(i);
+    if (ch < 128 && BARE_STOP[ch] === 1) break;
+    if (ch === 38 /* & */) {
+      QUERY_NEXT.lastIndex = i;
+      if (QUERY_NEXT.test(text)) break;
+    }
+    i++;
+  }
+  return i > start ? { start, end: i, quoted: false } : null;
+}
+
+/** The next `quote` at or after `from` that no backslash escapes, or -1. */
+function closingQuote(text: string, quote: string, from: number): number {
+  let at = text.indexOf(quote, from);
+  while (at > 0 && text[at - 1] === "\\") at = text.indexOf(quote, at + 1);
+  return at;
+}
+
+const REFERENCE =
+  /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_]\w*%|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
+
+/** True for a reference to a secret, not the secret: `$TOKEN`, `${{ secrets.X }}`, `%PASS%`. */
+export function isReference(value: string): boolean {
+  return REFERENCE.test(value);
+}
+
+const PLACEHOLDER =
+  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ]/i;
+
+/** True for stand-ins like `<token>`, `****`, `sk-xxxx`, `sk-...`, `your-api-key`. */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
+const TYPE_WORDS = new Set([
+  "string",
+  "str",
+  "number",
+  "int",
+  "integer",
+  "bool",
+  "boolean",
+  "null",
+  "none",
+  "nil",
+  "undefined",
+  "true",
+  "false",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "required",
+  "optional",
+  "empty",
+  "any",
+  "object",
+  "text",
+  "hidden",
+  "masked",
+  "redacted",
+  "unset",
+  "default",
+  "bytes",
+  "secret",
+  "password",
+  "token",
+]);
+
+/** True for a type name or flag word that follows a key in code and config. */
+export function isTypeWord(value: string): boolean {
+  return TYPE_WORDS.has(value.toLowerCase());
+}
+
+/** True for a value that starts like a path: `/x`, `~/x`, `./x`, `C:\x`. */
+export function isPathLike(value: string): boolean {
+  const c = value[0];
+  if (c === "/" || c === "~") return true;
+  if (c === "." && (value[1] === "/" || value.startsWith("../"))) return true;
+  return /^[A-Za-z]:[\\/]/.test(value);
+}
+
+/** An ordinary word: letters only, maybe hyphen-joined (`prompt`, `case-sensitive`, `Ключ`). */
+export function isPlainWord(value: string): boolean {
+  return /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(value);
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(value: string): number {
+  const seen = new Map<number, number>();
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    seen.set(c, (seen.get(c) ?? 0) + 1);
+  }
+  let bits = 0;
+  for (const k of seen.values()) {
+    const p = k / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** How many of lower case, upper case and digits a value holds (0–3). */
+export function charClasses(value: string): number {
+  return (/[a-z]/.test(value) ? 1 : 0) + (/[A-Z]/.test(value) ? 1 : 0) +
+    (/[0-9]/.test(value) ? 1 : 0);
+}
+
+const WORD_PART = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
+
+/**
+ * True for a name made of words: `getUserAccountByIdentifier`,
+ * `MAX_RETRY_COUNT_V2`, `src/components/UserCard`. Random base64 breaks
+ * into many one- and two-letter pieces and fails.
+ */
+export function isIdentifierLike(value: string): boolean {
+  const parts = value.match(WORD_PART);
+  if (!parts) return false;
+  let letters = 0;
+  let pieces = 0;
+  let numbers = 0;
+  let short = 0;
+  for (const p of parts) {
+    if (p.charCodeAt(0) <= 57) {
+      numbers++;
+      continue;
+    }
+    pieces++;
+    letters += p.length;
+    if (p.length <= 2) short++;
+  }
+  if (pieces === 0 || numbers > 2) return false;
+  return letters / pieces >= 3.5 && short * 3 <= pieces;
+}
+
+/** True for a hex digest, a UUID or a `0x` number. */
+export function isHexLike(value: string): boolean {
+  return /^(?:0x)?[0-9a-fA-F]+(?:-[0-9a-fA-F]+)*$/.test(value);
+}

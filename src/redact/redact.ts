@@ -1,0 +1,241 @@
+/**
+ * Secret redaction, run on every record's text before it is written
+ * anywhere (index, export, memory). A secret value becomes
+ * `[redacted:<rule-id>]`; the key and the prose around it stay, so
+ * `AWS_SECRET_ACCESS_KEY=…` is still found by a search for the key name.
+ *
+ * Cost matters more than usual here: the index runs this on every record of
+ * a corpus of hundreds of MB. Each rule starts with one scan for a rare
+ * anchor and does real work only where the anchor is, so text without
+ * secrets costs a handful of native regex scans and one sampled pass.
+ *
+ * @module
+ */
+import { RULE_IDS, RULES } from "./_rules.ts";
+import { type Edit, type Edits, marker } from "./_scan.ts";
+
+/** What redact() returns. */
+export interface RedactionResult {
+  /** The text with secret values replaced by `[redacted:<rule-id>]`. */
+  text: string;
+  /** Rule id → replacements made; rules that made none are absent. */
+  counts: Record<string, number>;
+}
+
+/**
+ * Every rule id redact() may count, with what it catches, from the most to
+ * the least specific (where two matches overlap, the earlier id wins).
+ *
+ * @example
+ * ```ts
+ * import { REDACTION_RULES } from "./redact.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(REDACTION_RULES.some((r) => r.id === "aws-access-key"));
+ * ```
+ */
+export const REDACTION_RULES: readonly { id: string; description: string }[] =
+  Object.freeze(RULE_IDS.map((r) => Object.freeze({ ...r })));
+
+const RANK = new Map(RULE_IDS.map((r, i) => [r.id, i]));
+
+// CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC strings,
+// charset designations and other two-byte escapes, 8-bit CSI, and any ESC
+// left over.
+const TERMINAL_ESCAPE =
+  // deno-lint-ignore no-control-regex -- matching escape bytes is the point
+  /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]|\x9b[0-?]*[ -\/]*[@-~]|\x1b/g;
+
+/**
+ * Replaces secret values in `text` with `[redacted:<rule-id>]` and counts
+ * the replacements per rule. Terminal escape sequences are removed first
+ * when present (the returned text is then the stripped text), so colour
+ * codes cannot split a key from its value. Redacting twice gives the same
+ * text as redacting once.
+ *
+ * @param text Any text: a message, a tool output, a command.
+ * @returns The redacted text and per-rule counts.
+ * @example
+ * ```ts
+ * import { redact } from "./redact.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * const r = redact("export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY");
+ * equal(r.text, "export AWS_SECRET_ACCESS_KEY=[redacted:aws-secret]");
+ * deepEqual(r.counts, { "aws-secret": 1 });
+ * equal(redact("the password is wrong").text, "the password is wrong");
+ * ```
+ */
+export function redact(text: string): RedactionResult {
+  let input = text;
+  if (input.indexOf("\x1b") >= 0 || input.indexOf("\x9b") >= 0) {
+    input = input.replace(TERMINAL_ESCAPE, "");
+  }
+  const edits: Edits = [];
+  for (const rule of RULES) rule.collect(input, edits);
+  const counts: Record<string, number> = {};
+  if (edits.length === 0) return { text: input, counts };
+  const kept = keepMostSpecific(edits);
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of kept) {
+    parts.push(input.slice(at, e.start), marker(e.id));
+    counts[e.id] = (counts[e.id] ?? 0) + 1;
+    at = e.end;
+  }
+  parts.push(input.slice(at));
+  return { text: parts.join(""), counts };
+}
+
+/**
+ * Drops every edit that overlaps one from a more specific rule (or, within a
+ * rule, an earlier one), and returns the rest in text order.
+ */
+function keepMostSpecific(edits: Edits): Edit[] {
+  if (edits.length === 1) return edits;
+  const byRank = [...edits].sort((x, y) =>
+    (RANK.get(x.id) ?? 0) - (RANK.get(y.id) ?? 0) || x.start - y.start
+  );
+  const kept: Edit[] = [];
+  for (const e of byRank) {
+    if (kept.every((k) => e.end <= k.start || e.start >= k.end)) kept.push(e);
+  }
+  return kept.sort((x, y) => x.start - y.start);
+}
+
+/**
+ * Whether redaction is on. It is off only when `DEJA_NO_REDACT` is exactly
+ * `"1"`, which writes plaintext credentials into the index: an escape
+ * hatch for debugging a rule, never a setting.
+ *
+ * @param env The environment to read (inject `io.env`; never read at import).
+ * @returns False only for `DEJA_NO_REDACT=1`.
+ * @example
+ * ```ts
+ * import { redactionEnabled } from "./redact.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(redactionEnabled({}), true);
+ * equal(redactionEnabled({ DEJA_NO_REDACT: "1" }), false);
+ * equal(redactionEnabled({ DEJA_NO_REDACT: "true" }), true);
+ * ```
+ */
+export function redactionEnabled(
+  env: Record<string, string | undefined>,
+): boolean {
+  return env["DEJA_NO_REDACT"] !== "1";
+}
+
+/** Serialised form of a {@link RedactionTally}. */
+export interface RedactionTallyJson {
+  /** All replacements. */
+  total: number;
+  /** Rule id → replacements. */
+  byRule: Record<string, number>;
+  /** Source file → rule id → replacements. */
+  byFile: Record<string, Record<string, number>>;
+}
+
+/**
+ * Running redaction counts per rule and per source file, as kept in the
+ * index manifest and printed by `deja sources` / `deja stats`.
+ *
+ * @example
+ * ```ts
+ * import { RedactionTally, redact } from "./redact.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * const tally = new RedactionTally();
+ * tally.add(redact("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789").counts, "/s/a.jsonl");
+ * tally.add({ jwt: 2 }, "/s/b.jsonl");
+ * equal(tally.total, 3);
+ * deepEqual(tally.toJSON().byRule, { "github-token": 1, jwt: 2 });
+ * ```
+ */
+export class RedactionTally {
+  #byRule = new Map<string, number>();
+  #byFile = new Map<string, Map<string, number>>();
+  #total = 0;
+
+  /**
+   * Adds one redact() result's counts, optionally charged to a source file.
+   *
+   * @param counts Rule id → replacements, as in {@link RedactionResult}.
+   * @param file The source file the text came from.
+   */
+  add(counts: Readonly<Record<string, number>>, file?: string): void {
+    for (const [id, n] of Object.entries(counts)) {
+      if (!(n > 0)) continue;
+      this.#byRule.set(id, (this.#byRule.get(id) ?? 0) + n);
+      this.#total += n;
+      if (file === undefined) continue;
+      let perFile = this.#byFile.get(file);
+      if (!perFile) this.#byFile.set(file, perFile = new Map());
+      perFile.set(id, (perFile.get(id) ?? 0) + n);
+    }
+  }
+
+  /**
+   * Adds every count of another tally into this one.
+   *
+   * @param other The tally to fold in; it is not changed.
+   */
+  merge(other: RedactionTally): void {
+    this.#absorb(other.toJSON());
+  }
+
+  /** All replacements counted so far. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /**
+   * Counts charged to one source file.
+   *
+   * @param file The source file path as given to {@link RedactionTally.add}.
+   * @returns Rule id → replacements (empty when none).
+   */
+  forFile(file: string): Record<string, number> {
+    return Object.fromEntries(this.#byFile.get(file) ?? []);
+  }
+
+  /**
+   * Plain-object form with keys sorted, for the manifest or `--json`.
+   *
+   * @returns Totals, per rule and per file.
+   */
+  toJSON(): RedactionTallyJson {
+    const sorted = (m: Map<string, number>) =>
+      Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const byFile: Record<string, Record<string, number>> = {};
+    for (const file of [...this.#byFile.keys()].sort()) {
+      byFile[file] = sorted(this.#byFile.get(file)!);
+    }
+    return { total: this.#total, byRule: sorted(this.#byRule), byFile };
+  }
+
+  /**
+   * Rebuilds a tally from {@link RedactionTally.toJSON} output.
+   *
+   * @param json A stored tally.
+   * @returns A tally holding the same counts.
+   */
+  static fromJSON(json: RedactionTallyJson): RedactionTally {
+    const tally = new RedactionTally();
+    tally.#absorb(json);
+    return tally;
+  }
+
+  #absorb(json: RedactionTallyJson): void {
+    const filed = new Map<string, number>();
+    for (const [file, counts] of Object.entries(json.byFile)) {
+      this.add(counts, file);
+      for (const [id, n] of Object.entries(counts)) {
+        filed.set(id, (filed.get(id) ?? 0) + n);
+      }
+    }
+    // Counts that were never charged to a file.
+    const rest: Record<string, number> = {};
+    for (const [id, n] of Object.entries(json.byRule)) {
+      const left = n - (filed.get(id) ?? 0);
+      if (left > 0) rest[id] = left;
+    }
+    this.add(rest);
+  }
+}

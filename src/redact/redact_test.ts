@@ -1,0 +1,924 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import {
+  redact,
+  REDACTION_RULES,
+  redactionEnabled,
+  RedactionTally,
+} from "./mod.ts";
+import { SECRET_SNIPPETS, transcriptCorpus } from "./_corpus.ts";
+
+/** A text holding one secret: `secret` must go, `keep` must stay, `id` counted once. */
+interface Positive {
+  text: string;
+  secret: string;
+  keep: string[];
+  id: string;
+}
+
+const HEX64 =
+  "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+const RSA_BODY =
+  "MIIEowIBAAKCAQEAq8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6Gd0Pa2Ye8Ug5Ti1Ow3Qe";
+
+const POSITIVES: Positive[] = [
+  // AWS
+  {
+    text: "export AWS_ACCESS_KEY_ID=AKIAZ7QW3ER5TY6UI8OP",
+    secret: "AKIAZ7QW3ER5TY6UI8OP",
+    keep: ["export AWS_ACCESS_KEY_ID="],
+    id: "aws-access-key",
+  },
+  {
+    text: '{"AccessKeyId": "ASIAQW3ER5TY7UI9OP2L", "Expiration": "2025-01-01"}',
+    secret: "ASIAQW3ER5TY7UI9OP2L",
+    keep: ['"AccessKeyId": "', "Expiration"],
+    id: "aws-access-key",
+  },
+  {
+    text: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+    secret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+    keep: ["AWS_SECRET_ACCESS_KEY="],
+    id: "aws-secret",
+  },
+  {
+    text:
+      "[default]\naws_secret_access_key = Jq8Lm3Zp0Xr7Tc2Wv5Nb9Kd4Hs6Fg1Ay8Ue3Ri0\n",
+    secret: "Jq8Lm3Zp0Xr7Tc2Wv5Nb9Kd4Hs6Fg1Ay8Ue3Ri0",
+    keep: ["aws_secret_access_key = "],
+    id: "aws-secret",
+  },
+  {
+    text: '"SecretAccessKey": "Zt5Lq8Wm2Xn7Vb4Kc1Hd9Jf6Gs3Pa0Ry5Ue8Ti2",',
+    secret: "Zt5Lq8Wm2Xn7Vb4Kc1Hd9Jf6Gs3Pa0Ry5Ue8Ti2",
+    keep: ['"SecretAccessKey": "'],
+    id: "aws-secret",
+  },
+  {
+    text: "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEHkaCXVzLWVhc3QtMSJHMEUCIQD7x9",
+    secret: "IQoJb3JpZ2luX2VjEHkaCXVzLWVhc3QtMSJHMEUCIQD7x9",
+    keep: ["AWS_SESSION_TOKEN="],
+    id: "aws-secret",
+  },
+  // Generic credential assignments, ASCII and other scripts
+  {
+    text: "DB_PASSWORD=Vq7mZr2kLp9",
+    secret: "Vq7mZr2kLp9",
+    keep: ["DB_PASSWORD="],
+    id: "credential",
+  },
+  {
+    text: '{"user": "ops", "password": "Tr0ub4dor&3"}',
+    secret: "Tr0ub4dor&3",
+    keep: ['"password": "', '"user": "ops"'],
+    id: "credential",
+  },
+  {
+    text: "database:\n  secret: s3cr3t-v4lue\n  host: db",
+    secret: "s3cr3t-v4lue",
+    keep: ["secret: ", "host: db"],
+    id: "credential",
+  },
+  {
+    text: 'api_key = "a1b2c3d4e5f6g7h8"',
+    secret: "a1b2c3d4e5f6g7h8",
+    keep: ["api_key = "],
+    id: "credential",
+  },
+  {
+    text: "X-Api-Key: 7f9Qw2Er5Ty8Ui1Op\nAccept: */*",
+    secret: "7f9Qw2Er5Ty8Ui1Op",
+    keep: ["X-Api-Key: ", "Accept"],
+    id: "credential",
+  },
+  {
+    text: "client_secret=GOCSPX-4fq9Zr2Lm5Xt9Kc3Wv7N&grant_type=refresh",
+    secret: "GOCSPX-4fq9Zr2Lm5Xt9Kc3Wv7N",
+    keep: ["client_secret=", "&grant_type=refresh"],
+    id: "credential",
+  },
+  {
+    text: "SERVICE_TOKEN=tk_9f8e7d6c5b4a",
+    secret: "tk_9f8e7d6c5b4a",
+    keep: ["SERVICE_TOKEN="],
+    id: "credential",
+  },
+  {
+    text: '{"apiKey":"Qm9Yx2Lk8Pz5Wv3R","region":"eu"}',
+    secret: "Qm9Yx2Lk8Pz5Wv3R",
+    keep: ['"apiKey":"', '"region":"eu"'],
+    id: "credential",
+  },
+  {
+    text: "ENV['DATABASE_PASSWORD'] = 'pa55-w0rd'",
+    secret: "pa55-w0rd",
+    keep: ["ENV['DATABASE_PASSWORD'] = '"],
+    id: "credential",
+  },
+  {
+    text: 'os.environ["API_SECRET"] = "sekrit-42"',
+    secret: "sekrit-42",
+    keep: ['os.environ["API_SECRET"] = "'],
+    id: "credential",
+  },
+  {
+    text: "мой пароль: qwerty123",
+    secret: "qwerty123",
+    keep: ["мой пароль: "],
+    id: "credential",
+  },
+  {
+    text: "数据库密码：abc12345",
+    secret: "abc12345",
+    keep: ["数据库密码："],
+    id: "credential",
+  },
+  {
+    text: "パスワード: hunter2x",
+    secret: "hunter2x",
+    keep: ["パスワード: "],
+    id: "credential",
+  },
+  {
+    text: 'contraseña = "secreto99"',
+    secret: "secreto99",
+    keep: ["contraseña = "],
+    id: "credential",
+  },
+  {
+    text: "mot de passe : soleil2024",
+    secret: "soleil2024",
+    keep: ["mot de passe : "],
+    id: "credential",
+  },
+  {
+    text: "Passwort=Geheim123!",
+    secret: "Geheim123!",
+    keep: ["Passwort="],
+    id: "credential",
+  },
+  {
+    text: "비밀번호: pass1234word",
+    secret: "pass1234word",
+    keep: ["비밀번호: "],
+    id: "credential",
+  },
+  {
+    text: "senha: minhaSenha77",
+    secret: "minhaSenha77",
+    keep: ["senha: "],
+    id: "credential",
+  },
+  {
+    text: '$password = "p@ssw0rd!";',
+    secret: "p@ssw0rd!",
+    keep: ["$password = "],
+    id: "credential",
+  },
+  {
+    text: 'tool output: {\\"password\\":\\"Esc4ped!Pw\\"}',
+    secret: "Esc4ped!Pw",
+    keep: ['\\"password\\":\\"'],
+    id: "credential",
+  },
+  {
+    text: "dbPassword: Xr9-Lm2-Qt7",
+    secret: "Xr9-Lm2-Qt7",
+    keep: ["dbPassword: "],
+    id: "credential",
+  },
+  {
+    text: "SMTP_PASS=mailpw2024",
+    secret: "mailpw2024",
+    keep: ["SMTP_PASS="],
+    id: "credential",
+  },
+  // Authorization headers and bare Bearer tokens
+  {
+    text:
+      "curl -H 'Authorization: Bearer abcdef123456ghijkl' https://api.example.test",
+    secret: "abcdef123456ghijkl",
+    keep: ["Authorization: Bearer ", "https://api.example.test"],
+    id: "bearer",
+  },
+  {
+    text:
+      'curl -H "Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b" x',
+    secret: "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+    keep: ["Authorization: Token "],
+    id: "bearer",
+  },
+  {
+    text: '"Authorization": "Basic dXNlcjpwYXNzd29yZA=="',
+    secret: "dXNlcjpwYXNzd29yZA==",
+    keep: ['"Authorization": "Basic '],
+    id: "bearer",
+  },
+  {
+    text: "proxy log: sent Bearer k8Zq2Lm5Xt9Wv3Nb7R upstream",
+    secret: "k8Zq2Lm5Xt9Wv3Nb7R",
+    keep: ["sent Bearer ", " upstream"],
+    id: "bearer",
+  },
+  // JWTs
+  {
+    text:
+      "id token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U expires soon",
+    secret: "eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+    keep: ["id token ", " expires soon"],
+    id: "jwt",
+  },
+  // Private keys
+  {
+    text:
+      `key:\n-----BEGIN RSA PRIVATE KEY-----\n${RSA_BODY}\nq8Zr2Lm5Xt9Kc3Wv\n-----END RSA PRIVATE KEY-----\ndone`,
+    secret: RSA_BODY,
+    keep: [
+      "-----BEGIN RSA PRIVATE KEY-----",
+      "-----END RSA PRIVATE KEY-----",
+      "done",
+    ],
+    id: "private-key",
+  },
+  {
+    text:
+      "ssh:\n  key: |\n    -----BEGIN OPENSSH PRIVATE KEY-----\n    b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n    AAAAtzc2gtZWQyNTUxOQAAACDx9\n    -----END OPENSSH PRIVATE KEY-----\n  user: git",
+    secret: "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
+    keep: [
+      "-----BEGIN OPENSSH PRIVATE KEY-----",
+      "-----END OPENSSH PRIVATE KEY-----",
+      "user: git",
+    ],
+    id: "private-key",
+  },
+  {
+    text:
+      "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGVxQm0BCADK8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----",
+    secret: "lQOYBGVxQm0BCADK8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6",
+    keep: [
+      "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+      "-----END PGP PRIVATE KEY BLOCK-----",
+    ],
+    id: "private-key",
+  },
+  {
+    text:
+      '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\nBKcwggSjAgEAAoIBAQC\\n-----END PRIVATE KEY-----\\n"}',
+    secret: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+    keep: [
+      '"private_key": "-----BEGIN PRIVATE KEY-----',
+      "-----END PRIVATE KEY-----",
+      '"type": "service_account"',
+    ],
+    id: "private-key",
+  },
+  {
+    text:
+      "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5",
+    secret: "MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5",
+    keep: ["-----BEGIN EC PRIVATE KEY-----"],
+    id: "private-key",
+  },
+  // Webhooks
+  {
+    text:
+      "post to https://hooks.slack.com/services/T0ABCDEF1/B0GHIJKL2/aBcDeFgHiJkLmNoPqRsTuVwX now",
+    secret: "aBcDeFgHiJkLmNoPqRsTuVwX",
+    keep: ["https://hooks.slack.com/services/", " now"],
+    id: "slack-webhook",
+  },
+  {
+    text:
+      "DISCORD=https://discord.com/api/webhooks/123456789012345678/AbCdEf-GhIjKl_MnOpQrStUv",
+    secret: "AbCdEf-GhIjKl_MnOpQrStUv",
+    keep: ["https://discord.com/api/webhooks/"],
+    id: "discord-webhook",
+  },
+  // Provider token prefixes
+  {
+    text:
+      "git remote set-url origin with ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug",
+    secret: "ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug",
+    keep: ["git remote set-url origin with "],
+    id: "github-token",
+  },
+  {
+    text:
+      "GH_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS",
+    secret: "github_pat_11ABCDEFG0123456789",
+    keep: ["GH_TOKEN="],
+    id: "github-token",
+  },
+  {
+    text: "token: glpat-Ab3De6Gh9Jk2Mn5Pq8St",
+    secret: "glpat-Ab3De6Gh9Jk2Mn5Pq8St",
+    keep: ["token: "],
+    id: "gitlab-token",
+  },
+  {
+    text:
+      "SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    secret: "AbCdEfGhIjKlMnOpQrStUvWx",
+    keep: ["SLACK_BOT_TOKEN="],
+    id: "slack-token",
+  },
+  {
+    text: "app token xapp-1-A0123456789-1234567890123-abcdef0123456789",
+    secret: "abcdef0123456789",
+    keep: ["app token "],
+    id: "slack-token",
+  },
+  {
+    text: "OPENAI_API_KEY=sk-proj-Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6",
+    secret: "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6",
+    keep: ["OPENAI_API_KEY="],
+    id: "openai-key",
+  },
+  {
+    text:
+      "use sk-ant-api03-Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No for claude",
+    secret: "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No",
+    keep: ["use ", " for claude"],
+    id: "anthropic-key",
+  },
+  {
+    text: `router key sk-or-v1-${HEX64}`,
+    secret: HEX64,
+    keep: ["router key "],
+    id: "openrouter-key",
+  },
+  {
+    text: "maps key=AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    secret: "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    keep: ["maps key="],
+    id: "google-api-key",
+  },
+  {
+    text:
+      "//registry.npmjs.org/:_authToken=npm_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6",
+    secret: "npm_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6",
+    keep: ["//registry.npmjs.org/:_authToken="],
+    id: "npm-token",
+  },
+  {
+    text: "huggingface-cli login --token hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+    secret: "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+    keep: ["huggingface-cli login --token "],
+    id: "huggingface-token",
+  },
+  {
+    text:
+      "password = pypi-AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTkwYWItY2RlZi0xMjM0LTU2Nzg5MGFiY2RlZg",
+    secret: "AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTkwYWItY2RlZi0xMjM0",
+    keep: ["password = "],
+    id: "pypi-token",
+  },
+  {
+    text:
+      "SENDGRID=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",
+    secret: "wX4yZ7bC0eF3hI6kL9nO2qR5tU8wX1zA4cD7fG0jK3m",
+    keep: ["SENDGRID="],
+    id: "sendgrid-key",
+  },
+  {
+    text: "stripe.api_key = 'sk_live_51Ab3De6Gh9Jk2Mn5Pq8St1Vw'",
+    secret: "sk_live_51Ab3De6Gh9Jk2Mn5Pq8St1Vw",
+    keep: ["stripe.api_key = '"],
+    id: "stripe-key",
+  },
+  {
+    text: "restricted rk_live_51Zx9Qw2Er5Ty8Ui1Op4As7",
+    secret: "rk_live_51Zx9Qw2Er5Ty8Ui1Op4As7",
+    keep: ["restricted "],
+    id: "stripe-key",
+  },
+  {
+    text: "X-Shopify-Access-Token: shpat_0123456789abcdef0123456789abcdef",
+    secret: "shpat_0123456789abcdef0123456789abcdef",
+    keep: ["X-Shopify-Access-Token: "],
+    id: "shopify-token",
+  },
+  {
+    text: `doctl auth init -t dop_v1_${HEX64}`,
+    secret: HEX64,
+    keep: ["doctl auth init -t "],
+    id: "digitalocean-token",
+  },
+  {
+    text: "GROQ=gsk_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8",
+    secret: "gsk_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8",
+    keep: ["GROQ="],
+    id: "groq-key",
+  },
+  {
+    text: "grok key xai-Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8Wx1",
+    secret: "xai-Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8Wx1",
+    keep: ["grok key "],
+    id: "xai-key",
+  },
+  {
+    text: "linear: lin_api_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No",
+    secret: "lin_api_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No",
+    keep: ["linear: "],
+    id: "linear-key",
+  },
+  {
+    text: "DATABRICKS_HOST set, dapi0123456789abcdef0123456789abcdef in use",
+    secret: "dapi0123456789abcdef0123456789abcdef",
+    keep: ["DATABRICKS_HOST set, ", " in use"],
+    id: "databricks-token",
+  },
+  {
+    text:
+      "# age key\nAGE-SECRET-KEY-1QYZ8X7W6V5U4T3S2R0P9N8M7L6K5J4H3G2F0E9D8C7B6A5Z4Y3X2WQ",
+    secret: "QYZ8X7W6V5U4T3S2R0P9N8M7L6K5J4H3G2F0E9D8C7B6A5Z4Y3X2WQ",
+    keep: ["# age key"],
+    id: "age-secret-key",
+  },
+  {
+    text:
+      "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getMe",
+    secret: "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+    keep: ["https://api.telegram.org/bot", "/getMe"],
+    id: "telegram-bot-token",
+  },
+  // Connection URLs
+  {
+    text: "psql postgres://app:s3cret@db:5432/shop",
+    secret: "s3cret",
+    keep: ["postgres://app:", "@db:5432/shop"],
+    id: "url-credentials",
+  },
+  {
+    text: "REDIS_URL=redis://:r3d1s-pw@cache:6379/0",
+    secret: "r3d1s-pw",
+    keep: ["redis://:", "@cache:6379/0"],
+    id: "url-credentials",
+  },
+  {
+    text:
+      "mongodb+srv://admin:M0ng0!pass@cluster0.example.net/db?retryWrites=true",
+    secret: "M0ng0!pass",
+    keep: ["mongodb+srv://admin:", "@cluster0.example.net/db"],
+    id: "url-credentials",
+  },
+  {
+    text: "git clone https://deploy:Pa%40ss99@git.example.com/team/repo.git",
+    secret: "Pa%40ss99",
+    keep: ["https://deploy:", "@git.example.com/team/repo.git"],
+    id: "url-credentials",
+  },
+  // Command lines
+  {
+    text: "sshpass -p 'hunter2' ssh root@10.0.0.5",
+    secret: "hunter2",
+    keep: ["sshpass -p '", "ssh root@10.0.0.5"],
+    id: "cli-credential",
+  },
+  {
+    text: "then run: sshpass -pTg5wq8Lz scp a b",
+    secret: "Tg5wq8Lz",
+    keep: ["sshpass -p", "scp a b"],
+    id: "cli-credential",
+  },
+  {
+    text: "mysql -u root -pS3cretPw shop < dump.sql",
+    secret: "S3cretPw",
+    keep: ["mysql -u root -p", " shop < dump.sql"],
+    id: "cli-credential",
+  },
+  {
+    text: "curl -u bob:pa55word https://api.example.test/v1",
+    secret: "pa55word",
+    keep: ["curl -u bob:", "https://api.example.test/v1"],
+    id: "cli-credential",
+  },
+  {
+    text: "deploy --password hunter2x --force",
+    secret: "hunter2x",
+    keep: ["deploy --password ", " --force"],
+    id: "cli-credential",
+  },
+  {
+    text: "tool --api-key=k3y-v4lue-9 --verbose",
+    secret: "k3y-v4lue-9",
+    keep: ["tool --api-key=", " --verbose"],
+    id: "cli-credential",
+  },
+  {
+    text: "az login --client-secret Zx9-Qw2-Er5 --tenant t",
+    secret: "Zx9-Qw2-Er5",
+    keep: ["--client-secret ", " --tenant t"],
+    id: "cli-credential",
+  },
+  {
+    text: "docker login -u bob -p S3cr3t! registry.example.test",
+    secret: "S3cr3t!",
+    keep: ["docker login -u bob -p ", " registry.example.test"],
+    id: "cli-credential",
+  },
+  {
+    text: "redis-cli -h cache -a R3dis!pw ping",
+    secret: "R3dis!pw",
+    keep: ["redis-cli -h cache -a ", " ping"],
+    id: "cli-credential",
+  },
+  {
+    text: "openssl enc -aes-256-cbc -pass pass:Sup3rS3cret -in a -out b",
+    secret: "Sup3rS3cret",
+    keep: ["-pass pass:", " -in a -out b"],
+    id: "cli-credential",
+  },
+  {
+    text: "keytool -list -keystore ks.jks -storepass chang3it",
+    secret: "chang3it",
+    keep: ["-storepass "],
+    id: "cli-credential",
+  },
+  // netrc
+  {
+    text: "machine api.example.com login bob password s3cr3tPw",
+    secret: "s3cr3tPw",
+    keep: ["machine api.example.com login bob password "],
+    id: "netrc",
+  },
+  {
+    text: "machine git.example.com\n  login deploy\n  password Gh7-kL2-mN9\n",
+    secret: "Gh7-kL2-mN9",
+    keep: ["login deploy", "password "],
+    id: "netrc",
+  },
+  // Cookies
+  {
+    text: "Cookie: _ga=GA1.2.3; sessionid=abcdef123456; theme=dark",
+    secret: "abcdef123456",
+    keep: ["sessionid=", "_ga=GA1.2.3", "theme=dark"],
+    id: "cookie",
+  },
+  {
+    text: "Set-Cookie: __Host-auth=Zx9Qw2Er5Ty8; Path=/; HttpOnly",
+    secret: "Zx9Qw2Er5Ty8",
+    keep: ["Set-Cookie: __Host-auth=", "Path=/; HttpOnly"],
+    id: "cookie",
+  },
+  // High-entropy values
+  {
+    text: 'const x = "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY";',
+    secret: "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY",
+    keep: ["const x = "],
+    id: "entropy",
+  },
+  {
+    text: "WEBHOOK_SIGNING=Zx9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz",
+    secret: "Zx9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz",
+    keep: ["WEBHOOK_SIGNING="],
+    id: "entropy",
+  },
+  {
+    text: '{"refresh": "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef"}',
+    secret: "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef",
+    keep: ['"refresh": "'],
+    id: "entropy",
+  },
+  // Passwords stated in prose
+  {
+    text: "the admin password is hunter2! do not share",
+    secret: "hunter2!",
+    keep: ["the admin password is ", " do not share"],
+    id: "prose-password",
+  },
+  {
+    text: "password: is Tr0ub4dor&3",
+    secret: "Tr0ub4dor&3",
+    keep: ["password: is "],
+    id: "prose-password",
+  },
+  {
+    text: "My wifi passphrase was Blue-Sky-42 yesterday.",
+    secret: "Blue-Sky-42",
+    keep: ["My wifi passphrase was ", " yesterday."],
+    id: "prose-password",
+  },
+  {
+    text: 'the password for root is "letmein99", ok?',
+    secret: "letmein99",
+    keep: ["the password for root is ", ", ok?"],
+    id: "prose-password",
+  },
+];
+
+const LONG_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk" +
+  "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(12);
+
+const NEGATIVES: string[] = [
+  "commit 3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c",
+  '{"sha": "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c"}',
+  `image digest sha256:${HEX64}`,
+  '"integrity": "sha512-Zx9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz+Ab3De6Gh9Jk2Mn5Pq8St=="',
+  "session 0b3c7e6a-9f1d-4c2e-8a5b-6d7e8f9a0b1c resumed",
+  '{"id": "0b3c7e6a-9f1d-4c2e-8a5b-6d7e8f9a0b1c"}',
+  "Read /home/dev/projects/deja/src/redact/redact_test.ts",
+  'file_path: "/Users/someone/Library/Application Support/Code/User/settings.json"',
+  'x = "getUserAccountByIdentifier"',
+  "const MAX_RETRY_COUNT_FOR_UPLOADS = 5;",
+  "the password is wrong",
+  "the password is the same as staging",
+  "Password is case-sensitive and required.",
+  "use --password-file ~/.pw for the deploy",
+  "deploy --token-env DEPLOY_TOKEN --region eu",
+  "token_count = 42",
+  "max_tokens: 4096",
+  "see the risk-assessment-framework-for-teams-2024 doc",
+  "git checkout sk-my-really-long-feature-branch-name-here",
+  `![chart](data:image/png;base64,${LONG_PNG})`,
+  `{"data": "${LONG_PNG}"}`,
+  "https://example.com/path?query=1&page=2",
+  "see https://github.com/org/repo/blob/main/README.md#usage",
+  "git clone ssh://git@github.com/org/repo.git",
+  "I am the bearer of bad news.",
+  "Bearer tokens are sent in the Authorization header.",
+  "headers: { Authorization: `Bearer ${token}` }",
+  'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.test',
+  "def connect(user, password: Optional[str] = None):",
+  "  token: string;",
+  "const password = req.body.password;",
+  "password = getpass.getpass()",
+  'secret = os.environ["APP_SECRET"]',
+  "apiKey: process.env.API_KEY,",
+  "password: ${{ secrets.DB_PASSWORD }}",
+  '{"password": ""}',
+  '{"password": null}',
+  '"token": "<your-token>"',
+  "PASSWORD=********",
+  "mysql -u root -p mydb < schema.sql",
+  "mkdir -p /tmp/x && cp -a y z",
+  "curl -s https://api.example.com/health",
+  "docker run -p 8080:80 nginx",
+  "Cookie: theme=dark; lang=en",
+  "this is a token of my appreciation",
+  "the secret to success is grit",
+  "password reset link sent to your email",
+  "passed: 42  failed: 0",
+  "bypass: true",
+  "author: Jane Doe",
+  "Authorization: required for this endpoint",
+  '{"id": "msg_01XyZ8AbCdEfGhIjKlMnOpQr", "tool_use_id": "toolu_01AbCdEfGh2IjKl3MnOp4"}',
+  '<Reference Include="Lib, Version=1.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089" />',
+  "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ8Zr2Lm5Xt9Kc3Wv\n-----END CERTIFICATE-----",
+  "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+  "The file should start with -----BEGIN OPENSSH PRIVATE KEY----- and end with the footer.",
+  '"version": "20240101abcdefABCDEF12345"',
+  "golang.org/x/net v0.17.0 h1:pVaXccu2ozPjCXewfr1S2xoo/aB3dE5fG7hJ9kL1mN=",
+  "/nix/store/0c5c9h8ckl3n5m7p9q1r3s5t7v9x1z3b-hello-2.12/bin/hello",
+  'ETag: "33a64df551425fcc55e4d42a148795d9f25f89d4"',
+  "AWS region us-east-1, account 123456789012, AKIA keys rotate",
+  "ASIA is a continent",
+  "Set-Cookie: theme=light; Path=/",
+  "the admin password is stored in the vault",
+  "Password: ********",
+  "export PGPASSWORD",
+  "auth:\n  type: oauth\n  required: true",
+  '"token_type": "Bearer"',
+  "oauth: enabled",
+  "api_key_env: OPENAI_API_KEY",
+  "ghp_ tokens start with ghp_ and are 40 characters",
+  'hf_hub_download(repo_id="org/model", filename="x.bin")',
+  "npm_config_cache=/tmp/npm-cache",
+  "created: 2025-03-01T10:20:30Z",
+  "git push origin HEAD:refs/heads/feature/add-token-refresh-handler",
+];
+
+Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
+  for (const c of POSITIVES) {
+    await t.step(
+      `${c.id}: ${c.text.slice(0, 50).replaceAll("\n", "⏎")}`,
+      () => {
+        const r = redact(c.text);
+        ok(!r.text.includes(c.secret), `secret still there: ${r.text}`);
+        for (const k of c.keep) {
+          ok(r.text.includes(k), `lost ${JSON.stringify(k)}: ${r.text}`);
+        }
+        ok(
+          r.text.includes(`[redacted:${c.id}]`),
+          `no ${c.id} marker: ${r.text}`,
+        );
+        deepEqual(r.counts, { [c.id]: 1 });
+      },
+    );
+  }
+});
+
+Deno.test("redact() leaves ordinary text alone", async (t) => {
+  for (const text of NEGATIVES) {
+    await t.step(text.slice(0, 60).replaceAll("\n", "⏎"), () => {
+      const r = redact(text);
+      equal(r.text, text);
+      deepEqual(r.counts, {});
+    });
+  }
+});
+
+Deno.test("redact() tables cover every rule id with 60+ cases each way", () => {
+  ok(POSITIVES.length >= 60 && NEGATIVES.length >= 60);
+  const hit = new Set(POSITIVES.map((c) => c.id));
+  for (const rule of REDACTION_RULES) {
+    ok(hit.has(rule.id), `no case for ${rule.id}`);
+  }
+});
+
+Deno.test("REDACTION_RULES lists unique ids, each described", () => {
+  const ids = REDACTION_RULES.map((r) => r.id);
+  equal(new Set(ids).size, ids.length);
+  for (const r of REDACTION_RULES) {
+    ok(/^[a-z0-9-]+$/.test(r.id) && r.id.length < 20, r.id);
+    ok(r.description.length > 10, r.id);
+  }
+});
+
+Deno.test("redact() strips terminal escapes so colour cannot split key and value", () => {
+  const text =
+    "\x1b[32mAWS_SECRET_ACCESS_KEY\x1b[0m=\x1b[1;33mwJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\x1b[0m\n" +
+    "\x1b]8;;https://example.test\x07link\x1b]8;;\x07 password=\x1b[31mHunter2pw\x1b[m";
+  const r = redact(text);
+  ok(!r.text.includes("\x1b"));
+  ok(!r.text.includes("wJalrXUtnFEMI") && !r.text.includes("Hunter2pw"));
+  equal(
+    r.text,
+    "AWS_SECRET_ACCESS_KEY=[redacted:aws-secret]\nlink password=[redacted:credential]",
+  );
+  deepEqual(r.counts, { "aws-secret": 1, credential: 1 });
+  equal(redact("\x1b[1mbold\x1b[0m text").text, "bold text");
+});
+
+Deno.test("redact() handles a JSON-escaped PEM block inside one line", () => {
+  const text =
+    '{"private_key":"-----BEGIN RSA PRIVATE KEY-----\\nMIIEpAIBAAKCAQEA0Zr2Lm5Xt9Kc\\nq8Zr2Lm5Xt9Kc3Wv==\\n-----END RSA PRIVATE KEY-----\\n","client_email":"svc@example.test"}';
+  const r = redact(text);
+  equal(
+    r.text,
+    '{"private_key":"-----BEGIN RSA PRIVATE KEY-----\\n[redacted:private-key]\\n-----END RSA PRIVATE KEY-----\\n","client_email":"svc@example.test"}',
+  );
+  deepEqual(r.counts, { "private-key": 1 });
+});
+
+Deno.test("redact() cuts a PEM block without its END to the end of the text", () => {
+  const text =
+    "cat id_ed25519\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\nAAAAMwAAAAtzc2gtZWQy\n[output truncated]";
+  const r = redact(text);
+  equal(
+    r.text,
+    "cat id_ed25519\n-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted:private-key]",
+  );
+  deepEqual(r.counts, { "private-key": 1 });
+});
+
+Deno.test("redact() counts add up to the markers it writes", () => {
+  const text = [
+    "export GITHUB_TOKEN=ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug",
+    "export GH_BACKUP=ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2",
+    "DB_PASSWORD=Vq7mZr2kLp9",
+    "psql postgres://app:s3cret@db:5432/shop",
+  ].join("\n");
+  const r = redact(text);
+  deepEqual(r.counts, {
+    "github-token": 2,
+    credential: 1,
+    "url-credentials": 1,
+  });
+  const markers = r.text.match(/\[redacted:[a-z0-9-]+\]/g) ?? [];
+  equal(markers.length, Object.values(r.counts).reduce((a, n) => a + n, 0));
+});
+
+Deno.test("redact() keeps the more specific rule where two overlap", () => {
+  // The token is both a credential value and a GitHub token: one marker.
+  const r = redact("GITHUB_TOKEN=ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug");
+  equal(r.text, "GITHUB_TOKEN=[redacted:github-token]");
+  deepEqual(r.counts, { "github-token": 1 });
+});
+
+Deno.test("redact() is idempotent", async (t) => {
+  const texts = [
+    ...POSITIVES.map((c) => c.text),
+    ...NEGATIVES,
+    ...transcriptCorpus({ chars: 200_000, seed: 11, secretEvery: 3 }),
+  ];
+  await t.step(`${texts.length} texts`, () => {
+    for (const text of texts) {
+      const once = redact(text);
+      const twice = redact(once.text);
+      equal(twice.text, once.text);
+      deepEqual(twice.counts, {});
+    }
+  });
+});
+
+Deno.test("redact() leaves a clean synthetic transcript corpus unchanged", () => {
+  for (const text of transcriptCorpus({ chars: 400_000, seed: 5 })) {
+    const r = redact(text);
+    deepEqual(r.counts, {}, r.text.slice(0, 200));
+    equal(r.text, text);
+  }
+});
+
+Deno.test("redact() catches every secret mixed into the synthetic corpus", () => {
+  const texts = transcriptCorpus({ chars: 200_000, seed: 9, secretEvery: 2 });
+  let seen = 0;
+  for (const text of texts) {
+    const r = redact(text);
+    for (const s of SECRET_SNIPPETS) {
+      if (!text.includes(s.text)) continue;
+      seen++;
+      ok((r.counts[s.id] ?? 0) >= 1, `${s.id} not counted in ${s.text}`);
+      ok(!r.text.includes(s.secret), `${s.secret} left in ${r.text}`);
+    }
+  }
+  ok(seen > 20);
+});
+
+Deno.test("redact() returns short and empty text as is", () => {
+  deepEqual(redact(""), { text: "", counts: {} });
+  deepEqual(redact("ok"), { text: "ok", counts: {} });
+});
+
+Deno.test("redactionEnabled() is false only for DEJA_NO_REDACT=1", () => {
+  equal(redactionEnabled({}), true);
+  equal(redactionEnabled({ DEJA_NO_REDACT: "1" }), false);
+  equal(redactionEnabled({ DEJA_NO_REDACT: "0" }), true);
+  equal(redactionEnabled({ DEJA_NO_REDACT: "true" }), true);
+  equal(redactionEnabled({ DEJA_NO_REDACT: "" }), true);
+  equal(redactionEnabled({ DEJA_NO_REDACT: undefined }), true);
+});
+
+Deno.test("RedactionTally adds per file and rule, merges and round-trips", () => {
+  const a = new RedactionTally();
+  a.add({ jwt: 2, credential: 1 }, "/s/a.jsonl");
+  a.add({ jwt: 1 }, "/s/b.jsonl");
+  a.add({ credential: 0 }, "/s/c.jsonl");
+  a.add({ cookie: 1 });
+  equal(a.total, 5);
+  deepEqual(a.forFile("/s/a.jsonl"), { jwt: 2, credential: 1 });
+  deepEqual(a.forFile("/s/c.jsonl"), {});
+
+  const b = new RedactionTally();
+  b.add({ jwt: 1, netrc: 4 }, "/s/a.jsonl");
+  a.merge(b);
+  deepEqual(a.toJSON(), {
+    total: 10,
+    byRule: { cookie: 1, credential: 1, jwt: 4, netrc: 4 },
+    byFile: {
+      "/s/a.jsonl": { credential: 1, jwt: 3, netrc: 4 },
+      "/s/b.jsonl": { jwt: 1 },
+    },
+  });
+  const back = RedactionTally.fromJSON(
+    JSON.parse(JSON.stringify(a)) as ReturnType<RedactionTally["toJSON"]>,
+  );
+  deepEqual(back.toJSON(), a.toJSON());
+});
+
+const SAMPLES = new URL("../../../shared/samples", import.meta.url);
+const haveSamples = (() => {
+  try {
+    return Deno.statSync(SAMPLES).isDirectory;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "redact() is idempotent and rare on real transcript samples",
+  ignore: !haveSamples,
+  async fn() {
+    const texts: string[] = [];
+    const collect = (v: unknown): void => {
+      if (typeof v === "string") texts.push(v);
+      else if (Array.isArray(v)) v.forEach(collect);
+      else if (v && typeof v === "object") Object.values(v).forEach(collect);
+    };
+    const walk = async (dir: URL): Promise<void> => {
+      for await (const e of Deno.readDir(dir)) {
+        const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
+        if (e.isDirectory) await walk(url);
+        else if (e.name.endsWith(".jsonl")) {
+          for (const line of (await Deno.readTextFile(url)).split("\n")) {
+            try {
+              collect(JSON.parse(line));
+            } catch {
+              // torn or non-JSON lines are not this test's concern
+            }
+          }
+        }
+      }
+    };
+    await walk(new URL(SAMPLES.href + "/"));
+    ok(texts.length > 1000);
+    let changed = 0;
+    for (const text of texts) {
+      const once = redact(text);
+      if (once.text !== text) changed++;
+      equal(redact(once.text).text, once.text);
+    }
+    // Real transcripts hold few secrets: a high rate means false positives.
+    ok(changed / texts.length < 0.01, `${changed} of ${texts.length} changed`);
+  },
+});
