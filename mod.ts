@@ -59,7 +59,7 @@ export {
   redact,
   redactionEnabled,
   type RedactionResult,
-} from "./src/redact/redact.ts";
+} from "./src/redact/mod.ts";
 export {
   type HarnessTotals,
   type IndexFailure,

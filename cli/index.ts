@@ -18,7 +18,7 @@ import {
 } from "./_harnesses.ts";
 import { indexStores } from "../src/index/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
-import { redactionEnabled } from "../src/redact/redact.ts";
+import { redactionEnabled } from "../src/redact/mod.ts";
 
 /** The `index` subcommand. */
 export const indexCommand: Command = {

@@ -7,7 +7,7 @@
  */
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
-import { redact } from "../redact/redact.ts";
+import { redact } from "../redact/mod.ts";
 import { DECISION_PATTERN, encodeBody, postingText } from "./_body.ts";
 import { FLAG } from "./schema.ts";
 
