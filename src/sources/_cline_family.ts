@@ -15,13 +15,9 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import {
-  isObject,
-  type Json,
-  MAX_EDIT_CHARS,
-  str,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { ToolRecorder } from "./_tool_records.ts";
+import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
 export interface ClineFamily {

@@ -12,13 +12,8 @@ import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
-import {
-  isObject,
-  type Json,
-  str,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const DIALECT: ToolDialect = {
   shell: new Set(["bash", "powershell", "shell", "run_in_terminal"]),

@@ -7,44 +7,8 @@
  */
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import type { SessionBuilder } from "./_builder.ts";
-
-/** A JSON object. */
-export type Json = Record<string, unknown>;
-
-/**
- * Tells whether a value is a plain JSON object.
- *
- * @param value Anything.
- * @returns True for non-null, non-array objects.
- * @example
- * ```ts
- * import { isObject } from "./_tool_records.ts";
- * import { ok } from "node:assert/strict";
- * ok(isObject({}) && !isObject([]));
- * ```
- */
-export function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * A non-empty string, else undefined.
- *
- * @param value Anything.
- * @returns The string when it has at least one character.
- * @example
- * ```ts
- * import { str } from "./_tool_records.ts";
- * import { equal } from "node:assert/strict";
- * equal(str(""), undefined);
- * ```
- */
-export function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
-/** The removed text of an `edit` record is cut here; only the path is searched. */
-export const MAX_EDIT_CHARS = 32 * 1024;
+import { isObject, type Json, str } from "./_json.ts";
+import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const EXIT_FOOTERS = [
   /^Exit Code: (-?\d+)\s*$/m,

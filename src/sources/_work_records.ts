@@ -1,63 +1,13 @@
 /**
  * Small shared pieces for turning an agent's tool calls into work records:
- * tolerant JSON access, `edit` bodies, removed lines from patches and
- * before/after pairs, and exit codes written into tool output.
+ * `edit` bodies, removed lines from patches and before/after pairs, and exit
+ * codes written into tool output. Tolerant JSON access is in `_json.ts`.
  *
  * @module
  */
 
-/** A JSON object. */
-export type Json = Record<string, unknown>;
-
 /** Removed text of an `edit` record is cut here (the path is what is searched). */
 export const MAX_EDIT_CHARS = 32 * 1024;
-
-/** Whether a value is a plain JSON object. */
-export function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A non-empty string, else undefined. */
-export function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
-/** An array, else an empty one. */
-export function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** An object, else an empty one. */
-export function obj(value: unknown): Json {
-  return isObject(value) ? value : {};
-}
-
-/** A finite number, else undefined. */
-export function finite(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value)
-    ? value
-    : undefined;
-}
-
-/**
- * Parses JSON text without throwing; non-strings (or JSON strings inside a
- * string, as some stores double-encode) are handled too.
- */
-export function parseJson(text: unknown): unknown {
-  if (typeof text !== "string") return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** An object that may arrive as an object or as JSON text. */
-export function objectOf(value: unknown): Json {
-  if (isObject(value)) return value;
-  const parsed = parseJson(value);
-  return isObject(parsed) ? parsed : {};
-}
 
 /** The body of an `edit` record: `path\n<removed text>`, cut to the cap. */
 export function editBody(

@@ -20,7 +20,7 @@ import { cleanSpeech } from "../core/text.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { projectDirs } from "./_project_dirs.ts";
-import { MAX_EDIT_CHARS } from "./_tool_records.ts";
+import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "aider";
 const HISTORY_NAME = ".aider.chat.history.md";

@@ -20,13 +20,8 @@ import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import {
-  isObject,
-  type Json,
-  str,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "amp";
 

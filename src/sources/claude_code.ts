@@ -23,11 +23,10 @@ import { cleanSpeech, projectFromCwd } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
-
-/** Removed text of an `edit` record is cut here (the path is what is searched). */
-const MAX_EDIT_CHARS = 32 * 1024;
 
 /** Unresolved tool calls carried across a resume, so outputs keep their tool. */
 const MAX_PENDING_TOOLS = 256;
@@ -73,16 +72,6 @@ export interface ClaudeTranscriptState {
   project?: string;
   /** Tool calls still waiting for their result: tool_use id → tool name. */
   tools?: Record<string, string>;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
 }
 
 function segments(path: string): string[] {

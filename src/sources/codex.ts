@@ -30,11 +30,11 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
+import { isObject, type Json, parseJson, str } from "./_json.ts";
+import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "codex";
 
-/** Removed text kept per edit record (the rest is cut). */
-const MAX_EDIT_CHARS = 32 * 1024;
 /** Bounds on what the resume state carries, so it stays small. */
 const MAX_STATE_TURNS = 2000;
 const MAX_STATE_CALLS = 256;
@@ -88,30 +88,12 @@ export interface CodexHistoryState {
 // ---------------------------------------------------------------------------
 // Small JSON helpers for untrusted input.
 
-type Obj = Record<string, unknown>;
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
 function int(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isInteger(value)) return value;
   if (typeof value === "string" && /^-?\d{1,10}$/.test(value.trim())) {
     return Number(value.trim());
   }
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Text of a message `content`: a string, or an array of `{text}` parts. */
@@ -121,7 +103,7 @@ function contentText(content: unknown): string {
   const parts: string[] = [];
   for (const item of content) {
     if (typeof item === "string") parts.push(item);
-    else if (isObj(item) && typeof item.text === "string") {
+    else if (isObject(item) && typeof item.text === "string") {
       parts.push(item.text);
     }
   }
@@ -271,19 +253,19 @@ function toolOutput(output: unknown, depth = 0): ToolOutput {
       // Codex 0.55 wraps shell output as {output, metadata: {exit_code}};
       // other JSON is the tool's own text.
       const parsed = parseJson(output);
-      if (isObj(parsed) && ("output" in parsed || "content" in parsed)) {
+      if (isObject(parsed) && ("output" in parsed || "content" in parsed)) {
         return toolOutput(parsed, depth + 1);
       }
     }
     return plainOutput(output);
   }
   if (Array.isArray(output)) return plainOutput(contentText(output));
-  if (!isObj(output)) return { text: "" };
+  if (!isObject(output)) return { text: "" };
   const inner = typeof output.output === "string"
     ? output.output
     : output.content;
   const text = typeof inner === "string" ? inner : contentText(inner);
-  const meta = isObj(output.metadata) ? output.metadata : undefined;
+  const meta = isObject(output.metadata) ? output.metadata : undefined;
   const exit = int(meta?.exit_code) ?? int(output.exit_code);
   // With the status in metadata the text is the command's own output.
   const out: ToolOutput = exit === undefined
@@ -407,7 +389,7 @@ class RolloutParser {
 
   /** Handles one parsed line; returns false when the line is malformed. */
   line(value: unknown, locator: Locator, first: boolean): boolean {
-    if (!isObj(value)) return false;
+    if (!isObject(value)) return false;
     const time = parseTime(value.timestamp);
     this.builder.touch(time);
     const type = value.type;
@@ -421,7 +403,7 @@ class RolloutParser {
       }
       return true;
     }
-    if (!isObj(payload)) return !ENVELOPE_TYPES.has(String(type));
+    if (!isObject(payload)) return !ENVELOPE_TYPES.has(String(type));
     switch (type) {
       case "session_meta":
         this.#meta(payload);
@@ -480,7 +462,7 @@ class RolloutParser {
     return state;
   }
 
-  #meta(payload: Obj): void {
+  #meta(payload: Json): void {
     // A fork or resumed thread repeats its source's session_meta later in
     // the file; only the first one names this session.
     if (this.#metaSeen) return;
@@ -500,7 +482,7 @@ class RolloutParser {
     }
   }
 
-  #turnContext(payload: Obj): void {
+  #turnContext(payload: Json): void {
     const cwd = str(payload.cwd);
     if (!cwd) return;
     this.#turnCwd = cwd;
@@ -606,7 +588,7 @@ class RolloutParser {
     this.#lastSummary = key;
   }
 
-  #item(payload: Obj, time: number | undefined, locator: Locator): void {
+  #item(payload: Json, time: number | undefined, locator: Locator): void {
     switch (payload.type) {
       case "message": {
         const text = contentText(payload.content) ||
@@ -626,7 +608,7 @@ class RolloutParser {
         this.#customCall(payload, time, locator);
         break;
       case "local_shell_call": {
-        const action = isObj(payload.action) ? payload.action : {};
+        const action = isObject(payload.action) ? payload.action : {};
         const argv = stringArray(action.command);
         const callId = str(payload.call_id) ?? str(payload.id);
         if (argv) {
@@ -651,7 +633,7 @@ class RolloutParser {
     }
   }
 
-  #event(payload: Obj, time: number | undefined, locator: Locator): void {
+  #event(payload: Json, time: number | undefined, locator: Locator): void {
     switch (payload.type) {
       case "user_message":
         if (typeof payload.message === "string") {
@@ -665,7 +647,7 @@ class RolloutParser {
         break;
       case "item_completed": {
         // Paginated history writes turns as completed items.
-        const item = isObj(payload.item) ? payload.item : {};
+        const item = isObject(payload.item) ? payload.item : {};
         if (item.type === "UserMessage") {
           this.#userTurn(contentText(item.content), time, locator);
         } else if (item.type === "AgentMessage") {
@@ -708,12 +690,12 @@ class RolloutParser {
     this.#lastSpeech = undefined;
   }
 
-  #functionCall(payload: Obj, time: number | undefined, locator: Locator) {
+  #functionCall(payload: Json, time: number | undefined, locator: Locator) {
     const name = str(payload.name) ?? "";
     const callId = str(payload.call_id) ?? str(payload.id);
     const rawArgs = payload.arguments;
     const args = typeof rawArgs === "string" ? parseJson(rawArgs) : rawArgs;
-    const a: Obj = isObj(args) ? args : {};
+    const a: Json = isObject(args) ? args : {};
     if (SHELL_ARGV_TOOLS.has(name)) {
       const argv = stringArray(a.command);
       const text = argv ? argvText(argv) : str(a.command);
@@ -758,7 +740,7 @@ class RolloutParser {
     }
   }
 
-  #customCall(payload: Obj, time: number | undefined, locator: Locator) {
+  #customCall(payload: Json, time: number | undefined, locator: Locator) {
     const name = str(payload.name) ?? "";
     const callId = str(payload.call_id) ?? str(payload.id);
     const input = typeof payload.input === "string" ? payload.input : "";
@@ -830,7 +812,7 @@ class RolloutParser {
     }
   }
 
-  #output(payload: Obj, time: number | undefined, locator: Locator): void {
+  #output(payload: Json, time: number | undefined, locator: Locator): void {
     const callId = str(payload.call_id) ?? str(payload.id);
     const call = callId ? this.#pending.get(callId) : undefined;
     if (callId) this.#pending.delete(callId);
@@ -868,7 +850,7 @@ class RolloutParser {
 }
 
 function readRolloutState(value: unknown): CodexRolloutState | undefined {
-  if (!isObj(value)) return undefined;
+  if (!isObject(value)) return undefined;
   const { nextSeq, id, userTurnSeqs, pendingCalls } = value;
   if (
     typeof nextSeq !== "number" || !Number.isInteger(nextSeq) || nextSeq < 0
@@ -882,9 +864,9 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
     )
     : [];
   const calls: Array<[string, CodexPendingCall]> = [];
-  if (isObj(pendingCalls)) {
+  if (isObject(pendingCalls)) {
     for (const [key, call] of Object.entries(pendingCalls)) {
-      if (!isObj(call) || typeof call.tool !== "string") continue;
+      if (!isObject(call) || typeof call.tool !== "string") continue;
       const kind = call.kind;
       if (
         kind !== "shell" && kind !== "patch" && kind !== "plan" &&
@@ -1028,7 +1010,7 @@ async function parseRollout(
 // history.jsonl
 
 function readHistoryState(value: unknown): CodexHistoryState | undefined {
-  if (!isObj(value) || !isObj(value.seqs)) return undefined;
+  if (!isObject(value) || !isObject(value.seqs)) return undefined;
   const seqs = Object.entries(value.seqs).filter((entry) => {
     const seq = entry[1];
     return typeof seq === "number" && Number.isInteger(seq) && seq >= 0;
@@ -1046,7 +1028,7 @@ async function parseHistory(
   const seqs = new Map(Object.entries(state?.seqs ?? {}));
   const builders = new Map<string, SessionBuilder>();
   const loop = await eachLine(path, options, replay, (value, locator) => {
-    if (!isObj(value)) return false;
+    if (!isObject(value)) return false;
     const id = str(value.session_id);
     if (!id || typeof value.text !== "string") return false;
     let builder = builders.get(id);

@@ -19,14 +19,8 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { commandExitCode, removedBlocks } from "./_cline_family.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import {
-  exitCodeIn,
-  isObject,
-  type Json,
-  str,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "continue";
 const LIST_NAME = "sessions.json";

@@ -32,10 +32,6 @@ import {
   textColumn,
 } from "./_sqlite_store.ts";
 import {
-  baseName,
-  dirName,
-  editBody,
-  exitCodeIn,
   isObject,
   type Json,
   list,
@@ -43,7 +39,8 @@ import {
   objectOf,
   parseJson,
   str,
-} from "./_work_records.ts";
+} from "./_json.ts";
+import { baseName, dirName, editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "crush";
 const NAME = "Crush";

@@ -35,10 +35,6 @@ import {
   unknownSchema,
 } from "./_sqlite_store.ts";
 import {
-  baseName,
-  dirName,
-  editBody,
-  exitCodeIn,
   finite,
   isObject,
   type Json,
@@ -47,7 +43,8 @@ import {
   objectOf,
   parseJson,
   str,
-} from "./_work_records.ts";
+} from "./_json.ts";
+import { baseName, dirName, editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "cursor";
 const NAME = "Cursor";

@@ -21,13 +21,8 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { MAX_DOCUMENT_BYTES } from "./_json_doc.ts";
-import {
-  isObject,
-  type Json,
-  str,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { decodeZstdFrames } from "./_zstd_frames.ts";
 
 const HARNESS_ID = "deepseek";

@@ -25,13 +25,8 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { MarkRuns } from "./_tree_chain.ts";
-import {
-  isObject,
-  type Json,
-  str,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { isObject, type Json, str } from "./_json.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "gemini";
 

@@ -36,9 +36,6 @@ import {
   textColumn,
 } from "./_sqlite_store.ts";
 import {
-  baseName,
-  editBody,
-  exitCodeIn,
   isObject,
   type Json,
   list,
@@ -46,7 +43,8 @@ import {
   objectOf,
   parseJson,
   str,
-} from "./_work_records.ts";
+} from "./_json.ts";
+import { baseName, editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "goose";
 const NAME = "Goose";

@@ -24,7 +24,7 @@ import type { Locator, RecordFlags, Role } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
-import { isObject, type Json, str } from "./_tool_records.ts";
+import { finite, isObject, type Json, str } from "./_json.ts";
 
 const HARNESS_ID = "intendant";
 const LOG_NAME = "session.jsonl";
@@ -152,12 +152,6 @@ async function readSpan(
   } catch {
     return undefined;
   }
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value)
-    ? value
-    : undefined;
 }
 
 /** Events the extraction reads; everything else is diagnostics. */
@@ -330,8 +324,8 @@ class LogReader {
       text = await readSpan(
         this.#dir,
         file,
-        num(data.model_offset),
-        num(data.model_bytes),
+        finite(data.model_offset),
+        finite(data.model_bytes),
       );
     }
     const id = str(data.id) ?? str(data.message_id);
@@ -341,14 +335,14 @@ class LogReader {
       id ? { ...locator, recordId: id } : locator,
       time,
     );
-    const messageSeq = num(data.message_seq);
+    const messageSeq = finite(data.message_seq);
     if (seq !== undefined && messageSeq !== undefined) {
       this.#lane.push({ seq, messageSeq });
     }
   }
 
   #rewind(data: Json): void {
-    const cut = num(data.cut_after_seq);
+    const cut = finite(data.cut_after_seq);
     if (cut === undefined) return;
     const first = this.#lane.find((r) => r.messageSeq > cut);
     if (first) this.builder.mark("rewind", first.seq, this.builder.nextSeq);
@@ -396,8 +390,9 @@ class LogReader {
     } else if (event === "model_response") {
       const file = str(obj.file) ?? str(data.file);
       if (!file) return;
-      const offset = num(data.model_offset) ?? num(data.offset);
-      const bytes = num(data.model_bytes) ?? num(data.len) ?? num(data.bytes);
+      const offset = finite(data.model_offset) ?? finite(data.offset);
+      const bytes = finite(data.model_bytes) ?? finite(data.len) ??
+        finite(data.bytes);
       if (offset === undefined && this.#readSidecars.has(file)) return;
       if (offset === undefined) this.#readSidecars.add(file);
       text = await readSpan(this.#dir, file, offset, bytes);

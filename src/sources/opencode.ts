@@ -33,10 +33,6 @@ import {
   textColumn,
 } from "./_sqlite_store.ts";
 import {
-  baseName,
-  dirName,
-  editBody,
-  filesOfApplyPatch,
   finite,
   isObject,
   type Json,
@@ -44,9 +40,15 @@ import {
   obj,
   objectOf,
   parseJson,
+  str,
+} from "./_json.ts";
+import {
+  baseName,
+  dirName,
+  editBody,
+  filesOfApplyPatch,
   removedFromUnifiedDiff,
   removedLines,
-  str,
 } from "./_work_records.ts";
 
 const HARNESS_ID = "opencode";

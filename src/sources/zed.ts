@@ -28,17 +28,8 @@ import {
   rows,
   textColumn,
 } from "./_sqlite_store.ts";
-import {
-  baseName,
-  editBody,
-  exitCodeIn,
-  isObject,
-  type Json,
-  list,
-  obj,
-  objectOf,
-  str,
-} from "./_work_records.ts";
+import { isObject, type Json, list, obj, objectOf, str } from "./_json.ts";
+import { baseName, editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "zed";
 const NAME = "Zed";
