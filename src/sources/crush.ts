@@ -18,6 +18,7 @@ import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { PROJECT_FOLDERS, projectDirs } from "./_project_dirs.ts";
+import { localAppData, xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
   col,
@@ -52,16 +53,10 @@ const PATH_TOOLS = new Set(["view", "edit", "multiedit", "write"]);
 function globalDataDir(source: SourceEnv): string {
   const env = source.env;
   if (env.CRUSH_GLOBAL_DATA) return env.CRUSH_GLOBAL_DATA;
-  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, "crush");
-  if (source.os === "windows") {
-    const local = env.LOCALAPPDATA ||
-      join(env.USERPROFILE || source.home, "AppData", "Local");
-    return join(local, "crush");
+  if (source.os === "windows" && !env.XDG_DATA_HOME) {
+    return join(localAppData(source), "crush");
   }
-  return join(
-    env.XDG_DATA_HOME || join(source.home, ".local", "share"),
-    "crush",
-  );
+  return join(xdgDataHome(source), "crush");
 }
 
 function crushRoots(source: SourceEnv): string[] {

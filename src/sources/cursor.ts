@@ -25,6 +25,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
   closeStore,
   col,
@@ -58,14 +59,10 @@ function ideRoots(source: SourceEnv): string[] {
   const env = source.env;
   if (env.DEJA_CURSOR_ROOT) return [env.DEJA_CURSOR_ROOT];
   if (source.os === "darwin") {
-    return [
-      join(source.home, "Library", "Application Support", "Cursor", "User"),
-    ];
+    return [join(macAppSupport(source), "Cursor", "User")];
   }
   if (source.os === "windows") {
-    const appData = env.APPDATA ||
-      join(env.USERPROFILE || source.home, "AppData", "Roaming");
-    return [join(appData, "Cursor", "User")];
+    return [join(roamingAppData(source), "Cursor", "User")];
   }
   const fallback = join(source.home, ".config", "Cursor", "User");
   const xdg = env.XDG_CONFIG_HOME

@@ -24,6 +24,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { roamingAppData, xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
   col,
@@ -72,13 +73,9 @@ function gooseRoots(source: SourceEnv): string[] {
   if (env.GOOSE_PATH_ROOT) {
     roots.push(join(env.GOOSE_PATH_ROOT, "data"));
   } else if (source.os === "windows") {
-    const appData = env.APPDATA ||
-      join(env.USERPROFILE || source.home, "AppData", "Roaming");
-    roots.push(join(appData, "Block", "goose", "data"));
+    roots.push(join(roamingAppData(source), "Block", "goose", "data"));
   } else {
-    roots.push(
-      join(env.XDG_DATA_HOME || join(source.home, ".local", "share"), "goose"),
-    );
+    roots.push(join(xdgDataHome(source), "goose"));
   }
   roots.push(join(source.home, ".goose"));
   return roots;

@@ -20,6 +20,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
   col,
@@ -72,8 +73,7 @@ const SKIP_DIRS = new Set([
 function opencodeRoots(source: SourceEnv): string[] {
   const env = source.env;
   if (env.DEJA_OPENCODE_ROOT) return [env.DEJA_OPENCODE_ROOT];
-  const data = env.XDG_DATA_HOME || join(source.home, ".local", "share");
-  return [join(data, "opencode")];
+  return [join(xdgDataHome(source), "opencode")];
 }
 
 function segments(path: string): string[] {

@@ -17,6 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { localAppData, macAppSupport, xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
   col,
@@ -58,16 +59,9 @@ const PATHS_TOOLS = new Set(["save_file", "restore_file_from_disk"]);
 function zedRoots(source: SourceEnv): string[] {
   const env = source.env;
   if (env.DEJA_ZED_ROOT) return [env.DEJA_ZED_ROOT];
-  if (source.os === "darwin") {
-    return [join(source.home, "Library", "Application Support", "Zed")];
-  }
-  if (source.os === "windows") {
-    const local = env.LOCALAPPDATA ||
-      join(env.USERPROFILE || source.home, "AppData", "Local");
-    return [join(local, "Zed")];
-  }
-  const data = env.FLATPAK_XDG_DATA_HOME || env.XDG_DATA_HOME ||
-    join(source.home, ".local", "share");
+  if (source.os === "darwin") return [join(macAppSupport(source), "Zed")];
+  if (source.os === "windows") return [join(localAppData(source), "Zed")];
+  const data = env.FLATPAK_XDG_DATA_HOME || xdgDataHome(source);
   return [join(data, "zed")];
 }
 

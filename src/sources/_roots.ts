@@ -1,0 +1,88 @@
+/**
+ * The per-OS base folders desktop apps keep their data under, built with
+ * `node:path` `join`. Each harness adds its own env overrides and folder
+ * names on top.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { SourceEnv } from "../core/harness.ts";
+
+/**
+ * The XDG data folder: `$XDG_DATA_HOME`, else `~/.local/share`.
+ *
+ * @param source The environment.
+ * @returns An absolute folder path (existing or not).
+ * @example
+ * ```ts
+ * import { xdgDataHome } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(xdgDataHome({ home: "/h", env: {}, os: "linux" }), "/h/.local/share");
+ * ```
+ */
+export function xdgDataHome(source: SourceEnv): string {
+  return source.env.XDG_DATA_HOME || join(source.home, ".local", "share");
+}
+
+/**
+ * The Windows roaming app-data folder: `%APPDATA%`, else
+ * `<%USERPROFILE% or home>/AppData/Roaming`.
+ *
+ * @param source The environment.
+ * @returns An absolute folder path (existing or not).
+ * @example
+ * ```ts
+ * import { roamingAppData } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(
+ *   roamingAppData({ home: "/h", env: {}, os: "windows" }),
+ *   "/h/AppData/Roaming",
+ * );
+ * ```
+ */
+export function roamingAppData(source: SourceEnv): string {
+  const env = source.env;
+  return env.APPDATA ||
+    join(env.USERPROFILE || source.home, "AppData", "Roaming");
+}
+
+/**
+ * The Windows local app-data folder: `%LOCALAPPDATA%`, else
+ * `<%USERPROFILE% or home>/AppData/Local`.
+ *
+ * @param source The environment.
+ * @returns An absolute folder path (existing or not).
+ * @example
+ * ```ts
+ * import { localAppData } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(
+ *   localAppData({ home: "/h", env: { LOCALAPPDATA: "/l" }, os: "windows" }),
+ *   "/l",
+ * );
+ * ```
+ */
+export function localAppData(source: SourceEnv): string {
+  const env = source.env;
+  return env.LOCALAPPDATA ||
+    join(env.USERPROFILE || source.home, "AppData", "Local");
+}
+
+/**
+ * The macOS app-support folder: `~/Library/Application Support`.
+ *
+ * @param source The environment.
+ * @returns An absolute folder path (existing or not).
+ * @example
+ * ```ts
+ * import { macAppSupport } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(
+ *   macAppSupport({ home: "/h", env: {}, os: "darwin" }),
+ *   "/h/Library/Application Support",
+ * );
+ * ```
+ */
+export function macAppSupport(source: SourceEnv): string {
+  return join(source.home, "Library", "Application Support");
+}
