@@ -16,6 +16,7 @@ import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { baseName, dirOf } from "./_paths.ts";
 import { ToolRecorder } from "./_tool_records.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
@@ -149,19 +150,6 @@ export function removedBlocks(diff: string): string[] {
     flush();
   }
   return out;
-}
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
-
-function baseName(path: string): string {
-  return segments(path).at(-1) ?? "";
-}
-
-function dirOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i > 0 ? path.slice(0, i) : ".";
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -113,14 +113,3 @@ export function exitCodeIn(output: string): number | undefined {
   }
   return code;
 }
-
-/** Basename of a POSIX or Windows path. */
-export function baseName(path: string): string {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0).at(-1) ?? "";
-}
-
-/** Directory part of a path ("" at the root). */
-export function dirName(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
-}

@@ -19,6 +19,7 @@ import { MAX_LINE_BYTES, readLines } from "../core/lines.ts";
 import { cleanSpeech } from "../core/text.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName, dirOf } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
@@ -87,16 +88,6 @@ export interface AiderParseOptions extends ParseOptions {
   maxLineBytes?: number;
   /** Path of the input history; default `.aider.input.history` beside the log. */
   inputHistory?: string;
-}
-
-function dirOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i > 0 ? path.slice(0, i) : ".";
-}
-
-function baseName(path: string): string {
-  const parts = path.split(/[\\/]+/).filter((p) => p.length > 0);
-  return parts.at(-1) ?? "";
 }
 
 /** Aider writes local wall-clock times without a zone. */

@@ -21,6 +21,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "amp";
@@ -36,10 +37,6 @@ const DIALECT: ToolDialect = {
 
 /** Run statuses that mean the tool did not succeed. */
 const FAILED = new Set(["error", "cancelled", "rejected-by-user"]);
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 function isThreadPath(path: string): boolean {
   const parts = segments(path);

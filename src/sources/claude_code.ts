@@ -24,6 +24,7 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { baseName, segments } from "./_paths.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
@@ -72,14 +73,6 @@ export interface ClaudeTranscriptState {
   project?: string;
   /** Tool calls still waiting for their result: tool_use id → tool name. */
   tools?: Record<string, string>;
-}
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
-
-function baseName(path: string): string {
-  return segments(path).at(-1) ?? "";
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */

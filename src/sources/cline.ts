@@ -20,6 +20,7 @@ import {
   pathList,
   UI_MESSAGES,
 } from "./_cline_family.ts";
+import { baseName } from "./_paths.ts";
 
 const FAMILY: ClineFamily = {
   harness: "cline",
@@ -32,10 +33,6 @@ const OTHER_MARKERS = [
   "kilocode.kilo-code",
   ".vscode-mock",
 ];
-
-function baseName(path: string): string {
-  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
-}
 
 function ours(path: string): boolean {
   return !OTHER_MARKERS.some((m) => path.includes(m));

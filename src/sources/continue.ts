@@ -20,6 +20,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { commandExitCode, removedBlocks } from "./_cline_family.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { baseName, dirOf } from "./_paths.ts";
 import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "continue";
@@ -49,15 +50,6 @@ const DIALECT: ToolDialect = {
 
 /** Tools whose `diffs` argument holds SEARCH/REPLACE blocks. */
 const DIFF_TOOLS = new Set(["search_and_replace_in_file"]);
-
-function baseName(path: string): string {
-  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
-}
-
-function dirOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i > 0 ? path.slice(0, i) : ".";
-}
 
 /** `file:///home/a/app` → `/home/a/app`; plain paths pass through. */
 function pathFromUri(value: string | undefined): string | undefined {

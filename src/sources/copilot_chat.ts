@@ -24,6 +24,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
+import { segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
@@ -54,10 +55,6 @@ const MAX_LOG_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Object keys never walked into while replaying a mutation log. */
 const UNSAFE_KEYS = new Set(["__proto__", "prototype", "constructor"]);
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 function isSessionPath(path: string): boolean {
   const dir = segments(path).at(-2);

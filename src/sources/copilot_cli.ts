@@ -15,12 +15,9 @@ import type {
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
+import { segments } from "./_paths.ts";
 
 const HARNESS_ID = "copilot-cli";
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 /** `session-state/<id>/events.jsonl` or `session-state/<id>.jsonl` → the id. */
 function sessionIdOf(path: string): string | undefined {

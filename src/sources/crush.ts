@@ -17,6 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName, dirName } from "./_paths.ts";
 import { PROJECT_FOLDERS, projectDirs } from "./_project_dirs.ts";
 import { localAppData, xdgDataHome } from "./_roots.ts";
 import {
@@ -41,7 +42,7 @@ import {
   parseJson,
   str,
 } from "./_json.ts";
-import { baseName, dirName, editBody, exitCodeIn } from "./_work_records.ts";
+import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "crush";
 const NAME = "Crush";

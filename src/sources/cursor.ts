@@ -25,6 +25,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName, dirName } from "./_paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
   closeStore,
@@ -45,7 +46,7 @@ import {
   parseJson,
   str,
 } from "./_json.ts";
-import { baseName, dirName, editBody, exitCodeIn } from "./_work_records.ts";
+import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "cursor";
 const NAME = "Cursor";

@@ -22,6 +22,7 @@ import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { MAX_DOCUMENT_BYTES } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { baseName, dirOf } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { decodeZstdFrames } from "./_zstd_frames.ts";
 
@@ -55,19 +56,6 @@ const DIALECT: ToolDialect = {
 /** What dsh's shell tools append to their output. */
 const EXIT_FOOTER = /\[exit code: (-?\d+)\]\s*$/;
 const SIGNAL_FOOTER = /\[killed by signal: [^\]]+\]\s*$/;
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
-
-function baseName(path: string): string {
-  return segments(path).at(-1) ?? "";
-}
-
-function dirOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i > 0 ? path.slice(0, i) : ".";
-}
 
 /** The format generation a log file name carries (`session.jsonl` is 1). */
 function generationOf(name: string): number | undefined {

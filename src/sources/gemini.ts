@@ -24,6 +24,7 @@ import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
+import { segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
@@ -60,10 +61,6 @@ interface Meta {
   lastUpdated?: unknown;
   summary?: string;
   kind?: string;
-}
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
 }
 
 /** `…/tmp/<project>/chats/[<parent>/]<file>` → project id and parent, or undefined. */

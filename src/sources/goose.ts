@@ -24,6 +24,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName } from "./_paths.ts";
 import { roamingAppData, xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
@@ -45,7 +46,7 @@ import {
   parseJson,
   str,
 } from "./_json.ts";
-import { baseName, editBody, exitCodeIn } from "./_work_records.ts";
+import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "goose";
 const NAME = "Goose";

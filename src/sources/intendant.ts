@@ -25,6 +25,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { finite, isObject, type Json, str } from "./_json.ts";
+import { baseName, dirOf } from "./_paths.ts";
 
 const HARNESS_ID = "intendant";
 const LOG_NAME = "session.jsonl";
@@ -42,15 +43,6 @@ const USER_PROVENANCE = new Set([
   "ask_human_answer",
   "unknown",
 ]);
-
-function baseName(path: string): string {
-  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
-}
-
-function dirOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i > 0 ? path.slice(0, i) : ".";
-}
 
 /** Milliseconds since local midnight of `HH:MM:SS[.fff]`, if that is what it is. */
 function timeOfDay(text: string): number | undefined {

@@ -33,6 +33,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
@@ -52,10 +53,6 @@ const DIALECT: ToolDialect = {
   oldKeys: ["old_string", "old", "old_str"],
   editListKey: "edit",
 };
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 /** `…/sessions/<wd>/<session>/agents/<agent>/wire.jsonl` (Kimi Code). */
 function codePlace(

@@ -20,6 +20,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName, dirName, segments } from "./_paths.ts";
 import { xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
@@ -44,8 +45,6 @@ import {
   str,
 } from "./_json.ts";
 import {
-  baseName,
-  dirName,
   editBody,
   filesOfApplyPatch,
   removedFromUnifiedDiff,
@@ -74,10 +73,6 @@ function opencodeRoots(source: SourceEnv): string[] {
   const env = source.env;
   if (env.DEJA_OPENCODE_ROOT) return [env.DEJA_OPENCODE_ROOT];
   return [join(xdgDataHome(source), "opencode")];
-}
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
 }
 
 function isDb(path: string): boolean {

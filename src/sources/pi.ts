@@ -21,6 +21,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 
@@ -35,10 +36,6 @@ const DIALECT: ToolDialect = {
   oldKeys: ["oldText", "old_text", "old_string"],
   editListKey: "edits",
 };
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 /** `<time>_<uuid>.jsonl` → the uuid; else the stem. */
 function idFromName(name: string): string {

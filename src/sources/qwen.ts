@@ -20,6 +20,7 @@ import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
+import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
@@ -50,10 +51,6 @@ const NOT_TYPED_SUBTYPES = new Set([
 
 /** Provenances of records a person wrote (or unlabelled ones). */
 const PERSON_PROVENANCE = new Set(["real_user"]);
-
-function segments(path: string): string[] {
-  return path.split(/[\\/]+/).filter((s) => s.length > 0);
-}
 
 function isChatPath(path: string): boolean {
   const parts = segments(path);

@@ -19,6 +19,7 @@ import {
   UI_MESSAGES,
   vscodeUserDirs,
 } from "./_cline_family.ts";
+import { baseName } from "./_paths.ts";
 
 const FAMILY: ClineFamily = {
   harness: "roo",
@@ -27,10 +28,6 @@ const FAMILY: ClineFamily = {
 
 /** Paths that belong to Cline or Kilo, not to Roo. */
 const OTHER_MARKERS = ["saoudrizwan.claude-dev", "kilocode.kilo-code"];
-
-function baseName(path: string): string {
-  return path.split(/[\\/]+/).filter((p) => p.length > 0).at(-1) ?? "";
-}
 
 function ours(path: string): boolean {
   return !OTHER_MARKERS.some((m) => path.includes(m));

@@ -17,6 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { baseName } from "./_paths.ts";
 import { localAppData, macAppSupport, xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
@@ -30,7 +31,7 @@ import {
   textColumn,
 } from "./_sqlite_store.ts";
 import { isObject, type Json, list, obj, objectOf, str } from "./_json.ts";
-import { baseName, editBody, exitCodeIn } from "./_work_records.ts";
+import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "zed";
 const NAME = "Zed";

@@ -1,0 +1,81 @@
+/**
+ * Splitting the paths harness stores hold. They may come from any OS, so `/`
+ * and `\` both separate, whatever OS deja runs on.
+ *
+ * @module
+ */
+
+/**
+ * The non-empty segments of a POSIX or Windows path.
+ *
+ * @param path A path.
+ * @returns Its segments, separators and empty parts dropped.
+ * @example
+ * ```ts
+ * import { segments } from "./_paths.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(segments("C:\\a//b/"), ["C:", "a", "b"]);
+ * ```
+ */
+export function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s.length > 0);
+}
+
+/**
+ * The last segment of a POSIX or Windows path.
+ *
+ * @param path A path.
+ * @returns The last non-empty segment ("" for none).
+ * @example
+ * ```ts
+ * import { baseName } from "./_paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(baseName("/a/b.json/"), "b.json");
+ * ```
+ */
+export function baseName(path: string): string {
+  return segments(path).at(-1) ?? "";
+}
+
+/**
+ * The folder part of a path, as `dirname` answers it: "/" for a file at the
+ * root, "." when there is no folder part.
+ *
+ * @param path A path.
+ * @returns Everything before the last separator.
+ * @example
+ * ```ts
+ * import { dirName } from "./_paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(dirName("/a/b"), "/a");
+ * equal(dirName("/b"), "/");
+ * ```
+ */
+export function dirName(path: string): string {
+  const i = lastSeparator(path);
+  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
+}
+
+/**
+ * The folder part of a path, or "." when it has none worth naming (no
+ * separator, or only the root one). Parsers use it where a folder stands for
+ * a project or a session and the root stands for neither.
+ *
+ * @param path A path.
+ * @returns Everything before the last separator, else ".".
+ * @example
+ * ```ts
+ * import { dirOf } from "./_paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(dirOf("/a/b"), "/a");
+ * equal(dirOf("/b"), ".");
+ * ```
+ */
+export function dirOf(path: string): string {
+  const i = lastSeparator(path);
+  return i > 0 ? path.slice(0, i) : ".";
+}
+
+function lastSeparator(path: string): number {
+  return Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+}
