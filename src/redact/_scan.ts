@@ -28,6 +28,16 @@ export function isRedacted(value: string): boolean {
   return value.includes(MARKER_PREFIX);
 }
 
+/** Finds secrets in `text` and adds an edit for each. */
+export type Collect = (text: string, edits: Edits) => void;
+
+/**
+ * Sentence punctuation after a bare value: kept out of prose cuts, and
+ * ignored when deciding whether a value is an ordinary word. `!` and `?` may
+ * belong to a password, so they are not in it.
+ */
+export const SENTENCE_END = /[.,;:)\]"'»”]+$/;
+
 /** Where a value sits in the text, and whether quotes enclose it. */
 export interface ValueSpan {
   start: number;

@@ -8,10 +8,11 @@
  * a corpus of hundreds of MB. Each rule starts with one scan for a rare
  * anchor and does real work only where the anchor is, so text without
  * secrets costs a handful of native regex scans and one sampled pass.
+ * The rules are listed in `_rules.ts`.
  *
  * @module
  */
-import { RULE_IDS, RULES } from "./_rules.ts";
+import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { type Edit, type Edits, marker } from "./_scan.ts";
 
 /** What redact() returns. */
@@ -70,7 +71,7 @@ export function redact(text: string): RedactionResult {
     input = input.replace(TERMINAL_ESCAPE, "");
   }
   const edits: Edits = [];
-  for (const rule of RULES) rule.collect(input, edits);
+  for (const collect of COLLECTORS) collect(input, edits);
   const counts: Record<string, number> = {};
   if (edits.length === 0) return { text: input, counts };
   const kept = keepMostSpecific(edits);

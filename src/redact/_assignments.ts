@@ -1,0 +1,229 @@
+/**
+ * Values assigned to keys: a `:` or `=` that a credential word precedes
+ * (checked by lookbehind, so the scan stops only there), then the key decides
+ * the rule: Authorization → bearer, Cookie → cookie, AWS secret names →
+ * aws-secret, any other credential word → credential.
+ *
+ * @module
+ */
+import {
+  type Edits,
+  isHexLike,
+  isPathLike,
+  isPlaceholder,
+  isPlainWord,
+  isRedacted,
+  isReference,
+  isTypeWord,
+  readValue,
+  SENTENCE_END,
+} from "./_scan.ts";
+
+// Credential words in other languages and scripts.
+const OTHER_WORDS = [
+  "passwort",
+  "kennwort",
+  "contrase[ñn]a",
+  "senha",
+  "mot[ _]de[ _]passe",
+  "wachtwoord",
+  "l[öo]senord",
+  "salasana",
+  "parola",
+  "has[łl]o",
+  "heslo",
+  "jelsz[óo]",
+  "[şs]ifre",
+  "m[ậa]t[ _]kh[ẩa]u",
+  "пароль",
+  "токен",
+  "секрет",
+  "κωδικός",
+  "סיסמה",
+  "كلمة المرور",
+  "पासवर्ड",
+  "密码",
+  "密碼",
+  "口令",
+  "令牌",
+  "密钥",
+  "パスワード",
+  "暗証番号",
+  "비밀번호",
+];
+// A key that ends in one of these holds a credential.
+const CREDENTIAL_WORDS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "passcode",
+  "pass",
+  "pwd",
+  "secret",
+  "token",
+  "api[_-]?key",
+  "access[_-]?key",
+  "secret[_-]?key",
+  "private[_-]?key",
+  "signing[_-]?key",
+  "encryption[_-]?key",
+  "master[_-]?key",
+  "auth[_-]?key",
+  "credentials?",
+  "auth",
+  ...OTHER_WORDS,
+];
+// The scan's lookbehind uses fewer, broader stems (`key` for every *_key)
+// so it stays short; the handler then checks the exact key.
+const SCAN_STEMS = [
+  "pass(?:word|wd|phrase|code)?",
+  "pwd",
+  "secret",
+  "token",
+  "key",
+  "auth",
+  "credentials?",
+  "authorization",
+  "cookie",
+  ...OTHER_WORDS,
+];
+const ASSIGNMENT = new RegExp(
+  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\?["'\\]]){0,2}[ \\t]*)[:=：＝]`,
+  "gi",
+);
+const CREDENTIAL_END = new RegExp(`(?:${CREDENTIAL_WORDS.join("|")})$`, "i");
+const AWS_END =
+  /(?:secret_?access_?key|session_?token|aws_?secret(?:_?key)?)$/i;
+const AUTH_END = /authorization$/i;
+const COOKIE_END = /cookie$/i;
+// Ordinary words that end in a key word.
+const NOT_A_KEY = /(?:by|com|over|under|tres|sur|encom)pass$|oauth$/i;
+const PUBLIC_KEY = /public[\w.-]*$/i;
+const KEY_WORD_IN_VALUE = /pass|pwd|secret|token|key|auth|cred/i;
+const SCHEME_FIRST = /^(bearer|token|basic|bot|apikey|api-key|sso-key)[ \t]+/i;
+const COOKIE_PAIR = /([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;
+const SESSIONISH =
+  /sess|sid|token|auth|jwt|csrf|xsrf|remember|login|secret|cred|key|^__(?:host|secure)-|identity|access|refresh/i;
+
+/** The separator at `at` and its length: `:`, `=`, `:=`, `=>`, `==`, `===`. */
+function separatorAt(text: string, at: number): string {
+  const two = text.slice(at, at + 3);
+  if (two.startsWith("===")) return "===";
+  if (/^(?::=|=>|==)/.test(two)) return two.slice(0, 2);
+  return text[at]!;
+}
+
+/** Decides whether the value after `key<sep>` is a secret worth replacing. */
+function credentialValueOk(
+  raw: string,
+  quoted: boolean,
+  tight: boolean,
+): boolean {
+  // "auth: required." ends a sentence; the period is no part of a word.
+  const value = quoted || tight ? raw : raw.replace(SENTENCE_END, "");
+  if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
+  if (isPlaceholder(value) || isTypeWord(value)) return false;
+  if (quoted) {
+    // UI labels and prose in a string: "Enter your password".
+    return !(/\s/.test(value) && /^[\p{L}\s,.'!?:-]+$/u.test(value));
+  }
+  if (isPathLike(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
+  if (/^[0-9]{1,5}$/.test(value)) return false;
+  // Code: calls, indexing, generics, member access, references.
+  if (/[()[\]{}<>]/.test(value)) return false;
+  if (/^[&*]*[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/.test(value)) {
+    return false;
+  }
+  if (/^[&*]+[A-Za-z_]\w*$/.test(value)) return false;
+  if (/^[\p{L}_]+$/u.test(value)) {
+    // `password: str` and `token = token` are code; an env-style KEY=word
+    // with no blanks is a real assignment.
+    if (!tight) return false;
+    return !KEY_WORD_IN_VALUE.test(value);
+  }
+  return true;
+}
+
+function authorizationValue(text: string, from: number, edits: Edits): void {
+  let i = from;
+  while (text[i] === " " || text[i] === "\t") i++;
+  if (text[i] === "\\") i++;
+  if (text[i] === '"' || text[i] === "'" || text[i] === "`") i++;
+  const scheme = SCHEME_FIRST.exec(text.slice(i, i + 20));
+  if (scheme) i += scheme[0].length;
+  const v = readValue(text, i);
+  if (!v) return;
+  const value = text.slice(v.start, v.end);
+  if (value.length < 3 || isRedacted(value)) return;
+  if (isReference(value) || isPlaceholder(value)) return;
+  // No scheme: "Authorization: required" is prose; a token is not a word.
+  if (scheme ? isTypeWord(value) : isPlainWord(value) || value.length < 8) {
+    return;
+  }
+  edits.push({ start: v.start, end: v.end, id: "bearer" });
+}
+
+function cookieValues(text: string, from: number, edits: Edits): void {
+  let i = from;
+  while (text[i] === " " || text[i] === "\t") i++;
+  if (text[i] === "\\") i++;
+  if (text[i] === '"' || text[i] === "'") i++;
+  let to = text.indexOf("\n", i);
+  if (to < 0) to = text.length;
+  const line = text.slice(i, to);
+  COOKIE_PAIR.lastIndex = 0;
+  let p: RegExpExecArray | null;
+  while ((p = COOKIE_PAIR.exec(line)) !== null) {
+    const value = p[2]!;
+    if (!SESSIONISH.test(p[1]!) || value.length < 4) continue;
+    if (isRedacted(value) || isReference(value)) continue;
+    const start = i + p.index + p[1]!.length + 1;
+    edits.push({ start, end: start + value.length, id: "cookie" });
+  }
+}
+
+/** Adds an edit for every secret assigned to a credential-named key. */
+export function collectAssignments(text: string, edits: Edits): void {
+  ASSIGNMENT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ASSIGNMENT.exec(text)) !== null) {
+    const at = m.index;
+    const sep = separatorAt(text, at);
+    if (sep.length > 1) ASSIGNMENT.lastIndex = at + sep.length;
+    let k = at - 1;
+    while (text[k] === " " || text[k] === "\t") k--;
+    for (let q = 0; q < 2 && /["'\]]/.test(text[k] ?? ""); q++) {
+      k--;
+      if (text[k] === "\\") k--;
+    }
+    const key = text.slice(Math.max(0, k - 31), k + 1);
+    if (AUTH_END.test(key)) {
+      if (sep === ":" || sep === "=") authorizationValue(text, at + 1, edits);
+      continue;
+    }
+    if (COOKIE_END.test(key)) {
+      if (sep === ":" || sep === "=") cookieValues(text, at + 1, edits);
+      continue;
+    }
+    const word = CREDENTIAL_END.exec(key);
+    if (!word) continue;
+    // bypass=, oauth:, PublicKeyToken= (.NET assembly names) are no secrets.
+    if (NOT_A_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
+    const v = readValue(text, at + sep.length);
+    if (!v) continue;
+    const value = text.slice(v.start, v.end);
+    if (sep.startsWith("==") && !v.quoted) continue;
+    if (
+      AWS_END.test(key) && /^[A-Za-z0-9\/+=]{16,}$/.test(value) &&
+      !isHexLike(value)
+    ) {
+      edits.push({ start: v.start, end: v.end, id: "aws-secret" });
+      continue;
+    }
+    // KEY=value with no blanks, as in .env files and shell.
+    const tight = sep === "=" && k === at - 1 && v.start === at + 1;
+    if (credentialValueOk(value, v.quoted, tight)) {
+      edits.push({ start: v.start, end: v.end, id: "credential" });
+    }
+  }
+}

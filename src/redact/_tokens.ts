@@ -1,0 +1,391 @@
+/**
+ * Token shapes (provider prefixes, JWTs, AWS key ids) and high-entropy values
+ * in secret-shaped places. Both live in runs of 20+ token characters, which
+ * one sampled pass finds: any such run covers one of every 20th position,
+ * so only those positions are probed.
+ *
+ * @module
+ */
+import {
+  charClasses,
+  type Edits,
+  entropy,
+  isHexLike,
+  isIdentifierLike,
+  isPathLike,
+} from "./_scan.ts";
+
+/** A token recognisable by its shape alone; the whole token is replaced. */
+export interface Shape {
+  id: string;
+  description: string;
+  pattern: string;
+  /** Extra check on the match; false keeps it. */
+  accept?: (token: string) => boolean;
+}
+
+/** Token shapes, most specific first (sk-ant- before sk-). */
+export const SHAPES: readonly Shape[] = [
+  {
+    id: "jwt",
+    description: "JSON Web Tokens: three base64url segments starting eyJ",
+    pattern: String
+      .raw`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`,
+  },
+  {
+    id: "aws-access-key",
+    description: "AWS access key ids (AKIA…, ASIA…)",
+    pattern: String.raw`(?:AKIA|ASIA)[A-Z0-9]{16}`,
+  },
+  {
+    id: "github-token",
+    description: "GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
+    pattern: String
+      .raw`gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}`,
+  },
+  {
+    id: "gitlab-token",
+    description: "GitLab tokens (glpat-, gldt-, glrt-, glptt-, glcbt-, glft-)",
+    pattern: String.raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}`,
+  },
+  {
+    id: "slack-token",
+    description: "Slack tokens (xoxb-, xoxp-, xoxa-, xoxe-, xapp-)",
+    pattern: String
+      .raw`xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}`,
+  },
+  {
+    id: "anthropic-key",
+    description: "Anthropic API keys (sk-ant-…)",
+    pattern: String.raw`sk-ant-[A-Za-z0-9_-]{20,}`,
+  },
+  {
+    id: "openrouter-key",
+    description: "OpenRouter API keys (sk-or-v1-…)",
+    pattern: String.raw`sk-or-v1-[A-Za-z0-9]{32,}`,
+  },
+  {
+    id: "openai-key",
+    description:
+      "OpenAI-style keys (sk-…, sk-proj-…) holding a run of 20+ letters and digits",
+    pattern: String.raw`sk-[A-Za-z0-9_-]{20,}`,
+    // Branch names like sk-my-long-feature-name have no long random run.
+    accept: (t) => /[A-Za-z0-9]{20,}/.test(t) && charClasses(t) >= 2,
+  },
+  {
+    id: "google-api-key",
+    description: "Google API keys (AIza…)",
+    pattern: String.raw`AIza[0-9A-Za-z_-]{30,}`,
+  },
+  {
+    id: "npm-token",
+    description: "npm access tokens (npm_…)",
+    pattern: String.raw`npm_[A-Za-z0-9]{30,}`,
+  },
+  {
+    id: "huggingface-token",
+    description: "Hugging Face tokens (hf_…)",
+    pattern: String.raw`hf_[A-Za-z0-9]{30,}`,
+  },
+  {
+    id: "pypi-token",
+    description: "PyPI upload tokens (pypi-Ag…)",
+    pattern: String.raw`pypi-Ag[A-Za-z0-9_-]{40,}`,
+  },
+  {
+    id: "sendgrid-key",
+    description: "SendGrid API keys (SG.….…)",
+    pattern: String.raw`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`,
+  },
+  {
+    id: "stripe-key",
+    description:
+      "Stripe keys and webhook secrets (sk_live_, rk_live_, pk_live_, *_test_, whsec_)",
+    pattern: String
+      .raw`[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}`,
+  },
+  {
+    id: "shopify-token",
+    description: "Shopify access tokens (shpat_, shpca_, shppa_, shpss_)",
+    pattern: String.raw`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}`,
+  },
+  {
+    id: "digitalocean-token",
+    description: "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)",
+    pattern: String.raw`do[opr]_v1_[a-f0-9]{64}`,
+  },
+  {
+    id: "groq-key",
+    description: "Groq API keys (gsk_…)",
+    pattern: String.raw`gsk_[A-Za-z0-9]{40,}`,
+  },
+  {
+    id: "xai-key",
+    description: "xAI API keys (xai- followed by letters and digits only)",
+    pattern: String.raw`xai-[A-Za-z0-9]{40,}`,
+  },
+  {
+    id: "linear-key",
+    description: "Linear API keys (lin_api_…)",
+    pattern: String.raw`lin_api_[A-Za-z0-9]{32,}`,
+  },
+  {
+    id: "databricks-token",
+    description: "Databricks tokens (dapi…)",
+    pattern: String.raw`dapi[a-f0-9]{32}(?:-\d)?`,
+  },
+  {
+    id: "age-secret-key",
+    description: "age encryption secret keys (AGE-SECRET-KEY-1…)",
+    pattern: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}`,
+  },
+  {
+    id: "telegram-bot-token",
+    description: "Telegram bot tokens (digits:AA…)",
+    pattern: String.raw`[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}`,
+  },
+];
+
+// Sticky: tried only where a token run starts.
+const SHAPE_AT = new RegExp(
+  `(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
+  "y",
+);
+// The first two characters of every shape, so most runs never reach the regex.
+const SHAPE_HEADS = new Set(
+  [
+    "ey",
+    "AK",
+    "AS",
+    "AI",
+    "AG",
+    "gh",
+    "gi",
+    "gl",
+    "gs",
+    "xo",
+    "xa",
+    "sk",
+    "rk",
+    "pk",
+    "np",
+    "hf",
+    "py",
+    "SG",
+    "wh",
+    "sh",
+    "do",
+    "li",
+    "da",
+  ].map((h) => h.charCodeAt(0) * 65536 + h.charCodeAt(1)),
+);
+
+// Characters of a token run: base64, base64url and the `-`/`_` of prefixes.
+const TOKEN_CHAR = new Uint8Array(65536);
+for (
+  const c
+    of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+) TOKEN_CHAR[c.charCodeAt(0)] = 1;
+const MIN_RUN = 20;
+
+const STOP_KEYS = new Set([
+  "id",
+  "ids",
+  "uuid",
+  "guid",
+  "sha",
+  "sha1",
+  "sha256",
+  "sha512",
+  "hash",
+  "digest",
+  "checksum",
+  "integrity",
+  "etag",
+  "commit",
+  "rev",
+  "revision",
+  "version",
+  "ref",
+  "parent",
+  "tree",
+  "oid",
+  "blob",
+  "moved",
+  "to",
+  "from",
+  "path",
+  "file",
+  "dir",
+  "url",
+  "uri",
+  "href",
+  "src",
+  "image",
+  "data",
+  "content",
+  "name",
+  "title",
+  "type",
+  "class",
+  "style",
+  "model",
+  "branch",
+  "tag",
+  "label",
+  "redacted",
+  "http",
+  "https",
+  "public",
+  "pubkey",
+  "fingerprint",
+  "cert",
+  "certificate",
+  "nonce",
+]);
+const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi)/;
+// Object ids such as msg_01…, toolu_01…, call_…, cus_… are not secrets.
+const OBJECT_ID = /^[a-z]{2,8}_[A-Za-z0-9]{12,}$/;
+const KEY_WORDS_OF = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
+
+/** The last word of a key, lower-cased: `commitSha` → `sha`. */
+function lastKeyWord(key: string): string {
+  const words = key.match(KEY_WORDS_OF);
+  return (words?.[words.length - 1] ?? key).toLowerCase();
+}
+
+const KEY_CHAR = new Uint8Array(65536);
+for (
+  const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+) KEY_CHAR[c.charCodeAt(0)] = 1;
+
+/** The key before a `=`/`:` at `sepAt`, or "" when none is there. */
+function keyBefore(text: string, sepAt: number): string {
+  let i = sepAt - 1;
+  while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+  while (i >= 0 && (text[i] === '"' || text[i] === "'" || text[i] === "\\")) {
+    i--;
+  }
+  const end = i + 1;
+  while (i >= 0 && end - i <= 64 && KEY_CHAR[text.charCodeAt(i)] === 1) i--;
+  return text.slice(i + 1, end);
+}
+
+/** True when a token run reads as random: long, mixed and high in entropy. */
+function looksRandom(core: string): boolean {
+  if (core.length < MIN_RUN || core.length > 256) return false;
+  if (isHexLike(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
+  if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
+  if (isPathLike(core) || /^[a-z0-9_\/.-]+$/.test(core)) return false;
+  if (charClasses(core) < 3 || isIdentifierLike(core)) return false;
+  return entropy(core) >= Math.min(4, Math.log2(core.length) * 0.85);
+}
+
+/**
+ * Where a run that starts at `a` sits: after `key=`/`key:` with a key of 3+
+ * characters that is not a stop word, or alone in quotes. Returns false for
+ * any other place.
+ */
+function secretPosition(text: string, a: number, end: number): boolean {
+  let i = a - 1;
+  let quote = "";
+  const before = text[i];
+  if (before === '"' || before === "'" || before === "`") {
+    quote = before;
+    i--;
+    if (text[i] === "\\") i--;
+  }
+  while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+  const sep = text[i];
+  // The `:` of a URL scheme is no key separator.
+  if (sep === "=" || (sep === ":" && text[i + 1] !== "/")) {
+    const key = keyBefore(text, i);
+    if (STOP_KEYS.has(lastKeyWord(key))) return false;
+    if (key.toLowerCase().includes("public")) return false;
+    const digits = /^[0-9]+$/.test(key);
+    // A Telegram-style `123456789:` key counts; short keys do not.
+    if (digits ? key.length >= 6 : key.length >= 3) return true;
+  }
+  if (!quote) return false;
+  const after = text[end] === "\\" ? text[end + 1] : text[end];
+  return after === quote;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Checks one run `[a, b)` of token characters for shapes, then entropy.
+ * `slash.at` caches the next `/` at or after the run (runs come in order),
+ * so a text without one is searched once, not once per run.
+ */
+function tokenRun(
+  text: string,
+  a: number,
+  b: number,
+  slash: { at: number },
+  edits: Edits,
+): void {
+  // Some tokens begin before the run: a Telegram token's digits sit before
+  // a `:`, and SendGrid keys and JWTs with a short header before a `.`.
+  let from = a;
+  if (text[a - 1] === ":" && text[a] === "A" && text[a + 1] === "A") {
+    let d = a - 1;
+    while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
+    if (a - 1 - d >= 8) from = d;
+  } else if (text[a - 1] === ".") {
+    let d = a - 1;
+    while (d > 0 && a - d < 40 && TOKEN_CHAR[text.charCodeAt(d - 1)] === 1) d--;
+    if (text.startsWith("SG.", d) || text.startsWith("eyJ", d)) from = d;
+  }
+  let found = false;
+  let s = from;
+  while (s >= 0 && s < b - 15) {
+    const head = text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1);
+    if (SHAPE_HEADS.has(head) || (s < a && s === from)) {
+      SHAPE_AT.lastIndex = s;
+      const m = SHAPE_AT.exec(text);
+      const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
+      const shape = SHAPES[k];
+      if (m && shape && (!shape.accept || shape.accept(m[0]))) {
+        edits.push({ start: s, end: s + m[0].length, id: shape.id });
+        found = true;
+        s += m[0].length;
+        continue;
+      }
+    }
+    // Shapes also start after a `/` inside the run (paths, URLs).
+    if (slash.at < s && slash.at !== -2) {
+      slash.at = text.indexOf("/", s);
+      if (slash.at < 0) slash.at = -2;
+    }
+    s = slash.at < 0 || slash.at >= b ? -1 : slash.at + 1;
+  }
+  if (found || b - a > 256) return;
+  let end = b;
+  while (end < text.length && end - b < 2 && text[end] === "=") end++;
+  if (!secretPosition(text, a, end)) return;
+  if (text.slice(Math.max(0, a - 8), a).includes("base64,")) return;
+  if (looksRandom(text.slice(a, b))) {
+    edits.push({ start: a, end, id: "entropy" });
+  }
+}
+
+/** Adds an edit for every token shape and every high-entropy value. */
+export function collectTokens(text: string, edits: Edits): void {
+  const n = text.length;
+  const slash = { at: -1 };
+  // Any run of MIN_RUN token characters covers one of every MIN_RUN-th
+  // position, so only those are probed; a probe expands to its whole run.
+  for (let i = MIN_RUN - 1; i < n; i += MIN_RUN) {
+    if (TOKEN_CHAR[text.charCodeAt(i)] !== 1) continue;
+    let a = i;
+    while (a > 0 && TOKEN_CHAR[text.charCodeAt(a - 1)] === 1) a--;
+    let b = i + 1;
+    while (b < n && TOKEN_CHAR[text.charCodeAt(b)] === 1) b++;
+    if (b - a < MIN_RUN) continue;
+    tokenRun(text, a, b, slash, edits);
+    i = b;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Secrets found by a word rather than a separator: netrc passwords
+ * (`machine h login u password p`), passwords stated in prose ("the admin
+ * password is hunter2!"), and bare `Bearer <token>`. Two literal scans
+ * (`pass`, `bearer`) keep this cheap; a `pass` that belongs to openssl's or
+ * keytool's password flag is handed to the command-line rule.
+ *
+ * @module
+ */
+import { passFlagAt } from "./_command_line.ts";
+import {
+  type Edits,
+  isIdentifierLike,
+  isPlaceholder,
+  isRedacted,
+  isReference,
+  readValue,
+  SENTENCE_END,
+} from "./_scan.ts";
+
+const PASS = /pass/gi;
+const BEARER = /bearer/gi;
+const NETRC_BEFORE =
+  /(?:^|\s)(?:machine[ \t\r\n]+\S+|default)(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+$/;
+const NETRC_AFTER = /password[ \t]+/iy;
+const PROSE =
+  /pass(?:word|phrase|wd|code)(?:[ \t]+(?:for|of|on|to)[ \t]+(?:the[ \t]+)?[^\s:]+)?[ \t]*:?[ \t]+(?:is|was|set[ \t]+to|changed[ \t]+to)[ \t]*:?[ \t]+(?:now[ \t]+|still[ \t]+|just[ \t]+)?/iy;
+const TRAILING_MARKS = /[!?]+$/;
+const PASS_WORD = /pass(?:word|phrase|wd|code)/iy;
+const BEARER_TOKEN = /[ \t]+([A-Za-z0-9._~+\/=-]{16,})/y;
+const WORD_CHAR = /[A-Za-z0-9_-]/;
+
+function proseValue(text: string, at: number, edits: Edits): void {
+  PROSE.lastIndex = at;
+  const m = PROSE.exec(text);
+  if (!m) return;
+  const from = at + m[0].length;
+  const v = readValue(text, from);
+  if (!v) return;
+  let end = v.end;
+  if (!v.quoted) {
+    // A bare value runs to the first space, less sentence punctuation.
+    end = from;
+    while (end < text.length && !/\s/.test(text[end]!)) end++;
+    const trail = SENTENCE_END.exec(text.slice(v.start, end));
+    if (trail) end -= trail[0].length;
+  }
+  const cut = text.slice(v.start, end);
+  const value = v.quoted ? cut : cut.replace(TRAILING_MARKS, "");
+  if (value.length < 4 || isRedacted(value) || isReference(value)) return;
+  if (isPlaceholder(value)) return;
+  const digitOrSymbol = /[0-9]/.test(value) ||
+    /[^\p{L}\p{N}\-\/'’]/u.test(value);
+  const quotedWord = v.quoted && value.length >= 6 && !/\s/.test(value);
+  if (digitOrSymbol || quotedWord) {
+    edits.push({ start: v.start, end, id: "prose-password" });
+  }
+}
+
+/** Adds an edit for every netrc password and password stated in prose. */
+export function collectPassWords(text: string, edits: Edits): void {
+  PASS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PASS.exec(text)) !== null) {
+    const at = m.index;
+    if (passFlagAt(text, at, edits)) continue;
+    if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    PASS_WORD.lastIndex = at;
+    if (!PASS_WORD.test(text)) continue;
+    NETRC_AFTER.lastIndex = at;
+    if (
+      NETRC_AFTER.test(text) &&
+      NETRC_BEFORE.test(text.slice(Math.max(0, at - 300), at))
+    ) {
+      const v = readValue(text, NETRC_AFTER.lastIndex);
+      const value = v ? text.slice(v.start, v.end) : "";
+      if (v && !isRedacted(value) && !isReference(value)) {
+        edits.push({ start: v.start, end: v.end, id: "netrc" });
+      }
+      continue;
+    }
+    proseValue(text, at, edits);
+  }
+}
+
+/** Adds an edit for every bare `Bearer <token>` outside an Authorization header. */
+export function collectBearerWords(text: string, edits: Edits): void {
+  BEARER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BEARER.exec(text)) !== null) {
+    const at = m.index;
+    if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    BEARER_TOKEN.lastIndex = at + 6;
+    const t = BEARER_TOKEN.exec(text);
+    if (!t) continue;
+    const value = t[1]!;
+    // "bearer of bad news", "bearer parseLine": a token has digits and is
+    // no name made of words.
+    if (!/[0-9]/.test(value) || isIdentifierLike(value)) continue;
+    if (isRedacted(value) || isReference(value)) continue;
+    const end = BEARER_TOKEN.lastIndex;
+    edits.push({ start: end - value.length, end, id: "bearer" });
+  }
+}
