@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { redact } from "../redact/redact.ts";
+import { redact } from "../redact/mod.ts";
 import { hashGrain } from "./hash_grain.ts";
 import type { MemoryStore } from "./memory_store.ts";
 import type { EventGrain } from "./types.ts";
