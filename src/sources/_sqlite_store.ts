@@ -95,6 +95,39 @@ export function closeStore(store: Store): void {
 }
 
 /**
+ * Opens a store, hands it to `read`, and closes it whatever happens. The read
+ * runs on a later tick, so an open or schema error rejects the promise rather
+ * than throwing at the call.
+ *
+ * @param path The database file.
+ * @param harness Display name for error messages, e.g. "Crush".
+ * @param read Reads what it needs from the open store.
+ * @returns What `read` returns.
+ * @example
+ * ```ts
+ * import { readStore } from "./_sqlite_store.ts";
+ * import { rejects } from "node:assert/strict";
+ * const path = await Deno.makeTempFile({ suffix: ".db" });
+ * await Deno.writeTextFile(path, "not a database, just text");
+ * await rejects(readStore(path, "X", (store) => store.tables.size), /Unknown X schema/);
+ * ```
+ */
+export function readStore<T>(
+  path: string,
+  harness: string,
+  read: (store: Store) => T,
+): Promise<T> {
+  return Promise.resolve().then(() => {
+    const store = openStore(path, harness);
+    try {
+      return read(store);
+    } finally {
+      closeStore(store);
+    }
+  });
+}
+
+/**
  * The error for a store whose schema the parser does not know.
  *
  * @param store The store.

@@ -21,11 +21,10 @@ import { baseName, dirName } from "./_paths.ts";
 import { PROJECT_FOLDERS, projectDirs } from "./_project_dirs.ts";
 import { localAppData, xdgDataHome } from "./_roots.ts";
 import {
-  closeStore,
   col,
   ident,
   numberColumn,
-  openStore,
+  readStore,
   requireColumns,
   requireTables,
   type Row,
@@ -369,47 +368,42 @@ export function parseCrushDb(
   path: string,
   options: CrushParseOptions,
 ): Promise<ParseResult> {
-  return Promise.resolve().then(() => {
-    const store = openStore(path, NAME);
-    try {
-      requireTables(store, ["sessions", "messages"]);
-      requireColumns(store, "messages", [
-        "id",
-        "session_id",
-        "role",
-        "parts",
-        "created_at",
-      ]);
-      const project = projectOfDb(path);
-      const builders = new Map<string, CrushSession>();
-      for (const row of readSessions(store)) {
-        // Crush names a session with a throwaway "title-<id>" session.
-        if (row.id.startsWith("title-")) continue;
-        if (row.parent !== undefined && !options.includeSubagents) continue;
-        builders.set(row.id, new CrushSession(path, row, project));
-      }
-      let skipped = 0;
-      for (
-        const row of rows(
-          store,
-          `SELECT ${col("id")}, ${col("session_id")}, ${col("role")}, ${
-            col("parts")
-          }, ${
-            col("created_at")
-          } FROM messages ORDER BY session_id, created_at, rowid`,
-        )
-      ) {
-        const session = builders.get(textColumn(row.session_id) ?? "");
-        if (!session) continue;
-        skipped += session.message(row);
-      }
-      const sessions = [...builders.values()]
-        .map((s) => s.builder.build())
-        .filter((s) => s.records.length > 0);
-      return { sessions, skipped };
-    } finally {
-      closeStore(store);
+  return readStore(path, NAME, (store) => {
+    requireTables(store, ["sessions", "messages"]);
+    requireColumns(store, "messages", [
+      "id",
+      "session_id",
+      "role",
+      "parts",
+      "created_at",
+    ]);
+    const project = projectOfDb(path);
+    const builders = new Map<string, CrushSession>();
+    for (const row of readSessions(store)) {
+      // Crush names a session with a throwaway "title-<id>" session.
+      if (row.id.startsWith("title-")) continue;
+      if (row.parent !== undefined && !options.includeSubagents) continue;
+      builders.set(row.id, new CrushSession(path, row, project));
     }
+    let skipped = 0;
+    for (
+      const row of rows(
+        store,
+        `SELECT ${col("id")}, ${col("session_id")}, ${col("role")}, ${
+          col("parts")
+        }, ${
+          col("created_at")
+        } FROM messages ORDER BY session_id, created_at, rowid`,
+      )
+    ) {
+      const session = builders.get(textColumn(row.session_id) ?? "");
+      if (!session) continue;
+      skipped += session.message(row);
+    }
+    const sessions = [...builders.values()]
+      .map((s) => s.builder.build())
+      .filter((s) => s.records.length > 0);
+    return { sessions, skipped };
   });
 }
 

@@ -28,9 +28,8 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirName } from "./_paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
-  closeStore,
   col,
-  openStore,
+  readStore,
   rows,
   type Store,
   textColumn,
@@ -354,85 +353,80 @@ export function parseCursorStateDb(
   path: string,
   _options: CursorParseOptions,
 ): Promise<ParseResult> {
-  return Promise.resolve().then(() => {
-    const store = openStore(path, NAME);
-    try {
-      const hasKv = store.tables.has("cursorDiskKV");
-      const hasItems = store.tables.has("ItemTable");
-      if (!hasKv && !hasItems) throw unknownSchema(store, 'table "ItemTable"');
-      const cwd = workspaceFolder(path);
-      const sessions: Session[] = [];
-      const seen = new Set<string>();
-      let skipped = 0;
-      if (hasKv) {
-        for (
-          const row of rows(
-            store,
-            `SELECT ${col("key")}, ${
-              col("value")
-            } FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' ORDER BY rowid`,
-          )
-        ) {
-          const key = textColumn(row.key) ?? "";
-          const composer = objectOf(textColumn(row.value));
-          if (Object.keys(composer).length === 0) {
-            skipped++;
-            continue;
-          }
-          const id = str(composer.composerId) ??
-            key.slice("composerData:".length);
-          seen.add(id);
-          sessions.push(
-            composerSession(
-              path,
-              composer,
-              id,
-              cwd,
-              diskBubbles(store, composer, id),
-            ),
-          );
+  return readStore(path, NAME, (store) => {
+    const hasKv = store.tables.has("cursorDiskKV");
+    const hasItems = store.tables.has("ItemTable");
+    if (!hasKv && !hasItems) throw unknownSchema(store, 'table "ItemTable"');
+    const cwd = workspaceFolder(path);
+    const sessions: Session[] = [];
+    const seen = new Set<string>();
+    let skipped = 0;
+    if (hasKv) {
+      for (
+        const row of rows(
+          store,
+          `SELECT ${col("key")}, ${
+            col("value")
+          } FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' ORDER BY rowid`,
+        )
+      ) {
+        const key = textColumn(row.key) ?? "";
+        const composer = objectOf(textColumn(row.value));
+        if (Object.keys(composer).length === 0) {
+          skipped++;
+          continue;
         }
+        const id = str(composer.composerId) ??
+          key.slice("composerData:".length);
+        seen.add(id);
+        sessions.push(
+          composerSession(
+            path,
+            composer,
+            id,
+            cwd,
+            diskBubbles(store, composer, id),
+          ),
+        );
       }
-      if (hasItems) {
-        const legacy = parseJson(itemValue(store, LEGACY_COMPOSERS));
-        for (const composer of list(obj(legacy).allComposers)) {
-          if (!isObject(composer)) {
-            skipped++;
-            continue;
-          }
-          const id = str(composer.composerId);
-          if (!id || seen.has(id)) continue;
-          seen.add(id);
-          const bubbles = list(composer.conversation).filter(isObject);
-          sessions.push(composerSession(path, composer, id, cwd, bubbles));
-        }
-        const chat = parseJson(itemValue(store, LEGACY_CHAT));
-        for (const tab of list(obj(chat).tabs)) {
-          if (!isObject(tab)) {
-            skipped++;
-            continue;
-          }
-          const id = str(tab.tabId);
-          if (!id || seen.has(id)) continue;
-          seen.add(id);
-          const conversation = new Conversation(path, id, cwd);
-          conversation.builder.touch(parseTime(tab.lastSendTime));
-          list(tab.bubbles).forEach((b, i) => {
-            if (isObject(b)) conversation.bubble(b, i);
-            else skipped++;
-          });
-          const title = str(tab.chatTitle);
-          if (title) conversation.builder.setTitle(title);
-          sessions.push(conversation.builder.build());
-        }
-      }
-      return {
-        sessions: sessions.filter((s) => s.records.length > 0),
-        skipped,
-      };
-    } finally {
-      closeStore(store);
     }
+    if (hasItems) {
+      const legacy = parseJson(itemValue(store, LEGACY_COMPOSERS));
+      for (const composer of list(obj(legacy).allComposers)) {
+        if (!isObject(composer)) {
+          skipped++;
+          continue;
+        }
+        const id = str(composer.composerId);
+        if (!id || seen.has(id)) continue;
+        seen.add(id);
+        const bubbles = list(composer.conversation).filter(isObject);
+        sessions.push(composerSession(path, composer, id, cwd, bubbles));
+      }
+      const chat = parseJson(itemValue(store, LEGACY_CHAT));
+      for (const tab of list(obj(chat).tabs)) {
+        if (!isObject(tab)) {
+          skipped++;
+          continue;
+        }
+        const id = str(tab.tabId);
+        if (!id || seen.has(id)) continue;
+        seen.add(id);
+        const conversation = new Conversation(path, id, cwd);
+        conversation.builder.touch(parseTime(tab.lastSendTime));
+        list(tab.bubbles).forEach((b, i) => {
+          if (isObject(b)) conversation.bubble(b, i);
+          else skipped++;
+        });
+        const title = str(tab.chatTitle);
+        if (title) conversation.builder.setTitle(title);
+        sessions.push(conversation.builder.build());
+      }
+    }
+    return {
+      sessions: sessions.filter((s) => s.records.length > 0),
+      skipped,
+    };
   });
 }
 

@@ -27,11 +27,10 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName } from "./_paths.ts";
 import { roamingAppData, xdgDataHome } from "./_roots.ts";
 import {
-  closeStore,
   col,
   ident,
   numberColumn,
-  openStore,
+  readStore,
   requireColumns,
   requireTables,
   rows,
@@ -339,147 +338,142 @@ export function parseGooseDb(
   path: string,
   options: GooseParseOptions,
 ): Promise<ParseResult> {
-  return Promise.resolve().then(() => {
-    const store = openStore(path, NAME);
-    try {
-      requireTables(store, ["sessions", "messages"]);
-      const sessionColumns = requireColumns(store, "sessions", [
-        "id",
-        "working_dir",
-      ]);
-      const messageColumns = requireColumns(store, "messages", [
-        "session_id",
-        "role",
-        "content_json",
-        "created_timestamp",
-      ]);
-      const pick = (columns: Set<string>, name: string) =>
-        columns.has(name) ? col(ident(name), name) : `NULL AS ${ident(name)}`;
-      const sessionRows: SessionRow[] = [];
-      for (
-        const row of rows(
-          store,
-          `SELECT ${col("id")}, ${col("working_dir")}, ${
-            [
-              "description",
-              "name",
-              "user_set_name",
-              "session_type",
-              "parent_session_id",
-              "created_at",
-              "updated_at",
-            ]
-              .map((c) => pick(sessionColumns, c)).join(", ")
-          } FROM sessions ORDER BY ${
-            sessionColumns.has("created_at") ? "created_at, " : ""
-          }rowid`,
-        )
-      ) {
-        const id = textColumn(row.id);
-        if (!id) continue;
-        const session: SessionRow = { id };
-        const cwd = textColumn(row.working_dir);
-        if (cwd) session.cwd = cwd;
-        const title = titleOf(row);
-        if (title) session.title = title;
-        const type = textColumn(row.session_type);
-        if (type) session.type = type;
-        const parent = textColumn(row.parent_session_id);
-        if (parent) session.parent = parent;
-        const created = parseTime(textColumn(row.created_at));
-        if (created !== undefined) session.created = created;
-        const updated = parseTime(textColumn(row.updated_at));
-        if (updated !== undefined) session.updated = updated;
-        sessionRows.push(session);
-      }
-      const hasMessageId = messageColumns.has("message_id");
-      // Message ids → the first session that holds them, to tell forks.
-      const owner = new Map<string, string>();
-      const builders = new Map<string, GooseSession>();
-      const copiedFrom = new Map<string, string>();
-      const order = new Map(sessionRows.map((s, i) => [s.id, i]));
-      let skipped = 0;
-      const messages = rows(
+  return readStore(path, NAME, (store) => {
+    requireTables(store, ["sessions", "messages"]);
+    const sessionColumns = requireColumns(store, "sessions", [
+      "id",
+      "working_dir",
+    ]);
+    const messageColumns = requireColumns(store, "messages", [
+      "session_id",
+      "role",
+      "content_json",
+      "created_timestamp",
+    ]);
+    const pick = (columns: Set<string>, name: string) =>
+      columns.has(name) ? col(ident(name), name) : `NULL AS ${ident(name)}`;
+    const sessionRows: SessionRow[] = [];
+    for (
+      const row of rows(
         store,
-        `SELECT ${col("session_id")}, ${col("role")}, ${col("content_json")}, ${
-          col("created_timestamp")
-        }, ${pick(messageColumns, "metadata_json")}, ${
-          pick(messageColumns, "message_id")
-        }, ${messageColumns.has("id") ? col("id") : "rowid AS id"}
-        FROM messages ORDER BY session_id, created_timestamp, rowid`,
-      );
-      const byId = new Map(sessionRows.map((s) => [s.id, s]));
-      // Sessions are read in creation order so a fork's source is seen first.
-      const pending = new Map<string, Array<Record<string, unknown>>>();
-      for (const row of messages) {
-        const sid = textColumn(row.session_id) ?? "";
-        if (!byId.has(sid)) continue;
-        let bucket = pending.get(sid);
-        if (!bucket) pending.set(sid, bucket = []);
-        bucket.push(row);
-      }
-      const ids = [...pending.keys()].sort((a, b) =>
-        (order.get(a) ?? 0) - (order.get(b) ?? 0)
-      );
-      for (const sid of ids) {
-        const info = byId.get(sid) as SessionRow;
-        const msgs = pending.get(sid) ?? [];
-        pending.delete(sid);
-        if (info.type && HIDDEN_TYPES.has(info.type)) continue;
-        let lineage: Lineage | undefined;
-        let parent = info.parent;
-        if (info.type && SUBAGENT_TYPES.has(info.type)) lineage = "subagent";
-        else if (parent) lineage = "fork";
-        let copied = 0;
-        if (hasMessageId && lineage === undefined) {
-          for (const row of msgs) {
-            const mid = textColumn(row.message_id);
-            const from = mid ? owner.get(mid) : undefined;
-            if (!from) break;
-            copied++;
-            parent = from;
-          }
-          if (copied > 0) {
-            lineage = "fork";
-            copiedFrom.set(sid, parent as string);
-          }
-        }
-        if (lineage === "subagent" && !options.includeSubagents) continue;
-        const session = new GooseSession({
-          id: sid,
-          path,
-          cwd: info.cwd,
-          title: info.title,
-          parent,
-          lineage,
-          created: info.created,
-          updated: info.updated,
-        });
-        builders.set(sid, session);
-        msgs.forEach((row, index) => {
-          const mid = textColumn(row.message_id);
-          if (mid && !owner.has(mid)) owner.set(mid, sid);
-          if (index < copied) return;
-          const locator: Locator = {
-            path,
-            recordId: mid ?? `${sid}:${textColumn(row.id) ?? index}`,
-          };
-          skipped += session.message(
-            textColumn(row.role),
-            parseJson(textColumn(row.content_json)),
-            objectOf(textColumn(row.metadata_json)),
-            parseTime(numberColumn(row.created_timestamp)),
-            locator,
-          );
-        });
-      }
-      const sessions: Session[] = [...builders.values()]
-        .map((s) => s.builder.build())
-        .filter((s) => s.records.length > 0);
-      return { sessions, skipped };
-    } finally {
-      closeStore(store);
+        `SELECT ${col("id")}, ${col("working_dir")}, ${
+          [
+            "description",
+            "name",
+            "user_set_name",
+            "session_type",
+            "parent_session_id",
+            "created_at",
+            "updated_at",
+          ]
+            .map((c) => pick(sessionColumns, c)).join(", ")
+        } FROM sessions ORDER BY ${
+          sessionColumns.has("created_at") ? "created_at, " : ""
+        }rowid`,
+      )
+    ) {
+      const id = textColumn(row.id);
+      if (!id) continue;
+      const session: SessionRow = { id };
+      const cwd = textColumn(row.working_dir);
+      if (cwd) session.cwd = cwd;
+      const title = titleOf(row);
+      if (title) session.title = title;
+      const type = textColumn(row.session_type);
+      if (type) session.type = type;
+      const parent = textColumn(row.parent_session_id);
+      if (parent) session.parent = parent;
+      const created = parseTime(textColumn(row.created_at));
+      if (created !== undefined) session.created = created;
+      const updated = parseTime(textColumn(row.updated_at));
+      if (updated !== undefined) session.updated = updated;
+      sessionRows.push(session);
     }
+    const hasMessageId = messageColumns.has("message_id");
+    // Message ids → the first session that holds them, to tell forks.
+    const owner = new Map<string, string>();
+    const builders = new Map<string, GooseSession>();
+    const copiedFrom = new Map<string, string>();
+    const order = new Map(sessionRows.map((s, i) => [s.id, i]));
+    let skipped = 0;
+    const messages = rows(
+      store,
+      `SELECT ${col("session_id")}, ${col("role")}, ${col("content_json")}, ${
+        col("created_timestamp")
+      }, ${pick(messageColumns, "metadata_json")}, ${
+        pick(messageColumns, "message_id")
+      }, ${messageColumns.has("id") ? col("id") : "rowid AS id"}
+        FROM messages ORDER BY session_id, created_timestamp, rowid`,
+    );
+    const byId = new Map(sessionRows.map((s) => [s.id, s]));
+    // Sessions are read in creation order so a fork's source is seen first.
+    const pending = new Map<string, Array<Record<string, unknown>>>();
+    for (const row of messages) {
+      const sid = textColumn(row.session_id) ?? "";
+      if (!byId.has(sid)) continue;
+      let bucket = pending.get(sid);
+      if (!bucket) pending.set(sid, bucket = []);
+      bucket.push(row);
+    }
+    const ids = [...pending.keys()].sort((a, b) =>
+      (order.get(a) ?? 0) - (order.get(b) ?? 0)
+    );
+    for (const sid of ids) {
+      const info = byId.get(sid) as SessionRow;
+      const msgs = pending.get(sid) ?? [];
+      pending.delete(sid);
+      if (info.type && HIDDEN_TYPES.has(info.type)) continue;
+      let lineage: Lineage | undefined;
+      let parent = info.parent;
+      if (info.type && SUBAGENT_TYPES.has(info.type)) lineage = "subagent";
+      else if (parent) lineage = "fork";
+      let copied = 0;
+      if (hasMessageId && lineage === undefined) {
+        for (const row of msgs) {
+          const mid = textColumn(row.message_id);
+          const from = mid ? owner.get(mid) : undefined;
+          if (!from) break;
+          copied++;
+          parent = from;
+        }
+        if (copied > 0) {
+          lineage = "fork";
+          copiedFrom.set(sid, parent as string);
+        }
+      }
+      if (lineage === "subagent" && !options.includeSubagents) continue;
+      const session = new GooseSession({
+        id: sid,
+        path,
+        cwd: info.cwd,
+        title: info.title,
+        parent,
+        lineage,
+        created: info.created,
+        updated: info.updated,
+      });
+      builders.set(sid, session);
+      msgs.forEach((row, index) => {
+        const mid = textColumn(row.message_id);
+        if (mid && !owner.has(mid)) owner.set(mid, sid);
+        if (index < copied) return;
+        const locator: Locator = {
+          path,
+          recordId: mid ?? `${sid}:${textColumn(row.id) ?? index}`,
+        };
+        skipped += session.message(
+          textColumn(row.role),
+          parseJson(textColumn(row.content_json)),
+          objectOf(textColumn(row.metadata_json)),
+          parseTime(numberColumn(row.created_timestamp)),
+          locator,
+        );
+      });
+    }
+    const sessions: Session[] = [...builders.values()]
+      .map((s) => s.builder.build())
+      .filter((s) => s.records.length > 0);
+    return { sessions, skipped };
   });
 }
 

@@ -28,6 +28,7 @@ import {
   columnsOf,
   ident,
   openStore,
+  readStore,
   requireColumns,
   requireTables,
   rows,
@@ -669,51 +670,46 @@ export function parseOpencodeDb(
   path: string,
   options: OpencodeParseOptions,
 ): Promise<ParseResult> {
-  return Promise.resolve().then(() => {
-    const store = openStore(path, NAME);
-    try {
-      const hasV2 = store.tables.has("session_message");
-      const hasV1 = store.tables.has("message") || store.tables.has("part") ||
-        !hasV2;
-      if (hasV1) requireTables(store, ["session", "message", "part"]);
-      const metas = store.tables.has("session")
-        ? readSessionTable(store, "session")
-        : new Map();
-      if (store.tables.has("session_v2")) {
-        for (const [id, meta] of readSessionTable(store, "session_v2")) {
-          metas.set(id, meta);
-        }
+  return readStore(path, NAME, (store) => {
+    const hasV2 = store.tables.has("session_message");
+    const hasV1 = store.tables.has("message") || store.tables.has("part") ||
+      !hasV2;
+    if (hasV1) requireTables(store, ["session", "message", "part"]);
+    const metas = store.tables.has("session")
+      ? readSessionTable(store, "session")
+      : new Map();
+    if (store.tables.has("session_v2")) {
+      for (const [id, meta] of readSessionTable(store, "session_v2")) {
+        metas.set(id, meta);
       }
-      let skipped = 0;
-      const all: OpencodeSession[] = [];
-      const v2Ids = new Set<string>();
-      if (hasV2) {
-        const v2 = readV2(store, path, metas, options);
-        skipped += v2.skipped;
-        for (const [id, s] of v2.sessions) {
-          v2Ids.add(id);
-          all.push(s);
-        }
-        if (store.tables.has("session_v2")) {
-          for (const id of readSessionTable(store, "session_v2").keys()) {
-            v2Ids.add(id);
-          }
-        }
-      }
-      if (hasV1) {
-        const v1 = readV1(store, path, metas, v2Ids, options);
-        skipped += v1.skipped;
-        all.push(...v1.sessions.values());
-      }
-      const storageDir = join(dirName(path), "storage");
-      for (const s of all) {
-        s.finish();
-        skipped += addDiff(s, storageDir, s.builder.build().id);
-      }
-      return { sessions: built(all), skipped };
-    } finally {
-      closeStore(store);
     }
+    let skipped = 0;
+    const all: OpencodeSession[] = [];
+    const v2Ids = new Set<string>();
+    if (hasV2) {
+      const v2 = readV2(store, path, metas, options);
+      skipped += v2.skipped;
+      for (const [id, s] of v2.sessions) {
+        v2Ids.add(id);
+        all.push(s);
+      }
+      if (store.tables.has("session_v2")) {
+        for (const id of readSessionTable(store, "session_v2").keys()) {
+          v2Ids.add(id);
+        }
+      }
+    }
+    if (hasV1) {
+      const v1 = readV1(store, path, metas, v2Ids, options);
+      skipped += v1.skipped;
+      all.push(...v1.sessions.values());
+    }
+    const storageDir = join(dirName(path), "storage");
+    for (const s of all) {
+      s.finish();
+      skipped += addDiff(s, storageDir, s.builder.build().id);
+    }
+    return { sessions: built(all), skipped };
   });
 }
 

@@ -20,11 +20,10 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName } from "./_paths.ts";
 import { localAppData, macAppSupport, xdgDataHome } from "./_roots.ts";
 import {
-  closeStore,
   col,
   columnsOf,
   ident,
-  openStore,
+  readStore,
   requireColumns,
   requireTables,
   rows,
@@ -359,69 +358,64 @@ export function parseZedThreads(
   path: string,
   options: ZedParseOptions,
 ): Promise<ParseResult> {
-  return Promise.resolve().then(() => {
-    const store = openStore(path, NAME);
-    try {
-      requireTables(store, ["threads"]);
-      requireColumns(store, "threads", [
-        "id",
-        "summary",
-        "updated_at",
-        "data_type",
-        "data",
-      ]);
-      const columns = columnsOf(store, "threads");
-      const optional = (name: string) =>
-        columns.has(name) ? col(ident(name), name) : `NULL AS ${name}`;
-      const sessions = [];
-      let skipped = 0;
-      for (
-        const row of rows(
-          store,
-          `SELECT ${col("id")}, ${col("summary")}, ${col("updated_at")}, ${
-            col("data_type")
-          }, data, ${optional("parent_id")}, ${optional("folder_paths")}, ${
-            optional("created_at")
-          } FROM threads ORDER BY ${
-            columns.has("created_at") ? "created_at, " : ""
-          }updated_at, id`,
-        )
-      ) {
-        const id = textColumn(row.id);
-        const parent = textColumn(row.parent_id) || undefined;
-        if (!id) {
-          skipped++;
-          continue;
-        }
-        if (parent && !options.includeSubagents) continue;
-        const doc = decodeDocument(textColumn(row.data_type) ?? "", row.data);
-        if (!doc) {
-          skipped++;
-          continue;
-        }
-        const time = parseTime(textColumn(row.created_at)) ??
-          parseTime(textColumn(row.updated_at)) ?? parseTime(doc.updated_at);
-        const reader = new ThreadReader(path, id, time, parent);
-        reader.builder.touch(parseTime(textColumn(row.updated_at)));
-        const cwd = cwdOf(textColumn(row.folder_paths), doc);
-        if (cwd) reader.builder.setCwd(cwd);
-        const messages = list(doc.messages);
-        const legacy = messages.some((m) => isObject(m) && "role" in m);
-        messages.forEach((message, index) => {
-          if (legacy) reader.legacy(message, index);
-          else reader.current(message, index);
-        });
-        const title = str(doc.title) ?? str(doc.summary) ??
-          textColumn(row.summary);
-        if (title) reader.builder.setTitle(title);
-        skipped += reader.skipped;
-        const session = reader.builder.build();
-        if (session.records.length > 0) sessions.push(session);
+  return readStore(path, NAME, (store) => {
+    requireTables(store, ["threads"]);
+    requireColumns(store, "threads", [
+      "id",
+      "summary",
+      "updated_at",
+      "data_type",
+      "data",
+    ]);
+    const columns = columnsOf(store, "threads");
+    const optional = (name: string) =>
+      columns.has(name) ? col(ident(name), name) : `NULL AS ${name}`;
+    const sessions = [];
+    let skipped = 0;
+    for (
+      const row of rows(
+        store,
+        `SELECT ${col("id")}, ${col("summary")}, ${col("updated_at")}, ${
+          col("data_type")
+        }, data, ${optional("parent_id")}, ${optional("folder_paths")}, ${
+          optional("created_at")
+        } FROM threads ORDER BY ${
+          columns.has("created_at") ? "created_at, " : ""
+        }updated_at, id`,
+      )
+    ) {
+      const id = textColumn(row.id);
+      const parent = textColumn(row.parent_id) || undefined;
+      if (!id) {
+        skipped++;
+        continue;
       }
-      return { sessions, skipped };
-    } finally {
-      closeStore(store);
+      if (parent && !options.includeSubagents) continue;
+      const doc = decodeDocument(textColumn(row.data_type) ?? "", row.data);
+      if (!doc) {
+        skipped++;
+        continue;
+      }
+      const time = parseTime(textColumn(row.created_at)) ??
+        parseTime(textColumn(row.updated_at)) ?? parseTime(doc.updated_at);
+      const reader = new ThreadReader(path, id, time, parent);
+      reader.builder.touch(parseTime(textColumn(row.updated_at)));
+      const cwd = cwdOf(textColumn(row.folder_paths), doc);
+      if (cwd) reader.builder.setCwd(cwd);
+      const messages = list(doc.messages);
+      const legacy = messages.some((m) => isObject(m) && "role" in m);
+      messages.forEach((message, index) => {
+        if (legacy) reader.legacy(message, index);
+        else reader.current(message, index);
+      });
+      const title = str(doc.title) ?? str(doc.summary) ??
+        textColumn(row.summary);
+      if (title) reader.builder.setTitle(title);
+      skipped += reader.skipped;
+      const session = reader.builder.build();
+      if (session.records.length > 0) sessions.push(session);
     }
+    return { sessions, skipped };
   });
 }
 
