@@ -8,7 +8,12 @@
  *
  * @module
  */
-import type { ParseOptions, ParseResult, SourceEnv } from "../core/harness.ts";
+import type {
+  FileKind,
+  ParseOptions,
+  ParseResult,
+  SourceEnv,
+} from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
@@ -233,6 +238,72 @@ export function pathList(
   if (!value) return [];
   return value.split(source.os === "windows" ? ";" : ":")
     .map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/**
+ * A family member's task folders: the path-list variable `variable` when it
+ * names any, else the extension's globalStorage folder in every VS Code host.
+ *
+ * @param source The environment.
+ * @param family The member.
+ * @param variable The override variable, e.g. `DEJA_ROO_ROOTS`.
+ * @returns Absolute folder paths (existing or not).
+ * @example
+ * ```ts
+ * import { storageRoots } from "./_cline_family.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const family = { harness: "x", extensionId: "x.y" };
+ * const source = { home: "/h", env: { X_ROOTS: "/a:/b" }, os: "linux" };
+ * deepEqual(storageRoots(source, family, "X_ROOTS"), ["/a", "/b"]);
+ * ```
+ */
+export function storageRoots(
+  source: SourceEnv,
+  family: ClineFamily,
+  variable: string,
+): string[] {
+  const configured = pathList(source.env[variable], source);
+  return configured.length > 0
+    ? configured
+    : extensionStorageDirs(source, family.extensionId);
+}
+
+/**
+ * The `ui-messages` and `api-history` kinds of one family member. Every
+ * member writes the same file names, so a path holding one of `others` (a
+ * folder name of another member) is left to that member.
+ *
+ * @param family The member.
+ * @param others Path fragments that mark another member's folders.
+ * @returns The two kinds.
+ * @example
+ * ```ts
+ * import { taskKinds } from "./_cline_family.ts";
+ * import { equal } from "node:assert/strict";
+ * const [ui] = taskKinds({ harness: "x", extensionId: "x.y" }, ["other.ext"]);
+ * equal(ui?.match("/s/x.y/tasks/1/ui_messages.json"), true);
+ * equal(ui?.match("/s/other.ext/tasks/1/ui_messages.json"), false);
+ * ```
+ */
+export function taskKinds(
+  family: ClineFamily,
+  others: readonly string[],
+): FileKind[] {
+  const ours = (path: string) => !others.some((m) => path.includes(m));
+  return [
+    {
+      id: "ui-messages",
+      appendOnly: false,
+      match: (path) => baseName(path) === UI_MESSAGES && ours(path),
+      parse: (path, options) => parseUiMessages(path, options, family),
+    },
+    {
+      id: "api-history",
+      appendOnly: false,
+      match: (path) => baseName(path) === API_HISTORY && ours(path),
+      parse: (path, options) => parseApiHistory(path, options, family),
+    },
+  ];
 }
 
 function isTaskFile(path: string): boolean {

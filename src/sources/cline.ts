@@ -10,15 +10,11 @@
 import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import {
-  API_HISTORY,
   type ClineFamily,
   discoverTaskFiles,
-  extensionStorageDirs,
-  parseApiHistory,
   parseSdkMessages,
-  parseUiMessages,
-  pathList,
-  UI_MESSAGES,
+  storageRoots,
+  taskKinds,
 } from "./_cline_family.ts";
 import { baseName } from "./_paths.ts";
 
@@ -49,15 +45,12 @@ function sessionsDir(source: SourceEnv): string {
   return source.env.CLINE_SESSION_DATA_DIR || `${cliDataDir(source)}/sessions`;
 }
 
-function storageRoots(source: SourceEnv): string[] {
-  const configured = pathList(source.env.DEJA_CLINE_ROOTS, source);
-  return configured.length > 0
-    ? configured
-    : extensionStorageDirs(source, FAMILY.extensionId);
+function extensionRoots(source: SourceEnv): string[] {
+  return storageRoots(source, FAMILY, "DEJA_CLINE_ROOTS");
 }
 
 function clineRoots(source: SourceEnv): string[] {
-  const roots = [...storageRoots(source), cliDataDir(source)];
+  const roots = [...extensionRoots(source), cliDataDir(source)];
   const sessions = sessionsDir(source);
   if (!roots.some((r) => sessions.startsWith(`${r}/`))) roots.push(sessions);
   return roots;
@@ -66,20 +59,6 @@ function clineRoots(source: SourceEnv): string[] {
 function isSdkMessages(path: string): boolean {
   return baseName(path).endsWith(".messages.json");
 }
-
-const uiKind: FileKind = {
-  id: "ui-messages",
-  appendOnly: false,
-  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
-  parse: (path, options) => parseUiMessages(path, options, FAMILY),
-};
-
-const apiKind: FileKind = {
-  id: "api-history",
-  appendOnly: false,
-  match: (path) => baseName(path) === API_HISTORY && ours(path),
-  parse: (path, options) => parseApiHistory(path, options, FAMILY),
-};
 
 const sdkKind: FileKind = {
   id: "sdk-messages",
@@ -116,10 +95,10 @@ export const cline: Harness = {
   ],
   roots: clineRoots,
   async *discover(source: SourceEnv): AsyncGenerator<string> {
-    yield* discoverTaskFiles([...storageRoots(source), cliDataDir(source)]);
+    yield* discoverTaskFiles([...extensionRoots(source), cliDataDir(source)]);
     yield* walkFiles(sessionsDir(source), isSdkMessages, { maxDepth: 2 });
   },
-  kinds: [uiKind, apiKind, sdkKind],
+  kinds: [...taskKinds(FAMILY, OTHER_MARKERS), sdkKind],
   docs: {
     store:
       "VS Code globalStorage `saoudrizwan.claude-dev/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (`~/.config/<Host>/User` on Linux plus `~/.vscode-server/data/User` and the other remote servers, `~/Library/Application Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows; `DEJA_CLINE_ROOTS` replaces them); the CLI's `${CLINE_DATA_DIR:-${CLINE_DIR:-~/.cline}/data}/tasks/<id>/` and `sessions/<sid>/<sid>.messages.json` (`DEJA_CLINE_ROOT`, `CLINE_SESSION_DATA_DIR`)",

@@ -6,18 +6,13 @@
  *
  * @module
  */
-import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
+import type { Harness, SourceEnv } from "../core/harness.ts";
 import {
-  API_HISTORY,
   type ClineFamily,
   discoverTaskFiles,
-  extensionStorageDirs,
-  parseApiHistory,
-  parseUiMessages,
-  pathList,
-  UI_MESSAGES,
+  storageRoots,
+  taskKinds,
 } from "./_cline_family.ts";
-import { baseName } from "./_paths.ts";
 
 const FAMILY: ClineFamily = {
   harness: "kilo",
@@ -31,30 +26,9 @@ const OTHER_MARKERS = [
   ".vscode-mock",
 ];
 
-function ours(path: string): boolean {
-  return !OTHER_MARKERS.some((m) => path.includes(m));
-}
-
 function kiloRoots(source: SourceEnv): string[] {
-  const configured = pathList(source.env.DEJA_KILO_ROOTS, source);
-  return configured.length > 0
-    ? configured
-    : extensionStorageDirs(source, FAMILY.extensionId);
+  return storageRoots(source, FAMILY, "DEJA_KILO_ROOTS");
 }
-
-const uiKind: FileKind = {
-  id: "ui-messages",
-  appendOnly: false,
-  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
-  parse: (path, options) => parseUiMessages(path, options, FAMILY),
-};
-
-const apiKind: FileKind = {
-  id: "api-history",
-  appendOnly: false,
-  match: (path) => baseName(path) === API_HISTORY && ours(path),
-  parse: (path, options) => parseApiHistory(path, options, FAMILY),
-};
 
 /**
  * The Kilo Code harness.
@@ -76,7 +50,7 @@ export const kilo: Harness = {
   discover(source: SourceEnv): AsyncGenerator<string> {
     return discoverTaskFiles(kiloRoots(source));
   },
-  kinds: [uiKind, apiKind],
+  kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
       "VS Code globalStorage `kilocode.kilo-code/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (per-OS folders as for Cline); `DEJA_KILO_ROOTS` replaces them",

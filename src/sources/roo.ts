@@ -7,19 +7,14 @@
  *
  * @module
  */
-import type { FileKind, Harness, SourceEnv } from "../core/harness.ts";
+import type { Harness, SourceEnv } from "../core/harness.ts";
 import {
-  API_HISTORY,
   type ClineFamily,
   discoverTaskFiles,
-  extensionStorageDirs,
-  parseApiHistory,
-  parseUiMessages,
-  pathList,
-  UI_MESSAGES,
+  storageRoots,
+  taskKinds,
   vscodeUserDirs,
 } from "./_cline_family.ts";
-import { baseName } from "./_paths.ts";
 
 const FAMILY: ClineFamily = {
   harness: "roo",
@@ -28,10 +23,6 @@ const FAMILY: ClineFamily = {
 
 /** Paths that belong to Cline or Kilo, not to Roo. */
 const OTHER_MARKERS = ["saoudrizwan.claude-dev", "kilocode.kilo-code"];
-
-function ours(path: string): boolean {
-  return !OTHER_MARKERS.some((m) => path.includes(m));
-}
 
 /**
  * Removes `//` and `/* *\/` comments and trailing commas from JSONC text,
@@ -91,30 +82,13 @@ function cliRoot(source: SourceEnv): string {
     `${source.home}/.vscode-mock/global-storage`;
 }
 
-function storageRoots(source: SourceEnv): string[] {
-  const configured = pathList(source.env.DEJA_ROO_ROOTS, source);
-  return configured.length > 0
-    ? configured
-    : extensionStorageDirs(source, FAMILY.extensionId);
+function extensionRoots(source: SourceEnv): string[] {
+  return storageRoots(source, FAMILY, "DEJA_ROO_ROOTS");
 }
 
 function rooRoots(source: SourceEnv): string[] {
-  return [...storageRoots(source), cliRoot(source)];
+  return [...extensionRoots(source), cliRoot(source)];
 }
-
-const uiKind: FileKind = {
-  id: "ui-messages",
-  appendOnly: false,
-  match: (path) => baseName(path) === UI_MESSAGES && ours(path),
-  parse: (path, options) => parseUiMessages(path, options, FAMILY),
-};
-
-const apiKind: FileKind = {
-  id: "api-history",
-  appendOnly: false,
-  match: (path) => baseName(path) === API_HISTORY && ours(path),
-  parse: (path, options) => parseApiHistory(path, options, FAMILY),
-};
 
 /**
  * The Roo Code harness.
@@ -144,7 +118,7 @@ export const roo: Harness = {
       : await customStorageDirs(source);
     yield* discoverTaskFiles([...rooRoots(source), ...custom]);
   },
-  kinds: [uiKind, apiKind],
+  kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
       "VS Code globalStorage `rooveterinaryinc.roo-cline/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (per-OS folders as for Cline), any `roo-cline.customStoragePath` in a host's `User/settings.json`, and the Roo CLI's `~/.vscode-mock/global-storage` (`DEJA_ROO_CLI_ROOT`); `DEJA_ROO_ROOTS` replaces the extension folders",
