@@ -6,12 +6,10 @@
  */
 import { parseDuration } from "../core/time.ts";
 import type { GrainType } from "../memory/types.ts";
+import type { TargetClass } from "../memory/policy.ts";
 
 /** How expensive an analyzer is: light ones suit inline runs. */
 export type Tier = "light" | "heavy";
-
-/** Which kind of target an analyzer's recommendations touch. */
-export type TargetClass = "memory" | "query" | "prompt" | "host";
 
 /**
  * Whether an analyzer's output may ever be applied by policy. Only

@@ -28,7 +28,6 @@ export {
   parseParam,
   type ResolvedParams,
   resolveParams,
-  type TargetClass,
   type Tier,
 } from "./manifest.ts";
 export type {
