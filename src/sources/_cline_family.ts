@@ -22,6 +22,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { baseName, dirOf } from "./_paths.ts";
+import { pathList } from "./_roots.ts";
 import { ToolRecorder } from "./_tool_records.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
@@ -216,28 +217,6 @@ export function extensionStorageDirs(
   return vscodeUserDirs(source).map((user) =>
     `${user}/globalStorage/${extensionId}`
   );
-}
-
-/**
- * Splits a path-list variable (`:` separated, `;` on Windows).
- *
- * @param value The variable's value.
- * @param source The environment (for the OS).
- * @returns Non-empty entries.
- * @example
- * ```ts
- * import { pathList } from "./_cline_family.ts";
- * import { deepEqual } from "node:assert/strict";
- * deepEqual(pathList("/a::/b", { home: "/h", env: {}, os: "linux" }), ["/a", "/b"]);
- * ```
- */
-export function pathList(
-  value: string | undefined,
-  source: SourceEnv,
-): string[] {
-  if (!value) return [];
-  return value.split(source.os === "windows" ? ";" : ":")
-    .map((p) => p.trim()).filter((p) => p.length > 0);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The per-OS base folders desktop apps keep their data under, built with
- * `node:path` `join`. Each harness adds its own env overrides and folder
- * names on top.
+ * Where harness stores live: the per-OS base folders desktop apps keep their
+ * data under (built with `node:path` `join`), and the path-list variables
+ * that name roots instead. Each harness adds its own env overrides and
+ * folder names on top.
  *
  * @module
  */
@@ -85,4 +86,26 @@ export function localAppData(source: SourceEnv): string {
  */
 export function macAppSupport(source: SourceEnv): string {
   return join(source.home, "Library", "Application Support");
+}
+
+/**
+ * Splits a path-list variable (`:` separated, `;` on Windows).
+ *
+ * @param value The variable's value.
+ * @param source The environment (for the OS).
+ * @returns Non-empty entries.
+ * @example
+ * ```ts
+ * import { pathList } from "./_roots.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(pathList("/a::/b", { home: "/h", env: {}, os: "linux" }), ["/a", "/b"]);
+ * ```
+ */
+export function pathList(
+  value: string | undefined,
+  source: SourceEnv,
+): string[] {
+  if (!value) return [];
+  return value.split(source.os === "windows" ? ";" : ":")
+    .map((p) => p.trim()).filter((p) => p.length > 0);
 }

@@ -21,6 +21,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirOf } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
+import { pathList } from "./_roots.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "aider";
@@ -624,20 +625,8 @@ export async function parseAiderHistory(
   return { sessions, skipped };
 }
 
-function pathListSeparator(source: SourceEnv): string {
-  return source.os === "windows" ? ";" : ":";
-}
-
-function configuredRoots(source: SourceEnv): string[] {
-  const raw = source.env.DEJA_AIDER_ROOTS;
-  if (!raw) return [];
-  return raw.split(pathListSeparator(source)).map((p) => p.trim()).filter((
-    p,
-  ) => p.length > 0);
-}
-
 function aiderRoots(source: SourceEnv): string[] {
-  return [source.home, ...configuredRoots(source)];
+  return [source.home, ...pathList(source.env.DEJA_AIDER_ROOTS, source)];
 }
 
 async function isRegularFile(path: string): Promise<boolean> {
@@ -693,7 +682,7 @@ export const aider: Harness = {
       const candidate = `${dir}/${HISTORY_NAME}`;
       if (await offer(candidate)) yield candidate;
     }
-    for (const root of configuredRoots(source)) {
+    for (const root of pathList(source.env.DEJA_AIDER_ROOTS, source)) {
       const walk = walkFiles(root, isHistoryFile, {
         maxDepth: 3,
         skipDirs: SKIP_DIRS,
