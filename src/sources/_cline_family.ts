@@ -21,7 +21,7 @@ import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { baseName, dirOf } from "./_paths.ts";
+import { baseName, dirOf, isRegularFile } from "./_paths.ts";
 import { pathList } from "./_roots.ts";
 import { ToolRecorder } from "./_tool_records.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
@@ -156,14 +156,6 @@ export function removedBlocks(diff: string): string[] {
     flush();
   }
   return out;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -317,7 +309,8 @@ export async function* discoverTaskFiles(
       const dir = dirOf(path);
       if (seen.has(dir)) continue;
       if (
-        baseName(path) === API_HISTORY && await exists(`${dir}/${UI_MESSAGES}`)
+        baseName(path) === API_HISTORY &&
+        await isRegularFile(`${dir}/${UI_MESSAGES}`)
       ) {
         continue;
       }
@@ -1175,7 +1168,9 @@ export async function parseApiHistory(
   options: ParseOptions,
   family: ClineFamily,
 ): Promise<ParseResult> {
-  if (await exists(`${dirOf(path)}/${UI_MESSAGES}`)) return emptyResult();
+  if (await isRegularFile(`${dirOf(path)}/${UI_MESSAGES}`)) {
+    return emptyResult();
+  }
   const doc = await readJsonDocument(path);
   if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
   if (!Array.isArray(doc.value)) return emptyResult(1);

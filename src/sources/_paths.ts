@@ -1,6 +1,7 @@
 /**
- * Splitting the paths harness stores hold. They may come from any OS, so `/`
- * and `\` both separate, whatever OS deja runs on.
+ * Splitting the paths harness stores hold, and checking that one names a
+ * file. Stored paths may come from any OS, so `/` and `\` both separate,
+ * whatever OS deja runs on.
  *
  * @module
  */
@@ -78,4 +79,25 @@ export function dirOf(path: string): string {
 
 function lastSeparator(path: string): number {
   return Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+}
+
+/**
+ * Whether a path is a regular file (following links); a missing or
+ * unreadable path is not.
+ *
+ * @param path A path.
+ * @returns True for a regular file.
+ * @example
+ * ```ts
+ * import { isRegularFile } from "./_paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(await isRegularFile(await Deno.makeTempDir()), false);
+ * ```
+ */
+export async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
 }

@@ -19,7 +19,7 @@ import { MAX_LINE_BYTES, readLines } from "../core/lines.ts";
 import { cleanSpeech } from "../core/text.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName, dirOf } from "./_paths.ts";
+import { baseName, dirOf, isRegularFile } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
 import { pathList } from "./_roots.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
@@ -627,14 +627,6 @@ export async function parseAiderHistory(
 
 function aiderRoots(source: SourceEnv): string[] {
   return [source.home, ...pathList(source.env.DEJA_AIDER_ROOTS, source)];
-}
-
-async function isRegularFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 function isHistoryFile(path: string): boolean {

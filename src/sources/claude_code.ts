@@ -24,7 +24,7 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { baseName, segments } from "./_paths.ts";
+import { baseName, isRegularFile, segments } from "./_paths.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
@@ -728,14 +728,6 @@ function claudeRoots(source: SourceEnv): string[] {
   const root = source.env.DEJA_CLAUDE_ROOT || source.env.CLAUDE_CONFIG_DIR ||
     `${source.home}/.claude`;
   return [root.replace(/[\\/]+$/, "") || root];
-}
-
-async function isRegularFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 const transcriptKind: FileKind = {

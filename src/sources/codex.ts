@@ -31,6 +31,7 @@ import type {
 } from "../core/types.ts";
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, parseJson, str } from "./_json.ts";
+import { isRegularFile } from "./_paths.ts";
 import { MAX_EDIT_CHARS } from "./_work_records.ts";
 
 const HARNESS_ID = "codex";
@@ -1097,14 +1098,6 @@ function codexRoots(source: SourceEnv): string[] {
   return [
     override ? expandHome(override, source.home) : `${source.home}/.codex`,
   ];
-}
-
-async function isRegularFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 async function* discoverCodex(source: SourceEnv): AsyncGenerator<string> {

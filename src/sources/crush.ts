@@ -17,7 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName, dirName } from "./_paths.ts";
+import { baseName, dirName, isRegularFile } from "./_paths.ts";
 import { PROJECT_FOLDERS, projectDirs } from "./_project_dirs.ts";
 import { localAppData, xdgDataHome } from "./_roots.ts";
 import {
@@ -67,14 +67,6 @@ function crushRoots(source: SourceEnv): string[] {
   ];
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** Data directories listed in `projects.json` (missing or bad file: none). */
 async function listedDataDirs(source: SourceEnv): Promise<string[]> {
   let text: string;
@@ -115,7 +107,7 @@ async function* discoverCrush(source: SourceEnv): AsyncGenerator<string> {
   for await (const path of candidates()) {
     if (seen.has(path)) continue;
     seen.add(path);
-    if (await isFile(path)) yield path;
+    if (await isRegularFile(path)) yield path;
   }
 }
 

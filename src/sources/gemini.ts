@@ -24,7 +24,7 @@ import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
-import { segments } from "./_paths.ts";
+import { isRegularFile, segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
@@ -279,14 +279,6 @@ export interface GeminiParseOptions extends ParseOptions {
   maxDocumentBytes?: number;
 }
 
-async function siblingExists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Parses one Gemini CLI chat file, `.json` or `.jsonl`. A `.json` whose
  * `.jsonl` twin exists yields nothing (the twin supersedes it). Messages a
@@ -336,7 +328,7 @@ export async function parseGeminiChat(
     entries = replay.entries;
     skipped = walked.skipped + replay.skipped;
   } else {
-    if (await siblingExists(`${path}l`)) return { sessions: [], skipped: 0 };
+    if (await isRegularFile(`${path}l`)) return { sessions: [], skipped: 0 };
     const doc = await readJsonDocument(path, options.maxDocumentBytes);
     if (!doc.ok) {
       return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };

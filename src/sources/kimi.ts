@@ -33,7 +33,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { segments } from "./_paths.ts";
+import { isRegularFile, segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
@@ -601,14 +601,6 @@ async function cliWorkDir(
   return undefined;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Parses one Kimi CLI session file: `wire.jsonl` (UI events, with
  * timestamps and sub-agent events), or `context.jsonl` when the session has
@@ -639,7 +631,7 @@ export async function parseKimiCliSession(
 ): Promise<ParseResult> {
   const place = cliPlace(path);
   const isContext = segments(path).at(-1) === "context.jsonl";
-  if (isContext && await exists(`${dirname(path)}/wire.jsonl`)) {
+  if (isContext && await isRegularFile(`${dirname(path)}/wire.jsonl`)) {
     return { sessions: [], skipped: 0 };
   }
   const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
