@@ -168,8 +168,9 @@ function cookieValues(text: string, from: number, edits: Edits): void {
   while (text[i] === " " || text[i] === "\t") i++;
   if (text[i] === "\\") i++;
   if (text[i] === '"' || text[i] === "'") i++;
+  // A cookie header is one line; 4 KiB of it is plenty and bounds the work.
   let to = text.indexOf("\n", i);
-  if (to < 0) to = text.length;
+  if (to < 0 || to - i > 4096) to = Math.min(text.length, i + 4096);
   const line = text.slice(i, to);
   COOKIE_PAIR.lastIndex = 0;
   let p: RegExpExecArray | null;

@@ -27,9 +27,10 @@ const ID = "cli-credential";
 const LONG_FLAG =
   /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u on the same command
-// line as one of these programs stops it. programAt() then says which.
+// line as one of these programs (within 300 characters, so a huge line is
+// not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl)\b[^\n|;&]*[ \t])-[pau]/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl)\b[^\n|;&]{0,300}[ \t])-[pau]/g;
 const PROGRAMS =
   /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl)\b/g;
 const PASS_FLAG =

@@ -87,19 +87,28 @@ export function redact(text: string): RedactionResult {
 }
 
 /**
- * Drops every edit that overlaps one from a more specific rule (or, within a
- * rule, an earlier one), and returns the rest in text order.
+ * Drops every edit that overlaps one from a more specific rule (ties go to
+ * the earlier edit) and returns the rest in text order, in O(k log k).
  */
 function keepMostSpecific(edits: Edits): Edit[] {
   if (edits.length === 1) return edits;
-  const byRank = [...edits].sort((x, y) =>
-    (RANK.get(x.id) ?? 0) - (RANK.get(y.id) ?? 0) || x.start - y.start
-  );
+  const sorted = [...edits].sort((x, y) => x.start - y.start);
   const kept: Edit[] = [];
-  for (const e of byRank) {
-    if (kept.every((k) => e.end <= k.start || e.start >= k.end)) kept.push(e);
+  for (const e of sorted) {
+    const rank = RANK.get(e.id) ?? 0;
+    let drop = false;
+    // Only the tail of `kept` can overlap: it is in order and disjoint.
+    while (kept.length > 0 && kept[kept.length - 1]!.end > e.start) {
+      const last = kept[kept.length - 1]!;
+      if ((RANK.get(last.id) ?? 0) <= rank) {
+        drop = true;
+        break;
+      }
+      kept.pop();
+    }
+    if (!drop) kept.push(e);
   }
-  return kept.sort((x, y) => x.start - y.start);
+  return kept;
 }
 
 /**

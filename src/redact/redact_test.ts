@@ -922,3 +922,27 @@ Deno.test({
     ok(changed / texts.length < 0.01, `${changed} of ${texts.length} changed`);
   },
 });
+
+Deno.test("redact() handles thousands of secrets in one text", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const n = String(i).padStart(4, "0");
+    lines.push(`k${n} ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa${n}Ug`);
+  }
+  const r = redact(lines.join("\n"));
+  deepEqual(r.counts, { "github-token": 5000 });
+  ok(!r.text.includes("ghp_"));
+  ok(r.text.startsWith("k0000 [redacted:github-token]\nk0001 "));
+});
+
+Deno.test("redact() keeps the more specific of overlapping matches in any order", () => {
+  // A Bearer header value that is also a JWT: the JWT rule is more specific.
+  const jwt =
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+  const r = redact(`Authorization: Bearer ${jwt}\ncookie: session=${jwt}`);
+  equal(
+    r.text,
+    "Authorization: Bearer [redacted:jwt]\ncookie: session=[redacted:jwt]",
+  );
+  deepEqual(r.counts, { jwt: 2 });
+});
