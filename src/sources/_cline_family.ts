@@ -24,7 +24,7 @@ import { isObject, type Json, str } from "./_json.ts";
 import { baseName, dirOf, isRegularFile } from "./_paths.ts";
 import { pathList } from "./_roots.ts";
 import { ToolRecorder } from "./_tool_records.ts";
-import { MAX_EDIT_CHARS } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
 export interface ClineFamily {
@@ -738,17 +738,13 @@ function addEdit(
   locator: Locator,
   time: number | undefined,
 ): void {
-  const cut = removed.length > MAX_EDIT_CHARS;
-  ctx.builder.add(
-    "edit",
-    `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`,
-    {
-      locator,
-      time,
-      tool,
-      ...withFlags(ctx.flags, cut ? { truncated: true } : undefined),
-    },
-  );
+  const body = editBody(path, removed);
+  ctx.builder.add("edit", body.text, {
+    locator,
+    time,
+    tool,
+    ...withFlags(ctx.flags, body.truncated ? { truncated: true } : undefined),
+  });
 }
 
 /**

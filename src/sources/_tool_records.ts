@@ -8,7 +8,7 @@
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import type { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { MAX_EDIT_CHARS } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 const EXIT_FOOTERS = [
   /^Exit Code: (-?\d+)\s*$/m,
@@ -228,13 +228,12 @@ export class ToolRecorder {
    * @param at Locator, time and flags.
    */
   edit(path: string, removed: string, tool: string, at: ToolEventAt): void {
-    const cut = removed.length > MAX_EDIT_CHARS;
-    const body = `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`;
-    this.#builder.add("edit", body, {
+    const body = editBody(path, removed);
+    this.#builder.add("edit", body.text, {
       locator: at.locator,
       time: at.time,
       tool,
-      ...withFlags(at, cut ? { truncated: true } : undefined),
+      ...withFlags(at, body.truncated ? { truncated: true } : undefined),
     });
   }
 

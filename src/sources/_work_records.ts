@@ -7,9 +7,22 @@
  */
 
 /** Removed text of an `edit` record is cut here (the path is what is searched). */
-export const MAX_EDIT_CHARS = 32 * 1024;
+const MAX_EDIT_CHARS = 32 * 1024;
 
-/** The body of an `edit` record: `path\n<removed text>`, cut to the cap. */
+/**
+ * The body of an `edit` record: `path\n<removed text>`, the removed text cut
+ * at 32 KiB.
+ *
+ * @param path The edited file.
+ * @param removed The text the edit removed or replaced.
+ * @returns The record text, and whether the removed text was cut.
+ * @example
+ * ```ts
+ * import { editBody } from "./_work_records.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(editBody("a.ts", "old"), { text: "a.ts\nold", truncated: false });
+ * ```
+ */
 export function editBody(
   path: string,
   removed: string,

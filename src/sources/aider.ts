@@ -22,7 +22,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirOf, isRegularFile } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
 import { pathList } from "./_roots.ts";
-import { MAX_EDIT_CHARS } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "aider";
 const HISTORY_NAME = ".aider.chat.history.md";
@@ -396,19 +396,13 @@ class HistoryReader {
         const want = normPath(path);
         for (const edit of this.#proposed) {
           if (edit.path !== want && !want.endsWith(`/${edit.path}`)) continue;
-          const cut = edit.removed.length > MAX_EDIT_CHARS;
-          builder.add(
-            "edit",
-            `${path}\n${
-              cut ? edit.removed.slice(0, MAX_EDIT_CHARS) : edit.removed
-            }`,
-            {
-              locator: block.locator,
-              time,
-              tool: "edit",
-              ...(cut ? { flags: { truncated: true } } : {}),
-            },
-          );
+          const body = editBody(path, edit.removed);
+          builder.add("edit", body.text, {
+            locator: block.locator,
+            time,
+            tool: "edit",
+            ...(body.truncated ? { flags: { truncated: true } } : {}),
+          });
         }
         this.#proposed = this.#proposed.filter((e) =>
           e.path !== want && !want.endsWith(`/${e.path}`)

@@ -25,7 +25,7 @@ import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { baseName, isRegularFile, segments } from "./_paths.ts";
-import { MAX_EDIT_CHARS } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
 
@@ -547,11 +547,10 @@ class TranscriptReader {
       }
     }
     for (const old of removed) {
-      const cut = old.length > MAX_EDIT_CHARS;
-      const body = `${path}\n${cut ? old.slice(0, MAX_EDIT_CHARS) : old}`;
+      const body = editBody(path, old);
       const editFlags: RecordFlags = { ...flags.flags };
-      if (cut) editFlags.truncated = true;
-      this.builder.add("edit", body, {
+      if (body.truncated) editFlags.truncated = true;
+      this.builder.add("edit", body.text, {
         locator,
         time,
         tool: name,

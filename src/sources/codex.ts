@@ -32,7 +32,7 @@ import type {
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, parseJson, str } from "./_json.ts";
 import { isRegularFile } from "./_paths.ts";
-import { MAX_EDIT_CHARS } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "codex";
 
@@ -804,12 +804,9 @@ class RolloutParser {
     this.#add("files", paths.join("\n"), time, locator, { tool });
     for (const file of files) {
       if (file.removed.length === 0) continue;
-      let removed = file.removed.join("\n");
-      if (removed.length > MAX_EDIT_CHARS) {
-        removed = removed.slice(0, MAX_EDIT_CHARS);
-      }
       const path = resolvePath(file.path, cwd);
-      this.#add("edit", `${path}\n${removed}`, time, locator, { tool });
+      const body = editBody(path, file.removed.join("\n"));
+      this.#add("edit", body.text, time, locator, { tool });
     }
   }
 
