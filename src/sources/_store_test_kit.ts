@@ -1,8 +1,9 @@
 /**
  * Helpers shared by the SQLite-store harness tests (opencode, Cursor, Goose,
- * Zed, Crush): discover-and-parse a fixture HOME, count roles, and copy a
- * real sample into a temp dir so no reader ever touches the shared folder, and
- * write small SQLite fixtures (used by tests/fixtures_gen too).
+ * Zed, Crush): discover-and-parse a fixture HOME, count roles, copy a real
+ * sample into a temp dir so no reader ever touches the shared folder, and
+ * write small SQLite fixtures (used by tests/fixtures_gen too). What every
+ * parser test shares is in `_test_kit.ts`.
  *
  * @module
  */
@@ -10,21 +11,6 @@ import { basename, dirname, join } from "node:path";
 import { openDatabase } from "../core/_sqlite.ts";
 import type { Harness, ParseResult, SourceEnv } from "../core/harness.ts";
 import type { Role, Session } from "../core/types.ts";
-
-/** The shared real-sample folder beside the repo, when it exists. */
-export const SAMPLES: string = new URL(
-  "../../../shared/samples",
-  import.meta.url,
-).pathname;
-
-/** Whether the samples for one harness exist. */
-export function hasSamples(harness: string): boolean {
-  try {
-    return Deno.statSync(join(SAMPLES, harness)).isDirectory;
-  } catch {
-    return false;
-  }
-}
 
 /** A Linux source env rooted at `home`. */
 export function linuxHome(

@@ -3,23 +3,18 @@ import { fileURLToPath } from "node:url";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { aider, type AiderParseOptions, parseAiderHistory } from "./aider.ts";
+import { hasSamples, roles, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/aider", import.meta.url),
 );
 const FIXTURE_LOG = `${FIXTURE_HOME}/code/weather-cli/.aider.chat.history.md`;
-const SAMPLES = fileURLToPath(
-  new URL("../../../shared/samples/aider", import.meta.url),
-);
+const SAMPLES = sampleDir("aider");
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 
 function opts(extra: Partial<AiderParseOptions> = {}): AiderParseOptions {
   return { includeSubagents: true, source, ...extra };
-}
-
-function roles(session: Session | undefined): string {
-  return (session?.records ?? []).map((r) => r.role).join(",");
 }
 
 function count(result: ParseResult, role: string): number {
@@ -29,12 +24,8 @@ function count(result: ParseResult, role: string): number {
   );
 }
 
-async function tempLog(text: string | Uint8Array): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/.aider.chat.history.md`;
-  if (typeof text === "string") await Deno.writeTextFile(path, text);
-  else await Deno.writeFile(path, text);
-  return path;
+function tempLog(text: string | Uint8Array): Promise<string> {
+  return tempFileAt(".aider.chat.history.md", text);
 }
 
 /** One aider log line as aider writes it: marker lines end in two spaces. */
@@ -311,19 +302,10 @@ Deno.test("parseAiderHistory() survives hostile input", async (t) => {
   }
 });
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name:
     "parseAiderHistory() reads the real samples with the counts a reader gets",
-  ignore: !(await exists(SAMPLES)),
+  ignore: !hasSamples("aider"),
   fn: async (t) => {
     // Counted by reading the files: sessions are `# aider chat started`
     // headers where something was said; user turns are `####` blocks that

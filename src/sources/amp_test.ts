@@ -2,14 +2,12 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
 import type { Session } from "../core/types.ts";
 import { amp, type AmpParseOptions, parseAmpThread } from "./amp.ts";
+import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/amp", import.meta.url).pathname;
 const THREAD =
   `${HOME}/.local/share/amp/threads/T-2c9e4b17-6a0d-4f83-b5e2-8d1c7a3f9e06.json`;
-const SAMPLES = new URL("../../../shared/samples/amp", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
-
+const SAMPLES = sampleDir("amp");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
 function parse(
@@ -19,12 +17,8 @@ function parse(
   return parseAmpThread(path, { includeSubagents: true, source, ...extra });
 }
 
-async function threadFile(text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/threads`);
-  const path = `${dir}/threads/T-test.json`;
-  await Deno.writeTextFile(path, text);
-  return path;
+function threadFile(text: string): Promise<string> {
+  return tempFileAt("threads/T-test.json", text);
 }
 
 Deno.test("amp.roots() honours DEJA_AMP_ROOT, then XDG_DATA_HOME, then HOME", async (t) => {
@@ -141,7 +135,7 @@ const SAMPLE_COUNTS: Record<string, [number, number, number]> = {
 
 Deno.test({
   name: "amp parses every real thread with the turns a reader counts",
-  ignore: !samplesExist,
+  ignore: !hasSamples("amp"),
   fn: async () => {
     const seen: string[] = [];
     for await (const entry of Deno.readDir(SAMPLES)) {

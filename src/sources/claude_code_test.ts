@@ -8,14 +8,13 @@ import {
   parseClaudeHistory,
   parseClaudeTranscript,
 } from "./claude_code.ts";
+import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/home", import.meta.url),
 );
 const PROJECTS = `${FIXTURE_HOME}/.claude/projects`;
-const SAMPLES = fileURLToPath(
-  new URL("../../../shared/samples/claude-code", import.meta.url),
-);
+const SAMPLES = sampleDir("claude-code");
 const SESSION_A = "3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34";
 const SESSION_B = "8c41d7a2-5e3f-4b6a-9d08-c7e2f1a3b965";
 const SESSION_C = "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50";
@@ -57,21 +56,8 @@ function userLine(text: unknown, extra: Record<string, unknown> = {}): string {
   });
 }
 
-async function tempFile(name: string, text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/${name}`;
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  await Deno.writeTextFile(path, text);
-  return path;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
+function tempFile(name: string, text: string): Promise<string> {
+  return tempFileAt(name, text);
 }
 
 Deno.test("claudeCode.roots() prefers DEJA_CLAUDE_ROOT, then CLAUDE_CONFIG_DIR, then ~/.claude", async (t) => {
@@ -588,11 +574,9 @@ Deno.test("parseClaudeTranscript() reads the compaction agent's answer as a summ
   deepEqual(s.records.map((r) => r.role), ["summary"]);
 });
 
-const samplesPresent = await exists(SAMPLES);
-
 Deno.test({
   name: "parseClaudeTranscript() reads every real sample",
-  ignore: !samplesPresent,
+  ignore: !hasSamples("claude-code"),
   fn: async () => {
     const files: string[] = [];
     const walk = async (dir: string) => {

@@ -13,6 +13,7 @@ import {
   vscodeUserDirs,
 } from "./_cline_family.ts";
 import { cline } from "./cline.ts";
+import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/cline", import.meta.url),
@@ -23,9 +24,7 @@ const UI_TASK = `${STORAGE}/tasks/1769001000000/ui_messages.json`;
 const API_TASK = `${STORAGE}/tasks/1769002000000/api_conversation_history.json`;
 const SDK =
   `${FIXTURE_HOME}/.cline/data/sessions/sess_01JQ8ZK4/sess_01JQ8ZK4.messages.json`;
-const SAMPLES = fileURLToPath(
-  new URL("../../../shared/samples/cline", import.meta.url),
-);
+const SAMPLES = sampleDir("cline");
 const FAMILY = { harness: "cline", extensionId: "saoudrizwan.claude-dev" };
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
@@ -40,15 +39,9 @@ function roles(session: Session): string {
   return session.records.map((r) => r.role).join(",");
 }
 
-async function taskFile(name: string, value: unknown): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/tasks/t1`, { recursive: true });
-  const path = `${dir}/tasks/t1/${name}`;
-  await Deno.writeTextFile(
-    path,
-    typeof value === "string" ? value : JSON.stringify(value),
-  );
-  return path;
+function taskFile(name: string, value: unknown): Promise<string> {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return tempFileAt(`tasks/t1/${name}`, text);
 }
 
 Deno.test("cline.discover() yields one file per task plus the SDK sessions", async () => {
@@ -382,19 +375,10 @@ Deno.test("parseUiMessages() and parseApiHistory() survive broken and hostile fi
   });
 });
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name:
     "parseUiMessages() reads the real Cline samples with the counts a reader gets",
-  ignore: !(await exists(SAMPLES)),
+  ignore: !hasSamples("cline"),
   fn: async (t) => {
     // Counted by reading the files: user turns are the task plus each
     // user_feedback; assistant turns are say:text after the first request

@@ -7,10 +7,10 @@ import {
   type SessionRecord,
 } from "../core/types.ts";
 import { codex, type CodexRolloutState } from "./codex.ts";
+import { hasSamples, sampleDir } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/home/.codex", import.meta.url).pathname;
-const SAMPLES = new URL("../../../shared/samples/codex", import.meta.url)
-  .pathname;
+const SAMPLES = sampleDir("codex");
 const ID_A = "0199f3a1-5c2e-7d10-9a4b-2f6c81d0e7a1";
 const ID_B = "0199fd22-8e41-7b3a-b5c0-6a1e93f4d208";
 const ID_C = "019a0611-3f7d-7e62-8d19-c4b2a7e05f93";
@@ -1067,11 +1067,9 @@ Deno.test("malformed, oversized and hostile lines are skipped and counted", asyn
   equal(({} as Record<string, unknown>).tool, undefined);
 });
 
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
-
 Deno.test({
   name: "codex parses every real sample without throwing",
-  ignore: !samplesExist,
+  ignore: !hasSamples("codex"),
   fn: async () => {
     let commandsWithExit = 0;
     let failedCommands = 0;

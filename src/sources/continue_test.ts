@@ -1,8 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { ParseOptions, SourceEnv } from "../core/harness.ts";
-import type { Session } from "../core/types.ts";
 import { continueDev, parseContinueSession } from "./continue.ts";
+import { roles, tempFileAt } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/continue", import.meta.url),
@@ -14,19 +14,9 @@ const SINCE = "1d2e3f40-5a6b-4c7d-8e9f-a0b1c2d3e4f5";
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 const opts: ParseOptions = { includeSubagents: true, source };
 
-function roles(session: Session | undefined): string {
-  return (session?.records ?? []).map((r) => r.role).join(",");
-}
-
-async function sessionFile(value: unknown): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/sessions`);
-  const path = `${dir}/sessions/s.json`;
-  await Deno.writeTextFile(
-    path,
-    typeof value === "string" ? value : JSON.stringify(value),
-  );
-  return path;
+function sessionFile(value: unknown): Promise<string> {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return tempFileAt("sessions/s.json", text);
 }
 
 Deno.test("continueDev.discover() lists session documents, not the list", async () => {

@@ -7,6 +7,7 @@ import {
   parseCopilotChatSession,
   parseCopilotChatTranscript,
 } from "./copilot_chat.ts";
+import { hasSamples, jsonLines, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/copilot-chat", import.meta.url).pathname;
 const USER = `${HOME}/.config/Code/User`;
@@ -15,12 +16,7 @@ const LOG = `${WS}/chatSessions/e2b7d4a1-9c3f-4e08-b6a5-7f1d0c2e9b34.jsonl`;
 const DOC = `${WS}/chatSessions/0c4d2e19-8a7b-4f3c-9e61-5b2a7d0f8c13.json`;
 const TRANSCRIPT =
   `${USER}/globalStorage/github.copilot-chat/transcripts/f5c2a8e1-3d7b-4a09-8c6e-2b1f9d0e7a35.jsonl`;
-const SAMPLES = new URL(
-  "../../../shared/samples/copilot-chat",
-  import.meta.url,
-).pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
-
+const SAMPLES = sampleDir("copilot-chat");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
 function parse(
@@ -34,16 +30,8 @@ function parse(
   });
 }
 
-async function sessionFile(text: string, ext = "jsonl"): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/chatSessions`);
-  const path = `${dir}/chatSessions/s1.${ext}`;
-  await Deno.writeTextFile(path, text);
-  return path;
-}
-
-function lines(entries: unknown[]): string {
-  return entries.map((e) => JSON.stringify(e)).join("\n") + "\n";
+function sessionFile(text: string, ext = "jsonl"): Promise<string> {
+  return tempFileAt(`chatSessions/s1.${ext}`, text);
 }
 
 function request(id: string, text: string, answer: string): unknown {
@@ -163,7 +151,7 @@ Deno.test("parseCopilotChatTranscript() reads the extension's event log", async 
 });
 
 Deno.test("mutation log replay: whole-list sets, replaced items, deletes", async () => {
-  const path = await sessionFile(lines([
+  const path = await sessionFile(jsonLines([
     { kind: 0, v: { sessionId: "s1", requests: [request("a", "one", "1")] } },
     { kind: 1, k: ["requests"], v: [request("b", "two", "2")] },
     { kind: 1, k: ["requests", 0], v: request("c", "three", "3") },
@@ -183,7 +171,7 @@ Deno.test("mutation log replay: whole-list sets, replaced items, deletes", async
 });
 
 Deno.test("parseCopilotChatSession() leaves a torn last line and skips oversized, truncated and malformed input", async () => {
-  const head = lines([
+  const head = jsonLines([
     {
       kind: 0,
       v: { sessionId: "s1", requests: [request("a", "kept", "yes")] },
@@ -196,7 +184,7 @@ Deno.test("parseCopilotChatSession() leaves a torn last line and skips oversized
   const result = await parse(await sessionFile(torn));
   equal(result.skipped, 2);
   deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept", "yes"]);
-  const big = lines([{
+  const big = jsonLines([{
     kind: 0,
     v: { requests: [request("a", "x".repeat(3000), "y")] },
   }]);
@@ -224,7 +212,7 @@ Deno.test("parseCopilotChatSession() survives hostile input", async (t) => {
     ["garbage bytes", "\u0000\u00ff\ufffd\n\x1b[0m\n"],
     [
       "prototype paths",
-      lines([
+      jsonLines([
         { kind: 0, v: { requests: [] } },
         { kind: 1, k: ["__proto__", "polluted"], v: true },
         { kind: 1, k: ["constructor", "prototype", "polluted"], v: true },
@@ -239,7 +227,7 @@ Deno.test("parseCopilotChatSession() survives hostile input", async (t) => {
     ],
     [
       "wrong types",
-      lines([
+      jsonLines([
         { kind: 0, v: [] },
         {
           kind: 0,
@@ -286,7 +274,7 @@ Deno.test("parseCopilotChatSession() survives hostile input", async (t) => {
 Deno.test({
   name:
     "copilot-chat parses every real sample without errors (none stored yet)",
-  ignore: !samplesExist,
+  ignore: !hasSamples("copilot-chat"),
   fn: async () => {
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_COPILOT_CHAT_ROOTS: `${SAMPLES}/${entry.name}` };

@@ -6,11 +6,10 @@ import {
   type CopilotCliParseOptions,
   parseCopilotCliSession,
 } from "./copilot_cli.ts";
+import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/copilot-cli", import.meta.url).pathname;
-const SAMPLES = new URL("../../../shared/samples/copilot", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const SAMPLES = sampleDir("copilot");
 const MAIN = "3e7a9c15-2b4d-4f60-8a1e-9d5c0b7f2e48";
 const FORK = "8a4f2c61-0d3e-4b9a-b7c5-1e6d2f8a9c03";
 const STATE = `${HOME}/.copilot/session-state`;
@@ -28,12 +27,8 @@ function parse(
   });
 }
 
-async function eventsFile(text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/session-state/s1`, { recursive: true });
-  const path = `${dir}/session-state/s1/events.jsonl`;
-  await Deno.writeTextFile(path, text);
-  return path;
+function eventsFile(text: string): Promise<string> {
+  return tempFileAt("session-state/s1/events.jsonl", text);
 }
 
 function ev(type: string, data: unknown, id: string): string {
@@ -195,7 +190,7 @@ Deno.test("parseCopilotCliSession() survives hostile input and hostile resume st
 
 Deno.test({
   name: "copilot-cli parses the real sample with the turns a reader counts",
-  ignore: !samplesExist,
+  ignore: !hasSamples("copilot"),
   fn: async () => {
     let sessions = 0;
     for await (const entry of Deno.readDir(SAMPLES)) {

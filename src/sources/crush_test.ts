@@ -4,14 +4,13 @@ import { DejaError } from "../core/errors.ts";
 import { crush, parseCrushDb } from "./crush.ts";
 import {
   copyFile,
-  hasSamples,
   linuxHome,
   parseHome,
   roleCounts,
-  SAMPLES,
   total,
   writeFixtureDb,
 } from "./_store_test_kit.ts";
+import { hasSamples, SAMPLES } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/crush", import.meta.url).pathname;
 const SCHEMA = `

@@ -4,14 +4,13 @@ import { DejaError } from "../core/errors.ts";
 import { cursor, parseCursorStateDb, parseCursorTranscript } from "./cursor.ts";
 import {
   copyFile,
-  hasSamples,
   linuxHome,
   parseHome,
   roleCounts,
-  SAMPLES,
   total,
   writeFixtureDb,
 } from "./_store_test_kit.ts";
+import { hasSamples, SAMPLES } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/cursor", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");

@@ -2,9 +2,9 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { zstdCompressSync } from "node:zlib";
 import type { ParseOptions, SourceEnv } from "../core/harness.ts";
-import type { Session } from "../core/types.ts";
 import { decodeZstdFrames } from "./_zstd_frames.ts";
 import { deepseek, parseDeepseekLog } from "./deepseek.ts";
+import { jsonLines, roles, tempFileAt } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/deepseek", import.meta.url),
@@ -17,28 +17,15 @@ const SUB = "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e";
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 const opts: ParseOptions = { includeSubagents: true, source };
 
-function roles(session: Session | undefined): string {
-  return (session?.records ?? []).map((r) => r.role).join(",");
-}
-
 function zstd(text: string): Uint8Array {
   return new Uint8Array(zstdCompressSync(new TextEncoder().encode(text)));
 }
 
-async function logFile(
+function logFile(
   content: string | Uint8Array,
   name = "session.v4.jsonl",
 ): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/ws/session-s1`, { recursive: true });
-  const path = `${dir}/ws/session-s1/${name}`;
-  if (typeof content === "string") await Deno.writeTextFile(path, content);
-  else await Deno.writeFile(path, content);
-  return path;
-}
-
-function lines(...events: unknown[]): string {
-  return events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+  return tempFileAt(`ws/session-s1/${name}`, content);
 }
 
 Deno.test("deepseek.discover() keeps the newest generation of each session", async () => {
@@ -128,7 +115,7 @@ Deno.test("parseDeepseekLog() ignores an older generation when a newer one exist
 });
 
 Deno.test("parseDeepseekLog() drops deltas a complete message supersedes", async () => {
-  const path = await logFile(lines(
+  const path = await logFile(jsonLines([
     { type: "session", id: "session-s1", createdAt: 1, cwd: "/w/a" },
     {
       type: "user/message",
@@ -154,24 +141,24 @@ Deno.test("parseDeepseekLog() drops deltas a complete message supersedes", async
       data: { message: { content: [{ type: "text", text: "Hello" }] } },
     },
     { type: "turn/end", seq: 5, data: {} },
-  ));
+  ]));
   const s = (await parseDeepseekLog(path, opts)).sessions[0];
   equal(roles(s), "user,assistant");
   equal(s?.records[1]?.text, "Hello");
 });
 
 Deno.test("parseDeepseekLog() survives torn frames, garbage and wrong types", async (t) => {
-  const good = lines(
+  const good = jsonLines([
     { type: "session", id: "session-s1" },
     {
       type: "user/message",
       seq: 1,
       data: { source: { kind: "user" }, text: "ok" },
     },
-  );
+  ]);
   const framed = new Uint8Array([
     ...zstd(good),
-    ...zstd(lines({ type: "turn/end" })),
+    ...zstd(jsonLines([{ type: "turn/end" }])),
   ]);
   const cases: Array<[string, string | Uint8Array, string, number]> = [
     [
@@ -201,7 +188,7 @@ Deno.test("parseDeepseekLog() survives torn frames, garbage and wrong types", as
     ],
     [
       "wrong types",
-      lines(
+      jsonLines([
         { type: "session", id: 5, cwd: [], delegationDepth: "x" },
         { type: 7 },
         [1, 2],
@@ -216,7 +203,7 @@ Deno.test("parseDeepseekLog() survives torn frames, garbage and wrong types", as
         { type: "text-chunks", data: { texts: "abc" } },
         { type: "tool/call", data: { name: "bash", arguments: "{not json" } },
         { type: "tool/result", data: { content: { a: 1 }, message: "m" } },
-      ),
+      ]),
       "session.v4.jsonl",
       2,
     ],
@@ -244,7 +231,10 @@ Deno.test("parseDeepseekLog() survives torn frames, garbage and wrong types", as
   await t.step("oversized message is capped", async () => {
     const r = await parseDeepseekLog(
       await logFile(
-        lines({ type: "user/message", data: { text: "z".repeat(90_000) } }),
+        jsonLines([{
+          type: "user/message",
+          data: { text: "z".repeat(90_000) },
+        }]),
       ),
       opts,
     );

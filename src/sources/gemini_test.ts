@@ -2,12 +2,10 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { gemini, type GeminiParseOptions, parseGeminiChat } from "./gemini.ts";
+import { hasSamples, jsonLines, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/gemini", import.meta.url).pathname;
-const SAMPLES = new URL("../../../shared/samples/gemini", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
-
+const SAMPLES = sampleDir("gemini");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
 function parse(
@@ -17,15 +15,9 @@ function parse(
   return parseGeminiChat(path, { includeSubagents: true, source, ...extra });
 }
 
-async function chatFile(lines: unknown[] | string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/tmp/proj/chats`, { recursive: true });
-  const path = `${dir}/tmp/proj/chats/session-x.jsonl`;
-  const text = typeof lines === "string"
-    ? lines
-    : lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
-  await Deno.writeTextFile(path, text);
-  return path;
+function chatFile(lines: unknown[] | string): Promise<string> {
+  const text = typeof lines === "string" ? lines : jsonLines(lines);
+  return tempFileAt("tmp/proj/chats/session-x.jsonl", text);
 }
 
 Deno.test("gemini.roots() honours DEJA_GEMINI_ROOT, then GEMINI_CLI_HOME, then HOME", async (t) => {
@@ -270,7 +262,7 @@ Deno.test("parseGeminiChat() survives hostile input", async (t) => {
 
 Deno.test({
   name: "gemini parses every real sample with the turns a reader counts",
-  ignore: !samplesExist,
+  ignore: !hasSamples("gemini"),
   fn: async () => {
     const files: string[] = [];
     for await (

@@ -4,13 +4,12 @@ import { DejaError } from "../core/errors.ts";
 import { goose, parseGooseDb, parseGooseJsonl } from "./goose.ts";
 import {
   copyFile,
-  hasSamples,
   linuxHome,
   parseHome,
   roleCounts,
-  SAMPLES,
   writeFixtureDb,
 } from "./_store_test_kit.ts";
+import { hasSamples, SAMPLES } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/goose", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");

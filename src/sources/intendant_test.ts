@@ -2,8 +2,9 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { ParseOptions, SourceEnv } from "../core/harness.ts";
 import { sha256Hex } from "../core/hash.ts";
-import { isSuperseded, type Session } from "../core/types.ts";
+import { isSuperseded } from "../core/types.ts";
 import { intendant, parseIntendantLog } from "./intendant.ts";
+import { jsonLines, roles } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/intendant", import.meta.url),
@@ -15,10 +16,6 @@ const WRAPPER = "2b1a0f9e-8d7c-46b5-a493-82716f5e4d3c";
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 const opts: ParseOptions = { includeSubagents: true, source };
-
-function roles(session: Session | undefined): string {
-  return (session?.records ?? []).map((r) => r.role).join(",");
-}
 
 async function sessionDir(
   events: unknown[] | string,
@@ -33,9 +30,7 @@ async function sessionDir(
   }
   await Deno.writeTextFile(
     `${dir}/session.jsonl`,
-    typeof events === "string"
-      ? events
-      : events.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    typeof events === "string" ? events : jsonLines(events),
   );
   return `${dir}/session.jsonl`;
 }

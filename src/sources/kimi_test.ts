@@ -7,11 +7,10 @@ import {
   parseKimiCliSession,
   parseKimiCodeWire,
 } from "./kimi.ts";
+import { hasSamples, jsonLines, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/kimi", import.meta.url).pathname;
-const SAMPLES = new URL("../../../shared/samples/kimi", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const SAMPLES = sampleDir("kimi");
 const SESSION =
   `${HOME}/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73`;
 const CLI_DIR =
@@ -37,16 +36,8 @@ function cli(
   });
 }
 
-async function wireFile(text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  const agent = `${dir}/sessions/wd/s1/agents/main`;
-  await Deno.mkdir(agent, { recursive: true });
-  await Deno.writeTextFile(`${agent}/wire.jsonl`, text);
-  return `${agent}/wire.jsonl`;
-}
-
-function lines(records: unknown[]): string {
-  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+function wireFile(text: string): Promise<string> {
+  return tempFileAt("sessions/wd/s1/agents/main/wire.jsonl", text);
 }
 
 function user(text: string, time: number, origin?: unknown): unknown {
@@ -153,7 +144,7 @@ Deno.test("parseKimiCodeWire() reads a sub-agent wire as a child session, or ski
 Deno.test("context.undo counts prompts back, and never crosses a compaction", async (t) => {
   await t.step("undo 2 removes two prompts and what followed", async () => {
     const s = (await code(
-      await wireFile(lines([
+      await wireFile(jsonLines([
         user("one", 1),
         ...say("a1", 2),
         user("two", 3),
@@ -175,7 +166,7 @@ Deno.test("context.undo counts prompts back, and never crosses a compaction", as
   });
   await t.step("a compaction is a boundary", async () => {
     const s = (await code(
-      await wireFile(lines([
+      await wireFile(jsonLines([
         user("one", 1),
         {
           type: "context.apply_compaction",
@@ -222,7 +213,7 @@ Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
   const path = `${dir}/sessions/h/s/context.jsonl`;
   await Deno.writeTextFile(
     path,
-    lines([
+    jsonLines([
       { role: "user", content: "check disk" },
       {
         role: "assistant",
@@ -259,7 +250,7 @@ Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
 });
 
 Deno.test("kimi parsers leave a torn last line and count malformed and oversized ones", async () => {
-  const text = lines([user("kept", 1), ...say("also kept", 2)]) +
+  const text = jsonLines([user("kept", 1), ...say("also kept", 2)]) +
     `not json\n${JSON.stringify(user("x".repeat(3000), 3))}\n` +
     `{"type":"context.append_message","message":{"role":"user","content":"to`;
   const result = await code(await wireFile(text), { maxLineBytes: 1000 });
@@ -275,7 +266,7 @@ Deno.test("kimi parsers survive hostile input", async (t) => {
     ["garbage bytes", "\u0000\u00ff\ufffd\n\x07\x1b]0;x\x07\n"],
     [
       "wrong types",
-      lines([
+      jsonLines([
         { type: "context.append_message", message: "hi" },
         {
           type: "context.append_message",
@@ -335,7 +326,7 @@ Deno.test("kimi parsers survive hostile input", async (t) => {
 
 Deno.test({
   name: "kimi parses every real sample with the turns a reader counts",
-  ignore: !samplesExist,
+  ignore: !hasSamples("kimi"),
   fn: async () => {
     let sessions = 0;
     for await (const entry of Deno.readDir(SAMPLES)) {

@@ -10,14 +10,13 @@ import {
 } from "./opencode.ts";
 import {
   copyTree,
-  hasSamples,
   linuxHome,
   parseHome,
   roleCounts,
-  SAMPLES,
   total,
   writeFixtureDb,
 } from "./_store_test_kit.ts";
+import { hasSamples, SAMPLES } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/opencode", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");

@@ -2,6 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { parsePiSession, pi, type PiParseOptions } from "./pi.ts";
+import { hasSamples, jsonLines, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/pi", import.meta.url).pathname;
 const FIXTURE =
@@ -16,15 +17,8 @@ function parse(
   return parsePiSession(path, { includeSubagents: true, source, ...extra });
 }
 
-async function sessionFile(text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/2026-01-01T00-00-00-000Z_0000aaaa.jsonl`;
-  await Deno.writeTextFile(path, text);
-  return path;
-}
-
-function lines(records: unknown[]): string {
-  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+function sessionFile(text: string): Promise<string> {
+  return tempFileAt("2026-01-01T00-00-00-000Z_0000aaaa.jsonl", text);
 }
 
 function msg(id: string, parent: string | null, message: unknown): unknown {
@@ -103,7 +97,7 @@ Deno.test("parsePiSession() keeps the abandoned branch under a mark and reads ev
 });
 
 Deno.test("parsePiSession() reads a version 1 file (no ids) as one chain", async () => {
-  const path = await sessionFile(lines([
+  const path = await sessionFile(jsonLines([
     {
       type: "session",
       id: "v1",
@@ -127,7 +121,7 @@ Deno.test("parsePiSession() reads a version 1 file (no ids) as one chain", async
 });
 
 Deno.test("parsePiSession() names a fork's parent and drops extension messages", async () => {
-  const path = await sessionFile(lines([
+  const path = await sessionFile(jsonLines([
     {
       ...HEADER,
       parentSession:
@@ -168,7 +162,7 @@ Deno.test("parsePiSession() names a fork's parent and drops extension messages",
 });
 
 Deno.test("parsePiSession() leaves a torn last line and counts malformed and oversized ones", async () => {
-  const text = lines([
+  const text = jsonLines([
     HEADER,
     msg("a", null, { role: "user", content: "kept" }),
   ]) +
@@ -187,7 +181,7 @@ Deno.test("parsePiSession() survives hostile input", async (t) => {
     ["garbage bytes", "\u0000\u00ff\ufffd\n\u202e\n"],
     [
       "wrong types",
-      lines([
+      jsonLines([
         { type: "session", id: 4, cwd: [] },
         { type: "message", id: "x", parentId: "x", message: "str" },
         {
@@ -223,13 +217,10 @@ Deno.test("parsePiSession() survives hostile input", async (t) => {
   }
 });
 
-const SAMPLES = new URL("../../../shared/samples/pi", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
-
+const SAMPLES = sampleDir("pi");
 Deno.test({
   name: "pi parses every real sample without errors (none stored yet)",
-  ignore: !samplesExist,
+  ignore: !hasSamples("pi"),
   fn: async () => {
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_PI_ROOT: `${SAMPLES}/${entry.name}` };

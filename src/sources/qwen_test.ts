@@ -2,11 +2,10 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { parseQwenChat, qwen, type QwenParseOptions } from "./qwen.ts";
+import { hasSamples, jsonLines, sampleDir, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/qwen", import.meta.url).pathname;
-const SAMPLES = new URL("../../../shared/samples/qwen", import.meta.url)
-  .pathname;
-const samplesExist = await Deno.stat(SAMPLES).then(() => true, () => false);
+const SAMPLES = sampleDir("qwen");
 const FIXTURE =
   `${HOME}/.qwen/projects/-home-dev-code-orchard/chats/6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40.jsonl`;
 
@@ -37,16 +36,8 @@ function rec(
   };
 }
 
-async function chatFile(text: string): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  await Deno.mkdir(`${dir}/projects/p/chats`, { recursive: true });
-  const path = `${dir}/projects/p/chats/s1.jsonl`;
-  await Deno.writeTextFile(path, text);
-  return path;
-}
-
-function lines(records: unknown[]): string {
-  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+function chatFile(text: string): Promise<string> {
+  return tempFileAt("projects/p/chats/s1.jsonl", text);
 }
 
 Deno.test("qwen.roots() honours DEJA_QWEN_ROOT, QWEN_RUNTIME_DIR and QWEN_HOME", async (t) => {
@@ -145,7 +136,7 @@ Deno.test("parseQwenChat() drops injected user records and file contents of at-c
     message: { role: "model", parts: [{ text: "ok" }] },
     forkedFrom: { sessionId: "s0", messageUuid: "r5" },
   });
-  const s = (await parse(await chatFile(lines([a, b, c, d, e]))))
+  const s = (await parse(await chatFile(jsonLines([a, b, c, d, e]))))
     .sessions[0] as Session;
   deepEqual(s.records.map((r) => [r.role, r.text]), [
     ["user", "@src/a.ts explain this"],
@@ -164,7 +155,7 @@ Deno.test("parseQwenChat() keeps history before a chain gap active", async () =>
     rec("user", "gone", { message: { parts: [{ text: "three" }] } }),
     rec("assistant", "r3", { message: { parts: [{ text: "four" }] } }),
   ];
-  const s = (await parse(await chatFile(lines(records))))
+  const s = (await parse(await chatFile(jsonLines(records))))
     .sessions[0] as Session;
   deepEqual(s.marks, []);
   equal(s.records.length, 4);
@@ -189,7 +180,7 @@ Deno.test("parseQwenChat() survives hostile input", async (t) => {
     ["garbage bytes", "\u0000\u00ff\ufffd\n\x1b[2J{]\n"],
     [
       "wrong types",
-      lines([
+      jsonLines([
         { uuid: 5, parentUuid: {}, type: "user", message: "hi" },
         {
           uuid: "a",
@@ -253,7 +244,7 @@ const SAMPLE_COUNTS: Record<string, [number, number]> = {
 
 Deno.test({
   name: "qwen parses every real sample with the turns a reader counts",
-  ignore: !samplesExist,
+  ignore: !hasSamples("qwen"),
   fn: async () => {
     const seen = new Set<string>();
     for await (const entry of Deno.readDir(SAMPLES)) {

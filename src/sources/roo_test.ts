@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { ParseOptions, SourceEnv } from "../core/harness.ts";
 import type { Session } from "../core/types.ts";
 import { roo } from "./roo.ts";
+import { roles } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/roo", import.meta.url),
@@ -23,10 +24,6 @@ async function parse(
   ok(kind, `no kind for ${path}`);
   const options: ParseOptions = { includeSubagents, source: env };
   return (await kind.parse(path, options)).sessions;
-}
-
-function roles(session: Session | undefined): string {
-  return (session?.records ?? []).map((r) => r.role).join(",");
 }
 
 Deno.test("roo.discover() finds the fixture's tasks", async () => {

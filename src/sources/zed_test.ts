@@ -5,14 +5,13 @@ import { DejaError } from "../core/errors.ts";
 import { parseZedThreads, zed } from "./zed.ts";
 import {
   copyFile,
-  hasSamples,
   linuxHome,
   parseHome,
   roleCounts,
-  SAMPLES,
   total,
   writeFixtureDb,
 } from "./_store_test_kit.ts";
+import { hasSamples, SAMPLES } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/zed", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");
