@@ -19,6 +19,8 @@ import {
 export interface Shape {
   id: string;
   description: string;
+  /** Literal starts; the regex runs only where one of them is. */
+  prefixes: readonly string[];
   pattern: string;
   /** Extra check on the match; false keeps it. */
   accept?: (token: string) => boolean;
@@ -28,44 +30,61 @@ export interface Shape {
 export const SHAPES: readonly Shape[] = [
   {
     id: "jwt",
+    prefixes: ["eyJ"],
     description: "JSON Web Tokens: three base64url segments starting eyJ",
     pattern: String
       .raw`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`,
   },
   {
     id: "aws-access-key",
+    prefixes: ["AKIA", "ASIA"],
     description: "AWS access key ids (AKIA…, ASIA…)",
     pattern: String.raw`(?:AKIA|ASIA)[A-Z0-9]{16}`,
   },
   {
     id: "github-token",
+    prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
     description: "GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
     pattern: String
       .raw`gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}`,
   },
   {
     id: "gitlab-token",
+    prefixes: ["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glft-"],
     description: "GitLab tokens (glpat-, gldt-, glrt-, glptt-, glcbt-, glft-)",
     pattern: String.raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}`,
   },
   {
     id: "slack-token",
+    prefixes: [
+      "xoxa-",
+      "xoxb-",
+      "xoxp-",
+      "xoxo-",
+      "xoxs-",
+      "xoxr-",
+      "xoxe-",
+      "xapp-",
+    ],
     description: "Slack tokens (xoxb-, xoxp-, xoxa-, xoxe-, xapp-)",
     pattern: String
       .raw`xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}`,
   },
   {
     id: "anthropic-key",
+    prefixes: ["sk-ant-"],
     description: "Anthropic API keys (sk-ant-…)",
     pattern: String.raw`sk-ant-[A-Za-z0-9_-]{20,}`,
   },
   {
     id: "openrouter-key",
+    prefixes: ["sk-or-v1-"],
     description: "OpenRouter API keys (sk-or-v1-…)",
     pattern: String.raw`sk-or-v1-[A-Za-z0-9]{32,}`,
   },
   {
     id: "openai-key",
+    prefixes: ["sk-"],
     description:
       "OpenAI-style keys (sk-…, sk-proj-…) holding a run of 20+ letters and digits",
     pattern: String.raw`sk-[A-Za-z0-9_-]{20,}`,
@@ -74,31 +93,45 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     id: "google-api-key",
+    prefixes: ["AIza"],
     description: "Google API keys (AIza…)",
     pattern: String.raw`AIza[0-9A-Za-z_-]{30,}`,
   },
   {
     id: "npm-token",
+    prefixes: ["npm_"],
     description: "npm access tokens (npm_…)",
     pattern: String.raw`npm_[A-Za-z0-9]{30,}`,
   },
   {
     id: "huggingface-token",
+    prefixes: ["hf_"],
     description: "Hugging Face tokens (hf_…)",
     pattern: String.raw`hf_[A-Za-z0-9]{30,}`,
   },
   {
     id: "pypi-token",
+    prefixes: ["pypi-Ag"],
     description: "PyPI upload tokens (pypi-Ag…)",
     pattern: String.raw`pypi-Ag[A-Za-z0-9_-]{40,}`,
   },
   {
     id: "sendgrid-key",
+    prefixes: ["SG."],
     description: "SendGrid API keys (SG.….…)",
     pattern: String.raw`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`,
   },
   {
     id: "stripe-key",
+    prefixes: [
+      "sk_live_",
+      "sk_test_",
+      "rk_live_",
+      "rk_test_",
+      "pk_live_",
+      "pk_test_",
+      "whsec_",
+    ],
     description:
       "Stripe keys and webhook secrets (sk_live_, rk_live_, pk_live_, *_test_, whsec_)",
     pattern: String
@@ -106,41 +139,49 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     id: "shopify-token",
+    prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"],
     description: "Shopify access tokens (shpat_, shpca_, shppa_, shpss_)",
     pattern: String.raw`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}`,
   },
   {
     id: "digitalocean-token",
+    prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"],
     description: "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)",
     pattern: String.raw`do[opr]_v1_[a-f0-9]{64}`,
   },
   {
     id: "groq-key",
+    prefixes: ["gsk_"],
     description: "Groq API keys (gsk_…)",
     pattern: String.raw`gsk_[A-Za-z0-9]{40,}`,
   },
   {
     id: "xai-key",
+    prefixes: ["xai-"],
     description: "xAI API keys (xai- followed by letters and digits only)",
     pattern: String.raw`xai-[A-Za-z0-9]{40,}`,
   },
   {
     id: "linear-key",
+    prefixes: ["lin_api_"],
     description: "Linear API keys (lin_api_…)",
     pattern: String.raw`lin_api_[A-Za-z0-9]{32,}`,
   },
   {
     id: "databricks-token",
+    prefixes: ["dapi"],
     description: "Databricks tokens (dapi…)",
     pattern: String.raw`dapi[a-f0-9]{32}(?:-\d)?`,
   },
   {
     id: "age-secret-key",
+    prefixes: ["AGE-SECRET-KEY-1"],
     description: "age encryption secret keys (AGE-SECRET-KEY-1…)",
     pattern: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}`,
   },
   {
     id: "telegram-bot-token",
+    prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
     pattern: String.raw`[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}`,
   },
@@ -151,34 +192,15 @@ const SHAPE_AT = new RegExp(
   `(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
   "y",
 );
-// The first two characters of every shape, so most runs never reach the regex.
-const SHAPE_HEADS = new Set(
-  [
-    "ey",
-    "AK",
-    "AS",
-    "AI",
-    "AG",
-    "gh",
-    "gi",
-    "gl",
-    "gs",
-    "xo",
-    "xa",
-    "sk",
-    "rk",
-    "pk",
-    "np",
-    "hf",
-    "py",
-    "SG",
-    "wh",
-    "sh",
-    "do",
-    "li",
-    "da",
-  ].map((h) => h.charCodeAt(0) * 65536 + h.charCodeAt(1)),
-);
+// Shape prefixes by their first two characters, so a run is tested with two
+// lookups and a startsWith before the regex runs.
+const PREFIXES = new Map<number, string[]>();
+for (const shape of SHAPES) {
+  for (const p of shape.prefixes) {
+    const head = p.charCodeAt(0) * 65536 + p.charCodeAt(1);
+    PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), p]);
+  }
+}
 
 // Characters of a token run: base64, base64url and the `-`/`_` of prefixes.
 const TOKEN_CHAR = new Uint8Array(65536);
@@ -342,8 +364,14 @@ function tokenRun(
   let found = false;
   let s = from;
   while (s >= 0 && s < b - 15) {
-    const head = text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1);
-    if (SHAPE_HEADS.has(head) || (s < a && s === from)) {
+    const starts = PREFIXES.get(
+      text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
+    );
+    // A Telegram token (digits) starts before the run, at `from`.
+    if (
+      (starts && starts.some((p) => text.startsWith(p, s))) ||
+      (s < a && s === from)
+    ) {
       SHAPE_AT.lastIndex = s;
       const m = SHAPE_AT.exec(text);
       const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
