@@ -265,6 +265,7 @@ const STOP_KEYS = new Set([
   "certificate",
   "nonce",
 ]);
+const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi)/;
 // Object ids such as msg_01…, toolu_01…, call_…, cus_… are not secrets.
 const OBJECT_ID = /^[a-z]{2,8}_[A-Za-z0-9]{12,}$/;
@@ -298,9 +299,25 @@ function looksRandom(core: string): boolean {
   if (core.length < MIN_RUN || core.length > 256) return false;
   if (isHexLike(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
-  if (isPathLike(core) || /^[a-z0-9_\/.-]+$/.test(core)) return false;
-  if (charClasses(core) < 3 || isIdentifierLike(core)) return false;
-  return entropy(core) >= Math.min(4, Math.log2(core.length) * 0.85);
+  // Paths: rooted, or lower case with a `/` (src/core/types).
+  if (isPathLike(core) || /^[a-z0-9_.-]*\/[a-z0-9_\/.-]*$/.test(core)) {
+    return false;
+  }
+  const classes = charClasses(core);
+  if (classes < 2 || isIdentifierLike(core)) return false;
+  if (classes === 3) {
+    return entropy(core) >= Math.min(4, Math.log2(core.length) * 0.85);
+  }
+  // Two classes (lower case or upper case, with digits; hex is out above):
+  // longer, denser in entropy and really mixed, as random keys are and
+  // ULIDs (26) and version-like strings are not.
+  if (core.length < 28 || !/[0-9]/.test(core)) return false;
+  // Names built from words and ids: figma-eval-<uuid>-gemini_cli.
+  if (UUID_IN.test(core) || /(?:^|[-_])[a-z]{4,}(?:[-_]|$)/i.test(core)) {
+    return false;
+  }
+  const digits = core.replace(/[^0-9]/g, "").length / core.length;
+  return digits >= 0.15 && digits <= 0.85 && entropy(core) >= 4.2;
 }
 
 /**

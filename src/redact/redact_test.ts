@@ -579,6 +579,12 @@ const POSITIVES: Positive[] = [
     keep: ['"refresh": "'],
     id: "entropy",
   },
+  {
+    text: '{"session": "k8s9d7f6g5h4j3k2l1m0n9b8v7c6x5z4"}',
+    secret: "k8s9d7f6g5h4j3k2l1m0n9b8v7c6x5z4",
+    keep: ['"session": "'],
+    id: "entropy",
+  },
   // Passwords stated in prose
   {
     text: "the admin password is hunter2! do not share",
@@ -686,6 +692,9 @@ const NEGATIVES: string[] = [
   "npm_config_cache=/tmp/npm-cache",
   "created: 2025-03-01T10:20:30Z",
   "git push origin HEAD:refs/heads/feature/add-token-refresh-handler",
+  '{"repo":"figma-eval-85611489-0cec-4a77-b02f-c74703a9b30f-gemini_cli"}',
+  '"run": "01ARZ3NDEKTSV4RRFFQ69G5FAV"',
+  '"path": "src/core/types/abc123def456ghi789jkl"',
 ];
 
 Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
