@@ -134,3 +134,32 @@ export function objectOf(value: unknown): Json {
   const parsed = parseJson(value);
   return isObject(parsed) ? parsed : {};
 }
+
+/**
+ * The text of a message `content` in the Anthropic shape: a string as it is,
+ * else the `text` of each `{ type: "text" }` block, joined.
+ *
+ * @param content A string, a block array, or anything else ("" then).
+ * @param separator What goes between blocks.
+ * @returns The text ("" when there is none).
+ * @example
+ * ```ts
+ * import { textBlocks } from "./_json.ts";
+ * import { equal } from "node:assert/strict";
+ * const content = [{ type: "text", text: "a" }, { type: "image" }, { type: "text", text: "b" }];
+ * equal(textBlocks(content, "\n"), "a\nb");
+ * ```
+ */
+export function textBlocks(content: unknown, separator: string): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (
+      isObject(block) && block.type === "text" && typeof block.text === "string"
+    ) {
+      parts.push(block.text);
+    }
+  }
+  return parts.join(separator);
+}

@@ -23,7 +23,7 @@ import { cleanSpeech, projectFromCwd } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { isObject, type Json, str } from "./_json.ts";
+import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, isRegularFile, segments } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
@@ -172,21 +172,6 @@ function speech(text: string): string {
   return cleanSpeech(
     text.includes("<ide_") ? text.replace(IDE_BLOCKS, "") : text,
   );
-}
-
-/** Text blocks of a message content (string or block array), joined. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const block of content) {
-    if (
-      isObject(block) && block.type === "text" && typeof block.text === "string"
-    ) {
-      parts.push(block.text);
-    }
-  }
-  return parts.join("\n\n");
 }
 
 /** Finds a trailing oversized line's fate: consumed only if a newline ends it. */
@@ -367,7 +352,7 @@ class TranscriptReader {
     if (type === "user") {
       if (obj.isMeta === true) return;
       if (obj.isCompactSummary === true) {
-        this.builder.add("summary", speech(textOf(content)), {
+        this.builder.add("summary", speech(textBlocks(content, "\n\n")), {
           locator,
           time,
           ...flags,
@@ -398,7 +383,7 @@ class TranscriptReader {
     if (!Array.isArray(content)) {
       // The compaction agent's prompt is harness-authored, not a person's words.
       if (!this.#compactAgent) {
-        this.builder.add("user", speech(textOf(content)), {
+        this.builder.add("user", speech(textBlocks(content, "\n\n")), {
           locator,
           time,
           ...flags,
@@ -464,7 +449,7 @@ class TranscriptReader {
     // The compaction agent's answer is the digest of the turns it replaced.
     const role = this.#compactAgent ? "summary" : "assistant";
     if (!Array.isArray(content)) {
-      this.builder.add(role, speech(textOf(content)), {
+      this.builder.add(role, speech(textBlocks(content, "\n\n")), {
         locator,
         time,
         ...flags,

@@ -19,7 +19,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { commandExitCode, removedBlocks } from "./_cline_family.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { isObject, type Json, str } from "./_json.ts";
+import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, dirOf } from "./_paths.ts";
 import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
@@ -61,20 +61,6 @@ function pathFromUri(value: string | undefined): string | undefined {
   } catch {
     return value.slice("file://".length);
   }
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const part of content) {
-    if (
-      isObject(part) && part.type === "text" && typeof part.text === "string"
-    ) {
-      parts.push(part.text);
-    }
-  }
-  return parts.join("\n");
 }
 
 function outputText(output: unknown): string {
@@ -189,15 +175,14 @@ export async function parseContinueSession(
     }
     switch (message.role) {
       case "user":
-        builder.add("user", cleanSpeech(contentText(message.content)), {
+        builder.add("user", cleanSpeech(textBlocks(message.content, "\n")), {
           locator,
         });
         return;
       case "assistant": {
         tools.newMessage();
-        builder.add("assistant", cleanSpeech(contentText(message.content)), {
-          locator,
-        });
+        const text = cleanSpeech(textBlocks(message.content, "\n"));
+        builder.add("assistant", text, { locator });
         const calls = Array.isArray(message.toolCalls) ? message.toolCalls : [];
         for (const call of calls) toolCall(tools, call, at);
         const states = Array.isArray(item.toolCallStates)
@@ -226,7 +211,7 @@ export async function parseContinueSession(
       case "tool": {
         const callId = str(message.toolCallId);
         if (callId && answered.has(callId)) return;
-        const text = contentText(message.content);
+        const text = textBlocks(message.content, "\n");
         tools.result(
           callId,
           text,

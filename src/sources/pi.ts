@@ -20,7 +20,7 @@ import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
-import { isObject, type Json, str } from "./_json.ts";
+import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
@@ -42,21 +42,6 @@ function idFromName(name: string): string {
   const stem = name.replace(/\.jsonl$/, "");
   const cut = stem.lastIndexOf("_");
   return cut >= 0 && cut < stem.length - 1 ? stem.slice(cut + 1) : stem;
-}
-
-/** Text blocks of a Pi message content (a string or typed blocks). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const block of content) {
-    if (
-      isObject(block) && block.type === "text" && typeof block.text === "string"
-    ) {
-      parts.push(block.text);
-    }
-  }
-  return parts.join("\n\n");
 }
 
 /** Builds one Pi session entry by entry. */
@@ -146,7 +131,11 @@ class PiReader {
     const at = { locator, time };
     switch (message.role) {
       case "user":
-        this.builder.add("user", cleanSpeech(textOf(message.content)), at);
+        this.builder.add(
+          "user",
+          cleanSpeech(textBlocks(message.content, "\n\n")),
+          at,
+        );
         break;
       case "assistant": {
         this.#tools.newMessage();
@@ -177,7 +166,7 @@ class PiReader {
       case "toolResult":
         this.#tools.result(
           str(message.toolCallId),
-          textOf(message.content),
+          textBlocks(message.content, "\n\n"),
           message.isError === true,
           at,
           undefined,
