@@ -53,9 +53,9 @@ const SERVER_DIRS: readonly string[] = [
 ];
 
 /** File names of a task directory. */
-export const UI_MESSAGES = "ui_messages.json";
+const UI_MESSAGES = "ui_messages.json";
 /** The model-facing conversation of a task. */
-export const API_HISTORY = "api_conversation_history.json";
+const API_HISTORY = "api_conversation_history.json";
 
 /** Task histories larger than this are not read for metadata. */
 const MAX_METADATA_BYTES = 64 * 1024 * 1024;
