@@ -85,7 +85,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!): the value must hold a digit or symbol and ends at the first space",
+      "A password stated in prose (the admin password is hunter2!): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters",
   },
   {
     id: "entropy",
