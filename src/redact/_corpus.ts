@@ -372,3 +372,47 @@ export function transcriptCorpus(options: CorpusOptions): string[] {
   }
   return out;
 }
+
+/**
+ * Every string value of every JSONL line under `root` (as the real samples
+ * beside the repository), once each: a stand-in for record texts. Returns
+ * an empty list when `root` cannot be read.
+ *
+ * @param root A directory URL ending in `/`.
+ * @returns The distinct strings.
+ * @example
+ * ```ts
+ * import { sampleTexts } from "./_corpus.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(sampleTexts(new URL("file:///no/such/dir/")), []);
+ * ```
+ */
+export function sampleTexts(root: URL): string[] {
+  const texts = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === "string") texts.add(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  const walk = (dir: URL): void => {
+    for (const e of Deno.readDirSync(dir)) {
+      const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
+      if (e.isDirectory) walk(url);
+      else if (e.name.endsWith(".jsonl")) {
+        for (const line of Deno.readTextFileSync(url).split("\n")) {
+          try {
+            collect(JSON.parse(line));
+          } catch {
+            // Torn or non-JSON lines carry no record text here.
+          }
+        }
+      }
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    return [];
+  }
+  return [...texts];
+}

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { transcriptCorpus } from "./_corpus.ts";
+import { sampleTexts, transcriptCorpus } from "./_corpus.ts";
 import { redact } from "./redact.ts";
 
 const CHARS = 5_000_000;
@@ -35,37 +35,7 @@ Deno.bench({
 // are there: every string value of every JSONL line, as one record each.
 const SAMPLES = new URL("../../../shared/samples/", import.meta.url);
 
-function sampleTexts(): string[] {
-  const texts: string[] = [];
-  const collect = (v: unknown): void => {
-    if (typeof v === "string") texts.push(v);
-    else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === "object") Object.values(v).forEach(collect);
-  };
-  const walk = (dir: URL): void => {
-    for (const e of Deno.readDirSync(dir)) {
-      const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
-      if (e.isDirectory) walk(url);
-      else if (e.name.endsWith(".jsonl")) {
-        for (const line of Deno.readTextFileSync(url).split("\n")) {
-          try {
-            collect(JSON.parse(line));
-          } catch {
-            // Torn or non-JSON lines carry no record text here.
-          }
-        }
-      }
-    }
-  };
-  try {
-    walk(SAMPLES);
-  } catch {
-    return [];
-  }
-  return [...new Set(texts)];
-}
-
-const samples = sampleTexts();
+const samples = sampleTexts(SAMPLES);
 const sampleChars = samples.reduce((n, t) => n + t.length, 0);
 
 Deno.bench({

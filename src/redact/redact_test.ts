@@ -5,7 +5,7 @@ import {
   redactionEnabled,
   RedactionTally,
 } from "./mod.ts";
-import { SECRET_SNIPPETS, transcriptCorpus } from "./_corpus.ts";
+import { sampleTexts, SECRET_SNIPPETS, transcriptCorpus } from "./_corpus.ts";
 
 /** A text holding one secret: `secret` must go, `keep` must stay, `id` counted once. */
 interface Positive {
@@ -885,41 +885,14 @@ Deno.test("RedactionTally adds per file and rule, merges and round-trips", () =>
   deepEqual(back.toJSON(), a.toJSON());
 });
 
-const SAMPLES = new URL("../../../shared/samples", import.meta.url);
-const haveSamples = (() => {
-  try {
-    return Deno.statSync(SAMPLES).isDirectory;
-  } catch {
-    return false;
-  }
-})();
+const SAMPLES = new URL("../../../shared/samples/", import.meta.url);
+const samples = sampleTexts(SAMPLES);
 
 Deno.test({
   name: "redact() is idempotent and rare on real transcript samples",
-  ignore: !haveSamples,
-  async fn() {
-    const texts: string[] = [];
-    const collect = (v: unknown): void => {
-      if (typeof v === "string") texts.push(v);
-      else if (Array.isArray(v)) v.forEach(collect);
-      else if (v && typeof v === "object") Object.values(v).forEach(collect);
-    };
-    const walk = async (dir: URL): Promise<void> => {
-      for await (const e of Deno.readDir(dir)) {
-        const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
-        if (e.isDirectory) await walk(url);
-        else if (e.name.endsWith(".jsonl")) {
-          for (const line of (await Deno.readTextFile(url)).split("\n")) {
-            try {
-              collect(JSON.parse(line));
-            } catch {
-              // torn or non-JSON lines are not this test's concern
-            }
-          }
-        }
-      }
-    };
-    await walk(new URL(SAMPLES.href + "/"));
+  ignore: samples.length === 0,
+  fn() {
+    const texts = samples;
     ok(texts.length > 1000);
     let changed = 0;
     for (const text of texts) {
