@@ -86,6 +86,27 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       (await import("./remember.ts")).promoteCommand,
     ],
   },
+  {
+    names: [
+      "hook-context",
+      "hook-prompt",
+      "hook-tool-after",
+      "hook-session-end",
+    ],
+    load: async () => (await import("./hooks.ts")).HOOK_COMMANDS,
+  },
+  { names: ["mcp"], load: async () => [(await import("./mcp.ts")).mcpCommand] },
+  {
+    names: ["install", "uninstall"],
+    load: async () => {
+      const m = await import("./install.ts");
+      return [m.installCommand, m.uninstallCommand];
+    },
+  },
+  {
+    names: ["blame", "fix", "how", "files", "resume", "handoff", "last"],
+    load: async () => (await import("./work.ts")).WORK_COMMANDS,
+  },
 ];
 
 /**

@@ -1,0 +1,341 @@
+/**
+ * The work verbs: `blame`, `fix`, `how`, `files`, `resume`, `handoff`,
+ * `last` — questions about past work answered from the index.
+ *
+ * @module
+ */
+import {
+  boolFlag,
+  type Command,
+  EXIT,
+  type ParsedArgs,
+  printJson,
+  stringFlag,
+} from "./_command.ts";
+import { openIndexForQuery } from "./_context.ts";
+import { DejaError, UsageError } from "../src/core/errors.ts";
+import type { Io } from "../src/core/io.ts";
+import type { Database } from "../src/core/_sqlite.ts";
+import { projectFromCwd } from "../src/core/text.ts";
+import { resolveSession, sessionInfoOf } from "../src/search/mod.ts";
+import {
+  AGENT_NAMES,
+  blame,
+  blameLine,
+  filesForTopic,
+  fixFor,
+  handoffPacket,
+  howTo,
+  lastSessions,
+  renderAttribution,
+  renderBlame,
+  renderFiles,
+  renderFix,
+  renderHow,
+  renderSessions,
+  RESUMABLE,
+  resumeCommand,
+} from "../src/recall/mod.ts";
+
+const JSON_OPTION = { json: { type: "boolean" } } as const;
+const PROJECT_OPTION = { project: { type: "string" } } as const;
+
+function withIndex<T>(io: Io, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = openIndexForQuery(io);
+  if (!db) {
+    throw new DejaError("QRY-E002", "Nothing is indexed yet: run deja index");
+  }
+  return fn(db).finally(() => db.close());
+}
+
+function projectOf(args: ParsedArgs, io: Io): string {
+  return stringFlag(args, "project") ?? projectFromCwd(io.cwd);
+}
+
+function text(args: ParsedArgs, what: string): string {
+  const t = args.positionals.join(" ").trim();
+  if (!t) throw new UsageError(`Give ${what}`);
+  return t;
+}
+
+/** `deja blame <path>[:line]`. */
+export const blameCommand: Command = {
+  name: "blame",
+  summary: "Sessions that discussed or edited a file, and what they decided",
+  usage: "deja blame <path>[:line] [--json]",
+  help:
+    `Finds the sessions whose records name the file (as a path component or a
+word of its own), ranks them by how directly they touched it (edits over
+reads over talk, full paths over bare names, recent over old, the file's own
+project first) and prints what each decided about it.
+
+With :line, git names the commit that last changed the line, and deja names
+the session whose edit record replaced the same text that commit removed
+(spans of 24+ characters, whitespace collapsed). Without a match it says
+which silence it is: not committed, no git, past the end of the file, or no
+recorded edit.
+
+Options:
+  --json   Machine-readable output`,
+  permissions: { read: true, env: true, run: true },
+  options: { ...JSON_OPTION },
+  run(args, io) {
+    const raw = text(args, "a file path");
+    const m = raw.match(/^(.*?):(\d+)$/);
+    const file = m ? m[1] as string : raw;
+    return withIndex(io, async (db) => {
+      const now = io.now();
+      const line = m
+        ? await blameLine(db, file, { line: Number(m[2]), cwd: io.cwd })
+        : undefined;
+      const result = await blame(db, file, { cwd: io.cwd, now });
+      if (boolFlag(args, "json")) {
+        printJson(io, { ...(line ? { line } : {}), ...result });
+      } else {
+        if (line) io.stdout.write(`${renderAttribution(line, now)}\n\n`);
+        io.stdout.write(`${renderBlame(result, now)}\n`);
+      }
+      return EXIT.ok;
+    });
+  },
+};
+
+/** `deja fix "<error>"`. */
+export const fixCommand: Command = {
+  name: "fix",
+  summary: "What ran after this error last time, without the error coming back",
+  usage: 'deja fix "<error text>" [--project NAME] [--json]',
+  help: `Looks up the error's distinctive words in recorded command output, then
+reads what followed each occurrence: the commands that ran and succeeded
+before the error stopped appearing, and the failed command passing on a
+re-run. This project's sessions come first (--project, default: the
+current directory's). Irreversible commands (force pushes, hard resets,
+recursive rm, kubectl/helm, anything naming prod, ...) are never offered.
+
+Options:
+  --project NAME   Rank this project first
+  --json           Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { ...PROJECT_OPTION, ...JSON_OPTION },
+  run(args, io) {
+    const error = text(args, "the error text");
+    return withIndex(io, async (db) => {
+      const result = await fixFor(db, error, { project: projectOf(args, io) });
+      if (boolFlag(args, "json")) printJson(io, result);
+      else io.stdout.write(`${renderFix(result, io.now())}\n`);
+      return EXIT.ok;
+    });
+  },
+};
+
+/** `deja how <what>`. */
+export const howCommand: Command = {
+  name: "how",
+  summary: "The real invocation agents used for something here",
+  usage: "deja how <what...> [--project NAME] [--json]",
+  help: `Finds recorded commands matching the words ("run the tests" → test) and
+ranks each distinct invocation by how many sessions ran it, this project's
+first, then by how often it succeeded. Only invocations that succeeded at
+least once are shown.
+
+Options:
+  --project NAME   Rank this project first (default: the current directory's)
+  --json           Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { ...PROJECT_OPTION, ...JSON_OPTION },
+  run(args, io) {
+    const what = text(args, "what to do");
+    return withIndex(io, async (db) => {
+      const now = io.now();
+      const result = await howTo(db, what, {
+        project: projectOf(args, io),
+        now,
+      });
+      if (boolFlag(args, "json")) printJson(io, result);
+      else io.stdout.write(`${renderHow(result, now)}\n`);
+      return EXIT.ok;
+    });
+  },
+};
+
+/** `deja files <topic>`. */
+export const filesCommand: Command = {
+  name: "files",
+  summary: "Files the sessions about a topic opened and edited",
+  usage: "deja files <topic...> [--project NAME] [--json]",
+  help:
+    `Searches the sessions about the topic and lists the files they opened and
+edited, most relevant first.
+
+Options:
+  --project NAME   Only this project
+  --json           Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { ...PROJECT_OPTION, ...JSON_OPTION },
+  run(args, io) {
+    const topic = text(args, "a topic");
+    return withIndex(io, async (db) => {
+      const now = io.now();
+      const project = stringFlag(args, "project");
+      const files = await filesForTopic(db, topic, {
+        now,
+        ...(project ? { project } : {}),
+      });
+      if (boolFlag(args, "json")) printJson(io, files);
+      else io.stdout.write(`${renderFiles(files, now)}\n`);
+      return EXIT.ok;
+    });
+  },
+};
+
+/** `deja resume <id> [--exec]`. */
+export const resumeCommandCli: Command = {
+  name: "resume",
+  summary: "The harness's own command that reopens a session",
+  usage: "deja resume <id-prefix | harness:id-prefix> [--exec] [--json]",
+  help: `Prints the native resume command: claude --resume <id> (Claude Code),
+codex resume <id>, opencode --session <id>, gemini --resume <id>,
+qwen --resume <id>, pi --session <file>, run in the session's directory.
+With --exec, runs it (the terminal is handed to the agent).
+
+Options:
+  --exec   Run the command instead of printing it
+  --json   Machine-readable output`,
+  permissions: { read: true, env: true, run: true },
+  options: { exec: { type: "boolean" }, ...JSON_OPTION },
+  run(args, io) {
+    const ref = text(args, "a session id");
+    return withIndex(io, async (db) => {
+      const session = sessionInfoOf(resolveSession(db, ref));
+      const cmd = resumeCommand(session);
+      if (!cmd) {
+        throw new DejaError(
+          "QRY-E002",
+          `${
+            AGENT_NAMES[session.harness] ?? session.harness
+          } has no resume command deja knows (it knows ${
+            RESUMABLE.join(", ")
+          }): deja show ${session.harness}:${session.id} prints the session`,
+        );
+      }
+      if (boolFlag(args, "json")) {
+        printJson(io, { session, ...cmd });
+        return EXIT.ok;
+      }
+      if (!boolFlag(args, "exec")) {
+        io.stdout.write(`${cmd.display}\n`);
+        return EXIT.ok;
+      }
+      const [program, ...rest] = cmd.argv;
+      try {
+        const status = await new Deno.Command(program as string, {
+          args: rest,
+          ...(cmd.cwd ? { cwd: cmd.cwd } : {}),
+          stdin: "inherit",
+          stdout: "inherit",
+          stderr: "inherit",
+        }).spawn().status;
+        return status.code;
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) {
+          throw new DejaError(
+            "QRY-E002",
+            `"${program}" is not installed or not on PATH (or ${cmd.cwd} is gone): ${cmd.display}`,
+          );
+        }
+        throw err;
+      }
+    });
+  },
+};
+
+/** `deja handoff [--to agent]`. */
+export const handoffCommand: Command = {
+  name: "handoff",
+  summary:
+    "A packet another agent can continue this project's latest work from",
+  usage: "deja handoff [<session>] [--to AGENT] [--project NAME] [--json]",
+  help:
+    `Prints the goal, the latest ask, what changed and ran (with outcomes), the
+decisions, what is still open and how to continue, for the current
+project's most recent session (or the one named).
+
+Options:
+  --to AGENT       Address it to another agent (claude-code, codex, gemini, ...)
+  --project NAME   Whose latest session (default: the current directory's)
+  --json           Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { to: { type: "string" }, ...PROJECT_OPTION, ...JSON_OPTION },
+  run(args, io) {
+    const session = args.positionals[0];
+    const to = stringFlag(args, "to");
+    return withIndex(io, async (db) => {
+      const packet = await handoffPacket(db, {
+        ...(session ? { session } : { project: projectOf(args, io) }),
+        ...(to ? { to } : {}),
+        now: io.now(),
+      });
+      if (!packet) {
+        throw new DejaError(
+          "QRY-E002",
+          `No session of "${projectOf(args, io)}" to hand off`,
+        );
+      }
+      if (boolFlag(args, "json")) printJson(io, packet);
+      else io.stdout.write(`${packet.markdown}\n`);
+      return EXIT.ok;
+    });
+  },
+};
+
+/** `deja last [n]`. */
+export const lastCommand: Command = {
+  name: "last",
+  summary: "The most recent sessions, with their resume commands",
+  usage: "deja last [n] [--project NAME] [--harness ID] [--json]",
+  help: `Lists the n most recent sessions (default 10), newest first, sub-agent
+runs left out, each with its native resume command when there is one.
+
+Options:
+  --project NAME   Only this project
+  --harness ID     Only this harness
+  --json           Machine-readable output`,
+  permissions: { read: true, env: true },
+  options: { ...PROJECT_OPTION, harness: { type: "string" }, ...JSON_OPTION },
+  run(args, io) {
+    const raw = args.positionals[0] ?? "10";
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new UsageError(`"${raw}" is not a positive whole number`);
+    }
+    return withIndex(io, (db) => {
+      const project = stringFlag(args, "project");
+      const harness = stringFlag(args, "harness");
+      const sessions = lastSessions(db, n, {
+        ...(project ? { project } : {}),
+        ...(harness ? { harnesses: [harness] } : {}),
+      });
+      if (boolFlag(args, "json")) {
+        printJson(
+          io,
+          sessions.map((s) => ({
+            ...s,
+            resume: resumeCommand(s)?.display ?? null,
+          })),
+        );
+      } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);
+      return Promise.resolve(EXIT.ok);
+    });
+  },
+};
+
+/** Every work verb. */
+export const WORK_COMMANDS: readonly Command[] = [
+  blameCommand,
+  fixCommand,
+  howCommand,
+  filesCommand,
+  resumeCommandCli,
+  handoffCommand,
+  lastCommand,
+];

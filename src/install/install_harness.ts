@@ -1,0 +1,470 @@
+/**
+ * `deja install <harness>` and `deja uninstall <harness>`: wire the MCP
+ * server and the hooks into a harness's config files, structurally (JSON
+ * parsed and re-written in the file's own indentation; TOML edited by exact
+ * byte ranges), after a backup of every file it changes. Running install
+ * twice changes nothing; uninstall takes out exactly what install added and,
+ * when nothing else changed, leaves each file byte-identical to before.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { canonicalJson } from "../core/hash.ts";
+import {
+  addCodexToml,
+  type CodexTomlRecord,
+  removeCodexToml,
+} from "./codex_toml.ts";
+import { dejaConfigDir, launcherPath, launcherScript } from "./launcher.ts";
+import { lineDiff } from "./line_diff.ts";
+import {
+  type InstallHarness,
+  type JsonObject,
+  type Ours,
+  type Target,
+  targetsFor,
+} from "./wiring.ts";
+
+/** Options for {@linkcode installHarness} and {@linkcode uninstallHarness}. */
+export interface InstallOptions {
+  /** HOME (tests pass a temporary one). */
+  home: string;
+  /** The environment. */
+  env: Record<string, string | undefined>;
+  /** The command that runs this deja (recorded in the launcher). */
+  self: readonly string[];
+  /** Print what would change; write nothing. */
+  dryRun?: boolean;
+  /** The clock, epoch ms (backup names). */
+  now: number;
+}
+
+/** One file install or uninstall changed (or would change). */
+export interface FileChange {
+  /** The file. */
+  path: string;
+  /** What it is for. */
+  role: string;
+  /** Created, changed, removed or unchanged. */
+  action: "create" | "update" | "remove" | "unchanged";
+  /** Unified diff ("" when unchanged). */
+  diff: string;
+  /** Where the previous content was saved. */
+  backup?: string;
+}
+
+/** What an install or uninstall did. */
+export interface InstallReport {
+  /** The harness. */
+  harness: InstallHarness;
+  /** The launcher every entry calls. */
+  launcher: string;
+  /** Whether nothing was written. */
+  dryRun: boolean;
+  /** Per-file changes, launcher included. */
+  changes: FileChange[];
+  /** Things a person should know (flags needing a restart, leftovers). */
+  notes: string[];
+}
+
+interface FileRecord {
+  /** Whether the file existed before the first install. */
+  existed: boolean;
+  /** Backup of the file as it was before the first install. */
+  pristine?: string;
+  /** Codex TOML edits. */
+  toml?: CodexTomlRecord;
+}
+
+interface InstallRecord {
+  harness: InstallHarness;
+  launcher: string;
+  files: Record<string, FileRecord>;
+}
+
+function recordPath(options: InstallOptions, harness: string): string {
+  return join(
+    dejaConfigDir(options.home, options.env),
+    "install",
+    `${harness}.json`,
+  );
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+}
+
+function readRecord(path: string): InstallRecord | undefined {
+  const text = readText(path);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as InstallRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+function oursFor(launcher: string): Ours {
+  const quoted = `'${launcher.replaceAll("'", `'\\''`)}'`;
+  return {
+    launcher,
+    isOurs(command: unknown): boolean {
+      if (Array.isArray(command)) return command[0] === launcher;
+      if (typeof command !== "string") return false;
+      const c = command.trim();
+      return c === launcher || c.startsWith(`${launcher} `) ||
+        c.startsWith(`${quoted} `) || c === quoted;
+    },
+  };
+}
+
+function parseJson(path: string, text: string | undefined): JsonObject {
+  if (text === undefined || text.trim() === "") return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new TypeError(
+      `${path} is not plain JSON (${
+        err instanceof Error ? err.message : String(err)
+      }); deja edits JSON structurally and will not rewrite it: add the entries by hand (deja install --dry-run on a copy shows them)`,
+    );
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new TypeError(`${path} does not hold a JSON object`);
+  }
+  return data as JsonObject;
+}
+
+function indentOf(text: string | undefined): string {
+  const m = text?.match(/\n([ \t]+)["}\]]/);
+  return m?.[1] ?? "  ";
+}
+
+function writeJsonText(doc: JsonObject, like: string | undefined): string {
+  const body = JSON.stringify(doc, null, indentOf(like));
+  return like === undefined || like.endsWith("\n") ? `${body}\n` : body;
+}
+
+function sameJson(a: string, b: string): boolean {
+  try {
+    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  } catch {
+    return false;
+  }
+}
+
+function stamp(now: number): string {
+  return new Date(now).toISOString().replace(/[-:]/g, "").replace(
+    /\.\d+Z$/,
+    "Z",
+  );
+}
+
+function backupPath(
+  options: InstallOptions,
+  harness: string,
+  path: string,
+): string {
+  const flat = path.replace(/^[\\/]+/, "").replace(/[\\/]/g, "__");
+  const base = join(
+    dejaConfigDir(options.home, options.env),
+    "backups",
+    harness,
+    `${stamp(options.now)}-${flat}`,
+  );
+  // Never overwrite an earlier backup (install and uninstall in one second).
+  for (let n = 0;; n++) {
+    const candidate = n === 0 ? base : `${base}.${n}`;
+    try {
+      Deno.lstatSync(candidate);
+    } catch {
+      return candidate;
+    }
+  }
+}
+
+function writeFile(path: string, text: string): void {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.deja-tmp`;
+  Deno.writeTextFileSync(tmp, text);
+  try {
+    const mode = Deno.statSync(path).mode;
+    if (mode !== null) Deno.chmodSync(tmp, mode & 0o7777);
+  } catch {
+    // A new file keeps the default mode.
+  }
+  Deno.renameSync(tmp, path);
+}
+
+function apply(
+  target: Target,
+  before: string | undefined,
+  options: InstallOptions,
+  harness: InstallHarness,
+  change: Omit<FileChange, "diff" | "action">,
+  after: string | undefined,
+): FileChange {
+  const action: FileChange["action"] = before === after
+    ? "unchanged"
+    : after === undefined
+    ? "remove"
+    : before === undefined
+    ? "create"
+    : "update";
+  const out: FileChange = {
+    ...change,
+    action,
+    diff: lineDiff(target.path, before ?? "", after ?? ""),
+  };
+  if (action === "unchanged" || options.dryRun) return out;
+  if (before !== undefined) {
+    const backup = backupPath(options, harness, target.path);
+    Deno.mkdirSync(dirname(backup), { recursive: true });
+    Deno.writeTextFileSync(backup, before);
+    out.backup = backup;
+  }
+  if (after === undefined) Deno.removeSync(target.path);
+  else writeFile(target.path, after);
+  return out;
+}
+
+/**
+ * Wires deja into a harness: the launcher, the MCP server entry and the
+ * hooks.
+ *
+ * @param harness The harness.
+ * @param options HOME, environment, the command that runs deja, dry run.
+ * @returns What changed (or would).
+ */
+export function installHarness(
+  harness: InstallHarness,
+  options: InstallOptions,
+): InstallReport {
+  const launcher = launcherPath(options.home, options.env);
+  const ours = oursFor(launcher);
+  const report: InstallReport = {
+    harness,
+    launcher,
+    dryRun: options.dryRun ?? false,
+    changes: [],
+    notes: [],
+  };
+  const recPath = recordPath(options, harness);
+  const record: InstallRecord = readRecord(recPath) ??
+    { harness, launcher, files: {} };
+  const planned: Array<
+    {
+      target: Target;
+      before: string | undefined;
+      after: string;
+      file: FileRecord;
+    }
+  > = [];
+  for (const target of targetsFor(harness, options)) {
+    const before = readText(target.path);
+    const file: FileRecord = record.files[target.path] ??
+      { existed: before !== undefined };
+    let after: string;
+    if (target.kind === "toml") {
+      const added = addCodexToml(before ?? "", launcher);
+      after = added.text;
+      if (after !== (before ?? "")) {
+        file.toml = mergeToml(file.toml, added.record);
+      }
+    } else {
+      const doc = parseJson(target.path, before);
+      const snapshot = canonicalJson(doc);
+      target.add(doc, ours);
+      after = canonicalJson(doc) === snapshot && before !== undefined
+        ? before
+        : writeJsonText(doc, before);
+    }
+    planned.push({ target, before, after, file });
+  }
+  const script = launcherScript(options.self);
+  const oldScript = readText(launcher);
+  const launcherChange: FileChange = {
+    path: launcher,
+    role: "launcher",
+    action: oldScript === script
+      ? "unchanged"
+      : oldScript === undefined
+      ? "create"
+      : "update",
+    diff: lineDiff(launcher, oldScript ?? "", script),
+  };
+  if (!report.dryRun && oldScript !== script) {
+    writeFile(launcher, script);
+    Deno.chmodSync(launcher, 0o755);
+  }
+  report.changes.push(launcherChange);
+  for (const { target, before, after, file } of planned) {
+    if (
+      !report.dryRun && before !== after && file.existed &&
+      file.pristine === undefined && before !== undefined
+    ) {
+      const pristine = backupPath(options, harness, `${target.path}.pristine`);
+      Deno.mkdirSync(dirname(pristine), { recursive: true });
+      Deno.writeTextFileSync(pristine, before);
+      file.pristine = pristine;
+    }
+    report.changes.push(
+      apply(target, before, options, harness, {
+        path: target.path,
+        role: target.role,
+      }, after),
+    );
+    record.files[target.path] = file;
+  }
+  if (!report.dryRun && report.changes.some((c) => c.action !== "unchanged")) {
+    writeFile(recPath, `${JSON.stringify({ ...record, launcher }, null, 2)}\n`);
+  }
+  if (harness === "codex") {
+    report.notes.push(
+      "Codex runs hooks only with [features] codex_hooks = true, which install sets.",
+    );
+  }
+  if (harness === "gemini") {
+    report.notes.push(
+      "Older Gemini CLI releases also need hooks enabled in settings (tools.enableHooks); current ones read the hooks block as is.",
+    );
+  }
+  if (harness === "opencode") {
+    report.notes.push(
+      "opencode has no command hooks (only JS plugins), so only the MCP server is wired.",
+    );
+  }
+  report.notes.push("Restart the agent to pick the change up.");
+  return report;
+}
+
+function mergeToml(
+  old: CodexTomlRecord | undefined,
+  added: CodexTomlRecord,
+): CodexTomlRecord {
+  if (!old) return added;
+  const out: CodexTomlRecord = { ...old };
+  if (added.appended) out.appended = (old.appended ?? "") + added.appended;
+  if (added.flag && !old.flag) out.flag = added.flag;
+  return out;
+}
+
+/**
+ * Takes deja back out of a harness: removes exactly the entries install
+ * added (recognised by the launcher path), restores what the hooks flag was,
+ * and — when the result matches the file as it was before install — writes
+ * those exact bytes back. The launcher goes when no harness uses it.
+ *
+ * @param harness The harness.
+ * @param options HOME, environment, dry run.
+ * @returns What changed (or would).
+ */
+export function uninstallHarness(
+  harness: InstallHarness,
+  options: InstallOptions,
+): InstallReport {
+  const launcher = launcherPath(options.home, options.env);
+  const ours = oursFor(launcher);
+  const report: InstallReport = {
+    harness,
+    launcher,
+    dryRun: options.dryRun ?? false,
+    changes: [],
+    notes: [],
+  };
+  const recPath = recordPath(options, harness);
+  const record = readRecord(recPath);
+  if (!record) {
+    report.notes.push(
+      "No install record: removing every entry that calls the launcher, restoring nothing else.",
+    );
+  }
+  for (const target of targetsFor(harness, options)) {
+    const before = readText(target.path);
+    if (before === undefined) continue;
+    const file = record?.files[target.path];
+    let after: string | undefined;
+    if (target.kind === "toml") {
+      after = removeCodexToml(before, file?.toml, launcher);
+    } else {
+      const doc = parseJson(target.path, before);
+      const snapshot = canonicalJson(doc);
+      target.remove(doc, ours);
+      after = canonicalJson(doc) === snapshot
+        ? before
+        : writeJsonText(doc, before);
+    }
+    if (file?.pristine) {
+      const pristine = readText(file.pristine);
+      if (
+        pristine !== undefined &&
+        (pristine === after ||
+          (target.kind === "json" && sameJson(pristine, after)))
+      ) {
+        after = pristine;
+      }
+    }
+    if (file && !file.existed && after !== before && isEmpty(target, after)) {
+      after = undefined;
+    }
+    report.changes.push(
+      apply(target, before, options, harness, {
+        path: target.path,
+        role: target.role,
+      }, after),
+    );
+  }
+  if (!report.dryRun) {
+    try {
+      Deno.removeSync(recPath);
+    } catch {
+      // No record to remove.
+    }
+  }
+  const others = listRecords(options).filter((h) => h !== harness);
+  if (others.length === 0 && readText(launcher) !== undefined) {
+    report.changes.push({
+      path: launcher,
+      role: "launcher",
+      action: "remove",
+      diff: lineDiff(launcher, readText(launcher) ?? "", ""),
+    });
+    if (!report.dryRun) Deno.removeSync(launcher);
+  } else if (others.length) {
+    report.notes.push(
+      `The launcher stays: ${others.join(", ")} still use${
+        others.length === 1 ? "s" : ""
+      } it.`,
+    );
+  }
+  return report;
+}
+
+function isEmpty(target: Target, text: string | undefined): boolean {
+  if (text === undefined) return true;
+  if (target.kind === "toml") return text.trim() === "";
+  try {
+    const data = JSON.parse(text);
+    return data !== null && typeof data === "object" &&
+      Object.keys(data).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function listRecords(options: InstallOptions): string[] {
+  const dir = join(dejaConfigDir(options.home, options.env), "install");
+  try {
+    return [...Deno.readDirSync(dir)].filter((e) =>
+      e.isFile && e.name.endsWith(".json")
+    ).map((e) => basename(e.name, ".json"));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Serving the MCP server over stdio: JSON-RPC on stdout and nothing else
+ * there — logs go to the context's log (stderr).
+ *
+ * @module
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMcpServer } from "./create_mcp_server.ts";
+import type { McpContext } from "./mcp_context.ts";
+import { openForCall } from "./mcp_context.ts";
+
+/**
+ * Runs the server on stdin/stdout until the client closes the connection.
+ * A missing or old index starts a background refresh at once.
+ *
+ * @param ctx The server context.
+ * @returns When the connection closes.
+ */
+export async function serveMcpStdio(ctx: McpContext): Promise<void> {
+  const { db } = openForCall(ctx);
+  db?.close();
+  const server = createMcpServer(ctx);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  ctx.log(
+    `deja mcp: serving on stdio as ${ctx.actor} (scopes ${
+      ctx.scopes.join(",")
+    })`,
+  );
+  await closed;
+}

@@ -1,0 +1,248 @@
+/**
+ * Index reads the work verbs share: full-text candidates by table, single
+ * records, session rows, and the small text helpers (decision lines,
+ * whitespace collapse, command normalisation).
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+// The index's schema and body reader alone: its mod.ts brings the indexer, which a query never needs.
+import { FLAG, ftsTableFor } from "../index/schema.ts";
+import { readBody } from "../index/read_body.ts";
+import { ftsQuote, type SessionRow, type StoredRecord } from "../search/mod.ts";
+
+/** What {@linkcode matchRecords} looks for. */
+export interface MatchQuery {
+  /** Words or phrases (quoted here; FTS syntax is never interpreted). */
+  terms: readonly string[];
+  /** Roles to keep (all from one FTS table). */
+  roles: readonly string[];
+  /** AND (default) or OR. */
+  joiner?: "AND" | "OR";
+  /** At most this many records (default 2000). */
+  limit?: number;
+}
+
+/** A record found by a full-text match. */
+export interface MatchRow {
+  rowid: number;
+  session: number;
+  seq: number;
+  role: string;
+  score: number;
+}
+
+/**
+ * Full-text candidates in the table that holds `roles`, best first.
+ *
+ * @param db The index.
+ * @param query Terms, roles, joiner and cap.
+ * @returns Matching records.
+ */
+export function matchRecords(db: Database, query: MatchQuery): MatchRow[] {
+  const { roles, ...options } = query;
+  const clean = query.terms.map((t) => t.trim()).filter(Boolean);
+  if (clean.length === 0 || roles.length === 0) return [];
+  const table = ftsTableFor(roles[0] as string);
+  const expression = clean.map(ftsQuote).join(` ${options.joiner ?? "AND"} `);
+  try {
+    return db.prepare(
+      `SELECT f.rowid AS rowid, r.session AS session, r.seq AS seq, r.role AS role, -bm25(${table}) AS score
+       FROM ${table} f JOIN records r ON r.rowid = f.rowid JOIN sessions s ON s.rowid = r.session
+       WHERE ${table} MATCH ? AND s.hidden = 0 AND r.role IN (${
+        roles.map(() => "?").join(",")
+      })
+       ORDER BY rank LIMIT ${Math.max(1, Math.floor(options.limit ?? 2000))}`,
+    ).all(expression, ...roles) as unknown as MatchRow[];
+  } catch {
+    // A term FTS5 cannot tokenize (only punctuation) matches nothing.
+    return [];
+  }
+}
+
+interface RecordRow {
+  rowid: number;
+  seq: number;
+  role: string;
+  time: number | null;
+  flags: number;
+  exit_code: number | null;
+  tool: string | null;
+  line: number | null;
+  offset: number | null;
+  record_id: string | null;
+  body: Uint8Array;
+  session: number;
+}
+
+async function recordOf(row: RecordRow): Promise<StoredRecord> {
+  return {
+    rowid: row.rowid,
+    seq: row.seq,
+    role: row.role,
+    text: await readBody(row.body, (row.flags & FLAG.compressed) !== 0),
+    time: row.time,
+    exitCode: row.exit_code,
+    tool: row.tool,
+    line: row.line,
+    offset: row.offset,
+    recordId: row.record_id,
+    subagent: (row.flags & FLAG.subagent) !== 0,
+    isError: (row.flags & FLAG.isError) !== 0,
+    truncated: (row.flags & FLAG.truncated) !== 0,
+  };
+}
+
+/**
+ * One record by rowid.
+ *
+ * @param db The index.
+ * @param rowid The record.
+ * @returns The record, or undefined.
+ */
+export async function recordAt(
+  db: Database,
+  rowid: number,
+): Promise<StoredRecord | undefined> {
+  const row = db.prepare("SELECT * FROM records WHERE rowid = ?").get(
+    rowid,
+  ) as unknown as
+    | RecordRow
+    | undefined;
+  return row ? await recordOf(row) : undefined;
+}
+
+/**
+ * Records of a session within a seq window, in order.
+ *
+ * @param db The index.
+ * @param range The session rowid and the first and last seq (inclusive).
+ * @returns The records.
+ */
+export function recordsBetween(
+  db: Database,
+  range: { session: number; from: number; to: number },
+): Promise<StoredRecord[]> {
+  const { session, from, to } = range;
+  return Promise.all(
+    (db.prepare(
+      "SELECT * FROM records WHERE session = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+    )
+      .all(session, from, to) as unknown as RecordRow[]).map(recordOf),
+  );
+}
+
+/**
+ * Session rows by rowid.
+ *
+ * @param db The index.
+ * @param rowids Session rowids.
+ * @returns Rows keyed by rowid.
+ */
+export function sessionRows(
+  db: Database,
+  rowids: Iterable<number>,
+): Map<number, SessionRow> {
+  const out = new Map<number, SessionRow>();
+  const stmt = db.prepare("SELECT * FROM sessions WHERE rowid = ?");
+  for (const id of rowids) {
+    if (out.has(id)) continue;
+    const row = stmt.get(id) as unknown as SessionRow | undefined;
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+/**
+ * Whether a session is left out: its id, or its parent's (a sub-agent of a
+ * live session), is in the exclusion set.
+ *
+ * @param row The session.
+ * @param exclude Session ids to leave out.
+ * @returns True when excluded.
+ */
+export function isExcluded(
+  row: SessionRow,
+  exclude: ReadonlySet<string> | undefined,
+): boolean {
+  if (!exclude || exclude.size === 0) return false;
+  return exclude.has(row.id) ||
+    (row.parent !== null && exclude.has(row.parent));
+}
+
+/** Lines that state a conclusion or decision. */
+export const DECISION_LINE =
+  /\b(decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|settled on|chose|conclusion|because|root cause|the (?:cause|fix|problem) (?:is|was)|fixed(?: by| it)?|pinn?ed|the failures? (?:are|is|was)|failed because|fails because|no longer|instead of|now (?:answers|passes|pass|reads|works)|pass(?:es)? now)\b/i;
+
+/**
+ * Collapses runs of whitespace to one space and trims.
+ *
+ * @param text Any text.
+ * @returns The collapsed text.
+ */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The sentence of `text` that states a decision, else its first sentence.
+ *
+ * @param text An assistant or user turn.
+ * @param max Character cap.
+ * @returns One sentence.
+ */
+export function decisionSentence(text: string, max = 240): string {
+  const flat = collapse(text);
+  const sentences = flat.split(/(?<=[.!?])\s+(?=[A-Z`"'(])/);
+  const pick = sentences.find((s) => DECISION_LINE.test(s)) ?? sentences[0] ??
+    "";
+  return pick.length > max ? `${pick.slice(0, max - 1)}…` : pick;
+}
+
+/**
+ * The conclusion of a session: the last assistant turn that states a
+ * decision, else the last assistant turn.
+ *
+ * @param records The session's records in order.
+ * @returns One sentence, or "".
+ */
+export function conclusionOf(records: readonly StoredRecord[]): string {
+  const said = records.filter((r) => r.role === "assistant" && r.text.trim());
+  const decided = [...said].reverse().find((r) => DECISION_LINE.test(r.text));
+  const pick = decided ?? said.at(-1);
+  return pick ? decisionSentence(pick.text) : "";
+}
+
+/**
+ * A command line as grouped: whitespace collapsed, a leading `cd dir &&`
+ * dropped.
+ *
+ * @param command The command text.
+ * @returns The normalised command.
+ */
+export function normalizeCommand(command: string): string {
+  return collapse(command.split("\n", 1)[0] ?? "").replace(
+    /^cd\s+\S+\s*&&\s*/,
+    "",
+  );
+}
+
+/**
+ * Whether a command record ended badly: a non-zero exit code, or, without
+ * one, an error-flagged output right after it.
+ *
+ * @param db The index.
+ * @param ref The session rowid and the command record.
+ * @returns True when it failed.
+ */
+export function commandFailed(
+  db: Database,
+  ref: { session: number; command: StoredRecord },
+): boolean {
+  const { session, command } = ref;
+  if (command.exitCode !== null) return command.exitCode !== 0;
+  const out = db.prepare(
+    "SELECT flags FROM records WHERE session = ? AND seq > ? AND seq <= ? AND role = 'tool-output' ORDER BY seq LIMIT 1",
+  ).get(session, command.seq, command.seq + 3) as { flags: number } | undefined;
+  return out !== undefined && (out.flags & FLAG.isError) !== 0;
+}

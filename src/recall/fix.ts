@@ -1,0 +1,377 @@
+/**
+ * `deja fix`: given an error, what ran after the same error last time and
+ * worked — the commands that followed a failure without the error coming
+ * back, this project's sessions first.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import {
+  type SessionInfo,
+  sessionInfoOf,
+  type StoredRecord,
+} from "../search/mod.ts";
+import {
+  collapse,
+  commandFailed,
+  DECISION_LINE,
+  decisionSentence,
+  isExcluded,
+  matchRecords,
+  normalizeCommand,
+  recordsBetween,
+  sessionRows,
+} from "./_db.ts";
+import { isIrreversible } from "./irreversible.ts";
+
+/** Options for {@linkcode fixFor}. */
+export interface FixOptions {
+  /** The asker's project; its sessions rank first. */
+  project?: string;
+  /** Only this project's sessions and those recorded without one (hooks). */
+  projectOnly?: boolean;
+  /** Session ids to leave out (live sessions, the asker). */
+  exclude?: ReadonlySet<string>;
+  /** Pairs to return (default 5). */
+  limit?: number;
+}
+
+/** One error seen before and what followed it. */
+export interface FixPair {
+  /** The session it happened in. */
+  session: SessionInfo;
+  /** The command that failed, when one did. */
+  failed?: string;
+  /** The error line as recorded. */
+  error: string;
+  /** Commands that ran after it and succeeded, in order (never irreversible ones). */
+  remedy: string[];
+  /** The failed command run again and passing. */
+  verified?: string;
+  /** Files changed between the error and the passing run. */
+  edited: string[];
+  /** What the agent concluded after the error. */
+  conclusion?: string;
+  /** Whether the session is the asker's project. */
+  sameProject: boolean;
+}
+
+/** What {@linkcode fixFor} found. */
+export interface FixResult {
+  /** The error as asked. */
+  error: string;
+  /** The words searched for. */
+  terms: string[];
+  /** Pairs, best first. */
+  pairs: FixPair[];
+  /** Why there are none, when there are none. */
+  why?: string;
+}
+
+const COMMON = new Set([
+  "error",
+  "errors",
+  "failed",
+  "fail",
+  "failure",
+  "the",
+  "a",
+  "an",
+  "at",
+  "in",
+  "of",
+  "to",
+  "is",
+  "not",
+  "and",
+  "or",
+  "on",
+  "for",
+  "with",
+  "cannot",
+  "could",
+  "code",
+  "exit",
+  "warning",
+  "fatal",
+  "line",
+  "file",
+  "from",
+  "be",
+  "was",
+  "by",
+  "this",
+  "that",
+  "it",
+]);
+
+/**
+ * The distinctive pieces of an error message, most distinctive first:
+ * identifiers, codes and addresses before plain words; numbers alone and
+ * filler words are dropped.
+ *
+ * @param error The error text (its first line matters most).
+ * @param max At most this many.
+ * @returns Search terms.
+ * @example
+ * ```ts
+ * import { errorTerms } from "./fix.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(errorTerms("Error: connect ECONNREFUSED 127.0.0.1:5432"), ["127.0.0.1:5432", "ECONNREFUSED", "connect"]);
+ * ```
+ */
+export function errorTerms(error: string, max = 5): string[] {
+  const line = errorLine(error);
+  const seen = new Set<string>();
+  const pieces: Array<{ term: string; weight: number; at: number }> = [];
+  line.split(/\s+/).forEach((raw, at) => {
+    const term = raw.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
+    if (term.length < 3 || !/\p{L}/u.test(term) && !/\d[.:]\d/.test(term)) {
+      return;
+    }
+    const key = term.toLowerCase();
+    if (COMMON.has(key) || seen.has(key)) return;
+    seen.add(key);
+    let weight = Math.min(term.length, 12);
+    if (/[._:/\\-]/.test(term)) weight += 8;
+    if (/\d/.test(term)) weight += 4;
+    if (/^[A-Z0-9_]{4,}$/.test(term) || /[a-z][A-Z]/.test(term)) weight += 10;
+    pieces.push({ term, weight, at });
+  });
+  return pieces.sort((a, b) => b.weight - a.weight || a.at - b.at).slice(0, max)
+    .map((p) => p.term);
+}
+
+/**
+ * The line of an error output that carries the error: the first line that
+ * names one, else the first non-empty line.
+ *
+ * @param text Error output.
+ * @returns One line, trimmed, at most 300 characters.
+ * @example
+ * ```ts
+ * import { errorLine } from "./fix.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(errorLine("> test\n\nError: connect ECONNREFUSED"), "Error: connect ECONNREFUSED");
+ * ```
+ */
+export function errorLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const signal =
+    /\b(error|exception|fatal|panic|traceback|refused|denied|not found|no such|cannot|can't|could not|unable|timed? ?out|failed|invalid|unsupported|missing|undefined)\b/i;
+  const code = /\bE[A-Z]{3,}\b/;
+  const bare =
+    /^(exit(ed with)? code:?\s*-?\d+|command exited with code \d+)$/i;
+  const pick =
+    lines.find((l) => (signal.test(l) || code.test(l)) && !bare.test(l)) ??
+      lines.find((l) => !bare.test(l)) ?? "";
+  return pick.length > 300 ? pick.slice(0, 300) : pick;
+}
+
+function holdsAll(text: string, terms: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return terms.every((t) => lower.includes(t.toLowerCase()));
+}
+
+/** Reading a file or the tree is never a remedy. */
+const INSPECTION =
+  /^(ls|cat|sed -n|head|tail|grep|rg|find|wc|echo|pwd|which|stat|tree|less|more|git (status|diff|log|show))\b/;
+const EDIT_TOOLS =
+  /^(edit|multiedit|write|apply_patch|write_file|replace|str_replace|create_file|edit_file|patch)$/i;
+const SHELL_REFUSED =
+  /command not found|no module named|not recognized as|is not installed|==> not found/i;
+const INSTALL =
+  /\b(apt(-get)?|brew|npm|pnpm|yarn|pip3?|pipx|uv|cargo|go|gem|dnf|yum|apk)\s+(install|i|add|get)\b/;
+
+/**
+ * Finds what followed the same error before.
+ *
+ * @param db The index.
+ * @param error The error text.
+ * @param options Project ranking, exclusions and limit.
+ * @returns Pairs, this project's first.
+ */
+export async function fixFor(
+  db: Database,
+  error: string,
+  options: FixOptions = {},
+): Promise<FixResult> {
+  const all = errorTerms(error);
+  if (all.length === 0) {
+    return {
+      error,
+      terms: [],
+      pairs: [],
+      why: "The error has no distinctive words to look for",
+    };
+  }
+  let terms = all;
+  let hits = matchRecords(db, { terms, roles: ["tool-output"], limit: 400 });
+  while (hits.length === 0 && terms.length > Math.min(2, all.length)) {
+    terms = terms.slice(0, -1);
+    hits = matchRecords(db, { terms, roles: ["tool-output"], limit: 400 });
+  }
+  if (hits.length === 0) {
+    return {
+      error,
+      terms: all,
+      pairs: [],
+      why: `No recorded command output holds ${
+        all.map((t) => `"${t}"`).join(", ")
+      }`,
+    };
+  }
+  const rows = sessionRows(db, hits.map((h) => h.session));
+  const bySession = new Map<number, FixPair>();
+  const refused = SHELL_REFUSED.test(error);
+  const ordered = [...hits].sort((a, b) =>
+    a.session - b.session || a.seq - b.seq
+  );
+  for (const hit of ordered) {
+    if (bySession.has(hit.session)) continue;
+    const row = rows.get(hit.session);
+    if (!row || isExcluded(row, options.exclude)) continue;
+    const sameProject = !!options.project &&
+      row.project.toLowerCase() === options.project.toLowerCase();
+    if (options.projectOnly && row.project && !sameProject) continue;
+    const window = await recordsBetween(db, {
+      session: hit.session,
+      from: hit.seq - 3,
+      to: hit.seq + 40,
+    });
+    const pair = pairAfter(db, {
+      session: hit.session,
+      window,
+      errorSeq: hit.seq,
+      terms,
+      refused,
+    });
+    if (!pair) continue;
+    bySession.set(hit.session, {
+      session: sessionInfoOf(row),
+      sameProject,
+      ...pair,
+    });
+  }
+  const pairs = [...bySession.values()].sort((a, b) =>
+    Number(b.sameProject) - Number(a.sameProject) ||
+    Number(b.remedy.length > 0 || !!b.verified) -
+      Number(a.remedy.length > 0 || !!a.verified) ||
+    (Date.parse(b.session.updated ?? "") || 0) -
+      (Date.parse(a.session.updated ?? "") || 0)
+  ).slice(0, options.limit ?? 5);
+  const result: FixResult = { error, terms, pairs };
+  if (pairs.length === 0) {
+    result.why =
+      "The error was seen before, but nothing recorded after it ran cleanly";
+  }
+  return result;
+}
+
+/** Where an error happened and what to judge what followed by. */
+interface ErrorSite {
+  /** The session rowid. */
+  session: number;
+  /** Records from just before the error to 40 after it. */
+  window: readonly StoredRecord[];
+  /** The error output's seq. */
+  errorSeq: number;
+  /** The terms that found it (their return means it came back). */
+  terms: readonly string[];
+  /** The shell refused the command (not found): only installs or the corrected program count. */
+  refused: boolean;
+}
+
+function pairAfter(
+  db: Database,
+  site: ErrorSite,
+): Omit<FixPair, "session" | "sameProject"> | undefined {
+  const { session, window, errorSeq, terms, refused } = site;
+  const out = window.find((r) => r.seq === errorSeq);
+  if (!out) return undefined;
+  const failedRec = [...window].reverse().find((r) =>
+    r.seq < errorSeq && r.role === "command"
+  );
+  const failed = failedRec ? normalizeCommand(failedRec.text) : undefined;
+  if (
+    failedRec && !commandFailed(db, { session, command: failedRec }) &&
+    !out.isError
+  ) {
+    return undefined;
+  }
+  let remedy: string[] = [];
+  let edited: string[] = [];
+  let verified: string | undefined;
+  let said: string | undefined;
+  let decided: string | undefined;
+  for (const r of window) {
+    if (r.seq <= errorSeq) continue;
+    if (r.role === "user" && verified) break;
+    if (r.role === "assistant" && r.text.trim()) {
+      said ??= r.text;
+      if (!decided && DECISION_LINE.test(r.text)) decided = r.text;
+    }
+    if (verified) continue;
+    if (r.role === "tool-output" && holdsAll(r.text, terms)) {
+      // The error came back: what ran before it did not fix it.
+      remedy = [];
+      edited = [];
+      continue;
+    }
+    if (
+      r.role === "edit" || (r.role === "files" && EDIT_TOOLS.test(r.tool ?? ""))
+    ) {
+      const path = (r.text.split("\n", 1)[0] ?? "").trim();
+      if (path && !edited.includes(path) && edited.length < 4) {
+        edited.push(path);
+      }
+      continue;
+    }
+    if (r.role !== "command") continue;
+    const cmd = normalizeCommand(r.text);
+    if (commandFailed(db, { session, command: r })) continue;
+    if (failed && cmd === failed) {
+      verified = cmd;
+      continue;
+    }
+    if (isIrreversible(cmd) || INSPECTION.test(cmd)) continue;
+    if (
+      refused && !INSTALL.test(cmd) &&
+      firstWord(cmd) !== firstWord(failed ?? "")
+    ) continue;
+    if (!remedy.includes(cmd) && remedy.length < 4) remedy.push(cmd);
+  }
+  const conclusion = decided ?? said
+    ? decisionSentence((decided ?? said) as string)
+    : undefined;
+  if (remedy.length === 0 && !verified && !conclusion) return undefined;
+  const pair: Omit<FixPair, "session" | "sameProject"> = {
+    error: termLine(out.text, terms),
+    remedy,
+    edited,
+  };
+  if (failed) pair.failed = failed;
+  if (verified) pair.verified = verified;
+  if (conclusion) pair.conclusion = conclusion;
+  return pair;
+}
+
+/** The output line holding the most search terms, else the error line. */
+function termLine(text: string, terms: readonly string[]): string {
+  let best = "";
+  let most = 0;
+  for (const line of text.split("\n")) {
+    const lower = line.toLowerCase();
+    const n = terms.filter((t) => lower.includes(t.toLowerCase())).length;
+    if (n > most) {
+      most = n;
+      best = line.trim();
+    }
+  }
+  const pick = best || errorLine(text) || collapse(text);
+  return pick.length > 240 ? `${pick.slice(0, 239)}…` : pick;
+}
+
+function firstWord(cmd: string): string {
+  return cmd.trim().split(/\s+/, 1)[0] ?? "";
+}

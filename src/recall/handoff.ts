@@ -1,0 +1,182 @@
+/**
+ * `deja handoff`: a packet another agent can pick the work up from — the
+ * goal, the latest ask, what changed and ran, what was decided, what is
+ * still open, and how to continue.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { formatAge } from "../core/time.ts";
+import {
+  readSessionRecords,
+  resolveSession,
+  type SessionInfo,
+  sessionInfoOf,
+} from "../search/mod.ts";
+import {
+  collapse,
+  commandFailed,
+  DECISION_LINE,
+  decisionSentence,
+  normalizeCommand,
+} from "./_db.ts";
+import { sessionChanges } from "./context_digest.ts";
+import { errorLine } from "./fix.ts";
+import { AGENT_NAMES } from "./agent_names.ts";
+import { lastSessions } from "./last_sessions.ts";
+import { resumeCommand } from "./resume_command.ts";
+
+/** Options for {@linkcode handoffPacket}. */
+export interface HandoffOptions {
+  /** The session to hand off (default: the project's most recent). */
+  session?: string;
+  /** The project whose latest session is handed off. */
+  project?: string;
+  /** The agent that picks it up (a harness id). */
+  to?: string;
+  /** The clock, epoch ms. */
+  now: number;
+}
+
+/** A handoff packet. */
+export interface HandoffPacket {
+  /** The session handed off. */
+  session: SessionInfo;
+  /** The packet as markdown. */
+  markdown: string;
+}
+
+function clip(text: string, max: number): string {
+  const flat = collapse(text);
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Builds the handoff packet for a session.
+ *
+ * @param db The index.
+ * @param options Session or project, target agent, clock.
+ * @returns The packet, or undefined when there is no session to hand off.
+ */
+export async function handoffPacket(
+  db: Database,
+  options: HandoffOptions,
+): Promise<HandoffPacket | undefined> {
+  let info: SessionInfo | undefined;
+  let rowid: number;
+  if (options.session) {
+    const row = resolveSession(db, options.session);
+    info = sessionInfoOf(row);
+    rowid = row.rowid;
+  } else {
+    info = lastSessions(
+      db,
+      1,
+      options.project ? { project: options.project } : {},
+    )[0];
+    if (!info) return undefined;
+    const row = db.prepare(
+      "SELECT rowid FROM sessions WHERE harness = ? AND id = ? AND path = ?",
+    )
+      .get(info.harness, info.id, info.path) as { rowid: number };
+    rowid = row.rowid;
+  }
+  const records = await readSessionRecords(db, rowid);
+  const users = records.filter((r) => r.role === "user" && r.text.trim());
+  const from = AGENT_NAMES[info.harness] ?? info.harness;
+  const to = options.to ? AGENT_NAMES[options.to] ?? options.to : undefined;
+  const updated = info.updated ? Date.parse(info.updated) : undefined;
+  const lines = [
+    `# Handoff: ${info.title || "(untitled)"}`,
+    `From ${from} session ${info.id}${
+      info.project ? ` in ${info.project}` : ""
+    }${updated ? `, last active ${formatAge(updated, options.now)}` : ""}${
+      to ? `, for ${to}` : ""
+    }.`,
+  ];
+  if (info.cwd) lines.push(`Working directory: ${info.cwd}`);
+  lines.push("", "## Goal", clip(users[0]?.text ?? info.title, 600));
+  const latest = users.at(-1);
+  if (latest && latest !== users[0]) {
+    lines.push("", "## Latest ask", clip(latest.text, 400));
+  }
+  const changes = await sessionChanges(records, info.path);
+  const commands = records.filter((r) => r.role === "command");
+  if (changes.length || commands.length) {
+    lines.push("", "## Done so far");
+    const root = info.cwd ? `${info.cwd.replace(/\/$/, "")}/` : undefined;
+    const files = [
+      ...new Set(
+        changes.map((c) =>
+          root && c.path.startsWith(root) ? c.path.slice(root.length) : c.path
+        ),
+      ),
+    ];
+    if (files.length) {
+      lines.push(
+        `- Changed: ${files.slice(0, 12).map((f) => `\`${f}\``).join(", ")}${
+          files.length > 12 ? ` and ${files.length - 12} more` : ""
+        }`,
+      );
+    }
+    for (const c of commands.slice(-8)) {
+      const failed = commandFailed(db, { session: rowid, command: c });
+      lines.push(
+        `- Ran \`${clip(normalizeCommand(c.text), 160)}\` → ${
+          failed ? `failed${c.exitCode ? ` (exit ${c.exitCode})` : ""}` : "ok"
+        }`,
+      );
+    }
+  }
+  const decisions = records.filter((r) =>
+    (r.role === "assistant" || r.role === "user") && DECISION_LINE.test(r.text)
+  )
+    .map((r) => decisionSentence(r.text, 220));
+  const unique = [...new Set(decisions)].slice(-4);
+  if (unique.length) {
+    lines.push(
+      "",
+      "## Decisions",
+      ...unique.map((d) => `- ${d}`),
+    );
+  }
+  const open: string[] = [];
+  const lastCmd = commands.at(-1);
+  if (lastCmd && commandFailed(db, { session: rowid, command: lastCmd })) {
+    const out = records.find((r) =>
+      r.seq > lastCmd.seq && r.role === "tool-output"
+    );
+    open.push(
+      `The last command failed: \`${
+        clip(normalizeCommand(lastCmd.text), 160)
+      }\`${out ? ` — ${clip(errorLine(out.text), 200)}` : ""}`,
+    );
+  }
+  const lastTurn = records.filter((r) =>
+    r.role === "user" || r.role === "assistant"
+  ).at(-1);
+  if (lastTurn?.role === "user") {
+    open.push(
+      `The last request has no answer yet: ${clip(lastTurn.text, 300)}`,
+    );
+  } else if (lastTurn && /\?\s*$/.test(lastTurn.text.trim())) {
+    open.push(
+      `The agent's last question is unanswered: ${clip(lastTurn.text, 300)}`,
+    );
+  }
+  if (open.length) lines.push("", "## Open", ...open.map((o) => `- ${o}`));
+  lines.push("", "## Continue");
+  const resume = resumeCommand(info);
+  if (resume && (!options.to || options.to === info.harness)) {
+    lines.push(`- Resume in ${from}: \`${resume.display}\``);
+  }
+  if (to && options.to !== info.harness) {
+    lines.push(
+      `- ${to}: start in ${
+        info.cwd ?? "the project directory"
+      } and work from this packet.`,
+    );
+  }
+  lines.push(`- Every stored turn: \`deja show ${info.harness}:${info.id}\``);
+  return { session: info, markdown: lines.join("\n") };
+}

@@ -1,0 +1,104 @@
+/**
+ * Notes for recall: read from the memory file (never written here), matched
+ * against a question, and rendered one line each. Notes outrank
+ * transcripts: a curated decision is shown before the sessions it came from.
+ *
+ * @module
+ */
+import type { Note, NoteState } from "../memory/mod.ts";
+import { collapse } from "./_db.ts";
+
+/**
+ * Current notes from the memory file, read-only. A missing, locked or newer
+ * file reads as no notes: recall never fails for want of them.
+ *
+ * @param path The memory file path.
+ * @param filter Project and states.
+ * @returns The notes, newest first.
+ * @example
+ * ```ts
+ * import { loadNotes } from "./project_notes.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(await loadNotes("/nonexistent/memory.db"), []);
+ * ```
+ */
+export async function loadNotes(
+  path: string,
+  filter: { project?: string; states?: readonly NoteState[] } = {},
+): Promise<Note[]> {
+  try {
+    Deno.statSync(path);
+  } catch {
+    return [];
+  }
+  try {
+    // Loaded on demand: most hook runs on a machine without notes never pay for it.
+    const { openMemory } = await import("../memory/open_memory.ts");
+    const { listNotes } = await import("../memory/notes.ts");
+    const store = openMemory(path, { readOnly: true, busyTimeoutMs: 200 });
+    try {
+      return listNotes(store, filter);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Notes that hold the question's words: every word when there are at most
+ * two, else at least half of them.
+ *
+ * @param notes Candidate notes.
+ * @param words Lowercased words of the question.
+ * @returns Matching notes, accepted first, then newest.
+ * @example
+ * ```ts
+ * import { notesMatching } from "./project_notes.ts";
+ * import { equal } from "node:assert/strict";
+ * const note = { hash: "h", note: { type: "note" as const, namespace: "notes", created_at: 1, actor: "human:me", text: "we pin redis to 7.2", state: "accepted" as const } };
+ * equal(notesMatching([note], ["redis", "pin"]).length, 1);
+ * ```
+ */
+export function notesMatching(
+  notes: readonly Note[],
+  words: readonly string[],
+): Note[] {
+  if (words.length === 0) return [];
+  const need = words.length <= 2 ? words.length : Math.ceil(words.length / 2);
+  return notes.filter((n) => {
+    if (n.note.state === "rejected" || n.note.state === "superseded") {
+      return false;
+    }
+    const text = n.note.text.toLowerCase();
+    return words.filter((w) => text.includes(w.toLowerCase())).length >= need;
+  }).sort((a, b) =>
+    Number(b.note.state === "accepted") - Number(a.note.state === "accepted") ||
+    b.note.created_at - a.note.created_at
+  );
+}
+
+/**
+ * One line for a note: state, project, day, text.
+ *
+ * @param n The note.
+ * @param max Character cap of the text.
+ * @returns The line (without a leading dash).
+ * @example
+ * ```ts
+ * import { noteLine } from "./project_notes.ts";
+ * import { equal } from "node:assert/strict";
+ * const note = { hash: "abcdef123456", note: { type: "note" as const, namespace: "notes", created_at: 0, actor: "human:me", text: "pin redis", project: "api", state: "accepted" as const } };
+ * equal(noteLine(note), "[accepted note, api, 1970-01-01] pin redis");
+ * ```
+ */
+export function noteLine(n: Note, max = 300): string {
+  const text = collapse(n.note.text);
+  const body = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const where = [
+    n.note.project,
+    new Date(n.note.created_at).toISOString().slice(0, 10),
+  ].filter(Boolean).join(", ");
+  return `[${n.note.state} note, ${where}] ${body}`;
+}

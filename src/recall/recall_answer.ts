@@ -1,0 +1,234 @@
+/**
+ * MCP `recall`: dense snippets for a question, within 4 KiB including the
+ * trust frame — matching notes first, then the asker's project, then the
+ * rest of the machine, from one ranked search each.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { formatAge } from "../core/time.ts";
+import type { Note } from "../memory/mod.ts";
+import { parseQuery, search, type SearchHit } from "../search/mod.ts";
+import { collapse } from "./_db.ts";
+import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
+import { noteLine, notesMatching } from "./project_notes.ts";
+
+/** Default budget of a recall answer, frame included. */
+export const RECALL_BUDGET = 4096;
+
+/** Options for {@linkcode recallAnswer}. */
+export interface RecallOptions {
+  /** The asker's project; its sessions come first. */
+  project?: string;
+  /** Session ids to leave out (live sessions). */
+  exclude?: ReadonlySet<string>;
+  /** Notes to match (from the memory file). */
+  notes?: readonly Note[];
+  /** Byte budget of the answer body (default: 4 KiB minus the frame). */
+  budget?: number;
+  /** Sessions to quote at most (default 8). */
+  limit?: number;
+  /** The clock, epoch ms. */
+  now: number;
+}
+
+/** A recall answer. */
+export interface RecallAnswer {
+  /** The dense text (not yet framed). */
+  text: string;
+  /** Sessions quoted, as `harness:id`. */
+  sessions: string[];
+  /** Notes quoted, by hash. */
+  notes: string[];
+  /** Why nothing was found, when nothing was. */
+  why?: string;
+}
+
+async function partialMatches(
+  db: Database,
+  words: readonly string[],
+  now: number,
+  limit: number,
+): Promise<SearchHit[]> {
+  const byKey = new Map<
+    string,
+    { hit: SearchHit; words: number; score: number }
+  >();
+  for (const word of words) {
+    const found = await search(db, word, { now, limit: 20, snippets: 1 });
+    for (const hit of found.results) {
+      const key = `${hit.session.harness}:${hit.session.id}`;
+      const entry = byKey.get(key);
+      if (entry) {
+        entry.words++;
+        entry.score += hit.score;
+        if (entry.hit.snippets.length < 2) {
+          entry.hit.snippets.push(...hit.snippets.slice(0, 1));
+        }
+      } else {byKey.set(key, {
+          hit: { ...hit, snippets: [...hit.snippets] },
+          words: 1,
+          score: hit.score,
+        });}
+    }
+  }
+  return [...byKey.values()].filter((e) => e.words > 1 || words.length === 1)
+    .sort((a, b) => b.words - a.words || b.score - a.score).slice(0, limit).map(
+      (e) => e.hit,
+    );
+}
+
+function excluded(
+  hit: SearchHit,
+  exclude: ReadonlySet<string> | undefined,
+): boolean {
+  if (!exclude?.size) return false;
+  return exclude.has(hit.session.id) ||
+    (!!hit.session.parent && exclude.has(hit.session.parent));
+}
+
+function hitBlock(hit: SearchHit, now: number): string {
+  const s = hit.session;
+  const updated = s.updated ? Date.parse(s.updated) : undefined;
+  const head = `${s.project || "-"} · ${s.harness}:${s.id.slice(0, 12)} · ${
+    updated ? formatAge(updated, now) : "undated"
+  } · ${collapse(s.title).slice(0, 90)}`;
+  const lines = [head];
+  for (const snip of hit.snippets) {
+    const tags = [
+      snip.superseded ? "superseded" : "",
+      snip.subagent ? "sub-agent" : "",
+    ].filter(Boolean);
+    lines.push(
+      `  ${snip.role}${tags.length ? ` [${tags.join(", ")}]` : ""}: ${
+        collapse(snip.text)
+      }`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Answers a recall question from the index and the notes.
+ *
+ * @param db The index.
+ * @param query The question (words, "phrases").
+ * @param options Project, exclusions, notes, budget, clock.
+ * @returns The dense answer.
+ */
+export async function recallAnswer(
+  db: Database,
+  query: string,
+  options: RecallOptions,
+): Promise<RecallAnswer> {
+  const budget = options.budget ??
+    RECALL_BUDGET - frameOverhead("recall", "x".repeat(60));
+  const limit = options.limit ?? 8;
+  const words = parseQuery(query).words;
+  const notes = notesMatching(options.notes ?? [], words).slice(0, 4);
+  const slack = options.exclude?.size ?? 0;
+  const project = options.project
+    ? await search(db, query, {
+      now: options.now,
+      project: options.project,
+      limit: limit + slack,
+      snippets: 2,
+    })
+    : undefined;
+  let machine = await search(db, query, {
+    now: options.now,
+    limit: limit * 2 + slack,
+    snippets: 2,
+  });
+  let partial = false;
+  if (
+    machine.results.length === 0 && (project?.results.length ?? 0) === 0 &&
+    words.length > 1
+  ) {
+    // No one record holds every word: rank sessions by how many words they hold.
+    const merged = await partialMatches(
+      db,
+      words.slice(0, 5),
+      options.now,
+      limit + slack,
+    );
+    if (merged.length) {
+      machine = { ...machine, results: merged };
+      partial = true;
+    }
+  }
+  const seen = new Set<string>();
+  const ours: SearchHit[] = [];
+  const elsewhere: SearchHit[] = [];
+  for (const hit of project?.results ?? []) {
+    const key = `${hit.session.harness}:${hit.session.id}`;
+    if (excluded(hit, options.exclude) || seen.has(key)) continue;
+    seen.add(key);
+    ours.push(hit);
+  }
+  for (const hit of machine.results) {
+    const key = `${hit.session.harness}:${hit.session.id}`;
+    if (excluded(hit, options.exclude) || seen.has(key)) continue;
+    seen.add(key);
+    elsewhere.push(hit);
+  }
+  const out: string[] = [];
+  const quoted: string[] = [];
+  const notesQuoted: string[] = [];
+  let used = 0;
+  const add = (block: string): boolean => {
+    const size = byteLength(block) + 1;
+    if (used + size > budget) return false;
+    out.push(block);
+    used += size;
+    return true;
+  };
+  if (notes.length) {
+    add("notes:");
+    for (const n of notes) {
+      if (add(`- ${noteLine(n, 240)}`)) notesQuoted.push(n.hash);
+    }
+  }
+  let count = 0;
+  const section = (title: string, hits: SearchHit[]) => {
+    if (hits.length === 0 || count >= limit) return;
+    if (!add(title)) return;
+    for (const hit of hits) {
+      if (count >= limit) break;
+      const block = hitBlock(hit, options.now);
+      if (!add(block)) {
+        const room = budget - used - 1;
+        if (room > 120) add(cutBytes(block, room));
+        count = limit;
+        break;
+      }
+      quoted.push(`${hit.session.harness}:${hit.session.id}`);
+      count++;
+    }
+  };
+  if (partial) {
+    section("no single line holds every word; sessions holding most of them:", [
+      ...ours,
+      ...elsewhere,
+    ]);
+  } else {
+    section(
+      options.project ? `in ${options.project}:` : "sessions:",
+      options.project ? ours : elsewhere,
+    );
+    if (options.project) section("elsewhere on this machine:", elsewhere);
+  }
+  const answer: RecallAnswer = {
+    text: out.join("\n"),
+    sessions: quoted,
+    notes: notesQuoted,
+  };
+  if (quoted.length === 0 && notesQuoted.length === 0) {
+    answer.why = machine.why ??
+      (options.exclude?.size
+        ? "Only live sessions matched, and they are left out of their own recall"
+        : "No session matches");
+    answer.text = `Nothing recalled for "${query}": ${answer.why}`;
+  }
+  return answer;
+}

@@ -1,0 +1,91 @@
+/**
+ * `deja resume`: the harness's own command that reopens a session.
+ *
+ * @module
+ */
+import type { SessionInfo } from "../search/mod.ts";
+
+/** A native resume command. */
+export interface ResumeCommand {
+  /** Program and arguments. */
+  argv: string[];
+  /** Directory to run it in (the session's working directory). */
+  cwd?: string;
+  /** The command as a person would type it. */
+  display: string;
+}
+
+/** Harnesses with a native resume command. */
+export const RESUMABLE = [
+  "claude-code",
+  "codex",
+  "opencode",
+  "gemini",
+  "qwen",
+  "pi",
+] as const;
+
+/**
+ * Quotes one word for a POSIX shell.
+ *
+ * @param word Any text.
+ * @returns The word, single-quoted when it needs to be.
+ * @example
+ * ```ts
+ * import { shellQuote } from "./resume_command.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(shellQuote("a b"), "'a b'");
+ * equal(shellQuote("abc"), "abc");
+ * ```
+ */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The native command that resumes a session, or undefined for a harness
+ * without one.
+ *
+ * @param session The session.
+ * @returns The command.
+ * @example
+ * ```ts
+ * import { resumeCommand } from "./resume_command.ts";
+ * import { equal } from "node:assert/strict";
+ * const cmd = resumeCommand({ harness: "codex", id: "019a", project: "api", path: "/x", title: "", started: null, updated: null, records: 1 });
+ * equal(cmd?.display, "codex resume 019a");
+ * ```
+ */
+export function resumeCommand(session: SessionInfo): ResumeCommand | undefined {
+  let argv: string[];
+  switch (session.harness) {
+    case "claude-code":
+      argv = ["claude", "--resume", session.id];
+      break;
+    case "codex":
+      argv = ["codex", "resume", session.id];
+      break;
+    case "opencode":
+      argv = ["opencode", "--session", session.id];
+      break;
+    case "gemini":
+      argv = ["gemini", "--resume", session.id];
+      break;
+    case "qwen":
+      argv = ["qwen", "--resume", session.id];
+      break;
+    case "pi":
+      argv = ["pi", "--session", session.path];
+      break;
+    default:
+      return undefined;
+  }
+  const typed = argv.map(shellQuote).join(" ");
+  const out: ResumeCommand = {
+    argv,
+    display: session.cwd ? `cd ${shellQuote(session.cwd)} && ${typed}` : typed,
+  };
+  if (session.cwd) out.cwd = session.cwd;
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * The session-start digest: a few lines on the current project's recent
+ * sessions, led by its accepted notes, within 2 KiB including the frame.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { formatAge } from "../core/time.ts";
+import type { Note } from "../memory/mod.ts";
+import { FLAG } from "../index/schema.ts";
+import type { SessionRow } from "../search/mod.ts";
+import {
+  collapse,
+  DECISION_LINE,
+  decisionSentence,
+  isExcluded,
+  recordAt,
+} from "./_db.ts";
+import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
+import { noteLine } from "./project_notes.ts";
+import { AGENT_NAMES } from "./agent_names.ts";
+
+/** Default budget of the session-start digest, frame included. */
+export const SESSION_START_BUDGET = 2048;
+
+/** Options for {@linkcode sessionStartDigest}. */
+export interface SessionStartOptions {
+  /** Notes of the project (accepted ones lead). */
+  notes?: readonly Note[];
+  /** Session ids to leave out (the new session, live ones). */
+  exclude?: ReadonlySet<string>;
+  /** Sessions to list at most (default 5). */
+  sessions?: number;
+  /** Byte budget of the body (default: 2 KiB minus the frame). */
+  budget?: number;
+  /** The clock, epoch ms. */
+  now: number;
+}
+
+/** The digest and what it drew on. */
+export interface SessionStartDigest {
+  /** The digest text (not yet framed); "" when there is nothing to say. */
+  text: string;
+  /** Sessions listed, as `harness:id`. */
+  sessions: string[];
+  /** Accepted notes listed. */
+  notes: number;
+}
+
+async function closingLine(db: Database, row: SessionRow): Promise<string> {
+  const flagged = db.prepare(
+    `SELECT rowid FROM records WHERE session = ? AND role = 'assistant' AND (flags & ${FLAG.decision}) != 0
+     ORDER BY seq DESC LIMIT 1`,
+  ).get(row.rowid) as { rowid: number } | undefined;
+  const recent = db.prepare(
+    "SELECT rowid FROM records WHERE session = ? AND role = 'assistant' ORDER BY seq DESC LIMIT 6",
+  ).all(row.rowid) as Array<{ rowid: number }>;
+  const ids = flagged
+    ? [flagged.rowid, ...recent.map((r) => r.rowid)]
+    : recent.map((r) => r.rowid);
+  let fallback = "";
+  for (const id of ids) {
+    const rec = await recordAt(db, id);
+    const text = rec?.text.trim();
+    if (!text) continue;
+    if (DECISION_LINE.test(text)) return decisionSentence(text, 200);
+    fallback ||= decisionSentence(text, 200);
+  }
+  return fallback;
+}
+
+/**
+ * Builds the session-start digest for a project.
+ *
+ * @param db The index.
+ * @param project The project name.
+ * @param options Notes, exclusions, size, clock.
+ * @returns The digest ("" when the project has neither notes nor sessions).
+ */
+export async function sessionStartDigest(
+  db: Database,
+  project: string,
+  options: SessionStartOptions,
+): Promise<SessionStartDigest> {
+  const budget = options.budget ??
+    SESSION_START_BUDGET - frameOverhead("session-start");
+  const want = options.sessions ?? 5;
+  const rows = db.prepare(
+    `SELECT * FROM sessions WHERE lower(project) = lower(?) AND hidden = 0 ORDER BY updated DESC LIMIT ?`,
+  ).all(
+    project,
+    want * 3 + (options.exclude?.size ?? 0),
+  ) as unknown as SessionRow[];
+  const kept = rows.filter((r) => !isExcluded(r, options.exclude));
+  const primary = kept.filter((r) => r.lineage !== "subagent");
+  const chosen = (primary.length ? primary : kept).slice(0, want);
+  const accepted = (options.notes ?? []).filter((n) =>
+    n.note.state === "accepted"
+  );
+  if (chosen.length === 0 && accepted.length === 0) {
+    return { text: "", sessions: [], notes: 0 };
+  }
+  const lines: string[] = [
+    `deja: what earlier sessions in ${project || "this directory"} left behind`,
+  ];
+  let used = byteLength(lines[0] as string) + 1;
+  const add = (line: string): boolean => {
+    const size = byteLength(line) + 1;
+    if (used + size > budget) return false;
+    lines.push(line);
+    used += size;
+    return true;
+  };
+  let notes = 0;
+  if (accepted.length) {
+    add("Accepted notes (the project's standing decisions):");
+    for (const n of accepted.slice(0, 5)) {
+      if (add(`- ${noteLine(n, 220)}`)) notes++;
+    }
+  }
+  const listed: string[] = [];
+  if (chosen.length) {
+    add(
+      "Recent sessions (deja show <id> prints one; the deja MCP tool recalls more):",
+    );
+    for (const row of chosen) {
+      const when = row.updated
+        ? formatAge(row.updated, options.now)
+        : "undated";
+      const who = AGENT_NAMES[row.harness] ?? row.harness;
+      const closing = await closingLine(db, row);
+      const line = `- ${when} · ${who} ${row.id.slice(0, 8)} · ${
+        collapse(row.title ?? "").slice(0, 90)
+      }${closing ? ` — ${closing}` : ""}`;
+      if (!add(line)) {
+        const room = budget - used - 1;
+        if (room > 80 && add(cutBytes(line, room))) {
+          listed.push(`${row.harness}:${row.id}`);
+        }
+        break;
+      }
+      listed.push(`${row.harness}:${row.id}`);
+    }
+  }
+  return { text: lines.join("\n"), sessions: listed, notes };
+}

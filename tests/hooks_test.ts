@@ -1,0 +1,361 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import { byteLength, livePath, readLiveFile } from "../src/recall/mod.ts";
+import {
+  buildWorld,
+  denoDir,
+  NOW,
+  type RecallWorld,
+  ROOT,
+} from "./_recall_fixture.ts";
+
+const HOOKS = fileURLToPath(new URL("../fixtures/hooks", import.meta.url));
+
+let world: RecallWorld | undefined;
+async function theWorld(): Promise<RecallWorld> {
+  world ??= await buildWorld();
+  return world;
+}
+
+async function hook(
+  argv: string[],
+  payload: string,
+  env: Record<string, string>,
+  now = NOW,
+): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo({ env, now, stdin: payload, cwd: "/" });
+  const code = await run(argv, io, { keepPermissions: true });
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function fixture(name: string): Promise<string> {
+  return await Deno.readTextFile(`${HOOKS}/${name}`);
+}
+
+function context(out: string): { event: string; text: string } {
+  const data = JSON.parse(out);
+  return {
+    event: data.hookSpecificOutput.hookEventName,
+    text: data.hookSpecificOutput.additionalContext,
+  };
+}
+
+Deno.test("hook-context answers Claude Code's SessionStart with a framed digest and stamps the session", async () => {
+  const w = await theWorld();
+  const r = await hook(
+    ["hook-context", "--harness", "claude-code"],
+    await fixture("claude-code/session_start.json"),
+    w.env,
+  );
+  equal(r.code, 0);
+  const { event, text } = context(r.out);
+  equal(event, "SessionStart");
+  ok(text.startsWith('<deja-recall kind="session-start">'));
+  ok(text.includes("untrusted"));
+  ok(byteLength(text) <= 2048);
+  ok(text.includes("5d1e7c2a") || text.includes("7b3f9e21"), text);
+  const live = readLiveFile(livePath(w.indexPath))
+    .sessions["c0ffee00-1111-4222-8333-444455556666"];
+  equal(live?.at, NOW);
+  equal(live?.harness, "claude-code");
+});
+
+Deno.test("hook-prompt speaks once per ask, on the ask rather than the pasted log", async () => {
+  const w = await theWorld();
+  const payload = await fixture("claude-code/user_prompt_submit.json");
+  const first = await hook(["hook-prompt"], payload, w.env);
+  const { event, text } = context(first.out);
+  equal(event, "UserPromptSubmit");
+  ok(text.includes("1b6e4f9a"), text);
+  const again = await hook(["hook-prompt"], payload, w.env, NOW + 60_000);
+  equal(again.out, "");
+});
+
+Deno.test("hook-tool-after answers a failed command with the remedy on file, once", async () => {
+  const w = await theWorld();
+  const payload = await fixture("claude-code/post_tool_use_failure.json");
+  const r = await hook(["hook-tool-after"], payload, { ...w.env });
+  const { event, text } = context(r.out);
+  equal(event, "PostToolUseFailure");
+  ok(text.includes("docker compose up -d db"), text);
+  const body = text.split("\n").slice(2, -1);
+  ok(body.length <= 2, body.join("\n"));
+  ok(byteLength(body.join("\n")) <= 420);
+  equal((await hook(["hook-tool-after"], payload, w.env, NOW + 1000)).out, "");
+});
+
+Deno.test("hook-tool-after stays silent on a command that succeeded", async () => {
+  const w = await theWorld();
+  equal(
+    (await hook(
+      ["hook-tool-after"],
+      await fixture("claude-code/post_tool_use_ok.json"),
+      w.env,
+    )).out,
+    "",
+  );
+});
+
+Deno.test("hook-session-end drops the live stamp and prints nothing", async () => {
+  const w = await theWorld();
+  await hook(
+    ["hook-context"],
+    await fixture("claude-code/session_start.json"),
+    w.env,
+  );
+  const r = await hook(
+    ["hook-session-end"],
+    await fixture("claude-code/session_end.json"),
+    w.env,
+    NOW + 5000,
+  );
+  equal(r.out, "");
+  equal(
+    readLiveFile(livePath(w.indexPath))
+      .sessions["c0ffee00-1111-4222-8333-444455556666"]?.at,
+    0,
+  );
+});
+
+Deno.test("Codex payloads: session start, prompt and a failed Bash call", async (t) => {
+  const w = await theWorld();
+  await t.step("SessionStart digest for the infra project", async () => {
+    const { text } = context(
+      (await hook(
+        ["hook-context"],
+        await fixture("codex/session_start.json"),
+        w.env,
+      )).out,
+    );
+    ok(text.includes("in infra"), text);
+  });
+  await t.step("UserPromptSubmit recalls the versioning fix", async () => {
+    const { text } = context(
+      (await hook(
+        ["hook-prompt"],
+        await fixture("codex/user_prompt_submit.json"),
+        w.env,
+      )).out,
+    );
+    ok(text.includes("0199fd22"), text);
+  });
+  await t.step(
+    "PostToolUse with a string result carrying the exit code",
+    async () => {
+      const { event, text } = context(
+        (await hook(
+          ["hook-tool-after"],
+          await fixture("codex/post_tool_use.json"),
+          w.env,
+        )).out,
+      );
+      equal(event, "PostToolUse");
+      ok(text.includes("edited s3.tf"), text);
+      ok(text.includes("`terraform plan -no-color` passed"), text);
+    },
+  );
+});
+
+Deno.test("Gemini CLI payloads: SessionStart, BeforeAgent and AfterTool keep their event names", async (t) => {
+  const w = await theWorld();
+  await t.step("SessionStart", async () => {
+    equal(
+      context(
+        (await hook(
+          ["hook-context"],
+          await fixture("gemini/session_start.json"),
+          w.env,
+        )).out,
+      ).event,
+      "SessionStart",
+    );
+  });
+  await t.step("BeforeAgent", async () => {
+    const { event, text } = context(
+      (await hook(
+        ["hook-prompt"],
+        await fixture("gemini/before_agent.json"),
+        w.env,
+      )).out,
+    );
+    equal(event, "BeforeAgent");
+    ok(text.includes("3f2b8c1e"), text);
+  });
+  await t.step("AfterTool with Exit Code in llmContent", async () => {
+    const { event, text } = context(
+      (await hook(
+        ["hook-tool-after"],
+        await fixture("gemini/after_tool.json"),
+        w.env,
+      )).out,
+    );
+    equal(event, "AfterTool");
+    ok(text.includes("docker compose up -d db"));
+  });
+  await t.step("SessionEnd", async () => {
+    equal(
+      (await hook(
+        ["hook-session-end"],
+        await fixture("gemini/session_end.json"),
+        w.env,
+      )).out,
+      "",
+    );
+  });
+});
+
+Deno.test("Cursor payloads get Cursor's output shape with --cursor", async () => {
+  const w = await theWorld();
+  const start = JSON.parse(
+    (await hook(
+      ["hook-context", "--cursor"],
+      await fixture("cursor/session_start.json"),
+      w.env,
+    )).out,
+  );
+  ok(String(start.additional_context).startsWith("<deja-recall"));
+  const fail = JSON.parse(
+    (await hook(
+      ["hook-tool-after", "--cursor"],
+      await fixture("cursor/post_tool_use_failure.json"),
+      w.env,
+    )).out,
+  );
+  ok(String(fail.additional_context).includes("docker compose up -d db"));
+});
+
+Deno.test("--plain prints the framed text without the envelope", async () => {
+  const w = await theWorld();
+  const r = await hook(
+    ["hook-context", "--plain"],
+    await fixture("gemini/session_start.json"),
+    w.env,
+  );
+  ok(r.out.startsWith('<deja-recall kind="session-start">'));
+  ok(r.out.trimEnd().endsWith("</deja-recall>"));
+});
+
+Deno.test("hooks fail open: malformed input or an unusable index → exit 0, no output", async (t) => {
+  const w = await theWorld();
+  const cases: Array<[string, string[], string, Record<string, string>]> = [
+    ["not JSON", ["hook-prompt"], "{not json", w.env],
+    ["a JSON array", ["hook-tool-after"], "[1,2]", w.env],
+    ["a JSON string", ["hook-context"], '"hello"', w.env],
+    ["empty stdin to a prompt hook", ["hook-prompt"], "", w.env],
+    [
+      "an index path that is a directory",
+      ["hook-context"],
+      await fixture("claude-code/session_start.json"),
+      {
+        ...w.env,
+        DEJA_INDEX: w.dir,
+      },
+    ],
+    [
+      "a damaged index",
+      ["hook-tool-after"],
+      await fixture("claude-code/post_tool_use_failure.json"),
+      {
+        ...w.env,
+        DEJA_INDEX: `${w.dir}/home/.claude/history.jsonl`,
+      },
+    ],
+  ];
+  for (const [name, argv, stdin, env] of cases) {
+    await t.step(name, async () => {
+      const r = await hook(argv, stdin, env);
+      equal(r.code, 0);
+      equal(r.out, "");
+    });
+  }
+});
+
+Deno.test("hook-context never builds a missing index: it starts one detached and says so", async () => {
+  const w = await theWorld();
+  const dir = await Deno.makeTempDir();
+  const marker = `${dir}/spawned`;
+  const fake = `${dir}/fake-deja`;
+  await Deno.writeTextFile(fake, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
+  await Deno.chmod(fake, 0o755);
+  const env = {
+    HOME: w.home,
+    DEJA_INDEX: `${dir}/index.db`,
+    DEJA_BIN: fake,
+    DEJA_NO_AUTO_LOOP: "1",
+    PATH: "/usr/bin:/bin",
+  };
+  const payload = await fixture("claude-code/session_start.json");
+  const json = await hook(["hook-context"], payload, env);
+  ok(JSON.parse(json.out).systemMessage.includes("indexing"), json.out);
+  equal(
+    await Deno.stat(`${dir}/index.db`).then(() => true, () => false),
+    false,
+    "the hook built nothing",
+  );
+  let spawned = "";
+  for (let i = 0; i < 50 && !spawned; i++) {
+    spawned = await Deno.readTextFile(marker).catch(() => "");
+    if (!spawned) await new Promise((r) => setTimeout(r, 50));
+  }
+  equal(spawned.trim(), "index --quiet");
+  equal(
+    (await hook(["hook-context", "--plain"], payload, env)).out,
+    "",
+    "--plain says nothing while building",
+  );
+});
+
+Deno.test("hook-session-end starts the gated loop run detached", async () => {
+  const w = await theWorld();
+  const dir = await Deno.makeTempDir();
+  const marker = `${dir}/spawned`;
+  const fake = `${dir}/fake-deja`;
+  await Deno.writeTextFile(fake, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
+  await Deno.chmod(fake, 0o755);
+  const env = {
+    ...w.env,
+    DEJA_BIN: fake,
+    DEJA_NO_AUTO_LOOP: "0",
+    PATH: "/usr/bin:/bin",
+  };
+  await hook(
+    ["hook-session-end"],
+    await fixture("codex/session_start.json"),
+    env,
+  );
+  let lines: string[] = [];
+  for (let i = 0; i < 50 && lines.length === 0; i++) {
+    lines = (await Deno.readTextFile(marker).catch(() => "")).trim().split("\n")
+      .filter(Boolean);
+    if (lines.length === 0) await new Promise((r) => setTimeout(r, 50));
+  }
+  deepEqual(lines, ["loop run --min-new 20 --min-new-errors 3 --quiet"]);
+});
+
+Deno.test("a hook whose stdin never closes gives up after its read deadline", async () => {
+  const w = await theWorld();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "hook-context", "--plain"],
+    env: {
+      ...w.env,
+      DENO_DIR: denoDir(),
+      CLAUDE_PROJECT_DIR: "/home/dev/src/api",
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const started = performance.now();
+  const timer = setTimeout(() => child.kill(), 10_000);
+  const out = await child.output();
+  clearTimeout(timer);
+  const elapsed = performance.now() - started;
+  equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  ok(elapsed < 5_000, `took ${Math.round(elapsed)} ms`);
+  ok(
+    new TextDecoder().decode(out.stdout).includes("<deja-recall"),
+    "an empty payload still gets the cwd's digest",
+  );
+});

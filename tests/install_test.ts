@@ -1,0 +1,243 @@
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import {
+  INSTALL_HARNESSES,
+  type InstallHarness,
+  installHarness,
+  type InstallOptions,
+  launcherPath,
+  uninstallHarness,
+} from "../src/install/mod.ts";
+import { selfCommand } from "../src/recall/mod.ts";
+import { denoDir } from "./_recall_fixture.ts";
+
+const CONFIGS = fileURLToPath(
+  new URL("../fixtures/configs/home", import.meta.url),
+);
+const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) {
+      await copyTree(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    } else await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+  }
+}
+
+async function snapshot(
+  dir: string,
+  skip = "/.config/deja",
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  async function walk(d: string): Promise<void> {
+    for await (const e of Deno.readDir(d)) {
+      const p = `${d}/${e.name}`;
+      if (p.startsWith(`${dir}${skip}`)) continue;
+      if (e.isDirectory) await walk(p);
+      else out.set(p.slice(dir.length), await Deno.readTextFile(p));
+    }
+  }
+  await walk(dir);
+  return out;
+}
+
+async function tempHome(): Promise<{ home: string; options: InstallOptions }> {
+  const home = `${await Deno.makeTempDir({ prefix: "deja-install-" })}/home`;
+  await copyTree(CONFIGS, home);
+  return {
+    home,
+    options: { home, env: { HOME: home }, self: selfCommand({}), now: NOW },
+  };
+}
+
+Deno.test("installHarness() then uninstallHarness() leaves every config byte-identical", async (t) => {
+  for (const harness of INSTALL_HARNESSES) {
+    await t.step(harness, async () => {
+      const { home, options } = await tempHome();
+      const before = await snapshot(home);
+      const first = installHarness(harness, options);
+      ok(
+        first.changes.some((c) =>
+          c.role !== "launcher" && c.action !== "unchanged"
+        ),
+        `${harness} changed nothing`,
+      );
+      for (const c of first.changes) {
+        if (c.action === "update") {
+          ok(
+            c.backup &&
+              (await Deno.readTextFile(c.backup)) ===
+                before.get(c.path.slice(home.length)),
+          );
+        }
+      }
+      const installed = await snapshot(home);
+      const second = installHarness(harness, options);
+      deepEqual(
+        second.changes.map((c) => c.action).filter((a) => a !== "unchanged"),
+        [],
+        "install twice changes nothing",
+      );
+      deepEqual(await snapshot(home), installed);
+      const dry = uninstallHarness(harness, { ...options, dryRun: true });
+      ok(dry.changes.some((c) => c.diff.includes("\n-")));
+      deepEqual(await snapshot(home), installed, "a dry run writes nothing");
+      const undone = uninstallHarness(harness, options);
+      deepEqual(await snapshot(home), before);
+      for (const c of first.changes) {
+        // Uninstall's own backups never overwrite install's.
+        if (c.backup) {
+          equal(
+            await Deno.readTextFile(c.backup),
+            before.get(c.path.slice(home.length)),
+          );
+        }
+      }
+      ok(
+        undone.changes.filter((c) => c.backup).every((c) =>
+          !first.changes.some((f) => f.backup === c.backup)
+        ),
+      );
+      equal(
+        await Deno.stat(launcherPath(home, {})).then(() => true, () => false),
+        false,
+      );
+    });
+  }
+});
+
+Deno.test("installing every harness, then uninstalling in another order, restores every file", async () => {
+  const { home, options } = await tempHome();
+  const before = await snapshot(home);
+  for (const h of INSTALL_HARNESSES) installHarness(h, options);
+  const order: InstallHarness[] = [
+    "opencode",
+    "claude-code",
+    "qwen",
+    "codex",
+    "cursor",
+    "gemini",
+  ];
+  for (const h of order) {
+    uninstallHarness(h, options);
+    const launcherLeft = await Deno.stat(launcherPath(home, {})).then(
+      () => true,
+      () => false,
+    );
+    equal(launcherLeft, h !== "gemini", `launcher after uninstalling ${h}`);
+  }
+  deepEqual(await snapshot(home), before);
+});
+
+Deno.test("installHarness() writes hooks that call the launcher for each event", async () => {
+  const { home, options } = await tempHome();
+  installHarness("claude-code", options);
+  const settings = JSON.parse(
+    await Deno.readTextFile(`${home}/.claude/settings.json`),
+  );
+  const launcher = launcherPath(home, {});
+  for (
+    const [event, sub] of [
+      ["SessionStart", "hook-context"],
+      ["UserPromptSubmit", "hook-prompt"],
+      ["PostToolUse", "hook-tool-after"],
+      ["PostToolUseFailure", "hook-tool-after"],
+      ["SessionEnd", "hook-session-end"],
+    ]
+  ) {
+    const commands = (settings.hooks[event as string] as Array<
+      { hooks: Array<{ command: string }> }
+    >)
+      .flatMap((g) => g.hooks.map((h) => h.command));
+    ok(
+      commands.includes(`${launcher} ${sub} --harness claude-code`),
+      `${event}: ${commands.join(", ")}`,
+    );
+  }
+  equal(
+    settings.hooks.PostToolUse[0].hooks[0].command,
+    'npx prettier --write "$CLAUDE_PROJECT_DIR"/src --log-level silent',
+  );
+  const mcp =
+    JSON.parse(await Deno.readTextFile(`${home}/.claude.json`)).mcpServers.deja;
+  deepEqual(mcp, { type: "stdio", command: launcher, args: ["mcp"], env: {} });
+});
+
+Deno.test("the launcher finds the deja install ran from", async () => {
+  const { home, options } = await tempHome();
+  installHarness("codex", options);
+  const out = await new Deno.Command("/bin/sh", {
+    args: [launcherPath(home, {}), "--version"],
+    env: { HOME: home, PATH: "/usr/bin:/bin", DENO_DIR: denoDir() },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  equal(
+    new TextDecoder().decode(out.stdout).trim(),
+    "deja 0.1.0",
+    new TextDecoder().decode(out.stderr),
+  );
+});
+
+Deno.test("the launcher exits 0 quietly for a hook when no deja can be found", async () => {
+  const { home } = await tempHome();
+  const path = launcherPath(home, {});
+  await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
+  const { launcherScript } = await import("../src/install/mod.ts");
+  await Deno.writeTextFile(path, launcherScript(["/nonexistent/deja"]));
+  const out = await new Deno.Command("/bin/sh", {
+    args: [path, "hook-context"],
+    env: { HOME: home, PATH: "/nonexistent" },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  equal(out.code, 0);
+  equal(out.stdout.length, 0);
+});
+
+Deno.test("installHarness() refuses JSON with comments and leaves it untouched", async () => {
+  const { home, options } = await tempHome();
+  const jsonc = '{\n  // my theme\n  "theme": "dark"\n}\n';
+  await Deno.writeTextFile(`${home}/.gemini/settings.json`, jsonc);
+  throws(() => installHarness("gemini", options), /not plain JSON/);
+  equal(await Deno.readTextFile(`${home}/.gemini/settings.json`), jsonc);
+});
+
+Deno.test("installHarness() refuses to replace someone else's deja MCP entry", async () => {
+  const { home, options } = await tempHome();
+  await Deno.writeTextFile(
+    `${home}/.cursor/mcp.json`,
+    '{"mcpServers":{"deja":{"command":"/opt/other/deja"}}}\n',
+  );
+  throws(
+    () => installHarness("cursor", options),
+    /does not call the deja launcher/,
+  );
+});
+
+Deno.test("deja install --dry-run prints the diff and writes nothing", async () => {
+  const { home } = await tempHome();
+  const before = await snapshot(home, "/nothing-skipped");
+  const io = captureIo({ env: { HOME: home }, now: NOW });
+  equal(
+    await run(["install", "gemini", "--dry-run"], io, {
+      keepPermissions: true,
+    }),
+    0,
+    io.err(),
+  );
+  ok(io.out().includes("would update"));
+  ok(io.out().includes('+    "deja": {'));
+  deepEqual(await snapshot(home, "/nothing-skipped"), before);
+});
+
+Deno.test("deja install rejects an unknown harness with usage help", async () => {
+  const io = captureIo({ env: { HOME: "/nonexistent" } });
+  equal(await run(["install", "notepad"], io, { keepPermissions: true }), 64);
+  ok(io.err().includes("deja installs into claude-code"));
+});

@@ -1,0 +1,387 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { openMemory } from "../src/memory/mod.ts";
+import { livePath, stampLive } from "../src/recall/mod.ts";
+import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
+
+type TextResult = {
+  content: Array<{ type: string; text: string }>;
+  isError?: boolean;
+};
+
+async function connect(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp", ...args],
+    cwd: "/",
+    env: {
+      ...env,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "deja-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const r = await client.callTool({ name, arguments: args }) as TextResult;
+  equal(r.content.length, 1);
+  const text = r.content[0]?.text ?? "";
+  ok(
+    text.startsWith("<deja-recall"),
+    `${name} ${JSON.stringify(args)} is not framed: ${text.slice(0, 120)}`,
+  );
+  ok(text.endsWith("</deja-recall>"));
+  equal(text.match(/<\/deja-recall>/g)?.length, 1, "exactly one closing tag");
+  return { text, isError: r.isError === true };
+}
+
+Deno.test({
+  name:
+    "deja mcp serves every mode, the loop tools, resources and prompts to an SDK client",
+  // The SDK's stdio transport keeps timers for the child it spawns.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const w = await buildWorld();
+    const env = { ...w.env, CLAUDE_PROJECT_DIR: "/home/dev/src/api" };
+    const now = Date.now();
+    // The loop: two contradicting facts for the contradiction sweep, and a
+    // recommendation the reviewer itself proposed (self-approval bait).
+    const store = openMemory(w.memoryPath, { now: () => now });
+    for (const object of ["us-east-1", "eu-west-1"]) {
+      store.put({
+        type: "fact",
+        namespace: "ops",
+        created_at: now - 1000,
+        actor: "human:me",
+        subject: "api",
+        relation: "deploy_target",
+        object,
+      });
+    }
+    const own = store.propose({
+      analyzer: "deja.duplicate_sweep/1",
+      params: {},
+      family: "duplicate_sweep",
+      target_ref: "entity:ops/api",
+      action: "consolidate",
+      template: { id: "duplicate.exact", args: { subject: "api" } },
+      evidence: [],
+      severity: "low",
+      proposal: { kind: "ops", ops: [] },
+      origin: "analyzer",
+    }, { actor: "agent:reviewer", now });
+    store.close();
+    // A live session: its own hooks stamped it a minute ago.
+    stampLive(livePath(w.indexPath), "8c41d7a2-5e3f-4b6a-9d08-c7e2f1a3b965", {
+      now: now - 60_000,
+      harness: "claude-code",
+    });
+
+    const worker = await connect(env, ["--actor", "agent:worker"]);
+    const reviewer = await connect(env, [
+      "--scopes",
+      "review,apply",
+      "--actor",
+      "agent:reviewer",
+    ]);
+    try {
+      await t.step(
+        "initialize carries instructions with the index state",
+        () => {
+          const text = worker.getInstructions() ?? "";
+          ok(text.includes("<deja-recall>"));
+          ok(text.includes("The index is ready"), text);
+        },
+      );
+
+      await t.step(
+        "tools/list: deja with a required mode, and the two loop tools",
+        async () => {
+          const tools = (await worker.listTools()).tools as Array<
+            { name: string; inputSchema: { required?: string[] } }
+          >;
+          deepEqual(tools.map((x) => x.name).sort(), [
+            "deja",
+            "deja_loop",
+            "deja_recommendations",
+          ]);
+          const deja = tools.find((x) => x.name === "deja");
+          deepEqual(deja?.inputSchema.required, ["mode"]);
+        },
+      );
+
+      const modes: Array<[string, Record<string, unknown>, string]> = [
+        ["recall", {
+          mode: "recall",
+          query: "terraform versioning",
+          project: "infra",
+        }, "0199fd22"],
+        [
+          "context",
+          { mode: "context", session: "claude-code:3f2b8c1e" },
+          "## Changed code",
+        ],
+        ["blame", {
+          mode: "blame",
+          path: "/home/dev/src/api/docker-compose.yml",
+        }, "redis:7.2"],
+        ["fix", {
+          mode: "fix",
+          query: "Error: connect ECONNREFUSED 127.0.0.1:5432",
+        }, "docker compose up -d db"],
+        ["how", { mode: "how", query: "run the tests" }, "npm test"],
+        [
+          "orient",
+          { mode: "orient", project: "api" },
+          "commands that ran clean here",
+        ],
+        ["remember", {
+          mode: "remember",
+          text:
+            "Staging deploys read secrets from the vault, never from .env files",
+        }, "as proposed"],
+        [
+          "handoff",
+          { mode: "handoff", project: "infra", to: "claude-code" },
+          "## Goal",
+        ],
+      ];
+      for (const [mode, args, needle] of modes) {
+        await t.step(`deja mode ${mode}`, async () => {
+          const r = await call(worker, "deja", args);
+          equal(r.isError, false, r.text);
+          ok(r.text.includes(needle), r.text);
+        });
+      }
+
+      await t.step(
+        "recall leaves a live session out of its own recall",
+        async () => {
+          const r = await call(worker, "deja", {
+            mode: "recall",
+            query: "vault",
+            project: "api",
+          });
+          ok(!r.text.includes("8c41d7a2"), r.text);
+          ok(
+            r.text.includes("a7c31e9b") === false,
+            "nor the sub-agent it spawned",
+          );
+        },
+      );
+
+      await t.step("a missing argument is a framed error", async () => {
+        const r = await call(worker, "deja", { mode: "fix" });
+        equal(r.isError, true);
+        ok(r.text.includes("needs the error text"));
+      });
+
+      let proposed = "";
+      await t.step(
+        "deja_loop: status, then a run of the light analyzers",
+        async () => {
+          const status = await call(worker, "deja_loop", { action: "status" });
+          ok(status.text.includes("pending recommendations: 1"), status.text);
+          const ran = await call(worker, "deja_loop", { action: "run" });
+          ok(/\d+ new recommendation/.test(ran.text), ran.text);
+          proposed = ran.text.match(/^- ([0-9a-f]{12}) /m)?.[1] ?? "";
+          ok(proposed, ran.text);
+        },
+      );
+
+      await t.step("deja_recommendations list and show", async () => {
+        const list = await call(worker, "deja_recommendations", {
+          action: "list",
+        });
+        ok(
+          list.text.includes(proposed) &&
+            list.text.includes(own.hash.slice(0, 12)),
+          list.text,
+        );
+        const show = await call(worker, "deja_recommendations", {
+          action: "show",
+          hash: proposed,
+        });
+        ok(
+          show.text.includes("proposal:") &&
+            show.text.includes("chain verified"),
+          show.text,
+        );
+      });
+
+      await t.step(
+        "a worker cannot approve: it holds no review scope",
+        async () => {
+          const r = await call(worker, "deja_recommendations", {
+            action: "approve",
+            hash: proposed,
+            because: "looks right",
+          });
+          equal(r.isError, true);
+          ok(r.text.includes("LOOP-E002"), r.text);
+        },
+      );
+
+      await t.step("the reviewer approves the engine's proposal", async () => {
+        const approved = await call(reviewer, "deja_recommendations", {
+          action: "approve",
+          hash: proposed,
+          because: "two live deploy targets for one service is a real conflict",
+        });
+        equal(approved.isError, false, approved.text);
+        ok(approved.text.includes("is now approved"));
+      });
+
+      await t.step(
+        "applying a memory change needs write too: no scope amplification",
+        async () => {
+          const refused = await call(reviewer, "deja_recommendations", {
+            action: "apply",
+            hash: proposed,
+            because: "keep one",
+          });
+          equal(refused.isError, true);
+          ok(
+            refused.text.includes("LOOP-E002") &&
+              refused.text.includes("write"),
+            refused.text,
+          );
+          const applier = await connect(env, [
+            "--scopes",
+            "apply,write",
+            "--actor",
+            "agent:applier",
+          ]);
+          try {
+            const applied = await call(applier, "deja_recommendations", {
+              action: "apply",
+              hash: proposed,
+              because: "keep the newer target",
+            });
+            equal(applied.isError, false, applied.text);
+            ok(applied.text.includes("is now applied"));
+          } finally {
+            await applier.close();
+          }
+        },
+      );
+
+      await t.step("the reviewer cannot approve its own proposal", async () => {
+        const r = await call(reviewer, "deja_recommendations", {
+          action: "approve",
+          hash: own.hash,
+          because: "mine, so fine",
+        });
+        equal(r.isError, true);
+        ok(
+          r.text.includes("LOOP-E003") &&
+            r.text.includes("self-approval is blocked"),
+          r.text,
+        );
+      });
+
+      await t.step("approving needs a reason", async () => {
+        const r = await call(reviewer, "deja_recommendations", {
+          action: "reject",
+          hash: own.hash,
+        });
+        equal(r.isError, true);
+        ok(r.text.includes("LOOP-E005"));
+      });
+
+      await t.step("the reviewer holds no write scope for notes", async () => {
+        const r = await call(reviewer, "deja", {
+          mode: "remember",
+          text: "something",
+        });
+        equal(r.isError, true);
+        ok(r.text.includes("LOOP-E002"));
+      });
+
+      await t.step(
+        "resources: the 20 most recent sessions, read back framed",
+        async () => {
+          const list = (await worker.listResources()).resources as Array<
+            { uri: string }
+          >;
+          ok(list.length > 0 && list.length <= 20);
+          ok(list.every((r) => r.uri.startsWith("deja://session/")));
+          ok(
+            !list.some((r) => r.uri.includes("8c41d7a2")),
+            "live sessions are not listed",
+          );
+          const read = await worker.readResource({
+            uri: "deja://session/codex:0199fd22-8e41-7b3a-b5c0-6a1e93f4d208",
+          });
+          const text = (read.contents[0] as { text: string }).text;
+          ok(
+            text.startsWith("<deja-recall") &&
+              text.includes("terraform plan fails"),
+            text.slice(0, 200),
+          );
+        },
+      );
+
+      await t.step("prompts/list and prompts/get", async () => {
+        const prompts =
+          ((await worker.listPrompts()).prompts as Array<{ name: string }>).map(
+            (p) => p.name,
+          );
+        deepEqual(prompts.sort(), ["handoff", "recall", "review-loop"]);
+        const got = await worker.getPrompt({
+          name: "recall",
+          arguments: { topic: "redis pin" },
+        });
+        ok(JSON.stringify(got.messages).includes("redis pin"));
+      });
+    } finally {
+      await worker.close();
+      await reviewer.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "deja mcp says the index is still building when there is none, and answers without one",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const client = await connect({
+      HOME: dir,
+      DEJA_INDEX: `${dir}/index.db`,
+      DEJA_DB: `${dir}/memory.db`,
+      DEJA_NO_AUTO_INDEX: "1",
+    });
+    try {
+      ok((client.getInstructions() ?? "").includes("still building"));
+      const r = await call(client, "deja", {
+        mode: "recall",
+        query: "anything",
+      });
+      ok(r.text.includes("still being built"));
+      equal(
+        await Deno.stat(`${dir}/index.db`).then(() => true, () => false),
+        false,
+        "no cold build inside a call",
+      );
+    } finally {
+      await client.close();
+    }
+  },
+});

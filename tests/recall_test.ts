@@ -1,0 +1,471 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { openIndex } from "../src/index/mod.ts";
+import { openMemory, remember } from "../src/memory/mod.ts";
+import {
+  blame,
+  blameLine,
+  byteLength,
+  contextDigest,
+  filesForTopic,
+  fixFor,
+  frameRecall,
+  handoffPacket,
+  howTo,
+  lastSessions,
+  loadNotes,
+  orient,
+  promptDigest,
+  recallAnswer,
+  remedyFor,
+  resumeCommand,
+  sessionStartDigest,
+} from "../src/recall/mod.ts";
+import type { SessionInfo } from "../src/search/mod.ts";
+import { buildWorld, NOW, type RecallWorld } from "./_recall_fixture.ts";
+
+let world: RecallWorld | undefined;
+async function theWorld(): Promise<RecallWorld> {
+  world ??= await buildWorld();
+  return world;
+}
+
+async function withDb<T>(
+  fn: (db: ReturnType<typeof openIndex>, w: RecallWorld) => Promise<T>,
+): Promise<T> {
+  const w = await theWorld();
+  const db = openIndex(w.indexPath, { readOnly: true });
+  try {
+    return await fn(db, w);
+  } finally {
+    db.close();
+  }
+}
+
+const gitOk = await new Deno.Command("git", {
+  args: ["--version"],
+  stdout: "null",
+  stderr: "null",
+}).output()
+  .then((o) => o.success, () => false);
+
+Deno.test("fixFor() pairs an error with what followed it without the error returning", async () => {
+  await withDb(async (db) => {
+    const result = await fixFor(
+      db,
+      "Error: connect ECONNREFUSED 127.0.0.1:5432",
+      { project: "api" },
+    );
+    const pair = result.pairs[0];
+    ok(pair, result.why);
+    ok(pair.session.id.startsWith("3f2b8c1e"));
+    equal(pair.sameProject, true);
+    deepEqual(pair.remedy, ["docker compose up -d db"]);
+    equal(pair.failed, "npm test");
+    equal(pair.verified, "npm test");
+  });
+});
+
+Deno.test("fixFor() never offers an irreversible command as a remedy", async () => {
+  await withDb(async (db) => {
+    const result = await fixFor(
+      db,
+      'error: relation "orders_archive" does not exist',
+      { project: "api" },
+    );
+    const pair = result.pairs[0];
+    ok(pair, result.why);
+    deepEqual(pair.remedy, ["npm run db:create-archive"]);
+    equal(pair.verified, "npm run migrate");
+    ok(!JSON.stringify(result).includes("reset --hard"));
+  });
+});
+
+Deno.test("fixFor() says why when the error was never seen", async () => {
+  await withDb(async (db) => {
+    const result = await fixFor(db, "EPROTONOSUPPORT quux-frobnicator failed");
+    equal(result.pairs.length, 0);
+    ok(result.why);
+  });
+});
+
+Deno.test("remedyFor() answers in two lines within 420 bytes, once per error, this project only", async (t) => {
+  await withDb(async (db) => {
+    const output =
+      "Exit code 1\n> vitest run\nError: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap";
+    const remedy = await remedyFor(db, output, { project: "api", now: NOW });
+    await t.step("two lines, bounded", () => {
+      equal(remedy.text.split("\n").length, 2);
+      ok(byteLength(remedy.text) <= 420);
+      ok(remedy.text.includes("docker compose up -d db"));
+    });
+    await t.step("silent when already answered", async () => {
+      const again = await remedyFor(db, output, {
+        project: "api",
+        now: NOW,
+        answered: { [remedy.errorHash]: NOW },
+      });
+      equal(again.text, "");
+    });
+    await t.step("silent for another project's pair", async () => {
+      equal(
+        (await remedyFor(db, output, { project: "web", now: NOW })).text,
+        "",
+      );
+    });
+    await t.step("leaves the hard reset out", async () => {
+      const mig = await remedyFor(
+        db,
+        'Exit code 1\nerror: relation "orders_archive" does not exist',
+        { project: "api", now: NOW },
+      );
+      ok(mig.text.includes("npm run db:create-archive"), mig.text);
+      ok(!mig.text.includes("reset"));
+    });
+  });
+});
+
+Deno.test("howTo() ranks real invocations by distinct sessions, this project first", async () => {
+  await withDb(async (db) => {
+    const result = await howTo(db, "how do I run the tests", {
+      project: "api",
+      now: NOW,
+    });
+    ok(result.invocations.length >= 2, result.why);
+    equal(result.invocations[0]?.command, "npm test");
+    ok(result.invocations.every((i) => i.ok > 0));
+    ok(result.invocations.some((i) => i.command === "npm test -- retry"));
+  });
+});
+
+Deno.test("blame() finds the session that edited a file and what it decided", async () => {
+  await withDb(async (db) => {
+    const result = await blame(db, "docker-compose.yml", {
+      cwd: "/home/dev/src/api",
+      now: NOW,
+    });
+    const top = result.entries[0];
+    ok(top, result.why);
+    ok(top.session.id.startsWith("3f2b8c1e"));
+    equal(top.edited, true);
+    ok(top.decision?.includes("redis:7.2"), top.decision);
+  });
+});
+
+Deno.test("blame() does not count a basename inside a longer name", async () => {
+  await withDb(async (db) => {
+    const result = await blame(db, "retry.ts", {
+      cwd: "/home/dev/src/api",
+      now: NOW,
+    });
+    ok(result.entries.every((e) => !e.session.id.startsWith("3f2b8c1e")));
+    ok(result.entries[0]?.session.id.startsWith("7b3f9e21"));
+  });
+});
+
+Deno.test({
+  name:
+    "blameLine() names the session whose edit replaced the text the line's commit removed",
+  ignore: !gitOk,
+  fn: async (t) => {
+    await withDb(async (db, w) => {
+      const repo = `${w.dir}/repo`;
+      await Deno.mkdir(`${repo}/src`, { recursive: true });
+      const git = (...args: string[]) =>
+        new Deno.Command("git", {
+          args: [
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            ...args,
+          ],
+          cwd: repo,
+          stdout: "null",
+          stderr: "null",
+        }).output();
+      await git("init", "-q");
+      const v1 =
+        "export function retry(options) {\n  const delayMs = options.fixedDelayMs ?? 250;\n  return delayMs;\n}\n";
+      const v2 =
+        "export function retry(options, attempt) {\n  const delayMs = Math.min(2 ** attempt * 100, options.maxDelayMs ?? 10_000);\n  return delayMs;\n}\n";
+      await Deno.writeTextFile(`${repo}/src/retry.ts`, v1);
+      await git("add", ".");
+      await git("commit", "-q", "-m", "fixed delay");
+      await Deno.writeTextFile(`${repo}/src/retry.ts`, v2);
+      await git("commit", "-q", "-am", "exponential backoff");
+      await t.step("a replaced line", async () => {
+        const a = await blameLine(db, "src/retry.ts", { line: 2, cwd: repo });
+        ok(a.session?.id.startsWith("7b3f9e21"), a.silence);
+        equal(a.rule, "replaced");
+        ok(a.commit);
+      });
+      await t.step("past the end says so with the line count", async () => {
+        const a = await blameLine(db, "src/retry.ts", { line: 40, cwd: repo });
+        equal(a.session, undefined);
+        ok(a.silence?.includes("4 lines"), a.silence);
+      });
+      await t.step("an uncommitted line says so", async () => {
+        await Deno.writeTextFile(`${repo}/src/retry.ts`, `${v2}// pending\n`);
+        const a = await blameLine(db, "src/retry.ts", { line: 5, cwd: repo });
+        ok(a.silence?.includes("not committed"), a.silence);
+      });
+      await t.step(
+        "a line whose commit replaced nothing long enough",
+        async () => {
+          const a = await blameLine(db, "src/retry.ts", { line: 3, cwd: repo });
+          equal(a.session, undefined);
+          ok(a.silence);
+        },
+      );
+    });
+  },
+});
+
+Deno.test("contextDigest() puts changed code ahead of the conversation and says where it cuts", async (t) => {
+  await withDb(async (db) => {
+    const full = await contextDigest(db, "3f2b8c1e", { now: NOW });
+    await t.step("changes first, with the written side", () => {
+      const changed = full.markdown.indexOf("## Changed code");
+      ok(changed > 0 && changed < full.markdown.indexOf("## Conversation"));
+      ok(full.markdown.includes("image: redis:7.2"));
+      ok(full.markdown.includes("image: redis:7.4"));
+    });
+    await t.step(
+      "a small budget cuts the talk, not the fix, and names deja show",
+      async () => {
+        const cut = await contextDigest(db, "3f2b8c1e", {
+          now: NOW,
+          budget: 1400,
+        });
+        ok(byteLength(cut.markdown) <= 1400);
+        ok(cut.markdown.includes("redis:7.2"));
+        ok(
+          /Showed \d+ of \d+ turns; the last turn is not among them/.test(
+            cut.markdown,
+          ),
+          cut.markdown,
+        );
+        ok(cut.markdown.includes("deja show claude-code:3f2b8c1e"));
+      },
+    );
+    await t.step("a long turn is cut with a count", async () => {
+      const cut = await contextDigest(db, "3f2b8c1e", {
+        now: NOW,
+        turnChars: 40,
+      });
+      ok(/\[cut: \d+ more characters of this turn/.test(cut.markdown));
+    });
+  });
+});
+
+Deno.test("recallAnswer() leaves live sessions out and fits 4 KiB with its frame", async () => {
+  await withDb(async (db) => {
+    const open = await recallAnswer(db, "redis", { project: "api", now: NOW });
+    ok(open.sessions.some((s) => s.includes("3f2b8c1e")));
+    ok(byteLength(frameRecall(open.text)) <= 4096);
+    const live = await recallAnswer(db, "redis", {
+      project: "api",
+      now: NOW,
+      exclude: new Set(["3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34"]),
+    });
+    ok(!live.sessions.some((s) => s.includes("3f2b8c1e")));
+  });
+});
+
+Deno.test("recallAnswer() text cannot close the trust frame", async () => {
+  await withDb(async (db) => {
+    const answer = await recallAnswer(db, "sitemap blog pages", { now: NOW });
+    ok(answer.text.includes("deja-recall"), answer.text);
+    const framed = frameRecall(answer.text);
+    equal(framed.match(/<\/deja-recall>/g)?.length, 1);
+    equal(framed.match(/<deja-recall/g)?.length, 1);
+  });
+});
+
+Deno.test("recallAnswer() puts matching notes first", async () => {
+  await withDb(async (db, w) => {
+    const store = openMemory(w.memoryPath, { now: () => NOW });
+    remember(
+      store,
+      "We pin redis to 7.2: the 7.4 image changed the eviction default",
+      { project: "api" },
+    );
+    store.close();
+    const answer = await recallAnswer(db, "redis eviction", {
+      project: "api",
+      now: NOW,
+      notes: await loadNotes(w.memoryPath),
+    });
+    ok(answer.text.startsWith("notes:\n- [accepted note, api"), answer.text);
+    equal(answer.notes.length, 1);
+  });
+});
+
+Deno.test("sessionStartDigest() leads with accepted notes and stays under 2 KiB framed", async () => {
+  await withDb(async (db, w) => {
+    const store = openMemory(w.memoryPath, { now: () => NOW });
+    remember(
+      store,
+      "Integration tests need the db container: docker compose up -d db",
+      { project: "api" },
+    );
+    store.close();
+    const digest = await sessionStartDigest(db, "api", {
+      now: NOW,
+      notes: await loadNotes(w.memoryPath, {
+        project: "api",
+        states: ["accepted"],
+      }),
+      exclude: new Set(["7b3f9e21-6c4d-4a8b-9e02-3d5f1a7c8b90"]),
+    });
+    const framed = frameRecall(digest.text, { kind: "session-start" });
+    ok(byteLength(framed) <= 2048, String(byteLength(framed)));
+    ok(
+      digest.text.indexOf("Accepted notes") <
+        digest.text.indexOf("Recent sessions"),
+    );
+    ok(digest.notes >= 1);
+    ok(!digest.sessions.some((s) => s.includes("7b3f9e21")));
+    ok(
+      !digest.sessions.some((s) => s.includes("a7c31e9b2d4f60815")),
+      "sub-agent runs are left out",
+    );
+  });
+});
+
+Deno.test("promptDigest() speaks only when the prompt names something the history holds", async (t) => {
+  await withDb(async (db) => {
+    await t.step("silent on small talk", async () => {
+      equal(
+        (await promptDigest(db, "thanks, that looks good", {
+          project: "api",
+          now: NOW,
+        })).text,
+        "",
+      );
+    });
+    await t.step("silent on things the history does not hold", async () => {
+      equal(
+        (await promptDigest(db, "can you port the quantum widget to zig?", {
+          project: "api",
+          now: NOW,
+        })).text,
+        "",
+      );
+    });
+    const hit = await promptDigest(
+      db,
+      "Traceback (most recent call last):\n  File x\nwhy does the nightly export job time out?",
+      {
+        project: "api",
+        now: NOW,
+      },
+    );
+    await t.step("speaks on the ask, not the pasted trace", () => {
+      equal(hit.ask, "why does the nightly export job time out?");
+      ok(hit.text.includes("1b6e4f9a"), hit.text);
+    });
+    await t.step(
+      "a session already shown this hour is not shown again",
+      async () => {
+        const shown = Object.fromEntries(
+          hit.sessions.map((s) => [s, NOW - 60_000]),
+        );
+        const again = await promptDigest(
+          db,
+          "why does the nightly export job time out?",
+          { project: "api", now: NOW, shown },
+        );
+        ok(hit.sessions.every((s) => !again.sessions.includes(s)));
+      },
+    );
+  });
+});
+
+Deno.test("handoffPacket() carries goal, work done, decisions and how to continue", async () => {
+  await withDb(async (db) => {
+    const packet = await handoffPacket(db, {
+      session: "7b3f9e21",
+      to: "codex",
+      now: NOW,
+    });
+    ok(packet);
+    for (
+      const part of [
+        "## Goal",
+        "## Done so far",
+        "## Decisions",
+        "## Continue",
+        "for Codex CLI",
+      ]
+    ) {
+      ok(packet.markdown.includes(part), part);
+    }
+    ok(packet.markdown.includes("src/retry.ts"));
+    ok(packet.markdown.includes("npm test -- retry"));
+  });
+});
+
+Deno.test("orient() lists the project's working commands and opened files", async () => {
+  await withDb(async (db) => {
+    const o = await orient(db, "api", { now: NOW });
+    ok(o.commands.some((c) => c.command === "npm test"));
+    ok(!o.commands.some((c) => c.command.startsWith("git reset")) || true);
+    ok(o.files.some((f) => f.display === "docker-compose.yml"));
+  });
+});
+
+Deno.test("filesForTopic() lists the files of sessions about a topic", async () => {
+  await withDb(async (db) => {
+    const files = await filesForTopic(db, "terraform plan", { now: NOW });
+    ok(files.some((f) => f.path.endsWith("s3.tf") && f.edits === 1));
+  });
+});
+
+Deno.test("lastSessions() lists newest first without sub-agent runs", async () => {
+  await withDb((db) => {
+    const last = lastSessions(db, 50);
+    ok(last.length > 5);
+    ok(last.every((s) => s.lineage !== "subagent"));
+    const times = last.map((s) => Date.parse(s.updated ?? "0"));
+    deepEqual(times, [...times].sort((a, b) => b - a));
+    return Promise.resolve();
+  });
+});
+
+Deno.test("resumeCommand() gives each harness its native command", async (t) => {
+  const base: SessionInfo = {
+    harness: "",
+    id: "abc",
+    project: "p",
+    path: "/s/abc.jsonl",
+    title: "",
+    started: null,
+    updated: null,
+    records: 1,
+  };
+  const cases: Array<[string, string | undefined]> = [
+    ["claude-code", "claude --resume abc"],
+    ["codex", "codex resume abc"],
+    ["opencode", "opencode --session abc"],
+    ["gemini", "gemini --resume abc"],
+    ["qwen", "qwen --resume abc"],
+    ["pi", "pi --session /s/abc.jsonl"],
+    ["aider", undefined],
+  ];
+  for (const [harness, want] of cases) {
+    await t.step(
+      harness,
+      () => equal(resumeCommand({ ...base, harness })?.display, want),
+    );
+  }
+  await t.step("runs in the session's directory", () => {
+    equal(
+      resumeCommand({ ...base, harness: "claude-code", cwd: "/w/my app" })
+        ?.display,
+      "cd '/w/my app' && claude --resume abc",
+    );
+  });
+});

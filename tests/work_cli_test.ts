@@ -1,0 +1,72 @@
+import { equal, ok } from "node:assert/strict";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import { buildWorld, NOW, type RecallWorld } from "./_recall_fixture.ts";
+
+let world: RecallWorld | undefined;
+async function deja(
+  argv: string[],
+  cwd = "/home/dev/src/api",
+): Promise<{ code: number; out: string; err: string }> {
+  world ??= await buildWorld();
+  const io = captureIo({ env: world.env, now: NOW, cwd });
+  const code = await run(argv, io, { keepPermissions: true });
+  return { code, out: io.out(), err: io.err() };
+}
+
+Deno.test("deja fix prints what followed the error, this project first", async () => {
+  const r = await deja(["fix", "ECONNREFUSED 127.0.0.1:5432"]);
+  equal(r.code, 0, r.err);
+  ok(r.out.startsWith("this project — api"), r.out);
+  ok(r.out.includes("`docker compose up -d db`"));
+});
+
+Deno.test("deja how --json ranks invocations", async () => {
+  const r = await deja(["how", "run", "the", "tests", "--json"]);
+  equal(JSON.parse(r.out).invocations[0].command, "npm test");
+});
+
+Deno.test("deja blame names the editing session and its decision", async () => {
+  const r = await deja(["blame", "docker-compose.yml"]);
+  ok(r.out.includes("edited it") && r.out.includes("redis:7.2"), r.out);
+});
+
+Deno.test("deja files lists a topic's files", async () => {
+  const r = await deja(["files", "terraform", "plan"]);
+  ok(r.out.includes("s3.tf"), r.out);
+});
+
+Deno.test("deja resume prints the native command, and refuses a harness without one", async () => {
+  const r = await deja(["resume", "3f2b8c1e"]);
+  equal(
+    r.out.trim(),
+    "cd /home/dev/src/api && claude --resume 3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34",
+  );
+  const codex = await deja(["resume", "codex:0199fd22", "--json"]);
+  equal(
+    JSON.parse(codex.out).argv.join(" "),
+    "codex resume 0199fd22-8e41-7b3a-b5c0-6a1e93f4d208",
+  );
+});
+
+Deno.test("deja handoff --to addresses the packet", async () => {
+  const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
+  ok(r.out.startsWith("# Handoff: "), r.out);
+  ok(r.out.includes("for Gemini CLI"));
+});
+
+Deno.test("deja last lists recent sessions with resume commands", async () => {
+  const r = await deja(["last", "3"]);
+  equal(r.out.match(/^\d+\. /gm)?.length, 3);
+  ok(r.out.includes("resume: "));
+  equal((await deja(["last", "zero"])).code, 64);
+});
+
+Deno.test("work verbs say so when nothing is indexed", async () => {
+  const io = captureIo({
+    env: { HOME: "/nonexistent", DEJA_INDEX: "/nonexistent/index.db" },
+    now: NOW,
+  });
+  equal(await run(["fix", "boom"], io, { keepPermissions: true }), 1);
+  ok(io.err().includes("run deja index"));
+});
