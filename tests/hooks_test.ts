@@ -34,6 +34,34 @@ async function fixture(name: string): Promise<string> {
   return await Deno.readTextFile(`${HOOKS}/${name}`);
 }
 
+/** Runs a hook on a payload fixture in the shared world; returns stdout. */
+async function outOf(argv: string[], name: string): Promise<string> {
+  return (await hook(argv, await fixture(name), (await theWorld()).env)).out;
+}
+
+/** A stand-in deja that records each argv it is started with. */
+async function fakeDeja(): Promise<
+  { bin: string; calls: () => Promise<string[]> }
+> {
+  const dir = await Deno.makeTempDir();
+  const marker = `${dir}/spawned`;
+  const bin = `${dir}/fake-deja`;
+  await Deno.writeTextFile(bin, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
+  await Deno.chmod(bin, 0o755);
+  return {
+    bin,
+    // Detached children land a moment later: wait up to 2.5 s for them.
+    calls: async () => {
+      for (let i = 0; i < 50; i++) {
+        const text = await Deno.readTextFile(marker).catch(() => "");
+        if (text) return text.trim().split("\n");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return [];
+    },
+  };
+}
+
 function context(out: string): { event: string; text: string } {
   const data = JSON.parse(out);
   return {
@@ -89,11 +117,7 @@ Deno.test("hook-tool-after answers a failed command with the remedy on file, onc
 Deno.test("hook-tool-after stays silent on a command that succeeded", async () => {
   const w = await theWorld();
   equal(
-    (await hook(
-      ["hook-tool-after"],
-      await fixture("claude-code/post_tool_use_ok.json"),
-      w.env,
-    )).out,
+    await outOf(["hook-tool-after"], "claude-code/post_tool_use_ok.json"),
     "",
   );
 });
@@ -123,21 +147,13 @@ Deno.test("Codex payloads: session start, prompt and a failed Bash call", async 
   const w = await theWorld();
   await t.step("SessionStart digest for the infra project", async () => {
     const { text } = context(
-      (await hook(
-        ["hook-context"],
-        await fixture("codex/session_start.json"),
-        w.env,
-      )).out,
+      await outOf(["hook-context"], "codex/session_start.json"),
     );
     ok(text.includes("in infra"), text);
   });
   await t.step("UserPromptSubmit recalls the versioning fix", async () => {
     const { text } = context(
-      (await hook(
-        ["hook-prompt"],
-        await fixture("codex/user_prompt_submit.json"),
-        w.env,
-      )).out,
+      await outOf(["hook-prompt"], "codex/user_prompt_submit.json"),
     );
     ok(text.includes("0199fd22"), text);
   });
@@ -145,11 +161,7 @@ Deno.test("Codex payloads: session start, prompt and a failed Bash call", async 
     "PostToolUse with a string result carrying the exit code",
     async () => {
       const { event, text } = context(
-        (await hook(
-          ["hook-tool-after"],
-          await fixture("codex/post_tool_use.json"),
-          w.env,
-        )).out,
+        await outOf(["hook-tool-after"], "codex/post_tool_use.json"),
       );
       equal(event, "PostToolUse");
       ok(text.includes("edited s3.tf"), text);
@@ -163,44 +175,28 @@ Deno.test("Gemini CLI payloads: SessionStart, BeforeAgent and AfterTool keep the
   await t.step("SessionStart", async () => {
     equal(
       context(
-        (await hook(
-          ["hook-context"],
-          await fixture("gemini/session_start.json"),
-          w.env,
-        )).out,
+        await outOf(["hook-context"], "gemini/session_start.json"),
       ).event,
       "SessionStart",
     );
   });
   await t.step("BeforeAgent", async () => {
     const { event, text } = context(
-      (await hook(
-        ["hook-prompt"],
-        await fixture("gemini/before_agent.json"),
-        w.env,
-      )).out,
+      await outOf(["hook-prompt"], "gemini/before_agent.json"),
     );
     equal(event, "BeforeAgent");
     ok(text.includes("3f2b8c1e"), text);
   });
   await t.step("AfterTool with Exit Code in llmContent", async () => {
     const { event, text } = context(
-      (await hook(
-        ["hook-tool-after"],
-        await fixture("gemini/after_tool.json"),
-        w.env,
-      )).out,
+      await outOf(["hook-tool-after"], "gemini/after_tool.json"),
     );
     equal(event, "AfterTool");
     ok(text.includes("docker compose up -d db"));
   });
   await t.step("SessionEnd", async () => {
     equal(
-      (await hook(
-        ["hook-session-end"],
-        await fixture("gemini/session_end.json"),
-        w.env,
-      )).out,
+      await outOf(["hook-session-end"], "gemini/session_end.json"),
       "",
     );
   });
@@ -209,19 +205,14 @@ Deno.test("Gemini CLI payloads: SessionStart, BeforeAgent and AfterTool keep the
 Deno.test("Cursor payloads get Cursor's output shape with --cursor", async () => {
   const w = await theWorld();
   const start = JSON.parse(
-    (await hook(
-      ["hook-context", "--cursor"],
-      await fixture("cursor/session_start.json"),
-      w.env,
-    )).out,
+    await outOf(["hook-context", "--cursor"], "cursor/session_start.json"),
   );
   ok(String(start.additional_context).startsWith("<deja-recall"));
   const fail = JSON.parse(
-    (await hook(
+    await outOf(
       ["hook-tool-after", "--cursor"],
-      await fixture("cursor/post_tool_use_failure.json"),
-      w.env,
-    )).out,
+      "cursor/post_tool_use_failure.json",
+    ),
   );
   ok(String(fail.additional_context).includes("docker compose up -d db"));
 });
@@ -274,15 +265,12 @@ Deno.test("hooks fail open: malformed input or an unusable index → exit 0, no 
 
 Deno.test("hook-context never builds a missing index: it starts one detached and says so", async () => {
   const w = await theWorld();
+  const fake = await fakeDeja();
   const dir = await Deno.makeTempDir();
-  const marker = `${dir}/spawned`;
-  const fake = `${dir}/fake-deja`;
-  await Deno.writeTextFile(fake, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
-  await Deno.chmod(fake, 0o755);
   const env = {
     HOME: w.home,
     DEJA_INDEX: `${dir}/index.db`,
-    DEJA_BIN: fake,
+    DEJA_BIN: fake.bin,
     DEJA_NO_AUTO_LOOP: "1",
     PATH: "/usr/bin:/bin",
   };
@@ -294,12 +282,7 @@ Deno.test("hook-context never builds a missing index: it starts one detached and
     false,
     "the hook built nothing",
   );
-  let spawned = "";
-  for (let i = 0; i < 50 && !spawned; i++) {
-    spawned = await Deno.readTextFile(marker).catch(() => "");
-    if (!spawned) await new Promise((r) => setTimeout(r, 50));
-  }
-  equal(spawned.trim(), "index --quiet");
+  deepEqual(await fake.calls(), ["index --quiet"]);
   equal(
     (await hook(["hook-context", "--plain"], payload, env)).out,
     "",
@@ -309,14 +292,10 @@ Deno.test("hook-context never builds a missing index: it starts one detached and
 
 Deno.test("hook-session-end starts the gated loop run detached", async () => {
   const w = await theWorld();
-  const dir = await Deno.makeTempDir();
-  const marker = `${dir}/spawned`;
-  const fake = `${dir}/fake-deja`;
-  await Deno.writeTextFile(fake, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
-  await Deno.chmod(fake, 0o755);
+  const fake = await fakeDeja();
   const env = {
     ...w.env,
-    DEJA_BIN: fake,
+    DEJA_BIN: fake.bin,
     DEJA_NO_AUTO_LOOP: "0",
     PATH: "/usr/bin:/bin",
   };
@@ -325,13 +304,9 @@ Deno.test("hook-session-end starts the gated loop run detached", async () => {
     await fixture("codex/session_start.json"),
     env,
   );
-  let lines: string[] = [];
-  for (let i = 0; i < 50 && lines.length === 0; i++) {
-    lines = (await Deno.readTextFile(marker).catch(() => "")).trim().split("\n")
-      .filter(Boolean);
-    if (lines.length === 0) await new Promise((r) => setTimeout(r, 50));
-  }
-  deepEqual(lines, ["loop run --min-new 20 --min-new-errors 3 --quiet"]);
+  deepEqual(await fake.calls(), [
+    "loop run --min-new 20 --min-new-errors 3 --quiet",
+  ]);
 });
 
 Deno.test("a hook whose stdin never closes gives up after its read deadline", async () => {

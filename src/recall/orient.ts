@@ -14,6 +14,7 @@ import {
   sessionRows,
 } from "./_db.ts";
 import { type FileUse, projectFiles } from "./files.ts";
+import { isIrreversible } from "./irreversible.ts";
 
 /** A recurring command of a project. */
 export interface RecurringCommand {
@@ -86,7 +87,10 @@ export async function orient(
       const rec = await recordAt(db, rowid);
       if (!rec) continue;
       const command = normalizeCommand(rec.text);
-      if (!command || command.length > 200 || INSPECTION.test(command)) {
+      if (
+        !command || command.length > 200 || INSPECTION.test(command) ||
+        isIrreversible(command)
+      ) {
         continue;
       }
       const g = groups.get(command) ??
