@@ -35,6 +35,7 @@ Options:
   --quiet        No progress on stderr
 
 Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b, DEJA_INCLUDE_SUBAGENTS=0|1,
+DEJA_INDEX_WORKERS=1 (parse on a worker thread: faster cold passes, more memory),
 DEJA_NO_REDACT=1 (unsafe: writes credentials in clear), plus each harness's
 root overrides (CLAUDE_CONFIG_DIR, CODEX_HOME, ...).
 

@@ -363,7 +363,7 @@ Deno.test("indexStores() writes the same index whether files parse on the worker
       db.close();
     }
   };
-  const onWorker = await dump({ DEJA_INDEX_WORKERS: "1" }, indexPath);
+  const onWorker = await dump({ DEJA_INDEX_WORKERS: "force" }, indexPath);
   const inline = await dump(
     { DEJA_INDEX_WORKERS: "0" },
     `${indexPath}.inline.db`,

@@ -54,7 +54,7 @@ const SIGNAL =
   /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/i;
 
 /** Tool output longer than this is indexed on its signal lines only. */
-export const SIGNAL_FROM = 4096;
+export const SIGNAL_FROM = 2048;
 
 /**
  * The text a record contributes to the full-text index: an edit's path

@@ -1,8 +1,10 @@
 /**
- * Where files are parsed: on one worker once a pass has enough to read
- * (the writer thread then only writes), otherwise in this thread. Starting
- * a worker costs more than a small incremental pass, so it starts only after
- * {@linkcode WORKER_FROM_BYTES} of planned input.
+ * Where files are parsed: in this thread by default, or with
+ * `DEJA_INDEX_WORKERS=1` on one worker while this thread only writes. On a
+ * 240 MB cold pass the worker was ~1.3× faster but raised peak memory from
+ * ~235 MB to ~355 MB (docs/benchmarks.md), past the 300 MB budget, so it is
+ * opt-in. Even then it starts only after {@linkcode WORKER_FROM_BYTES} of
+ * planned input, since starting it costs more than a small incremental pass.
  *
  * @module
  */
@@ -48,9 +50,8 @@ export class ParsePool {
   }
 
   /**
-   * Creates a pool. Workers are used only with a parser module:
-   * `DEJA_INDEX_WORKERS=0` never, `=1` from the first file, unset once a
-   * pass plans {@linkcode WORKER_FROM_BYTES}.
+   * Creates a pool. A worker is used only with a parser module and
+   * `DEJA_INDEX_WORKERS=1` (or `=force`, from the first file: tests).
    *
    * @param options `parserModule` and the source environment.
    * @returns The pool.
@@ -62,7 +63,9 @@ export class ParsePool {
     },
   ): Promise<ParsePool> {
     const setting = options.source.env.DEJA_INDEX_WORKERS;
-    const module = setting === "0" ? undefined : options.parserModule;
+    const module = setting === "1" || setting === "force"
+      ? options.parserModule
+      : undefined;
     const eligible = new Set<Harness>();
     if (module) {
       for (const h of (await import(module)).HARNESSES as Harness[]) {
@@ -72,7 +75,7 @@ export class ParsePool {
     return new ParsePool(
       module,
       eligible,
-      setting === "1" ? 0 : WORKER_FROM_BYTES,
+      setting === "force" ? 0 : WORKER_FROM_BYTES,
     );
   }
 

@@ -406,7 +406,7 @@ class Batch {
 }
 
 const BATCH_BYTES = 32 * 1024 * 1024;
-const PIPELINE_DEPTH = 4;
+const PIPELINE_DEPTH = 2;
 
 function addRedactions(
   into: Record<string, number>,
@@ -454,7 +454,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   const queue: Array<
     { job: FileJob; totals: HarnessTotals; parsed: Promise<ParsedFile | Error> }
   > = [];
-  db.exec("PRAGMA cache_size = -65536");
+  db.exec("PRAGMA cache_size = -16384");
   try {
     const writer = new Writer(db);
     // Files are parsed ahead (on the pool's worker when there is one) and
@@ -535,20 +535,22 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       batch.write(0, () => writer.forgetFile(path));
       report.removed++;
     }
-    batch.write(0, () =>
-      db.exec(
-        `UPDATE sessions SET hidden = CASE WHEN kind = 'history' AND EXISTS (
-         SELECT 1 FROM sessions t WHERE t.harness = sessions.harness AND t.id = sessions.id AND t.kind != 'history'
-       ) THEN 1 ELSE 0 END`,
-      ));
-    batch.write(
-      0,
-      () =>
-        db.prepare(
-          "INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed_at', ?)",
-        )
-          .run(String(now())),
-    );
+    if (report.replaced + report.appended + report.removed > 0) {
+      batch.write(0, () =>
+        db.exec(
+          `UPDATE sessions SET hidden = CASE WHEN kind = 'history' AND EXISTS (
+           SELECT 1 FROM sessions t WHERE t.harness = sessions.harness AND t.id = sessions.id AND t.kind != 'history'
+         ) THEN 1 ELSE 0 END`,
+        ));
+      batch.write(
+        0,
+        () =>
+          db.prepare(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('indexed_at', ?)",
+          )
+            .run(String(now())),
+      );
+    }
     batch.commit();
   } catch (err) {
     batch.rollback();
@@ -585,7 +587,9 @@ async function planFile(
 ): Promise<FileJob | undefined> {
   let stat: Deno.FileInfo;
   try {
-    stat = await Deno.stat(path);
+    // Sync: an unchanged pass is a stat per file, and the async form's
+    // promise round trip costs more than the stat itself.
+    stat = Deno.statSync(path);
   } catch (err) {
     report.failures.push({
       harness: harness.id,
@@ -599,7 +603,12 @@ async function planFile(
   if (!kind.appendOnly) {
     // A SQLite store's recent writes may sit only in its -wal file, which
     // leaves the main file's size and mtime alone: count the -wal too.
-    const wal = await Deno.stat(`${path}-wal`).catch(() => undefined);
+    let wal: Deno.FileInfo | undefined;
+    try {
+      wal = Deno.statSync(`${path}-wal`);
+    } catch {
+      // No -wal beside the store: nothing pending.
+    }
     if (wal) {
       size += wal.size;
       mtime = Math.max(mtime, wal.mtime?.getTime() ?? 0);
