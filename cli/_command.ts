@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ParseArgsConfig } from "node:util";
+import type { OptionSpec } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 
 /** Permission kinds a command may declare. Undeclared kinds are revoked. */
@@ -24,7 +24,7 @@ export interface Permissions {
   sys?: boolean;
 }
 
-/** Parsed arguments as node:util parseArgs returns them. */
+/** Parsed arguments. */
 export interface ParsedArgs {
   /** Flag values by name. */
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -46,8 +46,8 @@ export interface Command {
   hidden?: boolean;
   /** Permissions the command needs. */
   permissions: Permissions;
-  /** node:util parseArgs option config. */
-  options: NonNullable<ParseArgsConfig["options"]>;
+  /** Declared options (the node:util parseArgs shape). */
+  options: Record<string, OptionSpec>;
   /** Runs the command; returns the exit code. */
   run(args: ParsedArgs, io: Io): Promise<number>;
 }

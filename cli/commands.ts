@@ -18,27 +18,48 @@ export interface CommandModule {
   load(): Promise<readonly Command[]>;
 }
 
+/**
+ * Imports a command module by a computed specifier. A literal `import("./x.ts")`
+ * makes Deno load every command's module graph (the MCP SDK, Hono, ...) at
+ * start-up; a computed one loads only the module asked for. `deno compile`
+ * therefore needs `--include cli` (the compile task has it).
+ */
+function lazy<T>(file: string): Promise<T> {
+  return import(new URL(file, import.meta.url).href);
+}
+
 /** The registered command modules. */
 export const COMMAND_MODULES: readonly CommandModule[] = [
   {
     names: ["index"],
-    load: async () => [(await import("./index.ts")).indexCommand],
+    load: async () => [
+      (await lazy<typeof import("./index.ts")>("./index.ts")).indexCommand,
+    ],
   },
   {
     names: ["search"],
-    load: async () => [(await import("./search.ts")).searchCommand],
+    load: async () => [
+      (await lazy<typeof import("./search.ts")>("./search.ts")).searchCommand,
+    ],
   },
   {
     names: ["show"],
-    load: async () => [(await import("./show.ts")).showCommand],
+    load: async () => [
+      (await lazy<typeof import("./show.ts")>("./show.ts")).showCommand,
+    ],
   },
   {
     names: ["sources"],
-    load: async () => [(await import("./sources.ts")).sourcesCommand],
+    load: async () => [
+      (await lazy<typeof import("./sources.ts")>("./sources.ts"))
+        .sourcesCommand,
+    ],
   },
   {
     names: ["stats"],
-    load: async () => [(await import("./stats.ts")).statsCommand],
+    load: async () => [
+      (await lazy<typeof import("./stats.ts")>("./stats.ts")).statsCommand,
+    ],
   },
   {
     names: [
@@ -49,7 +70,9 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       "loop set",
       "loop schedule",
     ],
-    load: async () => (await import("./loop_run.ts")).LOOP_RUN_COMMANDS,
+    load: async () =>
+      (await lazy<typeof import("./loop_run.ts")>("./loop_run.ts"))
+        .LOOP_RUN_COMMANDS,
   },
   {
     names: [
@@ -65,26 +88,41 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       "loop config-export",
       "loop config-import",
     ],
-    load: async () => (await import("./loop.ts")).LOOP_COMMANDS,
+    load: async () =>
+      (await lazy<typeof import("./loop.ts")>("./loop.ts")).LOOP_COMMANDS,
   },
   {
     names: ["init"],
-    load: async () => [(await import("./init.ts")).initCommand],
+    load: async () => [
+      (await lazy<typeof import("./init.ts")>("./init.ts")).initCommand,
+    ],
   },
   {
     names: ["capture tool-call"],
-    load: async () => [(await import("./capture.ts")).captureToolCallCommand],
+    load: async () => [
+      (await lazy<typeof import("./capture.ts")>("./capture.ts"))
+        .captureToolCallCommand,
+    ],
   },
   {
     names: ["import"],
-    load: async () => [(await import("./import.ts")).importCommand],
+    load: async () => [
+      (await lazy<typeof import("./import.ts")>("./import.ts")).importCommand,
+    ],
   },
   {
     names: ["remember", "promote"],
     load: async () => [
-      (await import("./remember.ts")).rememberCommand,
-      (await import("./remember.ts")).promoteCommand,
+      (await lazy<typeof import("./remember.ts")>("./remember.ts"))
+        .rememberCommand,
+      (await lazy<typeof import("./remember.ts")>("./remember.ts"))
+        .promoteCommand,
     ],
+  },
+  {
+    names: ["ui"],
+    load:
+      async () => [(await lazy<typeof import("./ui.ts")>("./ui.ts")).uiCommand],
   },
   {
     names: [
@@ -93,19 +131,26 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       "hook-tool-after",
       "hook-session-end",
     ],
-    load: async () => (await import("./hooks.ts")).HOOK_COMMANDS,
+    load: async () =>
+      (await lazy<typeof import("./hooks.ts")>("./hooks.ts")).HOOK_COMMANDS,
   },
-  { names: ["mcp"], load: async () => [(await import("./mcp.ts")).mcpCommand] },
+  {
+    names: ["mcp"],
+    load: async () => [
+      (await lazy<typeof import("./mcp.ts")>("./mcp.ts")).mcpCommand,
+    ],
+  },
   {
     names: ["install", "uninstall"],
     load: async () => {
-      const m = await import("./install.ts");
+      const m = await lazy<typeof import("./install.ts")>("./install.ts");
       return [m.installCommand, m.uninstallCommand];
     },
   },
   {
     names: ["blame", "fix", "how", "files", "resume", "handoff", "last"],
-    load: async () => (await import("./work.ts")).WORK_COMMANDS,
+    load: async () =>
+      (await lazy<typeof import("./work.ts")>("./work.ts")).WORK_COMMANDS,
   },
 ];
 

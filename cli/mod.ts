@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
 import { type Command, EXIT, type Permissions } from "./_command.ts";
@@ -144,22 +144,14 @@ export async function run(
     return EXIT.ok;
   }
   try {
-    const parsed = parseArgs({
-      args: rest,
-      options: command.options,
-      allowPositionals: true,
-      strict: true,
-    });
+    const parsed = parseArgv(rest, command.options);
     if (!options.keepPermissions) await revokeUndeclared(command.permissions);
     return await command.run(
-      {
-        values: parsed.values as Record<string, string | boolean | undefined>,
-        positionals: parsed.positionals,
-      },
+      parsed,
       io,
     );
   } catch (err) {
-    if (err instanceof UsageError || isParseArgsError(err)) {
+    if (err instanceof UsageError) {
       io.stderr.write(`error: ${messageOf(err)}\n\n${commandHelp(command)}`);
       return EXIT.usage;
     }
@@ -170,9 +162,4 @@ export async function run(
     io.stderr.write(`error: ${messageOf(err)}\n`);
     return EXIT.error;
   }
-}
-
-function isParseArgsError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../core/paths.ts";
 import { openDatabase } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { Store } from "./_store.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../core/paths.ts";
 
 /** How long a stamp keeps its session out of recall. */
 export const LIVE_WINDOW_MS = 20 * 60_000;

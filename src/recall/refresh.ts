@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, fromFileUrl, join } from "../core/paths.ts";
 
 /** The index has not been written for this long: start a refresh. */
 export const STALE_AFTER_MS = 2 * 60_000;
@@ -184,7 +183,7 @@ export function selfCommand(env: Record<string, string | undefined>): string[] {
   if (env.DEJA_BIN) return [env.DEJA_BIN];
   const exe = Deno.execPath();
   if (!/^deno(\.exe)?$/i.test(basename(exe))) return [exe];
-  const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+  const root = dirname(dirname(dirname(fromFileUrl(import.meta.url))));
   return [
     exe,
     "run",
