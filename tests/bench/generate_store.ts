@@ -35,8 +35,29 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = (
+// Text is drawn the way real transcripts are shaped: function words most of
+// the time, a long Zipf-distributed tail of ordinary vocabulary, and a
+// session's own few technical topics. (A first version drew every word
+// uniformly from ~150 technical terms, so every query matched ~40% of all
+// sessions: no real history looks like that.)
+const FUNCTION_WORDS = (
   "the a to of and in for on with that this is it we should can be from by as not are will " +
+  "i you so but if then when what which there here now just also"
+).split(" ");
+const SYLLABLES =
+  "ka lo mi ne ru sa ti vo ze ba de fi go hu ja ke li mo nu pa qui re so tu vi wa xe yo zu"
+    .split(" ");
+/** ~4,000 pseudo-words for the ordinary-vocabulary tail. */
+const TAIL = Array.from({ length: 4000 }, (_, i) => {
+  let n = i + 29;
+  let word = "";
+  while (n > 0) {
+    word += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  }
+  return word;
+});
+const WORDS = (
   "api server client request response handler route middleware database migration schema table index query " +
   "cache redis postgres docker compose container image volume network port deploy staging production " +
   "test tests failing passing flaky timeout retry error exception stack trace log logging metric " +
@@ -82,8 +103,26 @@ const ERRORS = [
 
 class Text {
   #rand: () => number;
+  /** The current session's topics: a handful of technical words. */
+  topics: string[] = [];
   constructor(rand: () => number) {
     this.#rand = rand;
+  }
+  /** Picks a session's topics. */
+  newTopics(): void {
+    this.topics = Array.from({ length: 6 }, () => this.pick(WORDS));
+  }
+  /** A Zipf-like pick: index ~ list.length^u, so early entries dominate. */
+  zipf<T>(list: readonly T[]): T {
+    const i = Math.floor(Math.pow(list.length, this.#rand())) - 1;
+    return list[Math.min(list.length - 1, Math.max(0, i))] as T;
+  }
+  word(): string {
+    const r = this.#rand();
+    if (r < 0.45) return this.zipf(FUNCTION_WORDS);
+    if (r < 0.8) return this.zipf(TAIL);
+    if (r < 0.95 && this.topics.length) return this.pick(this.topics);
+    return this.pick(WORDS);
   }
   pick<T>(list: readonly T[]): T {
     return list[Math.floor(this.#rand() * list.length)] as T;
@@ -97,7 +136,7 @@ class Text {
   sentence(min = 6, max = 18): string {
     const n = this.int(min, max);
     const words: string[] = [];
-    for (let i = 0; i < n; i++) words.push(this.pick(WORDS));
+    for (let i = 0; i < n; i++) words.push(this.word());
     const s = words.join(" ");
     return s.charAt(0).toUpperCase() + s.slice(1) + ".";
   }
@@ -333,6 +372,7 @@ export async function generateStore(
       ? t.int(400_000, 1_200_000)
       : t.int(40_000, 200_000);
     start += t.int(600_000, 20_000_000);
+    t.newTopics();
     let path: string;
     let text: string;
     if (t.chance(0.55)) {
