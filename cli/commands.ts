@@ -120,11 +120,6 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     ],
   },
   {
-    names: ["ui"],
-    load:
-      async () => [(await lazy<typeof import("./ui.ts")>("./ui.ts")).uiCommand],
-  },
-  {
     names: [
       "hook-context",
       "hook-prompt",
