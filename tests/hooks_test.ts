@@ -115,7 +115,7 @@ Deno.test("hook-tool-after answers a failed command with the remedy on file, onc
 });
 
 Deno.test("hook-tool-after stays silent on a command that succeeded", async () => {
-  const w = await theWorld();
+  await theWorld();
   equal(
     await outOf(["hook-tool-after"], "claude-code/post_tool_use_ok.json"),
     "",
@@ -144,7 +144,7 @@ Deno.test("hook-session-end drops the live stamp and prints nothing", async () =
 });
 
 Deno.test("Codex payloads: session start, prompt and a failed Bash call", async (t) => {
-  const w = await theWorld();
+  await theWorld();
   await t.step("SessionStart digest for the infra project", async () => {
     const { text } = context(
       await outOf(["hook-context"], "codex/session_start.json"),
@@ -171,7 +171,7 @@ Deno.test("Codex payloads: session start, prompt and a failed Bash call", async 
 });
 
 Deno.test("Gemini CLI payloads: SessionStart, BeforeAgent and AfterTool keep their event names", async (t) => {
-  const w = await theWorld();
+  await theWorld();
   await t.step("SessionStart", async () => {
     equal(
       context(
@@ -203,7 +203,7 @@ Deno.test("Gemini CLI payloads: SessionStart, BeforeAgent and AfterTool keep the
 });
 
 Deno.test("Cursor payloads get Cursor's output shape with --cursor", async () => {
-  const w = await theWorld();
+  await theWorld();
   const start = JSON.parse(
     await outOf(["hook-context", "--cursor"], "cursor/session_start.json"),
   );
