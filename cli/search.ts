@@ -16,6 +16,7 @@ import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import { isRole, type Role } from "../src/core/types.ts";
 import {
+  type ScoreParts,
   search,
   type SearchOptions,
   type SearchResult,
@@ -28,10 +29,17 @@ export const searchCommand: Command = {
   summary: "Search every indexed session",
   usage: 'deja search <words...> ["a phrase"] [options]',
   help:
-    `Words are ANDed; "quoted phrases" match in order. Sessions are ranked by
-BM25 over their records, with user turns and decisions weighted up and age
-weighted gently down. Work records (commands, files, edits, tool output,
-summaries) are searched only when asked for with --role.
+    `Ask in words or in a question; "quoted phrases" and \`code\` stay whole.
+Stop words are dropped, identifiers match in any spelling (getUserProfile,
+get_user_profile, "user profile"), and a time said in words ("last week",
+"in may") puts sessions from then first. The ladder: exact (every word in
+one session) → relaxed (the fewest words dropped, named) → stemmed (other
+forms) → fuzzy ("did you mean") → relevance (IDF-weighted overlap, fused
+with the strict ranking). Each result names the tier that found it.
+Sessions are ranked by relevance with small bounded lifts (user turns,
+proximity, title, decisions, freshness) and damping (pasted logs, gave up).
+Work records (commands, files, edits, tool output, summaries) are searched
+only when asked for with --role.
 
 Options:
   --harness ID     Only this harness (repeatable)
@@ -42,10 +50,13 @@ Options:
   --limit N        Sessions to show (default 10)
   --all            Every matching session
   --re             Treat the query as a regular expression (scans records)
-  --json           Machine-readable output
+  --explain        Print how the query was read, the ladder's steps and each
+                   score's parts
+  --json           Machine-readable output (with --explain, score parts too)
 
 Examples:
   deja search docker compose port --project api --since 30d
+  deja search "why did we pin the redis client?" --explain
   deja search "connection refused" --role tool-output --json`,
   permissions: { read: true, env: true },
   options: {
@@ -57,6 +68,7 @@ Examples:
     limit: { type: "string" },
     all: { type: "boolean" },
     re: { type: "boolean" },
+    explain: { type: "boolean" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -96,6 +108,8 @@ Examples:
     }
     if (boolFlag(args, "all")) options.all = true;
     if (boolFlag(args, "re")) options.regex = true;
+    const explain = boolFlag(args, "explain");
+    if (explain) options.explain = true;
     const db = openIndexForQuery(io);
     let result: SearchResult;
     if (!db) {
@@ -113,18 +127,23 @@ Examples:
       }
     }
     if (boolFlag(args, "json")) printJson(io, result);
-    else printResult(io, result);
+    else printResult(io, result, explain);
     return EXIT.ok;
   },
 };
 
-function printResult(io: Io, result: SearchResult): void {
+function printResult(io: Io, result: SearchResult, explain: boolean): void {
+  const bold = (s: string) => (io.isTerminal ? `\x1b[1m${s}\x1b[22m` : s);
+  const dim = (s: string) => (io.isTerminal ? `\x1b[2m${s}\x1b[22m` : s);
+  if (explain) printLadder(io, result);
   if (result.results.length === 0) {
     io.stdout.write(`No results. ${result.why ?? ""}\n`);
     return;
   }
-  const bold = (s: string) => (io.isTerminal ? `\x1b[1m${s}\x1b[22m` : s);
-  const dim = (s: string) => (io.isTerminal ? `\x1b[2m${s}\x1b[22m` : s);
+  if (result.didYouMean) {
+    io.stdout.write(`Did you mean: ${result.didYouMean}\n`);
+  }
+  if (result.why) io.stdout.write(`${dim(result.why)}\n`);
   result.results.forEach((hit, i) => {
     const s = hit.session;
     const when = s.updated
@@ -137,9 +156,14 @@ function printResult(io: Io, result: SearchResult): void {
       : "";
     io.stdout.write(
       `${i + 1}. ${bold(s.title || "(untitled)")}\n   ${
-        dim(`${s.harness} · ${s.project || "-"} · ${when} · ${s.id}${lineage}`)
+        dim(
+          `${s.harness} · ${
+            s.project || "-"
+          } · ${when} · ${s.id}${lineage} · ${hit.tier}`,
+        )
       }\n`,
     );
+    if (explain && hit.explain) printParts(io, hit.explain);
     for (const snip of hit.snippets) {
       const flags = [
         snip.superseded ? "superseded" : "",
@@ -159,6 +183,59 @@ function printResult(io: Io, result: SearchResult): void {
         result.total === 1 ? "" : "s"
       }`,
     ) + "\n",
+  );
+}
+
+function printLadder(io: Io, result: SearchResult): void {
+  const r = result.reading;
+  if (r) {
+    io.stdout.write(`ask: ${r.ask}\n`);
+    io.stdout.write(`terms: ${r.terms.join(", ") || "-"}`);
+    if (r.dropped.length) {
+      io.stdout.write(`  (dropped: ${r.dropped.join(", ")})`);
+    }
+    if (r.overBudget.length) {
+      io.stdout.write(`  (over budget: ${r.overBudget.join(", ")})`);
+    }
+    io.stdout.write("\n");
+    if (r.time) {
+      io.stdout.write(
+        `time: "${r.time.phrase}" → ${r.time.from.slice(0, 10)} … ${
+          r.time.to.slice(0, 10)
+        } (sessions from then first)\n`,
+      );
+    }
+  }
+  result.ladder?.forEach((step, i) => {
+    io.stdout.write(
+      `${i + 1}. ${step.tier.padEnd(9)} ${
+        String(step.sessions).padStart(5)
+      } session${step.sessions === 1 ? " " : "s"}  ${step.searched}${
+        step.note ? `  — ${step.note}` : ""
+      }\n`,
+    );
+  });
+  io.stdout.write("\n");
+}
+
+function printParts(io: Io, p: ScoreParts): void {
+  const sig = Object.entries(p.signals)
+    .filter(([k, v]) => k !== "product" && v !== 1)
+    .map(([k, v]) => `${k} ×${v}`).join(", ");
+  io.stdout.write(
+    `   score: relevance ${p.relevance} = 0.45·coverage ${p.coverage} + 0.35·best ${p.best} + 0.2·bm25 ${p.bm25}\n` +
+      `          × signals ${p.signals.product}${
+        sig ? ` (${sig})` : ""
+      } = ${p.adjusted}; ` +
+      `ranks strict ${
+        p.strictRank ?? "-"
+      }, relevance ${p.relevanceRank} → fused ${p.fused}` +
+      (p.inWindow === undefined
+        ? ""
+        : p.inWindow
+        ? "; in the time window"
+        : "; outside the time window") +
+      "\n",
   );
 }
 

@@ -258,9 +258,10 @@ Deno.test("search() groups to sessions, filters by project and harness, explains
       (await search(db, "redis", { now: NOW, harnesses: ["codex"] })).total,
       0,
     );
-    equal(
-      (await search(db, "xylophonic", { now: NOW })).why,
-      "No session matches",
+    ok(
+      (await search(db, "xylophonic", { now: NOW })).why?.startsWith(
+        "No session matches",
+      ),
     );
     const workOnly = await search(db, "ECONNREFUSED", { now: NOW });
     if (workOnly.total === 0) ok(workOnly.why?.includes("--role"));

@@ -5,6 +5,7 @@
  * @module
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { postingTokens } from "./tokens.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -60,13 +61,18 @@ export const SIGNAL_FROM = 2048;
 /**
  * The text a record contributes to the full-text index: an edit's path
  * only, a long tool output's first and last lines plus every line that
- * signals trouble, everything else whole.
+ * signals trouble, everything else whole; then CJK runs as bigrams and
+ * camelCase identifiers with their parts ({@linkcode postingTokens}).
  *
  * @param role The record's role.
  * @param text The stored text.
  * @returns The text to tokenize.
  */
 export function postingText(role: string, text: string): string {
+  return postingTokens(signalText(role, text));
+}
+
+function signalText(role: string, text: string): string {
   if (role === "edit") return text.split("\n", 1)[0] ?? "";
   if (role !== "tool-output" || text.length <= SIGNAL_FROM) return text;
   const lines = text.split("\n");

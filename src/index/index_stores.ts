@@ -18,7 +18,7 @@ import type {
 import { sha256Hex } from "../core/hash.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
-import { ftsTableFor, openIndex } from "./schema.ts";
+import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
 export interface IndexProgress {
@@ -193,7 +193,7 @@ class Writer {
     this.#db = db;
     this.#stmts = {
       findSession: db.prepare(
-        "SELECT rowid, title, started, updated FROM sessions WHERE harness = ? AND id = ? AND path = ?",
+        "SELECT rowid, records FROM sessions WHERE harness = ? AND id = ? AND path = ?",
       ),
       insertSession: db.prepare(
         `INSERT INTO sessions (harness, id, path, kind, project, cwd, title, started, updated, parent, lineage)
@@ -211,8 +211,8 @@ class Writer {
         "UPDATE sessions SET records = records + ?, user_turns = user_turns + ? WHERE rowid = ?",
       ),
       insertRecord: db.prepare(
-        `INSERT INTO records (session, seq, role, time, flags, exit_code, tool, line, offset, record_id, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO records (rowid, session, seq, role, time, flags, exit_code, tool, line, offset, record_id, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertSpeech: db.prepare(
         "INSERT INTO fts_speech (rowid, text) VALUES (?, ?)",
@@ -265,8 +265,9 @@ class Writer {
     let written = 0;
     for (const s of sessions) {
       const found = this.#stmts.findSession.get(s.harness, s.id, s.path) as
-        | { rowid: number }
+        | { rowid: number; records: number }
         | undefined;
+      let ordinal = found?.records ?? 0;
       let rowid: number;
       if (found) {
         rowid = found.rowid;
@@ -300,7 +301,9 @@ class Writer {
         rowid = Number(info.lastInsertRowid);
       }
       for (const r of s.records) {
-        const info = this.#stmts.insertRecord.run(
+        const recordId = recordRowid(rowid, ordinal++, r.role);
+        this.#stmts.insertRecord.run(
+          recordId,
           rowid,
           r.seq,
           r.role,
@@ -316,7 +319,7 @@ class Writer {
         const post = ftsTableFor(r.role) === "fts_speech"
           ? this.#stmts.insertSpeech
           : this.#stmts.insertWork;
-        post.run(info.lastInsertRowid, r.posting);
+        post.run(recordId, r.posting);
       }
       for (const m of s.marks) {
         this.#stmts.insertMark.run(rowid, m.kind, m.from, m.to);

@@ -8,7 +8,62 @@ import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 
 /** The on-disk format version; bump when an older layout would be misread. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
+
+/**
+ * Rowids per session in `records` (and the FTS tables, which share them):
+ * a record's rowid is its session's rowid × 2^24 plus twice its ordinal in
+ * the session, plus one for a user turn. A posting thus names its session
+ * and whether a person said it without a lookup, which is what lets search
+ * group thousands of postings by session in microseconds, and a session's
+ * postings are one rowid range.
+ */
+export const RECORD_SLOTS = 2 ** 24;
+
+/**
+ * The rowid of a session's `ordinal`-th record.
+ *
+ * @param session The session's rowid.
+ * @param ordinal The record's position among the session's records (from 0).
+ * @param role The record's role.
+ * @returns The record's rowid.
+ * @example
+ * ```ts
+ * import { recordRowid, sessionOfRecord } from "./schema.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(sessionOfRecord(recordRowid(7, 3, "user")), 7);
+ * ```
+ */
+export function recordRowid(
+  session: number,
+  ordinal: number,
+  role: string,
+): number {
+  if (ordinal * 2 + 1 >= RECORD_SLOTS) {
+    throw new RangeError(`Session ${session} has more than 8388607 records`);
+  }
+  return session * RECORD_SLOTS + ordinal * 2 + (role === "user" ? 1 : 0);
+}
+
+/**
+ * The session rowid a record rowid belongs to.
+ *
+ * @param rowid A record rowid.
+ * @returns The session's rowid.
+ */
+export function sessionOfRecord(rowid: number): number {
+  return Math.floor(rowid / RECORD_SLOTS);
+}
+
+/**
+ * Whether a record rowid is a user turn.
+ *
+ * @param rowid A record rowid.
+ * @returns True for a user turn.
+ */
+export function isUserRecord(rowid: number): boolean {
+  return rowid % 2 === 1;
+}
 
 /**
  * The full-text table a role's records are posted to: speech (user and

@@ -104,6 +104,8 @@ export interface StoredRecord {
   isError: boolean;
   /** Text was cut to the stored cap. */
   truncated: boolean;
+  /** Speech that states a decision (flagged at index time). */
+  decision?: boolean;
 }
 
 interface RecordRow {
@@ -141,6 +143,7 @@ export async function recordOf(row: RecordRow): Promise<StoredRecord> {
     subagent: (row.flags & FLAG.subagent) !== 0,
     isError: (row.flags & FLAG.isError) !== 0,
     truncated: (row.flags & FLAG.truncated) !== 0,
+    decision: (row.flags & FLAG.decision) !== 0,
   };
 }
 

@@ -5,13 +5,28 @@
  */
 export {
   highlightWords,
+  type LadderStep,
   matchRanges,
+  type QueryReading,
+  type ScoreParts,
   search,
+  SEARCH_TIERS,
   type SearchHit,
   type SearchOptions,
   type SearchResult,
+  type SearchTier,
   type Snippet,
 } from "./search.ts";
+export type { Signals } from "./_signals.ts";
+export {
+  extractAsk,
+  type QueryTerm,
+  type TermKind,
+  type TimeWindow,
+  type UnderstandOptions,
+  understandQuery,
+  type UnderstoodQuery,
+} from "./understand_query.ts";
 export {
   ftsExpression,
   ftsQuote,

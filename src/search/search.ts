@@ -1,20 +1,78 @@
 /**
- * Session-level search over the transcript index: FTS5 BM25 on records,
- * grouped to sessions with bounded signals (user turns, decisions, gentle
- * freshness), snippets with match ranges, and a reason when nothing matched.
+ * Session-level search over the transcript index, as a narrated ladder:
+ *
+ * 1. **exact** — every term somewhere in one session (FTS5's porter forms);
+ * 2. **relaxed** — drop the rarest terms that cannot be satisfied, and say which;
+ * 3. **stemmed** — other forms of the blocking terms (inflections Porter
+ *    keeps apart, developer abbreviations, identifier parts);
+ * 4. **fuzzy** — a never-seen word replaced by the closest indexed word
+ *    (edit distance 1–2), with "did you mean";
+ * 5. **relevance** — IDF-weighted overlap over sessions, fused with the
+ *    strict ranking by reciprocal rank fusion.
+ *
+ * Each result says which tier found it. Ranking then applies bounded
+ * signals (proximity, title match, exact form, decision lift, pasted-log and
+ * gave-up damping, gentle freshness) that can break near-ties but never
+ * outrank plain relevance; a time said in words ("last week") puts matching
+ * sessions in that window first. An empty answer says why.
  *
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES } from "../core/types.ts";
-import { FLAG, ftsTableFor } from "../index/schema.ts";
-import { ftsExpression, parseQuery } from "./query.ts";
+import { isUserRecord, sessionOfRecord } from "../index/schema.ts";
 import {
   readRecordText,
   type SessionInfo,
   sessionInfoOf,
   type SessionRow,
+  type StoredRecord,
 } from "./_rows.ts";
+import {
+  quote,
+  Retriever,
+  sessionFilterSql,
+  termExpression,
+} from "./_retrieve.ts";
+import {
+  type CorpusStats,
+  RANK,
+  reciprocalRankFusion,
+  sessionIdf,
+  type SessionRelevance,
+  sessionRelevance,
+} from "./_rank.ts";
+import {
+  cutSnippet,
+  findMatches,
+  type TermForm,
+  termForm,
+} from "./_snippet.ts";
+import { prepared } from "./_statements.ts";
+import { porterStem } from "./_stem.ts";
+import {
+  type QueryTerm,
+  understandQuery,
+  type UnderstoodQuery,
+} from "./understand_query.ts";
+import { type SessionMeta, type Signals, signalsOf } from "./_signals.ts";
+
+/** A tier of the retrieval ladder. */
+export type SearchTier =
+  | "exact"
+  | "relaxed"
+  | "stemmed"
+  | "fuzzy"
+  | "relevance";
+
+/** The ladder's tiers, in the order they are tried. */
+export const SEARCH_TIERS: readonly SearchTier[] = [
+  "exact",
+  "relaxed",
+  "stemmed",
+  "fuzzy",
+  "relevance",
+];
 
 /** Options for {@linkcode search}. */
 export interface SearchOptions {
@@ -36,7 +94,9 @@ export interface SearchOptions {
   regex?: boolean;
   /** Snippets per session; default 3. */
   snippets?: number;
-  /** The clock, for freshness. */
+  /** Attach each score's parts to every hit. */
+  explain?: boolean;
+  /** The clock, for freshness and relative times. */
   now: number;
 }
 
@@ -64,14 +124,68 @@ export interface Snippet {
   subagent: boolean;
 }
 
+/** The parts of one hit's score, for `--explain`. */
+export interface ScoreParts {
+  /** Relevance before signals: the blend of the three parts below. */
+  relevance: number;
+  /** IDF-weighted share of the query's terms the session holds. */
+  coverage: number;
+  /** IDF-weighted share held by its best single record. */
+  best: number;
+  /** Saturated BM25 over record counts, scaled to [0, 1]. */
+  bm25: number;
+  /** Multipliers applied to relevance (1 = no effect). */
+  signals: Signals;
+  /** Relevance after signals. */
+  adjusted: number;
+  /** Rank among sessions holding every (remaining) term, if it is one. */
+  strictRank: number | null;
+  /** Rank in the relevance ranking. */
+  relevanceRank: number;
+  /** Reciprocal rank fusion of the two ranks. */
+  fused: number;
+  /** Inside the time window the query asked for (when it asked). */
+  inWindow?: boolean;
+}
+
 /** One matching session. */
 export interface SearchHit {
   /** The session. */
   session: SessionInfo;
-  /** Its score (higher is better). */
+  /** Its score (higher is better): adjusted relevance, rounded. */
   score: number;
   /** Up to three snippets, best first. */
   snippets: Snippet[];
+  /** The ladder tier that found it. */
+  tier: SearchTier;
+  /** Score parts, with `explain`. */
+  explain?: ScoreParts;
+}
+
+/** One step of the ladder as it ran. */
+export interface LadderStep {
+  /** The tier. */
+  tier: SearchTier;
+  /** What it searched, e.g. `pin AND redis AND client`. */
+  searched: string;
+  /** Sessions it found. */
+  sessions: number;
+  /** What it changed: the words dropped, the forms added, the correction. */
+  note?: string;
+}
+
+/** How the query was read. */
+export interface QueryReading {
+  /** The ask searched on first. */
+  ask: string;
+  /** Terms searched, in budget order. */
+  terms: string[];
+  /** Stop words dropped. */
+  dropped: string[];
+  /** Terms past the budget. */
+  overBudget: string[];
+  /** A time window said in words. */
+  time?: { from: string; to: string; phrase: string };
 }
 
 /** A search answer. */
@@ -82,29 +196,26 @@ export interface SearchResult {
   results: SearchHit[];
   /** How many sessions matched in all. */
   total: number;
-  /** Why nothing matched, when nothing did. */
+  /** Why nothing matched, or what was loosened to find something. */
   why?: string;
+  /** How the query was read (absent for regular expressions). */
+  reading?: QueryReading;
+  /** The ladder's steps as they ran. */
+  ladder?: LadderStep[];
+  /** Words the search ignored to find anything (relaxed tier). */
+  ignored?: string[];
+  /** The query with never-seen words corrected (fuzzy tier). */
+  didYouMean?: string;
 }
-
-interface Candidate {
-  rowid: number;
-  score: number;
-  session: number;
-  role: Role;
-  seq: number;
-  flags: number;
-}
-
-const CANDIDATE_CAP = 1000;
-const DAY = 86_400_000;
 
 /**
  * Searches the index.
  *
  * @param db An open index.
- * @param query Words (ANDed), "quoted phrases", or a regex with `regex`.
- * @param options Filters, limit and the clock.
- * @returns Sessions best first, with snippets and the total.
+ * @param query Words, a question, "quoted phrases", `code`, or a regular
+ *   expression with `regex`.
+ * @param options Filters, limit, explain and the clock.
+ * @returns Sessions best first, with snippets, tiers and the ladder.
  */
 export async function search(
   db: Database,
@@ -113,190 +224,698 @@ export async function search(
 ): Promise<SearchResult> {
   const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
   if (options.regex) return regexSearch(db, query, roles, options);
-  const parsed = parseQuery(query);
-  const terms = [...parsed.words, ...parsed.phrases];
-  if (terms.length === 0) {
+  const understood = understandQuery(query, { now: options.now });
+  const reading = readingOf(understood);
+  if (understood.terms.length === 0) {
     return {
       query,
       results: [],
       total: 0,
       why: "The query has no words to search for",
+      reading,
+      ladder: [],
     };
   }
-  const rows = candidates(db, ftsExpression(terms), roles, options);
-  if (rows.length === 0) {
-    return {
-      query,
-      results: [],
-      total: 0,
-      why: explainEmpty(db, terms, roles),
-    };
-  }
-  const bySession = new Map<number, Candidate[]>();
-  for (const row of rows) {
-    const list = bySession.get(row.session);
-    if (list) list.push(row);
-    else bySession.set(row.session, [row]);
-  }
-  const sessions = loadSessions(db, [...bySession.keys()]);
-  const scored: Array<{ row: SessionRow; score: number; hits: Candidate[] }> =
-    [];
-  for (const [sid, hits] of bySession) {
-    const row = sessions.get(sid);
-    if (!row) continue;
-    for (const hit of hits) if (hit.role === "user") hit.score *= 1.3;
-    hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
-    const [first, second, third] = hits;
-    let score = (first?.score ?? 0) +
-      0.25 * ((second?.score ?? 0) + (third?.score ?? 0));
-    const ageDays = Math.max(
-      0,
-      (options.now - (row.updated ?? options.now)) / DAY,
-    );
-    score *= 0.5 + 0.5 / (1 + ageDays);
-    // Decision lift: a session whose best hit states a decision scores 10% more.
-    if (first && (first.flags & FLAG.decision) !== 0) score *= 1.1;
-    scored.push({ row, score, hits });
-  }
-  scored.sort((a, b) =>
-    b.score - a.score || (b.row.updated ?? 0) - (a.row.updated ?? 0) ||
-    (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0)
+  const retriever = new Retriever(db, roles, options);
+  const questionLike = isQuestionLike(understood);
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  const plan = (!questionLike && !options.all &&
+    fastPlan(retriever, understood, Math.max(limit, 10))) ||
+    climb(retriever, understood);
+  const result: SearchResult = {
+    query,
+    results: [],
+    total: 0,
+    reading,
+    ladder: plan.ladder,
+  };
+  if (plan.ignored.length) result.ignored = plan.ignored;
+  if (plan.corrected) result.didYouMean = plan.corrected;
+  const read = recordReader(db);
+  const ranked = await rank(db, retriever, understood, plan, options, read);
+  result.ladder!.push(
+    plan.fast
+      ? {
+        tier: "relevance",
+        searched: "-",
+        sessions: 0,
+        note:
+          `skipped: ${plan.strict.size} sessions hold every word in one message`,
+      }
+      : {
+        tier: "relevance",
+        searched: plan.terms.map(label).join(" OR "),
+        sessions: ranked.relevanceCount,
+        note: "IDF-weighted overlap, fused with the strict ranking (RRF)",
+      },
   );
-  const limit = options.all ? scored.length : options.limit ?? 10;
-  const marks = loadMarks(db, scored.slice(0, limit).map((s) => s.row.rowid));
-  const words = highlightWords(terms);
-  const find: RangeFinder = (text) => matchRanges(text, words);
-  const results = await Promise.all(
-    scored.slice(0, limit).map(async ({ row, score, hits }) => ({
-      session: sessionInfoOf(row),
-      score: Math.round(score * 1000) / 1000,
-      snippets: await Promise.all(
-        hits.slice(0, options.snippets ?? 3).map((hit) =>
-          snippetOf(db, hit.rowid, row, find, marks.get(row.rowid) ?? [])
-        ),
-      ),
-    })),
-  );
-  return { query, results, total: scored.length };
-}
-
-function sessionFilter(
-  options: SearchOptions,
-): { where: string; params: Array<string | number> } {
-  const clauses = ["s.hidden = 0"];
-  const params: Array<string | number> = [];
-  if (options.harnesses?.length) {
-    clauses.push(
-      `s.harness IN (${options.harnesses.map(() => "?").join(",")})`,
-    );
-    params.push(...options.harnesses);
+  if (ranked.order.length === 0) {
+    result.why = whyNoHit(db, retriever, plan, roles);
+    return result;
   }
-  if (options.project) {
-    clauses.push("lower(s.project) = lower(?)");
-    params.push(options.project);
-  }
-  if (options.since !== undefined) {
-    clauses.push("COALESCE(s.updated, 0) >= ?");
-    params.push(options.since);
-  }
-  if (options.session) {
-    clauses.push("s.id LIKE ? ESCAPE '\\'");
-    params.push(`${options.session.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
-  return { where: clauses.join(" AND "), params };
-}
-
-function explainEmpty(
-  db: Database,
-  terms: string[],
-  roles: readonly Role[],
-): string {
-  const anyIndexed = db.prepare("SELECT 1 FROM sessions LIMIT 1").get();
-  if (!anyIndexed) return "Nothing is indexed yet: run deja index";
-  const sessions = (expression: string, within: readonly Role[]) =>
-    new Set(
-      candidates(db, expression, within, { now: 0 }).map((c) => c.session),
-    ).size;
-  const unfiltered = sessions(ftsExpression(terms), roles);
-  if (unfiltered > 0) {
-    return `The filters excluded ${unfiltered} matching session${
-      unfiltered === 1 ? "" : "s"
+  result.total = ranked.order.length;
+  if (plan.ignored.length) {
+    result.why = `No session holds every word: ignoring ${
+      plan.ignored.map((w) => `"${w}"`).join(", ")
     }`;
   }
-  const work = sessions(ftsExpression(terms), ROLES);
-  if (work > 0) {
-    return `${work} session${
-      work === 1 ? " matches" : "s match"
-    } only in work records (commands, files, tool output): try --role`;
-  }
-  if (terms.length > 1) {
-    const alone = terms.filter((t) => sessions(ftsExpression([t]), ROLES) > 0);
-    if (alone.length > 0) {
-      return `No session holds all the words together; found alone: ${
-        alone.map((t) => `"${t}"`).join(", ")
-      }`;
+  const top = ranked.order.slice(0, limit);
+  const rows = loadSessions(db, top.map((h) => h.session));
+  const marks = loadMarks(db, top.map((h) => h.session));
+  result.results = await Promise.all(top.map(async (hit) => {
+    const row = rows.get(hit.session)!;
+    const snippets: Snippet[] = [];
+    for (const rowid of hit.rel.records.slice(0, options.snippets ?? 3)) {
+      const rec = await read(rowid);
+      if (rec) {
+        snippets.push(
+          snippetOf(rec, row, plan.forms, marks.get(hit.session) ?? []),
+        );
+      }
     }
-  }
-  return "No session matches";
+    const out: SearchHit = {
+      session: sessionInfoOf(row),
+      score: Math.round(hit.adjusted * 1000) / 1000,
+      snippets,
+      tier: hit.tier,
+    };
+    if (options.explain) out.explain = hit.parts;
+    return out;
+  }));
+  return result;
 }
 
-function hasSessionFilter(options: SearchOptions): boolean {
-  return Boolean(
-    options.harnesses?.length || options.project ||
-      options.since !== undefined ||
-      options.session,
-  );
+/** Reads a record once per search, however many signals and snippets ask. */
+export type RecordReader = (rowid: number) => Promise<StoredRecord | undefined>;
+
+function recordReader(db: Database): RecordReader {
+  const cache = new Map<number, Promise<StoredRecord | undefined>>();
+  return (rowid) => {
+    let found = cache.get(rowid);
+    if (!found) {
+      found = readRecordText(db, rowid);
+      cache.set(rowid, found);
+    }
+    return found;
+  };
+}
+
+function readingOf(q: UnderstoodQuery): QueryReading {
+  const out: QueryReading = {
+    ask: q.ask,
+    terms: q.terms.map((t) =>
+      t.kind === "phrase"
+        ? `"${t.text}"`
+        : t.kind === "code"
+        ? `\`${t.text}\``
+        : t.text
+    ),
+    dropped: q.dropped,
+    overBudget: q.overBudget,
+  };
+  if (q.time) {
+    out.time = {
+      from: new Date(q.time.from).toISOString(),
+      to: new Date(q.time.to).toISOString(),
+      phrase: q.time.phrase,
+    };
+  }
+  return out;
 }
 
 /**
- * Matching records, best first. Without session filters the FTS table is
- * ranked alone and the few best rows are looked up; with filters the join
- * lets SQLite drop other sessions before ranking.
+ * A question (stop words dropped, a "?", or four terms and more) gets the
+ * relevance tier in full; a keyword query whose words all meet in enough
+ * messages is answered from those messages alone.
  */
-function candidates(
-  db: Database,
-  expression: string,
-  roles: readonly Role[],
-  options: SearchOptions,
-): Candidate[] {
-  const tables = [...new Set(roles.map(ftsTableFor))];
-  const roleList = roles.map(() => "?").join(",");
-  const out: Candidate[] = [];
-  for (const table of tables) {
-    if (hasSessionFilter(options)) {
-      const { where, params } = sessionFilter(options);
-      out.push(
-        ...db.prepare(
-          `SELECT f.rowid AS rowid, -bm25(${table}) AS score, r.session AS session, r.role AS role, r.seq AS seq, r.flags AS flags
-           FROM ${table} f JOIN records r ON r.rowid = f.rowid JOIN sessions s ON s.rowid = r.session
-           WHERE ${table} MATCH ? AND ${where} AND r.role IN (${roleList})
-           ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
-        ).all(expression, ...params, ...roles) as unknown as Candidate[],
-      );
+function isQuestionLike(q: UnderstoodQuery): boolean {
+  return q.dropped.length > 0 || /\?\s*$/.test(q.ask) || q.terms.length >= 4 ||
+    q.time !== undefined;
+}
+
+/**
+ * The fast exact tier: FTS5 intersects the terms inside each message; when
+ * that already names enough sessions, nothing else is read.
+ */
+function fastPlan(
+  r: Retriever,
+  q: UnderstoodQuery,
+  enough: number,
+): Plan | undefined {
+  const terms = q.terms.slice(0, 30);
+  const rowids = r.postings(terms.map((t) => termExpression(t)).join(" AND "));
+  const fast = new Map<number, number[]>();
+  for (const id of rowids) {
+    const s = sessionOfRecord(id);
+    const list = fast.get(s);
+    if (list) list.push(id);
+    else fast.set(s, [id]);
+  }
+  if (fast.size < enough) return undefined;
+  return {
+    terms,
+    postings: terms.map(() => []),
+    forms: terms.map((t, i) =>
+      termForm(
+        i,
+        [t.text, ...t.alternatives],
+        t.kind === "word" ? t.text : undefined,
+      )
+    ),
+    required: terms.map(() => true),
+    strict: new Set(fast.keys()),
+    tier: "exact",
+    ladder: [{
+      tier: "exact",
+      searched: terms.map(label).join(" AND "),
+      sessions: fast.size,
+      note: "every word in one message",
+    }],
+    ignored: [],
+    unseen: [],
+    fast,
+  };
+}
+
+/** What the ladder settled on. */
+interface Plan {
+  terms: QueryTerm[];
+  /** Postings per term, with the forms the ladder added. */
+  postings: number[][];
+  /** Forms each term matched in text (for highlights and signals). */
+  forms: TermForm[];
+  /** Terms the strict ranking requires. */
+  required: boolean[];
+  /** Sessions holding every required term (or all but the ignored). */
+  strict: Set<number>;
+  /** The tier of the strict set. */
+  tier: SearchTier;
+  ladder: LadderStep[];
+  ignored: string[];
+  corrected?: string;
+  /** Terms never seen in the searched records, and corrections tried. */
+  unseen: Array<{ term: string; suggestion?: string }>;
+  /** Fast tier: each session's records holding every term, descending. */
+  fast?: Map<number, number[]>;
+}
+
+function covering(
+  postings: readonly (readonly number[])[],
+  use: readonly boolean[],
+): Set<number> {
+  const order = postings.map((p, i) => ({ p, i }))
+    .filter(({ i }) => use[i])
+    .sort((a, b) => a.p.length - b.p.length);
+  if (order.length === 0) return new Set();
+  let current: Set<number> | undefined;
+  for (const { p } of order) {
+    const next = new Set<number>();
+    let prev = -1;
+    for (const id of p) {
+      const s = sessionOfRecord(id);
+      if (s === prev) continue;
+      prev = s;
+      if (!current || current.has(s)) next.add(s);
+    }
+    current = next;
+    if (current.size === 0) break;
+  }
+  return current ?? new Set();
+}
+
+function label(t: QueryTerm): string {
+  return t.kind === "phrase" || t.kind === "code" ? `"${t.text}"` : t.text;
+}
+
+function joined(terms: readonly QueryTerm[], use: readonly boolean[]): string {
+  return terms.filter((_, i) => use[i]).map(label).join(" AND ");
+}
+
+/**
+ * Runs the ladder's strict tiers: exact, then (when nothing holds every
+ * term) relaxed, stemmed and fuzzy, keeping the result that satisfies the
+ * most terms.
+ */
+function climb(r: Retriever, q: UnderstoodQuery): Plan {
+  const terms = q.terms.slice(0, 30);
+  const postings = terms.map((t) => r.postings(termExpression(t)));
+  const forms = terms.map((t, i) =>
+    termForm(
+      i,
+      [t.text, ...t.alternatives],
+      t.kind === "word" ? t.text : undefined,
+    )
+  );
+  const askOnly = q.long && terms.some((t) => t.weight >= 1);
+  const required = terms.map((t) => !askOnly || t.weight >= 1);
+  const need = required.filter(Boolean).length;
+  const ladder: LadderStep[] = [];
+  const plan: Plan = {
+    terms,
+    postings,
+    forms,
+    required,
+    strict: covering(postings, required),
+    tier: "exact",
+    ladder,
+    ignored: [],
+    unseen: [],
+  };
+  ladder.push({
+    tier: "exact",
+    searched: joined(terms, required),
+    sessions: plan.strict.size,
+  });
+  if (plan.strict.size > 0 || need === 0) return plan;
+
+  // Relaxed: drop the rarest terms that cannot be satisfied (never seen
+  // first), one and then two at a time.
+  const relaxed = relax(postings, required);
+  ladder.push({
+    tier: "relaxed",
+    searched: relaxed
+      ? joined(terms, required.map((u, i) => u && !relaxed.drop.includes(i)))
+      : joined(terms, required),
+    sessions: relaxed?.sessions.size ?? 0,
+    note: relaxed
+      ? `ignoring ${relaxed.drop.map((i) => label(terms[i]!)).join(", ")}`
+      : "no way to drop one or two words finds anything",
+  });
+
+  // Stemmed: other forms of the blocking terms.
+  const blocking = relaxed
+    ? relaxed.drop
+    : required.flatMap((u, i) => u ? [i] : []);
+  const added: string[] = [];
+  for (const i of blocking) {
+    const t = terms[i]!;
+    const variants = r.variants(t);
+    if (variants.length === 0) continue;
+    postings[i] = r.postings(termExpression(t, variants));
+    forms[i] = termForm(
+      i,
+      [t.text, ...t.alternatives, ...variants],
+      t.kind === "word" ? t.text : undefined,
+    );
+    added.push(`${label(t)} → ${variants.join(" | ")}`);
+  }
+  const stemmed = added.length
+    ? covering(postings, required)
+    : new Set<number>();
+  ladder.push({
+    tier: "stemmed",
+    searched: joined(terms, required),
+    sessions: stemmed.size,
+    note: added.length ? added.join("; ") : "no other forms in the index",
+  });
+  if (stemmed.size > 0) {
+    plan.strict = stemmed;
+    plan.tier = "stemmed";
+    return plan;
+  }
+
+  // Fuzzy: a never-seen word becomes the closest indexed word.
+  const fixes: string[] = [];
+  const words = terms.map((t) => t.text);
+  for (const i of blocking) {
+    if (postings[i]!.length > 0) continue;
+    const t = terms[i]!;
+    if (t.kind !== "word") {
+      plan.unseen.push({ term: t.text });
       continue;
     }
-    const ranked = db.prepare(
-      `SELECT rowid, -bm25(${table}) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ${CANDIDATE_CAP}`,
-    ).all(expression) as Array<{ rowid: number; score: number }>;
-    if (ranked.length === 0) continue;
-    const scores = new Map(ranked.map((r) => [r.rowid, r.score]));
-    const rows = db.prepare(
-      `SELECT r.rowid AS rowid, r.session AS session, r.role AS role, r.seq AS seq, r.flags AS flags
-       FROM records r JOIN sessions s ON s.rowid = r.session
-       WHERE r.rowid IN (SELECT value FROM json_each(?)) AND s.hidden = 0 AND r.role IN (${roleList})`,
-    ).all(
-      JSON.stringify(ranked.map((r) => r.rowid)),
-      ...roles,
-    ) as unknown as Candidate[];
-    for (const row of rows) row.score = scores.get(row.rowid) ?? 0;
-    out.push(...rows);
+    const s = r.suggest(t.text);
+    if (!s) {
+      plan.unseen.push({ term: t.text });
+      continue;
+    }
+    const found = r.postings(quote(s.term));
+    const surface = r.surfaceOf(s.term, found) ?? s.term;
+    plan.unseen.push({ term: t.text, suggestion: surface });
+    if (found.length === 0) continue;
+    postings[i] = found;
+    forms[i] = termForm(i, [s.term, surface], undefined);
+    words[i] = surface;
+    fixes.push(`${t.text} → ${surface}`);
   }
-  return out.sort((a, b) => b.score - a.score);
+  const fuzzy = fixes.length ? covering(postings, required) : new Set<number>();
+  if (fixes.length) plan.corrected = words.join(" ");
+  ladder.push({
+    tier: "fuzzy",
+    searched: joined(terms, required),
+    sessions: fuzzy.size,
+    note: fixes.length
+      ? `did you mean: ${fixes.join(", ")}`
+      : "no never-seen word has a close indexed word",
+  });
+  if (fuzzy.size > 0) {
+    plan.strict = fuzzy;
+    plan.tier = "fuzzy";
+    return plan;
+  }
+
+  // Nothing holds every term in any form: settle for the relaxed set,
+  // recomputed with the forms and corrections found on the way.
+  const again = relax(postings, required);
+  if (again) {
+    plan.strict = again.sessions;
+    plan.tier = "relaxed";
+    plan.ignored = again.drop.map((i) => terms[i]!.text);
+  }
+  return plan;
+}
+
+/**
+ * The smallest set of words (one, then two) whose removal lets some session
+ * hold all the others. Words never seen go first (nothing can satisfy
+ * them); then, among the drops that unblock the rest, the one that keeps
+ * the most information: the commonest word goes before a rare one, since
+ * the rare words are what the query is about.
+ */
+function relax(
+  postings: readonly (readonly number[])[],
+  required: readonly boolean[],
+): { drop: number[]; sessions: Set<number> } | undefined {
+  const idx = required.flatMap((u, i) => (u ? [i] : []));
+  if (idx.length < 2) return undefined;
+  const unseen = idx.filter((i) => postings[i]!.length === 0);
+  const tryDrop = (drop: number[]) => {
+    const use = required.map((u, i) => u && !drop.includes(i));
+    if (!use.some(Boolean)) return undefined;
+    const s = covering(postings, use);
+    return s.size > 0 ? { drop, sessions: s } : undefined;
+  };
+  if (unseen.length > 2) return undefined;
+  if (unseen.length > 0) {
+    const hit = tryDrop(unseen);
+    if (hit || unseen.length === 2) return hit;
+  }
+  // Commonest first: it carries the least of what the query is about. A
+  // seen word is dropped only while two words are left: "a b" never said
+  // together is an answer in itself ("seen, but never together").
+  const seen = idx.filter((i) => postings[i]!.length > 0)
+    .sort((a, b) => postings[b]!.length - postings[a]!.length || a - b);
+  if (seen.length < 3) return undefined;
+  for (const i of seen) {
+    const hit = tryDrop([...unseen, i]);
+    if (hit) return hit;
+  }
+  if (unseen.length > 0 || seen.length < 4) return undefined;
+  for (let a = 0; a < seen.length; a++) {
+    for (let b = a + 1; b < seen.length; b++) {
+      const hit = tryDrop([seen[a]!, seen[b]!]);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+interface Ranked {
+  session: number;
+  rel: SessionRelevance;
+  adjusted: number;
+  tier: SearchTier;
+  parts: ScoreParts;
+}
+
+async function rank(
+  db: Database,
+  r: Retriever,
+  q: UnderstoodQuery,
+  plan: Plan,
+  options: SearchOptions,
+  read: RecordReader,
+): Promise<{ order: Ranked[]; relevanceCount: number }> {
+  const candidates = new Set<number>(plan.fast?.keys() ?? []);
+  for (const p of plan.postings) {
+    let prev = -1;
+    for (const id of p) {
+      const s = sessionOfRecord(id);
+      if (s !== prev) candidates.add(s);
+      prev = s;
+    }
+  }
+  if (candidates.size === 0) return { order: [], relevanceCount: 0 };
+  const meta = sessionMeta(db, [...candidates]);
+  const totals = prepared(
+    db,
+    "SELECT count(*) AS n, avg(records) AS mean FROM sessions WHERE hidden = 0",
+  ).get() as { n: number; mean: number | null };
+  const stats = {
+    sessions: totals.n,
+    meanRecords: totals.mean ?? 1,
+    lengthOf: (s: number) => meta.get(s)?.records ?? 0,
+  };
+  const questionLike = isQuestionLike(q);
+  const terms = plan.terms.map((t, i) => ({
+    weight: t.weight,
+    rowids: plan.postings[i]!,
+  }));
+  const idf = sessionIdf(terms, totals.n);
+  // Terms nobody said cannot tell sessions apart: leave them out of shares.
+  const known = terms.map((t, i) => (t.rowids.length ? idf[i]! : 0));
+  const relevance = plan.fast
+    ? fastRelevance(plan.fast, stats)
+    : sessionRelevance(terms, known, stats);
+  const knownTerms = terms.filter((t) => t.rowids.length > 0).length;
+  const gate = (s: SessionRelevance): boolean => {
+    if (plan.strict.has(s.session)) return true;
+    const held = popcount(s.mask);
+    // A question's words are rarely all in its answer: any overlap counts.
+    if (questionLike) return held >= 1;
+    return knownTerms >= 3 && held >= Math.max(2, knownTerms - 1);
+  };
+  const pool = [...relevance.values()].filter(gate);
+  const byRelevance = (
+    a: { relevance: number; session: number },
+    b: { relevance: number; session: number },
+  ) => b.relevance - a.relevance || tieBreak(meta, a.session, b.session);
+  // Signals need text: read them for the sessions that can reach the top.
+  const prelim = fuse(pool, plan.strict, (s) => s.relevance, meta);
+  const k = Math.max(options.all ? 40 : options.limit ?? 10, 20);
+  nameSessions(db, meta, prelim.slice(0, k).map((s) => s.session));
+  const signals = new Map<number, Signals>();
+  const signalQuery = {
+    forms: plan.forms,
+    weights: plan.terms.map((t) => t.weight),
+  };
+  for (const s of prelim.slice(0, k)) {
+    signals.set(
+      s.session,
+      await signalsOf(
+        read,
+        r,
+        s,
+        signalQuery,
+        meta.get(s.session),
+        options.now,
+      ),
+    );
+  }
+  const adjusted = (s: SessionRelevance) =>
+    s.relevance * (signals.get(s.session)?.product ?? 1);
+  const strictList = pool.filter((s) => plan.strict.has(s.session))
+    .map((s) => ({ session: s.session, relevance: adjusted(s) }))
+    .sort(byRelevance).map((s) => s.session);
+  const relList = pool.map((s) => ({
+    session: s.session,
+    relevance: adjusted(s),
+  }))
+    .sort(byRelevance).map((s) => s.session);
+  const strictWeight = (plan.tier === "relaxed" ? 0.5 : 1) *
+    (questionLike ? RANK.questionStrictWeight : 1);
+  const fused = reciprocalRankFusion([strictList, relList], [
+    strictWeight,
+    1,
+  ]);
+  const strictRank = new Map(strictList.map((s, i) => [s, i + 1]));
+  const relRank = new Map(relList.map((s, i) => [s, i + 1]));
+  const best = Math.max(0, ...pool.map(adjusted));
+  const window = q.time;
+  const inWindow = (s: number): boolean => {
+    const m = meta.get(s);
+    if (!window || !m) return false;
+    const from = m.started ?? m.updated ?? 0;
+    const to = m.updated ?? from;
+    return from < window.to && to >= window.from;
+  };
+  const order: Ranked[] = pool.map((s) => {
+    const sig = signals.get(s.session) ?? neutralSignals();
+    const parts: ScoreParts = {
+      relevance: round(s.relevance),
+      coverage: round(s.coverage),
+      best: round(s.best),
+      bm25: round(s.bm25),
+      signals: sig,
+      adjusted: round(adjusted(s)),
+      strictRank: strictRank.get(s.session) ?? null,
+      relevanceRank: relRank.get(s.session)!,
+      fused: round(fused.get(s.session) ?? 0, 5),
+    };
+    if (window) parts.inWindow = inWindow(s.session);
+    return {
+      session: s.session,
+      rel: s,
+      adjusted: adjusted(s),
+      tier: plan.strict.has(s.session) ? plan.tier : "relevance",
+      parts,
+    };
+  });
+  // A time said in words puts relevant sessions from that window first.
+  const band = (h: Ranked) =>
+    window && h.parts.inWindow &&
+      (plan.strict.has(h.session) || h.adjusted >= 0.4 * best)
+      ? 0
+      : 1;
+  order.sort((a, b) =>
+    band(a) - band(b) ||
+    (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
+    b.adjusted - a.adjusted || tieBreak(meta, a.session, b.session)
+  );
+  return { order, relevanceCount: pool.length };
+}
+
+/** Relevance for the fast tier: every term is in every record read. */
+function fastRelevance(
+  fast: Map<number, number[]>,
+  stats: CorpusStats,
+): Map<number, SessionRelevance> {
+  const out = new Map<number, SessionRelevance>();
+  const mean = stats.meanRecords || 1;
+  for (const [session, ids] of fast) {
+    let tf = 0;
+    for (const id of ids) tf += isUserRecord(id) ? RANK.userWeight : 1;
+    const len = stats.lengthOf(session) || mean;
+    const norm = RANK.k1 * (1 - RANK.b + RANK.b * len / mean);
+    const bm25 = tf / (tf + norm);
+    const records = [...ids].sort((a, b) =>
+      Number(isUserRecord(b)) - Number(isUserRecord(a)) || a - b
+    ).slice(0, 3);
+    out.set(session, {
+      session,
+      mask: -1,
+      coverage: 1,
+      best: 1,
+      bm25,
+      relevance: RANK.coverage + RANK.best + RANK.bm25 * bm25,
+      records,
+    });
+  }
+  return out;
+}
+
+function fuse(
+  pool: readonly SessionRelevance[],
+  strict: ReadonlySet<number>,
+  score: (s: SessionRelevance) => number,
+  meta: Map<number, SessionMeta>,
+): SessionRelevance[] {
+  const sorted = [...pool].sort((a, b) =>
+    score(b) - score(a) || tieBreak(meta, a.session, b.session)
+  );
+  const fused = reciprocalRankFusion([
+    sorted.filter((s) => strict.has(s.session)).map((s) => s.session),
+    sorted.map((s) => s.session),
+  ]);
+  return sorted.sort((a, b) =>
+    (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
+    score(b) - score(a) || tieBreak(meta, a.session, b.session)
+  );
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  while (x) {
+    x &= x - 1;
+    n++;
+  }
+  return n;
+}
+
+function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function neutralSignals(): Signals {
+  return {
+    proximity: 1,
+    title: 1,
+    exactForm: 1,
+    decision: 1,
+    pastedLog: 1,
+    gaveUp: 1,
+    freshness: 1,
+    product: 1,
+  };
+}
+
+/**
+ * Length, times and (for the first `named`) id and title of candidate
+ * sessions. One JSON array per query: a row object per session costs more
+ * than the rest of ranking.
+ */
+function sessionMeta(db: Database, rowids: number[]): Map<number, SessionMeta> {
+  const rows = JSON.parse(
+    (prepared(
+      db,
+      `SELECT json_group_array(json_array(rowid, records, started, updated)) AS j
+       FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))`,
+    ).get(JSON.stringify(rowids)) as { j: string }).j,
+  ) as Array<[number, number, number | null, number | null]>;
+  return new Map(
+    rows.map(([rowid, records, started, updated]) => [rowid, {
+      id: "",
+      title: null,
+      records,
+      started,
+      updated,
+    }]),
+  );
+}
+
+/** Fills in ids and titles for the sessions that may be shown. */
+function nameSessions(
+  db: Database,
+  meta: Map<number, SessionMeta>,
+  rowids: readonly number[],
+): void {
+  const rows = JSON.parse(
+    (prepared(
+      db,
+      `SELECT json_group_array(json_array(rowid, id, title)) AS j
+       FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))`,
+    ).get(JSON.stringify(rowids)) as { j: string }).j,
+  ) as Array<[number, string, string | null]>;
+  for (const [rowid, id, title] of rows) {
+    const m = meta.get(rowid);
+    if (m) {
+      m.id = id;
+      m.title = title;
+    }
+  }
+}
+
+/** Deterministic order for equal scores: newer first, then id, then rowid. */
+function tieBreak(
+  meta: Map<number, SessionMeta>,
+  a: number,
+  b: number,
+): number {
+  const ma = meta.get(a);
+  const mb = meta.get(b);
+  const ua = ma?.updated ?? 0;
+  const ub = mb?.updated ?? 0;
+  if (ua !== ub) return ub - ua;
+  const ia = ma?.id ?? "";
+  const ib = mb?.id ?? "";
+  if (ia !== ib) return ia < ib ? -1 : 1;
+  return a - b;
 }
 
 function loadSessions(db: Database, rowids: number[]): Map<number, SessionRow> {
   const out = new Map<number, SessionRow>();
-  const stmt = db.prepare("SELECT * FROM sessions WHERE rowid = ?");
+  const stmt = prepared(db, "SELECT * FROM sessions WHERE rowid = ?");
   for (const id of rowids) {
     const row = stmt.get(id) as unknown as SessionRow | undefined;
     if (row) out.set(id, row);
@@ -309,7 +928,8 @@ function loadMarks(
   rowids: number[],
 ): Map<number, Array<[number, number]>> {
   const out = new Map<number, Array<[number, number]>>();
-  const stmt = db.prepare(
+  const stmt = prepared(
+    db,
     "SELECT from_seq, to_seq FROM marks WHERE session = ?",
   );
   for (const id of rowids) {
@@ -319,22 +939,108 @@ function loadMarks(
   return out;
 }
 
+function snippetOf(
+  rec: StoredRecord,
+  session: SessionRow,
+  forms: readonly TermForm[],
+  marks: Array<[number, number]>,
+): Snippet {
+  const cut = cutSnippet(rec.text, forms);
+  const snippet: Snippet = {
+    role: rec.role as Role,
+    text: cut.text,
+    ranges: cut.ranges,
+    locator: { path: session.path, seq: rec.seq },
+    superseded: marks.some(([a, b]) => rec.seq >= a && rec.seq < b),
+    subagent: rec.subagent,
+  };
+  if (rec.line != null) snippet.locator.line = rec.line;
+  if (rec.offset != null) snippet.locator.offset = rec.offset;
+  if (rec.recordId != null) snippet.locator.recordId = rec.recordId;
+  if (rec.time != null) snippet.time = rec.time;
+  return snippet;
+}
+
+/** Why a search found nothing, most specific reason first. */
+function whyNoHit(
+  db: Database,
+  r: Retriever,
+  plan: Plan,
+  roles: readonly Role[],
+): string {
+  const anySession = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get();
+  const indexed = prepared(db, "SELECT 1 FROM meta WHERE key = 'indexed_at'")
+    .get();
+  if (!anySession) {
+    return indexed
+      ? "Nothing is indexed yet: no transcripts were found; run deja sources to see where deja looks"
+      : "Nothing is indexed yet: run deja index";
+  }
+  if (!indexed) {
+    return "The index is building: the first pass has not finished, so some sessions are missing; try again when deja index is done";
+  }
+  if (r.filteredOut.size > 0) {
+    const n = r.filteredOut.size;
+    return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}`;
+  }
+  const all = plan.terms.map((t) => termExpression(t));
+  const speechOnly = roles.every((x) => x === "user" || x === "assistant");
+  if (speechOnly) {
+    const work = new Retriever(
+      db,
+      ROLES.filter((x) => x !== "user" && x !== "assistant"),
+      {},
+    );
+    const inWork = covering(all.map((e) => work.postings(e)), plan.required);
+    if (inWork.size > 0) {
+      return `${inWork.size} session${
+        inWork.size === 1 ? " matches" : "s match"
+      } only in work records (commands, files, tool output): try --role`;
+    }
+  }
+  const unseen: Array<{ term: string; suggestion?: string }> =
+    plan.unseen.length
+      ? plan.unseen
+      : plan.terms.flatMap((t, i) =>
+        plan.postings[i]!.length === 0 ? [{ term: t.text }] : []
+      );
+  if (unseen.length > 0) {
+    const suggestions = unseen.filter((u) => u.suggestion);
+    return `No session matches: ${
+      unseen.map((u) => `"${u.term}"`).join(", ")
+    } ${unseen.length === 1 ? "was" : "were"} never seen${
+      suggestions.length
+        ? ` (did you mean ${
+          suggestions.map((u) => `"${u.suggestion}"`).join(", ")
+        }?)`
+        : ""
+    }`;
+  }
+  const seen = plan.terms.map((t, i) => {
+    const sessions = new Set(
+      plan.postings[i]!.map((id) => sessionOfRecord(id)),
+    );
+    return `"${t.text}" (${sessions.size} session${
+      sessions.size === 1 ? "" : "s"
+    })`;
+  });
+  return `No session matches: ${seen.join(", ")} are seen, but never together`;
+}
+
 /** Lowercased word stems used to highlight matches in snippets. */
 export function highlightWords(terms: readonly string[]): string[] {
   const out = new Set<string>();
   for (const term of terms) {
     for (const word of term.toLowerCase().split(/[^\p{L}\p{N}_]+/u)) {
-      if (!word) continue;
-      out.add(word.length > 4 ? word.replace(/(ing|ed|es|s|ly)$/, "") : word);
+      if (word) out.add(porterStem(word));
     }
   }
   return [...out];
 }
 
-const SNIPPET_CHARS = 240;
-
 /**
- * Finds match ranges of the highlight words in text (word starts only).
+ * Finds match ranges of the highlight words in text (whole words whose stem
+ * is one of `words`).
  *
  * @param text The text.
  * @param words Lowercased stems.
@@ -344,77 +1050,17 @@ export function matchRanges(
   text: string,
   words: readonly string[],
 ): Array<[number, number]> {
+  const forms = [termForm(0, words)];
+  return findMatches(text, forms).map((m) => [m.start, m.end]);
+}
+
+function regexRanges(re: RegExp, text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  const lower = text.toLowerCase();
-  for (const word of words) {
-    let at = lower.indexOf(word);
-    while (at !== -1 && ranges.length < 200) {
-      const before = at === 0 ? "" : lower[at - 1] as string;
-      if (!/[\p{L}\p{N}_]/u.test(before)) {
-        let end = at + word.length;
-        while (
-          end < lower.length && /[\p{L}\p{N}_]/u.test(lower[end] as string)
-        ) end++;
-        ranges.push([at, end]);
-      }
-      at = lower.indexOf(word, at + word.length);
-    }
+  for (const hit of text.matchAll(new RegExp(re.source, "gi"))) {
+    if (hit[0].length === 0 || ranges.length >= 200) break;
+    ranges.push([hit.index, hit.index + hit[0].length]);
   }
-  ranges.sort((a, b) => a[0] - b[0]);
   return ranges;
-}
-
-/** Finds match ranges in a text (word stems or a regular expression). */
-type RangeFinder = (text: string) => Array<[number, number]>;
-
-/**
- * Cuts a snippet window around the first match of a record and says where
- * the record is and whether it is superseded.
- */
-async function snippetOf(
-  db: Database,
-  rowid: number,
-  session: SessionRow,
-  find: RangeFinder,
-  marks: Array<[number, number]>,
-): Promise<Snippet> {
-  const rec = await readRecordText(db, rowid);
-  const text = rec?.text ?? "";
-  const first = find(text)[0]?.[0] ?? 0;
-  let start = Math.max(0, first - 60);
-  if (start > 0) {
-    const space = text.lastIndexOf(" ", start);
-    if (space > first - 90) start = space + 1;
-  }
-  const end = Math.min(text.length, start + SNIPPET_CHARS);
-  const window = (start > 0 ? "…" : "") +
-    text.slice(start, end).replace(/\s+/g, " ") +
-    (end < text.length ? "…" : "");
-  const seq = rec?.seq ?? -1;
-  const snippet: Snippet = {
-    role: (rec?.role ?? "user") as Role,
-    text: window,
-    ranges: find(window),
-    locator: { path: session.path, seq: rec?.seq ?? 0 },
-    superseded: marks.some(([a, b]) => seq >= a && seq < b),
-    subagent: rec?.subagent ?? false,
-  };
-  if (rec?.line != null) snippet.locator.line = rec.line;
-  if (rec?.offset != null) snippet.locator.offset = rec.offset;
-  if (rec?.recordId != null) snippet.locator.recordId = rec.recordId;
-  if (rec?.time != null) snippet.time = rec.time;
-  return snippet;
-}
-
-function regexRanges(re: RegExp): RangeFinder {
-  return (text) => {
-    const ranges: Array<[number, number]> = [];
-    for (const hit of text.matchAll(new RegExp(re.source, "gi"))) {
-      if (hit[0].length === 0 || ranges.length >= 200) break;
-      ranges.push([hit.index, hit.index + hit[0].length]);
-    }
-    return ranges;
-  };
 }
 
 async function regexSearch(
@@ -431,14 +1077,15 @@ async function regexSearch(
       `Invalid regular expression "${pattern}": ${(err as Error).message}`,
     );
   }
-  const { where, params } = sessionFilter(options);
-  const stmt = db.prepare(
+  const { where, params } = sessionFilterSql(options);
+  const stmt = prepared(
+    db,
     `SELECT r.rowid AS rowid, r.session AS session FROM records r JOIN sessions s ON s.rowid = r.session
      WHERE ${where} AND r.role IN (${roles.map(() => "?").join(",")})
      ORDER BY s.updated DESC, r.session, r.seq`,
   );
   const limit = options.all ? Infinity : options.limit ?? 10;
-  const hits = new Map<number, number[]>();
+  const hits = new Map<number, StoredRecord[]>();
   for (
     const row of stmt.all(...params, ...roles) as Array<
       { rowid: number; session: number }
@@ -447,30 +1094,36 @@ async function regexSearch(
     const list = hits.get(row.session);
     if (!list && hits.size >= limit) continue;
     if (list && list.length >= (options.snippets ?? 3)) continue;
-    const text = (await readRecordText(db, row.rowid))?.text ?? "";
-    if (!re.test(text)) continue;
-    if (list) list.push(row.rowid);
-    else hits.set(row.session, [row.rowid]);
+    const rec = await readRecordText(db, row.rowid);
+    if (!rec || !re.test(rec.text)) continue;
+    if (list) list.push(rec);
+    else hits.set(row.session, [rec]);
   }
   const sessions = loadSessions(db, [...hits.keys()]);
   const marks = loadMarks(db, [...hits.keys()]);
   const results: SearchHit[] = [];
-  for (const [sid, rowids] of hits) {
+  for (const [sid, recs] of hits) {
     const row = sessions.get(sid);
     if (!row) continue;
     results.push({
       session: sessionInfoOf(row),
       score: 0,
-      snippets: await Promise.all(
-        rowids.map((rowid) =>
-          snippetOf(db, rowid, row, regexRanges(re), marks.get(sid) ?? [])
-        ),
-      ),
+      tier: "exact",
+      snippets: recs.map((rec) => {
+        const first = regexRanges(re, rec.text)[0]?.[0] ?? 0;
+        const start = Math.max(0, first - 70);
+        const end = Math.min(rec.text.length, start + 240);
+        const text = (start > 0 ? "…" : "") +
+          rec.text.slice(start, end).replace(/\s+/g, " ") +
+          (end < rec.text.length ? "…" : "");
+        const snip = snippetOf(rec, row, [], marks.get(sid) ?? []);
+        return { ...snip, text, ranges: regexRanges(re, text) };
+      }),
     });
   }
   const out: SearchResult = { query: pattern, results, total: results.length };
   if (results.length === 0) {
-    out.why = db.prepare("SELECT 1 FROM sessions LIMIT 1").get()
+    out.why = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get()
       ? "No record matches the regular expression"
       : "Nothing is indexed yet: run deja index";
   }

@@ -1,0 +1,24 @@
+import { equal } from "node:assert/strict";
+import { editDistance, fuzzyBudget } from "./_fuzzy.ts";
+
+Deno.test("editDistance() counts edits, a transposition as one", async (t) => {
+  const cases: Array<[string, string, number, number]> = [
+    ["redis", "redis", 2, 0],
+    ["redsi", "redis", 2, 1],
+    ["rdis", "redis", 2, 1],
+    ["reddis", "redis", 2, 1],
+    ["kubernetse", "kubernetes", 2, 1],
+    ["kubrnetse", "kubernetes", 2, 2],
+    ["cat", "dog", 1, 2],
+    ["abcdefgh", "a", 2, 3],
+  ];
+  for (const [a, b, max, want] of cases) {
+    await t.step(`${a} → ${b}`, () => equal(editDistance(a, b, max), want));
+  }
+});
+
+Deno.test("fuzzyBudget() allows no edit under five letters, two from eight", () => {
+  equal(fuzzyBudget("mine"), 0);
+  equal(fuzzyBudget("redis"), 1);
+  equal(fuzzyBudget("kubernetes"), 2);
+});

@@ -1,0 +1,229 @@
+/**
+ * Session-level relevance from postings alone, and the fusion of the strict
+ * (every term) ranking with the relevance ranking.
+ *
+ * Relevance is computed over sessions, not records: a question's words are
+ * often said across several turns of the session that answers it. Per term,
+ * IDF is counted in sessions; a session's relevance blends
+ *
+ * - coverage: the IDF-weighted share of the query's terms it holds,
+ * - best record: the IDF-weighted share held by its single best record
+ *   (terms said together), and
+ * - BM25: term frequency as the number of records holding the term, user
+ *   turns counting 1.3, saturated (k1 = 1.2, b = 0.75, length in records).
+ *
+ * Postings arrive in descending rowid order and a session's records share a
+ * rowid range, so one merge pass over the lists sees each session's records
+ * together: no per-record maps.
+ *
+ * @module
+ */
+import { isUserRecord, RECORD_SLOTS } from "../index/schema.ts";
+
+/** Weights and constants of the relevance score. */
+export const RANK = {
+  /** A user turn's record counts this much (assistant and work: 1). */
+  userWeight: 1.3,
+  k1: 1.2,
+  b: 0.75,
+  coverage: 0.45,
+  best: 0.35,
+  bm25: 0.2,
+  /** Reciprocal rank fusion constant. */
+  rrfK: 60,
+  /** Weight of the strict list against relevance for question-like queries. */
+  questionStrictWeight: 0.15,
+} as const;
+
+/** One term's postings and weight. */
+export interface TermPostings {
+  /** Query weight (1 for the ask). */
+  weight: number;
+  /** Matching record rowids, descending. */
+  rowids: readonly number[];
+}
+
+/** A session's relevance and its parts. */
+export interface SessionRelevance {
+  /** Session rowid. */
+  session: number;
+  /** Bit i set when term i occurs in the session. */
+  mask: number;
+  /** IDF-weighted share of the terms the session holds. */
+  coverage: number;
+  /** IDF-weighted share held by one record. */
+  best: number;
+  /** Saturated BM25 over record counts, scaled to [0, 1]. */
+  bm25: number;
+  /** The blend. */
+  relevance: number;
+  /** Its best matching records (rowids), best first, at most three. */
+  records: number[];
+}
+
+/** Corpus figures relevance needs. */
+export interface CorpusStats {
+  /** Visible sessions. */
+  sessions: number;
+  /** Mean records per session. */
+  meanRecords: number;
+  /** Records per candidate session. */
+  lengthOf(session: number): number;
+}
+
+function sessionOf(rowid: number): number {
+  return Math.floor(rowid / RECORD_SLOTS);
+}
+
+/**
+ * The sessions each term occurs in, as a bit mask per session.
+ *
+ * @param postings Descending rowids per term (at most 30 terms).
+ * @returns Mask per session.
+ */
+export function sessionMasks(
+  postings: readonly (readonly number[])[],
+): Map<number, number> {
+  const out = new Map<number, number>();
+  postings.forEach((list, i) => {
+    const bit = 1 << i;
+    let prev = -1;
+    for (const id of list) {
+      const s = sessionOf(id);
+      if (s === prev) continue;
+      prev = s;
+      out.set(s, (out.get(s) ?? 0) | bit);
+    }
+  });
+  return out;
+}
+
+/**
+ * Inverse document frequency of each term, counted in sessions.
+ *
+ * @param terms Postings per term, descending.
+ * @param sessions Visible sessions.
+ * @returns IDF per term.
+ */
+export function sessionIdf(
+  terms: readonly TermPostings[],
+  sessions: number,
+): number[] {
+  return terms.map((t) => {
+    let df = 0;
+    let prev = -1;
+    for (const id of t.rowids) {
+      const s = sessionOf(id);
+      if (s !== prev) {
+        df++;
+        prev = s;
+      }
+    }
+    return Math.log(1 + (Math.max(sessions, df) - df + 0.5) / (df + 0.5));
+  });
+}
+
+/**
+ * Scores every session any term occurs in, in one merge pass.
+ *
+ * @param terms Postings per term, descending (at most 30 terms).
+ * @param idf IDF per term (0 leaves a term out of every share).
+ * @param stats Corpus figures.
+ * @returns Relevance per session.
+ */
+export function sessionRelevance(
+  terms: readonly TermPostings[],
+  idf: readonly number[],
+  stats: CorpusStats,
+): Map<number, SessionRelevance> {
+  const k = terms.length;
+  const weights = terms.map((t, i) => t.weight * (idf[i] ?? 0));
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const lists = terms.map((t) => t.rowids);
+  const at = new Array<number>(k).fill(0);
+  const counts = new Float64Array(k);
+  const out = new Map<number, SessionRelevance>();
+  const mean = stats.meanRecords || 1;
+  let session = -1;
+  let top: Array<[number, number]> = [];
+  const finish = () => {
+    if (session < 0) return;
+    const len = stats.lengthOf(session) || mean;
+    const norm = RANK.k1 * (1 - RANK.b + RANK.b * len / mean);
+    let mask = 0;
+    let covered = 0;
+    let bm25 = 0;
+    for (let i = 0; i < k; i++) {
+      const c = counts[i]!;
+      if (c <= 0) continue;
+      mask |= 1 << i;
+      covered += weights[i]!;
+      bm25 += weights[i]! * c * (RANK.k1 + 1) / (c + norm);
+      counts[i] = 0;
+    }
+    const coverage = covered / total;
+    const best = Math.min(1, (top[0]?.[1] ?? 0) / total / RANK.userWeight);
+    const bm = bm25 / total / (RANK.k1 + 1);
+    out.set(session, {
+      session,
+      mask,
+      coverage,
+      best,
+      bm25: bm,
+      relevance: RANK.coverage * coverage + RANK.best * best + RANK.bm25 * bm,
+      records: top.map((r) => r[0]),
+    });
+    top = [];
+  };
+  for (;;) {
+    let id = -1;
+    for (let i = 0; i < k; i++) {
+      const v = lists[i]![at[i]!];
+      if (v !== undefined && v > id) id = v;
+    }
+    if (id < 0) break;
+    const s = sessionOf(id);
+    if (s !== session) {
+      finish();
+      session = s;
+    }
+    let score = 0;
+    const user = isUserRecord(id);
+    for (let i = 0; i < k; i++) {
+      if (lists[i]![at[i]!] !== id) continue;
+      at[i]!++;
+      score += weights[i]!;
+      counts[i]! += user ? RANK.userWeight : 1;
+    }
+    if (user) score *= RANK.userWeight;
+    // Keep the three best records: higher score, then earlier in the session.
+    if (top.length < 3 || score > top[top.length - 1]![1]) {
+      top.push([id, score]);
+      top.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      if (top.length > 3) top.pop();
+    }
+  }
+  finish();
+  return out;
+}
+
+/**
+ * Reciprocal rank fusion of rankings (each best first).
+ *
+ * @param rankings Session rowids in rank order, per list.
+ * @param weights Weight per list (default 1 each).
+ * @returns Fused score per session.
+ */
+export function reciprocalRankFusion(
+  rankings: ReadonlyArray<readonly number[]>,
+  weights: readonly number[] = [],
+): Map<number, number> {
+  const out = new Map<number, number>();
+  rankings.forEach((list, l) => {
+    const w = weights[l] ?? 1;
+    list.forEach((s, i) => {
+      out.set(s, (out.get(s) ?? 0) + w / (RANK.rrfK + i + 1));
+    });
+  });
+  return out;
+}

@@ -1,0 +1,195 @@
+/**
+ * Finding query terms in record text (for highlights, snippet windows,
+ * proximity and exact-form checks) and cutting the snippet window.
+ *
+ * @module
+ */
+import { hasCjk } from "../index/tokens.ts";
+import { porterStem } from "./_stem.ts";
+
+/** One way a term can appear in text. */
+export interface TermForm {
+  /** Index of the term in the query. */
+  term: number;
+  /** Word stems that count (matched word by word). */
+  stems?: ReadonlySet<string>;
+  /** A phrase (words separated by any non-word run), or CJK text. */
+  pattern?: RegExp;
+  /** The surface form typed, for the exact-form check. */
+  surface?: string;
+}
+
+/** A match: [start, end) in UTF-16 units, and which term. */
+export interface Match {
+  start: number;
+  end: number;
+  term: number;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The forms a term takes in text: stems for single words, a pattern for
+ * phrases (whatever separates the words: space, `_`, `-`, `.`, or a camel
+ * hump) and for CJK.
+ *
+ * @param index The term's index.
+ * @param forms The term's text and its alternatives and variants.
+ * @param surface The word as typed (single words only).
+ * @returns The form matcher.
+ */
+export function termForm(
+  index: number,
+  forms: readonly string[],
+  surface?: string,
+): TermForm {
+  const stems = new Set<string>();
+  const patterns: string[] = [];
+  for (const form of forms) {
+    const words = form.toLowerCase().match(WORD) ?? [];
+    if (words.length === 1 && !hasCjk(form)) stems.add(porterStem(words[0]!));
+    else if (words.length > 0) {
+      patterns.push(
+        hasCjk(form)
+          ? escape(form)
+          : words.map(escape).join("[\\s_\\-./:]*") + "\\w*",
+      );
+    }
+  }
+  const out: TermForm = { term: index };
+  if (stems.size) out.stems = stems;
+  if (patterns.length) out.pattern = new RegExp(patterns.join("|"), "giu");
+  if (surface) out.surface = surface;
+  return out;
+}
+
+/**
+ * Every match of the terms in a text, sorted by position.
+ *
+ * @param text The text.
+ * @param forms The terms' forms.
+ * @returns Matches, sorted.
+ */
+export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
+  const out: Match[] = [];
+  const byStem = new Map<string, number>();
+  const heads = new Set<string>();
+  for (const f of forms) {
+    for (const s of f.stems ?? []) {
+      byStem.set(s, f.term);
+      heads.add(s.slice(0, 3));
+    }
+  }
+  if (byStem.size) {
+    for (const m of text.matchAll(WORD)) {
+      const word = m[0].toLowerCase();
+      // Porter only rewrites endings: a word whose head differs cannot match.
+      if (!heads.has(word.slice(0, 3))) continue;
+      const term = byStem.get(porterStem(word)) ?? byStem.get(word);
+      if (term !== undefined) {
+        out.push({ start: m.index, end: m.index + m[0].length, term });
+      }
+      if (out.length > 400) break;
+    }
+  }
+  for (const f of forms) {
+    if (!f.pattern) continue;
+    for (const m of text.matchAll(f.pattern)) {
+      if (m[0].length === 0) continue;
+      out.push({ start: m.index, end: m.index + m[0].length, term: f.term });
+      if (out.length > 800) break;
+    }
+  }
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * The narrowest span (in characters) that holds one match of every
+ * distinct term matched, or undefined with fewer than two terms.
+ *
+ * @param matches Sorted matches.
+ * @returns The span width.
+ */
+export function tightestSpan(matches: readonly Match[]): number | undefined {
+  const distinct = new Set(matches.map((m) => m.term)).size;
+  if (distinct < 2) return undefined;
+  const count = new Map<number, number>();
+  let have = 0;
+  let best = Infinity;
+  let lo = 0;
+  for (let hi = 0; hi < matches.length; hi++) {
+    const t = matches[hi]!.term;
+    count.set(t, (count.get(t) ?? 0) + 1);
+    if (count.get(t) === 1) have++;
+    while (have === distinct) {
+      best = Math.min(best, matches[hi]!.end - matches[lo]!.start);
+      const u = matches[lo]!.term;
+      count.set(u, count.get(u)! - 1);
+      if (count.get(u) === 0) have--;
+      lo++;
+    }
+  }
+  return best === Infinity ? undefined : best;
+}
+
+const WINDOW = 240;
+const LEAD = 70;
+
+/**
+ * Cuts a window of a record around its densest cluster of matches, with
+ * `…` where text was left out, and the match ranges inside the window.
+ *
+ * @param text The record text.
+ * @param forms The terms' forms.
+ * @returns The window and its ranges.
+ */
+export function cutSnippet(
+  text: string,
+  forms: readonly TermForm[],
+): { text: string; ranges: Array<[number, number]> } {
+  const matches = findMatches(text, forms);
+  let center = 0;
+  let bestDistinct = -1;
+  let bestCount = -1;
+  for (let i = 0; i < matches.length; i++) {
+    const seen = new Set<number>();
+    let n = 0;
+    for (let j = i; j < matches.length; j++) {
+      if (matches[j]!.start - matches[i]!.start > 200) break;
+      seen.add(matches[j]!.term);
+      n++;
+    }
+    if (
+      seen.size > bestDistinct || (seen.size === bestDistinct && n > bestCount)
+    ) {
+      bestDistinct = seen.size;
+      bestCount = n;
+      center = matches[i]!.start;
+    }
+  }
+  let start = Math.max(0, center - LEAD);
+  if (start > 0) {
+    const space = text.lastIndexOf(" ", start);
+    if (space > center - LEAD - 30) start = space + 1;
+  }
+  let end = Math.min(text.length, start + WINDOW);
+  if (end === text.length) start = Math.max(0, end - WINDOW);
+  if (end < text.length) {
+    const space = text.lastIndexOf(" ", end);
+    if (space > start + WINDOW - 40) end = space;
+  }
+  const body = text.slice(start, end).replace(/\s+/g, " ");
+  const window = (start > 0 ? "…" : "") + body + (end < text.length ? "…" : "");
+  const ranges: Array<[number, number]> = [];
+  let last = -1;
+  for (const m of findMatches(window, forms)) {
+    if (m.start < last) continue;
+    ranges.push([m.start, m.end]);
+    last = m.end;
+  }
+  return { text: window, ranges };
+}

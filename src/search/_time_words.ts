@@ -1,0 +1,236 @@
+/**
+ * Dates and relative times said in words ("last week", "in may", "two days
+ * ago", "since 2026-05-01") turned into a time window, and the words taken
+ * out of the query. Calendar periods are UTC; weeks start on Monday.
+ *
+ * @module
+ */
+
+/** A time window a query asked for. */
+export interface TimeWindow {
+  /** Start (ms, inclusive). */
+  from: number;
+  /** End (ms, exclusive). */
+  to: number;
+  /** The words that asked for it, as typed. */
+  phrase: string;
+}
+
+const DAY = 86_400_000;
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const MONTH_ALIASES: Record<string, number> = {};
+MONTHS.forEach((m, i) => {
+  MONTH_ALIASES[m] = i;
+  MONTH_ALIASES[m.slice(0, 3)] = i;
+});
+MONTH_ALIASES.sept = 8;
+const NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  "couple of": 2,
+  few: 4,
+  "a few": 4,
+  several: 5,
+};
+
+function dayStart(t: number): number {
+  return Math.floor(t / DAY) * DAY;
+}
+
+function weekStart(t: number): number {
+  const d = dayStart(t);
+  const weekday = (new Date(d).getUTCDay() + 6) % 7;
+  return d - weekday * DAY;
+}
+
+function monthStart(year: number, month: number): number {
+  return Date.UTC(year, month, 1);
+}
+
+function unitMs(unit: string): number {
+  if (unit.startsWith("day")) return DAY;
+  if (unit.startsWith("week")) return 7 * DAY;
+  if (unit.startsWith("month")) return 30 * DAY;
+  return 365 * DAY;
+}
+
+function count(word: string): number | undefined {
+  const n = Number(word);
+  if (Number.isInteger(n) && n > 0 && n < 1000) return n;
+  return NUMBERS[word];
+}
+
+const MONTH_WORDS = Object.keys(MONTH_ALIASES).join("|");
+const NUMBER_WORDS =
+  "\\d+|a few|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several";
+
+interface Rule {
+  re: RegExp;
+  window(m: RegExpExecArray, now: number): [number, number] | undefined;
+}
+
+const RULES: Rule[] = [
+  {
+    re: /\b(since|after|before|on|from)?\s*(\d{4})-(\d{2})-(\d{2})\b/i,
+    window(m, now) {
+      const day = Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4]));
+      if (Number.isNaN(day)) return undefined;
+      const how = m[1]?.toLowerCase();
+      if (how === "since" || how === "from") return [day, now + DAY];
+      if (how === "after") return [day + DAY, now + DAY];
+      if (how === "before") return [0, day];
+      return [day, day + DAY];
+    },
+  },
+  {
+    re: /\byesterday\b/i,
+    window: (_m, now) => [dayStart(now) - DAY, dayStart(now)],
+  },
+  {
+    re: /\b(today|this morning|this afternoon|tonight)\b/i,
+    window: (_m, now) => [dayStart(now), now + DAY],
+  },
+  {
+    re: new RegExp(
+      `\\b(?:in\\s+the\\s+|over\\s+the\\s+|during\\s+the\\s+)?(?:past|last)\\s+(${NUMBER_WORDS})\\s+(days?|weeks?|months?|years?)\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const n = count((m[1] ?? "").toLowerCase());
+      if (n === undefined) return undefined;
+      return [now - n * unitMs((m[2] ?? "").toLowerCase()), now + DAY];
+    },
+  },
+  {
+    re: new RegExp(
+      `\\b(${NUMBER_WORDS})\\s+(days?|weeks?|months?|years?)\\s+ago\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const n = count((m[1] ?? "").toLowerCase());
+      if (n === undefined) return undefined;
+      const unit = unitMs((m[2] ?? "").toLowerCase());
+      const at = now - n * unit;
+      return [at - Math.max(unit, 2 * DAY), Math.min(now, at + unit) + DAY];
+    },
+  },
+  {
+    re: /\b(last|this|previous|past)\s+(week|month|year)\b/i,
+    window(m, now) {
+      const last = (m[1] ?? "").toLowerCase() !== "this";
+      const unit = (m[2] ?? "").toLowerCase();
+      const d = new Date(now);
+      if (unit === "week") {
+        const start = weekStart(now);
+        return last ? [start - 7 * DAY, start] : [now - 7 * DAY, now + DAY];
+      }
+      if (unit === "month") {
+        const start = monthStart(d.getUTCFullYear(), d.getUTCMonth());
+        return last
+          ? [monthStart(d.getUTCFullYear(), d.getUTCMonth() - 1), start]
+          : [start, now + DAY];
+      }
+      const start = Date.UTC(d.getUTCFullYear(), 0, 1);
+      return last
+        ? [Date.UTC(d.getUTCFullYear() - 1, 0, 1), start]
+        : [start, now + DAY];
+    },
+  },
+  {
+    re: /\b(recently|lately|the other day)\b/i,
+    window: (_m, now) => [now - 30 * DAY, now + DAY],
+  },
+  {
+    re: new RegExp(
+      `\\b(in|during|since|after|before|from|last|early|late)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const how = (m[1] ?? "in").toLowerCase();
+      const name = (m[2] ?? m[4] ?? "").toLowerCase();
+      const month = MONTH_ALIASES[name];
+      if (month === undefined) return undefined;
+      const d = new Date(now);
+      let year = Number(m[3] ?? m[5] ?? NaN);
+      if (Number.isNaN(year)) {
+        year = d.getUTCFullYear();
+        if (
+          month > d.getUTCMonth() ||
+          (how === "last" && month === d.getUTCMonth())
+        ) {
+          year--;
+        }
+      }
+      const start = monthStart(year, month);
+      const end = monthStart(year, month + 1);
+      if (how === "since" || how === "from") return [start, now + DAY];
+      if (how === "after") return [end, now + DAY];
+      if (how === "before") return [0, start];
+      return [start, end];
+    },
+  },
+  {
+    re: /\b(in|during|since|after|before)\s+(19\d\d|20\d\d)\b/i,
+    window(m, now) {
+      const year = Number(m[2]);
+      const start = Date.UTC(year, 0, 1);
+      const end = Date.UTC(year + 1, 0, 1);
+      const how = (m[1] ?? "").toLowerCase();
+      if (how === "since") return [start, now + DAY];
+      if (how === "after") return [end, now + DAY];
+      if (how === "before") return [0, start];
+      return [start, end];
+    },
+  },
+];
+
+/**
+ * Finds the first time phrase in a query and removes it.
+ *
+ * @param text The query text.
+ * @param now The clock (ms).
+ * @returns The text without the phrase, and the window when one was found.
+ */
+export function extractTimeWindow(
+  text: string,
+  now: number,
+): { text: string; window?: TimeWindow } {
+  for (const rule of RULES) {
+    const m = rule.re.exec(text);
+    if (!m) continue;
+    const span = rule.window(m, now);
+    if (!span) continue;
+    const rest = `${text.slice(0, m.index)} ${
+      text.slice(m.index + m[0].length)
+    }`.replace(/\s+/g, " ").trim();
+    return {
+      text: rest,
+      window: { from: span[0], to: span[1], phrase: m[0].trim() },
+    };
+  }
+  return { text };
+}

@@ -1,0 +1,380 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { FileKind, Harness } from "../core/harness.ts";
+import type { Role, Session } from "../core/types.ts";
+import { indexStores } from "../index/index_stores.ts";
+import { openIndex } from "../index/schema.ts";
+import { search, type SearchResult } from "./search.ts";
+
+const NOW = Date.UTC(2026, 10, 30, 12);
+const DAY = 86_400_000;
+
+type Turn = [Role, string];
+
+interface Fixture {
+  id: string;
+  project?: string;
+  /** Days before NOW. */
+  age: number;
+  turns: Turn[];
+}
+
+/** A harness that reads our own JSON fixture files: one session per file. */
+function fixtureHarness(dir: string): Harness {
+  const kind: FileKind = {
+    id: "fixture",
+    appendOnly: false,
+    match: (p) => p.endsWith(".json"),
+    async parse(path) {
+      const f = JSON.parse(await Deno.readTextFile(path)) as Fixture;
+      const start = NOW - f.age * DAY;
+      const session: Session = {
+        harness: "fixture",
+        id: f.id,
+        project: f.project ?? "demo",
+        path,
+        title: f.turns.find((t) => t[0] === "user")?.[1].slice(0, 80) ?? "",
+        started: start,
+        updated: start + f.turns.length * 60_000,
+        records: f.turns.map(([role, text], seq) => ({
+          role,
+          text,
+          seq,
+          time: start + seq * 60_000,
+          locator: { path, line: seq + 1 },
+        })),
+        marks: [],
+      };
+      return { sessions: [session], skipped: 0 };
+    },
+  };
+  return {
+    id: "fixture",
+    name: "Fixture",
+    format: "json",
+    envOverrides: [],
+    roots: () => [dir],
+    async *discover() {
+      for await (const e of Deno.readDir(dir)) {
+        if (e.isFile) yield `${dir}/${e.name}`;
+      }
+    },
+    kinds: [kind],
+    docs: { store: "", extracts: "", omits: "", verified: "" },
+  };
+}
+
+const SESSIONS: Fixture[] = [
+  {
+    id: "redis-pin",
+    project: "api",
+    age: 40,
+    turns: [
+      ["user", "ioredis keeps dropping connections in cluster mode"],
+      ["assistant", "The createRedisClient helper disables the offline queue."],
+      [
+        "assistant",
+        "We pinned ioredis to 5.3.2 until upstream fixes cluster mode.",
+      ],
+    ],
+  },
+  {
+    id: "redis-ttl",
+    project: "api",
+    age: 10,
+    turns: [
+      ["user", "what TTL should the redis cache use for sessions"],
+      ["assistant", "Ten minutes for hot keys, an hour for cold ones."],
+    ],
+  },
+  {
+    id: "deploy-eu",
+    project: "infra",
+    age: 20,
+    turns: [
+      ["user", "the deployment to eu-west-1 broke with a certificate error"],
+      [
+        "assistant",
+        "Root cause: CloudFront wants the certificate in us-east-1.",
+      ],
+    ],
+  },
+  {
+    id: "tool-only",
+    project: "infra",
+    age: 5,
+    turns: [
+      ["user", "run the integration suite"],
+      ["tool-output", "Error: connect ECONNREFUSED 127.0.0.1:5432"],
+    ],
+  },
+  {
+    id: "user-says",
+    project: "web",
+    age: 30,
+    turns: [
+      ["user", "the quokka widget renders twice"],
+      ["assistant", "I will look at the render path."],
+    ],
+  },
+  {
+    id: "assistant-says",
+    project: "web",
+    age: 30,
+    turns: [
+      ["user", "check the layout"],
+      ["assistant", "the quokka widget renders twice in the layout"],
+    ],
+  },
+  {
+    id: "cjk-pool",
+    project: "api",
+    age: 12,
+    turns: [
+      ["user", "数据库连接池耗尽了，订单接口一直超时"],
+      ["assistant", "我们把连接池大小从10调到50。"],
+    ],
+  },
+  {
+    id: "node-recent",
+    project: "api",
+    age: 5,
+    turns: [
+      ["user", "upgrade node for the api service"],
+      ["assistant", "We upgraded the api service to Node 22."],
+    ],
+  },
+  {
+    id: "node-old",
+    project: "api",
+    age: 195,
+    turns: [
+      ["user", "upgrade node for the api service"],
+      ["assistant", "We upgraded the api service to Node 20."],
+    ],
+  },
+  {
+    id: "pasted-log",
+    project: "web",
+    age: 3,
+    turns: [
+      [
+        "user",
+        Array.from(
+          { length: 20 },
+          (_, i) =>
+            `2026-11-2${i % 10} 10:00:0${
+              i % 10
+            } ERROR zebrafish pipeline stalled at step ${i}`,
+        ).join("\n"),
+      ],
+      ["assistant", "That log is from the nightly job."],
+    ],
+  },
+  {
+    id: "zebrafish-talk",
+    project: "web",
+    age: 3,
+    turns: [
+      ["user", "why does the zebrafish pipeline stall at night?"],
+      ["assistant", "The zebrafish pipeline stalls because the disk fills up."],
+    ],
+  },
+  {
+    id: "snake-case",
+    project: "worker",
+    age: 15,
+    turns: [
+      ["user", "rename retry_backoff_ms in the worker config"],
+      ["assistant", "Renamed it; the old key still works."],
+    ],
+  },
+];
+
+async function indexFixtures(
+  fixtures: readonly Fixture[],
+): Promise<{ path: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "deja-search-" });
+  await Deno.mkdir(`${dir}/store`);
+  for (const f of fixtures) {
+    await Deno.writeTextFile(`${dir}/store/${f.id}.json`, JSON.stringify(f));
+  }
+  const path = `${dir}/index.db`;
+  await indexStores({
+    indexPath: path,
+    harnesses: [fixtureHarness(`${dir}/store`)],
+    source: { home: dir, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  return { path, dir };
+}
+
+const shared = indexFixtures(SESSIONS);
+
+async function ask(
+  query: string,
+  options: Partial<Parameters<typeof search>[2]> = {},
+): Promise<SearchResult> {
+  const db = openIndex((await shared).path, { readOnly: true });
+  try {
+    return await search(db, query, { now: NOW, ...options });
+  } finally {
+    db.close();
+  }
+}
+
+function ids(result: SearchResult): string[] {
+  return result.results.map((h) => h.session.id);
+}
+
+Deno.test("search() walks the ladder and names each result's tier", async (t) => {
+  const cases: Array<{
+    name: string;
+    query: string;
+    first: string;
+    tier: string;
+    check?: (r: SearchResult) => void;
+  }> = [
+    {
+      name: "exact: every word in one session",
+      query: "ioredis pinned cluster",
+      first: "redis-pin",
+      tier: "exact",
+    },
+    {
+      name:
+        "relaxed: a word no session holds with the rest is ignored and named",
+      query: "ioredis cluster kubernetes",
+      first: "redis-pin",
+      tier: "relaxed",
+      check: (r) => {
+        deepEqual(r.ignored, ["kubernetes"]);
+        ok(r.why?.includes('"kubernetes"'));
+      },
+    },
+    {
+      name: "stemmed: deploy finds deployment (Porter keeps them apart)",
+      query: "deploy certificate",
+      first: "deploy-eu",
+      tier: "stemmed",
+    },
+    {
+      name: "fuzzy: a typo is corrected with did-you-mean",
+      query: "ioredsi cluster",
+      first: "redis-pin",
+      tier: "fuzzy",
+      check: (r) => ok(r.didYouMean?.includes("ioredis"), r.didYouMean),
+    },
+    {
+      name: "relevance: a question whose words are not all in one session",
+      query: "how much did the cluster outage cost in refunds and invoices?",
+      first: "redis-pin",
+      tier: "relevance",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const r = await ask(c.query);
+      equal(ids(r)[0], c.first, JSON.stringify(r.ladder));
+      equal(r.results[0]?.tier, c.tier);
+      ok(r.ladder && r.ladder.length >= 1);
+      c.check?.(r);
+    });
+  }
+});
+
+Deno.test("search() matches identifiers in every spelling", async (t) => {
+  for (
+    const [query, first] of [
+      ["create redis client", "redis-pin"],
+      ["create_redis_client", "redis-pin"],
+      ["retryBackoffMs", "snake-case"],
+      ["`retry_backoff_ms`", "snake-case"],
+    ]
+  ) {
+    await t.step(query!, async () => {
+      equal(ids(await ask(query!))[0], first);
+    });
+  }
+});
+
+Deno.test("search() finds CJK text by bigrams", async () => {
+  equal(ids(await ask("连接池大小"))[0], "cjk-pool");
+  equal(ids(await ask("数据库连接池为什么耗尽"))[0], "cjk-pool");
+});
+
+Deno.test("search() puts sessions from a time said in words first", async (t) => {
+  await t.step("last week", async () => {
+    const r = await ask("node upgrade for the api last week", {
+      explain: true,
+    });
+    equal(ids(r)[0], "node-recent");
+    equal(r.results[0]?.explain?.inWindow, true);
+    ok(r.reading?.time?.phrase === "last week");
+  });
+  await t.step("in may", async () => {
+    equal(ids(await ask("node upgrade for the api in may"))[0], "node-old");
+  });
+});
+
+Deno.test("search() ranks a user turn above an assistant turn saying the same", async () => {
+  const r = await ask("quokka widget renders twice");
+  deepEqual(ids(r).slice(0, 2), ["user-says", "assistant-says"]);
+});
+
+Deno.test("search() damps a session whose match is a pasted log", async () => {
+  const r = await ask("zebrafish pipeline", { explain: true });
+  equal(ids(r)[0], "zebrafish-talk");
+  const pasted = r.results.find((h) => h.session.id === "pasted-log");
+  equal(pasted?.explain?.signals.pastedLog, 0.88);
+});
+
+Deno.test("search() bounds signals so they never outrank plain relevance", async () => {
+  const r = await ask("redis", { explain: true, limit: 20 });
+  for (const hit of r.results) {
+    const p = hit.explain!;
+    ok(p.signals.product >= 0.75 && p.signals.product <= 1.3);
+    equal(
+      Math.round(p.relevance * p.signals.product * 1000) / 1000,
+      Math.round(p.adjusted * 1000) / 1000,
+    );
+  }
+});
+
+Deno.test("search() orders equal scores deterministically", async () => {
+  const a = await ask("api service upgrade");
+  const b = await ask("api service upgrade");
+  deepEqual(ids(a), ids(b));
+});
+
+Deno.test("search() says why nothing matched", async (t) => {
+  await t.step("filters removed sessions", async () => {
+    const r = await ask("ioredis", { project: "web" });
+    equal(r.total, 0);
+    equal(r.why, "The filters excluded 1 matching session");
+  });
+  await t.step("only in work records", async () => {
+    const r = await ask("ECONNREFUSED");
+    ok(r.why?.includes("only in work records"), r.why);
+    equal((await ask("ECONNREFUSED", { roles: ["tool-output"] })).total, 1);
+  });
+  await t.step("never seen, with a suggestion", async () => {
+    const r = await ask("kubernetse");
+    equal(r.total, 0);
+    ok(
+      r.why?.startsWith('No session matches: "kubernetse" was never seen'),
+      r.why,
+    );
+  });
+  await t.step("seen but never together", async () => {
+    const r = await ask("quokka ioredis");
+    equal(r.total, 0);
+    ok(r.why?.endsWith("are seen, but never together"), r.why);
+  });
+  await t.step("nothing indexed yet", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "deja-search-empty-" });
+    const db = openIndex(`${dir}/index.db`);
+    const r = await search(db, "anything", { now: NOW });
+    db.close();
+    ok(r.why?.includes("run deja index"), r.why);
+  });
+});

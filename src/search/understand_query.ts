@@ -1,0 +1,313 @@
+/**
+ * Query understanding: what a query searches on.
+ *
+ * - The ask comes first: in a long prompt, the last line ending in "?" (or
+ *   the last line carrying a word), and within it the last clause picked the
+ *   same way, so a pasted log above the question does not spend the term
+ *   budget. The rest of the prompt fills what budget is left, weighted down.
+ * - "Quoted phrases" and `backticked code` stay whole.
+ * - Stop words go, unless nothing else is left.
+ * - Identifiers match in every spelling: `getUserProfile`, `get_user_profile`,
+ *   `get-user-profile` and `user profile` find one another.
+ * - CJK runs become bigrams, without bigrams of two function characters.
+ * - A time said in words ("last week", "in may") becomes a window.
+ *
+ * @module
+ */
+import {
+  cjkBigrams,
+  cjkRuns,
+  hasCjk,
+  identifierParts,
+} from "../index/tokens.ts";
+import { porterStem } from "./_stem.ts";
+import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
+import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
+
+export type { TimeWindow } from "./_time_words.ts";
+
+/** What a term is. */
+export type TermKind = "word" | "phrase" | "code" | "cjk";
+
+/** One thing a query searches for. */
+export interface QueryTerm {
+  /** The term as searched: a lowercased word, a phrase, code, a bigram. */
+  text: string;
+  /** Word, "phrase", `code` (or a compound like eu-west-1), CJK bigram. */
+  kind: TermKind;
+  /** The Porter stem for words (what the index holds); else the text. */
+  stem: string;
+  /** 1 for the ask; less for the rest of a prompt. */
+  weight: number;
+  /** Other spellings that count as this term (identifier parts). */
+  alternatives: string[];
+}
+
+/** A query, understood. */
+export interface UnderstoodQuery {
+  /** The query as given. */
+  raw: string;
+  /** The ask: the line (and clause) searched on first. */
+  ask: string;
+  /** Terms in budget order (ask first). */
+  terms: QueryTerm[];
+  /** Stop words dropped. */
+  dropped: string[];
+  /** Terms past the budget, not searched. */
+  overBudget: string[];
+  /** The time window asked for in words, if any. */
+  time?: TimeWindow;
+  /** True when the prompt was long and only its ask is required. */
+  long: boolean;
+}
+
+/** Options for {@linkcode understandQuery}. */
+export interface UnderstandOptions {
+  /** The clock, for relative times. */
+  now: number;
+  /** Most terms searched; default 10 (CJK bigrams count half). */
+  budget?: number;
+}
+
+const LONG_PROMPT = 240;
+
+function protect(text: string): { text: string; kept: string[] } {
+  const kept: string[] = [];
+  const out = text.replace(/"[^"\n]+"|`[^`\n]+`|“[^”\n]+”/g, (m) => {
+    kept.push(m);
+    return `\ue000${kept.length - 1}\ue001`;
+  });
+  return { text: out, kept };
+}
+
+function restore(text: string, kept: readonly string[]): string {
+  return text.replace(/\ue000(\d+)\ue001/g, (_m, i) => kept[Number(i)] ?? "");
+}
+
+function hasWord(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text);
+}
+
+/** The last piece ending in "?", else the last piece carrying a word. */
+function pickLast(pieces: readonly string[]): number {
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    if (/\?\s*$/.test(pieces[i]!) && hasWord(pieces[i]!)) return i;
+  }
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    if (hasWord(pieces[i]!)) return i;
+  }
+  return pieces.length - 1;
+}
+
+/**
+ * Splits a prompt into its ask and the rest.
+ *
+ * @param prompt The prompt or query.
+ * @returns The ask (line, then clause) and the rest of the text.
+ * @example
+ * ```ts
+ * import { extractAsk } from "./understand_query.ts";
+ * import { equal } from "node:assert/strict";
+ * const { ask } = extractAsk("Error: boom\n  at x.js:1\nFix it. Why does the parser drop the last line?");
+ * equal(ask, "Why does the parser drop the last line?");
+ * ```
+ */
+export function extractAsk(prompt: string): { ask: string; rest: string } {
+  const { text, kept } = protect(prompt);
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) return { ask: "", rest: "" };
+  const li = pickLast(lines);
+  const line = lines[li]!;
+  const clauses = line.split(/(?<=[.!?;])\s+/).filter(Boolean);
+  const ci = pickLast(clauses);
+  const ask = clauses[ci] ?? line;
+  const rest = [
+    ...lines.slice(0, li),
+    ...clauses.slice(0, ci),
+    ...clauses.slice(ci + 1),
+    ...lines.slice(li + 1),
+  ].join("\n");
+  return { ask: restore(ask, kept), rest: restore(rest, kept) };
+}
+
+/** Words of a text: quoted/backticked pieces whole, the rest split on space. */
+function pieces(text: string): Array<{ text: string; quoted: boolean }> {
+  const out: Array<{ text: string; quoted: boolean }> = [];
+  const re = /"([^"]+)"|`([^`]+)`|“([^”]+)”|(\S+)/g;
+  for (const m of text.matchAll(re)) {
+    if (m[4] !== undefined) out.push({ text: m[4], quoted: false });
+    else {
+      const inner = (m[1] ?? m[2] ?? m[3] ?? "").trim();
+      if (inner) out.push({ text: inner, quoted: true });
+    }
+  }
+  return out;
+}
+
+function termsOf(
+  text: string,
+  weight: number,
+  into: QueryTerm[],
+  dropped: string[],
+): void {
+  for (const piece of pieces(text)) {
+    if (piece.quoted) {
+      const lower = piece.text.toLowerCase();
+      if (!hasWord(lower)) continue;
+      const kind: TermKind = /\s/.test(lower) ? "phrase" : "code";
+      into.push({ text: lower, kind, stem: lower, weight, alternatives: [] });
+      continue;
+    }
+    const raw = piece.text.replace(
+      /^[^\p{L}\p{N}_$@#]+|[^\p{L}\p{N}_]+$/gu,
+      "",
+    );
+    if (!raw) continue;
+    if (hasCjk(raw)) {
+      cjkTerms(raw, weight, into);
+      continue;
+    }
+    let lower = raw.toLowerCase().replace(/['’]s$/, "");
+    if (isStopWord(lower)) {
+      dropped.push(lower);
+      continue;
+    }
+    lower = lower.replace(/['’]/g, "");
+    const parts = identifierParts(raw);
+    if (parts) {
+      into.push({
+        text: lower,
+        kind: "code",
+        stem: lower,
+        weight,
+        alternatives: [parts.join(" ")],
+      });
+      continue;
+    }
+    const words = lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (words.length > 1) {
+      // eu-west-1, max.poll.records, user_profile: one compound term.
+      into.push({
+        text: words.join(" "),
+        kind: "code",
+        stem: words.join(" "),
+        weight,
+        alternatives: [],
+      });
+      continue;
+    }
+    const word = words[0];
+    if (!word || word.length < 2) continue;
+    if (isStopWord(word)) {
+      dropped.push(word);
+      continue;
+    }
+    into.push({
+      text: word,
+      kind: "word",
+      stem: porterStem(word),
+      weight,
+      alternatives: [],
+    });
+  }
+}
+
+function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
+  for (const run of cjkRuns(raw)) {
+    const grams = cjkBigrams(run);
+    const meaningful = grams.filter((g) =>
+      [...g].some((c) => !CJK_FUNCTION_CHARS.has(c))
+    );
+    for (const g of meaningful.length ? meaningful : grams) {
+      into.push({ text: g, kind: "cjk", stem: g, weight, alternatives: [] });
+    }
+  }
+  const latin = raw.replace(
+    /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af\uff66-\uff9f]+/g,
+    " ",
+  );
+  for (const w of latin.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w.length >= 2 && !isStopWord(w)) {
+      into.push({
+        text: w,
+        kind: "word",
+        stem: porterStem(w),
+        weight,
+        alternatives: [],
+      });
+    }
+  }
+}
+
+/**
+ * Understands a query: the ask, its terms in budget order, the time window.
+ *
+ * @param raw The query or prompt as given.
+ * @param options The clock and the term budget.
+ * @returns The understood query.
+ * @example
+ * ```ts
+ * import { understandQuery } from "./understand_query.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const q = understandQuery("why did we pin the redis client?", { now: 0 });
+ * deepEqual(q.terms.map((t) => t.text), ["pin", "redis", "client"]);
+ * ```
+ */
+export function understandQuery(
+  raw: string,
+  options: UnderstandOptions,
+): UnderstoodQuery {
+  const budget = options.budget ?? 10;
+  const long = raw.includes("\n") || raw.length > LONG_PROMPT;
+  const { ask, rest } = extractAsk(raw);
+  const askTime = extractTimeWindow(ask, options.now);
+  const restTime = askTime.window
+    ? { text: rest }
+    : extractTimeWindow(rest, options.now);
+  const time = askTime.window ?? restTime.window;
+  const dropped: string[] = [];
+  const found: QueryTerm[] = [];
+  termsOf(askTime.text, 1, found, dropped);
+  termsOf(restTime.text, long ? 0.3 : 0.7, found, dropped);
+  let terms = found;
+  if (terms.length === 0 && dropped.length > 0) {
+    // Only stop words: search them after all.
+    terms = [...new Set(dropped)].map((w) => ({
+      text: w,
+      kind: "word" as const,
+      stem: porterStem(w),
+      weight: 1,
+      alternatives: [],
+    }));
+    dropped.length = 0;
+  }
+  const seen = new Set<string>();
+  const unique: QueryTerm[] = [];
+  for (const t of terms) {
+    const key = `${t.kind === "word" ? "w" : t.kind}:${t.stem}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(t);
+  }
+  const kept: QueryTerm[] = [];
+  const overBudget: string[] = [];
+  let spent = 0;
+  for (const t of unique) {
+    const cost = t.kind === "cjk" ? 0.5 : 1;
+    if (spent + cost > budget) overBudget.push(t.text);
+    else {
+      kept.push(t);
+      spent += cost;
+    }
+  }
+  const out: UnderstoodQuery = {
+    raw,
+    ask: ask.trim(),
+    terms: kept,
+    dropped: [...new Set(dropped)],
+    overBudget,
+    long,
+  };
+  if (time) out.time = time;
+  return out;
+}

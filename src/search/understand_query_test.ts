@@ -1,0 +1,112 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { extractAsk, understandQuery } from "./understand_query.ts";
+
+const NOW = Date.UTC(2026, 10, 30, 12);
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+
+function terms(query: string): string[] {
+  return understandQuery(query, { now: NOW }).terms.map((t) =>
+    t.alternatives.length ? `${t.text}|${t.alternatives.join("|")}` : t.text
+  );
+}
+
+Deno.test("extractAsk() takes the last question line, then its last question clause", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["docker compose port", "docker compose port"],
+    [
+      "TypeError: x is undefined\n    at a (b.js:1:2)\n    at c (d.js:3:4)\nwhy does the build fail?",
+      "why does the build fail?",
+    ],
+    [
+      "Look at the failing test and fix it. Why does the parser drop the last line? Thanks",
+      "Why does the parser drop the last line?",
+    ],
+    ['fix "a. b? c" now', 'fix "a. b? c" now'],
+    [
+      "first line\nsecond line without a question",
+      "second line without a question",
+    ],
+  ];
+  for (const [prompt, ask] of cases) {
+    await t.step(ask, () => equal(extractAsk(prompt).ask, ask));
+  }
+});
+
+Deno.test("understandQuery() drops stop words unless nothing else is left", () => {
+  deepEqual(terms("why did we pin the redis client?"), [
+    "pin",
+    "redis",
+    "client",
+  ]);
+  deepEqual(terms("what is it"), ["what", "is", "it"]);
+  deepEqual(terms("remind me what we discussed about kafka"), ["kafka"]);
+  deepEqual(terms("как мы чинили кэш"), ["чинили", "кэш"]);
+});
+
+Deno.test("understandQuery() keeps phrases and code whole and splits identifiers", () => {
+  deepEqual(terms('"connection pool" exhausted'), [
+    "connection pool",
+    "exhausted",
+  ]);
+  deepEqual(terms("`npm run build` fails"), ["npm run build", "fails"]);
+  deepEqual(terms("getUserProfile"), ["getuserprofile|get user profile"]);
+  deepEqual(terms("user_profile eu-west-1"), ["user profile", "eu west 1"]);
+});
+
+Deno.test("understandQuery() turns CJK runs into bigrams without function pairs", () => {
+  deepEqual(terms("连接池大小调到多少"), [
+    "连接",
+    "接池",
+    "池大",
+    "大小",
+    "小调",
+    "调到",
+  ]);
+});
+
+Deno.test("understandQuery() spends the budget on the ask first", () => {
+  const log = Array.from({ length: 30 }, (_, i) => `ERROR worker${i} crashed`)
+    .join("\n");
+  const q = understandQuery(`${log}\nwhy does the nightly export time out?`, {
+    now: NOW,
+  });
+  ok(q.long);
+  deepEqual(q.terms.slice(0, 3).map((t) => t.text), [
+    "nightly",
+    "export",
+    "time",
+  ]);
+  equal(q.terms[0]!.weight, 1);
+  ok(q.terms.slice(3).every((t) => t.weight < 1));
+  ok(q.terms.length <= 10 && q.overBudget.length > 0);
+});
+
+Deno.test("understandQuery() reads times said in words as a window", async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ["node upgrade last week", "2026-11-23", "2026-11-30"],
+    ["backup yesterday", "2026-11-29", "2026-11-30"],
+    ["pricing page in september", "2026-09-01", "2026-10-01"],
+    ["pricing page in december", "2025-12-01", "2026-01-01"],
+    ["incidents in 2025", "2025-01-01", "2026-01-01"],
+    ["release on 2026-05-01", "2026-05-01", "2026-05-02"],
+    ["handoff two weeks ago", "2026-11-09", "2026-11-24"],
+  ];
+  for (const [query, from, to] of cases) {
+    await t.step(query, () => {
+      const q = understandQuery(query, { now: NOW });
+      equal(
+        q.time?.from,
+        day(from) + (query.includes("ago") ? 12 * 3_600_000 : 0),
+      );
+      equal(q.time?.to, day(to) + (query.includes("ago") ? 12 * 3_600_000 : 0));
+      ok(
+        !q.terms.some((x) =>
+          ["last", "week", "yesterday", "september"].includes(x.text)
+        ),
+      );
+    });
+  }
+  await t.step("may as a verb is not a month", () => {
+    equal(understandQuery("we may need a cache", { now: NOW }).time, undefined);
+  });
+});
