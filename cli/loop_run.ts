@@ -218,6 +218,9 @@ Examples:
       actor: actorFlag(args),
       cwd: io.cwd,
     };
+    if (stringFlag(args, "actor") !== undefined) {
+      options.triggeredBy = options.actor as string;
+    }
     const minNew = count(args, "min-new");
     const minNewErrors = count(args, "min-new-errors");
     const ifStale = duration(args, "if-stale");

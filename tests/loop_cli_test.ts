@@ -689,3 +689,57 @@ Deno.test("bare loop prints the health report", async () => {
   ok(json.recommendations.pending >= 5);
   equal((await deja(["loop", "frobnicate", "--db", db])).code, 64);
 });
+
+Deno.test("loop approve refuses the actor who triggered the run that proposed it", async () => {
+  const db = join(await Deno.makeTempDir(), "demo.db");
+  equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
+  const ran = await deja(["loop", "run", "--db", db, "--actor", "user:carol"]);
+  equal(ran.code, 0, ran.err);
+  const rec = (await list(db))[0]!;
+  const self = await deja([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "user:carol",
+    "--because",
+    "mine",
+  ]);
+  equal(self.code, 1);
+  match(self.err, /LOOP-E003/);
+  const other = await deja([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "user:dan",
+    "--because",
+    "reviewed",
+  ]);
+  equal(other.code, 0, other.err);
+});
+
+Deno.test("loop apply refuses a recommendation whose status row was edited outside deja", async () => {
+  const db = await demoDb();
+  const rec = (await list(db))[0]!;
+  const raw = new DatabaseSync(db);
+  raw.prepare("UPDATE rec_status SET status = 'approved' WHERE hash = ?").run(
+    rec.hash,
+  );
+  raw.close();
+  const applied = await deja([
+    "loop",
+    "apply",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "skipping review",
+  ]);
+  equal(applied.code, 1);
+  match(applied.err, /LOOP-E008/);
+});

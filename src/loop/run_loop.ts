@@ -32,6 +32,12 @@ export const RUN_LOCK = "loop-run";
 
 /** Options for {@linkcode runLoop}. */
 export interface RunLoopOptions {
+  /**
+   * The actor that triggered every recommendation this run stores (an agent
+   * over MCP, `--actor` on the CLI); the self-approval block then holds
+   * against it.
+   */
+  triggeredBy?: string;
   /** Run only when at least this many grains arrived since the watermark. */
   minNew?: number;
   /** Run only when at least this many new error events arrived. */
@@ -276,7 +282,13 @@ export async function runLoop(
         proposed = store.propose(d, {
           actor: `engine:${d.analyzer}`,
           now,
-          ...(d.origin === "command" || d.origin === "llm"
+          // A run started under a named actor (an agent over MCP, --actor on
+          // the CLI) triggered every draft it stores, so that actor cannot
+          // approve them; a plain local run triggers only the external
+          // command drafts it hands to --analyzer-cmd/--llm-cmd.
+          ...(options.triggeredBy !== undefined
+            ? { trigger: options.triggeredBy }
+            : d.origin === "command" || d.origin === "llm"
             ? { trigger: options.actor ?? "user:local" }
             : {}),
         });

@@ -116,10 +116,16 @@ export async function answerLoop(
       const store = openMemory(ctx.memoryPath, { now: ctx.now });
       try {
         const { policy } = loadPolicy(undefined, ctx.env);
+        // Light analyzers this memory file has switched on (opt-in ones stay
+        // off unless enabled, exactly as for `deja loop run`).
+        const light = new Set(LIGHT_ANALYZERS);
+        const only = activation(store, store.config(), { policy })
+          .filter((a) => a.enabled && light.has(a.id)).map((a) => a.id);
         const result = await runLoop(store, {
-          only: LIGHT_ANALYZERS,
+          only,
           policy,
           actor: ctx.actor,
+          triggeredBy: ctx.actor,
         }, now);
         const lines = [
           `loop run: ${result.outcome}${

@@ -8,6 +8,7 @@ import { DejaError } from "../core/errors.ts";
 import { sha256Hex } from "../core/hash.ts";
 import type { Store } from "./_store.ts";
 import { LOOP_NAMESPACE } from "./_store.ts";
+import { verifyAuditChain } from "./verify_audit_chain.ts";
 import type {
   ProposeOptions,
   ProposeResult,
@@ -178,6 +179,19 @@ export function transition(
       throw new DejaError("MEM-E003", `No recommendation has hash "${hash}"`);
     }
     const view = store.view(row, now);
+    // A status row edited outside deja must not skip review: every
+    // transition starts from a verified chain.
+    const verdict = verifyAuditChain(store, hash);
+    if (!verdict.chain_verified) {
+      throw new DejaError(
+        "LOOP-E008",
+        `Cannot ${spec.verb} ${
+          hash.slice(0, 12)
+        }: its audit chain does not verify (${
+          verdict.reason ?? "broken"
+        }); see deja loop audit verify`,
+      );
+    }
     if (
       options.expectedVersion !== undefined &&
       view.version !== options.expectedVersion
