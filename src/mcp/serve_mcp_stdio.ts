@@ -4,6 +4,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer } from "./create_mcp_server.ts";
 import type { McpContext } from "./mcp_context.ts";
@@ -23,6 +24,14 @@ export async function serveMcpStdio(ctx: McpContext): Promise<void> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
+    // End of stdin is how a stdio client hangs up; the transport does not
+    // report it, so close from here and exit 0 rather than leave a dangling
+    // top-level await.
+    process.stdin.once("end", () => void server.close().then(resolve, resolve));
+    process.stdin.once(
+      "close",
+      () => void server.close().then(resolve, resolve),
+    );
   });
   await server.connect(transport);
   ctx.log(
