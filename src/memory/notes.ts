@@ -71,6 +71,17 @@ export function remember(
     state,
   };
   if (options.project) note.project = options.project;
+  // The same words for the same project are one note: a second remember
+  // returns the current note instead of a twin that differs only in time.
+  const twin = store.byType("note", {
+    namespace: NOTES_NAMESPACE,
+    currentOnly: true,
+  })
+    .find((n) =>
+      n.grain.text === body &&
+      (n.grain.project ?? "") === (options.project ?? "")
+    );
+  if (twin) return twin.hash;
   return store.put(note);
 }
 

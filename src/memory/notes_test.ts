@@ -1,4 +1,4 @@
-import { deepEqual, equal, throws } from "node:assert/strict";
+import { deepEqual, equal, notEqual, throws } from "node:assert/strict";
 import { DejaError } from "../core/errors.ts";
 import { openMemory } from "./open_memory.ts";
 import { groupNotes, listNotes, promote, remember } from "./notes.ts";
@@ -47,5 +47,15 @@ Deno.test("listNotes() filters by state and groupNotes() groups per project and 
       ["web", "2026-05-11", ["web one"]],
     ],
   );
+  store.close();
+});
+
+Deno.test("remember() keeps the same words for the same project as one note", () => {
+  const store = openMemory(":memory:", { now: () => 1_000 });
+  const a = remember(store, "pin redis to 7.2", { project: "api", now: 1_000 });
+  const b = remember(store, "pin redis to 7.2", { project: "api", now: 2_000 });
+  const c = remember(store, "pin redis to 7.2", { project: "web", now: 3_000 });
+  equal(a, b);
+  notEqual(a, c);
   store.close();
 });
