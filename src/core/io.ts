@@ -42,15 +42,25 @@ export interface Io {
  */
 export function processIo(): Io {
   const encoder = new TextEncoder();
-  const sink = (fd: typeof Deno.stdout): Writer => ({
-    write(text: string) {
-      const bytes = encoder.encode(text);
-      let written = 0;
-      while (written < bytes.length) {
-        written += fd.writeSync(bytes.subarray(written));
-      }
-    },
-  });
+  const sink = (fd: typeof Deno.stdout): Writer => {
+    let closed = false;
+    return {
+      write(text: string) {
+        if (closed) return;
+        const bytes = encoder.encode(text);
+        let written = 0;
+        try {
+          while (written < bytes.length) {
+            written += fd.writeSync(bytes.subarray(written));
+          }
+        } catch (err) {
+          // `deja show x | head` closes the pipe early: stop writing, quietly.
+          if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+          closed = true;
+        }
+      },
+    };
+  };
   let env: Record<string, string | undefined> = {};
   try {
     env = Deno.env.toObject();
