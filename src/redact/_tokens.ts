@@ -346,8 +346,13 @@ function secretPosition(text: string, a: number, end: number): boolean {
     if (digits ? key.length >= 6 : key.length >= 3) return true;
   }
   if (!quote) return false;
-  const after = text[end] === "\\" ? text[end + 1] : text[end];
-  return after === quote;
+  const closeAt = text[end] === "\\" ? end + 1 : end;
+  if (text[closeAt] !== quote) return false;
+  // A quoted run followed by `:` is a JSON key ("enableI18nFormat": false),
+  // never a value.
+  let k = closeAt + 1;
+  while (text[k] === " " || text[k] === "\t") k++;
+  return text[k] !== ":";
 }
 
 function isDigit(c: number): boolean {

@@ -617,6 +617,8 @@ const LONG_PNG =
   "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(12);
 
 const NEGATIVES: string[] = [
+  // A JSON key that happens to mix case and digits is a key, not a value.
+  `{"enableI18nLegacyMessageIdFormat": false, "useV2ApiClientFactoryImpl": true}`,
   "commit 3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c",
   '{"sha": "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c"}',
   `image digest sha256:${HEX64}`,
