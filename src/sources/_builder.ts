@@ -114,7 +114,8 @@ export class SessionBuilder {
 
   /**
    * Adds a record unless its text is empty or repeats the previous record
-   * (same role, time and text). Returns the record, or undefined if skipped.
+   * (same role, time, text and tool: two tools can fail with the same words
+   * in the same millisecond). Returns the record, or undefined if skipped.
    */
   add(
     role: Role,
@@ -126,7 +127,7 @@ export class SessionBuilder {
     const last = this.#last;
     if (
       last && last.role === role && last.text === body &&
-      last.time === options.time
+      last.time === options.time && last.tool === options.tool
     ) {
       return undefined;
     }

@@ -84,7 +84,7 @@ Deno.test("cursor parses the fixture IDE stores and CLI transcripts", async () =
   deepEqual(roleCounts(cli), {
     user: 1,
     assistant: 2,
-    files: 1,
+    files: 2, // Read, then StrReplace of the same file: two tool calls
     edit: 1,
     command: 1,
   });
