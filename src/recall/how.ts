@@ -103,6 +103,63 @@ const FILLER = new Set([
   "real",
 ]);
 
+/** Programs that only read, list or print: never the answer to "how do we X". */
+const READ_ONLY = new Set([
+  "sed",
+  "cat",
+  "ls",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "grep",
+  "rg",
+  "find",
+  "echo",
+  "printf",
+  "wc",
+  "file",
+  "stat",
+  "tree",
+  "pwd",
+  "which",
+  "type",
+  "test-path",
+  "get-content",
+  "get-childitem",
+  "select-string",
+  "dir",
+]);
+
+/**
+ * The program a command line runs: after `cd … &&`, env assignments and
+ * `powershell -Command "…"` wrappers, lowercased.
+ */
+function programOf(command: string): string {
+  let rest = command.trim();
+  for (;;) {
+    const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
+    if (cd) {
+      rest = rest.slice(cd[0].length);
+      continue;
+    }
+    const env = /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest);
+    if (env) {
+      rest = rest.slice(env[0].length);
+      continue;
+    }
+    const shell =
+      /^(?:powershell|pwsh)(?:\.exe)?\s+(?:-\w+\s+)*-Command\s+["']?/i
+        .exec(rest);
+    if (shell) {
+      rest = rest.slice(shell[0].length);
+      continue;
+    }
+    break;
+  }
+  return (rest.split(/\s+/, 1)[0] ?? "").toLowerCase();
+}
+
 /**
  * The content words of a how-question.
  *
@@ -249,7 +306,13 @@ export async function howTo(
       projectSessions: projSeen.size,
       projects: [...projectSet].sort(),
     };
-  }).filter((inv) => inv.ok > 0)
+  }).filter((inv) => inv.ok > 0);
+  // A command that only reads or lists (sed -n … tests/x.spec.ts, cat, ls)
+  // names the words without being the invocation asked about.
+  const real = invocations.filter((inv) =>
+    !READ_ONLY.has(programOf(inv.command))
+  );
+  const ranked = (real.length > 0 ? real : invocations)
     .sort((a, b) =>
       Number(b.projectSessions > 0) - Number(a.projectSessions > 0) ||
       b.family - a.family ||
@@ -258,8 +321,8 @@ export async function howTo(
       a.command.length - b.command.length ||
       (b.last ?? 0) - (a.last ?? 0)
     ).slice(0, options.limit ?? 5);
-  const result: HowResult = { what, terms, invocations };
-  if (invocations.length === 0) {
+  const result: HowResult = { what, terms, invocations: ranked };
+  if (ranked.length === 0) {
     result.why = rowids.length
       ? "Commands matched, but none of them ever succeeded"
       : `No recorded command or conversation mentions ${
