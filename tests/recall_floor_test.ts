@@ -14,10 +14,10 @@ const RECORDED_HIT5: Record<string, number> = {
   identifier: 1.0,
   cjk: 1.0,
   time: 1.0,
-  conversational: 0.983,
-  all: 0.984,
+  conversational: 1.0,
+  all: 0.988,
 };
-const RECORDED_HIT1_ALL = 0.937;
+const RECORDED_HIT1_ALL = 0.945;
 /** How far below the record a kind may fall before the build fails. */
 const SLACK = 0.03;
 

@@ -24,6 +24,12 @@ import { isUserRecord, RECORD_SLOTS } from "../index/schema.ts";
 export const RANK = {
   /** A user turn's record counts this much (assistant and work: 1). */
   userWeight: 1.3,
+  /**
+   * ... and this much when the question is about the asker ("did I", "my"):
+   * what a person said about themselves is in their own turns, while the
+   * assistant's advice repeats the same words in every chat on the topic.
+   */
+  personalUserWeight: 2,
   k1: 1.2,
   b: 0.75,
   coverage: 0.45,
@@ -65,6 +71,8 @@ export interface SessionRelevance {
 export interface CorpusStats {
   /** Visible sessions. */
   sessions: number;
+  /** Weight of a user turn's record (default {@linkcode RANK}.userWeight). */
+  userWeight?: number;
   /** Mean records per session. */
   meanRecords: number;
   /** Records per candidate session. */
@@ -73,6 +81,32 @@ export interface CorpusStats {
 
 function sessionOf(rowid: number): number {
   return Math.floor(rowid / RECORD_SLOTS);
+}
+
+const sessionLists = new WeakMap<readonly number[], number[]>();
+
+/**
+ * The distinct sessions of descending postings, descending (computed once
+ * per postings array).
+ *
+ * @param rowids Descending record rowids.
+ * @returns Their sessions, each once.
+ */
+export function sessionsOf(rowids: readonly number[]): number[] {
+  let out = sessionLists.get(rowids);
+  if (!out) {
+    out = [];
+    let prev = -1;
+    for (const id of rowids) {
+      const s = sessionOf(id);
+      if (s !== prev) {
+        out.push(s);
+        prev = s;
+      }
+    }
+    sessionLists.set(rowids, out);
+  }
+  return out;
 }
 
 /**
@@ -87,13 +121,7 @@ export function sessionMasks(
   const out = new Map<number, number>();
   postings.forEach((list, i) => {
     const bit = 1 << i;
-    let prev = -1;
-    for (const id of list) {
-      const s = sessionOf(id);
-      if (s === prev) continue;
-      prev = s;
-      out.set(s, (out.get(s) ?? 0) | bit);
-    }
+    for (const s of sessionsOf(list)) out.set(s, (out.get(s) ?? 0) | bit);
   });
   return out;
 }
@@ -110,15 +138,7 @@ export function sessionIdf(
   sessions: number,
 ): number[] {
   return terms.map((t) => {
-    let df = 0;
-    let prev = -1;
-    for (const id of t.rowids) {
-      const s = sessionOf(id);
-      if (s !== prev) {
-        df++;
-        prev = s;
-      }
-    }
+    const df = sessionsOf(t.rowids).length;
     return Math.log(1 + (Math.max(sessions, df) - df + 0.5) / (df + 0.5));
   });
 }
@@ -137,15 +157,20 @@ export function sessionRelevance(
   stats: CorpusStats,
 ): Map<number, SessionRelevance> {
   const k = terms.length;
+  const userWeight = stats.userWeight ?? RANK.userWeight;
   const weights = terms.map((t, i) => t.weight * (idf[i] ?? 0));
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const lists = terms.map((t) => t.rowids);
-  const at = new Array<number>(k).fill(0);
+  const lengths = Int32Array.from(lists, (l) => l.length);
+  const at = new Int32Array(k);
   const counts = new Float64Array(k);
   const out = new Map<number, SessionRelevance>();
   const mean = stats.meanRecords || 1;
   let session = -1;
-  let top: Array<[number, number]> = [];
+  // The three best records of the current session, best first.
+  const topId = [0, 0, 0];
+  const topScore = [0, 0, 0];
+  let topN = 0;
   const finish = () => {
     if (session < 0) return;
     const len = stats.lengthOf(session) || mean;
@@ -162,7 +187,10 @@ export function sessionRelevance(
       counts[i] = 0;
     }
     const coverage = covered / total;
-    const best = Math.min(1, (top[0]?.[1] ?? 0) / total / RANK.userWeight);
+    const best = Math.min(
+      1,
+      (topN ? topScore[0]! : 0) / total / userWeight,
+    );
     const bm = bm25 / total / (RANK.k1 + 1);
     out.set(session, {
       session,
@@ -171,15 +199,17 @@ export function sessionRelevance(
       best,
       bm25: bm,
       relevance: RANK.coverage * coverage + RANK.best * best + RANK.bm25 * bm,
-      records: top.map((r) => r[0]),
+      records: topId.slice(0, topN),
     });
-    top = [];
+    topN = 0;
   };
   for (;;) {
     let id = -1;
     for (let i = 0; i < k; i++) {
-      const v = lists[i]![at[i]!];
-      if (v !== undefined && v > id) id = v;
+      if (at[i]! < lengths[i]!) {
+        const v = lists[i]![at[i]!]!;
+        if (v > id) id = v;
+      }
     }
     if (id < 0) break;
     const s = sessionOf(id);
@@ -190,17 +220,24 @@ export function sessionRelevance(
     let score = 0;
     const user = isUserRecord(id);
     for (let i = 0; i < k; i++) {
-      if (lists[i]![at[i]!] !== id) continue;
+      if (at[i]! >= lengths[i]! || lists[i]![at[i]!] !== id) continue;
       at[i]!++;
       score += weights[i]!;
-      counts[i]! += user ? RANK.userWeight : 1;
+      counts[i]! += user ? userWeight : 1;
     }
-    if (user) score *= RANK.userWeight;
-    // Keep the three best records: higher score, then earlier in the session.
-    if (top.length < 3 || score > top[top.length - 1]![1]) {
-      top.push([id, score]);
-      top.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      if (top.length > 3) top.pop();
+    if (user) score *= userWeight;
+    // Records arrive latest first, so an equal score moves up: ties go to
+    // the earlier record.
+    if (topN < 3 || score >= topScore[2]!) {
+      let j = Math.min(topN, 2);
+      while (j > 0 && score >= topScore[j - 1]!) {
+        topScore[j] = topScore[j - 1]!;
+        topId[j] = topId[j - 1]!;
+        j--;
+      }
+      topScore[j] = score;
+      topId[j] = id;
+      if (topN < 3) topN++;
     }
   }
   finish();

@@ -50,6 +50,11 @@ export function termExpression(
     : `(${forms.map(quote).join(" OR ")})`;
 }
 
+const probeCache = new WeakMap<
+  Database,
+  { version: number; sets: Map<string, Set<number>> }
+>();
+
 /** Reads postings within a search's roles and session filters. */
 export class Retriever {
   #db: Database;
@@ -60,7 +65,6 @@ export class Retriever {
   #hidden: Set<number>;
   #allowed: Set<number> | undefined;
   #cache = new Map<string, number[]>();
-  #sessionSets = new Map<string, Set<number>>();
 
   #vocab = new Set<FtsTable>();
   /** Sessions the filters removed from some posting (for "why no hit"). */
@@ -137,10 +141,23 @@ export class Retriever {
       if (table === "fts_work" && this.#workRoles) {
         rowids = this.#withRoles(rowids, this.#workRoles);
       }
+      if (this.#hidden.size === 0 && !this.#allowed) {
+        out.push(...rowids);
+        continue;
+      }
+      // Postings come grouped by session: decide once per session.
+      let prev = -1;
+      let keep = false;
       for (const id of rowids) {
         const session = sessionOfRecord(id);
-        if (this.visible(session)) out.push(id);
-        else if (!this.#hidden.has(session)) this.filteredOut.add(session);
+        if (session !== prev) {
+          prev = session;
+          keep = this.visible(session);
+          if (!keep && !this.#hidden.has(session)) {
+            this.filteredOut.add(session);
+          }
+        }
+        if (keep) out.push(id);
       }
     }
     // Two tables: keep one descending order for the merge in ranking.
@@ -171,10 +188,19 @@ export class Retriever {
 
   /**
    * Sessions holding a speech record that matches the expression (the most
-   * recent 20,000 matching records), read once per search and expression.
+   * recent 20,000 matching records). Kept per connection until the index
+   * changes (`PRAGMA data_version`), so a long-lived reader asks once.
    */
   sessionsWith(expression: string): ReadonlySet<number> {
-    let found = this.#sessionSets.get(expression);
+    const version = (this.#prepare("PRAGMA data_version").get() as {
+      data_version: number;
+    }).data_version;
+    let cache = probeCache.get(this.#db);
+    if (!cache || cache.version !== version) {
+      cache = { version, sets: new Map() };
+      probeCache.set(this.#db, cache);
+    }
+    let found = cache.sets.get(expression);
     if (!found) {
       found = new Set(
         (this.#prepare(
@@ -183,7 +209,7 @@ export class Retriever {
           sessionOfRecord(r.rowid)
         ),
       );
-      this.#sessionSets.set(expression, found);
+      cache.sets.set(expression, found);
     }
     return found;
   }

@@ -27,6 +27,8 @@ export interface Match {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /[a-z0-9]+/g;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -50,7 +52,8 @@ export function termForm(
   const stems = new Set<string>();
   const patterns: string[] = [];
   for (const form of forms) {
-    const words = form.toLowerCase().match(WORD) ?? [];
+    const lower = form.toLowerCase();
+    const words = lower.match(NON_ASCII.test(lower) ? WORD : ASCII_WORD) ?? [];
     if (words.length === 1 && !hasCjk(form)) stems.add(porterStem(words[0]!));
     else if (words.length > 0) {
       patterns.push(
@@ -85,15 +88,34 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
     }
   }
   if (byStem.size) {
-    for (const m of text.matchAll(WORD)) {
-      const word = m[0].toLowerCase();
-      // Porter only rewrites endings: a word whose head differs cannot match.
-      if (!heads.has(word.slice(0, 3))) continue;
-      const term = byStem.get(porterStem(word)) ?? byStem.get(word);
-      if (term !== undefined) {
-        out.push({ start: m.index, end: m.index + m[0].length, term });
+    const lower = text.toLowerCase();
+    if (lower.length === text.length) {
+      // Porter only rewrites endings, so a matching word starts with its
+      // stem's first letters: look only where those occur.
+      for (const head of heads) {
+        let at = lower.indexOf(head);
+        while (at !== -1 && out.length < 400) {
+          if (at === 0 || !isWordChar(lower, at - 1)) {
+            let end = at + head.length;
+            while (end < lower.length && isWordChar(lower, end)) end++;
+            const word = lower.slice(at, end);
+            const term = byStem.get(porterStem(word)) ?? byStem.get(word);
+            if (term !== undefined) out.push({ start: at, end, term });
+          }
+          at = lower.indexOf(head, at + 1);
+        }
       }
-      if (out.length > 400) break;
+    } else {
+      // Lowercasing changed lengths (İ): walk words to keep offsets right.
+      for (const m of text.matchAll(WORD)) {
+        const word = m[0].toLowerCase();
+        if (!heads.has(word.slice(0, 3))) continue;
+        const term = byStem.get(porterStem(word)) ?? byStem.get(word);
+        if (term !== undefined) {
+          out.push({ start: m.index, end: m.index + m[0].length, term });
+        }
+        if (out.length > 400) break;
+      }
     }
   }
   for (const f of forms) {
@@ -105,6 +127,15 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
     }
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) {
+    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ||
+      (c >= 65 && c <= 90);
+  }
+  return /[\p{L}\p{N}]/u.test(text[i]!);
 }
 
 /**

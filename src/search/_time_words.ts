@@ -88,6 +88,9 @@ const MONTH_WORDS = Object.keys(MONTH_ALIASES).join("|");
 const NUMBER_WORDS =
   "\\d+|a few|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several";
 
+const MAYBE_TIME =
+  /\d{4}|yesterday|today|tonight|morning|afternoon|\bago\b|recent|lately|other day|\b(?:last|this|past|previous)\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
 interface Rule {
   re: RegExp;
   window(m: RegExpExecArray, now: number): [number, number] | undefined;
@@ -219,6 +222,9 @@ export function extractTimeWindow(
   text: string,
   now: number,
 ): { text: string; window?: TimeWindow } {
+  // One cheap test first: most queries name no time, and compiling every
+  // rule costs more than the rest of query understanding.
+  if (!MAYBE_TIME.test(text)) return { text };
   for (const rule of RULES) {
     const m = rule.re.exec(text);
     if (!m) continue;

@@ -41,6 +41,7 @@ import {
   sessionIdf,
   type SessionRelevance,
   sessionRelevance,
+  sessionsOf,
 } from "./_rank.ts";
 import {
   cutSnippet,
@@ -423,24 +424,18 @@ function covering(
   postings: readonly (readonly number[])[],
   use: readonly boolean[],
 ): Set<number> {
-  const order = postings.map((p, i) => ({ p, i }))
-    .filter(({ i }) => use[i])
-    .sort((a, b) => a.p.length - b.p.length);
-  if (order.length === 0) return new Set();
-  let current: Set<number> | undefined;
-  for (const { p } of order) {
-    const next = new Set<number>();
-    let prev = -1;
-    for (const id of p) {
-      const s = sessionOfRecord(id);
-      if (s === prev) continue;
-      prev = s;
-      if (!current || current.has(s)) next.add(s);
-    }
-    current = next;
+  const lists = postings.map((p) => sessionsOf(p))
+    .filter((_, i) => use[i])
+    .sort((a, b) => a.length - b.length);
+  if (lists.length === 0) return new Set();
+  let current = new Set<number>(lists[0]);
+  for (const list of lists.slice(1)) {
     if (current.size === 0) break;
+    const next = new Set<number>();
+    for (const s of list) if (current.has(s)) next.add(s);
+    current = next;
   }
-  return current ?? new Set();
+  return current;
 }
 
 function label(t: QueryTerm): string {
@@ -648,12 +643,7 @@ async function rank(
 ): Promise<{ order: Ranked[]; relevanceCount: number }> {
   const candidates = new Set<number>(plan.fast?.keys() ?? []);
   for (const p of plan.postings) {
-    let prev = -1;
-    for (const id of p) {
-      const s = sessionOfRecord(id);
-      if (s !== prev) candidates.add(s);
-      prev = s;
-    }
+    for (const s of sessionsOf(p)) candidates.add(s);
   }
   if (candidates.size === 0) return { order: [], relevanceCount: 0 };
   const meta = sessionMeta(db, [...candidates]);
@@ -661,10 +651,11 @@ async function rank(
     db,
     "SELECT count(*) AS n, avg(records) AS mean FROM sessions WHERE hidden = 0",
   ).get() as { n: number; mean: number | null };
-  const stats = {
+  const stats: CorpusStats = {
     sessions: totals.n,
     meanRecords: totals.mean ?? 1,
     lengthOf: (s: number) => meta.get(s)?.records ?? 0,
+    userWeight: q.personal ? RANK.personalUserWeight : RANK.userWeight,
   };
   const questionLike = isQuestionLike(q);
   const terms = plan.terms.map((t, i) => ({
@@ -692,7 +683,9 @@ async function rank(
   ) => b.relevance - a.relevance || tieBreak(meta, a.session, b.session);
   // Signals need text: read them for the sessions that can reach the top.
   const prelim = fuse(pool, plan.strict, (s) => s.relevance, meta);
-  const k = Math.max(options.all ? 40 : options.limit ?? 10, 20);
+  // Signals move a session by 30% at most: the first limit + 5 by plain
+  // relevance are the only ones they can bring to the page.
+  const k = (options.all ? 40 : options.limit ?? 10) + 5;
   nameSessions(db, meta, prelim.slice(0, k).map((s) => s.session));
   const signals = new Map<number, Signals>();
   const signalQuery = {
@@ -914,13 +907,11 @@ function tieBreak(
 }
 
 function loadSessions(db: Database, rowids: number[]): Map<number, SessionRow> {
-  const out = new Map<number, SessionRow>();
-  const stmt = prepared(db, "SELECT * FROM sessions WHERE rowid = ?");
-  for (const id of rowids) {
-    const row = stmt.get(id) as unknown as SessionRow | undefined;
-    if (row) out.set(id, row);
-  }
-  return out;
+  const rows = prepared(
+    db,
+    "SELECT * FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))",
+  ).all(JSON.stringify(rowids)) as unknown as SessionRow[];
+  return new Map(rows.map((r) => [r.rowid, r]));
 }
 
 function loadMarks(
@@ -928,13 +919,16 @@ function loadMarks(
   rowids: number[],
 ): Map<number, Array<[number, number]>> {
   const out = new Map<number, Array<[number, number]>>();
-  const stmt = prepared(
+  const rows = prepared(
     db,
-    "SELECT from_seq, to_seq FROM marks WHERE session = ?",
-  );
-  for (const id of rowids) {
-    const rows = stmt.all(id) as Array<{ from_seq: number; to_seq: number }>;
-    if (rows.length) out.set(id, rows.map((r) => [r.from_seq, r.to_seq]));
+    "SELECT session, from_seq, to_seq FROM marks WHERE session IN (SELECT value FROM json_each(?))",
+  ).all(JSON.stringify(rowids)) as Array<
+    { session: number; from_seq: number; to_seq: number }
+  >;
+  for (const r of rows) {
+    const list = out.get(r.session);
+    if (list) list.push([r.from_seq, r.to_seq]);
+    else out.set(r.session, [[r.from_seq, r.to_seq]]);
   }
   return out;
 }
@@ -1018,7 +1012,7 @@ function whyNoHit(
   }
   const seen = plan.terms.map((t, i) => {
     const sessions = new Set(
-      plan.postings[i]!.map((id) => sessionOfRecord(id)),
+      sessionsOf(plan.postings[i]!),
     );
     return `"${t.text}" (${sessions.size} session${
       sessions.size === 1 ? "" : "s"

@@ -59,6 +59,8 @@ export interface UnderstoodQuery {
   time?: TimeWindow;
   /** True when the prompt was long and only its ask is required. */
   long: boolean;
+  /** The ask is about the asker ("did I…", "my…"): weigh their own turns. */
+  personal: boolean;
 }
 
 /** Options for {@linkcode understandQuery}. */
@@ -84,8 +86,25 @@ function restore(text: string, kept: readonly string[]): string {
   return text.replace(/\ue000(\d+)\ue001/g, (_m, i) => kept[Number(i)] ?? "");
 }
 
+// Unicode property classes cost about a millisecond each to compile on
+// first use; ASCII text, most queries, takes the plain classes instead.
+const NON_ASCII = /[\u0080-\uffff]/;
+
 function hasWord(text: string): boolean {
-  return /[\p{L}\p{N}]/u.test(text);
+  return /[A-Za-z0-9]/.test(text) ||
+    (NON_ASCII.test(text) && /[\p{L}\p{N}]/u.test(text));
+}
+
+function trimWord(raw: string): string {
+  return NON_ASCII.test(raw)
+    ? raw.replace(/^[^\p{L}\p{N}_$@#]+|[^\p{L}\p{N}_]+$/gu, "")
+    : raw.replace(/^[^A-Za-z0-9_$@#]+|[^A-Za-z0-9_]+$/g, "");
+}
+
+function splitWords(lower: string): string[] {
+  return (NON_ASCII.test(lower)
+    ? lower.split(/[^\p{L}\p{N}]+/u)
+    : lower.split(/[^a-z0-9]+/)).filter(Boolean);
 }
 
 /** The last piece ending in "?", else the last piece carrying a word. */
@@ -158,10 +177,7 @@ function termsOf(
       into.push({ text: lower, kind, stem: lower, weight, alternatives: [] });
       continue;
     }
-    const raw = piece.text.replace(
-      /^[^\p{L}\p{N}_$@#]+|[^\p{L}\p{N}_]+$/gu,
-      "",
-    );
+    const raw = trimWord(piece.text);
     if (!raw) continue;
     if (hasCjk(raw)) {
       cjkTerms(raw, weight, into);
@@ -184,7 +200,7 @@ function termsOf(
       });
       continue;
     }
-    const words = lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const words = splitWords(lower);
     if (words.length > 1) {
       // eu-west-1, max.poll.records, user_profile: one compound term.
       into.push({
@@ -226,7 +242,7 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
     /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af\uff66-\uff9f]+/g,
     " ",
   );
-  for (const w of latin.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const w of splitWords(latin.toLowerCase())) {
     if (w.length >= 2 && !isStopWord(w)) {
       into.push({
         text: w,
@@ -307,6 +323,8 @@ export function understandQuery(
     dropped: [...new Set(dropped)],
     overBudget,
     long,
+    personal: /(^|[^\p{L}])(i|i'm|i've|i'd|my|me|mine|myself)([^\p{L}]|$)/iu
+      .test(ask.replaceAll("’", "'")) && !/^\s*$/.test(ask),
   };
   if (time) out.time = time;
   return out;

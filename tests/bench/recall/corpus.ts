@@ -150,6 +150,32 @@ const CHAT_QUESTIONS = [
   "How do noise cancelling headphones work?",
 ];
 
+const GENERIC_OPENINGS = [
+  "That's a great question, and there are a few things worth considering.",
+  "Here are some suggestions that many people find helpful.",
+  "It depends on your situation, but here is a general overview.",
+  "Good thinking to plan this ahead of time.",
+  "Absolutely, I can help with that.",
+];
+
+const GENERIC_MIDDLES = [
+  "Everyone's situation is different, so adjust this to what works for you.",
+  "It can take a few weeks before you notice a real difference.",
+  "Try to be patient with yourself while you build the habit.",
+  "Small, consistent steps usually work better than big changes.",
+  "If you are unsure, a professional can give advice for your specific case.",
+  "Keeping notes along the way makes it easier to see what is working.",
+  "Budget and time are often the deciding factors here.",
+  "Many people find it useful to set a simple reminder.",
+];
+
+const GENERIC_CLOSINGS = [
+  "I hope this helps, and let me know if you have any other questions!",
+  "Feel free to ask if you want more detail on any of these points.",
+  "Good luck, and enjoy the process!",
+  "Let me know how it goes.",
+];
+
 function fill(template: string, nouns: readonly string[]): string {
   return template.replace(/\{(\d)\}/g, (_, i) => nouns[Number(i)] ?? "it");
 }
@@ -232,10 +258,14 @@ export async function generateRecallCorpus(
   }
 
   // Conversational memory: a fact said in passing among long replies.
+  // Replies read like a chat assistant's: topic advice wrapped in the
+  // generic sentences every long answer shares.
   const advice = (topic: keyof typeof TOPICS, n: number): string => {
     const pool = TOPICS[topic].advice;
-    const out: string[] = [];
+    const out: string[] = [pick(GENERIC_OPENINGS)];
     for (let i = 0; i < n; i++) out.push(pick(pool));
+    for (let i = 0; i < 2; i++) out.push(pick(GENERIC_MIDDLES));
+    out.push(pick(GENERIC_CLOSINGS));
     return [...new Set(out)].join(" ");
   };
   const chat = (
