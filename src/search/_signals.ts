@@ -48,6 +48,11 @@ export interface SignalQuery {
   forms: readonly TermForm[];
   /** Each term's query weight. */
   weights: readonly number[];
+  /**
+   * Probe the whole session for decisions and backing out (questions);
+   * otherwise only the records read for the answer are looked at.
+   */
+  probe?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -79,6 +84,9 @@ const GAVE_UP = [
   "abandoned",
   "backed out",
 ].map((p) => `"${p}"`).join(" OR ");
+
+const BACKED_OUT =
+  /\b(reverted|rolled back|gave up|giving up|abandon(ed)?|backed out)\b/i;
 
 const LOG_LINE =
   /^\s*(at\s|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b|[A-Za-z]*(Error|Exception)\b|Traceback|File "|\s{2,}\S|[#>$]\s|npm (ERR|WARN)|\S+:\d+:\d+)/;
@@ -149,9 +157,12 @@ export async function signalsOf(
   const title = 1 + 0.1 * titleShare / total;
 
   const decided = rec?.decision === true ||
-    r.sessionsWith(DECISION).has(s.session);
+    (q.probe === true && r.sessionsWith(DECISION).has(s.session));
   const decision = decided ? 1.08 : 1;
-  const gaveUp = !decided && r.sessionsWith(GAVE_UP).has(s.session) ? 0.9 : 1;
+  const backedOut = q.probe === true
+    ? r.sessionsWith(GAVE_UP).has(s.session)
+    : BACKED_OUT.test(text);
+  const gaveUp = !decided && backedOut ? 0.9 : 1;
   const pastedLog = rec?.role === "user" && looksPasted(text) ? 0.88 : 1;
   const age = Math.max(0, (now - (meta?.updated ?? now)) / DAY);
   const freshness = 0.9 + 0.1 / (1 + age / 30);

@@ -683,14 +683,15 @@ async function rank(
   ) => b.relevance - a.relevance || tieBreak(meta, a.session, b.session);
   // Signals need text: read them for the sessions that can reach the top.
   const prelim = fuse(pool, plan.strict, (s) => s.relevance, meta);
-  // Signals move a session by 30% at most: the first limit + 5 by plain
-  // relevance are the only ones they can bring to the page.
-  const k = (options.all ? 40 : options.limit ?? 10) + 5;
+  // Signals move a session by 30% at most: the first few past the page by
+  // plain relevance are the only ones they can bring onto it.
+  const k = (options.all ? 40 : options.limit ?? 10) + 3;
   nameSessions(db, meta, prelim.slice(0, k).map((s) => s.session));
   const signals = new Map<number, Signals>();
   const signalQuery = {
     forms: plan.forms,
     weights: plan.terms.map((t) => t.weight),
+    probe: questionLike,
   };
   for (const s of prelim.slice(0, k)) {
     signals.set(
