@@ -267,7 +267,9 @@ export async function search(
         tier: "relevance",
         searched: plan.terms.map(label).join(" OR "),
         sessions: ranked.relevanceCount,
-        note: "IDF-weighted overlap, fused with the strict ranking (RRF)",
+        note: ranked.strictOnly
+          ? "ranked only the sessions holding every word (enough of them)"
+          : "IDF-weighted overlap, fused with the strict ranking (RRF)",
       },
   );
   if (ranked.order.length === 0) {
@@ -640,10 +642,20 @@ async function rank(
   plan: Plan,
   options: SearchOptions,
   read: RecordReader,
-): Promise<{ order: Ranked[]; relevanceCount: number }> {
+): Promise<{ order: Ranked[]; relevanceCount: number; strictOnly?: boolean }> {
+  const questionLike = isQuestionLike(q);
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  // A keyword query with enough sessions holding every word: a session
+  // missing one cannot outrank them (the strict list weighs as much as
+  // relevance), so only those are scored.
+  const strictOnly = !questionLike && !plan.fast && plan.tier === "exact" &&
+    plan.strict.size >= limit;
   const candidates = new Set<number>(plan.fast?.keys() ?? []);
-  for (const p of plan.postings) {
-    for (const s of sessionsOf(p)) candidates.add(s);
+  if (strictOnly) { for (const s of plan.strict) candidates.add(s); }
+  else {
+    for (const p of plan.postings) {
+      for (const s of sessionsOf(p)) candidates.add(s);
+    }
   }
   if (candidates.size === 0) return { order: [], relevanceCount: 0 };
   const meta = sessionMeta(db, [...candidates]);
@@ -657,12 +669,14 @@ async function rank(
     lengthOf: (s: number) => meta.get(s)?.records ?? 0,
     userWeight: q.personal ? RANK.personalUserWeight : RANK.userWeight,
   };
-  const questionLike = isQuestionLike(q);
   const terms = plan.terms.map((t, i) => ({
     weight: t.weight,
     rowids: plan.postings[i]!,
   }));
   const idf = sessionIdf(terms, totals.n);
+  if (strictOnly) {
+    for (const t of terms) t.rowids = onlySessions(t.rowids, plan.strict);
+  }
   // Terms nobody said cannot tell sessions apart: leave them out of shares.
   const known = terms.map((t, i) => (t.rowids.length ? idf[i]! : 0));
   const relevance = plan.fast
@@ -766,7 +780,26 @@ async function rank(
     (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
     b.adjusted - a.adjusted || tieBreak(meta, a.session, b.session)
   );
-  return { order, relevanceCount: pool.length };
+  return { order, relevanceCount: pool.length, strictOnly };
+}
+
+/** The postings of the given sessions (postings descending). */
+function onlySessions(
+  rowids: readonly number[],
+  sessions: ReadonlySet<number>,
+): number[] {
+  const out: number[] = [];
+  let prev = -1;
+  let keep = false;
+  for (const id of rowids) {
+    const s = sessionOfRecord(id);
+    if (s !== prev) {
+      prev = s;
+      keep = sessions.has(s);
+    }
+    if (keep) out.push(id);
+  }
+  return out;
 }
 
 /** Relevance for the fast tier: every term is in every record read. */
