@@ -83,9 +83,11 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
       for (const [id, t] of Object.entries(report.harnesses)) {
         if (t.files === 0) continue;
         io.stderr.write(
-          `  ${id.padEnd(14)} ${t.files} files, ${t.parsed} read (${
+          `  ${id.padEnd(14)} ${plural(t.files, "file")}, ${t.parsed} read (${
             formatBytes(t.bytes)
-          }), ${t.sessions} sessions, ${t.records} records\n`,
+          }), ${plural(t.sessions, "session")}, ${
+            plural(t.records, "record")
+          }\n`,
         );
       }
       const redacted = Object.values(report.redactions).reduce(
@@ -93,7 +95,13 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         0,
       );
       io.stderr.write(
-        `indexed ${report.files} files in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${report.sessions} sessions, ${report.records} records, ${redacted} secrets redacted → ${path}\n`,
+        `indexed ${
+          plural(report.files, "file")
+        } in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${
+          plural(report.sessions, "session")
+        }, ${
+          plural(report.records, "record")
+        }, ${redacted} secrets redacted → ${path}\n`,
       );
     }
     for (const f of report.failures) {
@@ -104,3 +112,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     return report.failures.length > 0 ? EXIT.partial : EXIT.ok;
   },
 };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

@@ -483,6 +483,19 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     ) {
       known.set(row.path, row);
     }
+    // Sub-agent transcripts read (or skipped) under the other setting are
+    // stale: a changed DEJA_INCLUDE_SUBAGENTS re-reads every store once.
+    const subagents = String(options.includeSubagents ?? true);
+    const lastSubagents = db.prepare(
+      "SELECT value FROM meta WHERE key = 'include_subagents'",
+    )
+      .get() as { value: string } | undefined;
+    if (lastSubagents && lastSubagents.value !== subagents) {
+      for (const row of known.values()) {
+        row.size = -1;
+        row.safe_offset = 0; // read whole, replacing what the file gave before
+      }
+    }
     const seen = new Set<string>();
     const progress = (harness: string) =>
       options.onProgress?.({
@@ -554,6 +567,16 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
             .run(String(now())),
       );
     }
+    if (lastSubagents?.value !== subagents) {
+      batch.write(
+        0,
+        () =>
+          db.prepare(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('include_subagents', ?)",
+          )
+            .run(subagents),
+      );
+    }
     batch.commit();
   } catch (err) {
     batch.rollback();
@@ -605,16 +628,13 @@ async function planFile(
   let mtime = stat.mtime?.getTime() ?? 0;
   if (!kind.appendOnly) {
     // A SQLite store's recent writes may sit only in its -wal file, which
-    // leaves the main file's size and mtime alone: count the -wal too.
-    let wal: Deno.FileInfo | undefined;
+    // leaves the main file's size and mtime alone: count the -wal's size.
+    // Not its mtime: a reader (deja's own read-only open included) touches
+    // an empty -wal without changing anything.
     try {
-      wal = Deno.statSync(`${path}-wal`);
+      size += Deno.statSync(`${path}-wal`).size;
     } catch {
       // No -wal beside the store: nothing pending.
-    }
-    if (wal) {
-      size += wal.size;
-      mtime = Math.max(mtime, wal.mtime?.getTime() ?? 0);
     }
   }
   if (prior && !prior.error && prior.size === size && prior.mtime === mtime) {
@@ -704,13 +724,16 @@ async function commitFile(
   if (resume) report.appended++;
   else report.replaced++;
   report.bytes += parsedBytes;
-  report.sessions += sessions.length;
+  // Prompt-history entries are not sessions of their own (they are hidden
+  // when their transcript exists); count them apart.
+  const counted = kind.id === "history" ? 0 : sessions.length;
+  report.sessions += counted;
   report.records += records;
   report.skipped += result.skipped;
   addRedactions(report.redactions, redactions);
   totals.parsed++;
   totals.bytes += parsedBytes;
-  totals.sessions += sessions.length;
+  totals.sessions += counted;
   totals.records += records;
 }
 
