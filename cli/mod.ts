@@ -151,7 +151,8 @@ export async function run(
       io,
     );
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A query that cannot be parsed (a bad --re pattern) is a usage error too.
+    if (err instanceof UsageError || err instanceof SyntaxError) {
       io.stderr.write(`error: ${messageOf(err)}\n\n${commandHelp(command)}`);
       return EXIT.usage;
     }
