@@ -120,6 +120,11 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     ],
   },
   {
+    names: ["ui"],
+    load:
+      async () => [(await lazy<typeof import("./ui.ts")>("./ui.ts")).uiCommand],
+  },
+  {
     names: [
       "hook-context",
       "hook-prompt",

@@ -1,0 +1,81 @@
+// The API client. Reads are plain GETs; writes send the token as a Bearer
+// header when the user signed in (the token lives in this tab's
+// sessionStorage only). Errors arrive as problem JSON.
+
+const TOKEN_KEY = "deja-token";
+
+/** A failed API call with the server's problem body. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail ?? `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem ?? {};
+  }
+}
+
+export function token() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+export function setToken(value) {
+  try {
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Storage disabled: the token cannot be kept.
+  }
+}
+
+function query(params) {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v)) { for (const x of v) qs.append(k, String(x)); }
+    else qs.set(k, String(v));
+  }
+  const s = qs.toString();
+  return s ? `?${s}` : "";
+}
+
+async function handle(res) {
+  const text = await res.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = { detail: text.slice(0, 200) };
+  }
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body;
+}
+
+/** GET a JSON route. */
+export async function get(path, params, signal) {
+  const res = await fetch(path + query(params), {
+    headers: { accept: "application/json" },
+    credentials: "same-origin",
+    ...(signal ? { signal } : {}),
+  });
+  return handle(res);
+}
+
+/** POST a JSON body. */
+export async function post(path, body) {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json",
+  };
+  const t = token();
+  if (t) headers.authorization = `Bearer ${t}`;
+  const res = await fetch(path, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body ?? {}),
+    credentials: "same-origin",
+  });
+  return handle(res);
+}

@@ -1,0 +1,125 @@
+/**
+ * Small request and response helpers shared by the route files: JSON
+ * answers that are never cached, strict JSON bodies, and typed query
+ * parameters that fail as 400 problems.
+ *
+ * @module
+ */
+import { DejaError } from "../core/errors.ts";
+import type { Context } from "./_hono.ts";
+
+/**
+ * A JSON answer with `Cache-Control: no-store`.
+ *
+ * @param body Any JSON value.
+ * @param status HTTP status (default 200).
+ * @returns The response.
+ */
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+function bad(message: string): never {
+  throw new DejaError("SRV-E006", message);
+}
+
+/**
+ * Reads a JSON object body and refuses unknown keys, so a client cannot
+ * smuggle fields the server ignores (an `actor`, say).
+ *
+ * @param c The context.
+ * @param allowed Keys the route accepts.
+ * @returns The object.
+ * @throws {DejaError} SRV-E006 for a missing, non-object or over-wide body.
+ */
+export async function strictBody(
+  c: Context,
+  allowed: readonly string[],
+): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.length > 64 * 1024) bad("The request body is larger than 64 KiB");
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    bad("The request body is not JSON");
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    bad("The request body must be a JSON object");
+  }
+  for (const key of Object.keys(data)) {
+    if (!allowed.includes(key)) {
+      bad(
+        key === "actor"
+          ? 'The actor comes from the server (deja ui --actor), never from the request: drop "actor"'
+          : `Unknown field "${key}"; this route takes ${
+            allowed.map((k) => `"${k}"`).join(", ") || "no fields"
+          }`,
+      );
+    }
+  }
+  return data as Record<string, unknown>;
+}
+
+/**
+ * A required string field.
+ *
+ * @param body The body.
+ * @param key The field.
+ * @returns The value.
+ */
+export function stringField(
+  body: Record<string, unknown>,
+  key: string,
+): string {
+  const v = body[key];
+  if (typeof v !== "string" || v.trim() === "") {
+    bad(`"${key}" must be a non-empty string`);
+  }
+  return v;
+}
+
+/**
+ * An optional integer query parameter.
+ *
+ * @param c The context.
+ * @param name The parameter.
+ * @param min Smallest allowed value.
+ * @param max Largest allowed value.
+ * @returns The value, or undefined when absent.
+ */
+export function intParam(
+  c: Context,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    bad(`"${name}" must be a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/**
+ * An optional boolean query parameter (`1/0`, `true/false`, `on/off`).
+ *
+ * @param c The context.
+ * @param name The parameter.
+ * @returns The value, or undefined when absent.
+ */
+export function boolParam(c: Context, name: string): boolean | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === "") return undefined;
+  if (["1", "true", "on", "yes"].includes(raw)) return true;
+  if (["0", "false", "off", "no"].includes(raw)) return false;
+  return bad(`"${name}" must be true or false`);
+}
