@@ -170,6 +170,10 @@ Deno.test({
               await located.locator("mark").count() > 0,
               "the hit is highlighted in the reader",
             );
+            ok(
+              await page.locator(".entry.superseded").count() > 0,
+              "records a rollback made inactive are marked",
+            );
             match(page.url(), /locate=/);
             await shot(page, shots, "sessions");
 
@@ -343,8 +347,8 @@ Deno.test({
             await page.keyboard.press("Enter");
             await page.waitForSelector(".fact-head");
             match(page.url(), new RegExp(`rec=${hash}`));
-            await page.goBack();
-            await rows.first().waitFor();
+            await page.goto(`${served.url}/?tab=loop&rec=${hash}`);
+            await page.waitForSelector('.badge:text-is("chain verified")');
             await page.goto(`${served.url}/?tab=sessions`);
             await page.waitForSelector("#search");
             await page.locator("h1").click();
