@@ -625,7 +625,7 @@ async function planFile(
     return undefined;
   }
   let size = stat.size;
-  let mtime = stat.mtime?.getTime() ?? 0;
+  const mtime = stat.mtime?.getTime() ?? 0;
   if (!kind.appendOnly) {
     // A SQLite store's recent writes may sit only in its -wal file, which
     // leaves the main file's size and mtime alone: count the -wal's size.
