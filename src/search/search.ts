@@ -464,7 +464,7 @@ function climb(r: Retriever, q: UnderstoodQuery): Plan {
     )
   );
   const askOnly = q.long && terms.some((t) => t.weight >= 1);
-  const required = terms.map((t) => !askOnly || t.weight >= 1);
+  const required = terms.map((t) => !t.optional && (!askOnly || t.weight >= 1));
   const need = required.filter(Boolean).length;
   const ladder: LadderStep[] = [];
   const plan: Plan = {

@@ -41,6 +41,11 @@ export interface QueryTerm {
   weight: number;
   /** Other spellings that count as this term (identifier parts). */
   alternatives: string[];
+  /**
+   * Searched but never required: a month or year that named a time window
+   * may also be said in the session ("in March we moved…").
+   */
+  optional?: boolean;
 }
 
 /** A query, understood. */
@@ -63,6 +68,17 @@ export interface UnderstoodQuery {
   personal: boolean;
 }
 
+/**
+ * A question about the asker: first person singular ("did I", "my") and no
+ * second person ("what did you recommend to me" is about the assistant).
+ */
+function isPersonal(ask: string): boolean {
+  const text = ask.replaceAll("’", "'");
+  return /(^|[^a-z'])(i|i'm|i've|i'd|my|me|mine|myself)($|[^a-z'])/i.test(
+    text,
+  ) && !/(^|[^a-z'])(you|your|yours|you've|you're)($|[^a-z'])/i.test(text);
+}
+
 /** Options for {@linkcode understandQuery}. */
 export interface UnderstandOptions {
   /** The clock, for relative times. */
@@ -72,6 +88,8 @@ export interface UnderstandOptions {
 }
 
 const LONG_PROMPT = 240;
+const DATE_WORDS =
+  /\b(january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/g;
 
 function protect(text: string): { text: string; kept: string[] } {
   const kept: string[] = [];
@@ -285,6 +303,19 @@ export function understandQuery(
   const found: QueryTerm[] = [];
   termsOf(askTime.text, 1, found, dropped);
   termsOf(restTime.text, long ? 0.3 : 0.7, found, dropped);
+  if (time) {
+    // Absolute times are words too: keep a month or year, not required.
+    for (const w of time.phrase.toLowerCase().match(DATE_WORDS) ?? []) {
+      found.push({
+        text: w,
+        kind: "word",
+        stem: porterStem(w),
+        weight: 0.5,
+        alternatives: [],
+        optional: true,
+      });
+    }
+  }
   let terms = found;
   if (terms.length === 0 && dropped.length > 0) {
     // Only stop words: search them after all.
@@ -323,8 +354,7 @@ export function understandQuery(
     dropped: [...new Set(dropped)],
     overBudget,
     long,
-    personal: /(^|[^\p{L}])(i|i'm|i've|i'd|my|me|mine|myself)([^\p{L}]|$)/iu
-      .test(ask.replaceAll("’", "'")) && !/^\s*$/.test(ask),
+    personal: isPersonal(ask),
   };
   if (time) out.time = time;
   return out;
