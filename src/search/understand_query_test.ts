@@ -101,9 +101,15 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
       equal(q.time?.to, day(to) + (query.includes("ago") ? 12 * 3_600_000 : 0));
       ok(
         !q.terms.some((x) =>
-          ["last", "week", "yesterday", "september"].includes(x.text)
+          ["last", "week", "yesterday", "ago"].includes(x.text)
         ),
       );
+      // A month or year stays searchable, never required.
+      for (
+        const term of q.terms.filter((x) =>
+          /^(september|december|2025)$/.test(x.text)
+        )
+      ) equal(term.optional, true);
     });
   }
   await t.step("may as a verb is not a month", () => {
