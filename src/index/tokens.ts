@@ -72,7 +72,11 @@ export function cjkBigrams(run: string): string[] {
 }
 
 const HUMP = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
-const WORDS = /[A-Za-z][A-Za-z0-9]{5,}/g;
+const HUMPS = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
 
 /**
  * The parts of a camelCase or PascalCase identifier, lowercased; undefined
@@ -120,15 +124,23 @@ export function postingTokens(text: string): string {
     out = out.replace(CJK_RUNS, (run) => ` ${cjkBigrams(run).join(" ")} `)
       .replace(/ {2,}/g, " ").trim();
   }
+  // Find the humps, then the words around them: text without a hump (most
+  // prose) costs one native scan.
   let extra: string[] | undefined;
   let seen: Set<string> | undefined;
-  for (const m of text.matchAll(WORDS)) {
-    const word = m[0];
+  let after = -1;
+  for (const m of text.matchAll(HUMPS)) {
+    if (m.index < after) continue;
+    let start = m.index;
+    while (start > 0 && isAlnum(text.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < text.length && isAlnum(text.charCodeAt(end))) end++;
+    after = end;
+    const word = text.slice(start, end);
+    if (seen?.has(word)) continue;
     const parts = identifierParts(word);
-    if (!parts) continue;
-    seen ??= new Set();
-    if (seen.has(word)) continue;
-    seen.add(word);
+    if (!parts || !/^[A-Za-z]/.test(word)) continue;
+    (seen ??= new Set()).add(word);
     (extra ??= []).push(parts.join(" "));
   }
   return extra ? `${out}\n${extra.join("\n")}` : out;
