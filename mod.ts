@@ -237,3 +237,15 @@ export {
   type InstallReport,
   uninstallHarness,
 } from "./src/install/mod.ts";
+export {
+  type AppDeps,
+  type AuthConfig,
+  type ConsoleApp,
+  createApp,
+  type Mode,
+  modeOf,
+  type RunningServer,
+  type SearchBudgets,
+  serveConsole,
+  type ServeOptions,
+} from "./src/server/mod.ts";
