@@ -8,8 +8,14 @@
 import type { Database } from "../core/_sqlite.ts";
 // The index's schema and body reader alone: its mod.ts brings the indexer, which a query never needs.
 import { FLAG, ftsTableFor } from "../index/schema.ts";
-import { readBody } from "../index/read_body.ts";
-import { ftsQuote, type SessionRow, type StoredRecord } from "../search/mod.ts";
+import {
+  ftsQuote,
+  readRecordText,
+  recordOf,
+  type RecordRow,
+  type SessionRow,
+  type StoredRecord,
+} from "../search/mod.ts";
 
 /** What {@linkcode matchRecords} looks for. */
 export interface MatchQuery {
@@ -60,39 +66,6 @@ export function matchRecords(db: Database, query: MatchQuery): MatchRow[] {
   }
 }
 
-interface RecordRow {
-  rowid: number;
-  seq: number;
-  role: string;
-  time: number | null;
-  flags: number;
-  exit_code: number | null;
-  tool: string | null;
-  line: number | null;
-  offset: number | null;
-  record_id: string | null;
-  body: Uint8Array;
-  session: number;
-}
-
-async function recordOf(row: RecordRow): Promise<StoredRecord> {
-  return {
-    rowid: row.rowid,
-    seq: row.seq,
-    role: row.role,
-    text: await readBody(row.body, (row.flags & FLAG.compressed) !== 0),
-    time: row.time,
-    exitCode: row.exit_code,
-    tool: row.tool,
-    line: row.line,
-    offset: row.offset,
-    recordId: row.record_id,
-    subagent: (row.flags & FLAG.subagent) !== 0,
-    isError: (row.flags & FLAG.isError) !== 0,
-    truncated: (row.flags & FLAG.truncated) !== 0,
-  };
-}
-
 /**
  * One record by rowid.
  *
@@ -100,16 +73,11 @@ async function recordOf(row: RecordRow): Promise<StoredRecord> {
  * @param rowid The record.
  * @returns The record, or undefined.
  */
-export async function recordAt(
+export function recordAt(
   db: Database,
   rowid: number,
 ): Promise<StoredRecord | undefined> {
-  const row = db.prepare("SELECT * FROM records WHERE rowid = ?").get(
-    rowid,
-  ) as unknown as
-    | RecordRow
-    | undefined;
-  return row ? await recordOf(row) : undefined;
+  return readRecordText(db, rowid);
 }
 
 /**

@@ -108,7 +108,8 @@ export interface StoredRecord {
   decision?: boolean;
 }
 
-interface RecordRow {
+/** A `records` row as stored. */
+export interface RecordRow {
   rowid: number;
   seq: number;
   role: string;

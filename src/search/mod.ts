@@ -42,7 +42,10 @@ export {
 } from "./show.ts";
 export { type HarnessStats, type IndexStats, indexStats } from "./stats.ts";
 export {
+  readRecordText,
   readSessionRecords,
+  recordOf,
+  type RecordRow,
   type SessionInfo,
   sessionInfoOf,
   type SessionRow,
