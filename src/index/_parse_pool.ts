@@ -1,9 +1,8 @@
 /**
  * Where files are parsed: in this thread by default, or with
  * `DEJA_INDEX_WORKERS=1` on one worker while this thread only writes. On a
- * 240 MB cold pass the worker was ~1.3× faster but raised peak memory from
- * ~235 MB to ~355 MB (docs/benchmarks.md), past the 300 MB budget, so it is
- * opt-in. Even then it starts only after {@linkcode WORKER_FROM_BYTES} of
+ * 240 MB cold pass the worker was 1.07–1.3× faster but raised peak memory
+ * past the 300 MB budget (docs/benchmarks.md), so it is opt-in. Even then it starts only after {@linkcode WORKER_FROM_BYTES} of
  * planned input, since starting it costs more than a small incremental pass.
  *
  * @module

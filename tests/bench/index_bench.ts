@@ -24,10 +24,16 @@ const root = fromFileUrl(new URL("../..", import.meta.url));
 const work = await Deno.makeTempDir({ prefix: "deja-bench-" });
 const home = `${work}/home`;
 const indexPath = `${work}/index.db`;
+const real = Deno.env.toObject();
 const env = {
   HOME: home,
   DEJA_INDEX: indexPath,
-  PATH: Deno.env.get("PATH") ?? "",
+  // `DEJA_INDEX_WORKERS=1 deno task bench` measures the parse worker.
+  DEJA_INDEX_WORKERS: real.DEJA_INDEX_WORKERS ?? "0",
+  PATH: real.PATH ?? "",
+  // A HOME override would move Deno's own cache; keep it where it is.
+  DENO_DIR: real.DENO_DIR ??
+    `${real.XDG_CACHE_HOME ?? `${real.HOME}/.cache`}/deno`,
 };
 const say = (s: string) => console.log(s);
 
