@@ -19,7 +19,7 @@ const say = (text: string) => io.stdout.write(`\n\x1b[1m$ ${text}\x1b[22m\n`);
 
 const steps: string[][] = [
   ["index"],
-  ["sources"],
+  ["stats"],
   ["search", "docker", "compose"],
   ["search", "ECONNREFUSED", "--role", "tool-output", "--role", "command"],
   ["search", "redis", "--project", "api"],
