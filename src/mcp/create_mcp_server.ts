@@ -12,6 +12,7 @@ import {
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { DejaError } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
 import {
   contextDigest,
@@ -200,15 +201,23 @@ export function createMcpServer(ctx: McpContext): McpServer {
         };
       }
       try {
-        const digest = await contextDigest(db, ref, {
-          now: ctx.now(),
-          budget: 16384,
-        });
+        let text: string;
+        try {
+          const digest = await contextDigest(db, ref, {
+            now: ctx.now(),
+            budget: 16384,
+          });
+          text = digest.markdown;
+        } catch (err) {
+          // An unknown or ambiguous session is an answer, not a server fault.
+          if (!(err instanceof DejaError)) throw err;
+          text = `No session to read: ${err.message}`;
+        }
         return {
           contents: [{
             uri: uri.href,
             mimeType: "text/markdown",
-            text: frameRecall(digest.markdown, { kind: "context" }),
+            text: frameRecall(text, { kind: "context" }),
           }],
         };
       } finally {
