@@ -435,7 +435,14 @@ Deno.test("deja loop run --from-index learns failing commands from the transcrip
     now: () => NOW,
   });
   const db = `${home}/memory.db`;
-  const io = captureIo({ now: NOW, cwd: "/", env: { DEJA_INDEX: index } });
+  // A clock that moves, as a real one does: grains the import adds land
+  // after the run's own start time.
+  let tick = NOW;
+  const io = captureIo({
+    now: () => tick++,
+    cwd: "/",
+    env: { DEJA_INDEX: index },
+  });
   const code = await run(
     [
       "loop",
@@ -462,5 +469,35 @@ Deno.test("deja loop run --from-index learns failing commands from the transcrip
   );
   ok(failure, JSON.stringify(result.recommendations));
   match(failure.summary, /^Tool "Bash" failed 3 times \(75% of 4 calls\)/);
+  // A second run imports nothing new, so its gate sees nothing new either.
+  const again = captureIo({
+    now: NOW + 60_000,
+    cwd: "/",
+    env: { DEJA_INDEX: index },
+  });
+  equal(
+    await run(
+      [
+        "loop",
+        "run",
+        "--db",
+        db,
+        "--from-index",
+        "--min-new-errors",
+        "3",
+        "--format",
+        "json",
+      ],
+      again,
+      {
+        keepPermissions: true,
+      },
+    ),
+    0,
+    again.err(),
+  );
+  const second = JSON.parse(again.out()) as RunResult;
+  equal(second.new_since_watermark.error_events, 0);
+  equal(second.outcome, "skipped");
   await Deno.remove(home, { recursive: true });
 });

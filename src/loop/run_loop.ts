@@ -317,7 +317,9 @@ export async function runLoop(
       }
       result.recommendations.push(rec);
     }
-    store.setWatermark(now);
+    // Grains this run imported were added after `now`: the watermark covers
+    // them too, so the next run does not count them as new again.
+    store.setWatermark(Math.max(now, store.now()));
     return finish();
   } finally {
     lock.release();
