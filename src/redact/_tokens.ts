@@ -312,7 +312,7 @@ function looksRandom(core: string): boolean {
   // longer, denser in entropy and really mixed, as random keys are and
   // ULIDs (26) and version-like strings are not.
   if (core.length < 28 || !/[0-9]/.test(core)) return false;
-  // Names built from words and ids: figma-eval-<uuid>-gemini_cli.
+  // Names built from words and ids: design-review-<uuid>-gemini_cli.
   if (UUID_IN.test(core) || /(?:^|[-_])[a-z]{4,}(?:[-_]|$)/i.test(core)) {
     return false;
   }

@@ -694,7 +694,7 @@ const NEGATIVES: string[] = [
   "npm_config_cache=/tmp/npm-cache",
   "created: 2025-03-01T10:20:30Z",
   "git push origin HEAD:refs/heads/feature/add-token-refresh-handler",
-  '{"repo":"figma-eval-85611489-0cec-4a77-b02f-c74703a9b30f-gemini_cli"}',
+  '{"repo":"design-review-3f0c7a12-9b4e-4d21-8a6f-52c1e0d9b7aa-gemini_cli"}',
   '"run": "01ARZ3NDEKTSV4RRFFQ69G5FAV"',
   '"path": "src/core/types/abc123def456ghi789jkl"',
 ];
