@@ -11,6 +11,8 @@ import {
   printJson,
 } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
+import { HARNESS_IDS } from "./_harness_ids.ts";
+import { UsageError } from "../src/core/errors.ts";
 import {
   includeSubagents,
   selectedHarnesses,
@@ -48,6 +50,13 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
   },
   async run(args, io) {
     const quiet = boolFlag(args, "quiet");
+    for (const h of listFlag(args, "harness")) {
+      if (!HARNESS_IDS.includes(h)) {
+        throw new UsageError(
+          `Unknown harness "${h}": use one of ${HARNESS_IDS.join(", ")}`,
+        );
+      }
+    }
     const path = indexPath(io.env);
     let lastPrint = 0;
     const report = await indexStores({

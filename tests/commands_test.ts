@@ -1,5 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { COMMAND_MODULES } from "../cli/commands.ts";
+import { HARNESS_IDS } from "../cli/_harness_ids.ts";
+import { HARNESSES } from "../src/sources/registry.ts";
 
 Deno.test("COMMAND_MODULES names match the commands each module loads", async () => {
   const seen = new Set<string>();
@@ -11,4 +13,8 @@ Deno.test("COMMAND_MODULES names match the commands each module loads", async ()
       seen.add(name);
     }
   }
+});
+
+Deno.test("HARNESS_IDS lists the registry's ids in order", () => {
+  deepEqual([...HARNESS_IDS], HARNESSES.map((h) => h.id));
 });
