@@ -16,7 +16,7 @@ const decoder = new TextDecoder();
  * deflate call costs ~30 µs whatever its size, so small bodies stay plain:
  * most bytes sit in the long ones (docs/benchmarks.md).
  */
-export const COMPRESS_FROM = 1024;
+const COMPRESS_FROM = 1024;
 
 /**
  * Encodes a record's text for storage. Speech stays plain so that an
@@ -56,7 +56,7 @@ const SIGNAL =
   /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/i;
 
 /** Tool output longer than this is indexed on its signal lines only. */
-export const SIGNAL_FROM = 2048;
+const SIGNAL_FROM = 2048;
 
 /**
  * The text a record contributes to the full-text index: an edit's path

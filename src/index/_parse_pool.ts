@@ -12,7 +12,7 @@ import { messageOf } from "../core/errors.ts";
 import { type ParsedFile, parseFile } from "./_prepare.ts";
 
 /** Planned input after which the parse worker starts. */
-export const WORKER_FROM_BYTES = 8 * 1024 * 1024;
+const WORKER_FROM_BYTES = 8 * 1024 * 1024;
 
 /** What the pool needs of a planned file. */
 export interface PoolJob {
