@@ -472,3 +472,75 @@ Deno.test("resumeCommand() gives each harness its native command", async (t) => 
     );
   });
 });
+
+Deno.test("howTo() does not offer a command that only reads the words it was asked about", async () => {
+  const { indexStores } = await import("../src/index/mod.ts");
+  const { claudeCode } = await import("../src/sources/claude_code.ts");
+  const { howTo } = await import("../src/recall/mod.ts");
+  const home = await Deno.makeTempDir();
+  const dir = `${home}/.claude/projects/-home-dev-src-api`;
+  await Deno.mkdir(dir, { recursive: true });
+  const session = (id: string, command: string, at: number) =>
+    [
+      {
+        type: "user",
+        message: { role: "user", content: "run the tests please" },
+      },
+      {
+        type: "assistant",
+        message: {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: `t${id}`,
+            name: "Bash",
+            input: { command },
+          }],
+        },
+      },
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: `t${id}`,
+            content: "ok",
+          }],
+        },
+      },
+    ].map((line, i) =>
+      JSON.stringify({
+        ...line,
+        sessionId: id,
+        cwd: "/home/dev/src/api",
+        timestamp: new Date(at + i * 1000).toISOString(),
+      })
+    ).join("\n") + "\n";
+  await Deno.writeTextFile(
+    `${dir}/a.jsonl`,
+    session("a", "sed -n '1,40p' tests/users.test.ts", NOW - 3e6),
+  );
+  await Deno.writeTextFile(
+    `${dir}/b.jsonl`,
+    session("b", "sed -n '1,40p' tests/users.test.ts", NOW - 2e6),
+  );
+  await Deno.writeTextFile(
+    `${dir}/c.jsonl`,
+    session("c", "npm test", NOW - 1e6),
+  );
+  const indexPath = `${home}/index.db`;
+  await indexStores({
+    indexPath,
+    harnesses: [claudeCode],
+    source: { home, env: {}, os: "linux" },
+  });
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const result = await howTo(db, "run the tests", { now: NOW });
+    equal(result.invocations[0]?.command, "npm test");
+    ok(!result.invocations.some((i) => i.command.startsWith("sed ")));
+  } finally {
+    db.close();
+  }
+});
