@@ -78,6 +78,12 @@ export function openDatabase(
 }
 
 function probeFts5(db: DatabaseSync): void {
+  // Compiled in (as in Deno's node:sqlite): a cheap check instead of
+  // creating and dropping a table (~1 ms of every search process).
+  const built = db.prepare(
+    "SELECT sqlite_compileoption_used('ENABLE_FTS5') AS yes",
+  ).get() as { yes: number } | undefined;
+  if (built?.yes === 1) return;
   try {
     db.exec(
       "CREATE VIRTUAL TABLE temp._fts5_probe USING fts5(x); DROP TABLE temp._fts5_probe",

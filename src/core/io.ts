@@ -74,7 +74,11 @@ export function processIo(): Io {
     cwd: Deno.cwd(),
     now: () => Date.now(),
     isTerminal: Deno.stdout.isTerminal(),
-    stdin: Deno.stdin.readable,
+    // A getter: creating the stream loads Deno's web streams (~10 ms of a
+    // whole process), which only the commands that read stdin should pay.
+    get stdin() {
+      return Deno.stdin.readable;
+    },
   };
 }
 

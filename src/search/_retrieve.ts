@@ -12,6 +12,7 @@ import { type Role, WORK_ROLES } from "../core/types.ts";
 import { FLAG, isUserRecord, sessionOfRecord } from "../index/schema.ts";
 import { editDistance, fuzzyBudget } from "./_fuzzy.ts";
 import { prepared, type Statement } from "./_statements.ts";
+import { hiddenSessions } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import type { QueryTerm } from "./understand_query.ts";
 
@@ -62,7 +63,7 @@ export class Retriever {
   #userOnly: boolean;
   #assistantOnly: boolean;
   #workRoles: readonly Role[] | undefined;
-  #hidden: Set<number>;
+  #hidden: ReadonlySet<number>;
   #allowed: Set<number> | undefined;
   #cache = new Map<string, number[]>();
 
@@ -86,12 +87,7 @@ export class Retriever {
     this.#workRoles = work.length && work.length < WORK_ROLES.length
       ? work
       : undefined;
-    this.#hidden = new Set(
-      (prepared(db, "SELECT rowid FROM sessions WHERE hidden = 1")
-        .all() as Array<
-          { rowid: number }
-        >).map((r) => r.rowid),
-    );
+    this.#hidden = hiddenSessions(db);
     const { where, params } = sessionFilterSql(filter);
     if (params.length) {
       this.#allowed = new Set(
@@ -131,10 +127,14 @@ export class Retriever {
     const out: number[] = [];
     for (const table of this.#tables) {
       // One JSON array instead of a row object per posting: 2–3× faster.
+      // FTS5 reads a doclist forwards; asking for it newest first (ORDER BY
+      // rowid DESC) buffers it and costs ~30% more than reversing here.
       const row = this.#prepare(
-        `SELECT json_group_array(rowid) AS ids FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ${POSTING_CAP})`,
+        `SELECT json_group_array(rowid) AS ids FROM ${table} WHERE ${table} MATCH ?`,
       ).get(expression) as { ids: string } | undefined;
       let rowids = JSON.parse(row?.ids ?? "[]") as number[];
+      if (rowids.length > POSTING_CAP) rowids = rowids.slice(-POSTING_CAP);
+      rowids.reverse();
       if (table === "fts_speech" && (this.#userOnly || this.#assistantOnly)) {
         rowids = rowids.filter((id) => isUserRecord(id) === this.#userOnly);
       }

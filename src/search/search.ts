@@ -50,6 +50,7 @@ import {
   termForm,
 } from "./_snippet.ts";
 import { prepared } from "./_statements.ts";
+import { sessionFacts } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import {
   type QueryTerm,
@@ -878,27 +879,16 @@ function neutralSignals(): Signals {
 }
 
 /**
- * Length, times and (for the first `named`) id and title of candidate
- * sessions. One JSON array per query: a row object per session costs more
- * than the rest of ranking.
+ * Length and times of candidate sessions; ids and titles are filled in
+ * later for the few that may be shown (`nameSessions`). Fresh objects per
+ * search, so a tie never depends on what an earlier search named.
  */
 function sessionMeta(db: Database, rowids: number[]): Map<number, SessionMeta> {
-  const rows = JSON.parse(
-    (prepared(
-      db,
-      `SELECT json_group_array(json_array(rowid, records, started, updated)) AS j
-       FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))`,
-    ).get(JSON.stringify(rowids)) as { j: string }).j,
-  ) as Array<[number, number, number | null, number | null]>;
-  return new Map(
-    rows.map(([rowid, records, started, updated]) => [rowid, {
-      id: "",
-      title: null,
-      records,
-      started,
-      updated,
-    }]),
-  );
+  const out = new Map<number, SessionMeta>();
+  for (const [rowid, [records, started, updated]] of sessionFacts(db, rowids)) {
+    out.set(rowid, { id: "", title: null, records, started, updated });
+  }
+  return out;
 }
 
 /** Fills in ids and titles for the sessions that may be shown. */

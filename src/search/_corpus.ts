@@ -1,0 +1,114 @@
+/**
+ * Facts about the indexed corpus that do not depend on the query — hidden
+ * sessions, session lengths and times, scoped totals — kept per open
+ * connection until the index changes (`PRAGMA data_version` moves when
+ * another connection commits). A long-lived reader (the MCP server, the
+ * console, a bench) then stops re-reading them on every search; a one-shot
+ * `deja search` reads only what its own query needs, as before.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { prepared } from "./_statements.ts";
+
+/** Length and times of one session: records, started, updated. */
+export type SessionFacts = readonly [number, number | null, number | null];
+
+interface Cache {
+  version: number;
+  hidden?: Set<number>;
+  facts: Map<number, SessionFacts>;
+  totals: Map<string, { n: number; mean: number | null }>;
+}
+
+const byDb = new WeakMap<Database, Cache>();
+
+function cacheOf(db: Database): Cache {
+  const version = (prepared(db, "PRAGMA data_version").get() as {
+    data_version: number;
+  }).data_version;
+  let cache = byDb.get(db);
+  if (!cache || cache.version !== version) {
+    cache = { version, facts: new Map(), totals: new Map() };
+    byDb.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * The rowids of sessions hidden from search.
+ *
+ * @param db The index.
+ * @returns The set (shared: do not change it).
+ */
+export function hiddenSessions(db: Database): ReadonlySet<number> {
+  const cache = cacheOf(db);
+  cache.hidden ??= new Set(
+    (prepared(db, "SELECT rowid FROM sessions WHERE hidden = 1").all() as Array<
+      { rowid: number }
+    >).map((r) => r.rowid),
+  );
+  return cache.hidden;
+}
+
+/**
+ * Records, started and updated of the given sessions; a session the index
+ * does not hold is absent. Reads only the sessions not already known.
+ *
+ * @param db The index.
+ * @param rowids Session rowids.
+ * @returns Facts per session rowid.
+ */
+export function sessionFacts(
+  db: Database,
+  rowids: readonly number[],
+): Map<number, SessionFacts> {
+  const cache = cacheOf(db);
+  const missing = rowids.filter((s) => !cache.facts.has(s));
+  if (missing.length) {
+    // One JSON array per query: a row object per session costs more than
+    // the rest of ranking.
+    const rows = JSON.parse(
+      (prepared(
+        db,
+        `SELECT json_group_array(json_array(rowid, records, started, updated)) AS j
+         FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))`,
+      ).get(JSON.stringify(missing)) as { j: string }).j,
+    ) as Array<[number, number, number | null, number | null]>;
+    for (const [rowid, records, started, updated] of rows) {
+      cache.facts.set(rowid, [records, started, updated]);
+    }
+  }
+  const out = new Map<number, SessionFacts>();
+  for (const s of rowids) {
+    const f = cache.facts.get(s);
+    if (f) out.set(s, f);
+  }
+  return out;
+}
+
+/**
+ * How many sessions a scope holds and their mean length in records.
+ *
+ * @param db The index.
+ * @param where SQL over `sessions s` (from `sessionFilterSql`).
+ * @param params Its parameters.
+ * @returns The count and mean (null when there are none).
+ */
+export function scopeTotals(
+  db: Database,
+  where: string,
+  params: readonly (string | number)[],
+): { n: number; mean: number | null } {
+  const cache = cacheOf(db);
+  const key = JSON.stringify([where, params]);
+  let totals = cache.totals.get(key);
+  if (!totals) {
+    totals = prepared(
+      db,
+      `SELECT count(*) AS n, avg(records) AS mean FROM sessions s WHERE ${where}`,
+    ).get(...params) as { n: number; mean: number | null };
+    cache.totals.set(key, { n: totals.n, mean: totals.mean });
+  }
+  return totals;
+}
