@@ -22,6 +22,42 @@ export function sha256Hex(data: string | Uint8Array): string {
   return sha256(bytes);
 }
 
+/**
+ * A fast 64-bit fingerprint (two FNV-1a lanes) of a string's UTF-16 code
+ * units or of bytes: for change and duplicate detection where nobody
+ * chooses the input to collide (file prefixes, repeated turns), never for
+ * content addresses, which use {@linkcode sha256Hex}.
+ *
+ * @param data Text or bytes.
+ * @returns 16 hex characters.
+ * @example
+ * ```ts
+ * import { fingerprint } from "./hash.ts";
+ * import { equal, notEqual } from "node:assert/strict";
+ * equal(fingerprint("abc"), fingerprint("abc"));
+ * notEqual(fingerprint("abc"), fingerprint("abd"));
+ * ```
+ */
+export function fingerprint(data: string | Uint8Array): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ data.length;
+  if (typeof data === "string") {
+    for (let i = 0; i < data.length; i++) {
+      const c = data.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+  } else {
+    for (let i = 0; i < data.length; i++) {
+      const c = data[i]!;
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") +
+    (b >>> 0).toString(16).padStart(8, "0");
+}
+
 // SHA-256 in plain TypeScript (FIPS 180-4). node:crypto costs ~35 ms to load,
 // which every hook and query would pay at start-up; the inputs hashed here
 // (grains, prompts, 8 KiB file prefixes) are small.

@@ -1,6 +1,9 @@
 /**
- * Record bodies: stored deflated from 256 bytes up, plain below (where
- * deflate rarely saves anything).
+ * What the index keeps of a record: its stored body and its posting text.
+ * Speech, commands and edits are kept whole; a long tool output is kept as
+ * an excerpt (its first and last lines and every line that signals
+ * trouble, in order), because that is what search can find in it and the
+ * transcript still holds the rest. Long work bodies are deflated.
  *
  * @module
  */
@@ -11,10 +14,10 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Bodies at least this long are deflated (level 4: on generated tool output
- * 0.39 of the raw size against 0.55 at level 1, for twice the time). Each
- * deflate call costs ~30 µs whatever its size, so small bodies stay plain:
- * most bytes sit in the long ones (docs/benchmarks.md).
+ * Work bodies at least this long are deflated, at level 1: long tool output
+ * is already cut to an excerpt, and level 4 saved 7 MB more on the 240 MB
+ * bench for about a second of a cold pass. Each deflate call costs ~30 µs
+ * whatever its size, so small bodies stay plain (docs/decisions.md).
  */
 const COMPRESS_FROM = 1024;
 
@@ -23,7 +26,7 @@ const COMPRESS_FROM = 1024;
  * ordinary search never loads zlib; long work records are deflated.
  *
  * @param role The record's role.
- * @param text The (redacted) text.
+ * @param text The (redacted) text to store.
  * @returns The bytes and whether they are deflated.
  */
 export function encodeBody(
@@ -34,7 +37,7 @@ export function encodeBody(
   if (raw.length < COMPRESS_FROM || role === "user" || role === "assistant") {
     return { bytes: raw, compressed: false };
   }
-  const packed = deflateRawSync(raw, { level: 4 });
+  const packed = deflateRawSync(raw, { level: 1 });
   return packed.length < raw.length
     ? { bytes: packed, compressed: true }
     : { bytes: raw, compressed: false };
@@ -42,7 +45,7 @@ export function encodeBody(
 
 /**
  * Decodes a stored body synchronously (index-side readers that load zlib
- * anyway; search uses the lazy {@linkcode readBody}).
+ * anyway; search uses the lazy `readBody`).
  *
  * @param bytes The stored bytes.
  * @param compressed Whether they are deflated.
@@ -55,36 +58,87 @@ export function decodeBodySync(bytes: Uint8Array, compressed: boolean): string {
 const SIGNAL =
   /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/i;
 
-/** Tool output longer than this is indexed on its signal lines only. */
-const SIGNAL_FROM = 2048;
+/** Tool output longer than this (UTF-16 units) is kept as an excerpt. */
+export const EXCERPT_FROM = 2048;
+/** Lines an excerpt keeps from each end of the output. */
+const EDGE_LINES = 15;
+/** Lines an excerpt keeps in all. */
+const EXCERPT_LINES = 200;
+/** Characters an excerpt keeps of one line. */
+const LINE_CHARS = 400;
+
+/** What the index keeps of one record. */
+export interface KeptText {
+  /** The text stored as the record's body. */
+  stored: string;
+  /** The text handed to the full-text tables. */
+  posting: string;
+  /** Whether `stored` is an excerpt of a longer text. */
+  excerpted: boolean;
+}
 
 /**
- * The text a record contributes to the full-text index: an edit's path
- * only, a long tool output's first and last lines plus every line that
- * signals trouble, everything else whole; then CJK runs as bigrams and
- * camelCase identifiers with their parts ({@linkcode postingTokens}).
+ * Decides what the index keeps of a record's (redacted) text: an edit is
+ * stored whole but posted on its path line only; a tool output longer than
+ * {@linkcode EXCERPT_FROM} is stored and posted as an excerpt, with a
+ * `[… N lines …]` line where lines were left out (the marker itself is not
+ * posted); everything else is stored and posted whole. Posting text then
+ * gets CJK bigrams and camelCase parts (`postingTokens`).
  *
  * @param role The record's role.
- * @param text The stored text.
- * @returns The text to tokenize.
+ * @param text The redacted text.
+ * @returns The stored body text, the posting text and whether it was cut.
+ * @example
+ * ```ts
+ * import { keptText } from "./_body.ts";
+ * import { equal } from "node:assert/strict";
+ * const out = Array.from({ length: 500 }, (_, i) => `line ${i}`);
+ * out[250] = "Error: disk full";
+ * const kept = keptText("tool-output", out.join("\n"));
+ * equal(kept.excerpted, true);
+ * equal(kept.stored.includes("Error: disk full"), true);
+ * equal(kept.stored.includes("line 100"), false);
+ * ```
  */
-export function postingText(role: string, text: string): string {
-  return postingTokens(signalText(role, text));
-}
-
-function signalText(role: string, text: string): string {
-  if (role === "edit") return text.split("\n", 1)[0] ?? "";
-  if (role !== "tool-output" || text.length <= SIGNAL_FROM) return text;
-  const lines = text.split("\n");
-  if (lines.length <= 40) return text.slice(0, SIGNAL_FROM);
-  const keep = [...lines.slice(0, 15), ...lines.slice(-15)];
-  for (let i = 15; i < lines.length - 15 && keep.length < 200; i++) {
-    const line = lines[i] as string;
-    if (SIGNAL.test(line)) keep.push(line);
+export function keptText(role: string, text: string): KeptText {
+  if (role === "edit") {
+    const path = text.split("\n", 1)[0] ?? "";
+    return { stored: text, posting: postingTokens(path), excerpted: false };
   }
-  return keep.join("\n");
+  if (role !== "tool-output" || text.length <= EXCERPT_FROM) {
+    return { stored: text, posting: postingTokens(text), excerpted: false };
+  }
+  const { stored, posting } = excerpt(text);
+  return { stored, posting: postingTokens(posting), excerpted: true };
 }
 
-/** Speech that states a decision (stored as {@linkcode FLAG}.decision). */
+/** Keeps the edges and the signal lines of a long output, in order. */
+function excerpt(text: string): { stored: string; posting: string } {
+  const lines = text.split("\n");
+  const n = lines.length;
+  const keep: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const edge = i < EDGE_LINES || i >= n - EDGE_LINES;
+    if (edge || (keep.length < EXCERPT_LINES && SIGNAL.test(lines[i]!))) {
+      keep.push(i);
+    }
+  }
+  const stored: string[] = [];
+  const posted: string[] = [];
+  let next = 0;
+  for (const i of keep) {
+    if (i > next) stored.push(`[… ${i - next} lines …]`);
+    const line = lines[i]!;
+    const cut = line.length > LINE_CHARS
+      ? `${line.slice(0, LINE_CHARS)}…`
+      : line;
+    stored.push(cut);
+    posted.push(cut);
+    next = i + 1;
+  }
+  return { stored: stored.join("\n"), posting: posted.join("\n") };
+}
+
+/** Speech that states a decision (stored as `FLAG.decision`). */
 export const DECISION_PATTERN =
   /\b(decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|settled on|chose|conclusion|root cause|the fix (?:is|was)|fixed (?:it )?by|because)\b/i;

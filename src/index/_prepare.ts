@@ -8,7 +8,7 @@
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
 import { redact } from "../redact/mod.ts";
-import { DECISION_PATTERN, encodeBody, postingText } from "./_body.ts";
+import { DECISION_PATTERN, encodeBody, keptText } from "./_body.ts";
 import { FLAG } from "./schema.ts";
 
 /** A record ready for the `records` and FTS tables. */
@@ -68,10 +68,11 @@ export function prepareSessions(
     let users = 0;
     const records = s.records.map((r): PreparedRecord => {
       const text = scrub(r.text);
-      const body = encodeBody(r.role, text);
+      const kept = keptText(r.role, text);
+      const body = encodeBody(r.role, kept.stored);
       let flags = body.compressed ? FLAG.compressed : 0;
       if (r.flags?.subagent) flags |= FLAG.subagent;
-      if (r.flags?.truncated) flags |= FLAG.truncated;
+      if (r.flags?.truncated || kept.excerpted) flags |= FLAG.truncated;
       if (r.flags?.isError) flags |= FLAG.isError;
       const speech = r.role === "user" || r.role === "assistant";
       if (speech && DECISION_PATTERN.test(text)) flags |= FLAG.decision;
@@ -87,7 +88,7 @@ export function prepareSessions(
         offset: r.locator.offset ?? null,
         recordId: r.locator.recordId ?? null,
         body: body.bytes,
-        posting: postingText(r.role, text),
+        posting: kept.posting,
       };
     });
     return {

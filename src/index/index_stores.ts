@@ -15,7 +15,7 @@ import type {
   ParseOptions,
   SourceEnv,
 } from "../core/harness.ts";
-import { sha256Hex } from "../core/hash.ts";
+import { fingerprint } from "../core/hash.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
 import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
@@ -144,7 +144,7 @@ async function prefixHash(path: string, safeOffset: number): Promise<string> {
   const both = new Uint8Array(head.length + tail.length);
   both.set(head);
   both.set(tail, head.length);
-  return `${safeOffset}:${sha256Hex(both)}`;
+  return `${safeOffset}:${fingerprint(both)}`;
 }
 
 async function readFull(file: Deno.FsFile, buf: Uint8Array): Promise<void> {

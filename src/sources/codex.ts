@@ -19,7 +19,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
-import { sha256Hex } from "../core/hash.ts";
+import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, type OversizedLine, readLines } from "../core/lines.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
@@ -330,7 +330,7 @@ function idFromFileName(path: string): string {
 }
 
 function speechKey(role: string, text: string): string {
-  return `${role}:${sha256Hex(text)}`;
+  return `${role}:${fingerprint(text)}`;
 }
 
 /** Text of a user message without harness-injected preambles. */
@@ -583,7 +583,7 @@ class RolloutParser {
 
   #summary(text: string | undefined, time: number | undefined, loc: Locator) {
     if (!text) return;
-    const key = sha256Hex(text);
+    const key = fingerprint(text);
     if (key === this.#lastSummary) return;
     this.#add("summary", text, time, loc);
     this.#lastSummary = key;

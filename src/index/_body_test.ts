@@ -1,0 +1,57 @@
+import { equal, ok } from "node:assert/strict";
+import { EXCERPT_FROM, keptText } from "./_body.ts";
+
+const longOutput = (n: number, at: Record<number, string> = {}) =>
+  Array.from({ length: n }, (_, i) => at[i] ?? `step ${i} done`).join("\n");
+
+Deno.test("keptText() keeps speech, commands and short output whole", async (t) => {
+  for (
+    const [role, text] of [
+      ["user", "x".repeat(EXCERPT_FROM * 3)],
+      ["assistant", longOutput(500)],
+      ["command", "npm test -- --watch=false"],
+      ["tool-output", "x".repeat(EXCERPT_FROM)],
+    ] as const
+  ) {
+    await t.step(role, () => {
+      const kept = keptText(role, text);
+      equal(kept.stored, text);
+      equal(kept.excerpted, false);
+    });
+  }
+});
+
+Deno.test("keptText() stores an edit whole and posts its path line", () => {
+  const kept = keptText("edit", "src/app.ts\n- old line\n+ new line");
+  equal(kept.stored, "src/app.ts\n- old line\n+ new line");
+  equal(kept.posting.includes("old"), false);
+  ok(kept.posting.includes("src/app.ts"));
+});
+
+Deno.test("keptText() keeps a long output's edges and trouble lines in order", () => {
+  const text = longOutput(600, {
+    300: "FATAL: connection refused by db:5432",
+    450: "warning: deprecated flag --legacy",
+  });
+  const kept = keptText("tool-output", text);
+  equal(kept.excerpted, true);
+  const lines = kept.stored.split("\n");
+  equal(lines[0], "step 0 done");
+  equal(lines.at(-1), "step 599 done");
+  const fatal = lines.indexOf("FATAL: connection refused by db:5432");
+  const warn = lines.indexOf("warning: deprecated flag --legacy");
+  ok(fatal > 0 && warn > fatal, "trouble lines kept in order");
+  equal(lines[15], "[… 285 lines …]");
+  equal(kept.stored.includes("step 100 done"), false);
+  // The gap markers are for readers, not for search.
+  equal(kept.posting.includes("lines …"), false);
+  ok(kept.posting.includes("connection refused"));
+});
+
+Deno.test("keptText() cuts very long lines of a long output", () => {
+  const text = ["head", "y".repeat(10_000), "tail"].join("\n");
+  const kept = keptText("tool-output", text);
+  equal(kept.excerpted, true);
+  ok(kept.stored.length < 500);
+  ok(kept.stored.endsWith("…\ntail"));
+});
