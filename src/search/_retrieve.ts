@@ -9,7 +9,12 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { type Role, WORK_ROLES } from "../core/types.ts";
-import { FLAG, isUserRecord, sessionOfRecord } from "../index/schema.ts";
+import {
+  FLAG,
+  isUserRecord,
+  RECORD_SLOTS,
+  sessionOfRecord,
+} from "../index/schema.ts";
 import { editDistance, fuzzyBudget } from "./_fuzzy.ts";
 import { prepared, type Statement } from "./_statements.ts";
 import { hiddenSessions } from "./_corpus.ts";
@@ -124,7 +129,7 @@ export class Retriever {
   postings(expression: string): number[] {
     const cached = this.#cache.get(expression);
     if (cached) return cached;
-    const out: number[] = [];
+    const parts: number[][] = [];
     for (const table of this.#tables) {
       // One JSON array instead of a row object per posting: 2–3× faster.
       // FTS5 reads a doclist forwards; asking for it newest first (ORDER BY
@@ -141,28 +146,63 @@ export class Retriever {
       if (table === "fts_work" && this.#workRoles) {
         rowids = this.#withRoles(rowids, this.#workRoles);
       }
-      if (this.#hidden.size === 0 && !this.#allowed) {
-        out.push(...rowids);
-        continue;
-      }
-      // Postings come grouped by session: decide once per session.
-      let prev = -1;
-      let keep = false;
-      for (const id of rowids) {
-        const session = sessionOfRecord(id);
-        if (session !== prev) {
-          prev = session;
-          keep = this.visible(session);
-          if (!keep && !this.#hidden.has(session)) {
-            this.filteredOut.add(session);
-          }
-        }
-        if (keep) out.push(id);
-      }
+      parts.push(
+        this.#hidden.size === 0 && !this.#allowed
+          ? rowids
+          : this.#onlyVisible(rowids),
+      );
     }
     // Two tables: keep one descending order for the merge in ranking.
-    if (this.#tables.length > 1) out.sort((a, b) => b - a);
+    const out = parts.length === 1
+      ? parts[0]!
+      : parts.flat().sort((a, b) => b - a);
     this.#cache.set(expression, out);
+    return out;
+  }
+
+  /**
+   * The visible sessions holding a record that matches the expression,
+   * descending: what `sessionsOf(postings(expression))` gives, without
+   * reading every posting when no role filter needs the records.
+   */
+  sessions(expression: string): number[] {
+    if (this.#userOnly || this.#assistantOnly || this.#workRoles) {
+      return [...new Set(this.postings(expression).map(sessionOfRecord))];
+    }
+    const found = new Set<number>();
+    for (const table of this.#tables) {
+      const row = this.#prepare(
+        `SELECT json_group_array(DISTINCT rowid / ${RECORD_SLOTS}) AS ids, count(*) AS n FROM ${table} WHERE ${table} MATCH ?`,
+      ).get(expression) as { ids: string; n: number } | undefined;
+      // Past the posting cap only the newest postings count, as in postings().
+      if ((row?.n ?? 0) > POSTING_CAP) {
+        return [...new Set(this.postings(expression).map(sessionOfRecord))];
+      }
+      for (const s of JSON.parse(row?.ids ?? "[]") as number[]) found.add(s);
+    }
+    const out: number[] = [];
+    for (const s of found) {
+      if (this.visible(s)) out.push(s);
+      else if (!this.#hidden.has(s)) this.filteredOut.add(s);
+    }
+    return out.sort((a, b) => b - a);
+  }
+
+  /** Postings (descending, so grouped by session) of visible sessions. */
+  #onlyVisible(rowids: readonly number[]): number[] {
+    const out: number[] = [];
+    // A session's postings are one rowid range: decide once per range.
+    let floor = Infinity;
+    let keep = false;
+    for (const id of rowids) {
+      if (id < floor) {
+        const session = sessionOfRecord(id);
+        floor = session * RECORD_SLOTS;
+        keep = this.visible(session);
+        if (!keep && !this.#hidden.has(session)) this.filteredOut.add(session);
+      }
+      if (keep) out.push(id);
+    }
     return out;
   }
 

@@ -20,7 +20,11 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES } from "../core/types.ts";
-import { isUserRecord, sessionOfRecord } from "../index/schema.ts";
+import {
+  isUserRecord,
+  RECORD_SLOTS,
+  sessionOfRecord,
+} from "../index/schema.ts";
 import {
   readRecordText,
   type SessionInfo,
@@ -427,8 +431,15 @@ function covering(
   postings: readonly (readonly number[])[],
   use: readonly boolean[],
 ): Set<number> {
-  const lists = postings.map((p) => sessionsOf(p))
-    .filter((_, i) => use[i])
+  return coveringSessions(postings.map((p) => sessionsOf(p)), use);
+}
+
+/** The sessions in every used list of sessions. */
+function coveringSessions(
+  sessions: readonly (readonly number[])[],
+  use: readonly boolean[],
+): Set<number> {
+  const lists = sessions.filter((_, i) => use[i])
     .sort((a, b) => a.length - b.length);
   if (lists.length === 0) return new Set();
   let current = new Set<number>(lists[0]);
@@ -790,12 +801,13 @@ function onlySessions(
   sessions: ReadonlySet<number>,
 ): number[] {
   const out: number[] = [];
-  let prev = -1;
+  // A session's postings are one rowid range: decide once per range.
+  let floor = Infinity;
   let keep = false;
   for (const id of rowids) {
-    const s = sessionOfRecord(id);
-    if (s !== prev) {
-      prev = s;
+    if (id < floor) {
+      const s = sessionOfRecord(id);
+      floor = s * RECORD_SLOTS;
       keep = sessions.has(s);
     }
     if (keep) out.push(id);
@@ -1009,7 +1021,10 @@ function whyNoHit(
       ROLES.filter((x) => x !== "user" && x !== "assistant"),
       {},
     );
-    const inWork = covering(all.map((e) => work.postings(e)), plan.required);
+    const inWork = coveringSessions(
+      all.map((e) => work.sessions(e)),
+      plan.required,
+    );
     if (inWork.size > 0) {
       return `${inWork.size} session${
         inWork.size === 1 ? " matches" : "s match"
