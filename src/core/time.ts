@@ -26,6 +26,12 @@ export function parseTime(value: unknown): number | undefined {
     return value > 1e12 ? Math.round(value) : Math.round(value * 1000);
   }
   if (typeof value !== "string" || value.length === 0) return undefined;
+  // The common shape first (`2025-01-02T03:04:05.678Z`, every JSONL line of
+  // some harnesses): Date.parse reads it as is.
+  if (ISO_UTC.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return parseTime(Number(trimmed));
   let text = trimmed.replace(" ", "T");
@@ -34,6 +40,8 @@ export function parseTime(value: unknown): number | undefined {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 const UNIT_MS: Record<string, number> = {
   s: 1000,

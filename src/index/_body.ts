@@ -56,7 +56,7 @@ export function decodeBodySync(bytes: Uint8Array, compressed: boolean): string {
 }
 
 const SIGNAL =
-  /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/i;
+  /error|fail|fatal|exception|panic|denied|refused|not found|warn|traceback|exit code|cannot|could not|unable|invalid|timeout|timed out/gi;
 
 /** Tool output longer than this (UTF-16 units) is kept as an excerpt. */
 export const EXCERPT_FROM = 2048;
@@ -117,9 +117,14 @@ function excerpt(text: string): { stored: string; posting: string } {
   const lines = text.split("\n");
   const n = lines.length;
   const keep: number[] = [];
+  // One scan of the whole text finds the trouble lines; testing each line
+  // on its own cost a regex call per line.
+  const signals = signalLines(text, EXCERPT_LINES);
+  let s = 0;
   for (let i = 0; i < n; i++) {
+    while (s < signals.length && signals[s]! < i) s++;
     const edge = i < EDGE_LINES || i >= n - EDGE_LINES;
-    if (edge || (keep.length < EXCERPT_LINES && SIGNAL.test(lines[i]!))) {
+    if (edge || (keep.length < EXCERPT_LINES && signals[s] === i)) {
       keep.push(i);
     }
   }
@@ -137,6 +142,29 @@ function excerpt(text: string): { stored: string; posting: string } {
     next = i + 1;
   }
   return { stored: stored.join("\n"), posting: posted.join("\n") };
+}
+
+/** Indexes of the lines (from 0, ascending) holding a signal word. */
+function signalLines(text: string, max: number): number[] {
+  const found: number[] = [];
+  let line = 0;
+  let lineStart = 0;
+  SIGNAL.lastIndex = 0;
+  for (let m = SIGNAL.exec(text); m; m = SIGNAL.exec(text)) {
+    while (true) {
+      const nl = text.indexOf("\n", lineStart);
+      if (nl === -1 || nl >= m.index) break;
+      lineStart = nl + 1;
+      line++;
+    }
+    found.push(line);
+    if (found.length >= max) break;
+    // Go on from the next line: one hit is enough for a line.
+    const nl = text.indexOf("\n", m.index);
+    if (nl === -1) break;
+    SIGNAL.lastIndex = nl + 1;
+  }
+  return found;
 }
 
 /** Speech that states a decision (stored as `FLAG.decision`). */

@@ -130,6 +130,12 @@ interface FileRow {
   error: string | null;
 }
 
+/** A file row as an unchanged pass needs it: no parser state, no counts. */
+type KnownFile = Omit<FileRow, "state" | "redactions">;
+
+/** The parser state and redaction counts of a known file, read on demand. */
+type FileExtras = (path: string) => Pick<FileRow, "state" | "redactions">;
+
 const PREFIX_WINDOW = 4096;
 
 async function prefixHash(path: string, safeOffset: number): Promise<string> {
@@ -476,13 +482,24 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
         );
       }
     };
-    const known = new Map<string, FileRow>();
+    // An unchanged pass reads every row: leave the wide columns for the
+    // few files that changed.
+    const known = new Map<string, KnownFile>();
     for (
-      const row of db.prepare("SELECT * FROM files")
-        .all() as unknown as FileRow[]
+      const row of db.prepare(
+        "SELECT path, harness, kind, size, mtime, safe_offset, safe_line, prefix_hash, error FROM files",
+      ).all() as unknown as KnownFile[]
     ) {
       known.set(row.path, row);
     }
+    const extrasOf = db.prepare(
+      "SELECT state, redactions FROM files WHERE path = ?",
+    );
+    const extras: FileExtras = (path) =>
+      (extrasOf.get(path) as
+        | Pick<FileRow, "state" | "redactions">
+        | undefined) ??
+        { state: null, redactions: "{}" };
     // Sub-agent transcripts read (or skipped) under the other setting are
     // stale: a changed DEJA_INCLUDE_SUBAGENTS re-reads every store once.
     const subagents = String(options.includeSubagents ?? true);
@@ -527,6 +544,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
             harness,
             kind,
             known.get(path),
+            extras,
             options,
             report,
           );
@@ -546,7 +564,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       while (queue.length > 0) await drain();
       progress(harness.id);
     }
-    for (const [path] of known) {
+    for (const path of known.keys()) {
       if (seen.has(path)) continue;
       batch.write(0, () => writer.forgetFile(path));
       report.removed++;
@@ -607,7 +625,8 @@ async function planFile(
   path: string,
   harness: Harness,
   kind: FileKind,
-  prior: FileRow | undefined,
+  known: KnownFile | undefined,
+  extras: FileExtras,
   options: IndexOptions,
   report: IndexReport,
 ): Promise<FileJob | undefined> {
@@ -637,10 +656,11 @@ async function planFile(
       // No -wal beside the store: nothing pending.
     }
   }
-  if (prior && !prior.error && prior.size === size && prior.mtime === mtime) {
+  if (known && !known.error && known.size === size && known.mtime === mtime) {
     report.unchanged++;
     return undefined;
   }
+  const prior: FileRow | undefined = known && { ...known, ...extras(path) };
   let resume = false;
   if (
     prior && !prior.error && kind.appendOnly && prior.kind === kind.id &&
