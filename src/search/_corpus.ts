@@ -71,8 +71,8 @@ export function sessionFacts(
     const rows = JSON.parse(
       (prepared(
         db,
-        `SELECT json_group_array(json_array(rowid, records, started, updated)) AS j
-         FROM sessions WHERE rowid IN (SELECT value FROM json_each(?))`,
+        `SELECT json_group_array(json_array(s.rowid, s.records, s.started, s.updated)) AS j
+         FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value`,
       ).get(JSON.stringify(missing)) as { j: string }).j,
     ) as Array<[number, number, number | null, number | null]>;
     for (const [rowid, records, started, updated] of rows) {
