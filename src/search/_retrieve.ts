@@ -210,7 +210,7 @@ export class Retriever {
     if (rowids.length === 0) return rowids;
     const keep = new Set(
       (this.#prepare(
-        `SELECT rowid FROM records WHERE rowid IN (SELECT value FROM json_each(?)) AND role IN (${
+        `SELECT r.rowid AS rowid FROM json_each(?) AS w JOIN records r ON r.rowid = w.value WHERE r.role IN (${
           roles.map(() => "?").join(",")
         })`,
       ).all(JSON.stringify(rowids), ...roles) as Array<{ rowid: number }>)

@@ -97,7 +97,14 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
         while (at !== -1 && out.length < 400) {
           if (at === 0 || !isWordChar(lower, at - 1)) {
             let end = at + head.length;
-            while (end < lower.length && isWordChar(lower, end)) end++;
+            // Inline ASCII test: this loop runs before the JIT has warmed
+            // up in a one-shot `deja search`.
+            while (end < lower.length) {
+              const c = lower.charCodeAt(end);
+              if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) end++;
+              else if (c >= 128 && isWordChar(lower, end)) end++;
+              else break;
+            }
             const word = lower.slice(at, end);
             const term = byStem.get(porterStem(word)) ?? byStem.get(word);
             if (term !== undefined) out.push({ start: at, end, term });
