@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { dirname } from "../src/core/paths.ts";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import {
@@ -130,6 +131,11 @@ Deno.test("installing every harness, then uninstalling in another order, restore
     equal(launcherLeft, h !== "gemini", `launcher after uninstalling ${h}`);
   }
   deepEqual(await snapshot(home), before);
+  const binLeft = await Deno.stat(dirname(launcherPath(home, {}))).then(
+    () => true,
+    () => false,
+  );
+  equal(binLeft, false, "the launcher's folder goes with the last harness");
 });
 
 Deno.test("installHarness() writes hooks that call the launcher for each event", async () => {

@@ -435,7 +435,12 @@ export function uninstallHarness(
       action: "remove",
       diff: lineDiff(launcher, readText(launcher) ?? "", ""),
     });
-    if (!report.dryRun) Deno.removeSync(launcher);
+    if (!report.dryRun) {
+      Deno.removeSync(launcher);
+      // The folders install made go too, when nothing else is in them.
+      removeIfEmpty(dirname(launcher));
+      removeIfEmpty(dirname(recPath));
+    }
   } else if (others.length) {
     report.notes.push(
       `The launcher stays: ${others.join(", ")} still use${
@@ -444,6 +449,14 @@ export function uninstallHarness(
     );
   }
   return report;
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    Deno.removeSync(dir);
+  } catch {
+    // Not empty (or gone): leave it.
+  }
 }
 
 function isEmpty(target: Target, text: string | undefined): boolean {
