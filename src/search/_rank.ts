@@ -18,7 +18,18 @@
  *
  * @module
  */
+import type { Database } from "../core/_sqlite.ts";
 import { isUserRecord, RECORD_SLOTS } from "../index/schema.ts";
+import {
+  BM25,
+  type Bm25Term,
+  meanRecordLength,
+  postingsOf,
+  recordBm25,
+  recordLengths,
+  sessionBm25,
+  termFrequencies,
+} from "./_bm25.ts";
 
 /** Weights and constants of the relevance score. */
 export const RANK = {
@@ -39,6 +50,12 @@ export const RANK = {
   rrfK: 60,
   /** Weight of the strict list against relevance for question-like queries. */
   questionStrictWeight: 0.15,
+  /** Share of record-level BM25 in a question's relevance. */
+  record: 0.5,
+  /** Sessions a question scores with record-level BM25. */
+  recordSessions: 20,
+  /** Most records it scores (each costs a length lookup). */
+  recordCap: 200,
 } as const;
 
 /** One term's postings and weight. */
@@ -263,4 +280,95 @@ export function reciprocalRankFusion(
     });
   });
   return out;
+}
+
+/** What {@linkcode blendRecordRelevance} needs of one query term. */
+export interface RecordTerm {
+  /** Query weight (1 for the ask). */
+  weight: number;
+  /** IDF (0 leaves the term out). */
+  idf: number;
+  /** Matching record rowids, descending, after filters. */
+  rowids: readonly number[];
+  /** The indexed token of a single-word term (for term frequency). */
+  token: string | undefined;
+}
+
+/** Options for {@linkcode blendRecordRelevance}. */
+export interface BlendOptions {
+  /** The full-text tables searched. */
+  tables: readonly ("fts_speech" | "fts_work")[];
+  /** A user turn's weight. */
+  userWeight?: number | undefined;
+}
+
+/**
+ * Blends record-level BM25 into the relevance of the sessions that can
+ * reach the page: term frequency and record length read from the index
+ * (see `_bm25.ts`), each record widened to its neighbours, the best record
+ * per session, scaled to the best session. The sessions' best records
+ * become the BM25 ones (snippets and signals read them).
+ *
+ * Bounded work: only the {@linkcode RANK}.recordSessions most relevant
+ * sessions are scored, term frequency is read only for rare single words,
+ * record lengths only for those sessions' matching records.
+ *
+ * @param db The index.
+ * @param pool The candidate sessions (changed in place).
+ * @param terms The query's terms.
+ * @param options Tables and the user weight.
+ */
+export function blendRecordRelevance(
+  db: Database,
+  pool: SessionRelevance[],
+  terms: readonly RecordTerm[],
+  options: BlendOptions,
+): void {
+  if (pool.length === 0 || options.tables.length === 0) return;
+  const top = [...pool].sort((a, b) =>
+    b.relevance - a.relevance || a.session - b.session
+  ).slice(0, RANK.recordSessions);
+  const table = options.tables.includes("fts_speech")
+    ? "fts_speech"
+    : "fts_work";
+  const sessions = top.map((s) => s.session);
+  const inputs: Bm25Term[] = terms.map((t) => ({
+    weight: t.weight,
+    idf: t.idf,
+    rowids: t.idf > 0 ? postingsOf(t.rowids, sessions) : [],
+  }));
+  // The records scored: rare terms' first, up to the cap, so a common word
+  // cannot crowd out the records that hold what the question is about.
+  const only = new Set<number>();
+  const rareFirst = inputs.map((_, i) => i)
+    .sort((a, b) => terms[b]!.idf - terms[a]!.idf || a - b);
+  for (const i of rareFirst) {
+    for (const id of inputs[i]!.rowids) {
+      if (only.size >= RANK.recordCap) break;
+      only.add(id);
+    }
+  }
+  terms.forEach((t, i) => {
+    if (t.token && t.idf > 0 && t.rowids.length <= BM25.frequencyCap) {
+      const tf = termFrequencies(db, table, t.token, BM25.instanceCap);
+      if (tf) inputs[i]!.tf = tf;
+    }
+  });
+  const lengths = recordLengths(db, table, [...only]);
+  const records = recordBm25(inputs, {
+    lengthOf: (id) => lengths.get(id),
+    meanLength: meanRecordLength(db, table),
+    only,
+    ...(options.userWeight ? { userWeight: options.userWeight } : {}),
+  });
+  const scored = sessionBm25(records);
+  let max = 0;
+  for (const b of scored.values()) max = Math.max(max, b.score);
+  if (max <= 0) return;
+  for (const s of pool) {
+    const b = scored.get(s.session);
+    const share = b ? b.score / max : 0;
+    s.relevance = (1 - RANK.record) * s.relevance + RANK.record * share;
+    if (b) s.records = b.records;
+  }
 }

@@ -39,6 +39,7 @@ import {
   termExpression,
 } from "./_retrieve.ts";
 import {
+  blendRecordRelevance,
   type CorpusStats,
   RANK,
   reciprocalRankFusion,
@@ -60,6 +61,7 @@ import {
   type QueryTerm,
   understandQuery,
   type UnderstoodQuery,
+  wordToken,
 } from "./understand_query.ts";
 import { type SessionMeta, type Signals, signalsOf } from "./_signals.ts";
 
@@ -703,6 +705,20 @@ async function rank(
     return knownTerms >= 3 && held >= Math.max(2, knownTerms - 1);
   };
   const pool = [...relevance.values()].filter(gate);
+  // A question: term frequency and turn length decide among the sessions
+  // that can reach the page (record-level BM25, blended in).
+  if (questionLike && !plan.fast) {
+    blendRecordRelevance(
+      db,
+      pool,
+      terms.map((t, i) => ({
+        ...t,
+        idf: known[i]!,
+        token: wordToken(plan.terms[i]!),
+      })),
+      { tables: r.tables, userWeight: stats.userWeight },
+    );
+  }
   const byRelevance = (
     a: { relevance: number; session: number },
     b: { relevance: number; session: number },

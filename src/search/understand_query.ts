@@ -359,3 +359,24 @@ export function understandQuery(
   if (time) out.time = time;
   return out;
 }
+
+/**
+ * The token the index holds for a single-word term (its Porter stem), or
+ * undefined for phrases, code, CJK and words with other spellings: their
+ * occurrences are not one indexed token.
+ *
+ * @param term A query term.
+ * @returns The indexed token, if the term is one.
+ * @example
+ * ```ts
+ * import { understandQuery, wordToken } from "./understand_query.ts";
+ * import { equal } from "node:assert/strict";
+ * const q = understandQuery("retries backing off", { now: 0 });
+ * equal(wordToken(q.terms[1]!), "back");
+ * ```
+ */
+export function wordToken(term: QueryTerm): string | undefined {
+  return term.kind === "word" && term.alternatives.length === 0
+    ? term.stem
+    : undefined;
+}
