@@ -231,7 +231,11 @@ function printParts(io: Io, p: ScoreParts): void {
     .filter(([k, v]) => k !== "product" && v !== 1)
     .map(([k, v]) => `${k} ×${v}`).join(", ");
   io.stdout.write(
-    `   score: relevance ${p.relevance} = 0.45·coverage ${p.coverage} + 0.35·best ${p.best} + 0.2·bm25 ${p.bm25}\n` +
+    `   score: relevance ${p.relevance} = ${
+      p.turn === undefined ? "" : `0.5·turn ${p.turn} + 0.5·(`
+    }0.45·coverage ${p.coverage} + 0.35·best ${p.best} + 0.2·bm25 ${p.bm25}${
+      p.turn === undefined ? "" : ")"
+    }\n` +
       `          × signals ${p.signals.product}${
         sig ? ` (${sig})` : ""
       } = ${p.adjusted}; ` +

@@ -80,6 +80,11 @@ export interface SessionRelevance {
   bm25: number;
   /** The blend. */
   relevance: number;
+  /**
+   * Record-level BM25 of its best turn and neighbours, scaled to the best
+   * session's (questions only, once blended into `relevance`).
+   */
+  turn?: number;
   /** Its best matching records (rowids), best first, at most three. */
   records: number[];
 }
@@ -369,6 +374,7 @@ export function blendRecordRelevance(
     const b = scored.get(s.session);
     const share = b ? b.score / max : 0;
     s.relevance = (1 - RANK.record) * s.relevance + RANK.record * share;
+    s.turn = share;
     if (b) s.records = b.records;
   }
 }

@@ -134,7 +134,10 @@ export interface Snippet {
 
 /** The parts of one hit's score, for `--explain`. */
 export interface ScoreParts {
-  /** Relevance before signals: the blend of the three parts below. */
+  /**
+   * Relevance before signals: the blend of the three parts below, and for
+   * a question half of that and half `turn`.
+   */
   relevance: number;
   /** IDF-weighted share of the query's terms the session holds. */
   coverage: number;
@@ -142,6 +145,8 @@ export interface ScoreParts {
   best: number;
   /** Saturated BM25 over record counts, scaled to [0, 1]. */
   bm25: number;
+  /** Questions: record-level BM25 of the best turn, scaled to [0, 1]. */
+  turn?: number;
   /** Multipliers applied to relevance (1 = no effect). */
   signals: Signals;
   /** Relevance after signals. */
@@ -788,6 +793,7 @@ async function rank(
       relevanceRank: relRank.get(s.session)!,
       fused: round(fused.get(s.session) ?? 0, 5),
     };
+    if (s.turn !== undefined) parts.turn = round(s.turn);
     if (window) parts.inWindow = inWindow(s.session);
     return {
       session: s.session,
