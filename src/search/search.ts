@@ -55,7 +55,7 @@ import {
   termForm,
 } from "./_snippet.ts";
 import { prepared } from "./_statements.ts";
-import { sessionFacts } from "./_corpus.ts";
+import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import {
   type QueryTerm,
@@ -678,10 +678,10 @@ async function rank(
   }
   if (candidates.size === 0) return { order: [], relevanceCount: 0 };
   const meta = sessionMeta(db, [...candidates]);
-  const totals = prepared(
-    db,
-    "SELECT count(*) AS n, avg(records) AS mean FROM sessions WHERE hidden = 0",
-  ).get() as { n: number; mean: number | null };
+  // IDF and mean length over the sessions searched: scoped to a project, a
+  // word every session of that project says tells nothing apart.
+  const scope = sessionFilterSql(options);
+  const totals = scopeTotals(db, scope.where, scope.params);
   const stats: CorpusStats = {
     sessions: totals.n,
     meanRecords: totals.mean ?? 1,
