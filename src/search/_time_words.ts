@@ -89,7 +89,58 @@ const NUMBER_WORDS =
   "\\d+|a few|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several";
 
 const MAYBE_TIME =
-  /\d{4}|yesterday|today|tonight|morning|afternoon|\bago\b|recent|lately|other day|\b(?:last|this|past|previous)\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+  /\d{4}|\d(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]{3}|yesterday|today|tonight|morning|afternoon|\bago\b|recent|lately|other day|\b(?:last|this|past|previous)\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
+/** Hours a named calendar day is widened by on each side: a day said in
+ * words is a day where its speaker was, in any time zone. */
+const ZONE_SLACK = 14 * 3_600_000;
+
+const SEASONS: Record<string, [number, number]> = {
+  spring: [2, 5],
+  summer: [5, 8],
+  fall: [8, 11],
+  autumn: [8, 11],
+  winter: [11, 14],
+};
+
+/** The UTC start of a named day, or undefined for a day that does not exist. */
+function calendarDay(
+  year: number,
+  month: number,
+  day: number,
+): number | undefined {
+  if (day < 1 || day > 31) return undefined;
+  const t = Date.UTC(year, month, day);
+  return new Date(t).getUTCMonth() === month % 12 ? t : undefined;
+}
+
+/** The year a month and day without one most recently fell in. */
+function recentYear(month: number, day: number, now: number): number {
+  const d = new Date(now);
+  const year = d.getUTCFullYear();
+  return Date.UTC(year, month, day) > now ? year - 1 : year;
+}
+
+/** A window around a named day, read with the words that lead to it. */
+function aroundDay(
+  day: number,
+  how: string,
+  span: string,
+  now: number,
+): [number, number] {
+  // "the week before May 3": the days up to it (and the day itself, where
+  // what happened that week is usually told).
+  if (span) {
+    const n = span === "month" ? 30 : span === "day" ? 1 : 7;
+    return span && how === "after"
+      ? [day, day + (n + 1) * DAY]
+      : [day - n * DAY - ZONE_SLACK, day + DAY + ZONE_SLACK];
+  }
+  if (how === "since" || how === "from") return [day - ZONE_SLACK, now + DAY];
+  if (how === "after") return [day + DAY - ZONE_SLACK, now + DAY];
+  if (how === "before" || how === "by") return [0, day + DAY + ZONE_SLACK];
+  return [day - ZONE_SLACK, day + DAY + ZONE_SLACK];
+}
 
 interface Rule {
   re: RegExp;
@@ -107,6 +158,33 @@ const RULES: Rule[] = [
       if (how === "after") return [day + DAY, now + DAY];
       if (how === "before") return [0, day];
       return [day, day + DAY];
+    },
+  },
+  {
+    // "on May 3, 2023", "3 June, 2023", "the week before August 3, 2023",
+    // "by July 10", "since the 2nd of March".
+    re: new RegExp(
+      `\\b(?:(?:the\\s+)?(week|weekend|day|month)\\s+(before|after)\\s+)?(?:(on|since|after|before|from|by)\\s+)?(?:the\\s+)?(?:(${MONTH_WORDS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_WORDS})\\.?)(?:,?\\s+(\\d{4}))?\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const month = MONTH_ALIASES[(m[4] ?? m[7] ?? "").toLowerCase()];
+      const date = Number(m[5] ?? m[6]);
+      if (month === undefined) return undefined;
+      const year = m[8] ? Number(m[8]) : recentYear(month, date, now);
+      const day = calendarDay(year, month, date);
+      if (day === undefined) return undefined;
+      const span = (m[1] ?? "").toLowerCase().replace("weekend", "week");
+      const how = (m[2] ?? m[3] ?? "on").toLowerCase();
+      return aroundDay(day, how, span, now);
+    },
+  },
+  {
+    re: /\b(spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(\d{4}))\b/i,
+    window(m) {
+      const [first, end] = SEASONS[(m[1] ?? "").toLowerCase()]!;
+      const year = Number(m[2]);
+      return [monthStart(year, first), monthStart(year, end)];
     },
   },
   {

@@ -59,6 +59,7 @@ import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import {
   type QueryTerm,
+  type TimeWindow,
   understandQuery,
   type UnderstoodQuery,
   wordToken,
@@ -772,14 +773,15 @@ async function rank(
   const strictRank = new Map(strictList.map((s, i) => [s, i + 1]));
   const relRank = new Map(relList.map((s, i) => [s, i + 1]));
   const best = Math.max(0, ...pool.map(adjusted));
-  const window = q.time;
-  const inWindow = (s: number): boolean => {
+  const within = (s: number, w: { from: number; to: number }): boolean => {
     const m = meta.get(s);
-    if (!window || !m) return false;
+    if (!m) return false;
     const from = m.started ?? m.updated ?? 0;
     const to = m.updated ?? from;
-    return from < window.to && to >= window.from;
+    return from < w.to && to >= w.from;
   };
+  const window = q.time && recentWindow(q.time, pool, within);
+  const inWindow = (s: number): boolean => !!window && within(s, window);
   const order: Ranked[] = pool.map((s) => {
     const sig = signals.get(s.session) ?? neutralSignals();
     const parts: ScoreParts = {
@@ -803,10 +805,13 @@ async function rank(
       parts,
     };
   });
-  // A time said in words puts relevant sessions from that window first.
+  // A time said in words puts relevant sessions from that window first; a
+  // few named days are said on purpose, so any session of them that holds
+  // a word of the query goes first.
+  const narrow = !!window && window.to - window.from <= NARROW_WINDOW_MS;
   const band = (h: Ranked) =>
     window && h.parts.inWindow &&
-      (plan.strict.has(h.session) || h.adjusted >= 0.4 * best)
+      (narrow || plan.strict.has(h.session) || h.adjusted >= 0.4 * best)
       ? 0
       : 1;
   order.sort((a, b) =>
@@ -818,6 +823,39 @@ async function rank(
 }
 
 /** The postings of the given sessions (postings descending). */
+/** Windows up to this wide (a named day or week) outrank relevance. */
+const NARROW_WINDOW_MS = 10 * 86_400_000;
+
+/**
+ * The window a time phrase means here: as read, or — for a month or day
+ * named without its year ("in june") when no candidate falls in it — the
+ * same dates in the latest earlier year (up to five back) that has one.
+ */
+function recentWindow(
+  window: TimeWindow,
+  pool: readonly { session: number }[],
+  within: (s: number, w: { from: number; to: number }) => boolean,
+): TimeWindow {
+  const holds = (w: { from: number; to: number }) =>
+    pool.some((s) => within(s.session, w));
+  if (/\d{4}/.test(window.phrase) || holds(window)) return window;
+  for (let back = 1; back <= 5; back++) {
+    const shift = (t: number) => {
+      const d = new Date(t);
+      d.setUTCFullYear(d.getUTCFullYear() - back);
+      return d.getTime();
+    };
+    const earlier = {
+      ...window,
+      from: shift(window.from),
+      to: shift(window.to),
+    };
+    if (earlier.from <= 0) break;
+    if (holds(earlier)) return earlier;
+  }
+  return window;
+}
+
 function onlySessions(
   rowids: readonly number[],
   sessions: ReadonlySet<number>,

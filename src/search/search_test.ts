@@ -378,3 +378,65 @@ Deno.test("search() says why nothing matched", async (t) => {
     ok(r.why?.includes("run deja index"), r.why);
   });
 });
+
+Deno.test("search() reads a named day or a month without its year against the sessions there are", async (t) => {
+  const ageOf = (iso: string) => (NOW - Date.parse(`${iso}T09:00:00Z`)) / DAY;
+  const store = await indexFixtures([
+    {
+      id: "may-third",
+      age: ageOf("2025-05-03"),
+      turns: [
+        ["user", "my mom and I made some dinner together last night"],
+        ["assistant", "That sounds lovely."],
+      ],
+    },
+    {
+      id: "june-garden",
+      age: ageOf("2025-06-12"),
+      turns: [
+        ["user", "we planted tomatoes in the garden and ate dinner outside"],
+        ["assistant", "Tomatoes like the sun."],
+      ],
+    },
+    {
+      id: "dinner-party",
+      age: 3,
+      turns: [
+        ["user", "Maria wants a dinner party: plan the dinner menu with Maria"],
+        ["assistant", "Dinner menu for Maria's dinner party: soup, then fish."],
+      ],
+    },
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    await t.step("a named day puts its sessions first", async () => {
+      const r = await search(
+        db,
+        "who did Maria have dinner with on May 3, 2025?",
+        {
+          now: NOW,
+          explain: true,
+        },
+      );
+      equal(ids(r)[0], "may-third");
+      equal(r.results[0]?.explain?.inWindow, true);
+    });
+    await t.step(
+      "a month without its year means the latest one with sessions",
+      async () => {
+        const r = await search(db, "where did we eat dinner in june?", {
+          now: NOW,
+        });
+        equal(ids(r)[0], "june-garden");
+      },
+    );
+    await t.step("without the date the strongest match leads", async () => {
+      const r = await search(db, "who did Maria have dinner with?", {
+        now: NOW,
+      });
+      equal(ids(r)[0], "dinner-party");
+    });
+  } finally {
+    db.close();
+  }
+});

@@ -116,3 +116,47 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
     equal(understandQuery("we may need a cache", { now: NOW }).time, undefined);
   });
 });
+
+Deno.test("understandQuery() reads named calendar days, with a day of slack for time zones", async (t) => {
+  const H = 3_600_000;
+  const cases: Array<[string, string, string]> = [
+    [
+      "who did Maria have dinner with on May 3, 2023?",
+      "2023-05-03",
+      "2023-05-04",
+    ],
+    ["the outage on 3 June, 2023", "2023-06-03", "2023-06-04"],
+    ["what broke on the 2nd of March", "2026-03-02", "2026-03-03"],
+    ["the release on December 24", "2025-12-24", "2025-12-25"],
+  ];
+  for (const [query, from, to] of cases) {
+    await t.step(query, () => {
+      const q = understandQuery(query, { now: NOW });
+      equal(q.time?.from, day(from) - 14 * H);
+      equal(q.time?.to, day(to) + 14 * H);
+    });
+  }
+  await t.step("the week before a day reaches back seven days", () => {
+    const q = understandQuery(
+      "what did John do the week before August 3, 2023",
+      {
+        now: NOW,
+      },
+    );
+    equal(q.time?.from, day("2023-07-27") - 14 * H);
+    equal(q.time?.to, day("2023-08-04") + 14 * H);
+  });
+  await t.step("a season of a year", () => {
+    const q = understandQuery("which state did she visit in summer 2021", {
+      now: NOW,
+    });
+    equal(q.time?.from, day("2021-06-01"));
+    equal(q.time?.to, day("2021-09-01"));
+  });
+  await t.step("a day that does not exist is no window", () => {
+    equal(
+      understandQuery("tickets on February 30, 2025", { now: NOW }).time,
+      undefined,
+    );
+  });
+});
