@@ -34,7 +34,7 @@ Deno.test("every registered harness has a fixture, a doc row, and parses its fix
       }
       const source = { home: fixtureHome(harness.id), env: {}, os: "linux" };
       const sessions: Session[] = [];
-      for await (const path of harness.discover(source)) {
+      for (const path of await harness.discover(source)) {
         const kind = harness.kinds.find((k) => k.match(path));
         ok(kind, `${harness.id}: discovered ${path} but no kind matches it`);
         const result = await kind.parse(path, {

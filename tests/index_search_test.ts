@@ -166,9 +166,7 @@ Deno.test("indexStores() names a store it cannot read and indexes the rest", asy
       match: () => true,
       parse: () => Promise.reject(new Error("unknown schema")),
     }],
-    discover: async function* () {
-      yield `${home}/.codex/history.jsonl`;
-    },
+    discover: () => Promise.resolve([`${home}/.codex/history.jsonl`]),
   };
   const report = await indexStores({
     indexPath,

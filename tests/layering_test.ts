@@ -30,7 +30,7 @@ async function importsOf(path: string): Promise<string[]> {
 
 Deno.test("src layering: each folder imports only what it may", async () => {
   const problems: string[] = [];
-  for await (
+  for (
     const path of walkFiles(
       `${root}src`,
       // Tests may reach across layers to build their fixtures.

@@ -68,9 +68,12 @@ export interface Harness {
   envOverrides: readonly string[];
   /** Root directories to search, derived from HOME and the environment. */
   roots(source: SourceEnv): string[];
-  /** Every candidate file under the roots (regular files only). */
-  discover(source: SourceEnv): AsyncIterable<string>;
-  /** The file kinds; `discover` yields only paths one of them matches. */
+  /**
+   * The store files: every candidate file under the roots (regular files
+   * only), in a deterministic order.
+   */
+  discover(source: SourceEnv): Promise<string[]>;
+  /** The file kinds; `discover` lists only paths one of them matches. */
   kinds: readonly FileKind[];
   /** What docs/harnesses.md says about this harness. */
   docs: HarnessDocs;
@@ -97,41 +100,44 @@ export interface WalkFilesOptions {
 }
 
 /**
- * Walks a directory tree yielding regular files that satisfy `match`,
- * in sorted order so index writes are deterministic. Missing roots yield
+ * Lists the regular files under a directory tree that satisfy `match`, in
+ * sorted order so index writes are deterministic. A missing root lists
  * nothing; symlinked directories are not followed.
+ *
+ * Synchronous on purpose: a walk is many small reads, and an unchanged index
+ * pass is little more than this walk.
  *
  * @param root The directory to walk.
  * @param match Accepts a file path.
  * @param options Depth limit and skipped names.
- * @returns Matching file paths.
+ * @returns Matching file paths, depth-first, each directory's entries sorted.
  * @example
  * ```ts
  * import { walkFiles } from "./harness.ts";
- * import { equal } from "node:assert/strict";
+ * import { deepEqual } from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.jsonl`, "{}");
- * const found = await Array.fromAsync(walkFiles(dir, (p) => p.endsWith(".jsonl")));
- * equal(found.length, 1);
+ * await Deno.writeTextFile(`${dir}/b.txt`, "");
+ * deepEqual(walkFiles(dir, (p) => p.endsWith(".jsonl")), [`${dir}/a.jsonl`]);
  * ```
  */
-export async function* walkFiles(
+export function walkFiles(
   root: string,
   match: (path: string) => boolean,
   options: WalkFilesOptions = {},
-): AsyncGenerator<string> {
+): string[] {
   const maxDepth = options.maxDepth ?? 8;
+  const found: string[] = [];
   const stack: Array<[string, number]> = [[root, 0]];
   while (stack.length > 0) {
     const [dir, depth] = stack.pop() as [string, number];
     let entries: Deno.DirEntry[];
     try {
-      // Sync: a walk is many small reads, and an unchanged index pass is
-      // little more than this walk.
       entries = [...Deno.readDirSync(dir)];
     } catch {
       continue;
     }
+    // Descending, so the stack pops subdirectories in ascending order.
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
     const files: string[] = [];
     for (const entry of entries) {
@@ -144,6 +150,7 @@ export async function* walkFiles(
         files.push(path);
       }
     }
-    yield* files.reverse();
+    for (let i = files.length - 1; i >= 0; i--) found.push(files[i] as string);
   }
+  return found;
 }

@@ -535,7 +535,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       };
       report.harnesses[harness.id] = totals;
       try {
-        for await (const path of harness.discover(options.source)) {
+        for (const path of await harness.discover(options.source)) {
           if (seen.has(path)) continue;
           const kind = harness.kinds.find((k) => k.match(path));
           if (!kind) continue;

@@ -53,10 +53,12 @@ function fixtureHarness(dir: string): Harness {
     format: "json",
     envOverrides: [],
     roots: () => [dir],
-    async *discover() {
+    async discover() {
+      const files: string[] = [];
       for await (const e of Deno.readDir(dir)) {
-        if (e.isFile) yield `${dir}/${e.name}`;
+        if (e.isFile) files.push(`${dir}/${e.name}`);
       }
+      return files;
     },
     kinds: [kind],
     docs: { store: "", extracts: "", omits: "", verified: "" },

@@ -21,7 +21,7 @@ import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { baseName, dirOf, isRegularFile } from "./_paths.ts";
+import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
 import { pathList } from "./_roots.ts";
 import { ToolRecorder } from "./_tool_records.ts";
 import { editBody } from "./_work_records.ts";
@@ -283,7 +283,7 @@ function isTaskFile(path: string): boolean {
 }
 
 /**
- * Yields the one file to read per task directory under the given storage
+ * Lists the one file to read per task directory under the given storage
  * roots: `ui_messages.json` when the task has it, else
  * `api_conversation_history.json`.
  *
@@ -297,27 +297,27 @@ function isTaskFile(path: string): boolean {
  * await Deno.mkdir(`${root}/tasks/t1`, { recursive: true });
  * await Deno.writeTextFile(`${root}/tasks/t1/ui_messages.json`, "[]");
  * await Deno.writeTextFile(`${root}/tasks/t1/api_conversation_history.json`, "[]");
- * equal((await Array.fromAsync(discoverTaskFiles([root]))).length, 1);
+ * equal(discoverTaskFiles([root]).length, 1);
  * ```
  */
-export async function* discoverTaskFiles(
-  roots: readonly string[],
-): AsyncGenerator<string> {
+export function discoverTaskFiles(roots: readonly string[]): string[] {
   const seen = new Set<string>();
+  const found: string[] = [];
   for (const root of roots) {
-    for await (const path of walkFiles(root, isTaskFile, { maxDepth: 3 })) {
+    for (const path of walkFiles(root, isTaskFile, { maxDepth: 3 })) {
       const dir = dirOf(path);
       if (seen.has(dir)) continue;
       if (
         baseName(path) === API_HISTORY &&
-        await isRegularFile(`${dir}/${UI_MESSAGES}`)
+        isRegularFileSync(`${dir}/${UI_MESSAGES}`)
       ) {
         continue;
       }
       seen.add(dir);
-      yield path;
+      found.push(path);
     }
   }
+  return found;
 }
 
 /** Facts about a task kept outside its message files. */

@@ -35,7 +35,18 @@ export function segments(path: string): string[] {
  * ```
  */
 export function baseName(path: string): string {
-  return segments(path).at(-1) ?? "";
+  // Searched rather than split: discovery asks this of every file it walks.
+  let end = path.length;
+  while (end > 0 && isSeparator(path[end - 1])) end--;
+  const start = Math.max(
+    path.lastIndexOf("/", end - 1),
+    path.lastIndexOf("\\", end - 1),
+  ) + 1;
+  return path.slice(start, end);
+}
+
+function isSeparator(char: string | undefined): boolean {
+  return char === "/" || char === "\\";
 }
 
 /**
@@ -97,6 +108,30 @@ function lastSeparator(path: string): number {
 export async function isRegularFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The synchronous twin of {@linkcode isRegularFile}, for discovery loops that
+ * check many paths: whether a path is a regular file (following links).
+ *
+ * @param path A path.
+ * @returns True for a regular file; false when missing or unreadable.
+ * @example
+ * ```ts
+ * import { isRegularFileSync } from "./_paths.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/a`, "");
+ * equal(isRegularFileSync(`${dir}/a`), true);
+ * equal(isRegularFileSync(dir), false);
+ * ```
+ */
+export function isRegularFileSync(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
   } catch {
     return false;
   }

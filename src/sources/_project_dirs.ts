@@ -39,7 +39,7 @@ export interface ProjectDirsOptions {
 }
 
 /**
- * Yields candidate project directories: each existing folder of
+ * Lists candidate project directories: each existing folder of
  * {@linkcode PROJECT_FOLDERS} under `source.home`, and the directories below
  * it up to `maxDepth` levels (default 3), in sorted order. Hidden directories
  * (`.git`, `.crush`, ...) and build/dependency folders are not descended into
@@ -55,48 +55,50 @@ export interface ProjectDirsOptions {
  * import { deepEqual } from "node:assert/strict";
  * const home = await Deno.makeTempDir();
  * await Deno.mkdir(`${home}/code/app/.crush`, { recursive: true });
- * const dirs = await Array.fromAsync(projectDirs({ home, env: {}, os: "linux" }));
+ * const dirs = projectDirs({ home, env: {}, os: "linux" });
  * deepEqual(dirs, [`${home}/code`, `${home}/code/app`]);
  * ```
  */
-export async function* projectDirs(
+export function projectDirs(
   source: SourceEnv,
   options: ProjectDirsOptions = {},
-): AsyncGenerator<string> {
+): string[] {
+  const found: string[] = [];
   const maxDepth = options.maxDepth ?? 3;
   let budget = options.maxDirs ?? 20_000;
   for (const folder of PROJECT_FOLDERS) {
     const root = join(source.home, folder);
-    if (!(await isRealDir(root))) continue;
+    if (!isRealDir(root)) continue;
     // Depth-first, children visited in sorted order.
     const stack: Array<[string, number]> = [[root, 0]];
     while (stack.length > 0 && budget > 0) {
       const [dir, depth] = stack.pop() as [string, number];
       budget--;
-      yield dir;
+      found.push(dir);
       if (depth >= maxDepth) continue;
-      const children = await childDirs(dir);
+      const children = childDirs(dir);
       for (let i = children.length - 1; i >= 0; i--) {
         stack.push([join(dir, children[i] as string), depth + 1]);
       }
     }
   }
+  return found;
 }
 
 /** Whether `path` is a directory reached without following a symlink. */
-async function isRealDir(path: string): Promise<boolean> {
+function isRealDir(path: string): boolean {
   try {
-    return (await Deno.lstat(path)).isDirectory;
+    return Deno.lstatSync(path).isDirectory;
   } catch {
     return false;
   }
 }
 
 /** Sorted names of the descendable sub-directories of `dir`. */
-async function childDirs(dir: string): Promise<string[]> {
+function childDirs(dir: string): string[] {
   const names: string[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    for (const entry of Deno.readDirSync(dir)) {
       if (!entry.isDirectory) continue;
       if (entry.name.startsWith(".") || SKIP_DIRS.has(entry.name)) continue;
       names.push(entry.name);

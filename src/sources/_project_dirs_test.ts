@@ -7,16 +7,14 @@ async function tree(paths: string[]): Promise<string> {
   return home;
 }
 
-Deno.test("projectDirs() yields the project folders and their sub-directories in order", async () => {
+Deno.test("projectDirs() lists the project folders and their sub-directories in order", async () => {
   const home = await tree([
     "code/b",
     "code/a/pkg",
     "Documents/notes",
     "elsewhere/proj",
   ]);
-  const dirs = await Array.fromAsync(
-    projectDirs({ home, env: {}, os: "linux" }),
-  );
+  const dirs = projectDirs({ home, env: {}, os: "linux" });
   deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
     "code",
     "code/a",
@@ -33,18 +31,14 @@ Deno.test("projectDirs() skips hidden and dependency folders and stops at maxDep
     "src/app/node_modules/x",
     "src/app/l2/l3/l4",
   ]);
-  const dirs = await Array.fromAsync(
-    projectDirs({ home, env: {}, os: "linux" }),
-  );
+  const dirs = projectDirs({ home, env: {}, os: "linux" });
   deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
     "src",
     "src/app",
     "src/app/l2",
     "src/app/l2/l3",
   ]);
-  const shallow = await Array.fromAsync(
-    projectDirs({ home, env: {}, os: "linux" }, { maxDepth: 1 }),
-  );
+  const shallow = projectDirs({ home, env: {}, os: "linux" }, { maxDepth: 1 });
   deepEqual(shallow.map((d) => d.slice(home.length + 1)), ["src", "src/app"]);
 });
 
@@ -52,23 +46,21 @@ Deno.test("projectDirs() does not follow symlinks and respects maxDirs", async (
   const home = await tree(["repos/a", "repos/b", "real/c"]);
   await Deno.symlink(`${home}/real`, `${home}/repos/link`);
   await Deno.symlink(`${home}/real`, `${home}/work`);
-  const dirs = await Array.fromAsync(
-    projectDirs({ home, env: {}, os: "linux" }),
-  );
+  const dirs = projectDirs({ home, env: {}, os: "linux" });
   deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
     "repos",
     "repos/a",
     "repos/b",
   ]);
-  const capped = await Array.fromAsync(
-    projectDirs({ home, env: {}, os: "linux" }, { maxDirs: 2 }),
-  );
+  const capped = projectDirs({ home, env: {}, os: "linux" }, { maxDirs: 2 });
   deepEqual(capped.length, 2);
 });
 
-Deno.test("projectDirs() yields nothing for a missing HOME", async () => {
-  const dirs = await Array.fromAsync(
-    projectDirs({ home: "/nonexistent/deja-home", env: {}, os: "linux" }),
-  );
+Deno.test("projectDirs() lists nothing for a missing HOME", () => {
+  const dirs = projectDirs({
+    home: "/nonexistent/deja-home",
+    env: {},
+    os: "linux",
+  });
   deepEqual(dirs, []);
 });

@@ -29,7 +29,7 @@ export async function parseHome(
   const files: string[] = [];
   const sessions: Session[] = [];
   let skipped = 0;
-  for await (const path of harness.discover(source)) {
+  for (const path of await harness.discover(source)) {
     files.push(path);
     const kind = harness.kinds.find((k) => k.match(path));
     if (!kind) throw new Error(`no kind matches ${path}`);

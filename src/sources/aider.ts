@@ -19,7 +19,7 @@ import { MAX_LINE_BYTES, readLines } from "../core/lines.ts";
 import { cleanSpeech } from "../core/text.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName, dirOf, isRegularFile } from "./_paths.ts";
+import { baseName, dirOf, isRegularFileSync } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
 import { pathList } from "./_roots.ts";
 import { editBody } from "./_work_records.ts";
@@ -653,33 +653,29 @@ export const aider: Harness = {
     "append-only markdown per project (.aider.chat.history.md, many sessions per file) plus .aider.input.history prompt times",
   envOverrides: ["DEJA_AIDER_ROOTS", "AIDER_CHAT_HISTORY_FILE"],
   roots: aiderRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
+  discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
-    const offer = async (path: string): Promise<boolean> => {
-      if (seen.has(path) || !(await isRegularFile(path))) return false;
+    const found: string[] = [];
+    // A path is listed once; the probed candidates only when they are files.
+    const offer = (path: string, probe: boolean): void => {
+      if (seen.has(path) || (probe && !isRegularFileSync(path))) return;
       seen.add(path);
-      return true;
+      found.push(path);
     };
-    const home = `${source.home}/${HISTORY_NAME}`;
-    if (await offer(home)) yield home;
+    offer(`${source.home}/${HISTORY_NAME}`, true);
     const named = source.env.AIDER_CHAT_HISTORY_FILE;
-    if (named && await offer(named)) yield named;
-    for await (const dir of projectDirs(source)) {
-      const candidate = `${dir}/${HISTORY_NAME}`;
-      if (await offer(candidate)) yield candidate;
+    if (named) offer(named, true);
+    for (const dir of projectDirs(source)) {
+      offer(`${dir}/${HISTORY_NAME}`, true);
     }
     for (const root of pathList(source.env.DEJA_AIDER_ROOTS, source)) {
       const walk = walkFiles(root, isHistoryFile, {
         maxDepth: 3,
         skipDirs: SKIP_DIRS,
       });
-      for await (const path of walk) {
-        if (!seen.has(path)) {
-          seen.add(path);
-          yield path;
-        }
-      }
+      for (const path of walk) offer(path, false);
     }
+    return Promise.resolve(found);
   },
   kinds: [historyKind],
   docs: {

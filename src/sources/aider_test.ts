@@ -35,7 +35,7 @@ function log(...lines: string[]): string {
 
 Deno.test("aider.discover() finds logs in HOME, project folders and configured roots", async (t) => {
   await t.step("fixture HOME", async () => {
-    const found = await Array.fromAsync(aider.discover(source));
+    const found = await aider.discover(source);
     deepEqual(found, [FIXTURE_LOG]);
   });
   await t.step(
@@ -58,14 +58,14 @@ Deno.test("aider.discover() finds logs in HOME, project folders and configured r
         "",
       );
       await Deno.writeTextFile(`${other}/named.md`, "");
-      const found = await Array.fromAsync(aider.discover({
+      const found = await aider.discover({
         home,
         env: {
           DEJA_AIDER_ROOTS: `${other}:/nowhere`,
           AIDER_CHAT_HISTORY_FILE: `${other}/named.md`,
         },
         os: "linux",
-      }));
+      });
       deepEqual(found, [
         `${home}/.aider.chat.history.md`,
         `${other}/named.md`,

@@ -226,10 +226,12 @@ export const amp: Harness = {
   format: "one JSON thread object per conversation (threads/T-<uuid>.json)",
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of ampRoots(source)) {
-      yield* walkFiles(`${root}/threads`, isThreadPath, { maxDepth: 0 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      ampRoots(source).flatMap((root) =>
+        walkFiles(`${root}/threads`, isThreadPath, { maxDepth: 0 })
+      ),
+    );
   },
   kinds: [threadKind],
   docs: {

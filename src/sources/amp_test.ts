@@ -36,7 +36,7 @@ Deno.test("amp.roots() honours DEJA_AMP_ROOT, then XDG_DATA_HOME, then HOME", as
 });
 
 Deno.test("amp.discover() finds thread files and not the prompt history", async () => {
-  deepEqual(await Array.fromAsync(amp.discover(source)), [THREAD]);
+  deepEqual(await amp.discover(source), [THREAD]);
 });
 
 Deno.test("parseAmpThread() reads speech, tool calls, results and exit codes", async () => {
@@ -140,8 +140,8 @@ Deno.test({
     const seen: string[] = [];
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_AMP_ROOT: `${SAMPLES}/${entry.name}` };
-      for await (
-        const path of amp.discover({ home: "/nohome", env, os: "linux" })
+      for (
+        const path of await amp.discover({ home: "/nohome", env, os: "linux" })
       ) {
         const name = path.split("/").at(-1) as string;
         const want = SAMPLE_COUNTS[name];

@@ -24,7 +24,7 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
-import { baseName, isRegularFile, segments } from "./_paths.ts";
+import { baseName, isRegularFileSync, segments } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
@@ -747,14 +747,18 @@ export const claudeCode: Harness = {
     "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT"],
   roots: claudeRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
+  discover(source: SourceEnv): Promise<string[]> {
+    const found: string[] = [];
     for (const root of claudeRoots(source)) {
-      yield* walkFiles(`${root}/projects`, transcriptKind.match, {
-        maxDepth: 4,
-      });
+      found.push(
+        ...walkFiles(`${root}/projects`, transcriptKind.match, {
+          maxDepth: 4,
+        }),
+      );
       const history = `${root}/history.jsonl`;
-      if (await isRegularFile(history)) yield history;
+      if (isRegularFileSync(history)) found.push(history);
     }
+    return Promise.resolve(found);
   },
   kinds: [transcriptKind, historyKind],
   docs: {

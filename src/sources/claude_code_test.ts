@@ -77,7 +77,7 @@ Deno.test("claudeCode.roots() prefers DEJA_CLAUDE_ROOT, then CLAUDE_CONFIG_DIR, 
 });
 
 Deno.test("claudeCode.discover() yields transcripts, sub-agents and history.jsonl", async () => {
-  const found = await Array.fromAsync(claudeCode.discover(source));
+  const found = await claudeCode.discover(source);
   deepEqual(found, [
     PATH_A,
     PATH_B,
@@ -98,11 +98,11 @@ Deno.test("claudeCode.discover() yields transcripts, sub-agents and history.json
     k.match("/home/x/projects/dotfiles/.claude/history.jsonl")
   );
   equal(history?.id, "history");
-  const moved = await Array.fromAsync(claudeCode.discover({
+  const moved = await claudeCode.discover({
     home: "/nonexistent",
     env: { CLAUDE_CONFIG_DIR: `${FIXTURE_HOME}/.claude` },
     os: "linux",
-  }));
+  });
   equal(moved.length, 5);
 });
 

@@ -94,9 +94,11 @@ export const cline: Harness = {
     "APPDATA",
   ],
   roots: clineRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    yield* discoverTaskFiles([...extensionRoots(source), cliDataDir(source)]);
-    yield* walkFiles(sessionsDir(source), isSdkMessages, { maxDepth: 2 });
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve([
+      ...discoverTaskFiles([...extensionRoots(source), cliDataDir(source)]),
+      ...walkFiles(sessionsDir(source), isSdkMessages, { maxDepth: 2 }),
+    ]);
   },
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), sdkKind],
   docs: {

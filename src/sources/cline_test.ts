@@ -45,7 +45,7 @@ function taskFile(name: string, value: unknown): Promise<string> {
 }
 
 Deno.test("cline.discover() yields one file per task plus the SDK sessions", async () => {
-  const found = await Array.fromAsync(cline.discover(source));
+  const found = await cline.discover(source);
   deepEqual(found, [UI_TASK, API_TASK, SDK]);
   deepEqual(found.map((p) => cline.kinds.find((k) => k.match(p))?.id), [
     "ui-messages",
@@ -422,7 +422,7 @@ Deno.test("discoverTaskFiles() prefers ui_messages.json and skips missing roots"
     `${root}/tasks/b/api_conversation_history.json`,
     "[]",
   );
-  deepEqual(await Array.fromAsync(discoverTaskFiles(["/nope", root])), [
+  deepEqual(discoverTaskFiles(["/nope", root]), [
     `${root}/tasks/a/ui_messages.json`,
     `${root}/tasks/b/api_conversation_history.json`,
   ]);

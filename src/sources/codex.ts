@@ -31,7 +31,7 @@ import type {
 } from "../core/types.ts";
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, parseJson, str } from "./_json.ts";
-import { isRegularFile } from "./_paths.ts";
+import { isRegularFileSync } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "codex";
@@ -1097,23 +1097,23 @@ function codexRoots(source: SourceEnv): string[] {
   ];
 }
 
-async function* discoverCodex(source: SourceEnv): AsyncGenerator<string> {
+function discoverCodex(source: SourceEnv): Promise<string[]> {
   const match = (p: string) => isRolloutPath(p) || isRolloutZstPath(p);
+  const found: string[] = [];
   for (const root of codexRoots(source)) {
     for (const dir of ["sessions", "archived_sessions"]) {
-      for await (
-        const path of walkFiles(`${root}/${dir}`, match, { maxDepth: 4 })
-      ) {
+      for (const path of walkFiles(`${root}/${dir}`, match, { maxDepth: 4 })) {
         // Mid-compression both copies exist for a moment; the plain one wins.
-        if (isRolloutZstPath(path) && await isRegularFile(path.slice(0, -4))) {
+        if (isRolloutZstPath(path) && isRegularFileSync(path.slice(0, -4))) {
           continue;
         }
-        yield path;
+        found.push(path);
       }
     }
     const history = `${root}/history.jsonl`;
-    if (await isRegularFile(history)) yield history;
+    if (isRegularFileSync(history)) found.push(history);
   }
+  return Promise.resolve(found);
 }
 
 const rolloutKind: FileKind = {

@@ -152,9 +152,7 @@ Deno.test("codex kinds match by file name and say which are append-only", () => 
 
 Deno.test("codex.discover() finds rollouts, compressed rollouts and history.jsonl", async (t) => {
   await t.step("fixture store", async () => {
-    const found = await Array.fromAsync(
-      codex.discover(env({ CODEX_HOME: FIXTURE })),
-    );
+    const found = await codex.discover(env({ CODEX_HOME: FIXTURE }));
     deepEqual(found, [
       ROLLOUT_A,
       ROLLOUT_B,
@@ -173,9 +171,7 @@ Deno.test("codex.discover() finds rollouts, compressed rollouts and history.json
     await Deno.writeTextFile(`${day}/notes.txt`, "");
     await Deno.writeTextFile(`${root}/archived_sessions/rollout-c.jsonl`, "");
     await Deno.writeTextFile(`${root}/config.toml`, "");
-    const found = await Array.fromAsync(
-      codex.discover(env({ DEJA_CODEX_ROOT: root })),
-    );
+    const found = await codex.discover(env({ DEJA_CODEX_ROOT: root }));
     deepEqual(found, [
       `${day}/rollout-a.jsonl`,
       `${day}/rollout-b.jsonl.zst`,
@@ -183,9 +179,7 @@ Deno.test("codex.discover() finds rollouts, compressed rollouts and history.json
     ]);
   });
   await t.step("missing root yields nothing", async () => {
-    const found = await Array.fromAsync(
-      codex.discover(env({ CODEX_HOME: "/does/not/exist" })),
-    );
+    const found = await codex.discover(env({ CODEX_HOME: "/does/not/exist" }));
     deepEqual(found, []);
   });
 });
@@ -1079,7 +1073,7 @@ Deno.test({
     for await (const entry of Deno.readDir(SAMPLES)) {
       if (!entry.isDirectory) continue;
       const source = env({ CODEX_HOME: `${SAMPLES}/${entry.name}` });
-      for await (const path of codex.discover(source)) {
+      for (const path of await codex.discover(source)) {
         const result = await parse(path);
         equal(result.skipped, 0, path);
         for (const s of result.sessions) {

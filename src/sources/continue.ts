@@ -307,10 +307,12 @@ export const continueDev: Harness = {
     "one JSON document per session (sessions/<id>.json) with sessions.json as the list",
   envOverrides: ["CONTINUE_GLOBAL_DIR"],
   roots: (source) => [`${continueDir(source)}/sessions`],
-  discover(source: SourceEnv): AsyncGenerator<string> {
-    return walkFiles(`${continueDir(source)}/sessions`, isSessionFile, {
-      maxDepth: 0,
-    });
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      walkFiles(`${continueDir(source)}/sessions`, isSessionFile, {
+        maxDepth: 0,
+      }),
+    );
   },
   kinds: [sessionKind],
   docs: {

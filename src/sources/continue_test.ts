@@ -20,7 +20,7 @@ function sessionFile(value: unknown): Promise<string> {
 }
 
 Deno.test("continueDev.discover() lists session documents, not the list", async () => {
-  deepEqual(await Array.fromAsync(continueDev.discover(source)), [
+  deepEqual(await continueDev.discover(source), [
     `${SESSIONS}/${SINCE}.json`,
     `${SESSIONS}/${CSV}.json`,
   ]);

@@ -490,17 +490,19 @@ export const copilotChat: Harness = {
     "JSON document or JSONL mutation log per chat session (workspaceStorage/*/chatSessions), plus the extension's JSONL event transcripts",
   envOverrides: ["APPDATA", "XDG_CONFIG_HOME", "DEJA_COPILOT_CHAT_ROOTS"],
   roots: userDirs,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const user of userDirs(source)) {
-      yield* walkFiles(`${user}/workspaceStorage`, isSessionPath, {
-        maxDepth: 2,
-      });
-      yield* walkFiles(
-        `${user}/globalStorage`,
-        (p) => isSessionPath(p) || isTranscriptPath(p),
-        { maxDepth: 2 },
-      );
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      userDirs(source).flatMap((user) => [
+        ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
+          maxDepth: 2,
+        }),
+        ...walkFiles(
+          `${user}/globalStorage`,
+          (p) => isSessionPath(p) || isTranscriptPath(p),
+          { maxDepth: 2 },
+        ),
+      ]),
+    );
   },
   kinds: [sessionKind, transcriptKind],
   docs: {

@@ -79,7 +79,7 @@ Deno.test("copilotChat.roots() lists every host per OS and honours the override"
 });
 
 Deno.test("copilotChat.discover() finds chat sessions and transcripts", async () => {
-  const found = (await Array.fromAsync(copilotChat.discover(source))).sort();
+  const found = (await copilotChat.discover(source)).sort();
   deepEqual(found, [DOC, LOG, TRANSCRIPT].sort());
   equal(copilotChat.kinds.find((k) => k.match(TRANSCRIPT))?.appendOnly, true);
   equal(copilotChat.kinds.find((k) => k.match(LOG))?.appendOnly, false);
@@ -279,7 +279,7 @@ Deno.test({
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_COPILOT_CHAT_ROOTS: `${SAMPLES}/${entry.name}` };
       const src: SourceEnv = { home: "/nohome", env, os: "linux" };
-      for await (const path of copilotChat.discover(src)) {
+      for (const path of await copilotChat.discover(src)) {
         const kind = copilotChat.kinds.find((k) => k.match(path));
         ok(kind, path);
         const result = await kind.parse(path, {

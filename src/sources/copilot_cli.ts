@@ -141,10 +141,12 @@ export const copilotCli: Harness = {
     "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml",
   envOverrides: ["COPILOT_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of copilotRoots(source)) {
-      yield* walkFiles(root, eventsKind.match, { maxDepth: 1 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      copilotRoots(source).flatMap((root) =>
+        walkFiles(root, eventsKind.match, { maxDepth: 1 })
+      ),
+    );
   },
   kinds: [eventsKind],
   docs: {

@@ -57,7 +57,7 @@ Deno.test("copilotCli.roots() honours DEJA_COPILOT_ROOT, then COPILOT_HOME, then
 
 Deno.test("copilotCli.discover() finds events.jsonl and legacy flat logs", async () => {
   deepEqual(
-    (await Array.fromAsync(copilotCli.discover(source))).sort(),
+    (await copilotCli.discover(source)).sort(),
     [`${STATE}/${MAIN}/events.jsonl`, `${STATE}/${FORK}/events.jsonl`].sort(),
   );
   const kind = copilotCli.kinds[0];
@@ -195,8 +195,12 @@ Deno.test({
     let sessions = 0;
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { COPILOT_HOME: `${SAMPLES}/${entry.name}` };
-      for await (
-        const path of copilotCli.discover({ home: "/nohome", env, os: "linux" })
+      for (
+        const path of await copilotCli.discover({
+          home: "/nohome",
+          env,
+          os: "linux",
+        })
       ) {
         const result = await parse(path);
         equal(result.skipped, 0, path);

@@ -17,7 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName, dirName, isRegularFile } from "./_paths.ts";
+import { baseName, dirName, isRegularFileSync } from "./_paths.ts";
 import { PROJECT_FOLDERS, projectDirs } from "./_project_dirs.ts";
 import { localAppData, xdgDataHome } from "./_roots.ts";
 import {
@@ -95,20 +95,20 @@ async function listedDataDirs(source: SourceEnv): Promise<string[]> {
 }
 
 /** Every `crush.db` Crush may have written, each path once. */
-async function* discoverCrush(source: SourceEnv): AsyncGenerator<string> {
+async function discoverCrush(source: SourceEnv): Promise<string[]> {
+  const candidates = [
+    ...(await listedDataDirs(source)).map((dir) => join(dir, "crush.db")),
+    join(source.home, ".crush", "crush.db"),
+    ...projectDirs(source).map((dir) => join(dir, ".crush", "crush.db")),
+  ];
   const seen = new Set<string>();
-  const candidates = async function* (): AsyncGenerator<string> {
-    for (const dir of await listedDataDirs(source)) yield join(dir, "crush.db");
-    yield join(source.home, ".crush", "crush.db");
-    for await (const dir of projectDirs(source)) {
-      yield join(dir, ".crush", "crush.db");
-    }
-  };
-  for await (const path of candidates()) {
+  const found: string[] = [];
+  for (const path of candidates) {
     if (seen.has(path)) continue;
     seen.add(path);
-    if (await isRegularFile(path)) yield path;
+    if (isRegularFileSync(path)) found.push(path);
   }
+  return found;
 }
 
 /** Options for {@linkcode parseCrushDb}. */

@@ -136,8 +136,8 @@ Deno.test("crush finds stores named by projects.json and under project folders",
       ],
     }),
   );
-  const found = await Array.fromAsync(
-    crush.discover(linuxHome(home, { XDG_DATA_HOME: join(home, "data") })),
+  const found = await crush.discover(
+    linuxHome(home, { XDG_DATA_HOME: join(home, "data") }),
   );
   deepEqual(found, [
     join(listed, ".crush", "crush.db"),

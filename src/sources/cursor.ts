@@ -90,16 +90,22 @@ function isTranscript(path: string): boolean {
   return path.endsWith(".jsonl") && /[\\/]agent-transcripts[\\/]/.test(path);
 }
 
-async function* discoverCursor(source: SourceEnv): AsyncGenerator<string> {
+function discoverCursor(source: SourceEnv): Promise<string[]> {
+  const found: string[] = [];
   for (const root of ideRoots(source)) {
-    yield* walkFiles(join(root, "globalStorage"), isStateDb, { maxDepth: 0 });
-    yield* walkFiles(join(root, "workspaceStorage"), isStateDb, {
-      maxDepth: 1,
-    });
+    found.push(
+      ...walkFiles(join(root, "globalStorage"), isStateDb, { maxDepth: 0 }),
+      ...walkFiles(join(root, "workspaceStorage"), isStateDb, {
+        maxDepth: 1,
+      }),
+    );
   }
-  yield* walkFiles(join(cliRoot(source), "projects"), isTranscript, {
-    maxDepth: 5,
-  });
+  found.push(
+    ...walkFiles(join(cliRoot(source), "projects"), isTranscript, {
+      maxDepth: 5,
+    }),
+  );
+  return Promise.resolve(found);
 }
 
 /** Options for the Cursor parsers. */

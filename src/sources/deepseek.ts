@@ -463,21 +463,21 @@ export const deepseek: Harness = {
     "JSONL event log per session (session.vN.jsonl, zstd-framed .zstd by default), newest generation per session",
   envOverrides: ["DEJA_DEEPSEEK_ROOT", "DSH_HOME"],
   roots: (source) => [sessionsRoot(source)],
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
+  discover(source: SourceEnv): Promise<string[]> {
     // Keep the newest generation of each session directory.
     const best = new Map<
       string,
       { path: string; gen: number; mtime: number }
     >();
     const order: string[] = [];
-    for await (
+    for (
       const path of walkFiles(sessionsRoot(source), isLog, { maxDepth: 3 })
     ) {
       const dir = dirOf(path);
       const gen = generationOf(baseName(path)) as number;
       let mtime = 0;
       try {
-        mtime = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+        mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
       } catch {
         continue;
       }
@@ -490,10 +490,12 @@ export const deepseek: Harness = {
         best.set(dir, { path, gen, mtime });
       }
     }
+    const found: string[] = [];
     for (const dir of order) {
       const chosen = best.get(dir);
-      if (chosen) yield chosen.path;
+      if (chosen) found.push(chosen.path);
     }
+    return Promise.resolve(found);
   },
   kinds: [logKind],
   docs: {

@@ -29,7 +29,7 @@ function logFile(
 }
 
 Deno.test("deepseek.discover() keeps the newest generation of each session", async () => {
-  deepEqual(await Array.fromAsync(deepseek.discover(source)), [
+  deepEqual(await deepseek.discover(source), [
     `${WS}/session-${MAIN}/session.v4.jsonl.zstd`,
     `${WS}/session-${SUB}/session.v4.jsonl.zstd`,
     `${WS}/session-${CUT}/session.v3.jsonl`,

@@ -421,10 +421,12 @@ export const gemini: Harness = {
     "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts)",
   envOverrides: ["GEMINI_CLI_HOME", "DEJA_GEMINI_ROOT"],
   roots: geminiRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of geminiRoots(source)) {
-      yield* walkFiles(`${root}/tmp`, isChatPath, { maxDepth: 4 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      geminiRoots(source).flatMap((root) =>
+        walkFiles(`${root}/tmp`, isChatPath, { maxDepth: 4 })
+      ),
+    );
   },
   kinds: [chatKind],
   docs: {

@@ -38,7 +38,7 @@ Deno.test("gemini.roots() honours DEJA_GEMINI_ROOT, then GEMINI_CLI_HOME, then H
 });
 
 Deno.test("gemini.discover() finds JSON, JSONL and sub-agent chats in the fixture", async () => {
-  const found = await Array.fromAsync(gemini.discover(source));
+  const found = await gemini.discover(source);
   deepEqual(found.map((p) => p.slice(HOME.length)).sort(), [
     "/.gemini/tmp/b6b6d2f8ef9f581b8de412b5febe694b099fde86c1797d534ae369257ed8ebcd/chats/session-2025-11-20T08-30-9b2d4e11.json",
     "/.gemini/tmp/harbor/chats/4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8/c0ffee01-2a3b-4c5d-8e9f-0a1b2c3d4e5f.jsonl",
@@ -270,9 +270,7 @@ Deno.test({
     ) {
       const env = { DEJA_GEMINI_ROOT: `${SAMPLES}/${entry.name}` };
       files.push(
-        ...await Array.fromAsync(
-          gemini.discover({ home: "/nohome", env, os: "linux" }),
-        ),
+        ...await gemini.discover({ home: "/nohome", env, os: "linux" }),
       );
     }
     equal(files.length, 1);

@@ -90,14 +90,16 @@ function isLegacyJsonl(path: string): boolean {
   return parts.at(-2) === "sessions" && (parts.at(-1) ?? "").endsWith(".jsonl");
 }
 
-async function* discoverGoose(source: SourceEnv): AsyncGenerator<string> {
-  for (const root of gooseRoots(source)) {
-    yield* walkFiles(
-      join(root, "sessions"),
-      (p) => isSessionsDb(p) || isLegacyJsonl(p),
-      { maxDepth: 0 },
-    );
-  }
+function discoverGoose(source: SourceEnv): Promise<string[]> {
+  return Promise.resolve(
+    gooseRoots(source).flatMap((root) =>
+      walkFiles(
+        join(root, "sessions"),
+        (p) => isSessionsDb(p) || isLegacyJsonl(p),
+        { maxDepth: 0 },
+      )
+    ),
+  );
 }
 
 /** Options for the Goose parsers. */

@@ -536,8 +536,10 @@ export const intendant: Harness = {
     "session log directory per session: session.jsonl event stream (conversation_message lane) plus turns/ sidecars and session_meta.json",
   envOverrides: ["DEJA_INTENDANT_ROOT", "INTENDANT_HOME"],
   roots: (source) => [logsRoot(source)],
-  discover(source: SourceEnv): AsyncGenerator<string> {
-    return walkFiles(logsRoot(source), isLog, { maxDepth: 1 });
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      walkFiles(logsRoot(source), isLog, { maxDepth: 1 }),
+    );
   },
   kinds: [logKind],
   docs: {

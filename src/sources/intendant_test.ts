@@ -36,7 +36,7 @@ async function sessionDir(
 }
 
 Deno.test("intendant.discover() finds every session log", async () => {
-  deepEqual(await Array.fromAsync(intendant.discover(source)), [
+  deepEqual(await intendant.discover(source), [
     `${LOGS}/${WRAPPER}/session.jsonl`,
     `${LOGS}/${NEW_ERA}/session.jsonl`,
     `${LOGS}/${LEGACY}/session.jsonl`,

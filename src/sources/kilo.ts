@@ -47,8 +47,8 @@ export const kilo: Harness = {
     "JSON per task (ui_messages.json, api_conversation_history.json) under the extension's globalStorage",
   envOverrides: ["DEJA_KILO_ROOTS", "XDG_CONFIG_HOME", "APPDATA"],
   roots: kiloRoots,
-  discover(source: SourceEnv): AsyncGenerator<string> {
-    return discoverTaskFiles(kiloRoots(source));
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(discoverTaskFiles(kiloRoots(source)));
   },
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {

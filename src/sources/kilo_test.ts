@@ -14,7 +14,7 @@ const CHILD = "5e4f3a2b-1c0d-4e9f-8a7b-6c5d4e3f2a1b";
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 
 Deno.test("kilo.discover() finds the fixture's tasks and files them under kilo", async () => {
-  const found = await Array.fromAsync(kilo.discover(source));
+  const found = await kilo.discover(source);
   deepEqual(found, [
     `${TASKS}/${CHILD}/ui_messages.json`,
     `${TASKS}/${PARENT}/ui_messages.json`,

@@ -778,13 +778,15 @@ export const kimi: Harness = {
     "DEJA_KIMI_CLI_ROOT",
   ],
   roots: (source) => [...codeRoots(source), ...cliRoots(source)],
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of codeRoots(source)) {
-      yield* walkFiles(`${root}/sessions`, wireKind.match, { maxDepth: 5 });
-    }
-    for (const root of cliRoots(source)) {
-      yield* walkFiles(`${root}/sessions`, cliKind.match, { maxDepth: 3 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve([
+      ...codeRoots(source).flatMap((root) =>
+        walkFiles(`${root}/sessions`, wireKind.match, { maxDepth: 5 })
+      ),
+      ...cliRoots(source).flatMap((root) =>
+        walkFiles(`${root}/sessions`, cliKind.match, { maxDepth: 3 })
+      ),
+    ]);
   },
   kinds: [wireKind, cliKind],
   docs: {

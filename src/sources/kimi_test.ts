@@ -86,9 +86,8 @@ Deno.test("kimi.roots() covers both generations and their overrides", async (t) 
 });
 
 Deno.test("kimi.discover() finds agent wires and Kimi CLI session files", async () => {
-  const found = (await Array.fromAsync(kimi.discover(source))).map((p) =>
-    p.slice(HOME.length)
-  ).sort();
+  const found = (await kimi.discover(source)).map((p) => p.slice(HOME.length))
+    .sort();
   deepEqual(found, [
     "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/agent-explore-1/wire.jsonl",
     "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/main/wire.jsonl",
@@ -331,8 +330,8 @@ Deno.test({
     let sessions = 0;
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_KIMI_CLI_ROOT: `${SAMPLES}/${entry.name}` };
-      for await (
-        const path of kimi.discover({ home: "/nohome", env, os: "linux" })
+      for (
+        const path of await kimi.discover({ home: "/nohome", env, os: "linux" })
       ) {
         const kind = kimi.kinds.find((k) => k.match(path));
         ok(kind, path);

@@ -98,14 +98,16 @@ function isSessionDiff(path: string): boolean {
     (parts.at(-1) ?? "").endsWith(".json");
 }
 
-async function* discoverOpencode(source: SourceEnv): AsyncGenerator<string> {
-  for (const root of opencodeRoots(source)) {
-    yield* walkFiles(
-      root,
-      (p) => isDb(p) || isSessionInfo(p) || isSessionDiff(p),
-      { maxDepth: 6, skipDirs: SKIP_DIRS },
-    );
-  }
+function discoverOpencode(source: SourceEnv): Promise<string[]> {
+  return Promise.resolve(
+    opencodeRoots(source).flatMap((root) =>
+      walkFiles(
+        root,
+        (p) => isDb(p) || isSessionInfo(p) || isSessionDiff(p),
+        { maxDepth: 6, skipDirs: SKIP_DIRS },
+      )
+    ),
+  );
 }
 
 /** Options for the opencode parsers. */

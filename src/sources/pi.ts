@@ -294,10 +294,12 @@ export const pi: Harness = {
     "JSONL session tree (v3: header + id/parentId entries) per session in sessions/--<cwd>--/",
   envOverrides: ["PI_CODING_AGENT_DIR", "DEJA_PI_ROOT"],
   roots: piRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of piRoots(source)) {
-      yield* walkFiles(root, sessionKind.match, { maxDepth: 2 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      piRoots(source).flatMap((root) =>
+        walkFiles(root, sessionKind.match, { maxDepth: 2 })
+      ),
+    );
   },
   kinds: [sessionKind],
   docs: {

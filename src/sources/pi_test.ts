@@ -54,7 +54,7 @@ Deno.test("pi.roots() honours DEJA_PI_ROOT, then PI_CODING_AGENT_DIR, then HOME"
 });
 
 Deno.test("pi.discover() finds the fixture session", async () => {
-  deepEqual(await Array.fromAsync(pi.discover(source)), [FIXTURE]);
+  deepEqual(await pi.discover(source), [FIXTURE]);
 });
 
 Deno.test("parsePiSession() keeps the abandoned branch under a mark and reads every kind", async () => {
@@ -224,8 +224,8 @@ Deno.test({
   fn: async () => {
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_PI_ROOT: `${SAMPLES}/${entry.name}` };
-      for await (
-        const path of pi.discover({ home: "/nohome", env, os: "linux" })
+      for (
+        const path of await pi.discover({ home: "/nohome", env, os: "linux" })
       ) {
         const result = await parse(path);
         equal(result.skipped, 0, path);

@@ -367,10 +367,12 @@ export const qwen: Harness = {
     "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/",
   envOverrides: ["QWEN_HOME", "QWEN_RUNTIME_DIR", "DEJA_QWEN_ROOT"],
   roots: qwenRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
-    for (const root of qwenRoots(source)) {
-      yield* walkFiles(`${root}/projects`, isChatPath, { maxDepth: 4 });
-    }
+  discover(source: SourceEnv): Promise<string[]> {
+    return Promise.resolve(
+      qwenRoots(source).flatMap((root) =>
+        walkFiles(`${root}/projects`, isChatPath, { maxDepth: 4 })
+      ),
+    );
   },
   kinds: [chatKind],
   docs: {

@@ -56,7 +56,7 @@ Deno.test("qwen.roots() honours DEJA_QWEN_ROOT, QWEN_RUNTIME_DIR and QWEN_HOME",
 });
 
 Deno.test("qwen.discover() finds the fixture chat", async () => {
-  deepEqual(await Array.fromAsync(qwen.discover(source)), [FIXTURE]);
+  deepEqual(await qwen.discover(source), [FIXTURE]);
 });
 
 Deno.test("parseQwenChat() reads turns, tools and exit codes, and marks the abandoned branch", async () => {
@@ -249,8 +249,8 @@ Deno.test({
     const seen = new Set<string>();
     for await (const entry of Deno.readDir(SAMPLES)) {
       const env = { DEJA_QWEN_ROOT: `${SAMPLES}/${entry.name}` };
-      for await (
-        const path of qwen.discover({ home: "/nohome", env, os: "linux" })
+      for (
+        const path of await qwen.discover({ home: "/nohome", env, os: "linux" })
       ) {
         const name = path.split("/").at(-1) as string;
         const want = SAMPLE_COUNTS[name];

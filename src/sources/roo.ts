@@ -112,11 +112,11 @@ export const roo: Harness = {
     "APPDATA",
   ],
   roots: rooRoots,
-  async *discover(source: SourceEnv): AsyncGenerator<string> {
+  async discover(source: SourceEnv): Promise<string[]> {
     const custom = source.env.DEJA_ROO_ROOTS
       ? []
       : await customStorageDirs(source);
-    yield* discoverTaskFiles([...rooRoots(source), ...custom]);
+    return discoverTaskFiles([...rooRoots(source), ...custom]);
   },
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {

@@ -27,7 +27,7 @@ async function parse(
 }
 
 Deno.test("roo.discover() finds the fixture's tasks", async () => {
-  deepEqual(await Array.fromAsync(roo.discover(source)), [
+  deepEqual(await roo.discover(source), [
     `${TASKS}/${PARENT}/ui_messages.json`,
     `${TASKS}/${CHILD}/ui_messages.json`,
   ]);
@@ -92,7 +92,7 @@ Deno.test("roo finds custom storage paths and the CLI store", async () => {
     );
   }
   const env: SourceEnv = { home, env: {}, os: "linux" };
-  const found = await Array.fromAsync(roo.discover(env));
+  const found = await roo.discover(env);
   equal(found.length, 2);
   ok(found.some((p) => p.startsWith(custom)));
   ok(found.some((p) => p.includes(".vscode-mock")));

@@ -17,7 +17,7 @@ import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName } from "./_paths.ts";
+import { baseName, isRegularFileSync } from "./_paths.ts";
 import { localAppData, macAppSupport, xdgDataHome } from "./_roots.ts";
 import {
   col,
@@ -65,15 +65,11 @@ function zedRoots(source: SourceEnv): string[] {
   return [join(data, "zed")];
 }
 
-async function* discoverZed(source: SourceEnv): AsyncGenerator<string> {
-  for (const root of zedRoots(source)) {
-    const path = join(root, "threads", "threads.db");
-    try {
-      if ((await Deno.stat(path)).isFile) yield path;
-    } catch {
-      // No threads store under this root.
-    }
-  }
+function discoverZed(source: SourceEnv): Promise<string[]> {
+  return Promise.resolve(
+    zedRoots(source).map((root) => join(root, "threads", "threads.db"))
+      .filter(isRegularFileSync),
+  );
 }
 
 /** Options for {@linkcode parseZedThreads}. */
