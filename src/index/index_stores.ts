@@ -472,7 +472,10 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   > = [];
   db.exec("PRAGMA cache_size = -16384");
   try {
-    const writer = new Writer(db);
+    // Its ~20 statements are compiled only when something is written: an
+    // unchanged pass writes nothing.
+    let writer: Writer | undefined;
+    const writerOf = () => (writer ??= new Writer(db));
     // Files are parsed ahead (on the pool's worker when there is one) and
     // written in discovery order, so index writes stay deterministic.
     const drain = async () => {
@@ -481,7 +484,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
         await commitFile(
           next.job,
           await next.parsed,
-          writer,
+          writerOf(),
           batch,
           options,
           report,
@@ -542,15 +545,25 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
           seen.add(path);
           report.files++;
           totals.files++;
-          const job = await planFile(
+          // Most files of a pass are unchanged: decide that without a
+          // promise per file.
+          const stat = changedStat(
             path,
             harness,
             kind,
             known.get(path),
-            priorRow,
-            options,
             report,
           );
+          const job = stat &&
+            await planFile(
+              path,
+              harness,
+              kind,
+              stat,
+              known.get(path),
+              priorRow,
+              options,
+            );
           if (job) {
             queue.push({ job, totals, parsed: pool.parse(job, redactOn) });
             while (queue.length > PIPELINE_DEPTH) await drain();
@@ -569,7 +582,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     }
     for (const path of known.keys()) {
       if (seen.has(path)) continue;
-      batch.write(0, () => writer.forgetFile(path));
+      batch.write(0, () => writerOf().forgetFile(path));
       report.removed++;
     }
     if (report.replaced + report.appended + report.removed > 0) {
@@ -623,16 +636,23 @@ interface FileJob {
   options: ParseOptions;
 }
 
-/** Stats a file and decides whether and how to read it. */
-async function planFile(
+/** A changed file's size (its -wal counted) and mtime. */
+interface FileStat {
+  size: number;
+  mtime: number;
+}
+
+/**
+ * Stats a file: undefined when it is unchanged since its row (counted) or
+ * cannot be read (named as a failure), else its size and mtime.
+ */
+function changedStat(
   path: string,
   harness: Harness,
   kind: FileKind,
   known: KnownFile | undefined,
-  priorRow: PriorRow,
-  options: IndexOptions,
   report: IndexReport,
-): Promise<FileJob | undefined> {
+): FileStat | undefined {
   let stat: Deno.FileInfo;
   try {
     // Sync: an unchanged pass is a stat per file, and the async form's
@@ -666,6 +686,19 @@ async function planFile(
     report.unchanged++;
     return undefined;
   }
+  return { size, mtime };
+}
+
+/** Decides how to read a changed file: whole, or from its safe offset. */
+async function planFile(
+  path: string,
+  harness: Harness,
+  kind: FileKind,
+  { size, mtime }: FileStat,
+  known: KnownFile | undefined,
+  priorRow: PriorRow,
+  options: IndexOptions,
+): Promise<FileJob> {
   const prior = known ? priorRow(path) : undefined;
   let resume = false;
   if (
