@@ -206,6 +206,10 @@ export function openIndex(
       db.exec(`DROP TABLE IF EXISTS ${t}`);
     }
   }
+  // A current index has every table (they are made before the format is
+  // written): an unchanged pass then writes nothing. Any schema change
+  // bumps INDEX_FORMAT.
+  if (version === INDEX_FORMAT) return db;
   db.exec(SCHEMA);
   db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
     .run(String(INDEX_FORMAT));
