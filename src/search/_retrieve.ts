@@ -336,14 +336,20 @@ export class Retriever {
     const budget = fuzzyBudget(word);
     if (budget === 0 || !/^[a-z]+$/.test(word)) return undefined;
     const stem = porterStem(word);
+    // The stem is held to its own length's budget: "negative" stems to
+    // "neg", one letter from "new", which is no reading of it.
+    const stemBudget = Math.min(budget, fuzzyBudget(stem));
     const prefixes = new Set([word.slice(0, 2), word[1]! + word[0]!]);
     let best: { term: string; distance: number; doc: number } | undefined;
     const consider = (rows: Array<{ term: string; doc: number }>) => {
       for (const { term, doc } of rows) {
         if (term === stem || term === word || !/^[a-z]+$/.test(term)) continue;
+        const byStem = stemBudget > 0
+          ? editDistance(stem, term, stemBudget)
+          : budget + 1;
         const d = Math.min(
           editDistance(word, term, budget),
-          editDistance(stem, term, budget),
+          byStem <= stemBudget ? byStem : budget + 1,
         );
         if (d > budget) continue;
         if (

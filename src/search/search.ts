@@ -551,12 +551,17 @@ function climb(r: Retriever, q: UnderstoodQuery): Plan {
     return plan;
   }
 
-  // Fuzzy: a never-seen word becomes the closest indexed word.
+  // Fuzzy: a never-seen word becomes the closest indexed word. A word the
+  // index holds outside the filters is no typo: it is only not said here.
   const fixes: string[] = [];
   const words = terms.map((t) => t.text);
   for (const i of blocking) {
     if (postings[i]!.length > 0) continue;
     const t = terms[i]!;
+    const expr = termExpression(t);
+    if (r.filtered && r.tables.some((table) => r.anywhere(expr, table))) {
+      continue;
+    }
     if (t.kind !== "word") {
       plan.unseen.push({ term: t.text });
       continue;

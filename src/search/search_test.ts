@@ -442,3 +442,50 @@ Deno.test("search() reads a named day or a month without its year against the se
     db.close();
   }
 });
+
+Deno.test("search() corrects only words the index never saw, and never by a short stem", async (t) => {
+  const store = await indexFixtures([
+    {
+      id: "chapter",
+      project: "home",
+      age: 2,
+      turns: [
+        ["user", "I am starting a new chapter: a new job and a new city"],
+        ["assistant", "Congratulations on the new job."],
+      ],
+    },
+    {
+      id: "review",
+      project: "shop",
+      age: 3,
+      turns: [
+        ["user", "the customer left a negative review about the checkout"],
+        ["assistant", "Reply to the negative review politely."],
+      ],
+    },
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    await t.step("a word said in another project is no typo", async () => {
+      const r = await search(db, "negative job", { now: NOW, project: "home" });
+      equal(r.didYouMean, undefined);
+      ok(!r.ladder?.some((s) => s.tier === "fuzzy" && s.sessions > 0));
+    });
+    await t.step(
+      "a long word is not read as its stem's neighbour",
+      async () => {
+        const r = await search(db, "negativity job", {
+          now: NOW,
+          project: "home",
+        });
+        ok(!(r.didYouMean ?? "").includes("new"), r.didYouMean);
+      },
+    );
+    await t.step("a typo of an indexed word is still corrected", async () => {
+      const r = await search(db, "negative reveiw", { now: NOW });
+      ok(r.didYouMean?.includes("review"), r.didYouMean);
+    });
+  } finally {
+    db.close();
+  }
+});
