@@ -785,7 +785,11 @@ async function rank(
     const to = m.updated ?? from;
     return from < w.to && to >= w.from;
   };
-  const window = q.time && recentWindow(q.time, pool, within);
+  const window = q.time &&
+    recentWindow(q.time, pool, within, (s) => {
+      const m = meta.get(s);
+      return m?.updated ?? m?.started ?? 0;
+    });
   const inWindow = (s: number): boolean => !!window && within(s, window);
   const order: Ranked[] = pool.map((s) => {
     const sig = signals.get(s.session) ?? neutralSignals();
@@ -828,8 +832,12 @@ async function rank(
 }
 
 /** The postings of the given sessions (postings descending). */
+const DAY_MS = 86_400_000;
+/** What "recently" spans, back from the latest activity searched. */
+const RECENT_MS = 30 * DAY_MS;
+
 /** Windows up to this wide (a named day or week) outrank relevance. */
-const NARROW_WINDOW_MS = 10 * 86_400_000;
+const NARROW_WINDOW_MS = 10 * DAY_MS;
 
 /**
  * The window a time phrase means here: as read, or — for a month or day
@@ -840,10 +848,19 @@ function recentWindow(
   window: TimeWindow,
   pool: readonly { session: number }[],
   within: (s: number, w: { from: number; to: number }) => boolean,
+  lastActive: (s: number) => number,
 ): TimeWindow {
   const holds = (w: { from: number; to: number }) =>
     pool.some((s) => within(s.session, w));
-  if (/\d{4}/.test(window.phrase) || holds(window)) return window;
+  if (holds(window)) return window;
+  // "Recently" with nothing recent: the last month of what there is.
+  if (/recent|lately|other day/i.test(window.phrase)) {
+    const latest = Math.max(0, ...pool.map((s) => lastActive(s.session)));
+    if (latest > 0) {
+      return { ...window, from: latest - RECENT_MS, to: latest + DAY_MS };
+    }
+  }
+  if (/\d{4}/.test(window.phrase)) return window;
   for (let back = 1; back <= 5; back++) {
     const shift = (t: number) => {
       const d = new Date(t);

@@ -489,3 +489,36 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
     db.close();
   }
 });
+
+Deno.test("search() reads 'recently' as the last month of activity when nothing is recent", async () => {
+  const store = await indexFixtures([
+    {
+      id: "older",
+      age: 400,
+      turns: [
+        ["user", "we painted the fence blue and then painted the shed blue"],
+        ["assistant", "Two coats of blue paint on the fence and the shed."],
+      ],
+    },
+    {
+      id: "latest",
+      age: 300,
+      turns: [
+        ["user", "I painted a sunset this weekend"],
+        ["assistant", "Nice."],
+      ],
+    },
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    const r = await search(db, "what did I paint recently?", {
+      now: NOW,
+      explain: true,
+    });
+    equal(ids(r)[0], "latest");
+    equal(r.results[0]?.explain?.inWindow, true);
+    equal(ids(await search(db, "what did I paint?", { now: NOW }))[0], "older");
+  } finally {
+    db.close();
+  }
+});
