@@ -21,7 +21,11 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { isUserRecord, RECORD_SLOTS } from "../index/schema.ts";
+import {
+  isUserRecord,
+  RECORD_SLOTS,
+  sessionOfRecord,
+} from "../index/schema.ts";
 import { prepared } from "./_statements.ts";
 
 /** Constants of the record-level BM25. */
@@ -181,7 +185,7 @@ export function sessionBm25(
   const damping = options.damping ?? BM25.damping;
   const bySession = new Map<number, RecordContributions[]>();
   for (const rec of records.values()) {
-    const s = sessionOf(rec.rowid);
+    const s = sessionOfRecord(rec.rowid);
     const list = bySession.get(s);
     if (list) list.push(rec);
     else bySession.set(s, [rec]);
@@ -373,10 +377,6 @@ function firstBelow(rowids: readonly number[], bound: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function sessionOf(rowid: number): number {
-  return Math.floor(rowid / RECORD_SLOTS);
 }
 
 function ordinalOf(rowid: number): number {

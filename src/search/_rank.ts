@@ -19,7 +19,7 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { isUserRecord, RECORD_SLOTS } from "../index/schema.ts";
+import { isUserRecord, sessionOfRecord } from "../index/schema.ts";
 import {
   BM25,
   type Bm25Term,
@@ -101,10 +101,6 @@ export interface CorpusStats {
   lengthOf(session: number): number;
 }
 
-function sessionOf(rowid: number): number {
-  return Math.floor(rowid / RECORD_SLOTS);
-}
-
 const sessionLists = new WeakMap<readonly number[], number[]>();
 
 /**
@@ -120,7 +116,7 @@ export function sessionsOf(rowids: readonly number[]): number[] {
     out = [];
     let prev = -1;
     for (const id of rowids) {
-      const s = sessionOf(id);
+      const s = sessionOfRecord(id);
       if (s !== prev) {
         out.push(s);
         prev = s;
@@ -234,7 +230,7 @@ export function sessionRelevance(
       }
     }
     if (id < 0) break;
-    const s = sessionOf(id);
+    const s = sessionOfRecord(id);
     if (s !== session) {
       finish();
       session = s;
