@@ -21,26 +21,35 @@ const decoder = new TextDecoder();
  */
 const COMPRESS_FROM = 1024;
 
+/** A stored body: text as it is, or deflated UTF-8 bytes. */
+export type StoredBody = string | Uint8Array;
+
 /**
- * Encodes a record's text for storage. Speech stays plain so that an
- * ordinary search never loads zlib; long work records are deflated.
+ * Encodes a record's text for storage. Speech and short work records are
+ * stored as text (no encoding on write, none on read), so an ordinary
+ * search never loads zlib; long work records are deflated. Indexes written
+ * before kept plain bodies as UTF-8 bytes; readers take both.
  *
  * @param role The record's role.
  * @param text The (redacted) text to store.
- * @returns The bytes and whether they are deflated.
+ * @returns The body and whether it is deflated.
  */
 export function encodeBody(
   role: string,
   text: string,
-): { bytes: Uint8Array; compressed: boolean } {
-  const raw = encoder.encode(text);
-  if (raw.length < COMPRESS_FROM || role === "user" || role === "assistant") {
-    return { bytes: raw, compressed: false };
+): { bytes: StoredBody; compressed: boolean } {
+  // UTF-16 length is at most the UTF-8 length: a cheap first test.
+  if (
+    text.length < COMPRESS_FROM / 3 || role === "user" || role === "assistant"
+  ) {
+    return { bytes: text, compressed: false };
   }
+  const raw = encoder.encode(text);
+  if (raw.length < COMPRESS_FROM) return { bytes: text, compressed: false };
   const packed = deflateRawSync(raw, { level: 1 });
   return packed.length < raw.length
     ? { bytes: packed, compressed: true }
-    : { bytes: raw, compressed: false };
+    : { bytes: text, compressed: false };
 }
 
 /**
@@ -51,7 +60,8 @@ export function encodeBody(
  * @param compressed Whether they are deflated.
  * @returns The text.
  */
-export function decodeBodySync(bytes: Uint8Array, compressed: boolean): string {
+export function decodeBodySync(bytes: StoredBody, compressed: boolean): string {
+  if (typeof bytes === "string") return bytes;
   return decoder.decode(compressed ? inflateRawSync(bytes) : bytes);
 }
 

@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { EXCERPT_FROM, keptText } from "./_body.ts";
+import { decodeBodySync, encodeBody, EXCERPT_FROM, keptText } from "./_body.ts";
 
 const longOutput = (n: number, at: Record<number, string> = {}) =>
   Array.from({ length: n }, (_, i) => at[i] ?? `step ${i} done`).join("\n");
@@ -54,4 +54,26 @@ Deno.test("keptText() cuts very long lines of a long output", () => {
   equal(kept.excerpted, true);
   ok(kept.stored.length < 500);
   ok(kept.stored.endsWith("…\ntail"));
+});
+
+Deno.test("encodeBody() stores text as text and deflates only long work records", async (t) => {
+  await t.step("speech stays text, however long", () => {
+    const body = encodeBody("assistant", "y".repeat(5000));
+    equal(typeof body.bytes, "string");
+    equal(body.compressed, false);
+  });
+  await t.step("a short work record stays text", () => {
+    equal(encodeBody("command", "npm test").bytes, "npm test");
+  });
+  await t.step("a long work record is deflated and reads back", () => {
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i % 7}`)
+      .join("\n");
+    const body = encodeBody("tool-output", text);
+    equal(body.compressed, true);
+    ok(body.bytes instanceof Uint8Array);
+    equal(decodeBodySync(body.bytes, true), text);
+  });
+  await t.step("plain UTF-8 bytes from an older index still read", () => {
+    equal(decodeBodySync(new TextEncoder().encode("héllo"), false), "héllo");
+  });
 });

@@ -8,7 +8,12 @@
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
 import { redact } from "../redact/mod.ts";
-import { DECISION_PATTERN, encodeBody, keptText } from "./_body.ts";
+import {
+  DECISION_PATTERN,
+  encodeBody,
+  keptText,
+  type StoredBody,
+} from "./_body.ts";
 import { FLAG } from "./schema.ts";
 
 /** A record ready for the `records` and FTS tables. */
@@ -22,7 +27,7 @@ export interface PreparedRecord {
   line: number | null;
   offset: number | null;
   recordId: string | null;
-  body: Uint8Array;
+  body: StoredBody;
   posting: string;
 }
 

@@ -11,14 +11,15 @@ let inflate: ((bytes: Uint8Array) => Uint8Array) | undefined;
 /**
  * Decodes a stored body, loading zlib on first need.
  *
- * @param bytes The stored bytes.
+ * @param bytes The stored body: text, or (deflated) UTF-8 bytes.
  * @param compressed Whether they are deflated.
  * @returns The text.
  */
 export async function readBody(
-  bytes: Uint8Array,
+  bytes: Uint8Array | string,
   compressed: boolean,
 ): Promise<string> {
+  if (typeof bytes === "string") return bytes;
   if (!compressed) return decoder.decode(bytes);
   inflate ??= (await import("node:zlib")).inflateRawSync;
   return decoder.decode(inflate(bytes));

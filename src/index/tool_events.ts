@@ -46,12 +46,12 @@ interface Row {
   tool: string | null;
   exit_code: number | null;
   flags: number;
-  body: Uint8Array;
+  body: Uint8Array | string;
   harness: string;
   id: string;
   project: string;
   out_flags: number | null;
-  out_body: Uint8Array | null;
+  out_body: Uint8Array | string | null;
 }
 
 /**

@@ -262,9 +262,11 @@ export class Retriever {
     for (const id of rowids.slice(0, 5)) {
       const row = this.#prepare(
         "SELECT body, flags FROM records WHERE rowid = ?",
-      ).get(id) as { body: Uint8Array; flags: number } | undefined;
+      ).get(id) as { body: Uint8Array | string; flags: number } | undefined;
       if (!row || (row.flags & FLAG.compressed) !== 0) continue;
-      const text = new TextDecoder().decode(row.body);
+      const text = typeof row.body === "string"
+        ? row.body
+        : new TextDecoder().decode(row.body);
       for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
         const word = m[0].toLowerCase();
         if (porterStem(word) === stem) return word;

@@ -120,7 +120,8 @@ export interface RecordRow {
   line: number | null;
   offset: number | null;
   record_id: string | null;
-  body: Uint8Array;
+  /** Text, or UTF-8 bytes (deflated when flagged) in older indexes. */
+  body: Uint8Array | string;
 }
 
 /**

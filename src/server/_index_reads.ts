@@ -121,7 +121,7 @@ export function speechRecords(
     line: number | null;
     offset: number | null;
     record_id: string | null;
-    body: Uint8Array;
+    body: Uint8Array | string;
   }>;
   return Promise.all(rows.map(async (r) => ({
     rowid: r.rowid,
