@@ -32,13 +32,22 @@ export function selectedHarnesses(
   io: Io,
   only: readonly string[] = [],
 ): Harness[] {
-  const excluded = new Set(
-    (io.env.DEJA_EXCLUDE_HARNESSES ?? "").split(",").map((s) => s.trim())
-      .filter(Boolean),
-  );
+  const excluded = new Set(excludedHarnessIds(io));
   return HARNESSES.filter((h) =>
     !excluded.has(h.id) && (only.length === 0 || only.includes(h.id))
   );
+}
+
+/**
+ * The harness ids `DEJA_EXCLUDE_HARNESSES` names: not read, and what the
+ * index holds of them is dropped.
+ *
+ * @param io The io.
+ * @returns The ids.
+ */
+export function excludedHarnessIds(io: Io): string[] {
+  return (io.env.DEJA_EXCLUDE_HARNESSES ?? "").split(",").map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**

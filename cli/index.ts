@@ -14,6 +14,7 @@ import { formatBytes } from "./_context.ts";
 import { HARNESS_IDS } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import {
+  excludedHarnessIds,
   includeSubagents,
   selectedHarnesses,
   sourceEnv,
@@ -32,12 +33,15 @@ export const indexCommand: Command = {
 stat; files that only grew are read from where the last pass stopped.
 
 Options:
-  --harness ID   Only this harness (repeatable); see deja sources
+  --harness ID   Only this harness (repeatable; the others' sessions stay as
+                 they are); see deja sources
   --json         Print the pass report as JSON on stdout
   --quiet        No progress on stderr
 
-Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b, DEJA_INCLUDE_SUBAGENTS=0|1,
-DEJA_INDEX_WORKERS=1 (parse on a worker thread: faster cold passes, more memory),
+Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b (not read; what the index
+holds of them is dropped), DEJA_INCLUDE_SUBAGENTS=0|1,
+DEJA_INDEX_WORKERS=1 (parse on a worker thread: ~150 MB more memory, no faster
+on two cores; docs/benchmarks.md),
 DEJA_NO_REDACT=1 (unsafe: writes credentials in clear), plus each harness's
 root overrides (CLAUDE_CONFIG_DIR, CODEX_HOME, ...).
 
@@ -62,6 +66,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     const report = await indexStores({
       indexPath: path,
       harnesses: selectedHarnesses(io, listFlag(args, "harness")),
+      forget: excludedHarnessIds(io),
       source: sourceEnv(io),
       includeSubagents: includeSubagents(io),
       redact: redactionEnabled(io.env),

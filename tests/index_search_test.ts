@@ -128,6 +128,40 @@ Deno.test("indexStores() replaces a rewritten file and forgets a removed one", a
   db.close();
 });
 
+Deno.test("indexStores() reading one harness leaves the others' sessions; a forgotten harness is dropped", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const count = (harness: string) => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (db.prepare("SELECT count(*) AS n FROM sessions WHERE harness = ?")
+        .get(harness) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const claudeSessions = count("claude-code");
+  ok(claudeSessions > 0 && count("codex") > 0);
+  const onlyCodex = await indexStores({
+    indexPath,
+    harnesses: [codex],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  equal(onlyCodex.removed, 0);
+  equal(count("claude-code"), claudeSessions);
+  const forgotten = await indexStores({
+    indexPath,
+    harnesses: [codex],
+    forget: ["claude-code"],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  ok(forgotten.removed > 0);
+  equal(count("claude-code"), 0);
+  ok(count("codex") > 0);
+});
+
 Deno.test("indexStores() redacts secrets before writing and counts them per rule", async () => {
   const { home, indexPath } = await tempHome();
   const report = await pass(home, indexPath);

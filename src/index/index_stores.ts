@@ -38,8 +38,14 @@ export interface IndexProgress {
 export interface IndexOptions {
   /** Path of the index database. */
   indexPath: string;
-  /** Harnesses to read (the registry, minus exclusions). */
+  /**
+   * Harnesses to read (the registry, minus exclusions, or the ones asked
+   * for). Indexed files of other harnesses are left as they are, unless
+   * their harness is in {@linkcode IndexOptions.forget}.
+   */
   harnesses: readonly Harness[];
+  /** Harness ids whose indexed files are dropped (the user excluded them). */
+  forget?: readonly string[];
   /** HOME and environment the harnesses discover their stores in. */
   source: SourceEnv;
   /** Read sub-agent transcripts. Default true. */
@@ -132,6 +138,7 @@ interface FileRow {
 
 /** What an unchanged pass needs of a known file. */
 interface KnownFile {
+  harness: string;
   size: number;
   mtime: number;
   /** The last read failed: read it again. */
@@ -497,14 +504,14 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     // per file cost ~10 ms; a changed file's whole row is read on demand.
     const known = new Map<string, KnownFile>();
     const listed = db.prepare(
-      "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL)) AS rows FROM files",
+      "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
     ).get() as { rows: string };
     for (
-      const [path, size, mtime, failed] of JSON.parse(listed.rows) as Array<
-        [string, number, number, number]
-      >
+      const [path, size, mtime, failed, harness] of JSON.parse(
+        listed.rows,
+      ) as Array<[string, number, number, number, string]>
     ) {
-      known.set(path, { size, mtime, failed: failed === 1 });
+      known.set(path, { harness, size, mtime, failed: failed === 1 });
     }
     const rowOf = db.prepare("SELECT * FROM files WHERE path = ?");
     const priorRow: PriorRow = (path) =>
@@ -580,8 +587,13 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       while (queue.length > 0) await drain();
       progress(harness.id);
     }
-    for (const path of known.keys()) {
+    // A file no longer found is dropped only when its harness was read (or
+    // is to be forgotten): `--harness codex` leaves the others alone.
+    const read = new Set(options.harnesses.map((h) => h.id));
+    const forget = new Set(options.forget ?? []);
+    for (const [path, file] of known) {
       if (seen.has(path)) continue;
+      if (!read.has(file.harness) && !forget.has(file.harness)) continue;
       batch.write(0, () => writerOf().forgetFile(path));
       report.removed++;
     }
