@@ -120,7 +120,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     }
     for (const f of report.failures) {
       io.stderr.write(
-        `error: cannot read ${f.harness} store "${f.path}": ${f.message}\n`,
+        `error: cannot read ${f.harness} store "${f.path}": ${f.message} [${f.code}]\n`,
       );
     }
     return report.failures.length > 0 ? EXIT.partial : EXIT.ok;

@@ -162,6 +162,34 @@ Deno.test("indexStores() reading one harness leaves the others' sessions; a forg
   ok(count("codex") > 0);
 });
 
+Deno.test("indexStores() names a transcript with no readable line and keeps what it held", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const rollouts: string[] = [];
+  for await (const e of Deno.readDir(`${home}/.codex/sessions/2026/11/03`)) {
+    if (e.name.endsWith(".jsonl")) rollouts.push(e.name);
+  }
+  const file = `${home}/.codex/sessions/2026/11/03/${rollouts.sort()[0]}`;
+  // Binary noise cut into lines, as a disk error or a wrong file leaves it.
+  const garbage = new Uint8Array(4096).map((_, i) =>
+    i % 97 === 96 ? 10 : 128 + (i * 7919) % 120
+  );
+  await Deno.writeFile(file, garbage);
+  const report = await pass(home, indexPath);
+  equal(report.failures.length, 1);
+  equal(report.failures[0]?.path, file);
+  equal(report.failures[0]?.code, "SRC-E001");
+  ok(report.failures[0]?.message.startsWith("No session could be read"));
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const left = db.prepare("SELECT count(*) AS n FROM sessions WHERE path = ?")
+      .get(file) as { n: number };
+    ok(left.n > 0, "the sessions read before stay");
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("indexStores() redacts secrets before writing and counts them per rule", async () => {
   const { home, indexPath } = await tempHome();
   const report = await pass(home, indexPath);

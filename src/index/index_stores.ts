@@ -90,6 +90,8 @@ export interface IndexFailure {
   path: string;
   /** What went wrong. */
   message: string;
+  /** Stable error code (docs/errors.md): `SRC-E001` unless the parser said. */
+  code: string;
 }
 
 /** What one indexing pass did. */
@@ -582,6 +584,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
           harness: harness.id,
           path: harness.roots(options.source).join(", "),
           message: `Cannot list stores: ${messageOf(err)}`,
+          code: codeOf(err),
         });
       }
       while (queue.length > 0) await drain();
@@ -675,6 +678,7 @@ function changedStat(
       harness: harness.id,
       path,
       message: messageOf(err),
+      code: codeOf(err),
     });
     return undefined;
   }
@@ -754,15 +758,16 @@ async function commitFile(
 ): Promise<void> {
   const now = options.now ?? Date.now;
   const { path, harness, kind, prior, resume } = job;
-  if (parsed instanceof Error) {
-    report.failures.push({
-      harness: harness.id,
-      path,
-      message: parsed.message,
-    });
+  const failure = parsed instanceof Error
+    ? { message: parsed.message, code: codeOf(parsed) }
+    : unreadable(parsed, resume);
+  if (parsed instanceof Error || failure) {
+    const { message, code } = failure!;
+    report.failures.push({ harness: harness.id, path, message, code });
+    // What the index held of the file stays.
     batch.write(
       0,
-      () => writer.failFile(path, harness.id, kind.id, parsed.message, now()),
+      () => writer.failFile(path, harness.id, kind.id, message, now()),
     );
     return;
   }
@@ -807,6 +812,29 @@ async function commitFile(
   totals.bytes += parsedBytes;
   totals.sessions += counted;
   totals.records += records;
+}
+
+/**
+ * A whole file with lines and no session in them: not this harness's
+ * format, or corrupt — named like a failure rather than passed over.
+ */
+function unreadable(
+  parsed: ParsedFile,
+  resume: boolean,
+): { message: string; code: string } | undefined {
+  const skipped = parsed.result.skipped;
+  if (resume || parsed.sessions.length > 0 || skipped === 0) return undefined;
+  return {
+    message: `No session could be read: ${skipped} ${
+      skipped === 1 ? "line or entry" : "lines or entries"
+    } malformed or of an unknown shape`,
+    code: "SRC-E001",
+  };
+}
+
+/** The stable code of an error: its own, or SRC-E001 (cannot be read). */
+function codeOf(err: unknown): string {
+  return err instanceof DejaError ? err.code : "SRC-E001";
 }
 
 function mergeCounts(
