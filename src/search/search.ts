@@ -267,6 +267,12 @@ export async function search(
   if (plan.corrected) result.didYouMean = plan.corrected;
   const read = recordReader(db);
   const ranked = await rank(db, retriever, understood, plan, options, read);
+  // Say the window the ranking used (a yearless month or "recently" may
+  // have moved to where the sessions are).
+  if (ranked.window && reading.time) {
+    reading.time.from = new Date(ranked.window.from).toISOString();
+    reading.time.to = new Date(ranked.window.to).toISOString();
+  }
   result.ladder!.push(
     plan.fast
       ? {
@@ -667,7 +673,14 @@ async function rank(
   plan: Plan,
   options: SearchOptions,
   read: RecordReader,
-): Promise<{ order: Ranked[]; relevanceCount: number; strictOnly?: boolean }> {
+): Promise<
+  {
+    order: Ranked[];
+    relevanceCount: number;
+    strictOnly?: boolean;
+    window?: TimeWindow;
+  }
+> {
   const questionLike = isQuestionLike(q);
   const limit = options.all ? Infinity : options.limit ?? 10;
   // A keyword query with enough sessions holding every word: a session
@@ -828,7 +841,12 @@ async function rank(
     (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
     b.adjusted - a.adjusted || tieBreak(meta, a.session, b.session)
   );
-  return { order, relevanceCount: pool.length, strictOnly };
+  return {
+    order,
+    relevanceCount: pool.length,
+    strictOnly,
+    ...(window ? { window } : {}),
+  };
 }
 
 /** The postings of the given sessions (postings descending). */

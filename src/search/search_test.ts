@@ -430,6 +430,8 @@ Deno.test("search() reads a named day or a month without its year against the se
           now: NOW,
         });
         equal(ids(r)[0], "june-garden");
+        // The reading says the window the ranking used.
+        equal(r.reading?.time?.from.slice(0, 7), "2025-06");
       },
     );
     await t.step("without the date the strongest match leads", async () => {
