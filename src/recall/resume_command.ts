@@ -44,8 +44,8 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * The native command that resumes a session, or undefined for a harness
- * without one.
+ * The native command that resumes a session (a sub-agent's parent, which is
+ * what can be reopened), or undefined for a harness without one.
  *
  * @param session The session.
  * @returns The command.
@@ -55,25 +55,31 @@ export function shellQuote(word: string): string {
  * import { equal } from "node:assert/strict";
  * const cmd = resumeCommand({ harness: "codex", id: "019a", project: "api", path: "/x", title: "", started: null, updated: null, records: 1 });
  * equal(cmd?.display, "codex resume 019a");
+ * const sub = resumeCommand({ harness: "claude-code", id: "a1", parent: "4d56", lineage: "subagent", project: "api", path: "/x", title: "", started: null, updated: null, records: 1 });
+ * equal(sub?.display, "claude --resume 4d56");
  * ```
  */
 export function resumeCommand(session: SessionInfo): ResumeCommand | undefined {
+  // A sub-agent cannot be reopened on its own: its parent session can.
+  const id = session.lineage === "subagent" && session.parent
+    ? session.parent
+    : session.id;
   let argv: string[];
   switch (session.harness) {
     case "claude-code":
-      argv = ["claude", "--resume", session.id];
+      argv = ["claude", "--resume", id];
       break;
     case "codex":
-      argv = ["codex", "resume", session.id];
+      argv = ["codex", "resume", id];
       break;
     case "opencode":
-      argv = ["opencode", "--session", session.id];
+      argv = ["opencode", "--session", id];
       break;
     case "gemini":
-      argv = ["gemini", "--resume", session.id];
+      argv = ["gemini", "--resume", id];
       break;
     case "qwen":
-      argv = ["qwen", "--resume", session.id];
+      argv = ["qwen", "--resume", id];
       break;
     case "pi":
       argv = ["pi", "--session", session.path];
