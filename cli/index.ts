@@ -82,7 +82,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         io.stderr.write(
           `indexing ${p.harness}: ${p.files} files seen, ${p.parsed} read (${
             formatBytes(p.bytes)
-          }), ${p.sessions} sessions\n`,
+          }), ${plural(p.sessions, "session")}\n`,
         );
       },
     });
@@ -113,9 +113,9 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
           plural(report.files, "file")
         } in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${
           plural(report.sessions, "session")
-        }, ${
-          plural(report.records, "record")
-        }, ${redacted} secrets redacted → ${path}\n`,
+        }, ${plural(report.records, "record")}, ${
+          plural(redacted, "secret")
+        } redacted → ${path}\n`,
       );
     }
     for (const f of report.failures) {

@@ -61,7 +61,13 @@ Options:
           `${totals.index} (${formatBytes(bytes)}), last indexed ${
             totals.indexedAt ?? "never"
           }\n` +
-            `${totals.sessions} sessions, ${totals.records} records, ${totals.redactions} redactions\n` +
+            `${totals.sessions} session${
+              totals.sessions === 1 ? "" : "s"
+            }, ${totals.records} record${
+              totals.records === 1 ? "" : "s"
+            }, ${totals.redactions} redaction${
+              totals.redactions === 1 ? "" : "s"
+            }\n` +
             roles.map((r) => `  ${r.role.padEnd(12)} ${r.n}`).join("\n") + "\n",
         );
       }
