@@ -45,7 +45,7 @@ only when asked for with --role.
 Options:
   --harness ID     Only this harness (repeatable)
   --project NAME   Only this project
-  --since WHEN     30d, 12h, 2w or a date (2026-05-01)
+  --since WHEN     30d, 12h, 2w, 3mo (m is minutes) or a date (2026-05-01)
   --role ROLE      user, assistant, tool-output, command, files, edit, summary (repeatable)
   --session ID     Only sessions whose id starts with ID
   --limit N        Sessions to show (default 10)

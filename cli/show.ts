@@ -67,6 +67,7 @@ Options:
           r.superseded ? "superseded" : "",
           r.subagent ? "sub-agent" : "",
           r.isError ? "error" : "",
+          r.truncated ? "truncated" : "",
           r.exitCode != null && r.exitCode !== 0 ? `exit ${r.exitCode}` : "",
         ].filter(Boolean);
         const when = r.time

@@ -50,10 +50,13 @@ const UNIT_MS: Record<string, number> = {
   d: 86_400_000,
   w: 7 * 86_400_000,
   y: 365 * 86_400_000,
+  // Months as ages print them ("9mo ago"): `m` stays minutes.
+  mo: 30 * 86_400_000,
 };
 
 /**
- * Parses a duration like `30d`, `6h`, `90m`, `2w`, `45s` or `1y`.
+ * Parses a duration like `30d`, `6h`, `90m` (minutes), `2w`, `3mo`, `45s` or
+ * `1y`.
  *
  * @param text The duration.
  * @returns Milliseconds, or undefined when it is not a duration.
@@ -65,7 +68,7 @@ const UNIT_MS: Record<string, number> = {
  * ```
  */
 export function parseDuration(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*([smhdwy])$/.exec(text.trim());
+  const m = /^(\d+(?:\.\d+)?)\s*(mo|[smhdwy])$/.exec(text.trim());
   if (!m) return undefined;
   return Number(m[1]) * (UNIT_MS[m[2] as string] as number);
 }

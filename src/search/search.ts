@@ -309,11 +309,20 @@ export async function search(
     const snippets: Snippet[] = [];
     for (const rowid of hit.rel.records.slice(0, options.snippets ?? 3)) {
       const rec = await read(rowid);
-      if (rec) {
-        snippets.push(
-          snippetOf(rec, row, plan.forms, marks.get(hit.session) ?? []),
-        );
+      if (!rec) continue;
+      const snippet = snippetOf(
+        rec,
+        row,
+        plan.forms,
+        marks.get(hit.session) ?? [],
+      );
+      // The same command run twice says nothing new the second time.
+      if (
+        snippets.some((s) => s.role === snippet.role && s.text === snippet.text)
+      ) {
+        continue;
       }
+      snippets.push(snippet);
     }
     const out: SearchHit = {
       session: sessionInfoOf(row),

@@ -524,3 +524,31 @@ Deno.test("search() reads 'recently' as the last month of activity when nothing 
     db.close();
   }
 });
+
+Deno.test("search() shows a text once per hit, however often it was said", async () => {
+  const store = await indexFixtures([
+    {
+      id: "twice",
+      age: 2,
+      turns: [
+        ["user", "add cross-env so the scripts run on windows"],
+        ["command", "npm install --save-dev cross-env"],
+        ["tool-output", "npm ERR! network timeout"],
+        ["command", "npm install --save-dev cross-env"],
+        ["tool-output", "added 1 package"],
+      ],
+    },
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    const r = await search(db, "cross-env install", {
+      now: NOW,
+      roles: ["command"],
+    });
+    const texts = r.results[0]?.snippets.map((s) => s.text) ?? [];
+    equal(texts.length, 1);
+    equal(new Set(texts).size, texts.length);
+  } finally {
+    db.close();
+  }
+});

@@ -1,0 +1,29 @@
+import { equal } from "node:assert/strict";
+import { parseDuration, parseTime } from "./time.ts";
+
+Deno.test("parseDuration() reads every unit; m is minutes and mo months", async (t) => {
+  const cases: Array<[string, number | undefined]> = [
+    ["45s", 45_000],
+    ["90m", 90 * 60_000],
+    ["6h", 6 * 3_600_000],
+    ["30d", 30 * 86_400_000],
+    ["2w", 14 * 86_400_000],
+    ["3mo", 90 * 86_400_000],
+    ["1y", 365 * 86_400_000],
+    ["10mo", 300 * 86_400_000],
+    ["3 months", undefined],
+    ["soon", undefined],
+  ];
+  for (const [text, ms] of cases) {
+    await t.step(text, () => equal(parseDuration(text), ms));
+  }
+});
+
+Deno.test("parseTime() reads RFC 3339 on its fast path and refuses impossible dates", () => {
+  equal(
+    parseTime("2025-01-02T03:04:05.678Z"),
+    Date.UTC(2025, 0, 2, 3, 4, 5, 678),
+  );
+  equal(parseTime("2025-13-45T99:00:00Z"), undefined);
+  equal(parseTime("2025-01-02 03:04"), Date.UTC(2025, 0, 2, 3, 4));
+});
