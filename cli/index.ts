@@ -19,7 +19,8 @@ import {
   selectedHarnesses,
   sourceEnv,
 } from "./_harnesses.ts";
-import { indexStores } from "../src/index/mod.ts";
+import { indexStores, openIndex } from "../src/index/mod.ts";
+import { indexStats } from "../src/search/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
 import { redactionEnabled } from "../src/redact/mod.ts";
 
@@ -108,14 +109,17 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         (a, b) => a + b,
         0,
       );
+      // What the index now holds, counted as `deja stats` counts it (a
+      // prompt-history entry whose transcript exists is not a session).
+      const held = indexHolds(path);
       io.stderr.write(
         `indexed ${
           plural(report.files, "file")
         } in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${
-          plural(report.sessions, "session")
-        }, ${plural(report.records, "record")}, ${
           plural(redacted, "secret")
-        } redacted → ${path}\n`,
+        } redacted; the index holds ${plural(held.sessions, "session")}, ${
+          plural(held.records, "record")
+        } → ${path}\n`,
       );
     }
     for (const f of report.failures) {
@@ -126,6 +130,20 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     return report.failures.length > 0 ? EXIT.partial : EXIT.ok;
   },
 };
+
+/** Sessions and records of the index as `deja stats` counts them. */
+function indexHolds(path: string): { sessions: number; records: number } {
+  const db = openIndex(path, { readOnly: true });
+  try {
+    const stats = indexStats(db);
+    return {
+      sessions: stats.harnesses.reduce((a, h) => a + h.sessions, 0),
+      records: stats.harnesses.reduce((a, h) => a + h.records, 0),
+    };
+  } finally {
+    db.close();
+  }
+}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
