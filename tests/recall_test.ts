@@ -543,4 +543,31 @@ Deno.test("howTo() does not offer a command that only reads the words it was ask
   } finally {
     db.close();
   }
+  // A command that says every word only inside a quoted argument loses to
+  // one that runs some of them.
+  await Deno.writeTextFile(
+    `${dir}/d.jsonl`,
+    session(
+      "d",
+      'bd create --title="Install deps" --description="install the dependencies and run the tests"',
+      NOW - 5e5,
+    ),
+  );
+  await Deno.writeTextFile(
+    `${dir}/e.jsonl`,
+    session("e", "npm install", NOW - 4e5),
+  );
+  await indexStores({
+    indexPath,
+    harnesses: [claudeCode],
+    source: { home, env: {}, os: "linux" },
+  });
+  const again = openIndex(indexPath, { readOnly: true });
+  try {
+    const result = await howTo(again, "install dependencies", { now: NOW });
+    equal(result.invocations[0]?.command, "npm install");
+    ok(!result.invocations.some((i) => i.command.startsWith("bd ")));
+  } finally {
+    again.close();
+  }
 });

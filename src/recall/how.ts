@@ -135,6 +135,19 @@ const READ_ONLY = new Set([
  * The program a command line runs: after `cd … &&`, env assignments and
  * `powershell -Command "…"` wrappers, lowercased.
  */
+/** Whether a word of the question is in the command outside its quotes. */
+function namesOutsideQuotes(
+  command: string,
+  terms: readonly string[],
+): boolean {
+  // A quote left open (a command cut at its first line) runs to the end.
+  const bare = command.replace(/"(?:[^"\\]|\\.)*(?:"|$)|'[^']*(?:'|$)/g, " ")
+    .toLowerCase();
+  return terms.some((t) =>
+    bare.includes(t.slice(0, Math.max(4, t.length - 2)))
+  );
+}
+
 function programOf(command: string): string {
   let rest = command.trim();
   for (;;) {
@@ -200,16 +213,21 @@ export async function howTo(
       why: "The question has no words to look for",
     };
   }
-  let hits = matchRecords(db, { terms, roles: ["command"], limit: 2000 });
-  if (hits.length === 0 && terms.length > 1) {
-    hits = matchRecords(db, {
-      terms,
-      roles: ["command"],
-      joiner: "OR",
-      limit: 2000,
-    });
+  const matched = (joiner: "AND" | "OR") =>
+    matchRecords(db, { terms, roles: ["command"], joiner, limit: 2000 })
+      .map((h) => h.rowid);
+  let rowids = matched("AND");
+  let ranked = await rankInvocations(db, rowids, terms, options);
+  // Every word in one command but only inside its quotes (an issue's
+  // --description="…"): look for commands that run any of the words.
+  if (!ranked.strong && terms.length > 1) {
+    const any = matched("OR");
+    const wider = await rankInvocations(db, any, terms, options);
+    if (wider.strong || rowids.length === 0) {
+      rowids = any;
+      ranked = wider;
+    }
   }
-  let rowids = hits.map((h) => h.rowid);
   if (rowids.length === 0) {
     // Nothing ran under those words: take the commands of sessions that talked about it.
     const talked = await search(db, terms.join(" "), {
@@ -231,7 +249,29 @@ export async function howTo(
       rowids.push(...cmds.map((c) => c.rowid));
     }
     rowids = [...new Set(rowids)];
+    ranked = await rankInvocations(db, rowids, terms, options);
   }
+  const result: HowResult = { what, terms, invocations: ranked.invocations };
+  if (ranked.invocations.length === 0) {
+    result.why = rowids.length
+      ? "Commands matched, but none of them ever succeeded"
+      : `No recorded command or conversation mentions ${
+        terms.map((t) => `"${t}"`).join(", ")
+      }`;
+  }
+  return result;
+}
+
+/**
+ * Groups matched command records into invocations and ranks them. `strong`
+ * says whether any runs what was asked (outside quotes, not a mere read).
+ */
+async function rankInvocations(
+  db: Database,
+  rowids: readonly number[],
+  terms: readonly string[],
+  options: HowOptions,
+): Promise<{ invocations: Invocation[]; strong: boolean }> {
   const groups = new Map<
     string,
     Invocation & {
@@ -308,11 +348,14 @@ export async function howTo(
     };
   }).filter((inv) => inv.ok > 0);
   // A command that only reads or lists (sed -n … tests/x.spec.ts, cat, ls)
-  // names the words without being the invocation asked about.
+  // names the words without being the invocation asked about; so does one
+  // that says them only inside a quoted argument (a commit message, an
+  // issue's --description="…").
   const real = invocations.filter((inv) =>
-    !READ_ONLY.has(programOf(inv.command))
+    !READ_ONLY.has(programOf(inv.command)) &&
+    namesOutsideQuotes(inv.command, terms)
   );
-  const ranked = (real.length > 0 ? real : invocations)
+  const best = (real.length > 0 ? real : invocations)
     .sort((a, b) =>
       Number(b.projectSessions > 0) - Number(a.projectSessions > 0) ||
       b.family - a.family ||
@@ -321,13 +364,5 @@ export async function howTo(
       a.command.length - b.command.length ||
       (b.last ?? 0) - (a.last ?? 0)
     ).slice(0, options.limit ?? 5);
-  const result: HowResult = { what, terms, invocations: ranked };
-  if (ranked.length === 0) {
-    result.why = rowids.length
-      ? "Commands matched, but none of them ever succeeded"
-      : `No recorded command or conversation mentions ${
-        terms.map((t) => `"${t}"`).join(", ")
-      }`;
-  }
-  return result;
+  return { invocations: best, strong: real.length > 0 };
 }
