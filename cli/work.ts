@@ -278,7 +278,9 @@ Options:
       if (!packet) {
         throw new DejaError(
           "QRY-E002",
-          `No session of "${projectOf(args, io)}" to hand off`,
+          `No session of "${
+            projectOf(args, io)
+          }" to hand off: name one with --project or give a session id (deja last lists recent sessions)`,
         );
       }
       if (boolFlag(args, "json")) printJson(io, packet);
