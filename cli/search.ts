@@ -15,7 +15,7 @@ import { openIndexForQuery } from "./_context.ts";
 import { HARNESS_IDS } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
-import { isRole, type Role } from "../src/core/types.ts";
+import { isRole, type Role, ROLES } from "../src/core/types.ts";
 import {
   type ScoreParts,
   search,
@@ -99,7 +99,11 @@ Examples:
     }
     const roles = listFlag(args, "role");
     for (const r of roles) {
-      if (!isRole(r)) throw new UsageError(`Unknown role "${r}"`);
+      if (!isRole(r)) {
+        throw new UsageError(
+          `Unknown role "${r}": use one of ${ROLES.join(", ")}`,
+        );
+      }
     }
     if (roles.length) options.roles = roles as Role[];
     const session = stringFlag(args, "session");

@@ -12,7 +12,7 @@ import {
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
-import { isRole, type Role } from "../src/core/types.ts";
+import { isRole, type Role, ROLES } from "../src/core/types.ts";
 import { showSession } from "../src/search/mod.ts";
 
 /** The `show` subcommand. */
@@ -38,7 +38,11 @@ Options:
     if (!prefix) throw new UsageError("show needs a session id or prefix");
     const roles = listFlag(args, "role");
     for (const r of roles) {
-      if (!isRole(r)) throw new UsageError(`Unknown role "${r}"`);
+      if (!isRole(r)) {
+        throw new UsageError(
+          `Unknown role "${r}": use one of ${ROLES.join(", ")}`,
+        );
+      }
     }
     const db = openIndexForQuery(io);
     if (!db) {
