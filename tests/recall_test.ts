@@ -427,6 +427,40 @@ Deno.test("filesForTopic() lists the files of sessions about a topic", async () 
   });
 });
 
+Deno.test("filesForTopic() counts one Windows file however its drive letter was written", async () => {
+  const session = (id: string, path: string, start: string) => ({
+    id,
+    cwd: "/home/dev/src/winapp",
+    start,
+    steps: [
+      { user: "fix the quokka loader on windows" },
+      { edit: path, old: "load()", replacement: "loadQuokka()" },
+      { assistant: "Renamed the quokka loader." },
+    ],
+  });
+  const w = await buildWorld([
+    session(
+      "7a1b2c3d-0000-4000-8000-00000000000a",
+      "C:\\dev\\winapp\\quokka.ts",
+      "2026-11-20T09:00:00.000Z",
+    ),
+    session(
+      "7a1b2c3d-0000-4000-8000-00000000000b",
+      "c:\\dev\\winapp\\quokka.ts",
+      "2026-11-21T09:00:00.000Z",
+    ),
+  ]);
+  const db = openIndex(w.indexPath, { readOnly: true });
+  try {
+    const files = await filesForTopic(db, "quokka loader", { now: NOW });
+    const quokka = files.filter((f) => /quokka\.ts$/i.test(f.path));
+    equal(quokka.length, 1);
+    equal(quokka[0]?.sessions, 2);
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("lastSessions() lists newest first without sub-agent runs", async () => {
   await withDb((db) => {
     const last = lastSessions(db, 50);

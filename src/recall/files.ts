@@ -102,7 +102,8 @@ async function tally(
   >();
   for (const s of sessions) {
     for (const p of await pathsOf(db, s.rowid)) {
-      let u = uses.get(p.path);
+      const key = fileKey(p.path);
+      let u = uses.get(key);
       if (!u) {
         u = {
           path: p.path,
@@ -113,7 +114,7 @@ async function tally(
           seen: new Set(),
           edited: new Set(),
         };
-        uses.set(p.path, u);
+        uses.set(key, u);
       }
       if (!u.seen.has(s.rowid)) {
         u.seen.add(s.rowid);
@@ -135,6 +136,16 @@ async function tally(
       (b.last ?? 0) - (a.last ?? 0)
     )
     .slice(0, limit);
+}
+
+/**
+ * One file however its path was spelled: a Windows drive letter in either
+ * case, either slash (`C:\\a\\b` and `c:/a/b` are one file).
+ */
+function fileKey(path: string): string {
+  return /^[A-Za-z]:[\\/]/.test(path)
+    ? path.replaceAll("\\", "/").toLowerCase()
+    : path;
 }
 
 /**
