@@ -18,6 +18,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { sha256Hex } from "../core/hash.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags } from "../core/types.ts";
@@ -137,6 +138,33 @@ async function projectRoot(
     for (const [root, pid] of Object.entries(doc.value.projects)) {
       if (pid === id) return root;
     }
+  }
+  return undefined;
+}
+
+const HASH_DIR = /^[0-9a-f]{64}$/;
+const ABSOLUTE_PATH = /(?:\/|[A-Za-z]:\\)[^\s"'`<>|*?]+/g;
+
+/**
+ * The project root behind a hashed tmp folder (Gemini names it by the
+ * SHA-256 of the root path) when no file says it: the ancestor of a path the
+ * chat mentions whose hash is the folder's name — verified, never guessed.
+ */
+function rootByHash(dirName: string, messages: unknown[]): string | undefined {
+  if (!HASH_DIR.test(dirName)) return undefined;
+  const tried = new Set<string>();
+  const text = JSON.stringify(messages).replaceAll("\\\\", "\\");
+  for (const m of text.matchAll(ABSOLUTE_PATH)) {
+    const path = m[0];
+    const sep = path.startsWith("/") ? "/" : "\\";
+    const parts = path.split(sep);
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const candidate = parts.slice(0, i + 1).join(sep);
+      if (tried.has(candidate)) break;
+      tried.add(candidate);
+      if (sha256Hex(candidate) === dirName) return candidate;
+    }
+    if (tried.size > 2000) break;
   }
   return undefined;
 }
@@ -366,7 +394,7 @@ export async function parseGeminiChat(
       place.dir,
       dirname(dirname(place.dir)),
       place.project,
-    );
+    ) ?? rootByHash(place.project, entries.map((e) => e.message));
     if (root) builder.setCwd(root);
   }
   const flags: RecordFlags | undefined = subagent
@@ -433,7 +461,7 @@ export const gemini: Harness = {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the tmp directory name",
+      "user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
       "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); checkpoints and logs.json outside chats/",
     verified:

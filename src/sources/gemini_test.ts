@@ -293,3 +293,53 @@ Deno.test({
     );
   },
 });
+
+Deno.test("parseGeminiChat() finds the project root behind a hashed folder from the paths the chat names", async () => {
+  const { sha256Hex } = await import("../core/hash.ts");
+  const root = "/home/dev/src/kiwi";
+  const doc = {
+    sessionId: "5e1d0c2b-1111-4222-8333-944455556666",
+    startTime: "2026-03-01T10:00:00.000Z",
+    lastUpdated: "2026-03-01T10:05:00.000Z",
+    messages: [
+      {
+        id: "m1",
+        type: "user",
+        timestamp: "2026-03-01T10:00:00.000Z",
+        content: "why does the kiwi build fail?",
+      },
+      {
+        id: "m2",
+        type: "gemini",
+        timestamp: "2026-03-01T10:01:00.000Z",
+        content: "Reading the config.",
+        toolCalls: [{
+          id: "read_file-1",
+          name: "read_file",
+          args: { absolute_path: `${root}/src/build/config.ts` },
+          status: "success",
+          result: [{ functionResponse: { response: { output: "ok" } } }],
+        }],
+      },
+    ],
+  };
+  const path = await tempFileAt(
+    `.gemini/tmp/${
+      sha256Hex(root)
+    }/chats/session-2026-03-01T10-00-5e1d0c2b.json`,
+    JSON.stringify(doc),
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  equal(s.cwd, root);
+  equal(s.project, "kiwi");
+  // A folder whose hash matches no mentioned path keeps its name.
+  const other = await tempFileAt(
+    `.gemini/tmp/${
+      "0".repeat(64)
+    }/chats/session-2026-03-01T10-00-5e1d0c2b.json`,
+    JSON.stringify(doc),
+  );
+  const t = (await parse(other)).sessions[0] as Session;
+  equal(t.cwd, undefined);
+  equal(t.project, "0".repeat(64));
+});
