@@ -552,3 +552,42 @@ Deno.test("search() shows a text once per hit, however often it was said", async
     db.close();
   }
 });
+
+Deno.test("search() does not take a turn that asks the question back for its answer", async () => {
+  const store = await indexFixtures([
+    {
+      id: "asks",
+      age: 4,
+      turns: [
+        ["user", "That's so nice! What pet do you have?"],
+        ["assistant", "Sounds lovely, tell me more."],
+      ],
+    },
+    {
+      id: "answers",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "Parenting is a big responsibility. And yes, I do - Oscar, my pet guinea pig, keeps me company while I write and he loves carrots.",
+        ],
+        ["assistant", "Oscar sounds like great company."],
+      ],
+    },
+    ...Array.from({ length: 6 }, (_, i) => ({
+      id: `filler-${i}`,
+      age: 10 + i,
+      turns: [
+        ["user", `notes about the garden, week ${i}`] as Turn,
+        ["assistant", "Water the tomatoes twice a week."] as Turn,
+      ],
+    })),
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    const r = await search(db, "what pet does she have?", { now: NOW });
+    equal(ids(r)[0], "answers");
+  } finally {
+    db.close();
+  }
+});
