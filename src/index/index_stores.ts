@@ -508,12 +508,19 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     const listed = db.prepare(
       "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
     ).get() as { rows: string };
-    for (
-      const [path, size, mtime, failed, harness] of JSON.parse(
-        listed.rows,
-      ) as Array<[string, number, number, number, string]>
-    ) {
-      known.set(path, { harness, size, mtime, failed: failed === 1 });
+    const rows = JSON.parse(listed.rows) as Array<
+      [string, number, number, number, string]
+    >;
+    // Indexed, not destructured: in code V8 has not optimised yet, an array
+    // pattern per row cost ~5 ms of a 1,300-file pass.
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      known.set(row[0], {
+        harness: row[4],
+        size: row[1],
+        mtime: row[2],
+        failed: row[3] === 1,
+      });
     }
     const rowOf = db.prepare("SELECT * FROM files WHERE path = ?");
     const priorRow: PriorRow = (path) =>
@@ -594,9 +601,12 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     // is to be forgotten): `--harness codex` leaves the others alone.
     const read = new Set(options.harnesses.map((h) => h.id));
     const forget = new Set(options.forget ?? []);
-    for (const [path, file] of known) {
-      if (seen.has(path)) continue;
-      if (!read.has(file.harness) && !forget.has(file.harness)) continue;
+    const gone: string[] = [];
+    known.forEach((file, path) => {
+      if (seen.has(path)) return;
+      if (read.has(file.harness) || forget.has(file.harness)) gone.push(path);
+    });
+    for (const path of gone) {
       batch.write(0, () => writerOf().forgetFile(path));
       report.removed++;
     }
