@@ -188,6 +188,15 @@ Deno.test("indexStores() names a transcript with no readable line and keeps what
   } finally {
     db.close();
   }
+  // Lines of a shape this deja does not know yet are no failure.
+  const newer =
+    `${home}/.claude/projects/-home-dev-src-web/0f0e0d0c-1111-4222-8333-444455556666.jsonl`;
+  await Deno.writeTextFile(
+    newer,
+    '{"type":"brand-new-kind","at":1}\n{"type":"brand-new-kind","at":2}\n',
+  );
+  const later = await pass(home, indexPath);
+  deepEqual(later.failures.map((f) => f.path), [file]);
 });
 
 Deno.test("indexStores() redacts secrets before writing and counts them per rule", async () => {

@@ -16,6 +16,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { fingerprint } from "../core/hash.ts";
+import { readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
 import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
@@ -770,7 +771,7 @@ async function commitFile(
   const { path, harness, kind, prior, resume } = job;
   const failure = parsed instanceof Error
     ? { message: parsed.message, code: codeOf(parsed) }
-    : unreadable(parsed, resume);
+    : await unreadable(parsed, job);
   if (parsed instanceof Error || failure) {
     const { message, code } = failure!;
     report.failures.push({ harness: harness.id, path, message, code });
@@ -828,18 +829,38 @@ async function commitFile(
  * A whole file with lines and no session in them: not this harness's
  * format, or corrupt — named like a failure rather than passed over.
  */
-function unreadable(
+async function unreadable(
   parsed: ParsedFile,
-  resume: boolean,
-): { message: string; code: string } | undefined {
+  job: FileJob,
+): Promise<{ message: string; code: string } | undefined> {
   const skipped = parsed.result.skipped;
-  if (resume || parsed.sessions.length > 0 || skipped === 0) return undefined;
+  if (job.resume || parsed.sessions.length > 0 || skipped === 0) {
+    return undefined;
+  }
+  // A log whose first line is JSON holds lines of a shape this deja does
+  // not know (a newer harness, a bookkeeping file): passed over, counted as
+  // skipped. One whose first line is not JSON is not a log of this harness.
+  if (job.kind.appendOnly && await firstLineIsJson(job.path)) return undefined;
   return {
     message: `No session could be read: ${skipped} ${
       skipped === 1 ? "line or entry" : "lines or entries"
     } malformed or of an unknown shape`,
     code: "SRC-E001",
   };
+}
+
+/** Whether a log's first non-blank line parses as JSON. */
+async function firstLineIsJson(path: string): Promise<boolean> {
+  try {
+    for await (const line of readLines(path, { maxLineBytes: 1 << 20 })) {
+      if (line.text.trim() === "") continue;
+      JSON.parse(line.text);
+      return true;
+    }
+  } catch {
+    // Unparsable, or unreadable: not JSON.
+  }
+  return false;
 }
 
 /** The stable code of an error: its own, or SRC-E001 (cannot be read). */
