@@ -55,6 +55,7 @@ import {
   termForm,
 } from "./_snippet.ts";
 import { prepared } from "./_statements.ts";
+import { postingsOf } from "./_bm25.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import {
@@ -307,7 +308,8 @@ export async function search(
   result.results = await Promise.all(top.map(async (hit) => {
     const row = rows.get(hit.session)!;
     const snippets: Snippet[] = [];
-    for (const rowid of hit.rel.records.slice(0, options.snippets ?? 3)) {
+    const count = options.snippets ?? 3;
+    for (const rowid of withRarest(hit.rel.records, hit.session, plan, count)) {
       const rec = await read(rowid);
       if (!rec) continue;
       const snippet = snippetOf(
@@ -862,6 +864,37 @@ async function rank(
 const DAY_MS = 86_400_000;
 /** What "recently" spans, back from the latest activity searched. */
 const RECENT_MS = 30 * DAY_MS;
+
+/**
+ * The records a hit's snippets come from: its best ones, but with one that
+ * says the rarest query word the session holds — the word that tells this
+ * session apart is the one a reader looks for.
+ */
+function withRarest(
+  best: readonly number[],
+  session: number,
+  plan: Plan,
+  count: number,
+): number[] {
+  const chosen = best.slice(0, count);
+  let rarest: readonly number[] | undefined;
+  let inSession: number[] = [];
+  for (const postings of plan.postings) {
+    if (rarest && postings.length >= rarest.length) continue;
+    const here = postingsOf(postings, [session]);
+    if (here.length > 0) {
+      rarest = postings;
+      inSession = here;
+    }
+  }
+  if (inSession.length === 0 || chosen.some((id) => inSession.includes(id))) {
+    return chosen;
+  }
+  const first = Math.min(...inSession);
+  return chosen.length < count
+    ? [...chosen, first]
+    : [...chosen.slice(0, count - 1), first];
+}
 
 /** Windows up to this wide (a named day or week) outrank relevance. */
 const NARROW_WINDOW_MS = 10 * DAY_MS;

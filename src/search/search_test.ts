@@ -591,3 +591,64 @@ Deno.test("search() does not take a turn that asks the question back for its ans
     db.close();
   }
 });
+
+Deno.test("search() shows where a hit says the rarest word of the query", async () => {
+  const store = await indexFixtures([
+    {
+      id: "devbox",
+      age: 2,
+      turns: [
+        ["user", "the build shows an error again, which command do I run?"],
+        [
+          "assistant",
+          "The error is in the config; run this command to fix it.",
+        ],
+        ["user", "still an error after that command"],
+        ["assistant", "Then the fix is another command: clear the cache."],
+        ["user", "which command fixed that error? the same error is back"],
+        ["assistant", "The command that fixed the error: clear the cache."],
+        ["user", "error again: which fix, which command?"],
+        [
+          "assistant",
+          `The dev server is up on port 9000 and serving the app. ${
+            "It rebuilt every page and reloaded the browser tab. ".repeat(12)
+          }Quasar printed its banner.`,
+        ],
+      ],
+    },
+    ...Array.from({ length: 20 }, (_, i) => ({
+      id: `garden-${i}`,
+      age: 30 + i,
+      turns: [
+        ["user", `plant the tomatoes in bed ${i}`] as Turn,
+        ["assistant", "Water them twice a week."] as Turn,
+      ],
+    })),
+    ...Array.from({ length: 5 }, (_, i) => ({
+      id: `other-${i}`,
+      age: 10 + i,
+      turns: [
+        ["user", `an error in module ${i}, which command fixes it?`] as Turn,
+        ["assistant", "Run the fix command."] as Turn,
+        [
+          "assistant",
+          i === 0 ? "Quasar is one option for the UI." : "Done.",
+        ] as Turn,
+      ],
+    })),
+  ]);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    const r = await search(db, "which command fixed the quasar error?", {
+      now: NOW,
+    });
+    const hit = r.results.find((h) => h.session.id === "devbox");
+    ok(hit, "the session is found");
+    ok(
+      hit.snippets.some((s) => /quasar/i.test(s.text)),
+      JSON.stringify(hit.snippets.map((s) => s.text)),
+    );
+  } finally {
+    db.close();
+  }
+});
