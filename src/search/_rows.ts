@@ -158,6 +158,25 @@ const cache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
  * @param rowid The record's rowid.
  * @returns The record, or undefined.
  */
+/**
+ * Several records in one query (a search's snippets and signals).
+ *
+ * @param db The index.
+ * @param rowids Record rowids.
+ * @returns The records found, by rowid.
+ */
+export async function readRecordTexts(
+  db: Database,
+  rowids: readonly number[],
+): Promise<Map<number, StoredRecord>> {
+  const rows = db.prepare(
+    "SELECT r.* FROM json_each(?) AS w JOIN records r ON r.rowid = w.value",
+  ).all(JSON.stringify(rowids)) as unknown as RecordRow[];
+  const out = new Map<number, StoredRecord>();
+  for (const row of rows) out.set(row.rowid, await recordOf(row));
+  return out;
+}
+
 export function readRecordText(
   db: Database,
   rowid: number,

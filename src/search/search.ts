@@ -27,6 +27,7 @@ import {
 } from "../index/schema.ts";
 import {
   readRecordText,
+  readRecordTexts,
   type SessionInfo,
   sessionInfoOf,
   type SessionRow,
@@ -305,11 +306,17 @@ export async function search(
   const top = ranked.order.slice(0, limit);
   const rows = loadSessions(db, top.map((h) => h.session));
   const marks = loadMarks(db, top.map((h) => h.session));
+  const count = options.snippets ?? 3;
+  const shown = new Map(
+    top.map((
+      h,
+    ) => [h.session, withRarest(h.rel.records, h.session, plan, count)]),
+  );
+  await read.prefetch([...shown.values()].flat());
   result.results = await Promise.all(top.map(async (hit) => {
     const row = rows.get(hit.session)!;
     const snippets: Snippet[] = [];
-    const count = options.snippets ?? 3;
-    for (const rowid of withRarest(hit.rel.records, hit.session, plan, count)) {
+    for (const rowid of shown.get(hit.session) ?? []) {
       const rec = await read(rowid);
       if (!rec) continue;
       const snippet = snippetOf(
@@ -339,11 +346,18 @@ export async function search(
 }
 
 /** Reads a record once per search, however many signals and snippets ask. */
-export type RecordReader = (rowid: number) => Promise<StoredRecord | undefined>;
+export type RecordReader =
+  & ((
+    rowid: number,
+  ) => Promise<StoredRecord | undefined>)
+  & {
+    /** Reads these records in one query ahead of their use. */
+    prefetch(rowids: readonly number[]): Promise<void>;
+  };
 
 function recordReader(db: Database): RecordReader {
   const cache = new Map<number, Promise<StoredRecord | undefined>>();
-  return (rowid) => {
+  const read = (rowid: number) => {
     let found = cache.get(rowid);
     if (!found) {
       found = readRecordText(db, rowid);
@@ -351,6 +365,14 @@ function recordReader(db: Database): RecordReader {
     }
     return found;
   };
+  return Object.assign(read, {
+    async prefetch(rowids: readonly number[]): Promise<void> {
+      const missing = rowids.filter((id) => !cache.has(id));
+      if (missing.length < 2) return;
+      const found = await readRecordTexts(db, missing);
+      for (const id of missing) cache.set(id, Promise.resolve(found.get(id)));
+    },
+  });
 }
 
 function readingOf(q: UnderstoodQuery): QueryReading {
@@ -770,6 +792,9 @@ async function rank(
     weights: plan.terms.map((t) => t.weight),
     probe: questionLike,
   };
+  await read.prefetch(
+    prelim.slice(0, k).flatMap((s) => s.records.slice(0, 1)),
+  );
   for (const s of prelim.slice(0, k)) {
     signals.set(
       s.session,
