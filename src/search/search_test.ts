@@ -210,6 +210,20 @@ async function indexFixtures(
   return { path, dir };
 }
 
+/** Indexes fixtures into a fresh store and hands its open index to `fn`. */
+async function withFixtures(
+  fixtures: readonly Fixture[],
+  fn: (db: ReturnType<typeof openIndex>) => Promise<void>,
+): Promise<void> {
+  const store = await indexFixtures(fixtures);
+  const db = openIndex(store.path, { readOnly: true });
+  try {
+    await fn(db);
+  } finally {
+    db.close();
+  }
+}
+
 const shared = indexFixtures(SESSIONS);
 
 async function ask(
@@ -383,7 +397,7 @@ Deno.test("search() says why nothing matched", async (t) => {
 
 Deno.test("search() reads a named day or a month without its year against the sessions there are", async (t) => {
   const ageOf = (iso: string) => (NOW - Date.parse(`${iso}T09:00:00Z`)) / DAY;
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "may-third",
       age: ageOf("2025-05-03"),
@@ -408,9 +422,7 @@ Deno.test("search() reads a named day or a month without its year against the se
         ["assistant", "Dinner menu for Maria's dinner party: soup, then fish."],
       ],
     },
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     await t.step("a named day puts its sessions first", async () => {
       const r = await search(
         db,
@@ -440,13 +452,11 @@ Deno.test("search() reads a named day or a month without its year against the se
       });
       equal(ids(r)[0], "dinner-party");
     });
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test("search() corrects only words the index never saw, and never by a short stem", async (t) => {
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "chapter",
       project: "home",
@@ -465,9 +475,7 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         ["assistant", "Reply to the negative review politely."],
       ],
     },
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     await t.step("a word said in another project is no typo", async () => {
       const r = await search(db, "negative job", { now: NOW, project: "home" });
       equal(r.didYouMean, undefined);
@@ -487,13 +495,11 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
       const r = await search(db, "negative reveiw", { now: NOW });
       ok(r.didYouMean?.includes("review"), r.didYouMean);
     });
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test("search() reads 'recently' as the last month of activity when nothing is recent", async () => {
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "older",
       age: 400,
@@ -510,9 +516,7 @@ Deno.test("search() reads 'recently' as the last month of activity when nothing 
         ["assistant", "Nice."],
       ],
     },
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     const r = await search(db, "what did I paint recently?", {
       now: NOW,
       explain: true,
@@ -520,13 +524,11 @@ Deno.test("search() reads 'recently' as the last month of activity when nothing 
     equal(ids(r)[0], "latest");
     equal(r.results[0]?.explain?.inWindow, true);
     equal(ids(await search(db, "what did I paint?", { now: NOW }))[0], "older");
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test("search() shows a text once per hit, however often it was said", async () => {
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "twice",
       age: 2,
@@ -538,9 +540,7 @@ Deno.test("search() shows a text once per hit, however often it was said", async
         ["tool-output", "added 1 package"],
       ],
     },
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     const r = await search(db, "cross-env install", {
       now: NOW,
       roles: ["command"],
@@ -548,13 +548,11 @@ Deno.test("search() shows a text once per hit, however often it was said", async
     const texts = r.results[0]?.snippets.map((s) => s.text) ?? [];
     equal(texts.length, 1);
     equal(new Set(texts).size, texts.length);
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test("search() does not take a turn that asks the question back for its answer", async () => {
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "asks",
       age: 4,
@@ -582,18 +580,14 @@ Deno.test("search() does not take a turn that asks the question back for its ans
         ["assistant", "Water the tomatoes twice a week."] as Turn,
       ],
     })),
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     const r = await search(db, "what pet does she have?", { now: NOW });
     equal(ids(r)[0], "answers");
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test("search() shows where a hit says the rarest word of the query", async () => {
-  const store = await indexFixtures([
+  await withFixtures([
     {
       id: "devbox",
       age: 2,
@@ -636,9 +630,7 @@ Deno.test("search() shows where a hit says the rarest word of the query", async 
         ] as Turn,
       ],
     })),
-  ]);
-  const db = openIndex(store.path, { readOnly: true });
-  try {
+  ], async (db) => {
     const r = await search(db, "which command fixed the quasar error?", {
       now: NOW,
     });
@@ -648,7 +640,5 @@ Deno.test("search() shows where a hit says the rarest word of the query", async 
       hit.snippets.some((s) => /quasar/i.test(s.text)),
       JSON.stringify(hit.snippets.map((s) => s.text)),
     );
-  } finally {
-    db.close();
-  }
+  });
 });
