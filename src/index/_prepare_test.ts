@@ -1,0 +1,37 @@
+import { equal, ok } from "node:assert/strict";
+import type { Session } from "../core/types.ts";
+import { prepareSessions } from "./_prepare.ts";
+import { decodeBodySync } from "./_body.ts";
+import { FLAG } from "./schema.ts";
+
+Deno.test("prepareSessions() redacts a long output whole before keeping its excerpt", () => {
+  const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
+  const lines = Array.from({ length: 400 }, (_, i) => `step ${i} ok`);
+  lines[150] = `error: push rejected for token ${token}`;
+  lines[399] =
+    `AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY`;
+  const session: Session = {
+    harness: "fixture",
+    id: "s1",
+    project: "api",
+    path: "/x.jsonl",
+    title: "",
+    records: [{
+      role: "tool-output",
+      text: lines.join("\n"),
+      seq: 0,
+      locator: { path: "/x.jsonl", line: 1 },
+    }],
+    marks: [],
+  };
+  const counts: Record<string, number> = {};
+  const [prepared] = prepareSessions([session], true, counts);
+  const rec = prepared!.records[0]!;
+  ok((rec.flags & FLAG.truncated) !== 0, "kept as an excerpt");
+  const stored = decodeBodySync(rec.body, (rec.flags & FLAG.compressed) !== 0);
+  ok(stored.includes("[redacted:github-token]"), stored.slice(0, 200));
+  ok(!stored.includes(token));
+  ok(!stored.includes("wJalrXUtnFEMI"));
+  ok(!rec.posting.includes(token));
+  equal(counts["github-token"], 1);
+});
