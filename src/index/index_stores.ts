@@ -503,8 +503,9 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       }
     };
     // An unchanged pass compares every file with its row: one JSON string
-    // of (path, size, mtime, failed) is read at C speed, where a row object
-    // per file cost ~10 ms; a changed file's whole row is read on demand.
+    // of (path, size, mtime, failed, harness) is read at C speed, where a row
+    // object per file cost ~10 ms; a changed file's whole row is read on
+    // demand.
     const known = new Map<string, KnownFile>();
     const listed = db.prepare(
       "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
