@@ -88,10 +88,14 @@ export function resumeCommand(session: SessionInfo): ResumeCommand | undefined {
       return undefined;
   }
   const typed = argv.map(shellQuote).join(" ");
-  const out: ResumeCommand = {
-    argv,
-    display: session.cwd ? `cd ${shellQuote(session.cwd)} && ${typed}` : typed,
-  };
+  const out: ResumeCommand = { argv, display: typed };
+  if (session.cwd) {
+    // A Windows session is resumed in PowerShell, which quotes with '' and
+    // chains with ";" (Windows PowerShell has no "&&").
+    out.display = /^[A-Za-z]:[\\/]/.test(session.cwd)
+      ? `cd '${session.cwd.replaceAll("'", "''")}'; ${typed}`
+      : `cd ${shellQuote(session.cwd)} && ${typed}`;
+  }
   if (session.cwd) out.cwd = session.cwd;
   return out;
 }

@@ -36,3 +36,11 @@ Deno.test("resumeCommand() reopens a sub-agent's parent, which can be resumed", 
   const fork = { ...sub, lineage: "fork" };
   equal(resumeCommand(fork)?.argv.at(-1), "a2898e3");
 });
+
+Deno.test("resumeCommand() writes a Windows session's line for PowerShell", () => {
+  const win = { ...base, cwd: "C:\\Users\\o'brien\\dashboard" };
+  equal(
+    resumeCommand(win)?.display,
+    "cd 'C:\\Users\\o''brien\\dashboard'; claude --resume 55604662",
+  );
+});
