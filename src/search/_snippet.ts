@@ -223,11 +223,11 @@ export function cutSnippet(
   const body = text.slice(start, end).replace(/\s+/g, " ");
   const window = (start > 0 ? "…" : "") + body + (end < text.length ? "…" : "");
   const ranges: Array<[number, number]> = [];
-  let last = -1;
   for (const m of findMatches(window, forms)) {
-    if (m.start < last) continue;
-    ranges.push([m.start, m.end]);
-    last = m.end;
+    const prev = ranges.at(-1);
+    // Touching or overlapping matches (a CJK word's bigrams) are one range.
+    if (prev && m.start <= prev[1]) prev[1] = Math.max(prev[1], m.end);
+    else ranges.push([m.start, m.end]);
   }
   return { text: window, ranges };
 }

@@ -313,9 +313,15 @@ Deno.test("search() matches identifiers in every spelling", async (t) => {
   }
 });
 
-Deno.test("search() finds CJK text by bigrams", async () => {
-  equal(ids(await ask("连接池大小"))[0], "cjk-pool");
+Deno.test("search() finds CJK text by bigrams and marks the whole run", async () => {
+  const r = await ask("连接池大小");
+  equal(ids(r)[0], "cjk-pool");
   equal(ids(await ask("数据库连接池为什么耗尽"))[0], "cjk-pool");
+  // The bigrams of one run meet: one range covers them.
+  const marked = r.results[0]!.snippets.flatMap((s) =>
+    s.ranges.map(([a, b]) => s.text.slice(a, b))
+  );
+  ok(marked.includes("连接池大小"), JSON.stringify(marked));
 });
 
 Deno.test("search() puts sessions from a time said in words first", async (t) => {
