@@ -17,7 +17,7 @@ const RECORDED_HIT5: Record<string, number> = {
   conversational: 1.0,
   all: 0.988,
 };
-const RECORDED_HIT1_ALL = 0.945;
+const RECORDED_HIT1_ALL = 0.949;
 /** How far below the record a kind may fall before the build fails. */
 const SLACK = 0.03;
 
