@@ -142,6 +142,9 @@ function aroundDay(
   return [day - ZONE_SLACK, day + DAY + ZONE_SLACK];
 }
 
+/** Words that make a named time the end of the span asked about. */
+const UP_TO = new Set(["as of", "by", "until", "till"]);
+
 interface Rule {
   re: RegExp;
   window(m: RegExpExecArray, now: number): [number, number] | undefined;
@@ -247,7 +250,7 @@ const RULES: Rule[] = [
   },
   {
     re: new RegExp(
-      `\\b(in|during|since|after|before|from|last|early|late)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
+      `\\b(in|during|since|after|before|from|last|early|late|as of|by|until|till)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
       "i",
     ),
     window(m, now) {
@@ -271,6 +274,8 @@ const RULES: Rule[] = [
       if (how === "since" || how === "from") return [start, now + DAY];
       if (how === "after") return [end, now + DAY];
       if (how === "before") return [0, start];
+      // "as of December 2023": everything up to the end of it.
+      if (UP_TO.has(how)) return [0, end];
       return [start, end];
     },
   },

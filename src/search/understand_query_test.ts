@@ -153,6 +153,16 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
     equal(q.time?.from, day("2021-06-01"));
     equal(q.time?.to, day("2021-09-01"));
   });
+  await t.step("as of a month means everything up to its end", () => {
+    const q = understandQuery(
+      "how many pets does he have as of December 2023",
+      {
+        now: NOW,
+      },
+    );
+    equal(q.time?.from, 0);
+    equal(q.time?.to, day("2024-01-01"));
+  });
   await t.step("a day that does not exist is no window", () => {
     equal(
       understandQuery("tickets on February 30, 2025", { now: NOW }).time,
