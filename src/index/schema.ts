@@ -7,8 +7,12 @@
 import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 
-/** The on-disk format version; bump when an older layout would be misread. */
-export const INDEX_FORMAT = 3;
+/**
+ * The on-disk format version; bump when an older layout would be misread.
+ * 4: plain bodies stored as text (an older reader expects bytes), long tool
+ * output kept as its excerpt.
+ */
+export const INDEX_FORMAT = 4;
 
 /**
  * Rowids per session in `records` (and the FTS tables, which share them):
