@@ -331,8 +331,10 @@ export class Retriever {
 
   /**
    * The closest indexed words to one never seen: edit distance 1, or 2 for
-   * long words, against the vocabulary sharing its first letters. Returns
-   * the best stem by distance, then by how many records hold it.
+   * long words, against the vocabulary sharing its first two letters (or
+   * them swapped), and against all words of its first letter when few share
+   * them. Returns the best stem by distance, then by how many records hold
+   * it.
    */
   suggest(word: string): { term: string; distance: number } | undefined {
     const budget = fuzzyBudget(word);
@@ -360,8 +362,16 @@ export class Retriever {
         ) best = { term, distance: d, doc };
       }
     };
-    for (const p of prefixes) consider(this.vocabRange(p, `${p}\uffff`, 5000));
-    if (!best) {
+    let near = 0;
+    for (const p of prefixes) {
+      const rows = this.vocabRange(p, `${p}\uffff`, 5000);
+      near += rows.length;
+      consider(rows);
+    }
+    // A slip in the second letter makes a first pair the index seldom
+    // starts a word with: only then scan every word of the first letter,
+    // the costly part of a question's ladder (a hook pays it per prompt).
+    if (!best && near < 50) {
       const first = word[0]!;
       consider(this.vocabRange(first, `${first}\uffff`, 20000));
     }

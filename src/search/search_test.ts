@@ -500,6 +500,9 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
     await t.step("a typo of an indexed word is still corrected", async () => {
       const r = await search(db, "negative reveiw", { now: NOW });
       ok(r.didYouMean?.includes("review"), r.didYouMean);
+      // A slip in the second letter: the first pair starts no word.
+      const second = await search(db, "negative rwview", { now: NOW });
+      ok(second.didYouMean?.includes("review"), second.didYouMean);
     });
   });
 });
