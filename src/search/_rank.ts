@@ -371,21 +371,28 @@ export function blendRecordRelevance(
   });
   // A turn that only asks the question back ("what pet do you have?") is
   // no answer to it: its own score counts less (what it lends the turn
-  // after it, where the answer usually is, stays).
+  // after it, where the answer usually is, stays). Only the turns that
+  // could lead a session are read for it.
+  let scored = sessionBm25(records);
+  const leading = [...scored.values()].flatMap((b) => b.records.slice(0, 2));
   const stems = terms.flatMap((t) => t.token && t.idf > 0 ? [t.token] : []);
   const bodies = prepared(
     db,
     "SELECT r.rowid AS rowid, r.body AS body FROM json_each(?) AS w JOIN records r ON r.rowid = w.value",
-  ).all(JSON.stringify([...records.keys()])) as Array<
+  ).all(JSON.stringify(leading)) as Array<
     { rowid: number; body: string | Uint8Array }
   >;
+  let damped = false;
   for (const { rowid, body } of bodies) {
     const rec = records.get(rowid);
     // Speech is stored as text (plain UTF-8 bytes in older indexes).
     const text = typeof body === "string" ? body : decoder.decode(body);
-    if (rec && asksBack(text, stems)) rec.score *= RANK.echo;
+    if (rec && asksBack(text, stems)) {
+      rec.score *= RANK.echo;
+      damped = true;
+    }
   }
-  const scored = sessionBm25(records);
+  if (damped) scored = sessionBm25(records);
   let max = 0;
   for (const b of scored.values()) max = Math.max(max, b.score);
   if (max <= 0) return;
