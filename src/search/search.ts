@@ -762,9 +762,11 @@ async function rank(
     return knownTerms >= 3 && held >= Math.max(2, knownTerms - 1);
   };
   const pool = [...relevance.values()].filter(gate);
-  // A question: term frequency and turn length decide among the sessions
-  // that can reach the page (record-level BM25, blended in).
-  if (questionLike && !plan.fast) {
+  // A question asked in words: term frequency and turn length decide among
+  // the sessions that can reach the page (record-level BM25, blended in).
+  // A long list of keywords (a hook's own queries) keeps plain relevance.
+  const asked = q.dropped.length > 0 || /\?\s*$/.test(q.ask);
+  if (questionLike && asked && !plan.fast) {
     blendRecordRelevance(
       db,
       pool,
