@@ -8,6 +8,9 @@ Deno.test("prepareSessions() redacts a long output whole before keeping its exce
   const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
   const lines = Array.from({ length: 400 }, (_, i) => `step ${i} ok`);
   lines[150] = `error: push rejected for token ${token}`;
+  // A trouble line the excerpt cuts at 400 characters, the token across the
+  // cut: redacted first, no piece of it is left to store.
+  lines[260] = `warning: ${"x".repeat(378)} token=${token}`;
   lines[399] =
     `AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY`;
   const session: Session = {
@@ -31,7 +34,8 @@ Deno.test("prepareSessions() redacts a long output whole before keeping its exce
   const stored = decodeBodySync(rec.body, (rec.flags & FLAG.compressed) !== 0);
   ok(stored.includes("[redacted:github-token]"), stored.slice(0, 200));
   ok(!stored.includes(token));
+  ok(!stored.includes(token.slice(0, 16)), "no piece of a cut token");
   ok(!stored.includes("wJalrXUtnFEMI"));
   ok(!rec.posting.includes(token));
-  equal(counts["github-token"], 1);
+  equal(counts["github-token"], 2);
 });
