@@ -27,8 +27,8 @@ export type StoredBody = string | Uint8Array;
 /**
  * Encodes a record's text for storage. Speech and short work records are
  * stored as text (no encoding on write, none on read), so an ordinary
- * search never loads zlib; long work records are deflated. Indexes written
- * before kept plain bodies as UTF-8 bytes; readers take both.
+ * search never loads zlib; long work records are deflated (index format 4;
+ * format 3 kept plain bodies as bytes and is rebuilt).
  *
  * @param role The record's role.
  * @param text The (redacted) text to store.

@@ -73,7 +73,7 @@ Deno.test("encodeBody() stores text as text and deflates only long work records"
     ok(body.bytes instanceof Uint8Array);
     equal(decodeBodySync(body.bytes, true), text);
   });
-  await t.step("plain UTF-8 bytes from an older index still read", () => {
+  await t.step("bytes that are not deflated read as UTF-8", () => {
     equal(decodeBodySync(new TextEncoder().encode("héllo"), false), "héllo");
   });
 });

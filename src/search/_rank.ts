@@ -19,7 +19,7 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { isUserRecord, sessionOfRecord } from "../index/schema.ts";
+import { FLAG, isUserRecord, sessionOfRecord } from "../index/schema.ts";
 import { prepared } from "./_statements.ts";
 import {
   BM25,
@@ -378,16 +378,12 @@ export function blendRecordRelevance(
   const stems = terms.flatMap((t) => t.token && t.idf > 0 ? [t.token] : []);
   const bodies = prepared(
     db,
-    "SELECT r.rowid AS rowid, r.body AS body FROM json_each(?) AS w JOIN records r ON r.rowid = w.value",
-  ).all(JSON.stringify(leading)) as Array<
-    { rowid: number; body: string | Uint8Array }
-  >;
+    `SELECT r.rowid AS rowid, r.body AS body FROM json_each(?) AS w JOIN records r ON r.rowid = w.value WHERE (r.flags & ${FLAG.compressed}) = 0`,
+  ).all(JSON.stringify(leading)) as Array<{ rowid: number; body: string }>;
   let damped = false;
   for (const { rowid, body } of bodies) {
     const rec = records.get(rowid);
-    // Speech is stored as text (plain UTF-8 bytes in older indexes).
-    const text = typeof body === "string" ? body : decoder.decode(body);
-    if (rec && asksBack(text, stems)) {
+    if (rec && asksBack(body, stems)) {
       rec.score *= RANK.echo;
       damped = true;
     }
@@ -404,8 +400,6 @@ export function blendRecordRelevance(
     if (b) s.records = b.records;
   }
 }
-
-const decoder = new TextDecoder();
 
 /**
  * Whether every sentence of a turn that names a query word (by its stem, a

@@ -120,7 +120,7 @@ export interface RecordRow {
   line: number | null;
   offset: number | null;
   record_id: string | null;
-  /** Text, or UTF-8 bytes (deflated when flagged) in older indexes. */
+  /** Text, or deflated UTF-8 bytes (flagged compressed). */
   body: Uint8Array | string;
 }
 

@@ -404,8 +404,12 @@ function readingOf(q: UnderstoodQuery): QueryReading {
  * messages is answered from those messages alone.
  */
 function isQuestionLike(q: UnderstoodQuery): boolean {
-  return q.dropped.length > 0 || /\?\s*$/.test(q.ask) || q.terms.length >= 4 ||
-    q.time !== undefined;
+  return asksInWords(q) || q.terms.length >= 4 || q.time !== undefined;
+}
+
+/** A question put in words (it dropped words, or ends with "?"). */
+function asksInWords(q: UnderstoodQuery): boolean {
+  return q.dropped.length > 0 || /\?\s*$/.test(q.ask);
 }
 
 /**
@@ -765,8 +769,7 @@ async function rank(
   // A question asked in words: term frequency and turn length decide among
   // the sessions that can reach the page (record-level BM25, blended in).
   // A long list of keywords (a hook's own queries) keeps plain relevance.
-  const asked = q.dropped.length > 0 || /\?\s*$/.test(q.ask);
-  if (questionLike && asked && !plan.fast) {
+  if (questionLike && asksInWords(q) && !plan.fast) {
     blendRecordRelevance(
       db,
       pool,
