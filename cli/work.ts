@@ -195,7 +195,9 @@ export const resumeCommandCli: Command = {
   usage: "deja resume <id-prefix | harness:id-prefix> [--exec] [--json]",
   help: `Prints the native resume command: claude --resume <id> (Claude Code),
 codex resume <id>, opencode --session <id>, gemini --resume <id>,
-qwen --resume <id>, pi --session <file>, run in the session's directory.
+qwen --resume <id>, pi --session <file>, copilot --resume <id> (GitHub
+Copilot CLI), kimi --session <id> (Kimi Code), run in the session's
+directory.
 With --exec, runs it (the terminal is handed to the agent).
 
 Options:

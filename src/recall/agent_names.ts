@@ -1,5 +1,7 @@
 /**
- * The display names of the harnesses recall speaks about.
+ * The display names of the harnesses recall speaks about: the registry's
+ * names, kept here so a hook does not load every parser to print one
+ * (a test holds the two together).
  *
  * @module
  */
@@ -11,8 +13,20 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   gemini: "Gemini CLI",
   opencode: "opencode",
   cursor: "Cursor",
-  qwen: "Qwen Code",
-  pi: "pi",
   aider: "aider",
-  copilot: "Copilot CLI",
+  "copilot-cli": "GitHub Copilot CLI",
+  "copilot-chat": "VS Code Copilot Chat",
+  cline: "Cline",
+  roo: "Roo Code",
+  kilo: "Kilo Code",
+  continue: "Continue",
+  kimi: "Kimi Code",
+  pi: "Pi",
+  qwen: "Qwen Code",
+  goose: "Goose",
+  amp: "Amp",
+  zed: "Zed",
+  crush: "Crush",
+  deepseek: "DeepSeek Harness",
+  intendant: "Intendant",
 };

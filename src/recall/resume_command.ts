@@ -23,6 +23,8 @@ export const RESUMABLE = [
   "gemini",
   "qwen",
   "pi",
+  "copilot-cli",
+  "kimi",
 ] as const;
 
 /**
@@ -83,6 +85,13 @@ export function resumeCommand(session: SessionInfo): ResumeCommand | undefined {
       break;
     case "pi":
       argv = ["pi", "--session", session.path];
+      break;
+    case "copilot-cli":
+      argv = ["copilot", "--resume", id];
+      break;
+    case "kimi":
+      // Kimi Code CLI and the older Kimi CLI both take --session <id>.
+      argv = ["kimi", "--session", id];
       break;
     default:
       return undefined;

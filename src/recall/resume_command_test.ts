@@ -44,3 +44,29 @@ Deno.test("resumeCommand() writes a Windows session's line for PowerShell", () =
     "cd 'C:\\Users\\o''brien\\dashboard'; claude --resume 55604662",
   );
 });
+
+Deno.test("resumeCommand() knows the resume flags of Copilot CLI and Kimi", async (t) => {
+  const cases = [
+    {
+      harness: "copilot-cli",
+      cwd: "/home/dev/poule",
+      want: "cd /home/dev/poule && copilot --resume 7a1c0d2e-5b4f",
+    },
+    {
+      harness: "kimi",
+      cwd: "/home/dev/bot",
+      want: "cd /home/dev/bot && kimi --session 7a1c0d2e-5b4f",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.harness, () => {
+      const session = {
+        ...base,
+        harness: c.harness,
+        id: "7a1c0d2e-5b4f",
+        cwd: c.cwd,
+      };
+      equal(resumeCommand(session)?.display, c.want);
+    });
+  }
+});
