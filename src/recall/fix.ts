@@ -157,15 +157,23 @@ export function errorTerms(error: string, max = 5): string[] {
  */
 export function errorLine(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-  const signal =
-    /\b(error|exception|fatal|panic|traceback|refused|denied|not found|no such|cannot|can't|could not|unable|timed? ?out|failed|invalid|unsupported|missing|undefined)\b/i;
-  const code = /\bE[A-Z]{3,}\b/;
-  const bare =
-    /^(exit(ed with)? code:?\s*-?\d+|command exited with code \d+)$/i;
-  const pick =
-    lines.find((l) => (signal.test(l) || code.test(l)) && !bare.test(l)) ??
-      lines.find((l) => !bare.test(l)) ?? "";
+  const pick = lines.find(signalsError) ??
+    lines.find((l) => !BARE_EXIT.test(l)) ?? "";
   return pick.length > 300 ? pick.slice(0, 300) : pick;
+}
+
+const ERROR_WORD =
+  /\b(error|exception|fatal|panic|traceback|refused|denied|not found|no such|cannot|can't|could not|unable|timed? ?out|failed|invalid|unsupported|missing|undefined)\b/i;
+const ERROR_CODE = /\bE[A-Z]{3,}\b/;
+/** A named error class: ReferenceError, ModuleNotFoundError, IOException. */
+const ERROR_CLASS = /[A-Za-z](?:Error|Exception)\b/;
+const BARE_EXIT =
+  /^(exit(ed with)? code:?\s*-?\d+|command exited with code \d+)$/i;
+
+/** A trimmed output line that names an error (a bare exit-code line does not). */
+function signalsError(line: string): boolean {
+  return (ERROR_WORD.test(line) || ERROR_CODE.test(line) ||
+    ERROR_CLASS.test(line)) && !BARE_EXIT.test(line);
 }
 
 function holdsAll(text: string, terms: readonly string[]): boolean {
@@ -356,16 +364,25 @@ function pairAfter(
   return pair;
 }
 
-/** The output line holding the most search terms, else the error line. */
+/**
+ * The output line holding the most search terms (on a tie, the first that
+ * names an error: an npm script's echo shares words with the error below it),
+ * else the error line.
+ */
 function termLine(text: string, terms: readonly string[]): string {
   let best = "";
   let most = 0;
-  for (const line of text.split("\n")) {
+  let bestErrs = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
     const lower = line.toLowerCase();
     const n = terms.filter((t) => lower.includes(t.toLowerCase())).length;
-    if (n > most) {
+    if (n === 0) continue;
+    const errs = signalsError(line);
+    if (n > most || (n === most && errs && !bestErrs)) {
       most = n;
-      best = line.trim();
+      best = line;
+      bestErrs = errs;
     }
   }
   const pick = best || errorLine(text) || collapse(text);
