@@ -9,6 +9,8 @@
  * - Stop words go, unless nothing else is left.
  * - Identifiers match in every spelling: `getUserProfile`, `get_user_profile`,
  *   `get-user-profile` and `user profile` find one another.
+ * - An irregular verb matches its other forms: "when did she go" finds "I
+ *   went" (Porter joins "walked" to "walk", never "went" to "go").
  * - CJK runs become bigrams, without bigrams of two function characters.
  * - A time said in words ("last week", "in may") becomes a window.
  *
@@ -21,6 +23,7 @@ import {
   identifierParts,
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
+import { irregularForms } from "./_irregular_verbs.ts";
 import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
 import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
 
@@ -39,7 +42,10 @@ export interface QueryTerm {
   stem: string;
   /** 1 for the ask; less for the rest of a prompt. */
   weight: number;
-  /** Other spellings that count as this term (identifier parts). */
+  /**
+   * Other spellings that count as this term: identifier parts, or the
+   * other forms of an irregular verb ("went" for "go").
+   */
   alternatives: string[];
   /**
    * Searched but never required: a month or year that named a time window
@@ -241,7 +247,7 @@ function termsOf(
       kind: "word",
       stem: porterStem(word),
       weight,
-      alternatives: [],
+      alternatives: [...irregularForms(word)],
     });
   }
 }

@@ -53,6 +53,19 @@ Deno.test("understandQuery() keeps phrases and code whole and splits identifiers
   deepEqual(terms("user_profile eu-west-1"), ["user profile", "eu west 1"]);
 });
 
+Deno.test("understandQuery() gives an irregular verb its other forms", async (t) => {
+  const cases: Array<[string, string[]]> = [
+    ["when did she go to the conference?", ["go|went|gone", "conference"]],
+    ["what has he taken", ["taken|take|took"]],
+    ["why did we choose postgres", ["choose|chose|chosen", "postgres"]],
+    // Regular verbs are Porter's: no alternatives.
+    ["when did we deploy", ["deploy"]],
+  ];
+  for (const [query, expected] of cases) {
+    await t.step(query, () => deepEqual(terms(query), expected));
+  }
+});
+
 Deno.test("understandQuery() turns CJK runs into bigrams without function pairs", () => {
   deepEqual(terms("连接池大小调到多少"), [
     "连接",
