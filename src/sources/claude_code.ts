@@ -151,6 +151,25 @@ function toolResultText(content: unknown): string {
  * (`/review the auth module`); a bare command is dropped with the rest of the
  * command boilerplate by {@linkcode cleanSpeech}.
  */
+/** How Claude Code hands a person's typed reason for a refused tool call on. */
+const REJECTION_REASON =
+  /^The user doesn't want to proceed with this tool use\b[^]*?(?:The user provided the following reason for the rejection:|To tell you how to proceed, the user said:)\s*([^]*)$/;
+
+/**
+ * The words a person typed when refusing a tool call, else "" (no reason, or
+ * the question tool's own note that they want to clarify).
+ */
+function rejectionReason(text: string): string {
+  const m = REJECTION_REASON.exec(text);
+  if (!m) return "";
+  const said = (m[1] ?? "")
+    .replace(/\n\nNote: The user's next message may contain[^]*$/, "")
+    .trim();
+  return said.startsWith("The user wants to clarify these questions")
+    ? ""
+    : speech(said);
+}
+
 function slashCommand(text: string): string {
   const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]
     ?.trim();
@@ -437,6 +456,10 @@ class TranscriptReader {
         ? { flags: recordFlags }
         : {}),
     });
+    const said = isError ? rejectionReason(text) : "";
+    if (said && !this.#compactAgent) {
+      this.builder.add("user", said, { locator, time, ...flags });
+    }
   }
 
   #assistant(
@@ -765,7 +788,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects)",
     extracts:
-      "user/assistant speech, tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, API error and synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
     verified:

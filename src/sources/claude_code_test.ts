@@ -544,6 +544,65 @@ Deno.test("parseClaudeTranscript() reads titles, slash command arguments and enc
   }
 });
 
+Deno.test("parseClaudeTranscript() keeps the reason a person gave for rejecting a tool call as their words", async (t) => {
+  const rejected =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+  const cases: Array<[string, string, string[]]> = [
+    [
+      "reason given",
+      `${rejected} The user provided the following reason for the rejection:  use the staging bucket, not prod`,
+      ["deploy the thumbnails", "use the staging bucket, not prod"],
+    ],
+    [
+      "told how to proceed",
+      `${rejected} To tell you how to proceed, the user said:\nrun it with --dry-run first\n\nNote: The user's next message may contain a correction or preference. Pay close attention.`,
+      ["deploy the thumbnails", "run it with --dry-run first"],
+    ],
+    [
+      "question tool's own words",
+      `${rejected} To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n    This means they may have additional information.`,
+      ["deploy the thumbnails"],
+    ],
+    [
+      "no reason",
+      `${rejected} STOP what you are doing and wait for the user to tell you how to proceed.`,
+      ["deploy the thumbnails"],
+    ],
+  ];
+  for (const [name, result, users] of cases) {
+    await t.step(name, async () => {
+      const text = userLine("deploy the thumbnails") + line({
+        type: "assistant",
+        sessionId: "s1",
+        timestamp: "2026-11-02T10:00:05Z",
+        message: {
+          id: "msg_1",
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "toolu_r1",
+            name: "Bash",
+            input: { command: "aws s3 sync ./thumbs s3://prod-thumbs" },
+          }],
+        },
+      }) + userLine([{
+        type: "tool_result",
+        tool_use_id: "toolu_r1",
+        is_error: true,
+        content: result,
+      }], { timestamp: "2026-11-02T10:00:09Z" });
+      const path = await tempFile(
+        `proj/reject-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        text,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(byRole(s, "user").map((r) => r.text), users);
+      // The refused call's own record stays, flagged as the harness wrote it.
+      equal(byRole(s, "tool-output")[0]?.flags?.isError, true);
+    });
+  }
+});
+
 Deno.test("parseClaudeTranscript() reads the compaction agent's answer as a summary", async () => {
   const text = userLine(
     "Your task is to create a detailed summary of the conversation so far",
