@@ -146,11 +146,6 @@ function toolResultText(content: unknown): string {
   return text.trim();
 }
 
-/**
- * A slash command line keeps what the person typed after the command
- * (`/review the auth module`); a bare command is dropped with the rest of the
- * command boilerplate by {@linkcode cleanSpeech}.
- */
 /** How Claude Code hands a person's typed reason for a refused tool call on. */
 const REJECTION_REASON =
   /^The user doesn't want to proceed with this tool use\b[^]*?(?:The user provided the following reason for the rejection:|To tell you how to proceed, the user said:)\s*([^]*)$/;
@@ -170,6 +165,31 @@ function rejectionReason(text: string): string {
     : speech(said);
 }
 
+/** The question tool's result: `"question"="answer"` pairs a person chose. */
+const ANSWERED =
+  /^User has answered your questions?: ([^]*?)\.? You can now continue\b/;
+const ANSWER_PAIR = /"([^]+?)"="([^]*?)"(?=, "|$)/g;
+
+/**
+ * A person's answers to the question tool (AskUserQuestion), one
+ * `question → answer` line each, else "".
+ */
+function questionAnswers(text: string): string {
+  const body = ANSWERED.exec(text)?.[1];
+  if (!body) return "";
+  const lines: string[] = [];
+  for (const m of body.matchAll(ANSWER_PAIR)) {
+    const answer = (m[2] ?? "").trim();
+    if (answer) lines.push(`${(m[1] ?? "").trim()} → ${answer}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A slash command line keeps what the person typed after the command
+ * (`/review the auth module`); a bare command is dropped with the rest of the
+ * command boilerplate by {@linkcode cleanSpeech}.
+ */
 function slashCommand(text: string): string {
   const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]
     ?.trim();
@@ -456,7 +476,7 @@ class TranscriptReader {
         ? { flags: recordFlags }
         : {}),
     });
-    const said = isError ? rejectionReason(text) : "";
+    const said = isError ? rejectionReason(text) : questionAnswers(text);
     if (said && !this.#compactAgent) {
       this.builder.add("user", said, { locator, time, ...flags });
     }
@@ -788,7 +808,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects)",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, API error and synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
     verified:

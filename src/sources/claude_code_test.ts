@@ -603,6 +603,36 @@ Deno.test("parseClaudeTranscript() keeps the reason a person gave for rejecting 
   }
 });
 
+Deno.test("parseClaudeTranscript() keeps a person's answers to the question tool as their words", async () => {
+  const text = userLine("set up linting for the billing service") + line({
+    type: "assistant",
+    sessionId: "s1",
+    timestamp: "2026-11-02T10:00:05Z",
+    message: {
+      id: "msg_q",
+      role: "assistant",
+      content: [{
+        type: "tool_use",
+        id: "toolu_q1",
+        name: "AskUserQuestion",
+        input: { questions: [{ question: "Which linter?" }] },
+      }],
+    },
+  }) + userLine([{
+    type: "tool_result",
+    tool_use_id: "toolu_q1",
+    content:
+      'User has answered your questions: "Which linter should we use? (ruff is the \'fast\' one)"="ruff", "Fail CI on warnings?"="No, only on errors". You can now continue with the user\'s answers in mind.',
+  }], { timestamp: "2026-11-02T10:00:30Z" });
+  const path = await tempFile("proj/asked.jsonl", text);
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(byRole(s, "user").map((r) => r.text), [
+    "set up linting for the billing service",
+    "Which linter should we use? (ruff is the 'fast' one) → ruff\nFail CI on warnings? → No, only on errors",
+  ]);
+  equal(byRole(s, "tool-output").length, 1);
+});
+
 Deno.test("parseClaudeTranscript() reads the compaction agent's answer as a summary", async () => {
   const text = userLine(
     "Your task is to create a detailed summary of the conversation so far",
