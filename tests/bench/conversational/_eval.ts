@@ -100,6 +100,8 @@ export interface ConversationalEvalOptions {
   names?: boolean;
   /** Keep shared photos' captions (default true). */
   captions?: boolean;
+  /** Search every conversation at once instead of scoping to its project. */
+  unscoped?: boolean;
   /** Only questions containing this text. */
   only?: string;
   /** Also run this many questions through the CLI and compare. */
@@ -205,7 +207,7 @@ export async function runConversationalEval(
         const result = await search(db, q.question, {
           now,
           limit: 10,
-          project: q.sample.project,
+          ...(options.unscoped ? {} : { project: q.sample.project }),
         });
         times.push(performance.now() - t0);
         answers.push(result);

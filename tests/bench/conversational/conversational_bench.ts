@@ -1,8 +1,8 @@
 // deno-lint-ignore-file no-console
 /**
  * `deno task bench:conversational --data <file> [--json] [--misses]
- * [--speakers a-user|b-user] [--no-names] [--no-captions] [--only TEXT]
- * [--cli N]`: the conversational-memory eval on a LoCoMo-shaped file (not in
+ * [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped]
+ * [--only TEXT] [--cli N]`: the conversational-memory eval on a LoCoMo-shaped file (not in
  * the repository; see docs/search.md). Prints hit@1, hit@5 and MRR per
  * question category and overall (categories 1–4; 5 apart), and the
  * in-process search latency; `--cli N` also asks N questions through
@@ -23,13 +23,14 @@ const { values } = parseArgs({
     speakers: { type: "string", default: "a-user" },
     "no-names": { type: "boolean" },
     "no-captions": { type: "boolean" },
+    unscoped: { type: "boolean" },
     only: { type: "string" },
     cli: { type: "string" },
   },
 });
 if (!values.data) {
   console.error(
-    "usage: deno task bench:conversational --data <locomo.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--only TEXT] [--cli N]",
+    "usage: deno task bench:conversational --data <locomo.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped] [--only TEXT] [--cli N]",
   );
   Deno.exit(64);
 }
@@ -38,6 +39,7 @@ const report = await runConversationalEval(samples, {
   speakers: values.speakers === "b-user" ? "b-user" : "a-user",
   names: !values["no-names"],
   captions: !values["no-captions"],
+  ...(values.unscoped ? { unscoped: true } : {}),
   ...(values.only ? { only: values.only } : {}),
   ...(values.cli ? { cli: Number(values.cli) } : {}),
 });
@@ -48,7 +50,9 @@ if (values.json) {
   console.log(
     `conversational eval: ${report.samples} conversations, ${report.sessions} sessions, ${report.turns} turns (${values.speakers}, names ${
       values["no-names"] ? "off" : "on"
-    }, captions ${values["no-captions"] ? "off" : "on"})\n`,
+    }, captions ${values["no-captions"] ? "off" : "on"}${
+      values.unscoped ? ", unscoped" : ""
+    })\n`,
   );
   console.log("| category | questions | hit@1 | hit@5 | MRR |");
   console.log("|---|---|---|---|---|");
