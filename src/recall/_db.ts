@@ -157,13 +157,21 @@ export function collapse(text: string): string {
  *
  * @param text An assistant or user turn.
  * @param max Character cap.
+ * @param about When given, a sentence this matches is preferred (a
+ *   decision about it first, then any sentence about it).
  * @returns One sentence.
  */
-export function decisionSentence(text: string, max = 240): string {
+export function decisionSentence(
+  text: string,
+  max = 240,
+  about?: RegExp,
+): string {
   const flat = collapse(text);
   const sentences = flat.split(/(?<=[.!?])\s+(?=[A-Z`"'(])/);
-  const pick = sentences.find((s) => DECISION_LINE.test(s)) ?? sentences[0] ??
-    "";
+  const decided = sentences.filter((s) => DECISION_LINE.test(s));
+  // Naming the thing asked about beats a bare "Done." that opens the turn.
+  const pick = (about && decided.find((s) => about.test(s))) ?? decided[0] ??
+    (about && sentences.find((s) => about.test(s))) ?? sentences[0] ?? "";
   return pick.length > max ? `${pick.slice(0, max - 1)}…` : pick;
 }
 

@@ -201,9 +201,11 @@ function decisionAbout(
   );
   const about = speech.filter((r) => pattern.test(r.text));
   const decided = [...about].reverse().find((r) => DECISION_LINE.test(r.text));
-  if (decided) return decisionSentence(decided.text);
+  if (decided) return decisionSentence(decided.text, 240, pattern);
   const said = [...about].reverse().find((r) => r.role === "assistant");
-  return said ? decisionSentence(said.text) : conclusionOf(records);
+  return said
+    ? decisionSentence(said.text, 240, pattern)
+    : conclusionOf(records);
 }
 
 /** Runs git; returns its exit code and stdout. */
