@@ -468,3 +468,51 @@ Deno.test("indexStores() re-reads sub-agent transcripts when DEJA_INCLUDE_SUBAGE
   await pass(false);
   equal(count(), 0);
 });
+
+Deno.test("indexStores() reads a harness's files again when its parser revision changes", async () => {
+  const { home, indexPath } = await tempHome();
+  const texts: string[] = [];
+  // The same transcripts through a parser that now reads them differently.
+  const revised = (revision: number, mark: string): typeof claudeCode => ({
+    ...claudeCode,
+    revision,
+    kinds: claudeCode.kinds.map((kind) => ({
+      ...kind,
+      parse: async (path, options) => {
+        const result = await kind.parse(path, options);
+        for (const s of result.sessions) {
+          for (const r of s.records) r.text = `${r.text} ${mark}`;
+        }
+        texts.push(path);
+        return result;
+      },
+    })),
+  });
+  const pass = (harness: typeof claudeCode) =>
+    indexStores({
+      indexPath,
+      harnesses: [harness, codex],
+      source: { home, env: {}, os: "linux" },
+      now: () => NOW,
+    });
+  const first = await pass(revised(1, "firstparser"));
+  const files = texts.length;
+  ok(files > 0);
+  const same = await pass(revised(1, "secondparser"));
+  equal(same.unchanged, same.files, "an unchanged revision reads nothing");
+  const next = await pass(revised(2, "secondparser"));
+  equal(texts.length, files * 2, "every Claude Code file read again");
+  equal(next.replaced, files);
+  equal(next.sessions, first.harnesses["claude-code"]!.sessions);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const found = (word: string) =>
+      search(db, word, { now: NOW }).then((r) => r.total);
+    equal(await found("firstparser"), 0);
+    ok(await found("secondparser") > 0);
+  } finally {
+    db.close();
+  }
+  const after = await pass(revised(2, "thirdparser"));
+  equal(after.unchanged, after.files, "the new revision is remembered");
+});

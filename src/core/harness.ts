@@ -77,6 +77,12 @@ export interface Harness {
   kinds: readonly FileKind[];
   /** What docs/harnesses.md says about this harness. */
   docs: HarnessDocs;
+  /**
+   * The parser's revision (1 when absent). Bump it when the parser reads an
+   * unchanged file differently: the next `deja index` reads every file of
+   * this harness again instead of keeping what the older parser stored.
+   */
+  revision?: number;
 }
 
 /** The facts docs/harnesses.md lists for a harness (generated from here). */

@@ -537,6 +537,14 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     if (lastSubagents && lastSubagents.value !== subagents) {
       for (const file of known.values()) file.whole = true;
     }
+    // A harness whose parser changed since its files were read: read them
+    // all again, as its new parser would.
+    const parsers = parserRevisions(db, options.harnesses);
+    if (parsers.changed.size > 0) {
+      for (const file of known.values()) {
+        if (parsers.changed.has(file.harness)) file.whole = true;
+      }
+    }
     const seen = new Set<string>();
     const progress = (harness: string) =>
       options.onProgress?.({
@@ -628,6 +636,15 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
             .run(String(now())),
       );
     }
+    if (parsers.write) {
+      batch.write(
+        0,
+        () =>
+          db.prepare(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('parsers', ?)",
+          ).run(parsers.write!),
+      );
+    }
     if (lastSubagents?.value !== subagents) {
       batch.write(
         0,
@@ -649,6 +666,36 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   }
   report.durationMs = Math.round(performance.now() - started);
   return report;
+}
+
+/**
+ * Compares the parser revisions an index was written with (meta `parsers`)
+ * with the harnesses about to be read: which changed, and the JSON to store
+ * when anything differs (undefined when nothing does, so an unchanged pass
+ * writes nothing).
+ */
+function parserRevisions(
+  db: Database,
+  harnesses: readonly Harness[],
+): { changed: Set<string>; write: string | undefined } {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'parsers'")
+    .get() as { value: string } | undefined;
+  let stored: Record<string, number> = {};
+  try {
+    stored = JSON.parse(row?.value ?? "{}");
+  } catch {
+    // Unreadable: rewritten from the revisions of the harnesses read.
+  }
+  const next = { ...stored };
+  const changed = new Set<string>();
+  for (const h of harnesses) {
+    const revision = h.revision ?? 1;
+    if ((stored[h.id] ?? 1) !== revision) changed.add(h.id);
+    next[h.id] = revision;
+  }
+  const differs = changed.size > 0 ||
+    harnesses.some((h) => stored[h.id] === undefined);
+  return { changed, write: differs ? JSON.stringify(next) : undefined };
 }
 
 /** A file that needs reading, decided by its stat and prefix hash. */

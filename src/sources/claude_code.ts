@@ -789,6 +789,8 @@ export const claudeCode: Harness = {
   format:
     "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT"],
+  // 2: a refused tool call's reason and AskUserQuestion answers are user turns.
+  revision: 2,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
