@@ -153,7 +153,8 @@ export function collapse(text: string): string {
 }
 
 /**
- * The sentence of `text` that states a decision, else its first sentence.
+ * The sentence of `text` that states a decision, else its first sentence
+ * of some length.
  *
  * @param text An assistant or user turn.
  * @param max Character cap.
@@ -170,8 +171,12 @@ export function decisionSentence(
   const sentences = flat.split(/(?<=[.!?])\s+(?=[A-Z`"'(])/);
   const decided = sentences.filter((s) => DECISION_LINE.test(s));
   // Naming the thing asked about beats a bare "Done." that opens the turn.
+  // A bare "Excellent!" or "Done." says nothing: the first sentence of
+  // three words or more stands for the turn.
+  const first = sentences.find((s) => s.split(" ").length >= 3) ??
+    sentences[0] ?? "";
   const pick = (about && decided.find((s) => about.test(s))) ?? decided[0] ??
-    (about && sentences.find((s) => about.test(s))) ?? sentences[0] ?? "";
+    (about && sentences.find((s) => about.test(s))) ?? first;
   return pick.length > max ? `${pick.slice(0, max - 1)}…` : pick;
 }
 
@@ -180,13 +185,18 @@ export function decisionSentence(
  * decision, else the last assistant turn.
  *
  * @param records The session's records in order.
- * @returns One sentence, or "".
+ * @returns One sentence (or "") and whether it states a decision.
  */
-export function conclusionOf(records: readonly StoredRecord[]): string {
+export function conclusionOf(
+  records: readonly StoredRecord[],
+): { text: string; decided: boolean } {
   const said = records.filter((r) => r.role === "assistant" && r.text.trim());
   const decided = [...said].reverse().find((r) => DECISION_LINE.test(r.text));
   const pick = decided ?? said.at(-1);
-  return pick ? decisionSentence(pick.text) : "";
+  return {
+    text: pick ? decisionSentence(pick.text) : "",
+    decided: decided !== undefined,
+  };
 }
 
 /**

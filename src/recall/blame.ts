@@ -48,8 +48,13 @@ export interface BlameEntry {
   fullPath: boolean;
   /** Ranking score. */
   score: number;
-  /** What the session decided about the file (or concluded). */
+  /** What the session decided about the file, or last said of it. */
   decision?: string;
+  /**
+   * "decided" when the sentence states a decision (or a fix, a cause);
+   * "said" when it is only the last thing said about the file or session.
+   */
+  decisionKind?: "decided" | "said";
 }
 
 /** What {@linkcode blame} found. */
@@ -183,7 +188,10 @@ export async function blame(
       score: Math.round(score * 1000) / 1000,
     };
     const decision = decisionAbout(await readSessionRecords(db, sid), pattern);
-    if (decision) entry.decision = decision;
+    if (decision.text) {
+      entry.decision = decision.text;
+      entry.decisionKind = decision.kind;
+    }
     result.entries.push(entry);
   }
   if (result.entries.length === 0) {
@@ -195,17 +203,24 @@ export async function blame(
 function decisionAbout(
   records: readonly StoredRecord[],
   pattern: RegExp,
-): string {
+): { text: string; kind: "decided" | "said" } {
   const speech = records.filter((r) =>
     (r.role === "assistant" || r.role === "user") && r.text.trim()
   );
   const about = speech.filter((r) => pattern.test(r.text));
   const decided = [...about].reverse().find((r) => DECISION_LINE.test(r.text));
-  if (decided) return decisionSentence(decided.text, 240, pattern);
+  if (decided) {
+    return {
+      text: decisionSentence(decided.text, 240, pattern),
+      kind: "decided",
+    };
+  }
   const said = [...about].reverse().find((r) => r.role === "assistant");
-  return said
-    ? decisionSentence(said.text, 240, pattern)
-    : conclusionOf(records);
+  if (said) {
+    return { text: decisionSentence(said.text, 240, pattern), kind: "said" };
+  }
+  const concluded = conclusionOf(records);
+  return { text: concluded.text, kind: concluded.decided ? "decided" : "said" };
 }
 
 /** Runs git; returns its exit code and stdout. */

@@ -30,3 +30,46 @@ Deno.test("blame() quotes the sentence about the file, not a bare 'Done.' before
     );
   });
 });
+
+Deno.test("blame() labels a sentence that decides nothing as said, not decided", async (t) => {
+  const cases: Array<
+    { name: string; reply: string; quote: string; kind: "decided" | "said" }
+  > = [
+    {
+      name: "a plain closing turn",
+      reply: "Excellent! Now let me read the configuration files.",
+      quote: "Now let me read the configuration files.",
+      kind: "said",
+    },
+    {
+      name: "a stated decision",
+      reply: "We decided to keep the retry loop in the fetcher.",
+      quote: "We decided to keep the retry loop in the fetcher.",
+      kind: "decided",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await withSessions({
+        "retry-work": [
+          { role: "user", text: "look at the fetcher" },
+          {
+            role: "edit",
+            tool: "Edit",
+            text: "/srv/crawler/src/fetcher.ts\nconst tries = 3;",
+          },
+          { role: "assistant", text: c.reply },
+        ],
+      }, async (db) => {
+        const result = await blame(db, "fetcher.ts", {
+          cwd: "/srv/crawler/src",
+          now: START + 86_400_000,
+        });
+        const entry = result.entries[0];
+        ok(entry, result.why);
+        equal(entry.decision, c.quote);
+        equal(entry.decisionKind, c.kind);
+      });
+    });
+  }
+});

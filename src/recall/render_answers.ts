@@ -103,7 +103,9 @@ export function renderBlame(result: BlameResult, now: number): string {
         e.fullPath ? ", full path" : ""
       })`,
     ];
-    if (e.decision) lines.push(`   decided: ${e.decision}`);
+    if (e.decision) {
+      lines.push(`   ${e.decisionKind ?? "decided"}: ${e.decision}`);
+    }
     return lines.join("\n");
   }).join("\n");
 }
