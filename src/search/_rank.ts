@@ -49,8 +49,12 @@ export const RANK = {
   bm25: 0.2,
   /** Reciprocal rank fusion constant. */
   rrfK: 60,
-  /** Weight of the strict list against relevance for question-like queries. */
-  questionStrictWeight: 0.15,
+  /**
+   * For question-like queries, a session holding every (remaining) term has
+   * its adjusted relevance multiplied by this (in place of rank fusion with
+   * the strict list, which keyword queries keep).
+   */
+  questionStrictLift: 1.2,
   /** Share of record-level BM25 in a question's relevance. */
   record: 0.5,
   /** Sessions a question scores with record-level BM25. */

@@ -158,7 +158,11 @@ export interface ScoreParts {
   strictRank: number | null;
   /** Rank in the relevance ranking. */
   relevanceRank: number;
-  /** Reciprocal rank fusion of the two ranks. */
+  /**
+   * The score the order follows: for keyword queries the reciprocal rank
+   * fusion of the two ranks; for questions adjusted relevance, lifted when
+   * the session holds every (remaining) term.
+   */
   fused: number;
   /** Inside the time window the query asked for (when it asked). */
   inWindow?: boolean;
@@ -823,12 +827,19 @@ async function rank(
     relevance: adjusted(s),
   }))
     .sort(byRelevance).map((s) => s.session);
-  const strictWeight = (plan.tier === "relaxed" ? 0.5 : 1) *
-    (questionLike ? RANK.questionStrictWeight : 1);
-  const fused = reciprocalRankFusion([strictList, relList], [
-    strictWeight,
-    1,
-  ]);
+  // A question's words are rarely all in its answer: holding them all lifts
+  // a session's score by a share, so a clear relevance lead still counts
+  // (fused by rank, a strict session outranked any lead up to ten places).
+  const fused = questionLike
+    ? new Map(pool.map((s) => [
+      s.session,
+      adjusted(s) *
+      (plan.strict.has(s.session) ? RANK.questionStrictLift : 1),
+    ]))
+    : reciprocalRankFusion([strictList, relList], [
+      plan.tier === "relaxed" ? 0.5 : 1,
+      1,
+    ]);
   const strictRank = new Map(strictList.map((s, i) => [s, i + 1]));
   const relRank = new Map(relList.map((s, i) => [s, i + 1]));
   const best = Math.max(0, ...pool.map(adjusted));

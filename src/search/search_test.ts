@@ -595,6 +595,59 @@ Deno.test("search() does not take a turn that asks the question back for its ans
   });
 });
 
+Deno.test("search() lets a clear relevance lead outrank a question's strict set", async () => {
+  await withFixtures([
+    {
+      // Every word of the question, each said once in passing.
+      id: "in-passing",
+      age: 4,
+      turns: [
+        ["user", "the job queue is slow today"],
+        ["assistant", "Check the nightly schedule."],
+        ["user", "the backup disk looks fine"],
+        [
+          "assistant",
+          "Then the replica is not the problem; nothing should fail.",
+        ],
+      ],
+    },
+    {
+      // The answer: the rare words said together, twice, but not "job".
+      id: "answers",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "The nightly backup failed on the replica again: the nightly backup ran out of disk on the replica.",
+        ],
+        [
+          "assistant",
+          "Grow the replica's disk before the next nightly backup.",
+        ],
+      ],
+    },
+    ...Array.from({ length: 8 }, (_, i) => ({
+      id: `filler-${i}`,
+      age: 10 + i,
+      turns: [
+        ["user", `the ${i} job ran in the queue`] as Turn,
+        ["assistant", "The job finished."] as Turn,
+      ],
+    })),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "why did the nightly backup job fail on the replica?",
+      { now: NOW, explain: true },
+    );
+    const [first, second] = r.results;
+    equal(first?.session.id, "answers");
+    equal(first?.explain?.strictRank, null);
+    equal(second?.session.id, "in-passing");
+    equal(second?.explain?.strictRank, 1);
+  });
+});
+
 Deno.test("search() shows where a hit says the rarest word of the query", async () => {
   await withFixtures([
     {
