@@ -153,6 +153,28 @@ export function collapse(text: string): string {
 }
 
 /**
+ * Cuts text to at most `max` characters, ending on a word boundary with "…"
+ * when it is cut (mid-word only when the last space is too early).
+ *
+ * @param text Any text.
+ * @param max The cap, "…" included.
+ * @returns The text, whole or cut.
+ * @example
+ * ```ts
+ * import { clip } from "./_db.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(clip("add credo and mix_audit to CI", 20), "add credo and…");
+ * ```
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  const head = space >= max * 0.6 ? cut.slice(0, space) : cut;
+  return `${head.replace(/[\s,;:.-]+$/, "")}…`;
+}
+
+/**
  * The sentence of `text` that states a decision, else its first sentence
  * of some length.
  *
@@ -177,7 +199,7 @@ export function decisionSentence(
     sentences[0] ?? "";
   const pick = (about && decided.find((s) => about.test(s))) ?? decided[0] ??
     (about && sentences.find((s) => about.test(s))) ?? first;
-  return pick.length > max ? `${pick.slice(0, max - 1)}…` : pick;
+  return clip(pick, max);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type StoredRecord,
 } from "../search/mod.ts";
 import {
+  clip,
   collapse,
   commandFailed,
   DECISION_LINE,
@@ -386,7 +387,7 @@ function termLine(text: string, terms: readonly string[]): string {
     }
   }
   const pick = best || errorLine(text) || collapse(text);
-  return pick.length > 240 ? `${pick.slice(0, 239)}…` : pick;
+  return clip(pick, 240);
 }
 
 function firstWord(cmd: string): string {

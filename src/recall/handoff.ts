@@ -14,6 +14,7 @@ import {
   sessionInfoOf,
 } from "../search/mod.ts";
 import {
+  clip,
   collapse,
   commandFailed,
   DECISION_LINE,
@@ -46,9 +47,8 @@ export interface HandoffPacket {
   markdown: string;
 }
 
-function clip(text: string, max: number): string {
-  const flat = collapse(text);
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+function clipFlat(text: string, max: number): string {
+  return clip(collapse(text), max);
 }
 
 /**
@@ -95,10 +95,10 @@ export async function handoffPacket(
     }.`,
   ];
   if (info.cwd) lines.push(`Working directory: ${info.cwd}`);
-  lines.push("", "## Goal", clip(users[0]?.text ?? info.title, 600));
+  lines.push("", "## Goal", clipFlat(users[0]?.text ?? info.title, 600));
   const latest = users.at(-1);
   if (latest && latest !== users[0]) {
-    lines.push("", "## Latest ask", clip(latest.text, 400));
+    lines.push("", "## Latest ask", clipFlat(latest.text, 400));
   }
   const changes = await sessionChanges(records, info.path);
   const commands = records.filter((r) => r.role === "command");
@@ -122,7 +122,7 @@ export async function handoffPacket(
     for (const c of commands.slice(-8)) {
       const failed = commandFailed(db, { session: rowid, command: c });
       lines.push(
-        `- Ran \`${clip(normalizeCommand(c.text), 160)}\` → ${
+        `- Ran \`${clipFlat(normalizeCommand(c.text), 160)}\` → ${
           failed ? `failed${c.exitCode ? ` (exit ${c.exitCode})` : ""}` : "ok"
         }`,
       );
@@ -148,8 +148,8 @@ export async function handoffPacket(
     );
     open.push(
       `The last command failed: \`${
-        clip(normalizeCommand(lastCmd.text), 160)
-      }\`${out ? ` — ${clip(errorLine(out.text), 200)}` : ""}`,
+        clipFlat(normalizeCommand(lastCmd.text), 160)
+      }\`${out ? ` — ${clipFlat(errorLine(out.text), 200)}` : ""}`,
     );
   }
   const lastTurn = records.filter((r) =>
@@ -157,11 +157,13 @@ export async function handoffPacket(
   ).at(-1);
   if (lastTurn?.role === "user") {
     open.push(
-      `The last request has no answer yet: ${clip(lastTurn.text, 300)}`,
+      `The last request has no answer yet: ${clipFlat(lastTurn.text, 300)}`,
     );
   } else if (lastTurn && /\?\s*$/.test(lastTurn.text.trim())) {
     open.push(
-      `The agent's last question is unanswered: ${clip(lastTurn.text, 300)}`,
+      `The agent's last question is unanswered: ${
+        clipFlat(lastTurn.text, 300)
+      }`,
     );
   }
   if (open.length) lines.push("", "## Open", ...open.map((o) => `- ${o}`));

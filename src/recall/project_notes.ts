@@ -6,7 +6,7 @@
  * @module
  */
 import type { Note, NoteState } from "../memory/mod.ts";
-import { collapse } from "./_db.ts";
+import { clip, collapse } from "./_db.ts";
 
 /**
  * Current notes from the memory file, read-only. A missing, locked or newer
@@ -95,7 +95,7 @@ export function notesMatching(
  */
 export function noteLine(n: Note, max = 300): string {
   const text = collapse(n.note.text);
-  const body = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const body = clip(text, max);
   const where = [
     n.note.project,
     new Date(n.note.created_at).toISOString().slice(0, 10),

@@ -11,7 +11,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { formatAge } from "../core/time.ts";
 import { search, type SearchHit } from "../search/mod.ts";
-import { collapse } from "./_db.ts";
+import { clip, collapse } from "./_db.ts";
 import { byteLength, frameOverhead } from "./frame.ts";
 
 /** Default budget of the prompt digest, frame included. */
@@ -251,7 +251,7 @@ export async function promptDigest(
       updated ? formatAge(updated, options.now) : "undated"
     }: ${
       snip
-        ? `${snip.role}: "${collapse(snip.text).slice(0, 260)}"`
+        ? `${snip.role}: "${clip(collapse(snip.text), 260)}"`
         : collapse(s.title)
     }`;
     const size = byteLength(line) + 1;

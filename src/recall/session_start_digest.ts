@@ -10,6 +10,7 @@ import type { Note } from "../memory/mod.ts";
 import { FLAG } from "../index/schema.ts";
 import type { SessionRow } from "../search/mod.ts";
 import {
+  clip,
   collapse,
   DECISION_LINE,
   decisionSentence,
@@ -130,7 +131,7 @@ export async function sessionStartDigest(
       const who = AGENT_NAMES[row.harness] ?? row.harness;
       const closing = await closingLine(db, row);
       const line = `- ${when} · ${who} ${row.id.slice(0, 8)} · ${
-        collapse(row.title ?? "").slice(0, 90)
+        clip(collapse(row.title ?? ""), 90)
       }${closing ? ` — ${closing}` : ""}`;
       if (!add(line)) {
         const room = budget - used - 1;
