@@ -213,6 +213,49 @@ function speech(text: string): string {
   );
 }
 
+/** One `<tag>…</tag>` body, trimmed, or undefined when the tag is absent. */
+function tagBody(text: string, tag: string): string | undefined {
+  const open = text.indexOf(`<${tag}>`);
+  if (open === -1) return undefined;
+  const from = open + tag.length + 2;
+  const close = text.indexOf(`</${tag}>`, from);
+  return (close === -1 ? text.slice(from) : text.slice(from, close)).trim();
+}
+
+/**
+ * A user turn Claude Code wrote for the harness rather than the person: the
+ * `!` shell passthrough (`<bash-input>` is the command typed, `<bash-stdout>`
+ * and `<bash-stderr>` what it printed) and the notice that a background task
+ * finished (`<task-notification>`). Undefined for anything else.
+ */
+function harnessTurn(
+  text: string,
+): { role: "command" | "tool-output"; text: string; tool: string } | undefined {
+  const head = text.trimStart();
+  if (head.startsWith("<bash-input>")) {
+    return {
+      role: "command",
+      text: tagBody(head, "bash-input") ?? "",
+      tool: "Bash",
+    };
+  }
+  if (head.startsWith("<bash-stdout>") || head.startsWith("<bash-stderr>")) {
+    const out = [tagBody(head, "bash-stdout"), tagBody(head, "bash-stderr")]
+      .filter((s): s is string => s !== undefined && s.length > 0);
+    return { role: "tool-output", text: out.join("\n"), tool: "Bash" };
+  }
+  if (head.startsWith("<task-notification>")) {
+    const said = [tagBody(head, "summary"), tagBody(head, "result")]
+      .filter((s): s is string => s !== undefined && s.length > 0);
+    return {
+      role: "tool-output",
+      text: said.join("\n"),
+      tool: "task-notification",
+    };
+  }
+  return undefined;
+}
+
 /** Finds a trailing oversized line's fate: consumed only if a newline ends it. */
 async function endsWithNewline(path: string, at: number): Promise<boolean> {
   try {
@@ -422,11 +465,7 @@ class TranscriptReader {
     if (!Array.isArray(content)) {
       // The compaction agent's prompt is harness-authored, not a person's words.
       if (!this.#compactAgent) {
-        this.builder.add("user", speech(textBlocks(content, "\n\n")), {
-          locator,
-          time,
-          ...flags,
-        });
+        this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
       }
       return;
     }
@@ -440,12 +479,28 @@ class TranscriptReader {
       }
     }
     if (texts.length > 0 && !this.#compactAgent) {
-      this.builder.add("user", speech(texts.join("\n\n")), {
+      this.#typed(texts.join("\n\n"), locator, time, flags);
+    }
+  }
+
+  /** A user turn's text: the person's words, or the harness's own work. */
+  #typed(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): void {
+    const work = harnessTurn(text);
+    if (work) {
+      this.builder.add(work.role, work.text, {
         locator,
         time,
+        tool: work.tool,
         ...flags,
       });
+      return;
     }
+    this.builder.add("user", speech(text), { locator, time, ...flags });
   }
 
   #toolResult(
@@ -789,8 +844,8 @@ export const claudeCode: Harness = {
   format:
     "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT"],
-  // 2: a refused tool call's reason and AskUserQuestion answers are user turns.
-  revision: 2,
+  // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
+  revision: 3,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -810,7 +865,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects)",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, API error and synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
     verified:

@@ -712,3 +712,66 @@ Deno.test({
     ok(exitCodes > 0, "failing exit codes found");
   },
 });
+
+Deno.test("parseClaudeTranscript() reads `!` shell turns and task notifications as work, not a person's words", async (t) => {
+  const cases: Array<[string, string[], Array<[string, string, string?]>]> = [
+    [
+      "bash mode command and its output",
+      [
+        "<bash-input>git log --oneline -3</bash-input>",
+        "<bash-stdout>a1b2c3 fix the parser\nd4e5f6 add a test</bash-stdout><bash-stderr></bash-stderr>",
+        "now squash those two",
+      ],
+      [
+        ["command", "git log --oneline -3", "Bash"],
+        ["tool-output", "a1b2c3 fix the parser\nd4e5f6 add a test", "Bash"],
+        ["user", "now squash those two"],
+      ],
+    ],
+    [
+      "bash mode stderr only",
+      [
+        "<bash-input>mkae build</bash-input>",
+        "<bash-stdout></bash-stdout><bash-stderr>zsh: command not found: mkae\n</bash-stderr>",
+      ],
+      [
+        ["command", "mkae build", "Bash"],
+        ["tool-output", "zsh: command not found: mkae", "Bash"],
+      ],
+    ],
+    [
+      "background task notification",
+      [
+        '<task-notification>\n<task-id>b7f31c2</task-id>\n<tool-use-id>toolu_q9</tool-use-id>\n<status>completed</status>\n<summary>Background command "Run the slow suite" completed (exit code 0)</summary>\n<result>412 passed</result>\n</task-notification>\nRead the output file to retrieve the result: /tmp/tasks/b7f31c2.output',
+        "ship it",
+      ],
+      [
+        [
+          "tool-output",
+          'Background command "Run the slow suite" completed (exit code 0)\n412 passed',
+          "task-notification",
+        ],
+        ["user", "ship it"],
+      ],
+    ],
+  ];
+  for (const [name, turns, want] of cases) {
+    await t.step(name, async () => {
+      const text = turns.map((turn, i) =>
+        userLine(turn, { timestamp: `2026-11-02T10:00:0${i}Z` })
+      ).join("");
+      const path = await tempFile(
+        `proj/bash-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        text,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(
+        s.records.map((r) =>
+          r.tool === undefined ? [r.role, r.text] : [r.role, r.text, r.tool]
+        ),
+        want,
+      );
+      equal(s.title, turns.at(-1)?.startsWith("<") ? undefined : turns.at(-1));
+    });
+  }
+});
