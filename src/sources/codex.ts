@@ -31,6 +31,7 @@ import type {
 } from "../core/types.ts";
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, parseJson, str } from "./_json.ts";
+import { readJsonDocument } from "./_json_doc.ts";
 import { isRegularFileSync } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
@@ -318,15 +319,18 @@ const ENVELOPE_TYPES = new Set([
   "compacted",
 ]);
 
+/** The cwd inside the `<environment_context>` block Codex puts in a user turn. */
+const ENV_CWD = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/;
+
 const UUID_TAIL =
-  /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
+  /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(\.zst)?$/i;
 
 /** The session id a rollout's file name implies. */
 function idFromFileName(path: string): string {
   const name = baseName(path);
   const uuid = UUID_TAIL.exec(name);
   if (uuid) return (uuid[1] as string).toLowerCase();
-  return name.replace(/^rollout-/, "").replace(/\.jsonl(\.zst)?$/, "");
+  return name.replace(/^rollout-/, "").replace(/\.jsonl?(\.zst)?$/, "");
 }
 
 function speechKey(role: string, text: string): string {
@@ -483,6 +487,18 @@ class RolloutParser {
     }
   }
 
+  /**
+   * Adopts a working directory when no `session_meta` or `turn_context`
+   * named one (headers before mid-2025 carry no cwd; the TypeScript CLI's
+   * documents only name it as a shell call's `workdir`).
+   */
+  #fallbackCwd(cwd: string | undefined): void {
+    if (!cwd || this.#cwd) return;
+    this.#cwd = cwd;
+    this.#turnCwd ??= cwd;
+    this.builder.setCwd(cwd);
+  }
+
   #turnContext(payload: Json): void {
     const cwd = str(payload.cwd);
     if (!cwd) return;
@@ -597,6 +613,7 @@ class RolloutParser {
         if (payload.role === "assistant") {
           this.#assistantTurn(text, time, locator);
         } else if (payload.role === "user") {
+          if (!this.#cwd) this.#fallbackCwd(ENV_CWD.exec(text)?.[1]?.trim());
           this.#echo("user", text, time, locator);
         }
         // developer and system messages are the harness's own preamble.
@@ -767,6 +784,7 @@ class RolloutParser {
     locator: Locator,
     options: { workdir: string | undefined },
   ): void {
+    this.#fallbackCwd(options.workdir);
     const patch = embeddedPatch(argv, text);
     if (patch !== undefined) {
       this.#patch("apply_patch", callId, patch, options.workdir, time, locator);
@@ -1004,6 +1022,44 @@ async function parseRollout(
   };
 }
 
+/**
+ * Parses a rollout the TypeScript Codex CLI (spring 2025) wrote as one JSON
+ * document, `{session: {timestamp, id, instructions}, items: [...]}`, with
+ * the same bare items as the first Rust rollouts but no timestamps on them.
+ */
+async function parseRolloutDocument(path: string): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok || !isObject(doc.value)) {
+    return {
+      sessions: [],
+      skipped: doc.ok || doc.reason !== "missing" ? 1 : 0,
+    };
+  }
+  const parser = new RolloutParser(path, undefined);
+  const { session, items } = doc.value;
+  let skipped = 0;
+  if (isObject(session)) {
+    const id = str(session.id) ?? str(session.session_id);
+    parser.line(id ? { ...session, id } : session, {
+      path,
+      recordId: "session",
+    }, true);
+  }
+  if (Array.isArray(items)) {
+    items.forEach((item, i) => {
+      if (!parser.line(item, { path, recordId: `item:${i}` }, false)) {
+        skipped++;
+      }
+    });
+  }
+  parser.finish();
+  const built = parser.builder.build();
+  return {
+    sessions: built.records.length > 0 ? [built] : [],
+    skipped,
+  };
+}
+
 // ---------------------------------------------------------------------------
 // history.jsonl
 
@@ -1078,6 +1134,10 @@ function isRolloutZstPath(path: string): boolean {
   return /^rollout-.*\.jsonl\.zst$/.test(baseName(path));
 }
 
+function isRolloutJsonPath(path: string): boolean {
+  return /^rollout-.*\.json$/.test(baseName(path));
+}
+
 function isHistoryPath(path: string): boolean {
   return baseName(path) === "history.jsonl";
 }
@@ -1098,7 +1158,8 @@ function codexRoots(source: SourceEnv): string[] {
 }
 
 function discoverCodex(source: SourceEnv): Promise<string[]> {
-  const match = (p: string) => isRolloutPath(p) || isRolloutZstPath(p);
+  const match = (p: string) =>
+    isRolloutPath(p) || isRolloutZstPath(p) || isRolloutJsonPath(p);
   const found: string[] = [];
   for (const root of codexRoots(source)) {
     for (const dir of ["sessions", "archived_sessions"]) {
@@ -1130,6 +1191,13 @@ const rolloutZstKind: FileKind = {
   parse: parseRollout,
 };
 
+const rolloutJsonKind: FileKind = {
+  id: "rollout-json",
+  appendOnly: false,
+  match: isRolloutJsonPath,
+  parse: (path) => parseRolloutDocument(path),
+};
+
 const historyKind: FileKind = {
   id: "history",
   appendOnly: true,
@@ -1155,16 +1223,18 @@ export const codex: Harness = {
   id: HARNESS_ID,
   name: "Codex CLI",
   format:
-    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst) and history.jsonl {session_id, ts, text}",
+    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
+  // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
+  revision: 2,
   roots: codexRoots,
   discover: discoverCodex,
-  kinds: [rolloutKind, rolloutZstKind, historyKind],
+  kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
   docs: {
     store:
-      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
+      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -1104,3 +1104,99 @@ Deno.test({
     ok(users > 0);
   },
 });
+
+Deno.test("older Codex stores: the TypeScript CLI's .json rollouts and cwd-less headers", async (t) => {
+  await t.step("a rollout-*.json document is found and read", async () => {
+    const home = await Deno.makeTempDir();
+    const id = "5e0c2a91-7d3b-4f18-a6c4-92b1e07d3f58";
+    const path = `${home}/.codex/sessions/rollout-2025-05-02-${id}.json`;
+    await Deno.mkdir(`${home}/.codex/sessions`, { recursive: true });
+    const doc = {
+      session: { timestamp: "2025-05-02T14:20:00.000Z", id, instructions: "" },
+      items: [
+        {
+          id: "msg_a",
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "why does the cache miss?" }],
+        },
+        {
+          type: "reasoning",
+          id: "rs_a",
+          summary: [{ type: "summary_text", text: "thinking hard" }],
+        },
+        {
+          id: "fc_a",
+          type: "function_call",
+          name: "shell",
+          call_id: "call_a",
+          arguments: JSON.stringify({
+            command: ["bash", "-lc", "grep -n ttl cache.go"],
+            workdir: "/home/u/cachesvc",
+          }),
+        },
+        {
+          type: "function_call_output",
+          call_id: "call_a",
+          output: JSON.stringify({
+            output: "12: ttl := 0",
+            metadata: { exit_code: 0, duration_seconds: 0.2 },
+          }),
+        },
+        {
+          id: "msg_b",
+          type: "message",
+          role: "assistant",
+          content: [{ type: "output_text", text: "The TTL is zero." }],
+        },
+      ],
+    };
+    await Deno.writeTextFile(path, JSON.stringify(doc, null, 2));
+    deepEqual(await codex.discover(env({}, home)), [path]);
+    const kind = codex.kinds.find((k) => k.match(path));
+    equal(kind?.appendOnly, false);
+    const s = await only(path);
+    equal(s.id, id);
+    equal(s.cwd, "/home/u/cachesvc");
+    equal(s.project, "cachesvc");
+    equal(s.started, Date.parse("2025-05-02T14:20:00.000Z"));
+    deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+      ["user", "why does the cache miss?", undefined],
+      ["command", "grep -n ttl cache.go", 0],
+      ["tool-output", "12: ttl := 0", undefined],
+      ["assistant", "The TTL is zero.", undefined],
+    ]);
+  });
+  await t.step(
+    "a pre-envelope header takes its cwd from <environment_context>",
+    async () => {
+      const path = await tempRollout([
+        JSON.stringify({
+          id: "legacy-2",
+          timestamp: "2025-07-14T08:00:00Z",
+          instructions: null,
+          git: { branch: "main" },
+        }),
+        JSON.stringify({ record_type: "state" }),
+        JSON.stringify({
+          type: "message",
+          role: "user",
+          content: [{
+            type: "input_text",
+            text:
+              "<environment_context>\n  <cwd>/home/u/billing</cwd>\n  <approval_policy>on-request</approval_policy>\n</environment_context>",
+          }],
+        }),
+        JSON.stringify({
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "add an invoice export" }],
+        }),
+      ]);
+      const s = await only(path);
+      equal(s.cwd, "/home/u/billing");
+      equal(s.project, "billing");
+      deepEqual(s.records.map((r) => r.text), ["add an invoice export"]);
+    },
+  );
+});
