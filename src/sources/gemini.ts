@@ -418,12 +418,82 @@ export async function parseGeminiChat(
   };
 }
 
+/** `…/tmp/<project>/logs.json`, the prompt log every build keeps beside chats/. */
+function isPromptLogPath(path: string): boolean {
+  const parts = segments(path);
+  return parts.at(-1) === "logs.json" && parts.at(-3) === "tmp";
+}
+
+/**
+ * Parses `tmp/<project>/logs.json`, the array of typed prompts
+ * (`{sessionId, messageId, type:"user", message, timestamp}`) Gemini CLI
+ * keeps per project. Builds before chat recording (mid-2025) left nothing
+ * else, so each session id becomes a user-only session; the index shows it
+ * only while no chat of that id exists.
+ *
+ * @param path The logs.json file.
+ * @returns One session per session id with a prompt.
+ */
+async function parsePromptLog(path: string): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) {
+    return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+  }
+  if (!Array.isArray(doc.value)) return { sessions: [], skipped: 1 };
+  const parts = segments(path);
+  const project = parts.at(-2) as string;
+  const tmpDir = dirname(path);
+  const root = await projectRoot(tmpDir, dirname(dirname(tmpDir)), project);
+  const builders = new Map<string, SessionBuilder>();
+  let skipped = 0;
+  for (const [i, entry] of doc.value.entries()) {
+    const id = isObject(entry) ? str(entry.sessionId) : undefined;
+    if (!isObject(entry) || !id || typeof entry.message !== "string") {
+      skipped++;
+      continue;
+    }
+    if (entry.type !== "user") continue;
+    const text = entry.message.trim();
+    // A bare slash command (`/quit`, `/stats`) drives the CLI; nobody said it.
+    if (/^\/[\w:.-]+$/.test(text)) continue;
+    let builder = builders.get(id);
+    if (!builder) {
+      builder = new SessionBuilder({ harness: HARNESS_ID, id, path, project });
+      if (root) builder.setCwd(root);
+      builders.set(id, builder);
+    }
+    const messageId = entry.messageId;
+    builder.add("user", cleanSpeech(text), {
+      time: parseTime(entry.timestamp),
+      locator: {
+        path,
+        recordId: typeof messageId === "number" || typeof messageId === "string"
+          ? `${id}:${messageId}`
+          : `#${i}`,
+      },
+    });
+  }
+  return {
+    sessions: [...builders.values()].map((b) => b.build()).filter((s) =>
+      s.records.length > 0
+    ),
+    skipped,
+  };
+}
+
 /** The `.gemini` directories: `DEJA_GEMINI_ROOT`, else `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 function geminiRoots(source: SourceEnv): string[] {
   if (source.env.DEJA_GEMINI_ROOT) return [source.env.DEJA_GEMINI_ROOT];
   const home = source.env.GEMINI_CLI_HOME || source.home;
   return [`${home.replace(/[\\/]+$/, "")}/.gemini`];
 }
+
+const promptLogKind: FileKind = {
+  id: "history",
+  appendOnly: false,
+  match: isPromptLogPath,
+  parse: (path) => parsePromptLog(path),
+};
 
 const chatKind: FileKind = {
   id: "chat",
@@ -446,24 +516,28 @@ export const gemini: Harness = {
   id: HARNESS_ID,
   name: "Gemini CLI",
   format:
-    "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts)",
+    "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts); the prompt log tmp/<project>/logs.json",
   envOverrides: ["GEMINI_CLI_HOME", "DEJA_GEMINI_ROOT"],
   roots: geminiRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
       geminiRoots(source).flatMap((root) =>
-        walkFiles(`${root}/tmp`, isChatPath, { maxDepth: 4 })
+        walkFiles(
+          `${root}/tmp`,
+          (p) => isChatPath(p) || isPromptLogPath(p),
+          { maxDepth: 4 },
+        )
       ),
     );
   },
-  kinds: [chatKind],
+  kinds: [chatKind, promptLogKind],
   docs: {
     store:
-      "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
+      "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); checkpoints and logs.json outside chats/",
+      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints (copies of a chat's history), bare slash commands in logs.json",
     verified:
       "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source (no real `.jsonl` sample)",
   },

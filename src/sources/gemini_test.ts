@@ -343,3 +343,65 @@ Deno.test("parseGeminiChat() finds the project root behind a hashed folder from 
   equal(t.cwd, undefined);
   equal(t.project, "0".repeat(64));
 });
+
+Deno.test("gemini logs.json: the prompts of chats older builds never recorded are a history kind", async () => {
+  const path = await tempFileAt(
+    ".gemini/tmp/ledger/logs.json",
+    JSON.stringify([
+      {
+        sessionId: "7d0e5b2c-1f4a-4c39-8e62-b5a9d03c7f14",
+        messageId: 0,
+        type: "user",
+        message: "why is the balance negative?",
+        timestamp: "2025-07-03T09:15:02.118Z",
+      },
+      {
+        sessionId: "7d0e5b2c-1f4a-4c39-8e62-b5a9d03c7f14",
+        messageId: 1,
+        type: "user",
+        message: "/quit",
+        timestamp: "2025-07-03T09:20:40.001Z",
+      },
+      {
+        sessionId: "c81f9a44-60b2-4d1e-9a7f-2e3d5c6b7a80",
+        messageId: 0,
+        type: "user",
+        message: "round the totals to cents",
+        timestamp: "2025-07-04T11:00:00.000Z",
+      },
+      { sessionId: "c81f9a44-60b2-4d1e-9a7f-2e3d5c6b7a80", type: "user" },
+      "junk",
+    ]),
+  );
+  const root = path.slice(0, -"/tmp/ledger/logs.json".length);
+  await Deno.writeTextFile(`${root}/tmp/ledger/.project_root`, "/srv/ledger");
+  const env: SourceEnv = {
+    home: "/none",
+    env: { DEJA_GEMINI_ROOT: root },
+    os: "linux",
+  };
+  deepEqual(await gemini.discover(env), [path]);
+  const kind = gemini.kinds.find((k) => k.match(path));
+  equal(kind?.id, "history");
+  const result = await kind!.parse(path, {
+    includeSubagents: true,
+    source: env,
+  });
+  equal(result.skipped, 2);
+  deepEqual(
+    result.sessions.map((
+      s,
+    ) => [s.id, s.cwd, s.project, s.records.map((r) => [r.role, r.text])]),
+    [
+      ["7d0e5b2c-1f4a-4c39-8e62-b5a9d03c7f14", "/srv/ledger", "ledger", [[
+        "user",
+        "why is the balance negative?",
+      ]]],
+      ["c81f9a44-60b2-4d1e-9a7f-2e3d5c6b7a80", "/srv/ledger", "ledger", [[
+        "user",
+        "round the totals to cents",
+      ]]],
+    ],
+  );
+  equal(result.sessions[0]?.started, Date.parse("2025-07-03T09:15:02.118Z"));
+});
