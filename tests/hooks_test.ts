@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { byteLength, livePath, readLiveFile } from "../src/recall/mod.ts";
+import { SESSION_END_LOOP } from "../src/hooks/mod.ts";
+import { openMemory } from "../src/memory/mod.ts";
 import {
   buildWorld,
   denoDir,
@@ -305,8 +307,24 @@ Deno.test("hook-session-end starts the gated loop run detached", async () => {
     env,
   );
   deepEqual(await fake.calls(), [
-    "loop run --min-new 20 --min-new-errors 3 --quiet",
+    "loop run --from-index --min-new 20 --min-new-errors 3 --quiet",
   ]);
+});
+
+Deno.test("the loop run hook-session-end starts learns the ended sessions' commands", async () => {
+  const w = await theWorld();
+  const dir = await Deno.makeTempDir();
+  const memoryPath = `${dir}/memory.db`;
+  const io = captureIo({ env: { ...w.env, DEJA_DB: memoryPath }, now: NOW });
+  const code = await run([...SESSION_END_LOOP], io, { keepPermissions: true });
+  equal(code, 0, io.err());
+  const store = openMemory(memoryPath, { readOnly: true });
+  try {
+    const events = store.counts().event;
+    ok(events > 0, "the hooked sessions' tool calls reach the memory file");
+  } finally {
+    store.close();
+  }
 });
 
 Deno.test("a hook whose stdin never closes gives up after its read deadline", async () => {

@@ -11,10 +11,16 @@ import type { HookContext } from "./_common.ts";
 import type { HookAnswer } from "./envelope.ts";
 import type { HookPayload } from "./payload.ts";
 
-/** The loop run a session end starts (gated: a cheap no-op most of the time). */
+/**
+ * The loop run a session end starts (gated: a cheap no-op most of the time).
+ * The hooks capture nothing themselves, so the run first learns the
+ * commands the index holds (incrementally, keyed by transcript record);
+ * without `--from-index` the loop never saw a hooked session's tool calls.
+ */
 export const SESSION_END_LOOP = [
   "loop",
   "run",
+  "--from-index",
   "--min-new",
   "20",
   "--min-new-errors",
