@@ -28,7 +28,9 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirName } from "./_paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
+  closeStore,
   col,
+  openStore,
   readStore,
   rows,
   type Store,
@@ -111,6 +113,19 @@ function discoverCursor(source: SourceEnv): Promise<string[]> {
 /** Options for the Cursor parsers. */
 export type CursorParseOptions = ParseOptions;
 
+/** The local path of a `file://` URI (Windows drive paths without the lead slash). */
+function uriPath(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  try {
+    const url = new URL(uri);
+    if (url.protocol !== "file:") return undefined;
+    const path = decodeURIComponent(url.pathname);
+    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The folder a workspace store belongs to, from `workspace.json` beside it. */
 function workspaceFolder(dbPath: string): string | undefined {
   let doc: Json;
@@ -121,14 +136,49 @@ function workspaceFolder(dbPath: string): string | undefined {
   } catch {
     return undefined;
   }
-  const uri = str(doc.folder) ?? str(doc.workspace);
-  if (!uri) return undefined;
-  try {
-    const path = decodeURIComponent(new URL(uri).pathname);
-    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
-  } catch {
-    return undefined;
+  return uriPath(str(doc.folder) ?? str(doc.workspace));
+}
+
+/**
+ * Since late 2024 the composers live in the global store while each
+ * workspace store keeps only their headers (`composer.composerData`
+ * `allComposers[].composerId`): this maps composer id → workspace folder
+ * from every workspace store beside a global one.
+ */
+function composerFolders(globalDb: string): Map<string, string> {
+  const folders = new Map<string, string>();
+  const storage = dirName(dirName(globalDb));
+  if (baseName(dirName(globalDb)) !== "globalStorage") return folders;
+  for (
+    const db of walkFiles(join(storage, "workspaceStorage"), isStateDb, {
+      maxDepth: 1,
+    })
+  ) {
+    const folder = workspaceFolder(db);
+    if (!folder) continue;
+    let store: Store | undefined;
+    try {
+      store = openStore(db, NAME);
+      if (!store.tables.has("ItemTable")) continue;
+      const data = obj(parseJson(itemValue(store, LEGACY_COMPOSERS)));
+      for (const header of list(data.allComposers)) {
+        const id = str(obj(header).composerId);
+        if (id && !folders.has(id)) folders.set(id, folder);
+      }
+    } catch {
+      // A locked or damaged workspace store only costs its composers' project.
+    } finally {
+      if (store) closeStore(store);
+    }
   }
+  return folders;
+}
+
+/** An epoch time in ms; Cursor's `clientStartTime` is a monotonic clock and is not one. */
+function epochMs(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 1e12
+    ? value
+    : undefined;
 }
 
 /** Paths a Cursor tool call names, by the keys its versions have used. */
@@ -180,11 +230,15 @@ class Conversation {
   /** One bubble: `type` 1/"user" is the person, anything else the model. */
   bubble(bubble: Json, index: number, fallbackTime?: number): void {
     const id = str(bubble.bubbleId) ?? str(bubble.id) ?? String(index);
+    const timing = obj(bubble.timingInfo);
     const time = parseTime(bubble.createdAt) ??
-      parseTime(obj(bubble.timingInfo).clientStartTime) ??
+      epochMs(timing.clientRpcSendTime) ??
+      epochMs(timing.clientStartTime) ??
+      epochMs(timing.clientEndTime) ??
       fallbackTime;
     if (!this.#cwdSet) {
-      const dir = str(bubble.workspaceProjectDir);
+      const dir = str(bubble.workspaceProjectDir) ??
+        uriPath(str(list(bubble.workspaceUris)[0]));
       if (dir) {
         this.builder.setCwd(dir);
         this.#cwdSet = true;
@@ -364,6 +418,7 @@ export function parseCursorStateDb(
     const hasItems = store.tables.has("ItemTable");
     if (!hasKv && !hasItems) throw unknownSchema(store, 'table "ItemTable"');
     const cwd = workspaceFolder(path);
+    const folders = hasKv ? composerFolders(path) : new Map<string, string>();
     const sessions: Session[] = [];
     const seen = new Set<string>();
     let skipped = 0;
@@ -390,7 +445,7 @@ export function parseCursorStateDb(
             path,
             composer,
             id,
-            cwd,
+            folders.get(id) ?? cwd,
             diskBubbles(store, composer, id),
           ),
         );
@@ -606,6 +661,8 @@ export const cursor: Harness = {
     "CURSOR_CONFIG_DIR",
     "DEJA_CURSOR_CLI_ROOT",
   ],
+  // 2: global composers get their workspace's project; clientStartTime is not a time.
+  revision: 2,
   roots: cursorRoots,
   discover: discoverCursor,
   kinds: [stateKind, transcriptKind],
@@ -613,7 +670,7 @@ export const cursor: Harness = {
     store:
       "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded-path>/agent-transcripts/**/*.jsonl` (`DEJA_CURSOR_CLI_ROOT` redirects)",
     extracts:
-      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from the workspace's `workspace.json` or a bubble's `workspaceProjectDir`; commands, files, edits (`old_string`) and output from a bubble's `toolFormerData` when present. CLI: user/assistant text, Shell commands, Read/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent",
+      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`) and output from a bubble's `toolFormerData` when present. CLI: user/assistant text, Shell commands, Read/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent",
     omits:
       "rich-text and code-block duplicates of the text, thinking, context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); the CLI writes neither times (records carry the file's mtime) nor tool results, and its `store.db` chats are not read; exit codes only when a tool result writes one",
     verified:

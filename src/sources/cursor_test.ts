@@ -278,3 +278,116 @@ Deno.test("cursor parses the real sample store", {
     "Ionic App Sidebar Customization Guide",
   );
 });
+
+Deno.test("cursor global composers: project from the workspace that lists them, times from epoch fields only", async (t) => {
+  const user = join(await Deno.makeTempDir(), "Cursor", "User");
+  const ITEMS =
+    "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+  // A workspace store names the composers of its folder (headers only).
+  await writeFixtureDb(
+    join(user, "workspaceStorage", "9f3c", "state.vscdb"),
+    ITEMS,
+    [{
+      table: "ItemTable",
+      rows: [{
+        key: "composer.composerData",
+        value: JSON.stringify({
+          allComposers: [{
+            composerId: "c-ws",
+            name: "Tide table cache",
+            createdAt: 1766000000000,
+          }],
+        }),
+      }],
+    }],
+  );
+  await Deno.writeTextFile(
+    join(user, "workspaceStorage", "9f3c", "workspace.json"),
+    JSON.stringify({ folder: "file:///home/dev/tides" }),
+  );
+  const global = join(user, "globalStorage", "state.vscdb");
+  await writeFixtureDb(global, `${KV}${ITEMS}`, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:c-ws",
+        value: JSON.stringify({
+          _v: 10,
+          composerId: "c-ws",
+          createdAt: 1766000000000,
+          fullConversationHeadersOnly: [{ bubbleId: "b1", type: 1 }, {
+            bubbleId: "b2",
+            type: 2,
+          }],
+        }),
+      },
+      {
+        key: "bubbleId:c-ws:b1",
+        value: JSON.stringify({
+          _v: 3,
+          type: 1,
+          text: "cache the tide tables",
+        }),
+      },
+      {
+        key: "bubbleId:c-ws:b2",
+        value: JSON.stringify({
+          _v: 3,
+          type: 2,
+          text: "Cached for an hour.",
+          // clientStartTime is a monotonic clock, not an epoch.
+          timingInfo: {
+            clientStartTime: 4745281.3,
+            clientRpcSendTime: 1766000005000,
+            clientEndTime: 1766000009000,
+          },
+        }),
+      },
+      {
+        key: "composerData:c-uri",
+        value: JSON.stringify({
+          composerId: "c-uri",
+          fullConversationHeadersOnly: [{ bubbleId: "u1", type: 1 }],
+        }),
+      },
+      {
+        key: "bubbleId:c-uri:u1",
+        value: JSON.stringify({
+          type: 1,
+          text: "lint the quay module",
+          createdAt: "2026-01-05T08:00:00.000Z",
+          workspaceUris: ["file:///home/dev/quay%20works"],
+        }),
+      },
+      {
+        key: "composerData:c-none",
+        value: JSON.stringify({
+          composerId: "c-none",
+          conversation: [{
+            type: 1,
+            text: "orphan ask",
+            timingInfo: { clientStartTime: 12.5 },
+          }],
+        }),
+      },
+    ],
+  }]);
+  const { sessions } = await parseCursorStateDb(global, OPTIONS);
+  const byId = (id: string) => sessions.find((s) => s.id === id);
+  await t.step("workspace composer.composerData names the folder", () => {
+    equal(byId("c-ws")?.cwd, "/home/dev/tides");
+    equal(byId("c-ws")?.project, "tides");
+    equal(byId("c-ws")?.records[1]?.time, 1766000005000);
+  });
+  await t.step("a user bubble's workspaceUris names the folder", () => {
+    equal(byId("c-uri")?.cwd, "/home/dev/quay works");
+    equal(
+      byId("c-uri")?.records[0]?.time,
+      Date.parse("2026-01-05T08:00:00.000Z"),
+    );
+  });
+  await t.step("a monotonic clientStartTime is no time", () => {
+    equal(byId("c-none")?.records[0]?.time, undefined);
+    ok((byId("c-none")?.started ?? Infinity) > Date.parse("2000-01-01"));
+  });
+});
