@@ -224,6 +224,18 @@ Deno.test({
       });
 
       await t.step(
+        "deja_recommendations list refuses a status that does not exist",
+        async () => {
+          const r = await call(worker, "deja_recommendations", {
+            action: "list",
+            status: "aproved",
+          });
+          equal(r.isError, true, r.text);
+          ok(r.text.includes('"aproved"') && r.text.includes("rolled_back"));
+        },
+      );
+
+      await t.step(
         "a worker cannot approve: it holds no review scope",
         async () => {
           const r = await call(worker, "deja_recommendations", {

@@ -141,7 +141,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
         "the reason, required to approve, reject or apply",
       ),
       status: z.string().optional().describe(
-        "list: pending (default), approved, applied, rejected, all",
+        "list: pending (default), approved, rejected, applied, rolled_back, expired, all",
       ),
     },
   }, async (args: RecommendationArgs) => {

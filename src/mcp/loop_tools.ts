@@ -180,6 +180,17 @@ export async function answerLoop(
   }
 }
 
+/** The statuses `list` filters on, as `deja loop list --status` takes them. */
+const LIST_STATUSES: readonly string[] = [
+  "pending",
+  "approved",
+  "rejected",
+  "applied",
+  "rolled_back",
+  "expired",
+  "all",
+];
+
 /**
  * Answers a `deja_recommendations` call.
  *
@@ -196,6 +207,11 @@ export function answerRecommendations(
     if (args.action === "list") {
       const text = withStore(ctx, false, (store) => {
         const status = args.status ?? "pending";
+        if (!LIST_STATUSES.includes(status)) {
+          throw new TypeError(
+            `Unknown status "${status}": use ${LIST_STATUSES.join(", ")}`,
+          );
+        }
         const recs = store.recommendations({
           ...(status === "all" ? {} : { status }),
           now,
