@@ -14,8 +14,14 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
-import { segments } from "./_paths.ts";
+import { isObject, str, textBlocks } from "./_json.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+import { dirName, segments } from "./_paths.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "copilot-cli";
 
@@ -30,6 +36,78 @@ function sessionIdOf(path: string): string | undefined {
     return name.slice(0, -".jsonl".length);
   }
   return undefined;
+}
+
+/** `history-session-state/<id>.json`, the whole-session dumps of pre-1.0 builds. */
+function isLegacyDump(path: string): boolean {
+  const parts = segments(path);
+  return parts.at(-2) === "history-session-state" &&
+    (parts.at(-1) ?? "").endsWith(".json");
+}
+
+/** The tools of the pre-1.0 builds (`str_replace_editor` did view/create/edit). */
+const LEGACY_DIALECT: ToolDialect = {
+  shell: new Set(["bash", "powershell", "shell"]),
+  commandKeys: ["command"],
+  pathTools: new Set(["view", "create", "read_file"]),
+  pathKeys: ["path", "file_path"],
+  editTools: new Set(["str_replace_editor", "str_replace", "edit"]),
+  oldKeys: ["old_str", "old_string"],
+};
+
+/**
+ * Parses a pre-1.0 session dump: `{sessionId, startTime, chatMessages}` with
+ * OpenAI-shaped messages (`tool_calls` on assistant turns, `role: "tool"`
+ * results). The dump has no per-message times; the session start is kept.
+ *
+ * @param path The dump.
+ * @returns The session, if it held any turn.
+ */
+async function parseLegacyDump(path: string): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) {
+    return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+  }
+  if (!isObject(doc.value)) return { sessions: [], skipped: 1 };
+  const dump = doc.value;
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: str(dump.sessionId) ??
+      (segments(path).at(-1) ?? "").replace(/\.json$/, ""),
+    path,
+  });
+  builder.touch(parseTime(dump.startTime));
+  const tools = new ToolRecorder(builder, LEGACY_DIALECT);
+  const messages = Array.isArray(dump.chatMessages) ? dump.chatMessages : [];
+  let skipped = 0;
+  messages.forEach((m, i) => {
+    if (!isObject(m)) {
+      skipped++;
+      return;
+    }
+    const at = { locator: { path, recordId: `chatMessages:${i}` } };
+    const text = textBlocks(m.content, "\n");
+    if (m.role === "user") {
+      builder.add("user", cleanSpeech(text), at);
+    } else if (m.role === "assistant") {
+      builder.add("assistant", cleanSpeech(text), at);
+      tools.newMessage();
+      for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+        const fn = isObject(call) && isObject(call.function)
+          ? call.function
+          : undefined;
+        const name = str(fn?.name);
+        if (fn && name) tools.call(str(call.id), name, fn.arguments, at);
+      }
+    } else if (m.role === "tool") {
+      tools.result(str(m.tool_call_id), text, false, at);
+    }
+  });
+  const session = builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped,
+  };
 }
 
 /** The scalar `key: value` lines of a small YAML file. */
@@ -124,6 +202,13 @@ const eventsKind: FileKind = {
   parse: (path, options) => parseCopilotCliSession(path, options),
 };
 
+const legacyKind: FileKind = {
+  id: "legacy",
+  appendOnly: false,
+  match: isLegacyDump,
+  parse: (path) => parseLegacyDump(path),
+};
+
 /**
  * The GitHub Copilot CLI harness.
  *
@@ -138,22 +223,27 @@ export const copilotCli: Harness = {
   id: HARNESS_ID,
   name: "GitHub Copilot CLI",
   format:
-    "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml",
+    "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml; pre-1.0 JSON dumps (history-session-state/<id>.json)",
   envOverrides: ["COPILOT_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      copilotRoots(source).flatMap((root) =>
-        walkFiles(root, eventsKind.match, { maxDepth: 1 })
-      ),
+      copilotRoots(source).flatMap((root) => [
+        ...walkFiles(root, eventsKind.match, { maxDepth: 1 }),
+        ...walkFiles(
+          `${dirName(root)}/history-session-state`,
+          isLegacyDump,
+          { maxDepth: 0 },
+        ),
+      ]),
     );
   },
-  kinds: [eventsKind],
+  kinds: [eventsKind, legacyKind],
   docs: {
     store:
-      "`${COPILOT_HOME:-~/.copilot}/session-state/<session>/events.jsonl` with `workspace.yaml`, legacy `session-state/<session>.jsonl` (`%USERPROFILE%\\.copilot` on Windows; `DEJA_COPILOT_ROOT` names the session-state directory)",
+      "`${COPILOT_HOME:-~/.copilot}/session-state/<session>/events.jsonl` with `workspace.yaml`, legacy `session-state/<session>.jsonl`, pre-1.0 dumps in `history-session-state/<session>.json` (`%USERPROFILE%\\.copilot` on Windows; `DEJA_COPILOT_ROOT` names the session-state directory)",
     extracts:
-      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd and title from `session.start` and `workspace.yaml`",
+      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd and title from `session.start` and `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
     omits:
       "reasoning (`reasoningText`, encrypted content), report_intent calls and their results, turn/model/usage/hook events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no exit code for that call",
     verified:

@@ -254,3 +254,86 @@ Deno.test("parseCopilotCliSession() keeps a side chain named __proto__ in order"
   const next = await parse(path, { offset: first.safeOffset as number, state });
   deepEqual(next.sessions[0]?.records.map((r) => r.seq), [2]);
 });
+
+Deno.test("copilot CLI: the pre-1.0 history-session-state JSON dumps are found and read", async () => {
+  const home = await Deno.makeTempDir();
+  const id = "0f6b2d84-3c1e-4a97-b5d0-7e2a9c4f1b63";
+  const legacy = `${home}/.copilot/history-session-state/${id}.json`;
+  await Deno.mkdir(`${home}/.copilot/history-session-state`, {
+    recursive: true,
+  });
+  await Deno.writeTextFile(
+    legacy,
+    JSON.stringify(
+      {
+        sessionId: id,
+        startTime: "2025-10-08T21:10:16.398Z",
+        chatMessages: [
+          { role: "system", content: "You are the GitHub Copilot CLI." },
+          { role: "user", content: "bump the lodash pin" },
+          {
+            role: "assistant",
+            content: "Checking the lockfile first.",
+            tool_calls: [{
+              id: "call_1",
+              type: "function",
+              function: {
+                name: "bash",
+                arguments: JSON.stringify({
+                  command: "npm ls lodash",
+                  description: "see version",
+                }),
+              },
+            }, {
+              id: "call_2",
+              type: "function",
+              function: {
+                name: "str_replace_editor",
+                arguments: JSON.stringify({
+                  command: "str_replace",
+                  path: "/home/u/shop/package.json",
+                  old_str: '"lodash": "4.17.20"',
+                  new_str: '"lodash": "4.17.21"',
+                }),
+              },
+            }],
+          },
+          {
+            role: "tool",
+            tool_call_id: "call_1",
+            content: "lodash@4.17.20\n<exited with exit code 0>",
+          },
+          { role: "tool", tool_call_id: "call_2", content: "File edited." },
+          { role: "assistant", content: "Pinned to 4.17.21." },
+        ],
+        timeline: [],
+      },
+      null,
+      2,
+    ),
+  );
+  const env: SourceEnv = { home, env: {}, os: "linux" };
+  deepEqual(await copilotCli.discover(env), [legacy]);
+  const kind = copilotCli.kinds.find((k) => k.match(legacy));
+  ok(kind);
+  equal(kind.appendOnly, false);
+  const result = await kind.parse(legacy, {
+    includeSubagents: true,
+    source: env,
+  });
+  equal(result.sessions.length, 1);
+  const s = result.sessions[0] as Session;
+  equal(s.id, id);
+  equal(s.title, "bump the lodash pin");
+  equal(s.started, Date.parse("2025-10-08T21:10:16.398Z"));
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+    ["user", "bump the lodash pin", undefined],
+    ["assistant", "Checking the lockfile first.", undefined],
+    ["command", "npm ls lodash", 0],
+    ["files", "/home/u/shop/package.json", undefined],
+    ["edit", '/home/u/shop/package.json\n"lodash": "4.17.20"', undefined],
+    ["tool-output", "lodash@4.17.20\n<exited with exit code 0>", undefined],
+    ["tool-output", "File edited.", undefined],
+    ["assistant", "Pinned to 4.17.21.", undefined],
+  ]);
+});
