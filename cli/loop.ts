@@ -520,7 +520,8 @@ Options:
           }"`,
         );
         if (a.results.length) {
-          out.push(`      wrote ${a.results.map(short).join(", ")}`);
+          const what = a.to === "rolled_back" ? "reverted" : "wrote";
+          out.push(`      ${what} ${a.results.map(short).join(", ")}`);
         }
       }
       if (view.status === "pending") {

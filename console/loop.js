@@ -319,7 +319,9 @@ function auditTimeline(d) {
             ? h(
               "p",
               { class: "small muted" },
-              `wrote: ${a.results.map(short).join(", ")}`,
+              `${a.to === "rolled_back" ? "reverted" : "wrote"}: ${
+                a.results.map(short).join(", ")
+              }`,
             )
             : null,
           h(

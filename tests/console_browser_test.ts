@@ -201,6 +201,12 @@ Deno.test({
               "rolled back",
             );
             equal(await page.locator(".timeline li").count(), 4);
+            match(
+              (await page.locator('.timeline li[data-to="rolled_back"]')
+                .textContent()) ?? "",
+              /reverted: [0-9a-f]{12}/,
+              "the rollback step names what it reverted, not what it wrote",
+            );
             await page.waitForSelector('.badge:text-is("chain verified")');
             await shot(page, shots, "detail-audit");
           } finally {

@@ -453,6 +453,35 @@ Deno.test("loop apply then rollback leaves recall exactly as before the apply", 
   equal(verify.code, 0, verify.out + verify.err);
 });
 
+Deno.test("loop show says what a rollback reverted, not that it wrote it", async () => {
+  const db = await demoDb();
+  const rec = (await list(db)).find((r) =>
+    r.analyzer === "deja.contradiction_sweep/1"
+  );
+  ok(rec);
+  for (const verb of ["approve", "apply", "rollback"]) {
+    const r = await deja([
+      "loop",
+      verb,
+      rec.hash,
+      "--db",
+      db,
+      "--actor",
+      "human:alice",
+      "--because",
+      `${verb} it`,
+    ]);
+    equal(r.code, 0, r.err);
+  }
+  const show = await deja(["loop", "show", rec.hash, "--db", db]);
+  equal(show.code, 0, show.err);
+  const lines = show.out.split("\n");
+  const at = lines.findIndex((l) => l.includes("applied → rolled_back"));
+  ok(at > 0, show.out);
+  match(lines[at + 1] ?? "", /^\s+reverted [0-9a-f]{12}/, show.out);
+  match(lines[at - 1] ?? "", /^\s+wrote [0-9a-f]{12}/, show.out);
+});
+
 Deno.test("loop audit verify and loop show detect a tampered audit row", async () => {
   const db = await demoDb();
   const rec = (await list(db))[0]!;
