@@ -805,11 +805,32 @@ export async function parseClaudeHistory(
   };
 }
 
-/** The Claude config directories: `DEJA_CLAUDE_ROOT`, else `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+/** The real path of a directory, or undefined when it does not exist. */
+function realDir(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Claude config directories: `DEJA_CLAUDE_ROOT`, else
+ * `CLAUDE_CONFIG_DIR`, else `~/.claude` plus, where it holds transcripts and
+ * is not the same folder, `${XDG_CONFIG_HOME:-~/.config}/claude` (Claude Code
+ * 1.0.30 and a few builds after it wrote there).
+ */
 function claudeRoots(source: SourceEnv): string[] {
-  const root = source.env.DEJA_CLAUDE_ROOT || source.env.CLAUDE_CONFIG_DIR ||
-    `${source.home}/.claude`;
-  return [root.replace(/[\\/]+$/, "") || root];
+  const chosen = source.env.DEJA_CLAUDE_ROOT || source.env.CLAUDE_CONFIG_DIR;
+  if (chosen) return [chosen.replace(/[\\/]+$/, "") || chosen];
+  const home = `${source.home}/.claude`;
+  if (source.os === "windows") return [home];
+  const config = (source.env.XDG_CONFIG_HOME || `${source.home}/.config`)
+    .replace(/[\\/]+$/, "");
+  const xdg = `${config}/claude`;
+  const real = realDir(`${xdg}/projects`);
+  if (real === undefined || real === realDir(`${home}/projects`)) return [home];
+  return [home, xdg];
 }
 
 const transcriptKind: FileKind = {
@@ -843,7 +864,7 @@ export const claudeCode: Harness = {
   name: "Claude Code",
   format:
     "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
-  envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT"],
+  envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
   revision: 3,
   roots: claudeRoots,
@@ -863,7 +884,7 @@ export const claudeCode: Harness = {
   kinds: [transcriptKind, historyKind],
   docs: {
     store:
-      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects)",
+      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
       "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:

@@ -775,3 +775,62 @@ Deno.test("parseClaudeTranscript() reads `!` shell turns and task notifications 
     });
   }
 });
+
+Deno.test("claudeCode.discover() also reads the XDG config dir some 1.0.x builds wrote to", async (t) => {
+  const line = userLine("tidy the imports");
+  await t.step("~/.config/claude beside ~/.claude", async () => {
+    const home = await Deno.makeTempDir();
+    await Deno.mkdir(`${home}/.claude/projects/-w-a`, { recursive: true });
+    await Deno.writeTextFile(`${home}/.claude/projects/-w-a/s1.jsonl`, line);
+    await Deno.mkdir(`${home}/.config/claude/projects/-w-b`, {
+      recursive: true,
+    });
+    await Deno.writeTextFile(
+      `${home}/.config/claude/projects/-w-b/s2.jsonl`,
+      line,
+    );
+    const env = { home, env: {}, os: "linux" };
+    deepEqual(claudeCode.roots(env), [
+      `${home}/.claude`,
+      `${home}/.config/claude`,
+    ]);
+    deepEqual(await claudeCode.discover(env), [
+      `${home}/.claude/projects/-w-a/s1.jsonl`,
+      `${home}/.config/claude/projects/-w-b/s2.jsonl`,
+    ]);
+  });
+  await t.step(
+    "$XDG_CONFIG_HOME/claude, and not twice through a symlink",
+    async () => {
+      const home = await Deno.makeTempDir();
+      await Deno.mkdir(`${home}/xdg/claude/projects/-w-c`, { recursive: true });
+      await Deno.writeTextFile(
+        `${home}/xdg/claude/projects/-w-c/s3.jsonl`,
+        line,
+      );
+      const env = {
+        home,
+        env: { XDG_CONFIG_HOME: `${home}/xdg` },
+        os: "linux",
+      };
+      deepEqual(claudeCode.roots(env), [
+        `${home}/.claude`,
+        `${home}/xdg/claude`,
+      ]);
+      await Deno.symlink(`${home}/xdg/claude`, `${home}/.claude`);
+      deepEqual(claudeCode.roots(env), [`${home}/.claude`]);
+    },
+  );
+  await t.step("CLAUDE_CONFIG_DIR names the only root", async () => {
+    const home = await Deno.makeTempDir();
+    await Deno.mkdir(`${home}/.config/claude/projects`, { recursive: true });
+    deepEqual(
+      claudeCode.roots({
+        home,
+        env: { CLAUDE_CONFIG_DIR: "/cfg" },
+        os: "linux",
+      }),
+      ["/cfg"],
+    );
+  });
+});
