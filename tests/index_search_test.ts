@@ -516,3 +516,51 @@ Deno.test("indexStores() reads a harness's files again when its parser revision 
   const after = await pass(revised(2, "thirdparser"));
   equal(after.unchanged, after.files, "the new revision is remembered");
 });
+
+Deno.test("indexStores() reads a long log a part at a time into the same index", async () => {
+  const whole = await tempHome();
+  const parts = await tempHome();
+  // Long transcripts of both harnesses: the fixtures' sessions repeated.
+  for (const { home } of [whole, parts]) {
+    for (const dir of [`${home}/.claude/projects`, `${home}/.codex/sessions`]) {
+      for await (const path of walk(dir)) {
+        if (!path.endsWith(".jsonl")) continue;
+        const text = await Deno.readTextFile(path);
+        await Deno.writeTextFile(path, text.repeat(40));
+      }
+    }
+  }
+  const indexed = (
+    t: { home: string; indexPath: string },
+    partBytes?: number,
+  ) =>
+    indexStores({
+      indexPath: t.indexPath,
+      harnesses: [claudeCode, codex],
+      source: { home: t.home, env: {}, os: "linux" },
+      now: () => NOW,
+      ...(partBytes ? { partBytes } : {}),
+    });
+  const a = await indexed(whole);
+  const b = await indexed(parts, 4096);
+  equal(b.failures.length, 0);
+  equal(b.records, a.records);
+  equal(b.sessions, a.sessions);
+  equal(b.bytes, a.bytes);
+  equal(b.replaced, a.replaced);
+  equal(
+    (await allBodies(parts.indexPath)).replaceAll(parts.home, ""),
+    (await allBodies(whole.indexPath)).replaceAll(whole.home, ""),
+  );
+  // Finished: the next pass only stats.
+  const again = await indexed(parts, 4096);
+  equal(again.unchanged, again.files);
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.isFile) yield path;
+  }
+}

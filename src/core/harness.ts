@@ -24,6 +24,13 @@ export interface ParseOptions {
   firstLine?: number;
   /** State the parser returned when it last stopped at `offset`. */
   state?: unknown;
+  /**
+   * Read about this many bytes past `offset`, then stop at a line boundary
+   * and return `safeOffset` and `state` there (append-only kinds; a parser
+   * may ignore it and read to the end). The index reads a huge log this
+   * way, a part at a time, so memory stays bounded.
+   */
+  limitBytes?: number;
   /** Read sub-agent transcripts (DEJA_INCLUDE_SUBAGENTS, default on). */
   includeSubagents: boolean;
   /** The environment the harness was discovered in. */

@@ -44,6 +44,12 @@ export interface ReadLinesOptions {
   onOversized?: (line: OversizedLine) => void;
   /** Read size. Default 1 MiB. */
   chunkBytes?: number;
+  /**
+   * Stop after the first line that ends at least this many bytes past
+   * `offset`, so a huge log can be read a part at a time. Ignored for a
+   * compressed file, whose offsets can only be reached from its start.
+   */
+  limitBytes?: number;
 }
 
 /** Default per-line cap. */
@@ -123,6 +129,9 @@ export async function* readLines(
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let overflow = false;
+  const stopAt = options.limitBytes === undefined || isZstdPath(path)
+    ? Infinity
+    : pos + options.limitBytes;
   const take = (tail: Uint8Array): Uint8Array => {
     if (pending.length === 0) return tail;
     const out = new Uint8Array(pendingBytes + tail.length);
@@ -174,6 +183,7 @@ export async function* readLines(
       } else {
         yield emit(take(piece), length, true);
       }
+      if (pos >= stopAt) return;
       from = nl + 1;
     }
   }

@@ -16,7 +16,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { fingerprint } from "../core/hash.ts";
-import { readLines } from "../core/lines.ts";
+import { isZstdPath, readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
 import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
@@ -67,6 +67,11 @@ export interface IndexOptions {
    * module are parsed here.
    */
   parserModule?: string;
+  /**
+   * Bytes of a plain append-only log read at a time when more than this is
+   * left to read (default 8 MiB).
+   */
+  partBytes?: number;
 }
 
 /** Per-harness totals of one pass. */
@@ -282,7 +287,6 @@ class Writer {
     }
   }
 
-  /** Writes sessions; returns the record count and redaction counts. */
   /** Writes prepared sessions; returns the record count. */
   writeSessions(kind: string, sessions: readonly PreparedSession[]): number {
     let written = 0;
@@ -490,16 +494,22 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     // written in discovery order, so index writes stay deterministic.
     const drain = async () => {
       const next = queue.shift();
-      if (next) {
-        await commitFile(
-          next.job,
-          await next.parsed,
+      if (!next) return;
+      // A huge log is read a part at a time: each part is written before
+      // the next is parsed.
+      let job: FileJob | undefined = next.job;
+      let parsed = await next.parsed;
+      while (job) {
+        job = await commitFile(
+          job,
+          parsed,
           writerOf(),
           batch,
           options,
           report,
           next.totals,
         );
+        if (job) parsed = await pool.parse(job, redactOn);
       }
     };
     // An unchanged pass compares every file with its row: one JSON string
@@ -708,7 +718,16 @@ interface FileJob {
   mtime: number;
   resume: boolean;
   options: ParseOptions;
+  /** A later part of a file read a part at a time (counted once). */
+  continued?: boolean;
 }
+
+/**
+ * Plain append-only logs with more than this left to read are read a part
+ * of about this size at a time, so one huge transcript does not hold the
+ * whole file in memory (docs/benchmarks.md).
+ */
+const PART_BYTES = 8 * 1024 * 1024;
 
 /** A changed file's size (its -wal counted) and mtime. */
 interface FileStat {
@@ -793,6 +812,13 @@ async function planFile(
     parseOptions.firstLine = prior.safe_line;
     if (prior.state !== null) parseOptions.state = JSON.parse(prior.state);
   }
+  const part = options.partBytes ?? PART_BYTES;
+  if (
+    kind.appendOnly && !isZstdPath(path) &&
+    size - (parseOptions.offset ?? 0) > part
+  ) {
+    parseOptions.limitBytes = part;
+  }
   return {
     path,
     harness,
@@ -805,7 +831,10 @@ async function planFile(
   };
 }
 
-/** Writes a parsed file (or its failure) and counts it. */
+/**
+ * Writes a parsed file (or its failure) and counts it. Returns the job for
+ * the file's next part when it was read only in part.
+ */
 async function commitFile(
   job: FileJob,
   parsed: ParsedFile | Error,
@@ -814,7 +843,7 @@ async function commitFile(
   options: IndexOptions,
   report: IndexReport,
   totals: HarnessTotals,
-): Promise<void> {
+): Promise<FileJob | undefined> {
   const now = options.now ?? Date.now;
   const { path, harness, kind, prior, resume } = job;
   const failure = parsed instanceof Error
@@ -828,49 +857,72 @@ async function commitFile(
       0,
       () => writer.failFile(path, harness.id, kind.id, message, now()),
     );
-    return;
+    return undefined;
   }
   const { result, sessions, redactions } = parsed;
+  const start = job.options.offset ?? 0;
   const safeOffset = result.safeOffset ?? (kind.appendOnly ? 0 : job.size);
+  const limited = job.options.limitBytes !== undefined;
+  if (limited && safeOffset <= start && safeOffset < job.size) {
+    // The part ended where it began (a record held back until its end
+    // arrives): read the rest in one go.
+    const { limitBytes: _, ...whole } = job.options;
+    return { ...job, options: whole };
+  }
+  // A part's row records the bytes read so far as the file's size: should
+  // the pass stop here, the next one resumes from the safe offset.
+  const more = limited && safeOffset < job.size;
+  const upTo = more ? safeOffset : job.size;
   const hash = kind.appendOnly
     ? await prefixHash(path, safeOffset).catch(() => "")
     : "";
-  const parsedBytes = resume && prior ? job.size - prior.safe_offset : job.size;
+  const parsedBytes = upTo - (resume ? start : 0);
+  const counts = resume ? mergeCounts(prior, redactions) : redactions;
+  const row: FileRow = {
+    path,
+    harness: harness.id,
+    kind: kind.id,
+    size: upTo,
+    mtime: job.mtime,
+    safe_offset: safeOffset,
+    safe_line: result.safeLine ?? 1,
+    prefix_hash: hash,
+    state: result.state === undefined ? null : JSON.stringify(result.state),
+    redactions: JSON.stringify(counts),
+    error: null,
+  };
   const records = batch.write(parsedBytes, () => {
     if (!resume) writer.deleteSessionsOfFile(path);
     const n = writer.writeSessions(kind.id, sessions);
-    writer.saveFile(
-      {
-        path,
-        harness: harness.id,
-        kind: kind.id,
-        size: job.size,
-        mtime: job.mtime,
-        safe_offset: safeOffset,
-        safe_line: result.safeLine ?? 1,
-        prefix_hash: hash,
-        state: result.state === undefined ? null : JSON.stringify(result.state),
-      },
-      result.skipped,
-      resume ? mergeCounts(prior, redactions) : redactions,
-      now(),
-    );
+    writer.saveFile(row, result.skipped, counts, now());
     return n;
   });
-  if (resume) report.appended++;
-  else report.replaced++;
+  if (!job.continued) {
+    if (resume) report.appended++;
+    else report.replaced++;
+    totals.parsed++;
+  }
   report.bytes += parsedBytes;
   // Prompt-history entries are not sessions of their own (they are hidden
-  // when their transcript exists); count them apart.
-  const counted = kind.id === "history" ? 0 : sessions.length;
+  // when their transcript exists); count them apart, and a session read in
+  // parts once.
+  const counted = kind.id === "history" || job.continued ? 0 : sessions.length;
   report.sessions += counted;
   report.records += records;
   report.skipped += result.skipped;
   addRedactions(report.redactions, redactions);
-  totals.parsed++;
   totals.bytes += parsedBytes;
   totals.sessions += counted;
   totals.records += records;
+  if (!more) return undefined;
+  const next: ParseOptions = {
+    ...job.options,
+    offset: safeOffset,
+    firstLine: result.safeLine ?? 1,
+  };
+  delete next.state;
+  if (result.state !== undefined) next.state = result.state;
+  return { ...job, prior: row, resume: true, continued: true, options: next };
 }
 
 /**

@@ -73,6 +73,8 @@ export interface ClaudeTranscriptState {
   project?: string;
   /** Tool calls still waiting for their result: tool_use id → tool name. */
   tools?: Record<string, string>;
+  /** The message whose file paths were listed last, and those paths. */
+  files?: { message: string; paths: string[] };
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */
@@ -120,6 +122,12 @@ function readState(value: unknown): ClaudeTranscriptState {
       if (typeof name === "string") tools[id] = name;
     }
     state.tools = tools;
+  }
+  if (isObject(value.files) && typeof value.files.message === "string") {
+    const paths = Array.isArray(value.files.paths)
+      ? value.files.paths.filter((p): p is string => typeof p === "string")
+      : [];
+    state.files = { message: value.files.message, paths };
   }
   return state;
 }
@@ -280,11 +288,13 @@ async function eachLine(
     text: string,
     locator: Locator & { line: number; offset: number },
   ) => void,
+  quiet: () => boolean = () => true,
 ): Promise<{ safeOffset: number; safeLine: number; skipped: number }> {
   let safeOffset = options.offset ?? 0;
   let safeLine = options.firstLine ?? 1;
   let skipped = 0;
   let trailing: OversizedLine | undefined;
+  const stopAt = options.limitBytes ? safeOffset + options.limitBytes : 0;
   const lines = readLines(path, {
     offset: safeOffset,
     firstLine: safeLine,
@@ -309,8 +319,12 @@ async function eachLine(
     if (!line.complete) break;
     safeOffset = line.end;
     safeLine = line.number + 1;
-    if (line.text.trim().length === 0) continue;
-    visit(line.text, { path, line: line.number, offset: line.offset });
+    if (line.text.trim().length > 0) {
+      visit(line.text, { path, line: line.number, offset: line.offset });
+    }
+    // Read in parts: stop past the limit once no command awaits its exit
+    // code (a written record cannot take it later).
+    if (stopAt && safeOffset >= stopAt && quiet()) break;
   }
   if (trailing !== undefined) {
     const t: OversizedLine = trailing;
@@ -347,6 +361,8 @@ class TranscriptReader {
     const id = this.state.sessionId ?? sub?.agent ?? stem;
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
+    this.#filesMessage = this.state.files?.message;
+    this.#filesSeen = new Set(this.state.files?.paths);
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id,
@@ -651,11 +667,23 @@ class TranscriptReader {
       nextSeq: this.builder.nextSeq,
     };
     delete state.tools;
+    delete state.files;
     if (this.#tools.size > 0) {
       const pending = [...this.#tools].slice(-MAX_PENDING_TOOLS);
       state.tools = Object.fromEntries(pending);
     }
+    if (this.#filesMessage !== undefined) {
+      state.files = {
+        message: this.#filesMessage,
+        paths: [...this.#filesSeen],
+      };
+    }
     return state;
+  }
+
+  /** No Bash command awaits its exit code: a part may end here. */
+  get quiet(): boolean {
+    return this.#commands.size === 0;
   }
 }
 
@@ -699,6 +727,7 @@ export async function parseClaudeTranscript(
     path,
     options,
     (text, locator) => reader.line(text, locator),
+    () => reader.quiet,
   );
   const session = reader.builder.build();
   return {

@@ -950,6 +950,10 @@ async function eachLine(
     const line of readLines(path, {
       offset: start,
       firstLine: safeLine,
+      // A replay reads from the start to rebuild state: it reads it all.
+      ...(options.limitBytes && !replay
+        ? { limitBytes: options.limitBytes }
+        : {}),
       onOversized: (o) => oversized.push(o),
     })
   ) {

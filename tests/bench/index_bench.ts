@@ -113,6 +113,7 @@ async function buildAndIndex(): Promise<void> {
     }
     appendMs.push(JSON.parse((await timed(child)).stdout).report.durationMs);
   }
+  const long = await longTranscript(gen.files);
   rows.push(
     ["transcripts", `${mb.toFixed(1)} MB, ${gen.sessions} sessions`],
     [
@@ -139,8 +140,50 @@ async function buildAndIndex(): Promise<void> {
     ],
     ["unchanged re-check (median of 5)", `${median(recheck)} ms`],
     ["append to 10 files (median of 3)", `${median(appendMs)} ms`],
+    [
+      `one ${long.mb.toFixed(0)} MB transcript: peak RSS, pass`,
+      `${Math.round(long.peakRssKb / 1024)} MB, ${
+        (long.ms / 1000).toFixed(2)
+      } s`,
+    ],
   );
   redactions = JSON.stringify(coldReport.report.redactions);
+}
+
+/**
+ * Every generated Claude Code session written into one transcript (one
+ * session id, one cwd) in a home of its own, indexed cold: the peak memory
+ * of a store whose size is one file.
+ */
+async function longTranscript(
+  files: readonly string[],
+): Promise<{ mb: number; peakRssKb: number; ms: number }> {
+  const id = "0b0b0b0b-1111-4222-8333-444455556666";
+  const longHome = `${work}/long`;
+  const dir = `${longHome}/.claude/projects/-home-dev-long`;
+  await Deno.mkdir(dir, { recursive: true });
+  const path = `${dir}/${id}.jsonl`;
+  const out = await Deno.open(path, { write: true, create: true });
+  const encoder = new TextEncoder();
+  for (const file of files.filter((f) => f.includes("/.claude/"))) {
+    const lines: string[] = [];
+    for (const line of (await Deno.readTextFile(file)).split("\n")) {
+      if (!line) continue;
+      const value = JSON.parse(line);
+      value.sessionId = id;
+      value.cwd = "/home/dev/long";
+      lines.push(JSON.stringify(value));
+    }
+    await out.write(encoder.encode(lines.join("\n") + "\n"));
+  }
+  out.close();
+  const mb = (await Deno.stat(path)).size / 1024 / 1024;
+  const run = await timed(["run", "-A", "tests/bench/_index_child.ts"], {
+    HOME: longHome,
+    DEJA_INDEX: `${work}/long.db`,
+  });
+  const child = JSON.parse(run.stdout);
+  return { mb, peakRssKb: child.peakRssKb, ms: child.report.durationMs };
 }
 
 const queries = [
