@@ -95,13 +95,17 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     if (boolFlag(args, "json")) {
       printJson(io, { index: path, ...report });
     } else if (!quiet) {
+      // What the index now holds, counted as `deja stats` counts it (a
+      // prompt-history entry whose transcript exists is not a session).
+      const held = indexHolds(path);
       for (const [id, t] of Object.entries(report.harnesses)) {
         if (t.files === 0) continue;
+        const has = held.harnesses.get(id) ?? { sessions: 0, records: 0 };
         io.stderr.write(
           `  ${id.padEnd(14)} ${plural(t.files, "file")}, ${t.parsed} read (${
             formatBytes(t.bytes)
-          }), ${plural(t.sessions, "session")}, ${
-            plural(t.records, "record")
+          }); holds ${plural(has.sessions, "session")}, ${
+            plural(has.records, "record")
           }\n`,
         );
       }
@@ -109,9 +113,6 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         (a, b) => a + b,
         0,
       );
-      // What the index now holds, counted as `deja stats` counts it (a
-      // prompt-history entry whose transcript exists is not a session).
-      const held = indexHolds(path);
       io.stderr.write(
         `indexed ${
           plural(report.files, "file")
@@ -132,13 +133,18 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
 };
 
 /** Sessions and records of the index as `deja stats` counts them. */
-function indexHolds(path: string): { sessions: number; records: number } {
+function indexHolds(path: string): {
+  sessions: number;
+  records: number;
+  harnesses: Map<string, { sessions: number; records: number }>;
+} {
   const db = openIndex(path, { readOnly: true });
   try {
     const stats = indexStats(db);
     return {
       sessions: stats.harnesses.reduce((a, h) => a + h.sessions, 0),
       records: stats.harnesses.reduce((a, h) => a + h.records, 0),
+      harnesses: new Map(stats.harnesses.map((h) => [h.harness, h])),
     };
   } finally {
     db.close();

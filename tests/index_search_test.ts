@@ -564,3 +564,28 @@ async function* walk(dir: string): AsyncGenerator<string> {
     else if (entry.isFile) yield path;
   }
 }
+
+Deno.test("deja index's per-harness lines count what deja stats counts", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const io = captureIo({ env, now: NOW });
+  const flags = { keepPermissions: true };
+  equal(await run(["index"], io, flags), 0, io.err());
+  const stats = captureIo({ env, now: NOW });
+  equal(await run(["stats", "--json"], stats, flags), 0, stats.err());
+  const held = JSON.parse(stats.out()).harnesses as Array<
+    { harness: string; sessions: number; records: number }
+  >;
+  ok(held.length >= 2);
+  for (const h of held) {
+    const line = io.err().split("\n").find((l) =>
+      l.trimStart().startsWith(`${h.harness} `)
+    );
+    ok(line, `no line for ${h.harness}:\n${io.err()}`);
+    ok(
+      line.includes(`holds ${h.sessions} session`) &&
+        line.includes(`, ${h.records} record`),
+      `${line} vs ${JSON.stringify(h)}`,
+    );
+  }
+});
