@@ -57,6 +57,16 @@ export const RANK = {
   questionStrictLift: 1.2,
   /** Share of record-level BM25 in a question's relevance. */
   record: 0.5,
+  /**
+   * Weight of a pair of neighbouring ask words said within
+   * {@linkcode RANK}.nearGap words of each other, as an extra term of the
+   * record-level BM25.
+   */
+  near: 1,
+  /** Most words between the two words of a pair (FTS5 NEAR). */
+  nearGap: 4,
+  /** Words with a lower session IDF make no pair (a name in every chat). */
+  nearMinIdf: 0.5,
   /** Sessions a question scores with record-level BM25. */
   recordSessions: 20,
   /** Most records it scores (each costs a length lookup). */

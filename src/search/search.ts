@@ -44,6 +44,7 @@ import {
   type CorpusStats,
   RANK,
   reciprocalRankFusion,
+  type RecordTerm,
   sessionIdf,
   type SessionRelevance,
   sessionRelevance,
@@ -56,7 +57,7 @@ import {
   termForm,
 } from "./_snippet.ts";
 import { prepared } from "./_statements.ts";
-import { postingsOf } from "./_bm25.ts";
+import { BM25, postingsOf } from "./_bm25.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import {
@@ -777,11 +778,14 @@ async function rank(
     blendRecordRelevance(
       db,
       pool,
-      terms.map((t, i) => ({
-        ...t,
-        idf: known[i]!,
-        token: wordToken(plan.terms[i]!),
-      })),
+      [
+        ...terms.map((t, i) => ({
+          ...t,
+          idf: known[i]!,
+          token: wordToken(plan.terms[i]!),
+        })),
+        ...nearPairs(r, plan, known, totals.n),
+      ],
       { tables: r.tables, userWeight: stats.userWeight },
     );
   }
@@ -1344,6 +1348,47 @@ async function regexSearch(
     out.why = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get()
       ? "No record matches the regular expression"
       : "Nothing is indexed yet: run deja index";
+  }
+  return out;
+}
+
+/**
+ * Neighbouring words of the ask said within a few words of each other in
+ * one record ("pottery class", "redis client"): extra terms for a
+ * question's record-level BM25, so a turn that says them together outranks
+ * one that says each apart. One FTS5 NEAR query per pair, and only over
+ * words rare enough for their term frequency to be read (position lists
+ * are read whole); words most sessions say (a name in every chat) make no
+ * pair.
+ */
+function nearPairs(
+  r: Retriever,
+  plan: Plan,
+  idf: readonly number[],
+  sessions: number,
+): RecordTerm[] {
+  if (RANK.near <= 0) return [];
+  const words = plan.terms.flatMap((t, i) =>
+    t.kind === "word" && t.weight >= 1 && t.alternatives.length === 0 &&
+      idf[i]! >= RANK.nearMinIdf &&
+      plan.postings[i]!.length <= BM25.frequencyCap
+      ? [t]
+      : []
+  );
+  const out: RecordTerm[] = [];
+  for (let j = 0; j + 1 < words.length; j++) {
+    const rowids = r.postings(
+      `NEAR(${quote(words[j]!.text)} ${
+        quote(words[j + 1]!.text)
+      }, ${RANK.nearGap})`,
+    );
+    if (rowids.length === 0) continue;
+    out.push({
+      weight: RANK.near,
+      idf: sessionIdf([{ weight: 1, rowids }], sessions)[0]!,
+      rowids,
+      token: undefined,
+    });
   }
   return out;
 }

@@ -648,6 +648,46 @@ Deno.test("search() lets a clear relevance lead outrank a question's strict set"
   });
 });
 
+Deno.test("search() ranks a turn saying a question's words together above one saying them apart", async () => {
+  await withFixtures([
+    {
+      id: "apart",
+      age: 4,
+      turns: [
+        [
+          "user",
+          "The pottery on the shelf broke, and my class on Tuesday was cancelled.",
+        ],
+        ["assistant", "Sorry to hear that."],
+      ],
+    },
+    {
+      id: "together",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "Yesterday I finally signed up for a pottery class at the community centre down the road from our old flat, with a teacher my sister recommended to me last spring.",
+        ],
+        ["assistant", "That sounds lovely."],
+      ],
+    },
+    ...Array.from({ length: 6 }, (_, i) => ({
+      id: `filler-${i}`,
+      age: 10 + i,
+      turns: [
+        ["user", `notes about the garden, week ${i}`] as Turn,
+        ["assistant", "Water the tomatoes twice a week."] as Turn,
+      ],
+    })),
+  ], async (db) => {
+    const r = await search(db, "when did she start the pottery class?", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "together");
+  });
+});
+
 Deno.test("search() shows where a hit says the rarest word of the query", async () => {
   await withFixtures([
     {
