@@ -772,3 +772,46 @@ Deno.test("loop apply refuses a recommendation whose status row was edited outsi
   equal(applied.code, 1);
   match(applied.err, /LOOP-E008/);
 });
+
+Deno.test("loop rollback refuses an inverse edited outside deja, and audit verify names it", async () => {
+  const db = await demoDb();
+  const rec = (await list(db)).find((r) =>
+    r.analyzer === "deja.contradiction_sweep/1"
+  )!;
+  for (const verb of ["approve", "apply"]) {
+    const r = await deja([
+      "loop",
+      verb,
+      rec.hash,
+      "--db",
+      db,
+      "--actor",
+      "human:alice",
+      "--because",
+      "reviewed",
+    ]);
+    equal(r.code, 0, r.err);
+  }
+  const victim = recall(db).find((h) => !h.startsWith(rec.hash))!;
+  const raw = new DatabaseSync(db);
+  raw.prepare("UPDATE rec_status SET inverse = ? WHERE hash = ?").run(
+    JSON.stringify([{ step: "tombstone", hash: victim }]),
+    rec.hash,
+  );
+  raw.close();
+  const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
+  equal(verify.code, 1, verify.out);
+  match(verify.out, /inverse/);
+  const back = await deja([
+    "loop",
+    "rollback",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "undo",
+  ]);
+  equal(back.code, 1, back.out);
+  match(back.err, /LOOP-E008/);
+  ok(recall(db).includes(victim), "the unrelated grain is still recalled");
+});

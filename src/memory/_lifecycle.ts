@@ -123,6 +123,7 @@ export function writeAudit(
     because: string;
     prev?: string;
     results?: string[];
+    inverseDigest?: string;
     now: number;
   },
 ): string {
@@ -140,6 +141,7 @@ export function writeAudit(
   };
   if (a.prev) grain.prev = a.prev;
   if (a.results?.length) grain.results = a.results;
+  if (a.inverseDigest) grain.inverse_digest = a.inverseDigest;
   return store.insert(grain, a.now).hash;
 }
 
@@ -231,6 +233,9 @@ export function transition(
     spec.check?.(view);
     const work = spec.work?.(view, now) ?? {};
     const results = work.results ?? [];
+    const inverse = work.inverse === undefined
+      ? null
+      : JSON.stringify(work.inverse);
     const audit = writeAudit(store, {
       rec: hash,
       from: view.status,
@@ -240,6 +245,7 @@ export function transition(
       because: spec.because,
       ...(view.audit_head ? { prev: view.audit_head } : {}),
       results,
+      ...(inverse === null ? {} : { inverseDigest: sha256Hex(inverse) }),
       now,
     });
     const changed = store.db.prepare(
@@ -255,7 +261,7 @@ export function transition(
       now,
       spec.to,
       now,
-      work.inverse === undefined ? null : JSON.stringify(work.inverse),
+      inverse,
       results.length ? 1 : 0,
       JSON.stringify(results),
       work.rollbackable === undefined ? null : work.rollbackable ? 1 : 0,

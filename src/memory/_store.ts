@@ -6,7 +6,7 @@
  */
 import { type Database, transaction } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
-import { canonicalJson } from "../core/hash.ts";
+import { canonicalJson, sha256Hex } from "../core/hash.ts";
 import { hashGrain } from "./hash_grain.ts";
 import { GRAIN_TYPES, severityRank, validateGrain } from "./validate_grain.ts";
 import type {
@@ -531,6 +531,7 @@ export class Store implements MemoryStore {
     if (row.trigger_actor) v.trigger_actor = row.trigger_actor;
     if (row.audit_head) v.audit_head = row.audit_head;
     if (row.applied_at !== null) v.applied_at = row.applied_at;
+    if (row.inverse !== null) v.inverse_digest = sha256Hex(row.inverse);
     return v;
   }
 

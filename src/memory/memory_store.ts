@@ -62,6 +62,8 @@ export interface RecommendationView {
   applied_at?: number;
   /** Grains the apply (or rollback) wrote. */
   results: string[];
+  /** sha256 of the stored inverse plan, when an apply stored one. */
+  inverse_digest?: string;
   /** Last transition time, epoch ms. */
   updated_at: number;
 }

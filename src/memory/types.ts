@@ -196,6 +196,11 @@ export interface AuditGrain extends GrainCommon {
   prev?: string;
   /** Hashes of grains the transition wrote. */
   results?: string[];
+  /**
+   * sha256 of the inverse plan an apply stored, so rollback runs only the
+   * plan the chain vouches for.
+   */
+  inverse_digest?: string;
 }
 
 /** Any grain. */

@@ -100,6 +100,7 @@ export function verifyAuditChain(
   }
   let prevTo = "none";
   let prevHash: string | undefined;
+  let inverseAt: { hash: string; digest: string } | undefined;
   for (const [i, link] of chain.entries()) {
     if (link.problem || !link.grain) {
       return fail(link.hash, link.problem ?? "broken link", chain.length);
@@ -144,6 +145,9 @@ export function verifyAuditChain(
         chain.length,
       );
     }
+    if (g.inverse_digest !== undefined) {
+      inverseAt = { hash: link.hash, digest: g.inverse_digest };
+    }
     prevTo = g.to;
     prevHash = link.hash;
   }
@@ -153,6 +157,15 @@ export function verifyAuditChain(
     return fail(
       off.hash,
       "an audit grain of this recommendation is not on the chain",
+      chain.length,
+    );
+  }
+  // Chains written before the digest existed vouch for no inverse; from
+  // then on rollback runs only the plan the apply's audit grain names.
+  if (inverseAt && inverseAt.digest !== view.inverse_digest) {
+    return fail(
+      inverseAt.hash,
+      "the stored inverse plan is not the one recorded when it was applied",
       chain.length,
     );
   }
