@@ -29,4 +29,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   crush: "Crush",
   deepseek: "DeepSeek Harness",
   intendant: "Intendant",
+  grok: "Grok Build",
 };

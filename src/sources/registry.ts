@@ -27,6 +27,7 @@ import { deepseek } from "./deepseek.ts";
 import { intendant } from "./intendant.ts";
 import { opencode } from "./opencode.ts";
 import { cursor } from "./cursor.ts";
+import { grok } from "./grok.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -51,4 +52,5 @@ export const HARNESSES: readonly Harness[] = [
   crush,
   deepseek,
   intendant,
+  grok,
 ];
