@@ -1,0 +1,287 @@
+/**
+ * The session files Pi writes and the harnesses built on it (omp, OpenClaw)
+ * share: JSONL with a `session` header, then entries that name their
+ * `parentId`. The last entry is the active leaf; entries on sibling branches
+ * are superseded.
+ *
+ * @module
+ */
+import type { ParseOptions, ParseResult } from "../core/harness.ts";
+import { cleanSpeech } from "../core/text.ts";
+import { parseTime } from "../core/time.ts";
+import type { Locator } from "../core/types.ts";
+import { SessionBuilder } from "./_builder.ts";
+import { walkJsonLines } from "./_jsonl_walk.ts";
+import { isObject, type Json, str, textBlocks } from "./_json.ts";
+import { segments } from "./_paths.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
+
+const DIALECT: ToolDialect = {
+  // OpenClaw names its shell tool `exec`.
+  shell: new Set(["bash", "exec"]),
+  commandKeys: ["command"],
+  pathTools: new Set(["read", "write"]),
+  pathKeys: ["path", "file_path"],
+  editTools: new Set(["edit"]),
+  oldKeys: ["oldText", "old_text", "old_string"],
+  editListKey: "edits",
+};
+
+/**
+ * Pi's file naming: `<time>_<uuid>.jsonl` → the uuid; else the stem.
+ *
+ * @param name The file name.
+ * @returns The session id it names.
+ * @example
+ * ```ts
+ * import { piIdFromName } from "./_pi_shaped.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(piIdFromName("2026-01-01T00-00-00-000Z_ab12.jsonl"), "ab12");
+ * equal(piIdFromName("ab12.jsonl"), "ab12");
+ * ```
+ */
+export function piIdFromName(name: string): string {
+  const stem = name.replace(/\.jsonl$/, "");
+  const cut = stem.lastIndexOf("_");
+  return cut >= 0 && cut < stem.length - 1 ? stem.slice(cut + 1) : stem;
+}
+
+/** Builds one pi-shaped session entry by entry. */
+class PiReader {
+  readonly builder: SessionBuilder;
+  readonly #tools: ToolRecorder;
+  readonly #off: Set<number>;
+  readonly #runs: MarkRuns;
+  readonly #shape: PiShape;
+  #index = 0;
+  #headerSeen = false;
+  skipped = 0;
+
+  constructor(path: string, off: Set<number>, shape: PiShape) {
+    this.#off = off;
+    this.#shape = shape;
+    this.builder = new SessionBuilder({
+      harness: shape.harness,
+      id: shape.idFromName(segments(path).at(-1) ?? ""),
+      path,
+      project: shape.fallbackProject,
+    });
+    this.#tools = new ToolRecorder(this.builder, DIALECT);
+    this.#runs = new MarkRuns((from, to) =>
+      this.builder.mark("branch", from, to)
+    );
+  }
+
+  line(entry: Json, base: Locator): void {
+    const index = this.#index++;
+    const type = entry.type;
+    if (type === "session") {
+      this.#header(entry);
+      return;
+    }
+    const id = str(entry.id);
+    const locator: Locator = id ? { ...base, recordId: id } : base;
+    this.#runs.at(this.builder.nextSeq, this.#off.has(index));
+    const time = parseTime(entry.timestamp);
+    switch (type) {
+      case "message":
+        if (isObject(entry.message)) {
+          this.#message(entry.message, locator, time);
+        } else this.skipped++;
+        break;
+      case "compaction":
+      case "branch_summary":
+        this.builder.add("summary", str(entry.summary) ?? "", {
+          locator,
+          time,
+        });
+        break;
+      case "session_info": {
+        const name = str(entry.name);
+        if (name) this.builder.setTitle(name);
+        break;
+      }
+      case undefined:
+        this.skipped++;
+        break;
+      default:
+        // Model and thinking-level changes, labels, extension state.
+        this.builder.touch(time);
+    }
+  }
+
+  finish(): void {
+    this.#runs.end(this.builder.nextSeq);
+  }
+
+  #header(entry: Json): void {
+    if (this.#headerSeen) return;
+    this.#headerSeen = true;
+    const id = str(entry.id);
+    if (id) this.builder.setId(id);
+    const cwd = str(entry.cwd);
+    if (cwd) this.builder.setCwd(cwd);
+    // omp writes the session's title into the header.
+    const title = str(entry.title);
+    if (title) this.builder.setTitle(title);
+    const parent = str(entry.parentSession);
+    if (parent) {
+      this.builder.setParent(
+        this.#shape.idFromName(segments(parent).at(-1) ?? parent),
+        "fork",
+      );
+    }
+    this.builder.touch(parseTime(entry.timestamp));
+  }
+
+  #message(message: Json, locator: Locator, entryTime: number | undefined) {
+    const time = parseTime(message.timestamp) ?? entryTime;
+    const at = { locator, time };
+    switch (message.role) {
+      case "user":
+        this.builder.add(
+          "user",
+          cleanSpeech(textBlocks(message.content, "\n\n")),
+          at,
+        );
+        break;
+      case "assistant": {
+        this.#tools.newMessage();
+        const blocks = Array.isArray(message.content) ? message.content : [];
+        let texts: string[] = typeof message.content === "string"
+          ? [message.content]
+          : [];
+        const flush = (): void => {
+          if (texts.length === 0) return;
+          this.builder.add("assistant", cleanSpeech(texts.join("\n\n")), at);
+          texts = [];
+        };
+        for (const block of blocks) {
+          if (!isObject(block)) continue;
+          if (block.type === "text" && typeof block.text === "string") {
+            texts.push(block.text);
+          } else if (block.type === "toolCall") {
+            flush();
+            const name = str(block.name);
+            if (name) {
+              this.#tools.call(str(block.id), name, block.arguments, at);
+            }
+          }
+        }
+        flush();
+        break;
+      }
+      case "toolResult":
+        this.#tools.result(
+          str(message.toolCallId),
+          textBlocks(message.content, "\n\n"),
+          message.isError === true,
+          at,
+          undefined,
+          str(message.toolName),
+        );
+        break;
+      case "bashExecution": {
+        // A command the person ran with `!`; its output is in the entry.
+        const command = str(message.command);
+        if (!command) break;
+        const code = typeof message.exitCode === "number"
+          ? message.exitCode
+          : undefined;
+        this.builder.add("command", command, {
+          ...at,
+          tool: "bash",
+          exitCode: code,
+        });
+        const failed = code !== undefined && code !== 0;
+        this.builder.add("tool-output", str(message.output) ?? "", {
+          ...at,
+          tool: "bash",
+          ...(failed ? { flags: { isError: true } } : {}),
+        });
+        break;
+      }
+      case "branchSummary":
+      case "compactionSummary":
+        this.builder.add("summary", str(message.summary) ?? "", at);
+        break;
+      default:
+        // Extension (custom/hook) messages are injected, not said.
+        this.builder.touch(time);
+    }
+  }
+}
+
+/** How one pi-shaped harness differs from Pi. */
+export interface PiShape {
+  /** Harness id the sessions carry. */
+  harness: string;
+  /** The session id a file name gives, used when the header names none. */
+  idFromName(name: string): string;
+  /** Project when the header has no cwd (else the cwd's basename). */
+  fallbackProject?: string;
+}
+
+/** Options for {@linkcode parsePiShaped}. */
+export interface PiShapedParseOptions extends ParseOptions {
+  /** Lines longer than this are skipped. Default 8 MiB. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Parses one pi-shaped session file (Pi, omp, OpenClaw). Entries off the
+ * active leaf's parent chain are covered by `branch` marks; files without
+ * ids (version 1) are one chain.
+ *
+ * @param path The session file.
+ * @param options Line cap.
+ * @param shape The harness and its file naming.
+ * @returns The session.
+ * @example
+ * ```ts
+ * import { parsePiShaped, piIdFromName } from "./_pi_shaped.ts";
+ * import { equal } from "node:assert/strict";
+ * const path = `${await Deno.makeTempDir()}/abc.jsonl`;
+ * await Deno.writeTextFile(path, [
+ *   { type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00Z", cwd: "/w/app" },
+ *   { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:01Z",
+ *     message: { role: "user", content: "lint the repo" } },
+ * ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * const shape = { harness: "pi", idFromName: piIdFromName };
+ * const { sessions } = await parsePiShaped(path, { includeSubagents: true, source }, shape);
+ * equal(sessions[0]?.project, "app");
+ * ```
+ */
+export async function parsePiShaped(
+  path: string,
+  options: PiShapedParseOptions,
+  shape: PiShape,
+): Promise<ParseResult> {
+  const walkOptions = options.maxLineBytes === undefined
+    ? {}
+    : { maxLineBytes: options.maxLineBytes };
+  const nodes: TreeNode[] = [];
+  const seen = new Set<string>();
+  let index = 0;
+  await walkJsonLines(path, walkOptions, (entry) => {
+    const i = index++;
+    const id = str(entry.id);
+    if (entry.type === "session" || !id || seen.has(id)) return;
+    seen.add(id);
+    nodes.push({ id, parent: str(entry.parentId), index: i });
+  });
+  const reader = new PiReader(path, offChain(nodes), shape);
+  const walked = await walkJsonLines(
+    path,
+    walkOptions,
+    (entry, locator) => reader.line(entry, locator),
+  );
+  reader.finish();
+  const session = reader.builder.build();
+  return {
+    sessions: session.records.length > 0 ? [session] : [],
+    skipped: walked.skipped + reader.skipped,
+  };
+}
