@@ -815,3 +815,53 @@ Deno.test("loop rollback refuses an inverse edited outside deja, and audit verif
   match(back.err, /LOOP-E008/);
   ok(recall(db).includes(victim), "the unrelated grain is still recalled");
 });
+
+Deno.test("loop apply refuses a destructive recommendation whose flags were cleared outside deja", async () => {
+  const db = await demoDb();
+  const rec = (await list(db)).find((r) => r.destructive)!;
+  const raw = new DatabaseSync(db);
+  raw.prepare(
+    "UPDATE rec_status SET destructive = 0, rollbackable = 1 WHERE hash = ?",
+  ).run(rec.hash);
+  raw.close();
+  const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
+  equal(verify.code, 1, verify.out);
+  match(verify.out, /destructive/);
+  const approved = await deja([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "looks harmless now",
+  ]);
+  equal(approved.code, 1, approved.out);
+  match(approved.err, /LOOP-E008/);
+});
+
+Deno.test("loop approve still blocks the triggering actor after its name was erased from the status row", async () => {
+  const db = join(await Deno.makeTempDir(), "demo.db");
+  equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
+  const ran = await deja(["loop", "run", "--db", db, "--actor", "user:carol"]);
+  equal(ran.code, 0, ran.err);
+  const rec = (await list(db))[0]!;
+  const raw = new DatabaseSync(db);
+  raw.prepare("UPDATE rec_status SET trigger_actor = NULL WHERE hash = ?").run(
+    rec.hash,
+  );
+  raw.close();
+  const self = await deja([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "user:carol",
+    "--because",
+    "my own run, looks fine",
+  ]);
+  equal(self.code, 1, self.out);
+  match(self.err, /LOOP-E00[38]/);
+});

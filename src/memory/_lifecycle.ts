@@ -91,6 +91,7 @@ export function propose(
       actor: options.actor,
       observer: observerOf(options.actor),
       because: `proposed by ${draft.analyzer}`,
+      ...(options.trigger === undefined ? {} : { trigger: options.trigger }),
       now,
     });
     store.db.prepare(
@@ -124,6 +125,7 @@ export function writeAudit(
     prev?: string;
     results?: string[];
     inverseDigest?: string;
+    trigger?: string;
     now: number;
   },
 ): string {
@@ -142,6 +144,7 @@ export function writeAudit(
   if (a.prev) grain.prev = a.prev;
   if (a.results?.length) grain.results = a.results;
   if (a.inverseDigest) grain.inverse_digest = a.inverseDigest;
+  if (a.trigger !== undefined) grain.trigger = a.trigger;
   return store.insert(grain, a.now).hash;
 }
 

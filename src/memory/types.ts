@@ -201,6 +201,11 @@ export interface AuditGrain extends GrainCommon {
    * plan the chain vouches for.
    */
   inverse_digest?: string;
+  /**
+   * On the first grain of a chain: the actor that triggered the run which
+   * proposed it (who may never approve it).
+   */
+  trigger?: string;
 }
 
 /** Any grain. */

@@ -7,7 +7,8 @@
  */
 import { sha256Hex } from "../core/hash.ts";
 import type { MemoryReader } from "./memory_store.ts";
-import type { AuditGrain } from "./types.ts";
+import { isDestructive } from "./recommendation_rules.ts";
+import type { AuditGrain, RecommendationGrain } from "./types.ts";
 
 /** The verdict of {@linkcode verifyAuditChain}. */
 export interface AuditVerdict {
@@ -27,6 +28,30 @@ const LEGAL: Record<string, string[]> = {
   approved: ["applied"],
   applied: ["rolled_back"],
 };
+
+/**
+ * What the status row claims that the hashed recommendation contradicts:
+ * its creator, and the destructive and rollbackable flags its proposal
+ * implies (a cleared flag would skip --allow-destructive and admin).
+ */
+function rowAgainstGrain(
+  grain: RecommendationGrain,
+  row: { creator: string; destructive: boolean; rollbackable: boolean },
+): string | undefined {
+  if (row.creator !== grain.actor) {
+    return "the stored creator does not match the recommendation";
+  }
+  const destructive = isDestructive(grain.proposal);
+  if (row.destructive !== destructive) {
+    return `the stored destructive flag does not match the proposal (it ${
+      destructive ? "forgets" : "forgets no"
+    } grains)`;
+  }
+  if (row.rollbackable && (destructive || grain.proposal.kind === "host")) {
+    return "the stored rollbackable flag does not match the proposal";
+  }
+  return undefined;
+}
 
 /**
  * Verifies a recommendation's audit chain: the recommendation and every
@@ -60,6 +85,8 @@ export function verifyAuditChain(
   }
   const view = store.recommendation(recHash);
   if (!view) return fail(recHash, "the recommendation has no status row", 0);
+  const flags = rowAgainstGrain(view.grain, view);
+  if (flags) return fail(recHash, flags, 0);
   // Walk back from the head, then check oldest first.
   const chain: Array<{ hash: string; grain?: AuditGrain; problem?: string }> =
     [];
@@ -142,6 +169,17 @@ export function verifyAuditChain(
       return fail(
         link.hash,
         "the first audit grain names a predecessor",
+        chain.length,
+      );
+    }
+    // Chains written before the field existed leave the row's trigger
+    // unvouched; a newer one names it on its first grain.
+    if (
+      i === 0 && g.trigger !== undefined && g.trigger !== view.trigger_actor
+    ) {
+      return fail(
+        link.hash,
+        "the stored triggering actor does not match the audit chain",
         chain.length,
       );
     }
