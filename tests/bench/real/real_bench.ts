@@ -1,0 +1,63 @@
+// deno-lint-ignore-file no-console
+/**
+ * `deno task bench:real [--misses] [--only ID]`: how well search answers
+ * questions about the real transcript samples in `../shared/samples`.
+ * Prints hit@1, hit@5 and MRR per question kind and overall, and the
+ * in-process search latency; `--misses` lists every question whose answer
+ * was not first, with the first three results, how the query was read and
+ * the answer's best snippet.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { samplesDir } from "./_layout.ts";
+import { runRealEval } from "./_eval.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    misses: { type: "boolean" },
+    only: { type: "string" },
+  },
+});
+const samples = samplesDir();
+if (!samples) {
+  console.log("bench:real: ../shared/samples is absent; nothing to measure");
+} else {
+  const report = await runRealEval(samples, {
+    detail: values.misses === true,
+    ...(values.only ? { only: values.only } : {}),
+  });
+  const f = (x: number) => x.toFixed(3);
+  console.log(
+    `real-samples eval: ${report.sessions} sessions, ${report.outcomes.length} questions\n`,
+  );
+  console.log("| kind | questions | hit@1 | hit@5 | MRR |");
+  console.log("|---|---|---|---|---|");
+  for (const s of report.scores) {
+    console.log(
+      `| ${s.kind} | ${s.n} | ${f(s.hit1)} | ${f(s.hit5)} | ${f(s.mrr)} |`,
+    );
+  }
+  console.log(
+    `\nsearch latency in process: p50 ${
+      report.latency.p50.toFixed(1)
+    } ms, p95 ${report.latency.p95.toFixed(1)} ms, max ${
+      report.latency.max.toFixed(1)
+    } ms`,
+  );
+  if (values.misses) {
+    console.log("\nmisses (answer not first):");
+    for (const o of report.outcomes.filter((o) => o.rank !== 1)) {
+      console.log(
+        `\n- [${o.question.kind}/${o.question.id}] rank ${o.rank || ">10"}: ${
+          o.question.text.replace(/\n/g, " ⏎ ").slice(0, 160)
+        }`,
+      );
+      console.log(`    expected ${o.question.answers.join(", ")}`);
+      if (o.reading) console.log(`    read as ${o.reading}`);
+      for (const t of o.top) console.log(`    ${t}`);
+      if (o.answerSnippet) console.log(`    answer: ${o.answerSnippet}`);
+    }
+  }
+}
