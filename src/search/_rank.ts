@@ -65,8 +65,11 @@ export const RANK = {
   near: 1,
   /** Most words between the two words of a pair (FTS5 NEAR). */
   nearGap: 4,
-  /** Words with a lower session IDF make no pair (a name in every chat). */
-  nearMinIdf: 0.5,
+  /**
+   * Words with a lower session IDF make no pair: said in nearly every
+   * session (a name in every chat, the project's own name).
+   */
+  nearMinIdf: 0.1,
   /** Sessions a question scores with record-level BM25. */
   recordSessions: 20,
   /** Most records it scores (each costs a length lookup). */

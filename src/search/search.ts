@@ -1358,8 +1358,8 @@ async function regexSearch(
  * question's record-level BM25, so a turn that says them together outranks
  * one that says each apart. One FTS5 NEAR query per pair, and only over
  * words rare enough for their term frequency to be read (position lists
- * are read whole); words most sessions say (a name in every chat) make no
- * pair.
+ * are read whole); words nearly every session says (a name in every chat)
+ * make no pair.
  */
 function nearPairs(
   r: Retriever,
