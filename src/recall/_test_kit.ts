@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { FileKind, Harness } from "../core/harness.ts";
+import type { Harness } from "../core/harness.ts";
+import { jsonDirHarness } from "../core/_test_harness.ts";
 import type { Session, SessionRecord } from "../core/types.ts";
 import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
@@ -18,49 +19,25 @@ export type Step = Omit<SessionRecord, "seq" | "locator" | "time">;
 
 /** A harness reading our own JSON files: each holds one session's steps. */
 function stepsHarness(dir: string): Harness {
-  const kind: FileKind = {
-    id: "steps",
-    appendOnly: false,
-    match: (p) => p.endsWith(".json"),
-    async parse(path) {
-      const steps = JSON.parse(await Deno.readTextFile(path)) as Step[];
-      const id = path.slice(path.lastIndexOf("/") + 1, -".json".length);
-      const records = steps.map((s, seq): SessionRecord => ({
+  return jsonDirHarness("steps", dir, (value, path): Session => {
+    const steps = value as Step[];
+    return {
+      harness: "steps",
+      id: path.slice(path.lastIndexOf("/") + 1, -".json".length),
+      project: "shop-web",
+      path,
+      title: steps[0]?.text ?? "",
+      started: START,
+      updated: START + steps.length * 10_000,
+      records: steps.map((s, seq): SessionRecord => ({
         ...s,
         seq,
         time: START + seq * 10_000,
         locator: { path, line: seq + 1 },
-      }));
-      const session: Session = {
-        harness: "steps",
-        id,
-        project: "shop-web",
-        path,
-        title: steps[0]?.text ?? "",
-        started: START,
-        updated: START + steps.length * 10_000,
-        records,
-        marks: [],
-      };
-      return { sessions: [session], skipped: 0 };
-    },
-  };
-  return {
-    id: "steps",
-    name: "Steps",
-    format: "json",
-    envOverrides: [],
-    roots: () => [dir],
-    async discover() {
-      const files: string[] = [];
-      for await (const e of Deno.readDir(dir)) {
-        if (e.isFile) files.push(`${dir}/${e.name}`);
-      }
-      return files;
-    },
-    kinds: [kind],
-    docs: { store: "", extracts: "", omits: "", verified: "" },
-  };
+      })),
+      marks: [],
+    };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import type { FileKind, Harness } from "../core/harness.ts";
+import type { Harness } from "../core/harness.ts";
+import { jsonDirHarness } from "../core/_test_harness.ts";
 import type { Role, Session } from "../core/types.ts";
 import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
@@ -20,49 +21,27 @@ interface Fixture {
 
 /** A harness that reads our own JSON fixture files: one session per file. */
 function fixtureHarness(dir: string): Harness {
-  const kind: FileKind = {
-    id: "fixture",
-    appendOnly: false,
-    match: (p) => p.endsWith(".json"),
-    async parse(path) {
-      const f = JSON.parse(await Deno.readTextFile(path)) as Fixture;
-      const start = NOW - f.age * DAY;
-      const session: Session = {
-        harness: "fixture",
-        id: f.id,
-        project: f.project ?? "demo",
-        path,
-        title: f.turns.find((t) => t[0] === "user")?.[1].slice(0, 80) ?? "",
-        started: start,
-        updated: start + f.turns.length * 60_000,
-        records: f.turns.map(([role, text], seq) => ({
-          role,
-          text,
-          seq,
-          time: start + seq * 60_000,
-          locator: { path, line: seq + 1 },
-        })),
-        marks: [],
-      };
-      return { sessions: [session], skipped: 0 };
-    },
-  };
-  return {
-    id: "fixture",
-    name: "Fixture",
-    format: "json",
-    envOverrides: [],
-    roots: () => [dir],
-    async discover() {
-      const files: string[] = [];
-      for await (const e of Deno.readDir(dir)) {
-        if (e.isFile) files.push(`${dir}/${e.name}`);
-      }
-      return files;
-    },
-    kinds: [kind],
-    docs: { store: "", extracts: "", omits: "", verified: "" },
-  };
+  return jsonDirHarness("fixture", dir, (value, path): Session => {
+    const f = value as Fixture;
+    const start = NOW - f.age * DAY;
+    return {
+      harness: "fixture",
+      id: f.id,
+      project: f.project ?? "demo",
+      path,
+      title: f.turns.find((t) => t[0] === "user")?.[1].slice(0, 80) ?? "",
+      started: start,
+      updated: start + f.turns.length * 60_000,
+      records: f.turns.map(([role, text], seq) => ({
+        role,
+        text,
+        seq,
+        time: start + seq * 60_000,
+        locator: { path, line: seq + 1 },
+      })),
+      marks: [],
+    };
+  });
 }
 
 const SESSIONS: Fixture[] = [
