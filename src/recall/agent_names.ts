@@ -30,4 +30,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   deepseek: "DeepSeek Harness",
   intendant: "Intendant",
   grok: "Grok Build",
+  openclaw: "OpenClaw",
 };

@@ -28,6 +28,7 @@ import { intendant } from "./intendant.ts";
 import { opencode } from "./opencode.ts";
 import { cursor } from "./cursor.ts";
 import { grok } from "./grok.ts";
+import { openclaw } from "./openclaw.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -53,4 +54,5 @@ export const HARNESSES: readonly Harness[] = [
   deepseek,
   intendant,
   grok,
+  openclaw,
 ];
