@@ -265,10 +265,15 @@ class HistoryReader {
   #applied: Array<[number, number]> = [];
   #undoPending = false;
 
-  constructor(path: string, inputs: InputEntry[]) {
+  constructor(path: string, inputs: InputEntry[], home: string) {
     this.#path = path;
     this.#cwd = dirOf(path);
-    this.#idBase = sha256Hex(path).slice(0, 12);
+    // Named by the log's place under HOME, so ids survive a moved HOME.
+    const sep = path[home.length];
+    const under = home && path.startsWith(home) && (sep === "/" || sep === "\\")
+      ? `~${path.slice(home.length).replaceAll("\\", "/")}`
+      : path;
+    this.#idBase = sha256Hex(under).slice(0, 12);
     this.#inputs = inputs;
   }
 
@@ -514,7 +519,11 @@ export async function parseAiderHistory(
   const inputs = await readInputHistory(
     options.inputHistory ?? `${dirOf(path)}/${INPUT_NAME}`,
   );
-  const reader = new HistoryReader(path, inputs);
+  const reader = new HistoryReader(
+    path,
+    inputs,
+    options.source.home.replace(/[\\/]+$/, ""),
+  );
   let skipped = 0;
   let headers = 0;
   let block: Block | undefined;
@@ -652,6 +661,8 @@ export const aider: Harness = {
   format:
     "append-only markdown per project (.aider.chat.history.md, many sessions per file) plus .aider.input.history prompt times",
   envOverrides: ["DEJA_AIDER_ROOTS", "AIDER_CHAT_HISTORY_FILE"],
+  // 2: session ids hash the log's path under HOME, not its absolute path.
+  revision: 2,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();

@@ -342,3 +342,22 @@ Deno.test({
     });
   },
 });
+
+Deno.test("parseAiderHistory() names sessions the same under a moved HOME", async () => {
+  const text = await Deno.readTextFile(FIXTURE_LOG);
+  const ids: string[][] = [];
+  for (const name of ["old-home", "new-home"]) {
+    const home = await Deno.makeTempDir({ prefix: `deja-aider-${name}-` });
+    const path = `${home}/code/weather-cli/.aider.chat.history.md`;
+    await Deno.mkdir(`${home}/code/weather-cli`, { recursive: true });
+    await Deno.writeTextFile(path, text);
+    const result = await parseAiderHistory(path, {
+      includeSubagents: true,
+      source: { home, env: {}, os: "linux" },
+    });
+    ids.push(result.sessions.map((s) => s.id));
+    await Deno.remove(home, { recursive: true });
+  }
+  ok(ids[0]!.length > 0);
+  deepEqual(ids[0], ids[1]);
+});
