@@ -31,4 +31,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   intendant: "Intendant",
   grok: "Grok Build",
   openclaw: "OpenClaw",
+  omp: "omp (Oh My Pi)",
 };

@@ -29,6 +29,7 @@ import { opencode } from "./opencode.ts";
 import { cursor } from "./cursor.ts";
 import { grok } from "./grok.ts";
 import { openclaw } from "./openclaw.ts";
+import { omp } from "./omp.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -55,4 +56,5 @@ export const HARNESSES: readonly Harness[] = [
   intendant,
   grok,
   openclaw,
+  omp,
 ];
