@@ -214,6 +214,42 @@ Deno.test("installHarness() refuses JSON with comments and leaves it untouched",
   equal(await Deno.readTextFile(`${home}/.gemini/settings.json`), jsonc);
 });
 
+Deno.test("uninstallHarness() keeps an empty MCP container the person had before install", async (t) => {
+  await t.step(
+    "opencode: nothing else changed, the original bytes",
+    async () => {
+      const { home, options } = await tempHome();
+      const path = `${home}/.config/opencode/opencode.json`;
+      const original =
+        '{"$schema":"https://opencode.ai/config.json","mcp":{}}\n';
+      await Deno.writeTextFile(path, original);
+      installHarness("opencode", options);
+      uninstallHarness("opencode", options);
+      equal(await Deno.readTextFile(path), original);
+    },
+  );
+  await t.step(
+    "claude-code: the file changed since, mcpServers stays",
+    async () => {
+      const { home, options } = await tempHome();
+      const path = `${home}/.claude.json`;
+      await Deno.writeTextFile(
+        path,
+        '{\n  "numStartups": 3,\n  "mcpServers": {}\n}\n',
+      );
+      installHarness("claude-code", options);
+      const doc = JSON.parse(await Deno.readTextFile(path));
+      doc.numStartups = 4;
+      await Deno.writeTextFile(path, JSON.stringify(doc, null, 2) + "\n");
+      uninstallHarness("claude-code", options);
+      deepEqual(JSON.parse(await Deno.readTextFile(path)), {
+        numStartups: 4,
+        mcpServers: {},
+      });
+    },
+  );
+});
+
 Deno.test("installHarness() refuses to replace someone else's deja MCP entry", async () => {
   const { home, options } = await tempHome();
   await Deno.writeTextFile(

@@ -159,6 +159,33 @@ function sameJson(a: string, b: string): boolean {
   }
 }
 
+function isEmptyContainer(value: unknown): boolean {
+  return value !== null && typeof value === "object" &&
+    Object.keys(value).length === 0;
+}
+
+/**
+ * Puts back the top-level containers the removal emptied and deleted when
+ * the file held them, empty, before install: a person's `"mcp": {}` is
+ * theirs, not install's.
+ */
+function keepEmptyContainers(
+  doc: JsonObject,
+  held: JsonObject,
+  pristine: string | undefined,
+): void {
+  let before: JsonObject;
+  try {
+    before = parseJson("", pristine);
+  } catch {
+    return;
+  }
+  for (const [key, value] of Object.entries(before)) {
+    if (key in doc || !(key in held) || !isEmptyContainer(value)) continue;
+    doc[key] = Array.isArray(value) ? [] : {};
+  }
+}
+
 function stamp(now: number): string {
   return new Date(now).toISOString().replace(/[-:]/g, "").replace(
     /\.\d+Z$/,
@@ -395,7 +422,11 @@ export function uninstallHarness(
     } else {
       const doc = parseJson(target.path, before);
       const snapshot = canonicalJson(doc);
+      const held = { ...doc };
       target.remove(doc, ours);
+      if (file?.pristine) {
+        keepEmptyContainers(doc, held, readText(file.pristine));
+      }
       after = canonicalJson(doc) === snapshot
         ? before
         : writeJsonText(doc, before);
