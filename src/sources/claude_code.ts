@@ -460,9 +460,21 @@ class TranscriptReader {
       this.#user(content, locator, time, flags);
       return;
     }
-    if (obj.isApiErrorMessage === true || message.model === "<synthetic>") {
+    if (obj.isApiErrorMessage === true) {
+      // Nothing was said, but it is why the turn failed: kept as error
+      // output of the model call, out of speech.
+      const text = textBlocks(content, "\n");
+      if (text.trim()) {
+        this.builder.add("tool-output", text, {
+          locator,
+          time,
+          tool: "model",
+          flags: { ...flags.flags, isError: true },
+        });
+      }
       return;
     }
+    if (message.model === "<synthetic>") return;
     this.#assistant(
       content,
       str(message.id) ?? `line:${base.line}`,
@@ -895,7 +907,8 @@ export const claudeCode: Harness = {
     "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
-  revision: 3,
+  // 4: an API error turn is kept as error tool-output (it was dropped).
+  revision: 4,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -915,9 +928,9 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, API error and synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer) and fixtures/home/.claude",
   },

@@ -168,7 +168,7 @@ Deno.test("parseClaudeTranscript() reads a failing then passing test run with ex
   equal(typeof first?.locator.recordId, "string");
 });
 
-Deno.test("parseClaudeTranscript() keeps summaries, drops API errors and stops before a torn line", async () => {
+Deno.test("parseClaudeTranscript() keeps summaries, files API errors as error output and stops before a torn line", async () => {
   const result = await parseClaudeTranscript(PATH_B, opts());
   const s = only(result);
   equal(s.id, SESSION_B);
@@ -183,7 +183,11 @@ Deno.test("parseClaudeTranscript() keeps summaries, drops API errors and stops b
   ok(!summaries[1]?.includes("This session is being continued"));
   // Redaction is the index's job: the parser hands the text over as written.
   ok(byRole(s, "user")[0]?.text.includes("AWS_SECRET_ACCESS_KEY="));
-  ok(!s.records.some((r) => r.text.includes("529 Overloaded")));
+  // An API error is why a turn failed, not something said.
+  const failed = s.records.filter((r) => r.text.includes("529 Overloaded"));
+  deepEqual(failed.map((r) => [r.role, r.tool, r.flags?.isError]), [
+    ["tool-output", "model", true],
+  ]);
 
   deepEqual(byRole(s, "edit").map((r) => r.text.split("\n")[1]), [
     "const databaseUrl = process.env.DATABASE_URL!;",

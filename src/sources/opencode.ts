@@ -237,6 +237,24 @@ class OpencodeSession {
     this.builder.add(role, cleanSpeech(text), this.opts(locator, time));
   }
 
+  /**
+   * The error an assistant message ended with (the provider refused, the
+   * balance ran out): nothing was said, but it is why the turn failed, so
+   * it is kept as error output of the model call.
+   */
+  messageError(info: Json, locator: Locator, time: number | undefined): void {
+    if (info.role !== "assistant" || !isObject(info.error)) return;
+    const error = info.error;
+    const text = str(obj(error.data).message) ?? str(error.message) ??
+      str(error.name);
+    if (!text) return;
+    this.builder.add(
+      "tool-output",
+      text,
+      this.opts(locator, time, { tool: "model", isError: true }),
+    );
+  }
+
   file(
     path: string,
     messageId: string,
@@ -590,6 +608,11 @@ function readV1(
   let skipped = 0;
   let lastMessage = "";
   let messageInfo: Json = {};
+  let pendingError: (() => void) | undefined;
+  const flushError = () => {
+    pendingError?.();
+    pendingError = undefined;
+  };
   const created = message.has("time_created") ? "m.time_created" : "NULL";
   for (
     const row of rows(
@@ -619,8 +642,14 @@ function readV1(
       sessions.set(sid, session);
     }
     if (mid !== lastMessage) {
+      // A message's error follows its parts, as in the JSON tree.
+      flushError();
       lastMessage = mid;
       messageInfo = objectOf(textColumn(row.mdata));
+      const at = session;
+      const info = messageInfo;
+      const time = parseTime(obj(info.time).created) ?? parseTime(row.mtime);
+      pendingError = () => at.messageError(info, { path, recordId: mid }, time);
     }
     const pid = textColumn(row.pid);
     if (pid === undefined) continue;
@@ -641,6 +670,7 @@ function readV1(
       time,
     );
   }
+  flushError();
   return { sessions, skipped };
 }
 
@@ -852,6 +882,7 @@ export function parseOpencodeStorageSession(
           recordId: pid,
         }, fallback);
       }
+      session.messageError(m, { path: message.path, recordId: mid }, fallback);
     }
     session.finish();
     skipped += addDiff(session, storage, id);
@@ -1009,6 +1040,8 @@ export const opencode: Harness = {
   format:
     "SQLite opencode.db (1.x session/message/part, 2.0 session_v2/session_message); older storage/ JSON tree; session_diff JSON",
   envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
+  // 2: an assistant message's error is kept as error tool-output.
+  revision: 2,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1016,9 +1049,9 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, assistant API errors (no text was said), the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
       "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
   },

@@ -382,3 +382,90 @@ Deno.test("opencode parses the real samples", {
   equal(users, 2);
   equal(assistants, 0);
 });
+
+Deno.test("opencode keeps the error an assistant message ended with", async (t) => {
+  const error = {
+    name: "UnknownError",
+    data: { message: "AI_APICallError: Insufficient Balance" },
+  };
+  await t.step(
+    "1.x SQLite store: the error follows the message's parts",
+    async () => {
+      const path = join(await Deno.makeTempDir(), "opencode.db");
+      await writeFixtureDb(path, V1_SCHEMA, [
+        {
+          table: "session",
+          rows: [{
+            id: "s",
+            directory: "/w/shop",
+            title: "t",
+            time_created: 1,
+          }],
+        },
+        {
+          table: "message",
+          rows: [
+            {
+              id: "m1",
+              session_id: "s",
+              time_created: 1772359200000,
+              data: '{"role":"user"}',
+            },
+            {
+              id: "m2",
+              session_id: "s",
+              time_created: 1772359201000,
+              data: JSON.stringify({ role: "assistant", error }),
+            },
+          ],
+        },
+        {
+          table: "part",
+          rows: [{
+            id: "p1",
+            message_id: "m1",
+            session_id: "s",
+            data: '{"type":"text","text":"add the cart badge"}',
+          }],
+        },
+      ]);
+      const { sessions } = await parseOpencodeDb(path, OPTIONS);
+      const records = sessions[0]?.records ?? [];
+      deepEqual(records.map((r) => [r.role, r.text]), [
+        ["user", "add the cart badge"],
+        ["tool-output", "AI_APICallError: Insufficient Balance"],
+      ]);
+      equal(records[1]?.flags?.isError, true);
+      equal(records[1]?.locator.recordId, "m2");
+    },
+  );
+  await t.step(
+    "JSON tree: a message with no parts still says its error",
+    async () => {
+      const root = await Deno.makeTempDir();
+      const s = join(root, "storage", "session");
+      await Deno.mkdir(join(s, "info"), { recursive: true });
+      await Deno.mkdir(join(s, "message", "ses_e"), { recursive: true });
+      await Deno.writeTextFile(
+        join(s, "info", "ses_e.json"),
+        JSON.stringify({ id: "ses_e", title: "t", time: { created: 1 } }),
+      );
+      await Deno.writeTextFile(
+        join(s, "message", "ses_e", "msg_1.json"),
+        JSON.stringify({
+          id: "msg_1",
+          role: "assistant",
+          time: { created: 1760000000000 },
+          error: { name: "ProviderAuthError", message: "missing API key" },
+        }),
+      );
+      const { sessions } = await parseOpencodeStorageSession(
+        join(s, "info", "ses_e.json"),
+        OPTIONS,
+      );
+      deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+        ["tool-output", "missing API key"],
+      ]);
+    },
+  );
+});
