@@ -32,4 +32,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   grok: "Grok Build",
   openclaw: "OpenClaw",
   omp: "omp (Oh My Pi)",
+  junie: "Junie",
 };

@@ -30,6 +30,7 @@ import { cursor } from "./cursor.ts";
 import { grok } from "./grok.ts";
 import { openclaw } from "./openclaw.ts";
 import { omp } from "./omp.ts";
+import { junie } from "./junie.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -57,4 +58,5 @@ export const HARNESSES: readonly Harness[] = [
   grok,
   openclaw,
   omp,
+  junie,
 ];
