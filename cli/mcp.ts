@@ -51,8 +51,9 @@ Options:
   --scopes LIST   What this process may do: read, write, review, apply, admin
                   (default read,write: a worker that stores notes and runs
                   analyzers). A reviewer gets --scopes review,apply.
-  --actor LABEL   Who this process is in the audit chain (default agent:mcp).
-                  Nobody approves what their own actor created or triggered.
+  --actor LABEL   Who this process is in the audit chain (default agent:mcp;
+                  engine:, policy: and system: are reserved). Nobody approves
+                  what their own actor created or triggered.
 
 Supervisor pattern: run a worker (deja mcp --actor agent:worker) and a
 reviewer (deja mcp --scopes review,apply --actor agent:reviewer) as two
@@ -64,6 +65,14 @@ MCP servers.`,
     const actor = stringFlag(args, "actor")?.trim() || "agent:mcp";
     if (!/^[a-z]+:\S+$/i.test(actor)) {
       throw new UsageError(`--actor "${actor}" should look like agent:name`);
+    }
+    // A "policy:" actor may move pending straight to applied, and
+    // "engine:"/"system:" name deja itself in the audit chain: an MCP
+    // client never speaks as either.
+    if (/^(engine|policy|system):/i.test(actor)) {
+      throw new UsageError(
+        `--actor "${actor}" is reserved (engine:, policy: and system: are deja's own); use agent:NAME`,
+      );
     }
     await serveMcpStdio({
       indexPath: indexPath(io.env),

@@ -1,6 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import { livePath, stampLive } from "../src/recall/mod.ts";
 import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
@@ -396,4 +398,24 @@ Deno.test({
       await client.close();
     }
   },
+});
+
+Deno.test("deja mcp refuses an actor label reserved for deja's own parties", async (t) => {
+  for (
+    const actor of [
+      "policy:auto",
+      "Policy:auto",
+      "engine:deja.x/1",
+      "system:init",
+    ]
+  ) {
+    await t.step(actor, async () => {
+      const io = captureIo({ env: {}, cwd: "/" });
+      const code = await run(["mcp", "--actor", actor], io, {
+        keepPermissions: true,
+      });
+      equal(code, 64, io.err());
+      ok(io.err().includes("reserved"), io.err());
+    });
+  }
 });
