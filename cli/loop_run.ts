@@ -43,7 +43,13 @@ import {
   printJson,
   stringFlag,
 } from "./_command.ts";
-import { actorFlag, DEFAULT_ACTOR, memoryDbPath } from "./_memory_args.ts";
+import {
+  actorFlag,
+  DEFAULT_ACTOR,
+  JSON_OPTIONS,
+  memoryDbPath,
+  wantsJson,
+} from "./_memory_args.ts";
 
 const dbPath = memoryDbPath;
 
@@ -171,7 +177,7 @@ Options:
   --quiet                Print nothing, except one stderr line when new recommendations land
   --dry-run              Analyze and print drafts; store nothing, keep the watermark
   --only ID              Run only this analyzer (repeatable; id, id without /N, or name)
-  --format json          Print the run outcome as JSON
+  --format json          Print the run outcome as JSON (also --json)
   --from-index           First learn tool calls from the transcript index ($DEJA_INDEX)
   --analyzer-cmd 'ID=CMD'  Add a command analyzer for this run (repeatable; never stored)
   --analyzer-timeout S   Seconds per command-analyzer call (default ${
@@ -200,7 +206,7 @@ Examples:
     quiet: { type: "boolean" },
     "dry-run": { type: "boolean" },
     only: { type: "string", multiple: true },
-    format: { type: "string" },
+    ...JSON_OPTIONS,
     "from-index": { type: "boolean" },
     "analyzer-cmd": { type: "string", multiple: true },
     "analyzer-timeout": { type: "string" },
@@ -210,10 +216,7 @@ Examples:
     actor: { type: "string" },
   },
   async run(args, io) {
-    const format = stringFlag(args, "format") ?? "text";
-    if (format !== "text" && format !== "json") {
-      throw new UsageError(`--format must be text or json, got "${format}"`);
-    }
+    const format = wantsJson(args) ? "json" : "text";
     const options: RunLoopOptions = {
       actor: actorFlag(args),
       cwd: io.cwd,
@@ -287,18 +290,15 @@ now, and if not, why (missing grain types, no recall telemetry, bad params).
 Options:
   --db FILE        Memory file
   --policy FILE    Host policy (default $DEJA_LOOP_POLICY)
-  --format json    Manifests, params and activation as JSON`,
+  --format json    Manifests, params and activation as JSON (also --json)`,
   permissions: { read: true, env: true },
   options: {
     db: { type: "string" },
     policy: { type: "string" },
-    format: { type: "string" },
+    ...JSON_OPTIONS,
   },
   run(args, io) {
-    const format = stringFlag(args, "format") ?? "text";
-    if (format !== "text" && format !== "json") {
-      throw new UsageError(`--format must be text or json, got "${format}"`);
-    }
+    const format = wantsJson(args) ? "json" : "text";
     const policy = loadPolicy(stringFlag(args, "policy"), io.env).policy;
     const store = openForReading(dbPath(args, io), io);
     try {

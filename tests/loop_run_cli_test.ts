@@ -501,3 +501,13 @@ Deno.test("deja loop run --from-index learns failing commands from the transcrip
   equal(second.outcome, "skipped");
   await Deno.remove(home, { recursive: true });
 });
+
+Deno.test("loop run and loop analyzers take --json like every other loop verb", async () => {
+  const { db } = await demoDb();
+  const ran = await deja(["loop", "run", "--db", db, "--json"]);
+  equal(ran.code, 0, ran.err);
+  equal((JSON.parse(ran.out) as RunResult).outcome, "ran");
+  const acts = await deja(["loop", "analyzers", "--db", db, "--json"]);
+  equal(acts.code, 0, acts.err);
+  ok(Array.isArray(JSON.parse(acts.out)));
+});
