@@ -33,4 +33,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   openclaw: "OpenClaw",
   omp: "omp (Oh My Pi)",
   junie: "Junie",
+  kiro: "Kiro",
 };

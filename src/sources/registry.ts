@@ -31,6 +31,7 @@ import { grok } from "./grok.ts";
 import { openclaw } from "./openclaw.ts";
 import { omp } from "./omp.ts";
 import { junie } from "./junie.ts";
+import { kiro } from "./kiro.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -59,4 +60,5 @@ export const HARNESSES: readonly Harness[] = [
   openclaw,
   omp,
   junie,
+  kiro,
 ];
