@@ -29,4 +29,10 @@ export const HARNESS_IDS: readonly string[] = [
   "crush",
   "deepseek",
   "intendant",
+  "grok",
+  "openclaw",
+  "omp",
+  "junie",
+  "kiro",
+  "windsurf",
 ];

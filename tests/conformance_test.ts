@@ -43,6 +43,15 @@ Deno.test("every registered harness has a fixture, a doc row, and parses its fix
         });
         sessions.push(...result.sessions);
       }
+      if (harness.sealed !== undefined) {
+        // A sealed store is listed, never read.
+        ok(harness.sealed.trim().length > 0, `${harness.id}: sealed says why`);
+        ok(
+          (await harness.discover(source)).length >= 1 && sessions.length === 0,
+          `${harness.id}: a sealed fixture is listed and yields no session`,
+        );
+        return;
+      }
       ok(sessions.length >= 1, `${harness.id}: no session in its fixture`);
       ok(
         sessions.some((s) => s.records.some((r) => r.role === "user")) &&

@@ -90,6 +90,12 @@ export interface Harness {
    * this harness again instead of keeping what the older parser stored.
    */
   revision?: number;
+  /**
+   * Set when the store cannot be read (encrypted, say): why. `discover`
+   * still lists the files, so `deja sources` shows they exist, and every
+   * kind parses them to no sessions.
+   */
+  sealed?: string;
 }
 
 /** The facts docs/harnesses.md lists for a harness (generated from here). */

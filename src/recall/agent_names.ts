@@ -34,4 +34,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   omp: "omp (Oh My Pi)",
   junie: "Junie",
   kiro: "Kiro",
+  windsurf: "Windsurf",
 };

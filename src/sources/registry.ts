@@ -32,6 +32,7 @@ import { openclaw } from "./openclaw.ts";
 import { omp } from "./omp.ts";
 import { junie } from "./junie.ts";
 import { kiro } from "./kiro.ts";
+import { windsurf } from "./windsurf.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -61,4 +62,5 @@ export const HARNESSES: readonly Harness[] = [
   omp,
   junie,
   kiro,
+  windsurf,
 ];
