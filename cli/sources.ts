@@ -43,6 +43,7 @@ Options:
         name: h.name,
         enabled: enabled.has(h.id),
         format: h.format,
+        ...(h.sealed === undefined ? {} : { sealed: h.sealed }),
         roots: h.roots(source),
         env: [...h.envOverrides],
         files: s?.files ?? 0,
@@ -69,6 +70,7 @@ Options:
           r.env.length ? ` (moved by ${r.env.join(", ")})` : ""
         }\n  files=${r.files} sessions=${r.sessions} records=${r.records} redacted=${redacted} skipped=${r.skipped} errors=${r.errors.length}\n`,
       );
+      if (r.sealed) io.stdout.write(`  not read: ${r.sealed}\n`);
       for (const e of r.errors) {
         io.stdout.write(`  error: ${e.path}: ${e.message}\n`);
       }
