@@ -250,6 +250,15 @@ Deno.test("uninstallHarness() keeps an empty MCP container the person had before
   );
 });
 
+Deno.test("uninstallHarness() gives an empty config file back empty", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.gemini/settings.json`;
+  await Deno.writeTextFile(path, "");
+  installHarness("gemini", options);
+  uninstallHarness("gemini", options);
+  equal(await Deno.readTextFile(path), "");
+});
+
 Deno.test("installHarness() refuses to replace someone else's deja MCP entry", async () => {
   const { home, options } = await tempHome();
   await Deno.writeTextFile(

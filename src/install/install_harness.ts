@@ -153,7 +153,8 @@ function writeJsonText(doc: JsonObject, like: string | undefined): string {
 
 function sameJson(a: string, b: string): boolean {
   try {
-    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+    // An empty file reads as {} (parseJson), so it compares as one.
+    return canonicalJson(parseJson("", a)) === canonicalJson(parseJson("", b));
   } catch {
     return false;
   }
