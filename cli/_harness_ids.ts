@@ -35,4 +35,5 @@ export const HARNESS_IDS: readonly string[] = [
   "junie",
   "kiro",
   "windsurf",
+  "hermes",
 ];

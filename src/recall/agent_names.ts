@@ -35,4 +35,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   junie: "Junie",
   kiro: "Kiro",
   windsurf: "Windsurf",
+  hermes: "Hermes Agent",
 };

@@ -33,6 +33,7 @@ import { omp } from "./omp.ts";
 import { junie } from "./junie.ts";
 import { kiro } from "./kiro.ts";
 import { windsurf } from "./windsurf.ts";
+import { hermes } from "./hermes.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -63,4 +64,5 @@ export const HARNESSES: readonly Harness[] = [
   junie,
   kiro,
   windsurf,
+  hermes,
 ];
