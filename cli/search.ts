@@ -39,14 +39,18 @@ forms) → fuzzy ("did you mean") → relevance (IDF-weighted overlap, fused
 with the strict ranking). Each result names the tier that found it.
 Sessions are ranked by relevance with small bounded lifts (user turns,
 proximity, title, decisions, freshness) and damping (pasted logs, gave up).
-Work records (commands, files, edits, tool output, summaries) are searched
-only when asked for with --role.
+What was said comes first. Work records (commands, files, edits, tool
+output, summaries) are searched too when nothing said holds every word of a
+query that is not a question (an error message, a command): up to five
+sessions whose work records hold them all are shown, marked "in work
+records". --role searches only the roles named. A question naming an agent
+("what did codex change in the parser?") puts that agent's sessions first.
 
 Options:
   --harness ID     Only this harness (repeatable)
   --project NAME   Only this project
   --since WHEN     30d, 12h, 2w, 3mo (m is minutes) or a date (2026-05-01)
-  --role ROLE      user, assistant, tool-output, command, files, edit, summary (repeatable)
+  --role ROLE      user, assistant, tool-output, command, files, edit, summary (repeatable, or a,b)
   --session ID     Only sessions whose id starts with ID
   --limit N        Sessions to show (default 10)
   --all            Every matching session
@@ -97,7 +101,8 @@ Examples:
       }
       options.since = at;
     }
-    const roles = listFlag(args, "role");
+    const roles = listFlag(args, "role").flatMap((r) => r.split(","))
+      .map((r) => r.trim()).filter((r) => r.length > 0);
     for (const r of roles) {
       if (!isRole(r)) {
         throw new UsageError(
@@ -171,7 +176,9 @@ function printResult(io: Io, result: SearchResult, explain: boolean): void {
         dim(
           `${s.harness} · ${
             s.project || "-"
-          } · ${when} · ${s.id}${lineage} · ${hit.tier}`,
+          } · ${when} · ${s.id}${lineage} · ${hit.tier}${
+            hit.foundIn === "work" ? " (in work records)" : ""
+          }`,
         )
       }\n`,
     );

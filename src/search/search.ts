@@ -19,7 +19,8 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { type Role, ROLES, SPEECH_ROLES } from "../core/types.ts";
+import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
+import { agentNamed } from "./_agents.ts";
 import {
   isUserRecord,
   RECORD_SLOTS,
@@ -179,6 +180,11 @@ export interface SearchHit {
   snippets: Snippet[];
   /** The ladder tier that found it. */
   tier: SearchTier;
+  /**
+   * "work" when only work records (tool output, commands, summaries) hold
+   * the words: a search of what was said found no session holding them all.
+   */
+  foundIn?: "work";
   /** Score parts, with `explain`. */
   explain?: ScoreParts;
 }
@@ -239,6 +245,110 @@ export interface SearchResult {
  * @returns Sessions best first, with snippets, tiers and the ladder.
  */
 export async function search(
+  db: Database,
+  query: string,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  const all = await searchSaidThenWork(db, query, options);
+  // "What did codex change in the parser?": that agent's sessions first.
+  const named = options.harnesses?.length || options.regex
+    ? undefined
+    : agentNamed(query);
+  if (!named) return all;
+  const theirs = await searchSaidThenWork(db, named.rest, {
+    ...options,
+    harnesses: named.harnesses,
+  });
+  if (theirs.results.length === 0) return all;
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  const seen = new Set(theirs.results.map(hitKey));
+  const rest = all.results.filter((h) => !seen.has(hitKey(h)));
+  const out: SearchResult = {
+    ...all,
+    results: [...theirs.results, ...rest].slice(0, limit),
+    total: theirs.results.length + rest.length,
+    ladder: [
+      ...(all.ladder ?? []),
+      {
+        tier: theirs.results[0]!.tier,
+        searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
+        sessions: theirs.total,
+        note: "the query names an agent: its sessions first",
+      },
+    ],
+  };
+  delete out.why;
+  return out;
+}
+
+/** A hit's session, as a key. */
+function hitKey(h: SearchHit): string {
+  return `${h.session.harness}\n${h.session.path}\n${h.session.id}`;
+}
+
+/** Searches what was said, then (when that falls short) work records. */
+async function searchSaidThenWork(
+  db: Database,
+  query: string,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  const said = await searchRoles(db, query, options);
+  if (options.roles?.length || options.regex || !lookInWork(said)) return said;
+  // Nothing said holds every word: an error message, a command or a
+  // compaction summary may live only in work records. Sessions whose work
+  // records hold them all come before what matched only in part.
+  const work = await searchRoles(db, query, { ...options, roles: WORK_ROLES });
+  const found = work.results.filter((h) => h.tier !== "relevance")
+    .slice(0, WORK_HITS);
+  if (found.length === 0) return said;
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  const seen = new Set(found.map(hitKey));
+  const rest = said.results.filter((h) => !seen.has(hitKey(h)));
+  for (const h of found) h.foundIn = "work";
+  // Sessions that said all but one of three words or more still come first.
+  const nearly = (said.ignored?.length ?? 0) === 1 &&
+    (said.reading?.terms.length ?? 0) >= 3;
+  const near = nearly ? rest.filter((h) => h.tier === "relaxed") : [];
+  const out: SearchResult = {
+    ...said,
+    results: [...near, ...found, ...rest.filter((h) => !near.includes(h))]
+      .slice(0, limit),
+    total: found.length + rest.length,
+    ladder: [
+      ...(said.ladder ?? []),
+      {
+        tier: found[0]!.tier,
+        searched: `${work.ladder?.[0]?.searched ?? query} in work records`,
+        sessions: found.length,
+        note:
+          "nothing said holds every word; tool output, commands or summaries do",
+      },
+    ],
+  };
+  delete out.why;
+  return out;
+}
+
+/** Most sessions a search of work records adds to what was said. */
+const WORK_HITS = 5;
+
+/**
+ * Whether to look in work records too: nothing said matched at all, or a
+ * query given as words to find (an error message, a command; not a question
+ * asked in words) found no session that said every one of them.
+ */
+function lookInWork(result: SearchResult): boolean {
+  if (result.results.length === 0) return true;
+  const reading = result.reading;
+  const asked = (reading?.dropped.length ?? 0) > 0 ||
+    /\?\s*$/.test(reading?.ask ?? "");
+  if (asked) return false;
+  return !result.results.some((h) =>
+    h.tier !== "relevance" && h.tier !== "relaxed"
+  );
+}
+
+async function searchRoles(
   db: Database,
   query: string,
   options: SearchOptions,
@@ -308,8 +418,7 @@ export async function search(
       plan.ignored.map((w) => `"${w}"`).join(", ")
     }`;
   }
-  const top = ranked.order.slice(0, limit);
-  const rows = loadSessions(db, top.map((h) => h.session));
+  const { top, rows } = distinctTop(db, ranked.order, limit);
   const marks = loadMarks(db, top.map((h) => h.session));
   const count = options.snippets ?? 3;
   const shown = new Map(
@@ -348,6 +457,40 @@ export async function search(
     return out;
   }));
   return result;
+}
+
+/**
+ * The best `limit` sessions, leaving out a copy of one already taken: the
+ * same prompt sent again makes a session with the same title and the same
+ * score, and four of them would fill the page with one answer.
+ */
+function distinctTop(
+  db: Database,
+  order: readonly Ranked[],
+  limit: number,
+): { top: Ranked[]; rows: Map<number, SessionRow> } {
+  const top: Ranked[] = [];
+  const rows = new Map<number, SessionRow>();
+  const taken = new Set<string>();
+  let from = 0;
+  while (top.length < limit && from < order.length) {
+    const batch = order.slice(from, from + Math.min(limit * 2, 1000));
+    from += batch.length;
+    const loaded = loadSessions(db, batch.map((h) => h.session));
+    for (const hit of batch) {
+      const row = loaded.get(hit.session);
+      if (!row) continue;
+      const copy = `${row.harness}\n${row.project}\n${row.title ?? ""}\n${
+        hit.adjusted.toFixed(6)
+      }`;
+      if (taken.has(copy)) continue;
+      taken.add(copy);
+      top.push(hit);
+      rows.set(hit.session, row);
+      if (top.length === limit) break;
+    }
+  }
+  return { top, rows };
 }
 
 /** Reads a record once per search, however many signals and snippets ask. */
@@ -1215,9 +1358,18 @@ function whyNoHit(
       plan.required,
     );
     if (inWork.size > 0) {
+      // Name the roles that hold the words, so the hint can be run as is.
+      const held = WORK_ROLES.filter((role) => {
+        const one = new Retriever(db, [role], {});
+        return coveringSessions(all.map((e) => one.sessions(e)), plan.required)
+          .size > 0;
+      });
+      const named = held.length ? held : WORK_ROLES;
       return `${inWork.size} session${
         inWork.size === 1 ? " matches" : "s match"
-      } only in work records (commands, files, tool output): try --role`;
+      } only in ${named.join(", ")} records: try ${
+        named.map((r) => `--role ${r}`).join(" ")
+      }`;
     }
   }
   const unseen: Array<{ term: string; suggestion?: string }> =

@@ -353,10 +353,19 @@ Deno.test("search() says why nothing matched", async (t) => {
     equal(r.total, 0);
     equal(r.why, "The filters excluded 1 matching session");
   });
-  await t.step("only in work records", async () => {
-    const r = await ask("ECONNREFUSED");
-    ok(r.why?.includes("only in work records"), r.why);
+  await t.step("only in work records, when asked for speech", async () => {
+    const r = await ask("ECONNREFUSED", { roles: ["user", "assistant"] });
+    equal(r.total, 0);
+    ok(r.why?.includes("only in tool-output records"), r.why);
+    ok(r.why?.includes("--role tool-output"), r.why);
     equal((await ask("ECONNREFUSED", { roles: ["tool-output"] })).total, 1);
+  });
+  await t.step("found in work records when nothing said holds it", async () => {
+    const r = await ask("ECONNREFUSED");
+    equal(r.total, 1);
+    equal(r.results[0]?.foundIn, "work");
+    equal(r.results[0]?.snippets[0]?.role, "tool-output");
+    ok(r.ladder?.some((s) => s.searched.endsWith("in work records")));
   });
   await t.step("never seen, with a suggestion", async () => {
     const r = await ask("kubernetse");

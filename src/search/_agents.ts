@@ -1,0 +1,95 @@
+/**
+ * The agent a question names ("what did codex change in the parser?"): the
+ * harness ids it means and the query with the name taken out, so search
+ * can look in that agent's sessions first.
+ *
+ * @module
+ */
+
+/**
+ * Names that stand for a harness wherever they appear: no English or
+ * programming word shares them.
+ */
+const DISTINCT: Readonly<Record<string, readonly string[]>> = {
+  claude: ["claude-code"],
+  codex: ["codex"],
+  gemini: ["gemini"],
+  opencode: ["opencode"],
+  aider: ["aider"],
+  copilot: ["copilot-cli", "copilot-chat"],
+  cline: ["cline"],
+  kilo: ["kilo"],
+  kimi: ["kimi"],
+  qwen: ["qwen"],
+  zed: ["zed"],
+  deepseek: ["deepseek"],
+  grok: ["grok"],
+  openclaw: ["openclaw"],
+  junie: ["junie"],
+  kiro: ["kiro"],
+  intendant: ["intendant"],
+};
+
+/**
+ * Names that are also ordinary words (a database cursor, to continue):
+ * they stand for a harness only where the query speaks of an agent —
+ * "in cursor", "cursor said", "cursor's", "with goose".
+ */
+const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
+  cursor: ["cursor"],
+  goose: ["goose"],
+  crush: ["crush"],
+  amp: ["amp"],
+  roo: ["roo"],
+  continue: ["continue"],
+};
+
+const BEFORE = /\b(?:in|with|from|by|using|asked|ask|told)\s+$/i;
+const AFTER =
+  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|chat|chats|agent|cli)\b)/i;
+
+/** What {@linkcode agentNamed} found. */
+export interface AgentMention {
+  /** Harness ids the name stands for. */
+  harnesses: string[];
+  /** The query with the name taken out. */
+  rest: string;
+}
+
+/**
+ * Finds the agent a query names (none when it names two).
+ *
+ * @param query The query as typed.
+ * @returns The harnesses and the query without the name, or undefined.
+ * @example
+ * ```ts
+ * import { agentNamed } from "./_agents.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(agentNamed("what did zed do about the database?"), {
+ *   harnesses: ["zed"],
+ *   rest: "what did do about the database?",
+ * });
+ * ```
+ */
+export function agentNamed(query: string): AgentMention | undefined {
+  // "claude code" is one name; "Claude Code's" its possessive.
+  const words = /\b(claude[ -]code|[a-z]+)\b/gi;
+  let found: AgentMention | undefined;
+  for (const m of query.matchAll(words)) {
+    const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
+    const before = query.slice(0, m.index);
+    const after = query.slice(m.index + m[0].length);
+    const ids = DISTINCT[word] ??
+      (AMBIGUOUS[word] && (BEFORE.test(before) || AFTER.test(after))
+        ? AMBIGUOUS[word]
+        : undefined);
+    if (!ids) continue;
+    // Two agents named ("convert the claude agents to the qwen format"):
+    // the query is about them, not asking what one of them did.
+    if (found) return found.harnesses[0] === ids[0] ? found : undefined;
+    const rest = `${before}${after.replace(/^'s\b/i, "")}`
+      .replace(/\s+/g, " ").trim();
+    found = { harnesses: [...ids], rest };
+  }
+  return found;
+}

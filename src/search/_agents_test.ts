@@ -1,0 +1,45 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { agentNamed } from "./_agents.ts";
+
+Deno.test("agentNamed() finds the agent a query names", async (t) => {
+  const cases: Array<[string, string[] | undefined, string?]> = [
+    [
+      "what did codex change in the parser?",
+      ["codex"],
+      "what did change in the parser?",
+    ],
+    [
+      "did opencode ever answer the quantum question",
+      ["opencode"],
+      "did ever answer the quantum question",
+    ],
+    [
+      "Claude Code's fix for the flaky test",
+      ["claude-code"],
+      "fix for the flaky test",
+    ],
+    [
+      "what did copilot suggest",
+      ["copilot-cli", "copilot-chat"],
+      "what did suggest",
+    ],
+    [
+      "what did we do in cursor about the login page",
+      ["cursor"],
+      "what did we do in about the login page",
+    ],
+    ["cursor said to pin the version", ["cursor"], "said to pin the version"],
+    ["the database cursor pagination bug", undefined],
+    ["convert the claude style agent files to the qwen format", undefined],
+    ["codex and codex again", ["codex"], "and codex again"],
+    ["continue the migration after the backup", undefined],
+    ["redis timeout in production", undefined],
+  ];
+  for (const [query, ids, rest] of cases) {
+    await t.step(query, () => {
+      const found = agentNamed(query);
+      deepEqual(found?.harnesses, ids);
+      if (rest !== undefined) equal(found?.rest, rest);
+    });
+  }
+});
