@@ -10,6 +10,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { formatAge } from "../core/time.ts";
+import { SPEECH_ROLES } from "../core/types.ts";
 import { search, type SearchHit } from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
 import { byteLength, frameOverhead } from "./frame.ts";
@@ -207,10 +208,13 @@ export async function promptDigest(
   for (const q of queries) {
     const scopes = options.project ? [options.project, undefined] : [undefined];
     for (const project of scopes) {
+      // What was said only: a hook runs before every prompt, and a second
+      // search of work records per query would double its time.
       const found = await search(db, q, {
         now: options.now,
         limit: 6,
         snippets: 2,
+        roles: SPEECH_ROLES,
         ...(project ? { project } : {}),
       });
       for (const hit of found.results) {
