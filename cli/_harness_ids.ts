@@ -36,4 +36,5 @@ export const HARNESS_IDS: readonly string[] = [
   "kiro",
   "windsurf",
   "hermes",
+  "antigravity",
 ];

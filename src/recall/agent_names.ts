@@ -36,4 +36,5 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   kiro: "Kiro",
   windsurf: "Windsurf",
   hermes: "Hermes Agent",
+  antigravity: "Antigravity",
 };

@@ -34,6 +34,7 @@ import { junie } from "./junie.ts";
 import { kiro } from "./kiro.ts";
 import { windsurf } from "./windsurf.ts";
 import { hermes } from "./hermes.ts";
+import { antigravity } from "./antigravity.ts";
 
 /** The registered harnesses. */
 export const HARNESSES: readonly Harness[] = [
@@ -65,4 +66,5 @@ export const HARNESSES: readonly Harness[] = [
   kiro,
   windsurf,
   hermes,
+  antigravity,
 ];
