@@ -458,7 +458,7 @@ async function renderDetail(root, ctx, hash) {
       type: "button",
       id: "approve",
       class: "primary",
-      disabled: !a.review,
+      disabled: !(a.approve ?? a.review),
       onClick: () =>
         act("/api/loop/review", { decision: "approve" }, "Approved"),
     }, "Approve"),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
+import { openMemory } from "../src/memory/mod.ts";
 import {
   type AppDeps,
   type ConsoleApp,
@@ -456,6 +457,43 @@ Deno.test("createApp() answers 409 to the loser of two concurrent conflicting ap
     );
     const again = await decide("approve");
     equal(again.status, 409);
+  } finally {
+    app.close();
+  }
+});
+
+Deno.test("GET /api/loop/recommendation/:hash turns Approve off, with the reason, for the actor that triggered it", async () => {
+  const f = await buildFixture();
+  const store = openMemory(f.memoryPath, { now: () => FIXTURE_NOW });
+  const { hash } = store.propose({
+    analyzer: "acme.lint/1",
+    params: {},
+    family: "lint",
+    target_ref: "host:ci",
+    action: "flag",
+    template: { id: "command.finding", args: { text: "flaky test" } },
+    evidence: [],
+    severity: "low",
+    proposal: { kind: "host", data: { test: "checkout" } },
+    origin: "command",
+  }, { actor: "agent:worker", trigger: "human:reviewer", now: FIXTURE_NOW });
+  store.close();
+  const app = appFor(f, "review");
+  try {
+    const d = await call(app, "GET", `/api/loop/recommendation/${hash}`);
+    const actions = d.body.actions as {
+      review: boolean;
+      approve: boolean;
+      why: string | null;
+    };
+    equal(actions.review, true, "reject stays open");
+    equal(actions.approve, false);
+    match(String(actions.why), /self-approval/);
+    const r = await call(app, "POST", "/api/loop/review", {
+      body: { hash, decision: "approve", because: "my own run" },
+      token: TOKEN,
+    });
+    equal(r.status, 403);
   } finally {
     app.close();
   }

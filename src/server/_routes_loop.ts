@@ -103,14 +103,25 @@ function actionsFor(
   const canReview = mode !== "read-only";
   const canApply = mode === "apply" || mode === "apply+destructive";
   const proposalKind = r.grain.proposal.kind;
+  const review = canReview && r.status === "pending";
+  // The store refuses the creator and the triggering actor; say so before
+  // the click rather than after it.
+  const norm = (a: string) => a.normalize("NFC").trim().toLowerCase();
+  const actor = norm(state.auth.actor);
+  const own = [r.creator, r.trigger_actor].some((a) =>
+    a !== undefined && norm(a) === actor
+  );
   return {
-    review: canReview && r.status === "pending",
+    review,
+    approve: review && !own,
     apply: canApply && r.status === "approved" && proposalKind !== "host" &&
       (!r.destructive || mode === "apply+destructive"),
     rollback: canApply && r.status === "applied" && r.rollbackable,
     mode,
     why: !canReview
       ? "read-only console: restart deja ui with --token-env VAR to review"
+      : review && own
+      ? `${state.auth.actor} proposed or triggered this: self-approval is blocked, so another actor approves it (rejecting is open)`
       : r.status === "approved" && !canApply
       ? "restart deja ui with --allow-apply to apply"
       : r.status === "approved" && r.destructive && mode !== "apply+destructive"
