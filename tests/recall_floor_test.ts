@@ -8,16 +8,16 @@ import { runRecallEval } from "./bench/recall/_eval.ts";
  */
 const RECORDED_HIT5: Record<string, number> = {
   exact: 1.0,
-  rephrased: 0.95,
+  rephrased: 0.967,
   typo: 1.0,
   phrase: 1.0,
   identifier: 1.0,
   cjk: 1.0,
   time: 1.0,
   conversational: 1.0,
-  all: 0.988,
+  all: 0.992,
 };
-const RECORDED_HIT1_ALL = 0.949;
+const RECORDED_HIT1_ALL = 0.953;
 /** How far below the record a kind may fall before the build fails. */
 const SLACK = 0.03;
 
