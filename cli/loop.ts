@@ -7,6 +7,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
+import { printsSafely } from "./_printable.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { formatAge } from "../src/core/time.ts";
@@ -852,4 +853,4 @@ export const LOOP_COMMANDS: readonly Command[] = [
   loopAuditCommand,
   loopConfigExportCommand,
   loopConfigImportCommand,
-];
+].map(printsSafely);

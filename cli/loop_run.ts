@@ -6,6 +6,7 @@
  * @module
  */
 import { basename } from "node:path";
+import { printsSafely } from "./_printable.ts";
 import { UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { indexPath } from "../src/core/paths.ts";
@@ -615,4 +616,4 @@ export const LOOP_RUN_COMMANDS: readonly Command[] = [
   loopDisableCommand,
   loopSetCommand,
   loopScheduleCommand,
-];
+].map(printsSafely);

@@ -865,3 +865,53 @@ Deno.test("loop approve still blocks the triggering actor after its name was era
   equal(self.code, 1, self.out);
   match(self.err, /LOOP-E00[38]/);
 });
+
+Deno.test("loop run, list and show never send a captured tool's control characters to the terminal", async () => {
+  const db = join(await Deno.makeTempDir(), "esc.db");
+  const tool = "dep\x1b]0;pwned\x07loy";
+  for (const thread of ["a", "b", "c"]) {
+    const r = await deja([
+      "capture",
+      "tool-call",
+      "--db",
+      db,
+      "--tool",
+      tool,
+      "--error",
+      "--result",
+      "boom",
+      "--thread",
+      thread,
+    ]);
+    equal(r.code, 0, r.err);
+  }
+  const ran = await deja(["loop", "run", "--db", db]);
+  const listed = await deja(["loop", "list", "--db", db]);
+  const rec = (await list(db))[0]!;
+  const rejected = await deja([
+    "loop",
+    "reject",
+    rec.hash,
+    "--db",
+    db,
+    "--because",
+    "noise\x1b[2J\r",
+  ]);
+  const shown = await deja(["loop", "show", rec.hash, "--db", db]);
+  for (const r of [ran, listed, rejected, shown]) {
+    equal(r.code, 0, r.err);
+    ok(
+      ![...r.out].some((c) => c < " " && c !== "\n" && c !== "\t"),
+      JSON.stringify(r.out),
+    );
+  }
+  ok(shown.out.includes("dep␛]0;pwned␇loy"), shown.out);
+  ok(shown.out.includes("noise␛[2J"), shown.out);
+  equal(
+    JSON.parse(
+      (await deja(["loop", "list", "--db", db, "--json", "--status", "all"]))
+        .out,
+    )[0].summary.includes(tool),
+    true,
+  );
+});
