@@ -32,7 +32,15 @@ import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 const HARNESS_ID = "copilot-chat";
 
 /** VS Code builds that host the chat, by their user-data folder name. */
-const HOSTS = ["Code", "Code - Insiders", "VSCodium", "Cursor"];
+const HOSTS = [
+  "Code",
+  "Code - Insiders",
+  "Code - OSS",
+  "VSCodium",
+  "VSCodium - Insiders",
+  "Cursor",
+  "Windsurf",
+];
 
 /** Tool calls recorded in `result.metadata.toolCallRounds`. */
 const DIALECT: ToolDialect = {
@@ -202,6 +210,14 @@ class MutationReplay {
   }
 }
 
+/**
+ * Whether the user undid a request: it stays in the file, hidden, until the
+ * next send drops it (`isHidden` is the older name).
+ */
+function hidden(request: Json): boolean {
+  return request.isHidden === true || isObject(request.shouldBeRemovedOnSend);
+}
+
 /** Markdown text of a response part, when it is one. */
 function markdownOf(part: Json): string | undefined {
   const kind = part.kind;
@@ -231,11 +247,13 @@ function emitTurn(
   locator: Locator,
 ): void {
   const time = parseTime(request.timestamp);
-  const message = isObject(request.message) ? request.message : {};
-  builder.add("user", cleanSpeech(str(message.text) ?? ""), {
-    locator,
-    time,
-  });
+  // Sessions saved before the parsed-request form hold the typed text as a string.
+  const text = typeof request.message === "string"
+    ? request.message
+    : isObject(request.message)
+    ? str(request.message.text)
+    : undefined;
+  builder.add("user", cleanSpeech(text ?? ""), { locator, time });
   tools.newMessage();
   const at = { locator, time };
   let texts: string[] = [];
@@ -389,14 +407,15 @@ export async function parseCopilotChatSession(
   const tools = new ToolRecorder(builder, DIALECT);
   const runs = new MarkRuns((from, to) => builder.mark("undo", from, to));
   for (const [i, turn] of turns.entries()) {
-    runs.at(builder.nextSeq, turn.removed);
+    runs.at(builder.nextSeq, turn.removed || hidden(turn.request));
     const recordId = str(turn.request.requestId) ?? `#${i}`;
     emitTurn(builder, tools, turn.request, { path, recordId });
   }
   runs.end(builder.nextSeq);
   builder.touch(parseTime(state.creationDate));
   builder.touch(parseTime(state.lastMessageDate));
-  const title = str(state.customTitle);
+  // Version 2 documents named the title `computedTitle`.
+  const title = str(state.customTitle) ?? str(state.computedTitle);
   if (title) builder.setTitle(title);
   const session = builder.build();
   return { sessions: session.records.length > 0 ? [session] : [], skipped };
@@ -505,14 +524,16 @@ export const copilotChat: Harness = {
     );
   },
   kinds: [sessionKind, transcriptKind],
+  // 2: string messages of old sessions, v2 `computedTitle`, hidden (undone) requests as undo marks.
+  revision: 2,
   docs: {
     store:
-      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and `<User>/globalStorage/github.copilot-chat/transcripts/<session>.jsonl`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, VSCodium and Cursor; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
+      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and `<User>/globalStorage/github.copilot-chat/transcripts/<session>.jsonl`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles, the workspace folder as project, requests a mutation log cut away as `undo` marks; transcripts: the same records as Copilot CLI's event log",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks; transcripts: the same records as Copilot CLI's event log",
     omits:
       "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal output (only their calls are kept); a session written to both stores appears twice under the same id",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer and ObjectMutationLog source and from public parsers (version 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer and ObjectMutationLog source and from public parsers (version 1 to 3 documents)",
   },
 };

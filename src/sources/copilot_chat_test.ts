@@ -291,3 +291,78 @@ Deno.test({
     }
   },
 });
+
+Deno.test("parseCopilotChatSession() reads older documents: string messages, computedTitle, hidden requests", async (t) => {
+  await t.step("version 1: the message is the typed text", async () => {
+    const path = await sessionFile(
+      JSON.stringify({
+        sessionId: "v1",
+        creationDate: 1700000000000,
+        isImported: false,
+        requesterUsername: "dev",
+        responderUsername: "GitHub Copilot",
+        requests: [{
+          requestId: "request_1",
+          message: "how do I debounce the button input?",
+          variableData: { variables: [] },
+          response: [{ value: "Sample the pin every 5 ms and require" }, {
+            value: " three equal reads.",
+          }],
+        }],
+      }),
+      "json",
+    );
+    const s = (await parse(path)).sessions[0] as Session;
+    deepEqual(s.records.map((r) => [r.role, r.text]), [
+      ["user", "how do I debounce the button input?"],
+      ["assistant", "Sample the pin every 5 ms and require three equal reads."],
+    ]);
+    equal(s.started, 1700000000000);
+  });
+  await t.step("version 2: computedTitle names the session", async () => {
+    const path = await sessionFile(
+      JSON.stringify({
+        version: 2,
+        sessionId: "v2",
+        creationDate: 1710000000000,
+        lastMessageDate: 1710000060000,
+        computedTitle: "Button debounce",
+        requests: [request("request_1", "debounce?", "Use a timer.")],
+      }),
+      "json",
+    );
+    const s = (await parse(path)).sessions[0] as Session;
+    equal(s.title, "Button debounce");
+    equal(s.started, 1710000000000);
+  });
+  await t.step("requests the user undid are marked", async () => {
+    const undone = {
+      ...request("request_2", "drop the timer", "Done.") as object,
+      shouldBeRemovedOnSend: { requestId: "request_2" },
+    };
+    const old = {
+      ...request("request_3", "and the LED?", "Off.") as object,
+      isHidden: true,
+    };
+    const path = await sessionFile(
+      JSON.stringify({
+        version: 3,
+        sessionId: "v3",
+        requests: [
+          request("request_1", "debounce?", "Use a timer."),
+          undone,
+          old,
+        ],
+      }),
+      "json",
+    );
+    const s = (await parse(path)).sessions[0] as Session;
+    deepEqual(s.marks, [{ kind: "undo", from: 2, to: 6 }]);
+  });
+});
+
+Deno.test("copilotChat.roots() includes Windsurf and Code - OSS", () => {
+  const roots = copilotChat.roots({ home: "/h", env: {}, os: "linux" });
+  ok(roots.includes("/h/.config/Windsurf/User"));
+  ok(roots.includes("/h/.config/Code - OSS/User"));
+});
