@@ -27,6 +27,7 @@ import {
   openStore,
   wantsJson,
 } from "./_memory_args.ts";
+import { printsSafely } from "./_printable.ts";
 
 function stateFlag(value: string | undefined): NoteState | undefined {
   if (value === undefined) return undefined;
@@ -39,7 +40,7 @@ function stateFlag(value: string | undefined): NoteState | undefined {
 }
 
 /** The `remember` subcommand. */
-export const rememberCommand: Command = {
+export const rememberCommand: Command = printsSafely({
   name: "remember",
   summary: "Keep a note in the memory file (or list notes with --list)",
   usage:
@@ -128,10 +129,10 @@ Examples:
     }
     return Promise.resolve(EXIT.ok);
   },
-};
+});
 
 /** The `promote` subcommand. */
-export const promoteCommand: Command = {
+export const promoteCommand: Command = printsSafely({
   name: "promote",
   summary: "Change a note's state (accepted, rejected, superseded, stale)",
   usage:
@@ -175,4 +176,4 @@ Options:
     }
     return Promise.resolve(EXIT.ok);
   },
-};
+});

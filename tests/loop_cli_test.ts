@@ -915,3 +915,26 @@ Deno.test("loop run, list and show never send a captured tool's control characte
     true,
   );
 });
+
+Deno.test("remember --list never sends a note's control characters to the terminal", async () => {
+  const db = join(await Deno.makeTempDir(), "notes.db");
+  const stored = await deja([
+    "remember",
+    "pin redis\x1b]0;pwned\x07 to 7.2",
+    "--project",
+    "api",
+    "--db",
+    db,
+  ]);
+  equal(stored.code, 0, stored.err);
+  const listed = await deja([
+    "remember",
+    "--list",
+    "--project",
+    "api",
+    "--db",
+    db,
+  ]);
+  equal(listed.code, 0, listed.err);
+  ok(listed.out.includes("pin redis␛]0;pwned␇ to 7.2"), listed.out);
+});
