@@ -292,15 +292,26 @@ async function searchSaidThenWork(
   query: string,
   options: SearchOptions,
 ): Promise<SearchResult> {
-  const said = await searchRoles(db, query, options);
-  if (options.roles?.length || options.regex || !lookInWork(said)) return said;
+  const chosen = options.roles?.length || options.regex;
+  // Why nothing was said waits until the work records are searched too.
+  const said = await searchRoles(db, query, options, !!chosen);
+  if (chosen || !lookInWork(said)) return said;
   // Nothing said holds every word: an error message, a command or a
   // compaction summary may live only in work records. Sessions whose work
   // records hold them all come before what matched only in part.
-  const work = await searchRoles(db, query, { ...options, roles: WORK_ROLES });
+  const work = await searchRoles(
+    db,
+    query,
+    { ...options, roles: WORK_ROLES },
+    false,
+  );
   const found = work.results.filter((h) => h.tier !== "relevance")
     .slice(0, WORK_HITS);
-  if (found.length === 0) return said;
+  if (found.length === 0) {
+    return said.results.length
+      ? said
+      : await searchRoles(db, query, options, true);
+  }
   const limit = options.all ? Infinity : options.limit ?? 10;
   const seen = new Set(found.map(hitKey));
   const rest = said.results.filter((h) => !seen.has(hitKey(h)));
@@ -348,10 +359,16 @@ function lookInWork(result: SearchResult): boolean {
   );
 }
 
+/**
+ * The ladder and ranking over one set of roles. `explainEmpty` says why
+ * nothing matched (a few more queries); a search that will look elsewhere
+ * first leaves it out.
+ */
 async function searchRoles(
   db: Database,
   query: string,
   options: SearchOptions,
+  explainEmpty: boolean,
 ): Promise<SearchResult> {
   const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
   if (options.regex) return regexSearch(db, query, roles, options);
@@ -409,7 +426,7 @@ async function searchRoles(
       },
   );
   if (ranked.order.length === 0) {
-    result.why = whyNoHit(db, retriever, plan, roles);
+    if (explainEmpty) result.why = whyNoHit(db, retriever, plan, roles);
     return result;
   }
   result.total = ranked.order.length;
