@@ -249,7 +249,15 @@ Examples:
     options.policy = loadPolicy(stringFlag(args, "policy"), io.env).policy;
     if (boolFlag(args, "from-index")) {
       const index = indexPath(io.env);
-      options.importer = (store) => importFromIndex(store, index);
+      if (exists(index)) {
+        options.importer = (store) => importFromIndex(store, index);
+      } else if (!boolFlag(args, "quiet")) {
+        // The session-end hook runs this while the first index pass may
+        // still be writing: the analyzers still run on what the file holds.
+        io.stderr.write(
+          `loop: no transcript index at ${index} yet, so no commands were learned (deja index builds it)\n`,
+        );
+      }
     }
 
     const store = openMemory(dbPath(args, io), { now: io.now });

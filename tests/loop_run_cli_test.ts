@@ -511,3 +511,20 @@ Deno.test("loop run and loop analyzers take --json like every other loop verb", 
   equal(acts.code, 0, acts.err);
   ok(Array.isArray(JSON.parse(acts.out)));
 });
+
+Deno.test("deja loop run --from-index with no index yet still runs the analyzers and says why nothing was learned", async () => {
+  const { dir, db } = await demoDb();
+  const io = captureIo({
+    now: NOW,
+    cwd: "/",
+    env: { DEJA_INDEX: `${dir}/no-such/index.db` },
+  });
+  const code = await run(
+    ["loop", "run", "--db", db, "--from-index", "--json"],
+    io,
+    { keepPermissions: true },
+  );
+  equal(code, 0, io.err());
+  equal((JSON.parse(io.out()) as RunResult).outcome, "ran");
+  match(io.err(), /no transcript index/i);
+});
