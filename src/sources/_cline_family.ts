@@ -56,6 +56,10 @@ const SERVER_DIRS: readonly string[] = [
 const UI_MESSAGES = "ui_messages.json";
 /** The model-facing conversation of a task. */
 const API_HISTORY = "api_conversation_history.json";
+/** What `ui_messages.json` was called before Cline 2 (Claude Dev); same shape. */
+const LEGACY_UI_MESSAGES = "claude_messages.json";
+/** A task folder's files, most preferred first. */
+const TASK_FILES = [UI_MESSAGES, LEGACY_UI_MESSAGES, API_HISTORY];
 
 /** Task histories larger than this are not read for metadata. */
 const MAX_METADATA_BYTES = 64 * 1024 * 1024;
@@ -265,7 +269,9 @@ export function taskKinds(
     {
       id: "ui-messages",
       appendOnly: false,
-      match: (path) => baseName(path) === UI_MESSAGES && ours(path),
+      match: (path) =>
+        (baseName(path) === UI_MESSAGES ||
+          baseName(path) === LEGACY_UI_MESSAGES) && ours(path),
       parse: (path, options) => parseUiMessages(path, options, family),
     },
     {
@@ -278,14 +284,22 @@ export function taskKinds(
 }
 
 function isTaskFile(path: string): boolean {
-  const name = baseName(path);
-  return name === UI_MESSAGES || name === API_HISTORY;
+  return TASK_FILES.includes(baseName(path));
+}
+
+/** Whether a task folder holds a file preferred over `name`. */
+async function hasBetterFile(dir: string, name: string): Promise<boolean> {
+  for (const better of TASK_FILES) {
+    if (better === name) return false;
+    if (await isRegularFile(`${dir}/${better}`)) return true;
+  }
+  return false;
 }
 
 /**
  * Lists the one file to read per task directory under the given storage
- * roots: `ui_messages.json` when the task has it, else
- * `api_conversation_history.json`.
+ * roots: `ui_messages.json` when the task has it, else the older
+ * `claude_messages.json`, else `api_conversation_history.json`.
  *
  * @param roots Extension storage folders (or folders holding `tasks/`).
  * @returns Task file paths in sorted order.
@@ -307,14 +321,9 @@ export function discoverTaskFiles(roots: readonly string[]): string[] {
     for (const path of walkFiles(root, isTaskFile, { maxDepth: 3 })) {
       const dir = dirOf(path);
       if (seen.has(dir)) continue;
-      if (
-        baseName(path) === API_HISTORY &&
-        isRegularFileSync(`${dir}/${UI_MESSAGES}`)
-      ) {
-        continue;
-      }
       seen.add(dir);
-      found.push(path);
+      const name = TASK_FILES.find((n) => isRegularFileSync(`${dir}/${n}`));
+      found.push(name ? `${dir}/${name}` : path);
     }
   }
   return found;
@@ -370,8 +379,9 @@ function metadataFrom(item: Json): TaskMetadata {
   if (ts !== undefined) meta.ts = ts;
   const task = str(item.task);
   if (task) meta.task = task;
+  // Tasks from before Cline recorded the cwd name only the checkpoint work tree.
   const cwd = str(item.cwdOnTaskInitialization) ?? str(item.workspace) ??
-    str(item.cwd);
+    str(item.cwd) ?? str(item.shadowGitConfigWorkTree);
   if (cwd) meta.cwd = cwd;
   const parent = str(item.parentTaskId);
   if (parent) meta.parentTaskId = parent;
@@ -748,7 +758,8 @@ function addEdit(
 }
 
 /**
- * Parses a task's `ui_messages.json`: the task and follow-ups as user
+ * Parses a task's `ui_messages.json` (or Claude Dev's `claude_messages.json`,
+ * when there is no `ui_messages.json`): the task and follow-ups as user
  * records, the model's text, questions and completion results as assistant
  * records, commands (with the exit code the next request reports), their
  * streamed output as one tool-output record, file reads and edits as files
@@ -781,6 +792,7 @@ export async function parseUiMessages(
   options: ParseOptions,
   family: ClineFamily,
 ): Promise<ParseResult> {
+  if (await hasBetterFile(dirOf(path), baseName(path))) return emptyResult();
   const doc = await readJsonDocument(path);
   if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
   if (!Array.isArray(doc.value)) return emptyResult(1);
@@ -1143,7 +1155,8 @@ class ConversationReader {
  * @param path The `api_conversation_history.json` file.
  * @param options Parse options.
  * @param family Which extension wrote it.
- * @returns The task's session; none when `ui_messages.json` sits beside it.
+ * @returns The task's session; none when `ui_messages.json` (or the older
+ *   `claude_messages.json`) sits beside it.
  * @example
  * ```ts
  * import { parseApiHistory } from "./_cline_family.ts";
@@ -1164,9 +1177,7 @@ export async function parseApiHistory(
   options: ParseOptions,
   family: ClineFamily,
 ): Promise<ParseResult> {
-  if (await isRegularFile(`${dirOf(path)}/${UI_MESSAGES}`)) {
-    return emptyResult();
-  }
+  if (await hasBetterFile(dirOf(path), API_HISTORY)) return emptyResult();
   const doc = await readJsonDocument(path);
   if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
   if (!Array.isArray(doc.value)) return emptyResult(1);

@@ -100,12 +100,14 @@ export const cline: Harness = {
       ...walkFiles(sessionsDir(source), isSdkMessages, { maxDepth: 2 }),
     ]);
   },
+  // 2: Claude Dev's claude_messages.json is read; shadowGitConfigWorkTree gives the cwd when nothing else does.
+  revision: 2,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), sdkKind],
   docs: {
     store:
       "VS Code globalStorage `saoudrizwan.claude-dev/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (`~/.config/<Host>/User` on Linux plus `~/.vscode-server/data/User` and the other remote servers, `~/Library/Application Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows; `DEJA_CLINE_ROOTS` replaces them); the CLI's `${CLINE_DATA_DIR:-${CLINE_DIR:-~/.cline}/data}/tasks/<id>/` and `sessions/<sid>/<sid>.messages.json` (`DEJA_CLINE_ROOT`, `CLINE_SESSION_DATA_DIR`)",
     extracts:
-      "ui_messages.json (preferred): the task and follow-up feedback as user, model text, questions and completion results as assistant, commands with exit codes read from the next request's `[execute_command …] Result:`, command output as tool-output, read/edited files as files, SEARCH text of edits as edit, MCP results as tool-output, cwd from `state/taskHistory.json` or the first environment details; api_conversation_history.json when there is no ui_messages.json (envelopes unwrapped, XML and native tool calls as command/files/edit, results as tool-output, synthetic times: task start + 1 s per message); SDK sessions with run_commands/read_files/editor tools, exit codes and is_error, sub-agent files as sub-agent sessions",
+      "ui_messages.json (preferred; Claude Dev's older name `claude_messages.json` next): the task and follow-up feedback as user, model text, questions and completion results as assistant, commands with exit codes read from the next request's `[execute_command …] Result:`, command output as tool-output, read/edited files as files, SEARCH text of edits as edit, MCP results as tool-output, cwd from `state/taskHistory.json` (`cwdOnTaskInitialization`, else the checkpoint work tree `shadowGitConfigWorkTree`) or the first environment details; api_conversation_history.json when there is no ui_messages.json (envelopes unwrapped, XML and native tool calls as command/files/edit, results as tool-output, synthetic times: task start + 1 s per message); SDK sessions with run_commands/read_files/editor tools, exit codes and is_error, sub-agent files as sub-agent sessions",
     omits:
       "reasoning and `<thinking>`, `<environment_details>` and other harness-injected context, checkpoints, API request bookkeeping, task-progress lists, partial (still-streaming) tool messages; Cline keeps no undo trail (a checkpoint restore deletes the later messages), so there are no supersession marks",
     verified:

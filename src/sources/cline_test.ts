@@ -427,3 +427,90 @@ Deno.test("discoverTaskFiles() prefers ui_messages.json and skips missing roots"
     `${root}/tasks/b/api_conversation_history.json`,
   ]);
 });
+
+Deno.test("Claude Dev's claude_messages.json is read as the task's panel messages", async (t) => {
+  const root = await Deno.makeTempDir();
+  const dir = `${root}/saoudrizwan.claude-dev/tasks/1725000000000`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(`${root}/saoudrizwan.claude-dev/state`);
+  await Deno.writeTextFile(
+    `${root}/saoudrizwan.claude-dev/state/taskHistory.json`,
+    JSON.stringify([{
+      id: "1725000000000",
+      ts: 1725000000000,
+      task: "make the fan curve quieter",
+      shadowGitConfigWorkTree: "/home/dev/fanctl",
+    }]),
+  );
+  await Deno.writeTextFile(
+    `${dir}/api_conversation_history.json`,
+    JSON.stringify([{
+      role: "user",
+      content: "<task>\nmake it quieter\n</task>",
+    }]),
+  );
+  const legacy = `${dir}/claude_messages.json`;
+  await Deno.writeTextFile(
+    legacy,
+    JSON.stringify([
+      {
+        ts: 1725000000000,
+        type: "say",
+        say: "text",
+        text: "make the fan curve quieter",
+      },
+      { ts: 1725000001000, type: "say", say: "api_req_started", text: "{}" },
+      {
+        ts: 1725000002000,
+        type: "say",
+        say: "text",
+        text: "Lowering the 60 °C point.",
+      },
+      {
+        ts: 1725000003000,
+        type: "ask",
+        ask: "tool",
+        text: JSON.stringify({
+          tool: "editedExistingFile",
+          path: "curve.toml",
+          diff: "@@ -1 +1 @@\n-t60 = 80\n+t60 = 55",
+        }),
+      },
+      {
+        ts: 1725000004000,
+        type: "say",
+        say: "completion_result",
+        text: "Done.",
+      },
+    ]),
+  );
+  await t.step("discovery picks it over the API history", () => {
+    deepEqual(discoverTaskFiles([`${root}/saoudrizwan.claude-dev`]), [legacy]);
+    ok(cline.kinds.some((k) => k.id === "ui-messages" && k.match(legacy)));
+  });
+  await t.step(
+    "it parses like ui_messages.json, with the work tree as cwd",
+    async () => {
+      const s = only(await parseUiMessages(legacy, opts, FAMILY));
+      equal(roles(s), "user,assistant,files,edit,assistant");
+      equal(s.cwd, "/home/dev/fanctl");
+      equal(s.records[0]?.time, 1725000000000);
+      equal(
+        (await parseApiHistory(
+          `${dir}/api_conversation_history.json`,
+          opts,
+          FAMILY,
+        ))
+          .sessions.length,
+        0,
+      );
+    },
+  );
+  await t.step("ui_messages.json, when both exist, wins", async () => {
+    await Deno.writeTextFile(`${dir}/ui_messages.json`, "[]");
+    equal((await parseUiMessages(legacy, opts, FAMILY)).sessions.length, 0);
+    deepEqual(discoverTaskFiles([`${root}/saoudrizwan.claude-dev`]), [
+      `${dir}/ui_messages.json`,
+    ]);
+  });
+});

@@ -50,6 +50,8 @@ export const kilo: Harness = {
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(discoverTaskFiles(kiloRoots(source)));
   },
+  // 2: Claude Dev's claude_messages.json is read; shadowGitConfigWorkTree gives the cwd when nothing else does.
+  revision: 2,
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:

@@ -118,6 +118,8 @@ export const roo: Harness = {
       : await customStorageDirs(source);
     return discoverTaskFiles([...rooRoots(source), ...custom]);
   },
+  // 2: Claude Dev's claude_messages.json is read; shadowGitConfigWorkTree gives the cwd when nothing else does.
+  revision: 2,
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
