@@ -316,14 +316,10 @@ async function searchSaidThenWork(
   const seen = new Set(found.map(hitKey));
   const rest = said.results.filter((h) => !seen.has(hitKey(h)));
   for (const h of found) h.foundIn = "work";
-  // Sessions that said all but one of three words or more still come first.
-  const nearly = (said.ignored?.length ?? 0) === 1 &&
-    (said.reading?.terms.length ?? 0) >= 3;
-  const near = nearly ? rest.filter((h) => h.tier === "relaxed") : [];
+
   const out: SearchResult = {
     ...said,
-    results: [...near, ...found, ...rest.filter((h) => !near.includes(h))]
-      .slice(0, limit),
+    results: [...found, ...rest].slice(0, limit),
     total: found.length + rest.length,
     ladder: [
       ...(said.ladder ?? []),
@@ -346,13 +342,14 @@ const WORK_HITS = 5;
 /**
  * Whether to look in work records too: nothing said matched at all, or a
  * query given as words to find (an error message, a command; not a question
- * asked in words) found no session that said every one of them.
+ * asked in words or with a time in it) found no session that said every one
+ * of them.
  */
 function lookInWork(result: SearchResult): boolean {
   if (result.results.length === 0) return true;
   const reading = result.reading;
   const asked = (reading?.dropped.length ?? 0) > 0 ||
-    /\?\s*$/.test(reading?.ask ?? "");
+    /\?\s*$/.test(reading?.ask ?? "") || reading?.time !== undefined;
   if (asked) return false;
   return !result.results.some((h) =>
     h.tier !== "relevance" && h.tier !== "relaxed"
