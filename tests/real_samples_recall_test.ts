@@ -3,11 +3,12 @@ import { samplesDir } from "./bench/real/_layout.ts";
 import { runRealEval } from "./bench/real/_eval.ts";
 
 /**
- * Overall hit@5 on the real-samples questions (`deno task bench:real`), as
- * measured when they were written: 0.926 (75 of 81). The floor sits a few
- * points under so a ranking change that loses real questions fails here.
+ * Overall hit@5 on the real-samples questions (`deno task bench:real`): 0.926
+ * (75 of 81) when they were written, 0.963 (78 of 81) after the work-record
+ * and agent-name looks. The floor sits a few points under so a ranking change
+ * that loses real questions fails here.
  */
-const HIT5_FLOOR = 0.88;
+const HIT5_FLOOR = 0.93;
 
 const samples = samplesDir();
 
