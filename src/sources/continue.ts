@@ -88,13 +88,16 @@ async function listEntry(
   const doc = await readJsonDocument(`${dir}/${LIST_NAME}`, 64 << 20);
   if (!doc.ok || !Array.isArray(doc.value)) return {};
   for (const item of doc.value) {
-    if (!isObject(item) || item.sessionId !== id) continue;
+    // The Python server wrote the same list with snake_case keys.
+    if (!isObject(item) || (item.sessionId ?? item.session_id) !== id) continue;
     const entry: ListEntry = {};
-    const created = parseTime(item.dateCreated);
+    const created = parseTime(item.dateCreated ?? item.date_created);
     if (created !== undefined) entry.created = created;
     const title = str(item.title);
     if (title) entry.title = title;
-    const workspace = pathFromUri(str(item.workspaceDirectory));
+    const workspace = pathFromUri(
+      str(item.workspaceDirectory) ?? str(item.workspace_directory),
+    );
     if (workspace) entry.workspace = workspace;
     return entry;
   }
@@ -138,6 +141,9 @@ export async function parseContinueSession(
     return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
   }
   const value = doc.value;
+  if (isObject(value) && isObject(value.session_state)) {
+    return await parseServerSession(path, value);
+  }
   if (!isObject(value) || !Array.isArray(value.history)) {
     return { sessions: [], skipped: 1 };
   }
@@ -185,8 +191,11 @@ export async function parseContinueSession(
         builder.add("assistant", text, { locator });
         const calls = Array.isArray(message.toolCalls) ? message.toolCalls : [];
         for (const call of calls) toolCall(tools, call, at);
+        // Before parallel tool calls an item held one `toolCallState`.
         const states = Array.isArray(item.toolCallStates)
           ? item.toolCallStates
+          : isObject(item.toolCallState)
+          ? [item.toolCallState]
           : [];
         for (const state of states) {
           if (!isObject(state)) continue;
@@ -233,6 +242,57 @@ export async function parseContinueSession(
     sessions: session.records.length > 0 ? [session] : [],
     skipped,
   };
+}
+
+/**
+ * A session saved by the Python server Continue ran on until early 2024:
+ * `{session_state: {history: [step]}, title, workspace_directory,
+ * session_id}`, each step `{step_type, name, description, params, hide}`.
+ * What the person typed is a `UserInputStep`; the other visible steps'
+ * descriptions are what Continue answered or did.
+ */
+async function parseServerSession(
+  path: string,
+  value: Json,
+): Promise<ParseResult> {
+  const state = value.session_state as Json;
+  if (!Array.isArray(state.history)) return { sessions: [], skipped: 1 };
+  const id = str(value.session_id) ?? baseName(path).replace(/\.json$/, "");
+  const entry = await listEntry(dirOf(path), id);
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id,
+    path,
+    cwd: pathFromUri(str(value.workspace_directory)) ?? entry.workspace,
+  });
+  const title = str(value.title) ?? entry.title;
+  if (title && title !== "New Session") builder.setTitle(title);
+  builder.touch(entry.created);
+  try {
+    builder.touch((await Deno.stat(path)).mtime?.getTime());
+  } catch {
+    // The file vanished between reading and stat: keep what was read.
+  }
+  let skipped = 0;
+  state.history.forEach((step: unknown, index: number) => {
+    if (!isObject(step)) {
+      skipped++;
+      return;
+    }
+    if (step.hide === true) return;
+    const locator: Locator = { path, recordId: String(index) };
+    const params = isObject(step.params) ? step.params : {};
+    if (step.step_type === "UserInputStep") {
+      const typed = str(params.user_input) ?? str(step.description) ?? "";
+      builder.add("user", cleanSpeech(typed), { locator });
+    } else {
+      builder.add("assistant", cleanSpeech(str(step.description) ?? ""), {
+        locator,
+      });
+    }
+  });
+  const session = builder.build();
+  return { sessions: session.records.length > 0 ? [session] : [], skipped };
 }
 
 function toolCall(
@@ -315,11 +375,13 @@ export const continueDev: Harness = {
     );
   },
   kinds: [sessionKind],
+  // 2: single `toolCallState` items and the Python server's session_state documents are read.
+  revision: 2,
   docs: {
     store:
       "`${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json` plus `sessions.json` (same on every OS: `%USERPROFILE%\\.continue` on Windows)",
     extracts:
-      "user and assistant messages, built-in tool calls (run_terminal_command as command with the exit code its output reports, read/edit/create file tools as files, single_find_and_replace/multi_edit/search_and_replace_in_file removed text as edit), tool results as tool-output (`errored` → isError), conversation summaries as summary; title and creation date from the document and sessions.json, workspace (file URIs decoded) as project",
+      "user and assistant messages, built-in tool calls (run_terminal_command as command with the exit code its output reports, read/edit/create file tools as files, single_find_and_replace/multi_edit/search_and_replace_in_file removed text as edit), tool results as tool-output (`errored` → isError; `toolCallStates`, or the older single `toolCallState`), conversation summaries as summary; title and creation date from the document and sessions.json, workspace (file URIs decoded) as project; sessions of the pre-2024 Python server (`session_state.history` steps): typed input as user, visible step descriptions as assistant",
     omits:
       "thinking messages and reasoning, system messages, context items (file and terminal contents the IDE attached: not something said), prompt logs; per-message times (Continue does not store them: records carry none)",
     verified:

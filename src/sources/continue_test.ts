@@ -182,3 +182,111 @@ Deno.test("parseContinueSession() survives broken and hostile documents", async 
     equal(sessions[0]?.records[0]?.flags?.truncated, true);
   });
 });
+
+Deno.test("parseContinueSession() reads an item's single toolCallState (before parallel tool calls)", async () => {
+  const path = await sessionFile({
+    sessionId: "s",
+    title: "Lint",
+    workspaceDirectory: "file:///home/dev/kiln",
+    history: [
+      {
+        message: { role: "user", content: "run the linter" },
+        contextItems: [],
+      },
+      {
+        message: {
+          role: "assistant",
+          content: "",
+          toolCalls: [{
+            id: "call_1",
+            type: "function",
+            function: {
+              name: "builtin_run_terminal_command",
+              arguments: JSON.stringify({ command: "ruff check ." }),
+            },
+          }],
+        },
+        contextItems: [],
+        toolCallState: {
+          toolCallId: "call_1",
+          status: "errored",
+          parsedArgs: { command: "ruff check ." },
+          toolCall: {
+            id: "call_1",
+            type: "function",
+            function: { name: "builtin_run_terminal_command", arguments: "{}" },
+          },
+          output: [{
+            name: "Terminal",
+            description: "",
+            content: "kiln/temp.py:3:1: F401 unused import",
+          }],
+        },
+      },
+    ],
+  });
+  const s = (await parseContinueSession(path, opts)).sessions[0];
+  equal(roles(s), "user,command,tool-output");
+  equal(s?.records[2]?.text, "kiln/temp.py:3:1: F401 unused import");
+  equal(s?.records[2]?.flags?.isError, true);
+});
+
+Deno.test("parseContinueSession() reads a Python-server session_state document", async () => {
+  const path = await sessionFile({
+    session_state: {
+      history: [
+        {
+          step_type: "UserInputStep",
+          name: "User Input",
+          description: "what does kiln.fire() return?",
+          params: { user_input: "what does kiln.fire() return?" },
+          hide: false,
+          depth: 0,
+          observations: [],
+          logs: [],
+        },
+        {
+          step_type: "ChatWithFunctions",
+          name: "Chat",
+          description: "",
+          params: {},
+          hide: true,
+          depth: 0,
+          observations: [],
+          logs: [],
+        },
+        {
+          step_type: "SimpleChatStep",
+          name: "Answer",
+          description: "It returns the final temperature in °C.",
+          params: {},
+          hide: false,
+          depth: 1,
+          observations: [],
+          logs: [],
+        },
+      ],
+      context_items: [],
+    },
+    title: "kiln.fire return value",
+    workspace_directory: "/home/dev/kiln",
+    session_id: "s",
+  });
+  await Deno.writeTextFile(
+    path.replace(/s\.json$/, "sessions.json"),
+    JSON.stringify([{
+      session_id: "s",
+      title: "kiln.fire return value",
+      date_created: "1698000000.5",
+      workspace_directory: "/home/dev/kiln",
+    }]),
+  );
+  const s = (await parseContinueSession(path, opts)).sessions[0];
+  deepEqual(s?.records.map((r) => [r.role, r.text]), [
+    ["user", "what does kiln.fire() return?"],
+    ["assistant", "It returns the final temperature in °C."],
+  ]);
+  equal(s?.project, "kiln");
+  equal(s?.title, "kiln.fire return value");
+  equal(s?.started, 1698000000500);
+});
