@@ -186,6 +186,20 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "recall of a pasted megabyte still answers within its 4 KiB budget",
+        async () => {
+          const r = await call(worker, "deja", {
+            mode: "recall",
+            query: `zqxw${"v".repeat(1_000_000)}`,
+          });
+          ok(
+            new TextEncoder().encode(r.text).length <= 4096,
+            `${r.text.length} characters`,
+          );
+        },
+      );
+
       await t.step("a missing argument is a framed error", async () => {
         const r = await call(worker, "deja", { mode: "fix" });
         equal(r.isError, true);

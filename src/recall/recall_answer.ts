@@ -228,7 +228,13 @@ export async function recallAnswer(
       (options.exclude?.size
         ? "Only live sessions matched, and they are left out of their own recall"
         : "No session matches");
-    answer.text = `Nothing recalled for "${query}": ${answer.why}`;
+    // Echo a pasted log's start, not all of it: the answer has a budget
+    // (the reason may quote the query too).
+    const clip = (t: string, n: number) =>
+      t.length > n ? `${t.slice(0, n - 1)}…` : t;
+    answer.text = `Nothing recalled for "${clip(query, 200)}": ${
+      clip(answer.why, 400)
+    }`;
   }
   return answer;
 }
