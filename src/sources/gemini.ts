@@ -481,6 +481,151 @@ async function parsePromptLog(path: string): Promise<ParseResult> {
   };
 }
 
+/** `…/tmp/<project>/checkpoint-<tag>.json`, what `/chat save <tag>` writes. */
+function isCheckpointPath(path: string): boolean {
+  const parts = segments(path);
+  const name = parts.at(-1) ?? "";
+  return parts.at(-3) === "tmp" && name.startsWith("checkpoint-") &&
+    name.endsWith(".json");
+}
+
+/** The context block every chat's history opens with (not typed by anyone). */
+const SETUP_CONTEXT =
+  /^\s*(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context/;
+const SETUP_ACK = "Got it. Thanks for the context!";
+const SETUP_CWD =
+  /I'm currently working in the directory: ([^\n]+)|\*\*Workspace Directories:\*\*\s*\n\s*- ([^\n]+)/;
+
+/** Whether a chat file of the project already holds `text` (JSON-escaped). */
+async function chatsHold(chatsDir: string, text: string): Promise<boolean> {
+  const needle = JSON.stringify(text).slice(1, -1);
+  for (const path of walkFiles(chatsDir, isChatPath, { maxDepth: 1 })) {
+    try {
+      if ((await Deno.stat(path)).size > 256 << 20) continue;
+      if ((await Deno.readTextFile(path)).includes(needle)) return true;
+    } catch {
+      continue;
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses a `/chat save` checkpoint, `tmp/<project>/checkpoint-<tag>.json`:
+ * the model-facing history (`Content[]`, bare in older builds, else under
+ * `history`). Since chat recording began the chat file holds the same turns,
+ * so a checkpoint whose first typed prompt some chat of its project holds
+ * yields nothing; the rest (builds before chat recording, deleted chats) are
+ * sessions of their own, titled by the tag, timed by the file.
+ *
+ * @param path The checkpoint file.
+ * @returns The session, unless a chat already has it.
+ */
+async function parseCheckpoint(path: string): Promise<ParseResult> {
+  const doc = await readJsonDocument(path);
+  if (!doc.ok) {
+    return { sessions: [], skipped: doc.reason === "missing" ? 0 : 1 };
+  }
+  const history = Array.isArray(doc.value)
+    ? doc.value
+    : isObject(doc.value) && Array.isArray(doc.value.history)
+    ? doc.value.history
+    : undefined;
+  if (!history) return { sessions: [], skipped: 1 };
+  const parts = segments(path);
+  const project = parts.at(-2) as string;
+  const tag = (parts.at(-1) as string).replace(/^checkpoint-|\.json$/g, "");
+  const tmpDir = dirname(path);
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: `${project}/checkpoint-${tag}`,
+    path,
+    project,
+  });
+  let cwd = await projectRoot(tmpDir, dirname(dirname(tmpDir)), project);
+  const tools = new ToolRecorder(builder, DIALECT);
+  let firstPrompt: string | undefined;
+  let afterSetup = false;
+  let skipped = 0;
+  for (const [i, content] of history.entries()) {
+    if (!isObject(content) || !Array.isArray(content.parts)) {
+      skipped++;
+      continue;
+    }
+    const locator: Locator = { path, recordId: `#${i}` };
+    const text = partsText(content.parts).trim();
+    if (content.role === "user" && SETUP_CONTEXT.test(text)) {
+      const m = SETUP_CWD.exec(text);
+      cwd ??= (m?.[1] ?? m?.[2])?.trim();
+      afterSetup = true;
+      continue;
+    }
+    if (content.role === "model") {
+      tools.newMessage();
+      if (!(afterSetup && text === SETUP_ACK)) {
+        builder.add("assistant", cleanSpeech(text), { locator });
+      }
+      for (const part of content.parts) {
+        const call = isObject(part) ? part.functionCall : undefined;
+        if (!isObject(call) || !str(call.name)) continue;
+        tools.call(str(call.id), str(call.name) as string, call.args, {
+          locator,
+          time: undefined,
+        });
+      }
+    } else if (content.role === "user") {
+      const cut = text.indexOf(REFERENCED_FILES);
+      const typed = cleanSpeech(
+        (cut === -1 ? text : text.slice(0, cut)).trim(),
+      );
+      if (typed && firstPrompt === undefined) firstPrompt = typed;
+      if (typed.startsWith("<state_snapshot>")) {
+        builder.add("summary", typed, { locator });
+      } else builder.add("user", typed, { locator });
+      for (const part of content.parts) {
+        const response = isObject(part) ? part.functionResponse : undefined;
+        if (!isObject(response)) continue;
+        const out = isObject(response.response)
+          ? response.response.output ?? response.response.error
+          : undefined;
+        const failed = isObject(response.response) &&
+          response.response.error !== undefined;
+        tools.result(
+          str(response.id),
+          typeof out === "string"
+            ? out
+            : out === undefined
+            ? ""
+            : JSON.stringify(out),
+          failed,
+          { locator, time: undefined },
+          undefined,
+          str(response.name),
+        );
+      }
+    } else skipped++;
+    afterSetup = false;
+  }
+  if (firstPrompt && await chatsHold(`${tmpDir}/chats`, firstPrompt)) {
+    return { sessions: [], skipped };
+  }
+  if (cwd) builder.setCwd(cwd);
+  let title = tag;
+  try {
+    title = decodeURIComponent(tag);
+  } catch {
+    // An old raw tag with a stray `%`: keep it as written.
+  }
+  builder.setTitle(title);
+  try {
+    builder.touch((await Deno.stat(path)).mtime?.getTime());
+  } catch {
+    // The file vanished after reading: keep what was read.
+  }
+  const session = builder.build();
+  return { sessions: session.records.length > 0 ? [session] : [], skipped };
+}
+
 /** The `.gemini` directories: `DEJA_GEMINI_ROOT`, else `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 function geminiRoots(source: SourceEnv): string[] {
   if (source.env.DEJA_GEMINI_ROOT) return [source.env.DEJA_GEMINI_ROOT];
@@ -493,6 +638,13 @@ const promptLogKind: FileKind = {
   appendOnly: false,
   match: isPromptLogPath,
   parse: (path) => parsePromptLog(path),
+};
+
+const checkpointKind: FileKind = {
+  id: "checkpoint",
+  appendOnly: false,
+  match: isCheckpointPath,
+  parse: (path) => parseCheckpoint(path),
 };
 
 const chatKind: FileKind = {
@@ -516,7 +668,7 @@ export const gemini: Harness = {
   id: HARNESS_ID,
   name: "Gemini CLI",
   format:
-    "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts); the prompt log tmp/<project>/logs.json",
+    "JSON document or JSONL append log per chat in tmp/<project>/chats/ ($set patches, $rewindTo cuts); the prompt log tmp/<project>/logs.json; /chat save checkpoints (Content[] history)",
   envOverrides: ["GEMINI_CLI_HOME", "DEJA_GEMINI_ROOT"],
   roots: geminiRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -524,20 +676,22 @@ export const gemini: Harness = {
       geminiRoots(source).flatMap((root) =>
         walkFiles(
           `${root}/tmp`,
-          (p) => isChatPath(p) || isPromptLogPath(p),
+          (p) => isChatPath(p) || isPromptLogPath(p) || isCheckpointPath(p),
           { maxDepth: 4 },
         )
       ),
     );
   },
-  kinds: [chatKind, promptLogKind],
+  kinds: [chatKind, promptLogKind, checkpointKind],
+  // 2: `/chat save` checkpoints no chat holds are read.
+  revision: 2,
   docs: {
     store:
-      "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
+      "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints (copies of a chat's history), bare slash commands in logs.json",
+      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
       "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source (no real `.jsonl` sample)",
   },

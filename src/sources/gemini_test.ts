@@ -405,3 +405,98 @@ Deno.test("gemini logs.json: the prompts of chats older builds never recorded ar
   );
   equal(result.sessions[0]?.started, Date.parse("2025-07-03T09:15:02.118Z"));
 });
+
+Deno.test("gemini reads a /chat save checkpoint only when no chat of its project holds it", async (t) => {
+  const home = await Deno.makeTempDir();
+  const tmp = `${home}/.gemini/tmp/orchard`;
+  await Deno.mkdir(`${tmp}/chats`, { recursive: true });
+  const setup = {
+    role: "user",
+    parts: [{
+      text:
+        "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Monday, June 2, 2025.\nMy operating system is: linux\nI'm currently working in the directory: /home/dev/orchard\n</session_context>",
+    }],
+  };
+  const history = [
+    setup,
+    { role: "model", parts: [{ text: "Got it. Thanks for the context!" }] },
+    { role: "user", parts: [{ text: "why do the pear trees bloom late?" }] },
+    {
+      role: "model",
+      parts: [{ text: "Checking the frost table." }, {
+        functionCall: {
+          id: "c1",
+          name: "read_file",
+          args: { absolute_path: "/home/dev/orchard/frost.csv" },
+        },
+      }],
+    },
+    {
+      role: "user",
+      parts: [{
+        functionResponse: {
+          id: "c1",
+          name: "read_file",
+          response: { output: "pear,late" },
+        },
+      }],
+    },
+    { role: "model", parts: [{ text: "The frost table delays pears." }] },
+  ];
+  const legacy = `${tmp}/checkpoint-pears.json`;
+  await Deno.writeTextFile(legacy, JSON.stringify(history));
+  const current = `${tmp}/checkpoint-bloom%20notes.json`;
+  await Deno.writeTextFile(
+    current,
+    JSON.stringify({ history, authType: "oauth-personal" }),
+  );
+  const kind = (p: string) => gemini.kinds.find((k) => k.match(p));
+  const env = { home, env: {}, os: "linux" };
+  await t.step("discovered as checkpoints", async () => {
+    const found = await gemini.discover(env);
+    ok(found.includes(legacy) && found.includes(current), found.join());
+    equal(kind(legacy)?.id, "checkpoint");
+  });
+  await t.step("both shapes parse, setup context dropped", async () => {
+    for (const path of [legacy, current]) {
+      const r = await kind(path)!.parse(path, {
+        includeSubagents: true,
+        source: env,
+      });
+      const s = r.sessions[0] as Session;
+      deepEqual(s.records.map((x) => x.role), [
+        "user",
+        "assistant",
+        "files",
+        "tool-output",
+        "assistant",
+      ]);
+      equal(s.records[0]?.text, "why do the pear trees bloom late?");
+      equal(s.cwd, "/home/dev/orchard");
+    }
+    const s = (await kind(current)!.parse(current, {
+      includeSubagents: true,
+      source: env,
+    })).sessions[0];
+    equal(s?.title, "bloom notes");
+    equal(s?.id, "orchard/checkpoint-bloom%20notes");
+  });
+  await t.step("a chat that holds the same prompt wins", async () => {
+    await Deno.writeTextFile(
+      `${tmp}/chats/session-2025-06-02T10-00-abcd1234.json`,
+      JSON.stringify({
+        sessionId: "abcd1234",
+        messages: [{
+          id: "m1",
+          type: "user",
+          content: [{ text: "why do the pear trees bloom late?" }],
+        }],
+      }),
+    );
+    const r = await kind(legacy)!.parse(legacy, {
+      includeSubagents: true,
+      source: env,
+    });
+    equal(r.sessions.length, 0);
+  });
+});
