@@ -187,16 +187,41 @@ Deno.test({
       );
 
       await t.step(
-        "recall of a pasted megabyte still answers within its 4 KiB budget",
+        "recall of a long pasted log with no match stays within its 4 KiB budget",
         async () => {
           const r = await call(worker, "deja", {
             mode: "recall",
-            query: `zqxw${"v".repeat(1_000_000)}`,
+            query: `zqxw${"v".repeat(8000)}`,
           });
           ok(
             new TextEncoder().encode(r.text).length <= 4096,
             `${r.text.length} characters`,
           );
+        },
+      );
+
+      await t.step(
+        "oversized arguments are refused, not echoed back or sent to SQLite",
+        async () => {
+          const long = "a".repeat(300_000);
+          const cases: Array<[string, Record<string, unknown>]> = [
+            ["deja", { mode: "blame", path: long }],
+            ["deja", { mode: "how", query: `run ${long}` }],
+            ["deja", { mode: "orient", project: long }],
+            ["deja", { mode: "context", session: long }],
+            ["deja", { mode: "remember", text: long }],
+            ["deja_recommendations", { action: "show", hash: `ab${long}` }],
+          ];
+          for (const [name, args] of cases) {
+            const r = await worker.callTool({
+              name,
+              arguments: args,
+            }) as TextResult;
+            const text = r.content.map((c) => c.text).join("");
+            equal(r.isError, true, `${name} ${String(args.mode ?? "")}`);
+            ok(text.length < 2000, `${text.length} characters`);
+            ok(!text.includes("SQLITE"), text);
+          }
         },
       );
 
