@@ -9,7 +9,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { formatAge } from "../core/time.ts";
 import type { Note } from "../memory/mod.ts";
 import { parseQuery, search, type SearchHit } from "../search/mod.ts";
-import { collapse } from "./_db.ts";
+import { clip, collapse } from "./_db.ts";
 import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
 import { noteLine, notesMatching } from "./project_notes.ts";
 
@@ -230,8 +230,6 @@ export async function recallAnswer(
         : "No session matches");
     // Echo a pasted log's start, not all of it: the answer has a budget
     // (the reason may quote the query too).
-    const clip = (t: string, n: number) =>
-      t.length > n ? `${t.slice(0, n - 1)}…` : t;
     answer.text = `Nothing recalled for "${clip(query, 200)}": ${
       clip(answer.why, 400)
     }`;
