@@ -35,6 +35,7 @@ import {
   type StoredRecord,
 } from "./_rows.ts";
 import {
+  type FtsTable,
   quote,
   Retriever,
   sessionFilterSql,
@@ -757,16 +758,18 @@ function climb(r: Retriever, q: UnderstoodQuery): Plan {
   }
 
   // Fuzzy: a never-seen word becomes the closest indexed word. A word the
-  // index holds outside the filters is no typo: it is only not said here.
+  // index holds outside the filters, or in records of other roles (an error
+  // code only tool output printed), is no typo: it is only not said here.
   const fixes: string[] = [];
   const words = terms.map((t) => t.text);
+  const elsewhere = (["fts_speech", "fts_work"] as const).filter((
+    table: FtsTable,
+  ) => r.filtered || !r.tables.includes(table));
   for (const i of blocking) {
     if (postings[i]!.length > 0) continue;
     const t = terms[i]!;
     const expr = termExpression(t);
-    if (r.filtered && r.tables.some((table) => r.anywhere(expr, table))) {
-      continue;
-    }
+    if (elsewhere.some((table) => r.anywhere(expr, table))) continue;
     if (t.kind !== "word") {
       plan.unseen.push({ term: t.text });
       continue;
