@@ -136,3 +136,32 @@ export function isRegularFileSync(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * The names of the folders directly inside a folder, sorted, for roots that
+ * fan out over profiles or variants. Links to folders are not followed.
+ *
+ * @param dir A folder.
+ * @returns Child folder names in sorted order; none when `dir` cannot be read.
+ * @example
+ * ```ts
+ * import { childDirs } from "./_paths.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${dir}/b`);
+ * Deno.mkdirSync(`${dir}/a`);
+ * Deno.writeTextFileSync(`${dir}/c`, "");
+ * deepEqual(childDirs(dir), ["a", "b"]);
+ * deepEqual(childDirs(`${dir}/missing`), []);
+ * ```
+ */
+export function childDirs(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.isDirectory)
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}

@@ -25,6 +25,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, list, obj, str } from "./_json.ts";
+import { childDirs } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "antigravity";
@@ -212,15 +213,9 @@ function antigravityRoots(source: SourceEnv): string[] {
     return [source.env.DEJA_ANTIGRAVITY_ROOT];
   }
   const gemini = join(source.home, ".gemini");
-  let names: string[] = [];
-  try {
-    names = [...Deno.readDirSync(gemini)]
-      .filter((e) => e.isDirectory && e.name.startsWith("antigravity"))
-      .map((e) => e.name).sort();
-  } catch {
-    // No ~/.gemini.
-  }
-  return names.map((name) => join(gemini, name, "brain"));
+  return childDirs(gemini)
+    .filter((name) => name.startsWith("antigravity"))
+    .map((name) => join(gemini, name, "brain"));
 }
 
 const transcriptKind: FileKind = {

@@ -22,7 +22,7 @@ import { parseTime } from "../core/time.ts";
 import type { Locator, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, list, obj, parseJson, str } from "./_json.ts";
-import { isRegularFileSync } from "./_paths.ts";
+import { childDirs, isRegularFileSync } from "./_paths.ts";
 import {
   columnsOf,
   numberColumn,
@@ -251,14 +251,7 @@ function hermesStores(source: SourceEnv): string[] {
   if (source.env.DEJA_HERMES_DB) return [source.env.DEJA_HERMES_DB];
   const home = hermesHome(source);
   const stores = [join(home, "state.db")];
-  let names: string[] = [];
-  try {
-    names = [...Deno.readDirSync(join(home, "profiles"))]
-      .filter((e) => e.isDirectory).map((e) => e.name).sort();
-  } catch {
-    // No profiles.
-  }
-  for (const name of names) {
+  for (const name of childDirs(join(home, "profiles"))) {
     stores.push(join(home, "profiles", name, "state.db"));
   }
   return stores;

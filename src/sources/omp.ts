@@ -16,6 +16,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { childDirs } from "./_paths.ts";
 import {
   parsePiShaped,
   piIdFromName,
@@ -54,18 +55,6 @@ export function parseOmpSession(
   options: PiShapedParseOptions,
 ): Promise<ParseResult> {
   return parsePiShaped(path, options, SHAPE);
-}
-
-/** Child folder names of `dir`, sorted (none when it cannot be read). */
-function childDirs(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)]
-      .filter((e) => e.isDirectory)
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 /**
