@@ -57,3 +57,28 @@ export async function readJsonDocument(
     return { ok: false, reason: "malformed" };
   }
 }
+
+/**
+ * Reads a small JSON file that sits beside a store's logs (session metadata,
+ * a project list), where a missing or broken file only means less is known.
+ *
+ * @param path The file.
+ * @returns The parsed value; undefined when the file is missing, unreadable
+ * or not JSON.
+ * @example
+ * ```ts
+ * import { readJsonFile } from "./_json_doc.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, '{"title": "t"}');
+ * deepEqual(await readJsonFile(path), { title: "t" });
+ * equal(await readJsonFile(`${path}.missing`), undefined);
+ * ```
+ */
+export async function readJsonFile(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await Deno.readTextFile(path));
+  } catch {
+    return undefined;
+  }
+}

@@ -25,6 +25,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, list, obj, str } from "./_json.ts";
+import { readJsonFile } from "./_json_doc.ts";
 import { childDirs } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
@@ -91,16 +92,9 @@ async function workspaceOf(
   brainDir: string,
   id: string,
 ): Promise<string | undefined> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(
-      await Deno.readTextFile(
-        join(dirname(brainDir), "cache", "conversation_metadata.json"),
-      ),
-    );
-  } catch {
-    return undefined;
-  }
+  const doc = await readJsonFile(
+    join(dirname(brainDir), "cache", "conversation_metadata.json"),
+  );
   const entry = obj(obj(obj(doc).conversations)[id]);
   for (const uri of list(obj(entry.summary).WorkspaceURIs)) {
     if (typeof uri !== "string" || !uri.startsWith("file://")) continue;

@@ -41,6 +41,7 @@ import {
   parseJson,
   str,
 } from "./_json.ts";
+import { readJsonFile } from "./_json_doc.ts";
 import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "crush";
@@ -69,15 +70,7 @@ function crushRoots(source: SourceEnv): string[] {
 
 /** Data directories listed in `projects.json` (missing or bad file: none). */
 async function listedDataDirs(source: SourceEnv): Promise<string[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(
-      join(globalDataDir(source), "projects.json"),
-    );
-  } catch {
-    return [];
-  }
-  const doc = parseJson(text);
+  const doc = await readJsonFile(join(globalDataDir(source), "projects.json"));
   const out: string[] = [];
   for (const project of list(obj(doc).projects)) {
     if (!isObject(project)) continue;

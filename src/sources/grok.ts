@@ -26,6 +26,7 @@ import type { Lineage, Locator, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { finite, isObject, type Json, list, obj, str } from "./_json.ts";
+import { readJsonFile } from "./_json_doc.ts";
 import { isRegularFileSync } from "./_paths.ts";
 import {
   numberColumn,
@@ -412,12 +413,7 @@ interface GrokSummary {
 }
 
 async function readSummary(dir: string): Promise<GrokSummary> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await Deno.readTextFile(join(dir, "summary.json")));
-  } catch {
-    return {};
-  }
+  const doc = await readJsonFile(join(dir, "summary.json"));
   if (!isObject(doc)) return {};
   const info = obj(doc.info);
   const summary: GrokSummary = {};

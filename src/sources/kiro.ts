@@ -23,6 +23,7 @@ import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines, type WalkJsonLinesOptions } from "./_jsonl_walk.ts";
 import { isObject, list, obj, str } from "./_json.ts";
+import { readJsonFile } from "./_json_doc.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kiro";
@@ -98,14 +99,7 @@ interface KiroMeta {
 }
 
 async function readMeta(path: string): Promise<KiroMeta> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(
-      await Deno.readTextFile(path.replace(/\.jsonl$/, ".json")),
-    );
-  } catch {
-    return {};
-  }
+  const doc = await readJsonFile(path.replace(/\.jsonl$/, ".json"));
   if (!isObject(doc)) return {};
   const meta: KiroMeta = {};
   const title = str(doc.title);

@@ -17,6 +17,7 @@ import { walkFiles } from "../core/harness.ts";
 import { titleFrom } from "../core/text.ts";
 import type { Session } from "../core/types.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { readJsonFile } from "./_json_doc.ts";
 import { parsePiShaped, type PiShapedParseOptions } from "./_pi_shaped.ts";
 
 const HARNESS_ID = "openclaw";
@@ -39,14 +40,7 @@ async function keyEntry(
   path: string,
   sessionId: string,
 ): Promise<KeyEntry | undefined> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(
-      await Deno.readTextFile(join(dirname(path), "sessions.json")),
-    );
-  } catch {
-    return undefined;
-  }
+  const doc = await readJsonFile(join(dirname(path), "sessions.json"));
   if (!isObject(doc)) return undefined;
   const name = basename(path);
   const entries = Object.entries(doc).filter((e): e is [string, Json] =>
