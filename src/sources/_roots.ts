@@ -1,13 +1,15 @@
 /**
- * Where harness stores live: the per-OS base folders desktop apps keep their
- * data under (built with `node:path` `join`), and the path-list variables
- * that name roots instead. Each harness adds its own env overrides and
- * folder names on top.
+ * Where harness stores live and how their files are found: the per-OS base
+ * folders desktop apps keep their data under (built with `node:path`
+ * `join`), the path-list variables that name roots instead, and the walk
+ * over a harness's roots. Each harness adds its own env overrides and folder
+ * names on top.
  *
  * @module
  */
 import { join } from "node:path";
-import type { SourceEnv } from "../core/harness.ts";
+import type { SourceEnv, WalkFilesOptions } from "../core/harness.ts";
+import { walkFiles } from "../core/harness.ts";
 
 /**
  * The XDG data folder: `$XDG_DATA_HOME`, else `~/.local/share`.
@@ -108,4 +110,33 @@ export function pathList(
   if (!value) return [];
   return value.split(source.os === "windows" ? ";" : ":")
     .map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/**
+ * The files under each of a harness's roots that `match`, root by root in
+ * the order given (each root walked as `walkFiles` walks it).
+ *
+ * @param roots The folders to walk (missing ones yield nothing).
+ * @param match Which files count.
+ * @param options Depth and folders to skip, for every root.
+ * @returns Absolute file paths.
+ * @example
+ * ```ts
+ * import { walkRoots } from "./_roots.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const a = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${a}/s.jsonl`, "");
+ * Deno.writeTextFileSync(`${a}/s.json`, "");
+ * deepEqual(
+ *   walkRoots([`${a}/missing`, a], (p) => p.endsWith(".jsonl"), { maxDepth: 0 }),
+ *   [`${a}/s.jsonl`],
+ * );
+ * ```
+ */
+export function walkRoots(
+  roots: readonly string[],
+  match: (path: string) => boolean,
+  options: WalkFilesOptions = {},
+): string[] {
+  return roots.flatMap((root) => walkFiles(root, match, options));
 }

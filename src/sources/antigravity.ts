@@ -18,7 +18,6 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
@@ -27,6 +26,7 @@ import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, list, obj, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { childDirs } from "./_paths.ts";
+import { walkRoots } from "./_roots.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "antigravity";
@@ -241,9 +241,9 @@ export const antigravity: Harness = {
   roots: antigravityRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      antigravityRoots(source).flatMap((root) =>
-        walkFiles(root, transcriptKind.match, { maxDepth: 3 })
-      ),
+      walkRoots(antigravityRoots(source), transcriptKind.match, {
+        maxDepth: 3,
+      }),
     );
   },
   kinds: [transcriptKind],

@@ -17,13 +17,13 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, list, str } from "./_json.ts";
+import { walkRoots } from "./_roots.ts";
 import { editBody, exitCodeIn, removedLines } from "./_work_records.ts";
 
 const HARNESS_ID = "junie";
@@ -260,9 +260,7 @@ export const junie: Harness = {
   roots: junieRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      junieRoots(source).flatMap((root) =>
-        walkFiles(root, eventsKind.match, { maxDepth: 1 })
-      ),
+      walkRoots(junieRoots(source), eventsKind.match, { maxDepth: 1 }),
     );
   },
   kinds: [eventsKind],

@@ -16,7 +16,6 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
@@ -24,6 +23,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines, type WalkJsonLinesOptions } from "./_jsonl_walk.ts";
 import { isObject, list, obj, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
+import { walkRoots } from "./_roots.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kiro";
@@ -274,9 +274,7 @@ export const kiro: Harness = {
   roots: kiroRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      kiroRoots(source).flatMap((root) =>
-        walkFiles(root, logKind.match, { maxDepth: 0 })
-      ),
+      walkRoots(kiroRoots(source), logKind.match, { maxDepth: 0 }),
     );
   },
   kinds: [logKind],

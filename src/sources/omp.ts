@@ -15,7 +15,6 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import { childDirs } from "./_paths.ts";
 import {
   parsePiShaped,
@@ -23,6 +22,7 @@ import {
   type PiShape,
   type PiShapedParseOptions,
 } from "./_pi_shaped.ts";
+import { walkRoots } from "./_roots.ts";
 
 const HARNESS_ID = "omp";
 
@@ -109,9 +109,7 @@ export const omp: Harness = {
   roots: ompRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      ompRoots(source).flatMap((root) =>
-        walkFiles(root, sessionKind.match, { maxDepth: 3 })
-      ),
+      walkRoots(ompRoots(source), sessionKind.match, { maxDepth: 3 }),
     );
   },
   kinds: [sessionKind],

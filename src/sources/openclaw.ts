@@ -13,12 +13,12 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import { titleFrom } from "../core/text.ts";
 import type { Session } from "../core/types.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { parsePiShaped, type PiShapedParseOptions } from "./_pi_shaped.ts";
+import { walkRoots } from "./_roots.ts";
 
 const HARNESS_ID = "openclaw";
 
@@ -159,9 +159,7 @@ export const openclaw: Harness = {
   roots: openclawRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      openclawRoots(source).flatMap((root) =>
-        walkFiles(root, isTranscript, { maxDepth: 2 })
-      ),
+      walkRoots(openclawRoots(source), isTranscript, { maxDepth: 2 }),
     );
   },
   kinds: [sessionKind],

@@ -13,13 +13,13 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
 import {
   parsePiShaped,
   piIdFromName,
   type PiShape,
   type PiShapedParseOptions,
 } from "./_pi_shaped.ts";
+import { walkRoots } from "./_roots.ts";
 
 const HARNESS_ID = "pi";
 
@@ -90,9 +90,7 @@ export const pi: Harness = {
   roots: piRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      piRoots(source).flatMap((root) =>
-        walkFiles(root, sessionKind.match, { maxDepth: 2 })
-      ),
+      walkRoots(piRoots(source), sessionKind.match, { maxDepth: 2 }),
     );
   },
   kinds: [sessionKind],

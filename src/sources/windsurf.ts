@@ -15,7 +15,7 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { walkFiles } from "../core/harness.ts";
+import { walkRoots } from "./_roots.ts";
 
 const HARNESS_ID = "windsurf";
 
@@ -79,9 +79,7 @@ export const windsurf: Harness = {
   roots: windsurfRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      windsurfRoots(source).flatMap((root) =>
-        walkFiles(root, sealedKind.match, { maxDepth: 0 })
-      ),
+      walkRoots(windsurfRoots(source), sealedKind.match, { maxDepth: 0 }),
     );
   },
   kinds: [sealedKind],
