@@ -1,11 +1,13 @@
 /**
  * Helpers the harness parser tests share: the real-sample folder beside the
  * repo (read when present, skipped when not), temp files laid out the way a
- * harness expects, JSONL text, and a session's roles at a glance.
+ * harness expects, JSONL text, a session's roles at a glance, and the options
+ * that resume a parse where an earlier one stopped.
  *
  * @module
  */
 import { dirname, join } from "node:path";
+import type { ParseResult } from "../core/harness.ts";
 import type { Session } from "../core/types.ts";
 
 /** The shared real-sample folder beside the repo, when it exists. */
@@ -107,4 +109,39 @@ export function jsonLines(values: readonly unknown[]): string {
  */
 export function roles(session: Session | undefined): string {
   return (session?.records ?? []).map((r) => r.role).join(",");
+}
+
+/** The options {@linkcode resumeOptions} answers. */
+export interface ResumeOptions {
+  /** The earlier parse's safe offset. */
+  offset: number;
+  /** The line number at that offset. */
+  firstLine: number;
+  /** The earlier parse's state, after a trip through JSON. */
+  state: unknown;
+}
+
+/**
+ * The parse options that resume where an earlier parse stopped, its state
+ * sent through JSON as the index stores it (so a parser that kept a `Map` or
+ * `undefined` in its state is caught).
+ *
+ * @param first The earlier parse's result.
+ * @returns `offset`, `firstLine` and `state` for the next parse.
+ * @example
+ * ```ts
+ * import { resumeOptions } from "./_test_kit.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(
+ *   resumeOptions({ sessions: [], skipped: 0, safeOffset: 9, safeLine: 2, state: { a: undefined } }),
+ *   { offset: 9, firstLine: 2, state: {} },
+ * );
+ * ```
+ */
+export function resumeOptions(first: ParseResult): ResumeOptions {
+  return {
+    offset: first.safeOffset as number,
+    firstLine: first.safeLine as number,
+    state: JSON.parse(JSON.stringify(first.state)),
+  };
 }

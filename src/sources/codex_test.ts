@@ -7,7 +7,7 @@ import {
   type SessionRecord,
 } from "../core/types.ts";
 import { codex, type CodexRolloutState } from "./codex.ts";
-import { hasSamples, sampleDir } from "./_test_kit.ts";
+import { hasSamples, resumeOptions, sampleDir } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/home/.codex", import.meta.url).pathname;
 const SAMPLES = sampleDir("codex");
@@ -503,11 +503,7 @@ Deno.test("history.jsonl gives one user session per session id", async () => {
     }\n{"session_id": 5}\n{"ts":1,"text":"x"}\nnot json\n{"session_id":"torn","ts":1,"te`,
     { append: true },
   );
-  const next = await parse(path, {
-    offset: first.safeOffset as number,
-    firstLine: first.safeLine as number,
-    state: JSON.parse(JSON.stringify(first.state)),
-  });
+  const next = await parse(path, resumeOptions(first));
   equal(next.sessions.length, 1);
   equal(next.sessions[0]?.id, ID_GONE);
   deepEqual(

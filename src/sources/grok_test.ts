@@ -9,7 +9,7 @@ import {
   parseGrokUpdates,
 } from "./grok.ts";
 import { writeFixtureDb } from "./_store_test_kit.ts";
-import { jsonLines, tempFileAt } from "./_test_kit.ts";
+import { jsonLines, resumeOptions, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/grok", import.meta.url).pathname;
 const GROUP = `${HOME}/.grok/sessions/%2Fhome%2Fdev%2Fcode%2Fquarry`;
@@ -153,11 +153,7 @@ Deno.test("parseGrokUpdates() resumes from its safe offset with the same records
   const first = await parse(path);
   equal(first.safeOffset, new TextEncoder().encode(head).length);
   await Deno.writeTextFile(path, whole);
-  const second = await parse(path, {
-    offset: first.safeOffset as number,
-    firstLine: first.safeLine as number,
-    state: JSON.parse(JSON.stringify(first.state)),
-  });
+  const second = await parse(path, resumeOptions(first));
   const a = first.sessions[0] as Session;
   const b = second.sessions[0] as Session;
   const full = (await parse(MAIN)).sessions[0] as Session;

@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { ParseOptions, ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { kiro, parseKiroLog } from "./kiro.ts";
-import { jsonLines, tempFileAt } from "./_test_kit.ts";
+import { jsonLines, resumeOptions, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/kiro", import.meta.url).pathname;
 const FIXTURE =
@@ -88,11 +88,7 @@ Deno.test("parseKiroLog() resumes from its safe offset, and a later Clear marks 
   const first = await parse(path);
   equal(first.safeOffset, new TextEncoder().encode(head).length);
   await Deno.writeTextFile(path, whole);
-  const second = await parse(path, {
-    offset: first.safeOffset as number,
-    firstLine: first.safeLine as number,
-    state: JSON.parse(JSON.stringify(first.state)),
-  });
+  const second = await parse(path, resumeOptions(first));
   const full = (await parse(FIXTURE)).sessions[0] as Session;
   const a = first.sessions[0] as Session;
   const b = second.sessions[0] as Session;
