@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DejaError } from "../core/errors.ts";
 import { isSuperseded } from "../core/types.ts";
 import {
@@ -26,6 +26,21 @@ CREATE TABLE session (id text PRIMARY KEY, parent_id text, directory text NOT NU
 CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, data text NOT NULL);
 CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL);
 `;
+
+/** Writes a JSON tree under `root`: each file's text, or its value as JSON. */
+async function writeTree(
+  root: string,
+  files: Record<string, unknown>,
+): Promise<void> {
+  for (const [relPath, content] of Object.entries(files)) {
+    const path = join(root, relPath);
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await Deno.writeTextFile(
+      path,
+      typeof content === "string" ? content : JSON.stringify(content),
+    );
+  }
+}
 
 Deno.test("opencode parses every store shape in the fixture", async () => {
   const { files, sessions, skipped } = await parseHome(
@@ -283,37 +298,18 @@ Deno.test("opencode survives hostile rows", async () => {
 Deno.test("opencode JSON tree: truncated documents are skipped, not fatal", async () => {
   const root = await Deno.makeTempDir();
   const s = join(root, "storage", "session");
-  await Deno.mkdir(join(s, "info"), { recursive: true });
-  await Deno.mkdir(join(s, "message", "ses_t"), { recursive: true });
-  await Deno.mkdir(join(s, "part", "ses_t", "msg_1"), { recursive: true });
-  await Deno.writeTextFile(
-    join(s, "info", "ses_bad.json"),
-    '{"id":"ses_bad","tit',
-  );
-  await Deno.writeTextFile(
-    join(s, "info", "ses_t.json"),
-    JSON.stringify({ id: "ses_t", title: "t", time: { created: 1 } }),
-  );
-  await Deno.writeTextFile(
-    join(s, "message", "ses_t", "msg_1.json"),
-    JSON.stringify({
+  await writeTree(s, {
+    "info/ses_bad.json": '{"id":"ses_bad","tit',
+    "info/ses_t.json": { id: "ses_t", title: "t", time: { created: 1 } },
+    "message/ses_t/msg_1.json": {
       id: "msg_1",
       role: "user",
       time: { created: 1760000000000 },
-    }),
-  );
-  await Deno.writeTextFile(
-    join(s, "message", "ses_t", "msg_2.json"),
-    '{"id":"msg_2","ro',
-  );
-  await Deno.writeTextFile(
-    join(s, "part", "ses_t", "msg_1", "prt_1.json"),
-    JSON.stringify({ id: "prt_1", type: "text", text: "fine" }),
-  );
-  await Deno.writeTextFile(
-    join(s, "part", "ses_t", "msg_1", "prt_2.json"),
-    '{"id":"prt_2","type":"te',
-  );
+    },
+    "message/ses_t/msg_2.json": '{"id":"msg_2","ro',
+    "part/ses_t/msg_1/prt_1.json": { id: "prt_1", type: "text", text: "fine" },
+    "part/ses_t/msg_1/prt_2.json": '{"id":"prt_2","type":"te',
+  });
   const bad = await parseOpencodeStorageSession(
     join(s, "info", "ses_bad.json"),
     OPTIONS,
@@ -444,21 +440,15 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
     async () => {
       const root = await Deno.makeTempDir();
       const s = join(root, "storage", "session");
-      await Deno.mkdir(join(s, "info"), { recursive: true });
-      await Deno.mkdir(join(s, "message", "ses_e"), { recursive: true });
-      await Deno.writeTextFile(
-        join(s, "info", "ses_e.json"),
-        JSON.stringify({ id: "ses_e", title: "t", time: { created: 1 } }),
-      );
-      await Deno.writeTextFile(
-        join(s, "message", "ses_e", "msg_1.json"),
-        JSON.stringify({
+      await writeTree(s, {
+        "info/ses_e.json": { id: "ses_e", title: "t", time: { created: 1 } },
+        "message/ses_e/msg_1.json": {
           id: "msg_1",
           role: "assistant",
           time: { created: 1760000000000 },
           error: { name: "ProviderAuthError", message: "missing API key" },
-        }),
-      );
+        },
+      });
       const { sessions } = await parseOpencodeStorageSession(
         join(s, "info", "ses_e.json"),
         OPTIONS,
