@@ -1,7 +1,7 @@
 /**
  * Accumulates one session's records the same way for every parser: seq
  * numbers, start/update times, the title from the first user turn, the text
- * cap, and de-duplication of identical consecutive records.
+ * cap, `edit` bodies, and de-duplication of identical consecutive records.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { capText, projectFromCwd, titleFrom } from "../core/text.ts";
+import { editBody } from "./_work_records.ts";
 
 /** Extra fields for {@linkcode SessionBuilder.add}. */
 export interface AddRecordOptions {
@@ -153,6 +154,30 @@ export class SessionBuilder {
       this.#session.title = titleFrom(capped);
     }
     return record;
+  }
+
+  /**
+   * Adds an `edit` record: the path, then the text the edit removed (cut as
+   * {@linkcode editBody} cuts it, and then flagged `truncated`).
+   *
+   * @param path The edited file.
+   * @param removed The text the edit removed or replaced.
+   * @param options As for {@linkcode SessionBuilder.add}.
+   * @returns The record, or undefined if skipped.
+   */
+  addEdit(
+    path: string,
+    removed: string,
+    options: AddRecordOptions,
+  ): SessionRecord | undefined {
+    const body = editBody(path, removed);
+    return this.add(
+      "edit",
+      body.text,
+      body.truncated
+        ? { ...options, flags: { ...options.flags, truncated: true } }
+        : options,
+    );
   }
 
   /** Adds a supersession mark over `[from, to)`. */

@@ -22,7 +22,6 @@ import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirOf, isRegularFileSync } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
 import { pathList } from "./_roots.ts";
-import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "aider";
 const HISTORY_NAME = ".aider.chat.history.md";
@@ -401,12 +400,10 @@ class HistoryReader {
         const want = normPath(path);
         for (const edit of this.#proposed) {
           if (edit.path !== want && !want.endsWith(`/${edit.path}`)) continue;
-          const body = editBody(path, edit.removed);
-          builder.add("edit", body.text, {
+          builder.addEdit(path, edit.removed, {
             locator: block.locator,
             time,
             tool: "edit",
-            ...(body.truncated ? { flags: { truncated: true } } : {}),
           });
         }
         this.#proposed = this.#proposed.filter((e) =>

@@ -27,7 +27,6 @@ import { isObject, type Json, list, obj, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { childDirs } from "./_paths.ts";
 import { walkRoots } from "./_roots.ts";
-import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "antigravity";
 
@@ -124,14 +123,7 @@ function addModelStep(
       if (!path) continue;
       b.add("files", path, { ...at, tool: "replace_file_content" });
       const old = str(args.TargetContent);
-      if (old) {
-        const body = editBody(path, old);
-        b.add("edit", body.text, {
-          ...at,
-          tool: "replace_file_content",
-          ...(body.truncated ? { flags: { truncated: true } } : {}),
-        });
-      }
+      if (old) b.addEdit(path, old, { ...at, tool: "replace_file_content" });
     }
     return;
   }

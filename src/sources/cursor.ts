@@ -607,13 +607,7 @@ export async function parseCursorTranscript(
           builder.add("files", file, opts(locator, name));
           const old = name === "StrReplace" ? str(input.old_string) : undefined;
           if (old) {
-            const body = editBody(file, old);
-            builder.add("edit", body.text, {
-              ...opts(locator, name),
-              ...(body.truncated
-                ? { flags: { ...flags, truncated: true } }
-                : {}),
-            });
+            builder.addEdit(file, old, opts(locator, name));
           }
         }
       }

@@ -38,7 +38,6 @@ import {
   textColumn,
 } from "./_sqlite_store.ts";
 import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
-import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "grok";
 
@@ -358,11 +357,7 @@ class GrokUpdatesReader {
     for (const diff of diffs) {
       this.#file(diff.path, at);
       if (!diff.oldText) continue;
-      const body = editBody(diff.path, diff.oldText);
-      this.builder.add("edit", body.text, {
-        ...at,
-        ...(body.truncated ? { flags: { truncated: true } } : {}),
-      });
+      this.builder.addEdit(diff.path, diff.oldText, at);
     }
   }
 

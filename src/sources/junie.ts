@@ -24,7 +24,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, list, str } from "./_json.ts";
 import { walkRoots } from "./_roots.ts";
-import { editBody, exitCodeIn, removedLines } from "./_work_records.ts";
+import { exitCodeIn, removedLines } from "./_work_records.ts";
 
 const HARNESS_ID = "junie";
 
@@ -113,12 +113,7 @@ function addBlock(b: SessionBuilder, event: Json, locator: Locator): void {
         const before = str(change.beforeContent) ?? "";
         const removed = removedLines(before, str(change.afterContent) ?? "");
         if (!removed.trim()) continue;
-        const body = editBody(path, removed);
-        b.add("edit", body.text, {
-          ...at,
-          tool: "edit",
-          ...(body.truncated ? { flags: { truncated: true } } : {}),
-        });
+        b.addEdit(path, removed, { ...at, tool: "edit" });
       }
       break;
     case "ResultBlockUpdatedEvent": {
