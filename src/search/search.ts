@@ -296,14 +296,16 @@ async function searchSaidThenWork(
   const chosen = options.roles?.length || options.regex;
   // Why nothing was said waits until the work records are searched too.
   const said = await searchRoles(db, query, options, !!chosen);
-  if (chosen || !lookInWork(said)) return said;
+  if (chosen || !lookInWork(said) || !workHoldsAll(db, query, options)) {
+    return said;
+  }
   // Nothing said holds every word: an error message, a command or a
   // compaction summary may live only in work records. Sessions whose work
   // records hold them all come before what matched only in part.
   const work = await searchRoles(
     db,
     query,
-    { ...options, roles: WORK_ROLES },
+    { ...options, roles: WORK_ROLES, limit: WORK_HITS, all: false },
     false,
   );
   const found = work.results.filter((h) => h.tier !== "relevance")
@@ -335,6 +337,24 @@ async function searchSaidThenWork(
   };
   delete out.why;
   return out;
+}
+
+/**
+ * Whether one work record holds every word of the query: a cheap look (one
+ * FTS5 intersection, first match only) before a whole search of them.
+ */
+function workHoldsAll(
+  db: Database,
+  query: string,
+  options: SearchOptions,
+): boolean {
+  const terms = understandQuery(query, { now: options.now }).terms.slice(0, 30);
+  if (terms.length === 0) return false;
+  const row = prepared(
+    db,
+    "SELECT rowid FROM fts_work WHERE fts_work MATCH ? LIMIT 1",
+  ).get(terms.map((t) => termExpression(t)).join(" AND "));
+  return row !== undefined;
 }
 
 /** Most sessions a search of work records adds to what was said. */
