@@ -296,9 +296,10 @@ async function searchSaidThenWork(
   const chosen = options.roles?.length || options.regex;
   // Why nothing was said waits until the work records are searched too.
   const said = await searchRoles(db, query, options, !!chosen);
-  if (chosen || !lookInWork(said) || !workHoldsAll(db, query, options)) {
-    return said;
-  }
+  if (chosen) return said;
+  const nothing = async () =>
+    said.results.length ? said : await searchRoles(db, query, options, true);
+  if (!lookInWork(said) || !workHoldsAll(db, query, options)) return nothing();
   // Nothing said holds every word: an error message, a command or a
   // compaction summary may live only in work records. Sessions whose work
   // records hold them all come before what matched only in part.
@@ -310,16 +311,11 @@ async function searchSaidThenWork(
   );
   const found = work.results.filter((h) => h.tier !== "relevance")
     .slice(0, WORK_HITS);
-  if (found.length === 0) {
-    return said.results.length
-      ? said
-      : await searchRoles(db, query, options, true);
-  }
+  if (found.length === 0) return nothing();
   const limit = options.all ? Infinity : options.limit ?? 10;
   const seen = new Set(found.map(hitKey));
   const rest = said.results.filter((h) => !seen.has(hitKey(h)));
   for (const h of found) h.foundIn = "work";
-
   const out: SearchResult = {
     ...said,
     results: [...found, ...rest].slice(0, limit),
