@@ -69,7 +69,7 @@ export interface IndexOptions {
   parserModule?: string;
   /**
    * Bytes of a plain append-only log read at a time when more than this is
-   * left to read (default 8 MiB).
+   * left to read (default 4 MiB).
    */
   partBytes?: number;
 }
@@ -727,7 +727,7 @@ interface FileJob {
  * of about this size at a time, so one huge transcript does not hold the
  * whole file in memory (docs/benchmarks.md).
  */
-const PART_BYTES = 8 * 1024 * 1024;
+const PART_BYTES = 4 * 1024 * 1024;
 
 /** A changed file's size (its -wal counted) and mtime. */
 interface FileStat {
