@@ -4,7 +4,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openMemory, type RecommendationDraft } from "../src/memory/mod.ts";
@@ -46,6 +46,16 @@ async function list(db: string, ...extra: string[]): Promise<Row[]> {
   const r = await deja(["loop", "list", "--db", db, "--json", ...extra]);
   equal(r.code, 0, r.err);
   return JSON.parse(r.out) as Row[];
+}
+
+/** Edits the memory file behind deja's back, as a tamperer would. */
+function tamper(db: string, sql: string, ...params: SQLInputValue[]): void {
+  const raw = new DatabaseSync(db);
+  try {
+    raw.prepare(sql).run(...params);
+  } finally {
+    raw.close();
+  }
 }
 
 function recall(db: string): string[] {
@@ -755,11 +765,11 @@ Deno.test("loop approve refuses the actor who triggered the run that proposed it
 Deno.test("loop apply refuses a recommendation whose status row was edited outside deja", async () => {
   const db = await demoDb();
   const rec = (await list(db))[0]!;
-  const raw = new DatabaseSync(db);
-  raw.prepare("UPDATE rec_status SET status = 'approved' WHERE hash = ?").run(
+  tamper(
+    db,
+    "UPDATE rec_status SET status = 'approved' WHERE hash = ?",
     rec.hash,
   );
-  raw.close();
   const applied = await deja([
     "loop",
     "apply",
@@ -793,12 +803,12 @@ Deno.test("loop rollback refuses an inverse edited outside deja, and audit verif
     equal(r.code, 0, r.err);
   }
   const victim = recall(db).find((h) => !h.startsWith(rec.hash))!;
-  const raw = new DatabaseSync(db);
-  raw.prepare("UPDATE rec_status SET inverse = ? WHERE hash = ?").run(
+  tamper(
+    db,
+    "UPDATE rec_status SET inverse = ? WHERE hash = ?",
     JSON.stringify([{ step: "tombstone", hash: victim }]),
     rec.hash,
   );
-  raw.close();
   const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
   equal(verify.code, 1, verify.out);
   match(verify.out, /inverse/);
@@ -819,11 +829,11 @@ Deno.test("loop rollback refuses an inverse edited outside deja, and audit verif
 Deno.test("loop apply refuses a destructive recommendation whose flags were cleared outside deja", async () => {
   const db = await demoDb();
   const rec = (await list(db)).find((r) => r.destructive)!;
-  const raw = new DatabaseSync(db);
-  raw.prepare(
+  tamper(
+    db,
     "UPDATE rec_status SET destructive = 0, rollbackable = 1 WHERE hash = ?",
-  ).run(rec.hash);
-  raw.close();
+    rec.hash,
+  );
   const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
   equal(verify.code, 1, verify.out);
   match(verify.out, /destructive/);
@@ -846,11 +856,11 @@ Deno.test("loop approve still blocks the triggering actor after its name was era
   const ran = await deja(["loop", "run", "--db", db, "--actor", "user:carol"]);
   equal(ran.code, 0, ran.err);
   const rec = (await list(db))[0]!;
-  const raw = new DatabaseSync(db);
-  raw.prepare("UPDATE rec_status SET trigger_actor = NULL WHERE hash = ?").run(
+  tamper(
+    db,
+    "UPDATE rec_status SET trigger_actor = NULL WHERE hash = ?",
     rec.hash,
   );
-  raw.close();
   const self = await deja([
     "loop",
     "approve",
