@@ -221,6 +221,18 @@ function ids(result: SearchResult): string[] {
   return result.results.map((h) => h.session.id);
 }
 
+/** Six unrelated sessions, so a word's IDF means something. */
+function gardenFiller(): Fixture[] {
+  return Array.from({ length: 6 }, (_, i) => ({
+    id: `filler-${i}`,
+    age: 10 + i,
+    turns: [
+      ["user", `notes about the garden, week ${i}`],
+      ["assistant", "Water the tomatoes twice a week."],
+    ],
+  }));
+}
+
 Deno.test("search() walks the ladder and names each result's tier", async (t) => {
   const cases: Array<{
     name: string;
@@ -569,14 +581,7 @@ Deno.test("search() does not take a turn that asks the question back for its ans
         ["assistant", "Oscar sounds like great company."],
       ],
     },
-    ...Array.from({ length: 6 }, (_, i) => ({
-      id: `filler-${i}`,
-      age: 10 + i,
-      turns: [
-        ["user", `notes about the garden, week ${i}`] as Turn,
-        ["assistant", "Water the tomatoes twice a week."] as Turn,
-      ],
-    })),
+    ...gardenFiller(),
   ], async (db) => {
     const r = await search(db, "what pet does she have?", { now: NOW });
     equal(ids(r)[0], "answers");
@@ -660,14 +665,7 @@ Deno.test("search() ranks a turn saying a question's words together above one sa
         ["assistant", "That sounds lovely."],
       ],
     },
-    ...Array.from({ length: 6 }, (_, i) => ({
-      id: `filler-${i}`,
-      age: 10 + i,
-      turns: [
-        ["user", `notes about the garden, week ${i}`] as Turn,
-        ["assistant", "Water the tomatoes twice a week."] as Turn,
-      ],
-    })),
+    ...gardenFiller(),
   ], async (db) => {
     const r = await search(db, "when did she start the pottery class?", {
       now: NOW,
