@@ -419,7 +419,19 @@ function inflections(word: string): string[] {
   if (word.endsWith("e")) {
     out.push(`${word.slice(0, -1)}ing`, `${word.slice(0, -1)}ation`);
   }
-  if (word.endsWith("y")) out.push(`${word.slice(0, -1)}ies`, `${word}ment`);
+  if (word.endsWith("y")) {
+    out.push(
+      `${word.slice(0, -1)}ies`,
+      `${word}ment`,
+      `${word.slice(0, -1)}ily`,
+    );
+  } else out.push(`${word}ly`);
+  // An adverb and its adjective stem apart (lazily/lazy, quickly/quick).
+  if (word.length > 5 && word.endsWith("ily")) {
+    out.push(`${word.slice(0, -3)}y`);
+  } else if (word.length > 5 && word.endsWith("ly")) {
+    out.push(word.slice(0, -2));
+  }
   for (
     const suffix of [
       "ments",

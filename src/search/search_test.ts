@@ -730,3 +730,21 @@ Deno.test("search() shows where a hit says the rarest word of the query", async 
     );
   });
 });
+
+Deno.test("search() finds an adjective when asked with its adverb", async () => {
+  await withFixtures([
+    {
+      id: "lazy-settings",
+      age: 3,
+      turns: [
+        ["user", "the settings page should load its panels lazy"],
+        ["assistant", "Done: each settings panel is a lazy import now."],
+      ],
+    },
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(db, "settings loaded lazily", { now: NOW });
+    equal(ids(r)[0], "lazy-settings", JSON.stringify(r.ladder));
+    equal(r.results[0]?.tier, "stemmed");
+  });
+});
