@@ -21,7 +21,7 @@ import {
   search,
   type SearchOptions,
   type SearchResult,
-} from "../src/search/mod.ts";
+} from "../src/search/search.ts";
 import type { Io } from "../src/core/io.ts";
 
 /** The `search` subcommand. */
