@@ -48,6 +48,28 @@ async function list(db: string, ...extra: string[]): Promise<Row[]> {
   return JSON.parse(r.out) as Row[];
 }
 
+/** Runs a review verb that must be refused as tampering (LOOP-E008). */
+async function refused(
+  db: string,
+  verb: string,
+  hash: string,
+  because: string,
+  ...extra: string[]
+): Promise<void> {
+  const r = await deja([
+    "loop",
+    verb,
+    hash,
+    "--db",
+    db,
+    ...extra,
+    "--because",
+    because,
+  ]);
+  equal(r.code, 1, r.out);
+  match(r.err, /LOOP-E008/);
+}
+
 /** Edits the memory file behind deja's back, as a tamperer would. */
 function tamper(db: string, sql: string, ...params: SQLInputValue[]): void {
   const raw = new DatabaseSync(db);
@@ -770,17 +792,7 @@ Deno.test("loop apply refuses a recommendation whose status row was edited outsi
     "UPDATE rec_status SET status = 'approved' WHERE hash = ?",
     rec.hash,
   );
-  const applied = await deja([
-    "loop",
-    "apply",
-    rec.hash,
-    "--db",
-    db,
-    "--because",
-    "skipping review",
-  ]);
-  equal(applied.code, 1);
-  match(applied.err, /LOOP-E008/);
+  await refused(db, "apply", rec.hash, "skipping review");
 });
 
 Deno.test("loop rollback refuses an inverse edited outside deja, and audit verify names it", async () => {
@@ -812,17 +824,7 @@ Deno.test("loop rollback refuses an inverse edited outside deja, and audit verif
   const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
   equal(verify.code, 1, verify.out);
   match(verify.out, /inverse/);
-  const back = await deja([
-    "loop",
-    "rollback",
-    rec.hash,
-    "--db",
-    db,
-    "--because",
-    "undo",
-  ]);
-  equal(back.code, 1, back.out);
-  match(back.err, /LOOP-E008/);
+  await refused(db, "rollback", rec.hash, "undo");
   ok(recall(db).includes(victim), "the unrelated grain is still recalled");
 });
 
@@ -837,17 +839,7 @@ Deno.test("loop apply refuses a destructive recommendation whose flags were clea
   const verify = await deja(["loop", "audit", "verify", rec.hash, "--db", db]);
   equal(verify.code, 1, verify.out);
   match(verify.out, /destructive/);
-  const approved = await deja([
-    "loop",
-    "approve",
-    rec.hash,
-    "--db",
-    db,
-    "--because",
-    "looks harmless now",
-  ]);
-  equal(approved.code, 1, approved.out);
-  match(approved.err, /LOOP-E008/);
+  await refused(db, "approve", rec.hash, "looks harmless now");
 });
 
 Deno.test("loop approve still blocks the triggering actor after its name was erased from the status row", async () => {
