@@ -261,30 +261,39 @@ export async function search(
     harnesses: named.harnesses,
   });
   if (theirs.results.length === 0) return all;
+  return placeFirst(all, theirs.results, theirs.total, options, {
+    searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
+    note: "the query names an agent: its sessions first",
+  });
+}
+
+/**
+ * `base` with `first` put ahead of its own hits (each session once), and
+ * the ladder step that found them; `why` goes, since something was found.
+ */
+function placeFirst(
+  base: SearchResult,
+  first: SearchHit[],
+  found: number,
+  options: SearchOptions,
+  step: { searched: string; note: string },
+): SearchResult {
   const limit = options.all ? Infinity : options.limit ?? 10;
-  const seen = new Set(theirs.results.map(hitKey));
-  const rest = all.results.filter((h) => !seen.has(hitKey(h)));
+  const key = (h: SearchHit) =>
+    `${h.session.harness}\n${h.session.path}\n${h.session.id}`;
+  const seen = new Set(first.map(key));
+  const rest = base.results.filter((h) => !seen.has(key(h)));
   const out: SearchResult = {
-    ...all,
-    results: [...theirs.results, ...rest].slice(0, limit),
-    total: theirs.results.length + rest.length,
+    ...base,
+    results: [...first, ...rest].slice(0, limit),
+    total: first.length + rest.length,
     ladder: [
-      ...(all.ladder ?? []),
-      {
-        tier: theirs.results[0]!.tier,
-        searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
-        sessions: theirs.total,
-        note: "the query names an agent: its sessions first",
-      },
+      ...(base.ladder ?? []),
+      { tier: first[0]!.tier, sessions: found, ...step },
     ],
   };
   delete out.why;
   return out;
-}
-
-/** A hit's session, as a key. */
-function hitKey(h: SearchHit): string {
-  return `${h.session.harness}\n${h.session.path}\n${h.session.id}`;
 }
 
 /** Searches what was said, then (when that falls short) work records. */
@@ -294,57 +303,46 @@ async function searchSaidThenWork(
   options: SearchOptions,
 ): Promise<SearchResult> {
   const chosen = options.roles?.length || options.regex;
+  const understood = options.regex
+    ? undefined
+    : understandQuery(query, { now: options.now });
   // Why nothing was said waits until the work records are searched too.
-  const said = await searchRoles(db, query, options, !!chosen);
-  if (chosen) return said;
+  const said = await searchRoles(db, query, understood, options, !!chosen);
+  if (chosen || !understood) return said;
   const nothing = async () =>
-    said.results.length ? said : await searchRoles(db, query, options, true);
-  if (!lookInWork(said) || !workHoldsAll(db, query, options)) return nothing();
+    said.results.length
+      ? said
+      : await searchRoles(db, query, understood, options, true);
+  if (!lookInWork(said, understood) || !workHoldsAll(db, understood)) {
+    return nothing();
+  }
   // Nothing said holds every word: an error message, a command or a
   // compaction summary may live only in work records. Sessions whose work
   // records hold them all come before what matched only in part.
   const work = await searchRoles(
     db,
     query,
+    understood,
     { ...options, roles: WORK_ROLES, limit: WORK_HITS, all: false },
     false,
   );
   const found = work.results.filter((h) => h.tier !== "relevance")
     .slice(0, WORK_HITS);
   if (found.length === 0) return nothing();
-  const limit = options.all ? Infinity : options.limit ?? 10;
-  const seen = new Set(found.map(hitKey));
-  const rest = said.results.filter((h) => !seen.has(hitKey(h)));
   for (const h of found) h.foundIn = "work";
-  const out: SearchResult = {
-    ...said,
-    results: [...found, ...rest].slice(0, limit),
-    total: found.length + rest.length,
-    ladder: [
-      ...(said.ladder ?? []),
-      {
-        tier: found[0]!.tier,
-        searched: `${work.ladder?.[0]?.searched ?? query} in work records`,
-        sessions: found.length,
-        note:
-          "nothing said holds every word; tool output, commands or summaries do",
-      },
-    ],
-  };
-  delete out.why;
-  return out;
+  return placeFirst(said, found, found.length, options, {
+    searched: `${work.ladder?.[0]?.searched ?? query} in work records`,
+    note:
+      "nothing said holds every word; tool output, commands or summaries do",
+  });
 }
 
 /**
  * Whether one work record holds every word of the query: a cheap look (one
  * FTS5 intersection, first match only) before a whole search of them.
  */
-function workHoldsAll(
-  db: Database,
-  query: string,
-  options: SearchOptions,
-): boolean {
-  const terms = understandQuery(query, { now: options.now }).terms.slice(0, 30);
+function workHoldsAll(db: Database, q: UnderstoodQuery): boolean {
+  const terms = q.terms.slice(0, 30);
   if (terms.length === 0) return false;
   const row = prepared(
     db,
@@ -362,12 +360,9 @@ const WORK_HITS = 5;
  * asked in words or with a time in it) found no session that said every one
  * of them.
  */
-function lookInWork(result: SearchResult): boolean {
+function lookInWork(result: SearchResult, q: UnderstoodQuery): boolean {
   if (result.results.length === 0) return true;
-  const reading = result.reading;
-  const asked = (reading?.dropped.length ?? 0) > 0 ||
-    /\?\s*$/.test(reading?.ask ?? "") || reading?.time !== undefined;
-  if (asked) return false;
+  if (asksInWords(q) || q.time !== undefined) return false;
   return !result.results.some((h) =>
     h.tier !== "relevance" && h.tier !== "relaxed"
   );
@@ -381,12 +376,14 @@ function lookInWork(result: SearchResult): boolean {
 async function searchRoles(
   db: Database,
   query: string,
+  understood: UnderstoodQuery | undefined,
   options: SearchOptions,
   explainEmpty: boolean,
 ): Promise<SearchResult> {
   const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
-  if (options.regex) return regexSearch(db, query, roles, options);
-  const understood = understandQuery(query, { now: options.now });
+  if (options.regex || !understood) {
+    return regexSearch(db, query, roles, options);
+  }
   const reading = readingOf(understood);
   if (understood.terms.length === 0) {
     return {
