@@ -569,7 +569,13 @@ function publicGroup(g: Found): MessageGroup {
   return rest;
 }
 
-function browseGroup(row: SessionListRow): Found {
+/** A session's group with the given hits (none when browsing). */
+function groupOf(
+  row: SessionListRow,
+  best: number,
+  total: number,
+  hits: MessageGroup["hits"],
+): Found {
   return {
     rowid: row.rowid,
     session_key: `${row.harness}:${row.id}`,
@@ -579,11 +585,15 @@ function browseGroup(row: SessionListRow): Found {
     project: row.project,
     lineage: row.lineage,
     parent: row.parent,
-    best_ts_ms: row.updated ?? 0,
-    total_hits: 0,
+    best_ts_ms: best,
+    total_hits: total,
     source_gone: false,
-    hits: [],
+    hits,
   };
+}
+
+function browseGroup(row: SessionListRow): Found {
+  return groupOf(row, row.updated ?? 0, 0, []);
 }
 
 async function searchSession(
@@ -613,20 +623,7 @@ async function searchSession(
   const shown = hits.slice(0, HITS_PER_SESSION).map((rec) =>
     hitOf(row, rec, needles, superseded(rec.seq))
   );
-  return {
-    rowid: row.rowid,
-    session_key: `${row.harness}:${row.id}`,
-    source: row.harness,
-    session_id: row.id,
-    title: row.title ?? "",
-    project: row.project,
-    lineage: row.lineage,
-    parent: row.parent,
-    best_ts_ms: when(hits[0] as ArenaRecord),
-    total_hits: hits.length,
-    source_gone: false,
-    hits: shown,
-  };
+  return groupOf(row, when(hits[0] as ArenaRecord), hits.length, shown);
 }
 
 function hitOf(
