@@ -530,19 +530,34 @@ Deno.test("indexStores() reads a long log a part at a time into the same index",
       }
     }
   }
+  // Each parse call counted, so the test knows the parts really happened.
+  let calls = 0;
+  const counted = (h: typeof claudeCode): typeof claudeCode => ({
+    ...h,
+    kinds: h.kinds.map((kind) => ({
+      ...kind,
+      parse: (path, options) => {
+        calls++;
+        return kind.parse(path, options);
+      },
+    })),
+  });
   const indexed = (
     t: { home: string; indexPath: string },
     partBytes?: number,
   ) =>
     indexStores({
       indexPath: t.indexPath,
-      harnesses: [claudeCode, codex],
+      harnesses: [counted(claudeCode), counted(codex)],
       source: { home: t.home, env: {}, os: "linux" },
       now: () => NOW,
       ...(partBytes ? { partBytes } : {}),
     });
   const a = await indexed(whole);
+  equal(calls, a.files, "read whole: one parse per file");
+  calls = 0;
   const b = await indexed(parts, 4096);
+  ok(calls > b.files * 2, `read in parts: ${calls} parses of ${b.files} files`);
   equal(b.failures.length, 0);
   equal(b.records, a.records);
   equal(b.sessions, a.sessions);
