@@ -481,7 +481,7 @@ async function searchRoles(
       snippets,
       tier: hit.tier,
     };
-    if (options.explain) out.explain = hit.parts;
+    if (options.explain) out.explain = hit.parts();
     return out;
   }));
   return result;
@@ -878,7 +878,8 @@ interface Ranked {
   rel: SessionRelevance;
   adjusted: number;
   tier: SearchTier;
-  parts: ScoreParts;
+  /** The score's parts, worked out only for `--explain`. */
+  parts: () => ScoreParts;
 }
 
 async function rank(
@@ -966,8 +967,13 @@ async function rank(
     a: { relevance: number; session: number },
     b: { relevance: number; session: number },
   ) => b.relevance - a.relevance || tieBreak(meta, a.session, b.session);
+  // Every session holding every word (the fast tier): the strict and the
+  // relevance lists are one list, and fusing them keeps its order.
+  const allStrict = pool.every((s) => plan.strict.has(s.session));
   // Signals need text: read them for the sessions that can reach the top.
-  const prelim = fuse(pool, plan.strict, (s) => s.relevance, meta);
+  const prelim = allStrict
+    ? [...pool].sort((a, b) => byRelevance(a, b))
+    : fuse(pool, plan.strict, (s) => s.relevance, meta);
   // Signals move a session by 30% at most: the first few past the page by
   // plain relevance are the only ones they can bring onto it.
   const k = (options.all ? 40 : options.limit ?? 10) + 3;
@@ -996,14 +1002,16 @@ async function rank(
   }
   const adjusted = (s: SessionRelevance) =>
     s.relevance * (signals.get(s.session)?.product ?? 1);
-  const strictList = pool.filter((s) => plan.strict.has(s.session))
-    .map((s) => ({ session: s.session, relevance: adjusted(s) }))
-    .sort(byRelevance).map((s) => s.session);
   const relList = pool.map((s) => ({
     session: s.session,
     relevance: adjusted(s),
   }))
     .sort(byRelevance).map((s) => s.session);
+  const strictList = allStrict
+    ? relList
+    : pool.filter((s) => plan.strict.has(s.session))
+      .map((s) => ({ session: s.session, relevance: adjusted(s) }))
+      .sort(byRelevance).map((s) => s.session);
   // A question's words are rarely all in its answer: holding them all lifts
   // a session's score by a share, so a clear relevance lead still counts
   // (fused by rank, a strict session outranked any lead up to ten places).
@@ -1033,43 +1041,46 @@ async function rank(
       return m?.updated ?? m?.started ?? 0;
     });
   const inWindow = (s: number): boolean => !!window && within(s, window);
-  const order: Ranked[] = pool.map((s) => {
-    const sig = signals.get(s.session) ?? neutralSignals();
-    const parts: ScoreParts = {
-      relevance: round(s.relevance),
-      coverage: round(s.coverage),
-      best: round(s.best),
-      bm25: round(s.bm25),
-      signals: sig,
-      adjusted: round(adjusted(s)),
-      strictRank: strictRank.get(s.session) ?? null,
-      relevanceRank: relRank.get(s.session)!,
-      fused: round(fused.get(s.session) ?? 0, 5),
-    };
-    if (s.turn !== undefined) parts.turn = round(s.turn);
-    if (window) parts.inWindow = inWindow(s.session);
-    return {
-      session: s.session,
-      rel: s,
-      adjusted: adjusted(s),
-      tier: plan.strict.has(s.session) ? plan.tier : "relevance",
-      parts,
-    };
-  });
   // A time said in words puts relevant sessions from that window first; a
   // few named days are said on purpose, so any session of them that holds
   // a word of the query goes first.
   const narrow = !!window && window.to - window.from <= NARROW_WINDOW_MS;
-  const band = (h: Ranked) =>
-    window && h.parts.inWindow &&
-      (narrow || plan.strict.has(h.session) || h.adjusted >= 0.4 * best)
+  const keyed = pool.map((s) => {
+    const score = adjusted(s);
+    const ranked: Ranked = {
+      session: s.session,
+      rel: s,
+      adjusted: score,
+      tier: plan.strict.has(s.session) ? plan.tier : "relevance",
+      parts: () => {
+        const parts: ScoreParts = {
+          relevance: round(s.relevance),
+          coverage: round(s.coverage),
+          best: round(s.best),
+          bm25: round(s.bm25),
+          signals: signals.get(s.session) ?? neutralSignals(),
+          adjusted: round(score),
+          strictRank: strictRank.get(s.session) ?? null,
+          relevanceRank: relRank.get(s.session)!,
+          fused: round(fused.get(s.session) ?? 0, 5),
+        };
+        if (s.turn !== undefined) parts.turn = round(s.turn);
+        if (window) parts.inWindow = inWindow(s.session);
+        return parts;
+      },
+    };
+    const band = inWindow(s.session) &&
+        (narrow || plan.strict.has(s.session) || score >= 0.4 * best)
       ? 0
       : 1;
-  order.sort((a, b) =>
-    band(a) - band(b) ||
-    (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
-    b.adjusted - a.adjusted || tieBreak(meta, a.session, b.session)
+    return { ranked, band, fused: fused.get(s.session) ?? 0 };
+  });
+  keyed.sort((a, b) =>
+    a.band - b.band || b.fused - a.fused ||
+    b.ranked.adjusted - a.ranked.adjusted ||
+    tieBreak(meta, a.ranked.session, b.ranked.session)
   );
+  const order = keyed.map((k) => k.ranked);
   return {
     order,
     relevanceCount: pool.length,
@@ -1183,14 +1194,23 @@ function fastRelevance(
   const out = new Map<number, SessionRelevance>();
   const mean = stats.meanRecords || 1;
   for (const [session, ids] of fast) {
+    // The records shown: user turns first, then the earliest (ids descend).
     let tf = 0;
-    for (const id of ids) tf += isUserRecord(id) ? RANK.userWeight : 1;
+    const user: number[] = [];
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const id = ids[i]!;
+      if (isUserRecord(id)) {
+        tf += RANK.userWeight;
+        if (user.length < 3) user.push(id);
+      } else tf += 1;
+    }
+    const records = user;
+    for (let i = ids.length - 1; i >= 0 && records.length < 3; i--) {
+      if (!isUserRecord(ids[i]!)) records.push(ids[i]!);
+    }
     const len = stats.lengthOf(session) || mean;
     const norm = RANK.k1 * (1 - RANK.b + RANK.b * len / mean);
     const bm25 = tf / (tf + norm);
-    const records = [...ids].sort((a, b) =>
-      Number(isUserRecord(b)) - Number(isUserRecord(a)) || a - b
-    ).slice(0, 3);
     out.set(session, {
       session,
       mask: -1,
