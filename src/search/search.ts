@@ -357,15 +357,12 @@ const WORK_HITS = 5;
 /**
  * Whether to look in work records too: nothing said matched at all, or a
  * query given as words to find (an error message, a command; not a question
- * asked in words or with a time in it) found no session that said every one
- * of them.
+ * or a time) found no session that said every one of them as typed.
  */
 function lookInWork(result: SearchResult, q: UnderstoodQuery): boolean {
   if (result.results.length === 0) return true;
-  if (asksInWords(q) || q.time !== undefined) return false;
-  return !result.results.some((h) =>
-    h.tier !== "relevance" && h.tier !== "relaxed"
-  );
+  if (asksAQuestion(q) || q.time !== undefined) return false;
+  return !result.results.some((h) => h.tier === "exact");
 }
 
 /**
@@ -582,6 +579,18 @@ function readingOf(q: UnderstoodQuery): QueryReading {
 function isQuestionLike(q: UnderstoodQuery): boolean {
   return asksInWords(q) || q.terms.length >= 4 || q.time !== undefined;
 }
+
+/**
+ * A question by its shape: it ends with "?" or opens with a question word.
+ * Stop words alone do not make one: an error message says "please" and
+ * "not" too.
+ */
+function asksAQuestion(q: UnderstoodQuery): boolean {
+  return /\?\s*$/.test(q.ask) || QUESTION_OPENING.test(q.ask);
+}
+
+const QUESTION_OPENING =
+  /^\W*(what|why|how|when|where|which|who|whom|whose|did|do|does|is|are|was|were|can|could|should|would|will|have|has|had)\b/i;
 
 /** A question put in words (it dropped words, or ends with "?"). */
 function asksInWords(q: UnderstoodQuery): boolean {

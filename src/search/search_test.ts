@@ -560,6 +560,40 @@ Deno.test("search() shows a text once per hit, however often it was said", async
   });
 });
 
+Deno.test("search() looks in work records for a message typed with its stop words", async () => {
+  await withFixtures([
+    {
+      // Speech holds every word, "login" only as a variant (stemmed tier).
+      id: "talked-about-it",
+      age: 2,
+      turns: [
+        ["user", "the api key is invalid when I run the auth step"],
+        ["assistant", "Rotating the key."],
+      ],
+    },
+    {
+      id: "printed-it",
+      age: 9,
+      turns: [
+        ["user", "start the deploy"],
+        ["tool-output", "Invalid API key · Please run /login"],
+      ],
+    },
+  ], async (db) => {
+    // "please" is a stop word: the query is not a question for all that.
+    const r = await search(db, "Invalid API key · Please run /login", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "printed-it");
+    equal(r.results[0]?.foundIn, "work");
+    // Asked as a question, it stays with what was said.
+    const asked = await search(db, "why was the api key invalid at login?", {
+      now: NOW,
+    });
+    equal(asked.results.some((h) => h.foundIn === "work"), false);
+  });
+});
+
 Deno.test("search() does not take a turn that asks the question back for its answer", async () => {
   await withFixtures([
     {
