@@ -3,8 +3,10 @@
  *
  * - The ask comes first: in a long prompt, the last line ending in "?" (or
  *   the last line carrying a word), and within it the last clause picked the
- *   same way, so a pasted log above the question does not spend the term
- *   budget. The rest of the prompt fills what budget is left, weighted down.
+ *   same way (the whole line when that clause has under two words to search
+ *   on), so a pasted log above the question does not spend the term budget.
+ *   The rest of the prompt, the ask's own line first, fills what budget is
+ *   left, weighted down.
  * - "Quoted phrases" and `backticked code` stay whole.
  * - Stop words go, unless nothing else is left.
  * - Identifiers match in every spelling: `getUserProfile`, `get_user_profile`,
@@ -131,6 +133,11 @@ function splitWords(lower: string): string[] {
     : lower.split(/[^a-z0-9]+/)).filter(Boolean);
 }
 
+/** How many words of a text are not stop words. */
+function contentWords(text: string): number {
+  return splitWords(text.toLowerCase()).filter((w) => !isStopWord(w)).length;
+}
+
 /** The last piece ending in "?", else the last piece carrying a word. */
 function pickLast(pieces: readonly string[]): number {
   for (let i = pieces.length - 1; i >= 0; i--) {
@@ -161,13 +168,21 @@ export function extractAsk(prompt: string): { ask: string; rest: string } {
   if (lines.length === 0) return { ask: "", rest: "" };
   const li = pickLast(lines);
   const line = lines[li]!;
-  const clauses = line.split(/(?<=[.!?;])\s+/).filter(Boolean);
-  const ci = pickLast(clauses);
+  let clauses = line.split(/(?<=[.!?;])\s+/).filter(Boolean);
+  let ci = pickLast(clauses);
+  // A clause with one word to search on ("how was it solved?") asks about
+  // what its line says: the line is the ask.
+  if (contentWords(clauses[ci] ?? "") < 2) {
+    clauses = [line];
+    ci = 0;
+  }
   const ask = clauses[ci] ?? line;
+  // What the asker wrote around the question comes before what they
+  // pasted: the ask's own line first, then the other lines in order.
   const rest = [
-    ...lines.slice(0, li),
     ...clauses.slice(0, ci),
     ...clauses.slice(ci + 1),
+    ...lines.slice(0, li),
     ...lines.slice(li + 1),
   ].join("\n");
   return { ask: restore(ask, kept), rest: restore(rest, kept) };

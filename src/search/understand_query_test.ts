@@ -26,10 +26,21 @@ Deno.test("extractAsk() takes the last question line, then its last question cla
       "first line\nsecond line without a question",
       "second line without a question",
     ],
+    [
+      "Error: chunk failed\n  at x.js:1\nionic serve shows this after adding the page. how was it solved?",
+      "ionic serve shows this after adding the page. how was it solved?",
+    ],
   ];
   for (const [prompt, ask] of cases) {
     await t.step(ask, () => equal(extractAsk(prompt).ask, ask));
   }
+});
+
+Deno.test("extractAsk() puts the ask's own line before the pasted lines", () => {
+  const { rest } = extractAsk(
+    "Error: chunk failed\n  at x.js:1\nThe sidebar broke. Why does the route fail?",
+  );
+  equal(rest, "The sidebar broke.\nError: chunk failed\nat x.js:1");
 });
 
 Deno.test("understandQuery() drops stop words unless nothing else is left", () => {
