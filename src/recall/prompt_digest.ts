@@ -215,6 +215,9 @@ export async function promptDigest(
         limit: 6,
         snippets: 2,
         roles: SPEECH_ROLES,
+        // A typo in a prompt needs no "did you mean"; the vocabulary scan
+        // behind one is the costliest step on a large index.
+        fuzzy: false,
         ...(project ? { project } : {}),
       });
       for (const hit of found.results) {

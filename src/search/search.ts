@@ -110,6 +110,12 @@ export interface SearchOptions {
   snippets?: number;
   /** Attach each score's parts to every hit. */
   explain?: boolean;
+  /**
+   * Look for the closest indexed word to a never-seen one ("did you
+   * mean"); default true. It scans the index vocabulary, the costliest step
+   * of a question on a large index: the prompt hook turns it off.
+   */
+  fuzzy?: boolean;
   /** The clock, for freshness and relative times. */
   now: number;
 }
@@ -397,7 +403,7 @@ async function searchRoles(
   const limit = options.all ? Infinity : options.limit ?? 10;
   const plan = (!questionLike && !options.all &&
     fastPlan(retriever, understood, Math.max(limit, 10))) ||
-    climb(retriever, understood);
+    climb(retriever, understood, options.fuzzy ?? true);
   const result: SearchResult = {
     query,
     results: [],
@@ -701,7 +707,11 @@ function joined(terms: readonly QueryTerm[], use: readonly boolean[]): string {
  * term) relaxed, stemmed and fuzzy, keeping the result that satisfies the
  * most terms.
  */
-function climb(r: Retriever, q: UnderstoodQuery): Plan {
+function climb(
+  r: Retriever,
+  q: UnderstoodQuery,
+  tryFuzzy: boolean,
+): Plan {
   const terms = q.terms.slice(0, 30);
   const postings = terms.map((t) => r.postings(termExpression(t)));
   const forms = terms.map((t, i) =>
@@ -796,7 +806,7 @@ function climb(r: Retriever, q: UnderstoodQuery): Plan {
       plan.unseen.push({ term: t.text });
       continue;
     }
-    const s = r.suggest(t.text);
+    const s = tryFuzzy ? r.suggest(t.text) : undefined;
     if (!s) {
       plan.unseen.push({ term: t.text });
       continue;
@@ -818,7 +828,9 @@ function climb(r: Retriever, q: UnderstoodQuery): Plan {
     sessions: fuzzy.size,
     note: fixes.length
       ? `did you mean: ${fixes.join(", ")}`
-      : "no never-seen word has a close indexed word",
+      : tryFuzzy
+      ? "no never-seen word has a close indexed word"
+      : "not tried (fuzzy off)",
   });
   if (fuzzy.size > 0) {
     plan.strict = fuzzy;

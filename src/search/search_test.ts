@@ -387,6 +387,12 @@ Deno.test("search() says why nothing matched", async (t) => {
       r.why,
     );
   });
+  await t.step("a typo, fuzzy off: no correction looked for", async () => {
+    // The same typo corrects to "ioredis" with fuzzy on (the ladder above).
+    const r = await ask("ioredsi cluster", { fuzzy: false });
+    equal(r.didYouMean, undefined);
+    ok(!r.results.some((h) => h.tier === "fuzzy"));
+  });
   await t.step("seen but never together", async () => {
     const r = await ask("quokka ioredis");
     equal(r.total, 0);
