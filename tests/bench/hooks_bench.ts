@@ -67,38 +67,54 @@ console.log(
 );
 
 const cwd = "/home/dev/src/api";
-const payloads: Record<string, (i: number) => Record<string, unknown>> = {
-  "hook-context": (i) => ({
+const prompt = (text: string) => (i: number) => ({
+  session_id: `bench-prompt-${i}`,
+  cwd,
+  hook_event_name: "UserPromptSubmit",
+  prompt: text,
+});
+// Rows: label → [command, payload]. The second prompt has a word no
+// transcript holds (a typo), the case that used to scan the vocabulary.
+const payloads: Record<
+  string,
+  [string, (i: number) => Record<string, unknown>]
+> = {
+  "hook-context": ["hook-context", (i) => ({
     session_id: `bench-ctx-${i}`,
     cwd,
     hook_event_name: "SessionStart",
     source: "startup",
-  }),
-  "hook-prompt": (i) => ({
-    session_id: `bench-prompt-${i}`,
-    cwd,
-    hook_event_name: "UserPromptSubmit",
-    prompt:
+  })],
+  "hook-prompt": [
+    "hook-prompt",
+    prompt(
       "pasted log line\nwhy does the migrate script fail with relation orders_archive does not exist?",
-  }),
-  "hook-tool-after": (i) => ({
+    ),
+  ],
+  "  with a typo": [
+    "hook-prompt",
+    prompt(
+      "pasted log line\nwhy does the migrtae script fail with relation orders_archive does not exist?",
+    ),
+  ],
+  "hook-tool-after": ["hook-tool-after", (i) => ({
     session_id: `bench-tool-${i}`,
     cwd,
     hook_event_name: "PostToolUseFailure",
     tool_name: "Bash",
     tool_input: { command: "npm run migrate" },
     error: 'Exit code 1\nerror: relation "orders_archive" does not exist',
-  }),
-  "hook-session-end": (i) => ({
+  })],
+  "hook-session-end": ["hook-session-end", (i) => ({
     session_id: `bench-end-${i}`,
     cwd,
     hook_event_name: "SessionEnd",
     reason: "exit",
-  }),
+  })],
 };
 
 const rows: string[] = [];
-for (const [name, make] of Object.entries(payloads)) {
+for (const [label, [name, make]] of Object.entries(payloads)) {
   const inProcess: number[] = [];
   let said = 0;
   for (let i = 0; i < runs; i++) {
@@ -133,7 +149,7 @@ for (const [name, make] of Object.entries(payloads)) {
     whole.push(performance.now() - start);
   }
   rows.push(
-    `${name.padEnd(17)} ${ms(median(inProcess)).padStart(9)} ${
+    `${label.padEnd(17)} ${ms(median(inProcess)).padStart(9)} ${
       ms(p95(inProcess)).padStart(9)
     }   ${ms(median(whole)).padStart(9)}   ${said}/${runs} answered`,
   );
