@@ -487,6 +487,12 @@ const SYNONYM_GROUPS = [
   ["bug", "issue"],
   ["crash", "crashed"],
   ["slow", "latency"],
+  ["email", "mail", "e-mail"],
+  ["image", "picture", "screenshot"],
+  ["phone", "mobile", "iphone", "smartphone"],
+  ["password", "passwd", "pwd"],
+  ["website", "site"],
+  ["wifi", "wi-fi", "wireless"],
 ];
 
 const SYNONYMS = new Map<string, string[]>();
