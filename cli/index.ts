@@ -41,8 +41,9 @@ Options:
 
 Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b (not read; what the index
 holds of them is dropped), DEJA_INCLUDE_SUBAGENTS=0|1,
-DEJA_INDEX_WORKERS=1 (parse on a worker thread: ~150 MB more memory, no faster
-on two cores; docs/benchmarks.md),
+DEJA_INDEX_WORKERS=0|1 (parse on a worker thread: a cold pass ~1.25x faster on
+two cores; on by default in the compiled binary and \`deno task deja\`, whose
+small V8 young generation keeps both threads under 300 MB; docs/benchmarks.md),
 DEJA_NO_REDACT=1 (unsafe: writes credentials in clear), plus each harness's
 root overrides (CLAUDE_CONFIG_DIR, CODEX_HOME, ...).
 

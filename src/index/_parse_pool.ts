@@ -1,9 +1,13 @@
 /**
- * Where files are parsed: in this thread by default, or with
- * `DEJA_INDEX_WORKERS=1` on one worker while this thread only writes. On a
- * 240 MB cold pass the worker was 1.07–1.3× faster but raised peak memory
- * past the 300 MB budget (docs/benchmarks.md), so it is opt-in. Even then it starts only after {@linkcode WORKER_FROM_BYTES} of
- * planned input, since starting it costs more than a small incremental pass.
+ * Where files are parsed: in this thread, or on one worker while this thread
+ * only writes. On a 240 MB cold pass the worker is ~1.5× faster, but a second
+ * V8 heap with Deno's default young generation takes peak memory past the 300
+ * MB budget; with `--v8-flags=--max-semi-space-size=8` both stay under it
+ * (docs/benchmarks.md). So the worker is the default where that flag is
+ * known to be set — the compiled binary and `deno task deja` — and opt-in
+ * (`DEJA_INDEX_WORKERS=1`) under a plain `deno run`. Either way it starts only
+ * after {@linkcode WORKER_FROM_BYTES} of planned input, since starting it
+ * costs more than a small incremental pass.
  *
  * @module
  */
@@ -49,19 +53,23 @@ export class ParsePool {
   }
 
   /**
-   * Creates a pool. A worker is used only with a parser module and
-   * `DEJA_INDEX_WORKERS=1` (or `=force`, from the first file: tests).
+   * Creates a pool. A worker is used only with a parser module, and when
+   * `DEJA_INDEX_WORKERS` is `1` (or `force`, from the first file: tests), or
+   * unset in the compiled binary.
    *
-   * @param options `parserModule` and the source environment.
+   * @param options `parserModule`, the source environment, and whether this
+   * is the compiled binary (default `Deno.build.standalone`).
    * @returns The pool.
    */
   static async create(
     options: {
       parserModule?: string;
       source: { env: Record<string, string | undefined> };
+      standalone?: boolean;
     },
   ): Promise<ParsePool> {
-    const setting = options.source.env.DEJA_INDEX_WORKERS;
+    const setting = options.source.env.DEJA_INDEX_WORKERS ??
+      ((options.standalone ?? Deno.build.standalone) ? "1" : "0");
     const module = setting === "1" || setting === "force"
       ? options.parserModule
       : undefined;
@@ -134,6 +142,11 @@ export class ParsePool {
         redact: redactOn,
       });
     });
+  }
+
+  /** Whether files are being parsed on the worker. */
+  get onWorker(): boolean {
+    return this.#worker !== undefined;
   }
 
   /** Stops the worker, if one started. */

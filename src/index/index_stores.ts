@@ -436,7 +436,15 @@ class Batch {
 }
 
 const BATCH_BYTES = 32 * 1024 * 1024;
+/** Files parsed ahead of the writer in this thread: more only adds memory. */
 const PIPELINE_DEPTH = 2;
+
+/**
+ * How far the parse worker may run ahead of the writer. Two files ahead, it
+ * sat idle for a third of a 240 MB cold pass, waiting for the writer to ask
+ * for more (docs/benchmarks.md).
+ */
+const WORKER_AHEAD = { files: 16, bytes: 32 * 1024 * 1024 };
 
 function addRedactions(
   into: Record<string, number>,
@@ -484,6 +492,11 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   const queue: Array<
     { job: FileJob; totals: HarnessTotals; parsed: Promise<ParsedFile | Error> }
   > = [];
+  let queuedBytes = 0;
+  const tooFarAhead = () =>
+    pool.onWorker
+      ? queue.length > WORKER_AHEAD.files || queuedBytes > WORKER_AHEAD.bytes
+      : queue.length > PIPELINE_DEPTH;
   db.exec("PRAGMA cache_size = -16384");
   try {
     // Its ~20 statements are compiled only when something is written: an
@@ -495,6 +508,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     const drain = async () => {
       const next = queue.shift();
       if (!next) return;
+      queuedBytes -= Math.min(next.job.size, PART_BYTES);
       // A huge log is read a part at a time: each part is written before
       // the next is parsed.
       let job: FileJob | undefined = next.job;
@@ -602,7 +616,8 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
             );
           if (job) {
             queue.push({ job, totals, parsed: pool.parse(job, redactOn) });
-            while (queue.length > PIPELINE_DEPTH) await drain();
+            queuedBytes += Math.min(job.size, PART_BYTES);
+            while (tooFarAhead()) await drain();
           }
           if (report.files % 25 === 0) progress(harness.id);
         }

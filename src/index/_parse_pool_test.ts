@@ -1,0 +1,57 @@
+import { equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { ParsePool } from "./_parse_pool.ts";
+import { claudeCode } from "../sources/claude_code.ts";
+
+const registry = new URL("../sources/registry.ts", import.meta.url).href;
+const home = fileURLToPath(new URL("../../fixtures/home", import.meta.url));
+const path =
+  `${home}/.claude/projects/-home-dev-src-api/3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34.jsonl`;
+
+/** Parses one fixture transcript planned as a large pass; says where. */
+async function parsedOnWorker(
+  env: Record<string, string>,
+  standalone: boolean,
+): Promise<boolean> {
+  const pool = await ParsePool.create({
+    parserModule: registry,
+    source: { env },
+    standalone,
+  });
+  try {
+    const parsed = await pool.parse({
+      path,
+      harness: claudeCode,
+      kind: claudeCode.kinds[0]!,
+      // Planned bytes past the worker's threshold: a cold pass.
+      size: 64 * 1024 * 1024,
+      options: {
+        includeSubagents: true,
+        source: { home, env: {}, os: "linux" },
+      },
+    }, true);
+    ok(!(parsed instanceof Error), String(parsed));
+    ok(parsed.sessions.length > 0);
+    return pool.onWorker;
+  } finally {
+    pool.close();
+  }
+}
+
+Deno.test("ParsePool parses on a worker in the compiled binary unless told not to", async (t) => {
+  await t.step("compiled binary, nothing set: worker", async () => {
+    equal(await parsedOnWorker({}, true), true);
+  });
+  await t.step("deno run, nothing set: this thread", async () => {
+    equal(await parsedOnWorker({}, false), false);
+  });
+  await t.step(
+    "compiled binary, DEJA_INDEX_WORKERS=0: this thread",
+    async () => {
+      equal(await parsedOnWorker({ DEJA_INDEX_WORKERS: "0" }, true), false);
+    },
+  );
+  await t.step("deno run, DEJA_INDEX_WORKERS=1: worker", async () => {
+    equal(await parsedOnWorker({ DEJA_INDEX_WORKERS: "1" }, false), true);
+  });
+});
