@@ -209,11 +209,22 @@ function step5(w: string): string {
  */
 export function porterStem(token: string): string {
   if (token.length < 3 || token.length > MAX_TOKEN) return token;
-  let w = step1a(token);
-  w = step1b(w);
-  w = step1c(w);
-  w = replaceWhen(w, STEP2_SORTED, (s, e) => measure(s, e) > 0);
-  w = replaceWhen(w, STEP3_SORTED, (s, e) => measure(s, e) > 0);
-  w = step4(w);
-  return step5(w);
+  let stem = STEMS.get(token);
+  if (stem === undefined) {
+    // Snippets stem the same words of a text again and again.
+    if (STEMS.size >= STEM_CACHE) STEMS.clear();
+    let w = step1a(token);
+    w = step1b(w);
+    w = step1c(w);
+    w = replaceWhen(w, STEP2_SORTED, (s, e) => measure(s, e) > 0);
+    w = replaceWhen(w, STEP3_SORTED, (s, e) => measure(s, e) > 0);
+    w = step4(w);
+    stem = step5(w);
+    STEMS.set(token, stem);
+  }
+  return stem;
 }
+
+/** Stems already worked out, up to {@linkcode STEM_CACHE} of them. */
+const STEMS = new Map<string, string>();
+const STEM_CACHE = 20_000;
