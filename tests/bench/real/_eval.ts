@@ -73,6 +73,8 @@ export interface RealEvalOptions {
   only?: string;
   /** Look up each miss's answer snippet (slower). */
   detail?: boolean;
+  /** Questions to ask instead of the bundled ones (a held-out set). */
+  questions?: readonly RealQuestion[];
 }
 
 function percentile(xs: number[], p: number): number {
@@ -157,6 +159,7 @@ export async function runRealEval(
     const db = openIndex(indexPath, { readOnly: true });
     const outcomes: Outcome[] = [];
     let missingAnswers: string[] = [];
+    const questions = options.questions ?? QUESTIONS;
     try {
       const indexed = new Set(
         (db.prepare("SELECT harness, id, project FROM sessions").all() as Array<
@@ -164,12 +167,12 @@ export async function runRealEval(
         >).flatMap((session) => keys({ session } as SearchHit)),
       );
       missingAnswers = [
-        ...new Set(QUESTIONS.flatMap((q) => q.answers)),
+        ...new Set(questions.flatMap((q) => q.answers)),
       ].filter((a) => !indexed.has(a));
       // One untimed query warms SQLite's page cache and the JIT.
       await search(db, "warm up the cache", { now: Date.parse(DEFAULT_NOW) });
       for (
-        const question of QUESTIONS.filter((q) =>
+        const question of questions.filter((q) =>
           !options.only || q.id.includes(options.only)
         )
       ) {

@@ -1,7 +1,10 @@
 // deno-lint-ignore-file no-console
 /**
- * `deno task bench:real [--misses] [--only ID]`: how well search answers
- * questions about the real transcript samples in `../shared/samples`.
+ * `deno task bench:real [--misses] [--only ID] [--questions FILE]`: how well
+ * search answers questions about the real transcript samples in
+ * `../shared/samples`. `--questions` asks the questions of a JSON file
+ * instead of the bundled ones (an array of `{id, kind, text, answers, now?}`
+ * as in `questions.ts`): a held-out set written by someone else.
  * Prints hit@1, hit@5 and MRR per question kind and overall, and the
  * in-process search latency; `--misses` lists every question whose answer
  * was not first, with the first three results, how the query was read and
@@ -12,12 +15,14 @@
 import { parseArgs } from "node:util";
 import { samplesDir } from "./_layout.ts";
 import { runRealEval } from "./_eval.ts";
+import { QUESTION_KINDS, type RealQuestion } from "./questions.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
     misses: { type: "boolean" },
     only: { type: "string" },
+    questions: { type: "string" },
   },
 });
 const samples = samplesDir();
@@ -27,11 +32,21 @@ if (!samples) {
   const report = await runRealEval(samples, {
     detail: values.misses === true,
     ...(values.only ? { only: values.only } : {}),
+    ...(values.questions
+      ? { questions: await readQuestions(values.questions) }
+      : {}),
   });
   const f = (x: number) => x.toFixed(3);
   console.log(
     `real-samples eval: ${report.sessions} sessions, ${report.outcomes.length} questions\n`,
   );
+  if (report.missingAnswers.length) {
+    console.log(
+      `answers not in the index (check the keys): ${
+        report.missingAnswers.join(", ")
+      }\n`,
+    );
+  }
   console.log("| kind | questions | hit@1 | hit@5 | MRR |");
   console.log("|---|---|---|---|---|");
   for (const s of report.scores) {
@@ -60,4 +75,23 @@ if (!samples) {
       if (o.answerSnippet) console.log(`    answer: ${o.answerSnippet}`);
     }
   }
+}
+
+/** Reads a question file, naming what is wrong with it. */
+async function readQuestions(path: string): Promise<RealQuestion[]> {
+  const data = JSON.parse(await Deno.readTextFile(path)) as unknown;
+  if (!Array.isArray(data)) throw new Error(`${path}: not a JSON array`);
+  return data.map((q, i) => {
+    const ok = q && typeof q.id === "string" && typeof q.text === "string" &&
+      Array.isArray(q.answers) &&
+      (QUESTION_KINDS as readonly string[]).includes(q.kind);
+    if (!ok) {
+      throw new Error(
+        `${path}: question ${i} needs id, text, answers and a kind of ${
+          QUESTION_KINDS.join(", ")
+        }`,
+      );
+    }
+    return q as RealQuestion;
+  });
 }
