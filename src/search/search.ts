@@ -319,16 +319,26 @@ async function searchSaidThenWork(
     said.results.length
       ? said
       : await searchRoles(db, query, understood, options, true);
-  if (!lookInWork(said, understood) || !workHoldsAll(db, understood)) {
-    return nothing();
-  }
   // Nothing said holds every word: an error message, a command or a
   // compaction summary may live only in work records. Sessions whose work
   // records hold them all come before what matched only in part.
+  const wholeQuery = lookInWork(said, understood) &&
+    workHoldsAll(db, understood);
+  // A question (or a query no work record holds whole) naming something no
+  // one ever said, only printed or run (an error code, a flag, a function):
+  // sessions whose work records hold it come first.
+  const onlyInWork = wholeQuery ? [] : termsOnlyInWork(db, understood);
+  if (!wholeQuery && onlyInWork.length === 0) return nothing();
+  const workQuery = wholeQuery ? understood : {
+    ...understood,
+    terms: understood.terms.map((t) =>
+      onlyInWork.includes(t) ? t : { ...t, optional: true }
+    ),
+  };
   const work = await searchRoles(
     db,
     query,
-    understood,
+    workQuery,
     { ...options, roles: WORK_ROLES, limit: WORK_HITS, all: false },
     false,
   );
@@ -338,8 +348,28 @@ async function searchSaidThenWork(
   for (const h of found) h.foundIn = "work";
   return placeFirst(said, found, found.length, options, {
     searched: `${work.ladder?.[0]?.searched ?? query} in work records`,
-    note:
-      "nothing said holds every word; tool output, commands or summaries do",
+    note: wholeQuery
+      ? "nothing said holds every word; tool output, commands or summaries do"
+      : `only tool output, commands or summaries hold ${
+        onlyInWork.map(label).join(", ")
+      }`,
+  });
+}
+
+/**
+ * The names in a query (identifiers, quoted text, compounds — not plain
+ * words, which a tool's output may happen to hold) that no speech record
+ * holds but some work record does: the whole index, whatever the filters,
+ * a first-match probe each.
+ */
+function termsOnlyInWork(db: Database, q: UnderstoodQuery): QueryTerm[] {
+  const holds = (table: FtsTable, expression: string) =>
+    prepared(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`)
+      .get(expression) !== undefined;
+  return q.terms.slice(0, 30).filter((t) => {
+    if (t.optional || (t.kind !== "code" && t.kind !== "phrase")) return false;
+    const expression = termExpression(t);
+    return !holds("fts_speech", expression) && holds("fts_work", expression);
   });
 }
 

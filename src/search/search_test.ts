@@ -600,6 +600,41 @@ Deno.test("search() looks in work records for a message typed with its stop word
   });
 });
 
+Deno.test("search() puts first the sessions whose work records hold a name a question quotes", async () => {
+  await withFixtures([
+    {
+      // Says the question's ordinary words, never the error's name.
+      id: "talks-balance",
+      age: 1,
+      turns: [
+        ["user", "which provider sessions ran out of balance this month?"],
+        ["assistant", "The provider sessions mostly stopped on balance."],
+      ],
+    },
+    {
+      id: "printed-error",
+      age: 6,
+      turns: [
+        ["user", "continue the refactor"],
+        ["tool-output", "AI_APICallError: Insufficient Balance"],
+      ],
+    },
+  ], async (db) => {
+    const r = await search(
+      db,
+      "which provider sessions hit AI_APICallError on balance?",
+      { now: NOW },
+    );
+    equal(ids(r)[0], "printed-error");
+    equal(r.results[0]?.foundIn, "work");
+    ok(
+      r.ladder?.at(-1)?.note?.includes("ai_apicallerror"),
+      r.ladder?.at(-1)?.note,
+    );
+    equal(ids(r)[1], "talks-balance");
+  });
+});
+
 Deno.test("search() does not take a turn that asks the question back for its answer", async () => {
   await withFixtures([
     {

@@ -43,6 +43,14 @@ const SKIP_DIRS: ReadonlySet<string> = new Set([
 ]);
 
 const HEADER = /^# aider chat started at\b\s*(.*?)\s*$/;
+/**
+ * A status line reporting a failure: an exception's name (`litellm.
+ * APIConnectionError: …`), or an error, failure or refusal said in words.
+ */
+const ERROR_LINE =
+  /\w(?:Error|Exception)\b|^(?:error|fatal)\b|\b(?:failed|refused|denied|unable to|can't|cannot)\b/i;
+/** Distinct error lines kept from one block of status lines. */
+const MAX_ERROR_LINES = 20;
 const USER_PREFIX = /^####(?: |$)/;
 const TOOL_PREFIX = /^>(?: |$)/;
 /** A yes/no prompt aider echoes as if typed (`... (Y)es/(N)o [Yes]: all`). */
@@ -387,7 +395,13 @@ class HistoryReader {
   #tool(block: Block): void {
     const builder = this.#session();
     const time = this.#lastTime;
+    // What went wrong on aider's side (the model's API refusing, a file it
+    // could not write) is kept; its retries repeat a line many times.
+    const errors = new Set<string>();
     for (const line of block.lines) {
+      if (ERROR_LINE.test(line) && errors.size < MAX_ERROR_LINES) {
+        errors.add(line);
+      }
       const applied = /^Applied edit to (.+?)\s*$/.exec(line);
       if (applied) {
         const path = applied[1] as string;
@@ -431,6 +445,14 @@ class HistoryReader {
         const range = this.#applied.pop();
         if (range) builder.mark("undo", range[0], range[1]);
       }
+    }
+    if (errors.size > 0) {
+      builder.add("tool-output", [...errors].join("\n"), {
+        locator: block.locator,
+        time,
+        tool: "aider",
+        flags: { isError: true },
+      });
     }
     this.#undoPending = false;
   }
@@ -659,7 +681,7 @@ export const aider: Harness = {
     "append-only markdown per project (.aider.chat.history.md, many sessions per file) plus .aider.input.history prompt times",
   envOverrides: ["DEJA_AIDER_ROOTS", "AIDER_CHAT_HISTORY_FILE"],
   // 2: session ids hash the log's path under HOME, not its absolute path.
-  revision: 2,
+  revision: 3,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
@@ -690,9 +712,9 @@ export const aider: Harness = {
     store:
       "`.aider.chat.history.md` (and `.aider.input.history`) in each project folder: found in HOME, in `~/{code,src,projects,work,dev,repos,git,Documents}` up to 3 levels deep, at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands; `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records superseded",
+      'one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands; `Applied edit to` as files plus the reply\'s SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply\'s records superseded; `> ` status lines reporting an error (an exception\'s name, "failed", "refused", "unable to"…: the model\'s API failing, an edit that did not match) as one error tool-output per block, each distinct line once',
     omits:
-      "`> ` status lines (banners, token costs, commits, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands, command output and exit codes (aider does not write them to the log); assistant times are the prompt's time (the log has no reply times)",
+      "other `> ` status lines (banners, token costs, commits, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands, command output and exit codes (aider does not write them to the log); assistant times are the prompt's time (the log has no reply times)",
     verified:
       "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider",
   },

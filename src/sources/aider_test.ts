@@ -86,6 +86,31 @@ Deno.test("aider.discover() finds logs in HOME, project folders and configured r
   });
 });
 
+Deno.test("parseAiderHistory() keeps the errors aider reported, once each, and not its chatter", async () => {
+  const retry =
+    '> litellm.APIConnectionError: OllamaException - {"error":"model requires more system memory (5.7 GiB) than is available (5.5 GiB)"}  ';
+  const path = await tempLog([
+    "# aider chat started at 2026-02-10 09:20:41",
+    "",
+    "#### why is the server not loading  ",
+    "",
+    retry,
+    "> Retrying in 0.2 seconds...  ",
+    retry,
+    "> Retrying in 0.5 seconds...  ",
+    "> Tokens: 1.2k sent, 0 received.  ",
+    "",
+  ].join("\n"));
+  const result = await parseAiderHistory(path, opts());
+  const outputs = result.sessions.flatMap((s) =>
+    s.records.filter((r) => r.role === "tool-output")
+  );
+  equal(outputs.length, 1);
+  equal(outputs[0]?.text, retry.slice(2).trim());
+  equal(outputs[0]?.flags?.isError, true);
+  equal(outputs[0]?.tool, "aider");
+});
+
 Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, edits and an undo", async () => {
   const result = await parseAiderHistory(FIXTURE_LOG, opts());
   equal(result.skipped, 0);
@@ -98,8 +123,12 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   ok(/^[0-9a-f]{12}-2$/.test(s.id), s.id);
   equal(
     roles(s),
-    "files,user,assistant,files,edit,command,user,assistant,files,edit,user,assistant,assistant,files",
+    "files,user,assistant,files,edit,command,user,assistant,files,edit,user,assistant,tool-output,assistant,files",
   );
+  // The edit that failed to match is an error aider reported.
+  const failed = s.records.find((r) => r.role === "tool-output");
+  equal(failed?.flags?.isError, true);
+  ok(failed?.text.includes("SearchReplaceNoExactMatch"), failed?.text);
   const users = s.records.filter((r) => r.role === "user").map((r) => r.text);
   deepEqual(users, [
     "the --units flag is ignored when printing the forecast.\nmake it convert to fahrenheit when --units=imperial",
