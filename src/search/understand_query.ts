@@ -99,9 +99,21 @@ const LONG_PROMPT = 240;
 const DATE_WORDS =
   /\b(january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/g;
 
+/**
+ * Text in single quotes counts as quoted when it holds a space and the
+ * quotes stand at word edges ('model requires more memory'), so that an
+ * apostrophe (don't, Jon's) never opens a quote.
+ */
+const SINGLE_QUOTED =
+  "(?<=^|[\\s(\\[{:,])'([^'\\n]*\\s[^'\\n]*)'(?=$|[\\s)\\]}.,;:!?])|‘([^’\\n]+)’";
+
 function protect(text: string): { text: string; kept: string[] } {
   const kept: string[] = [];
-  const out = text.replace(/"[^"\n]+"|`[^`\n]+`|“[^”\n]+”/g, (m) => {
+  const quoted = new RegExp(
+    `"[^"\\n]+"|\`[^\`\\n]+\`|“[^”\\n]+”|${SINGLE_QUOTED}`,
+    "g",
+  );
+  const out = text.replace(quoted, (m) => {
     kept.push(m);
     return `\ue000${kept.length - 1}\ue001`;
   });
@@ -191,11 +203,14 @@ export function extractAsk(prompt: string): { ask: string; rest: string } {
 /** Words of a text: quoted/backticked pieces whole, the rest split on space. */
 function pieces(text: string): Array<{ text: string; quoted: boolean }> {
   const out: Array<{ text: string; quoted: boolean }> = [];
-  const re = /"([^"]+)"|`([^`]+)`|“([^”]+)”|(\S+)/g;
+  const re = new RegExp(
+    `"([^"]+)"|\`([^\`]+)\`|“([^”]+)”|${SINGLE_QUOTED}|(\\S+)`,
+    "g",
+  );
   for (const m of text.matchAll(re)) {
-    if (m[4] !== undefined) out.push({ text: m[4], quoted: false });
+    if (m[6] !== undefined) out.push({ text: m[6], quoted: false });
     else {
-      const inner = (m[1] ?? m[2] ?? m[3] ?? "").trim();
+      const inner = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").trim();
       if (inner) out.push({ text: inner, quoted: true });
     }
   }

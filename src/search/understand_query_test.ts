@@ -64,6 +64,25 @@ Deno.test("understandQuery() keeps phrases and code whole and splits identifiers
   deepEqual(terms("user_profile eu-west-1"), ["user profile", "eu west 1"]);
 });
 
+Deno.test("understandQuery() takes words in single quotes as a phrase, never an apostrophe", () => {
+  const kinds = (q: string) =>
+    understandQuery(q, { now: 0 }).terms.map((t) => `${t.kind}:${t.text}`);
+  deepEqual(
+    kinds("what was going on with 'model requires more memory (5.7 GiB)'?"),
+    ["word:going", "phrase:model requires more memory (5.7 gib)"],
+  );
+  deepEqual(kinds("the ‘error page’ broke"), [
+    "phrase:error page",
+    "word:broke",
+  ]);
+  // Apostrophes open no quote, and one quoted word stays a word.
+  deepEqual(kinds("why don't we use Jon's 'fast' script?"), [
+    "word:jon",
+    "word:fast",
+    "word:script",
+  ]);
+});
+
 Deno.test("understandQuery() gives an irregular verb its other forms", async (t) => {
   const cases: Array<[string, string[]]> = [
     ["when did she go to the conference?", ["go|went|gone", "conference"]],
