@@ -187,7 +187,8 @@ export async function scaleBench(n: number): Promise<string> {
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    args: Deno.args,
+    // `deno task … -- --flag` passes the `--` through.
+    args: Deno.args.filter((a) => a !== "--"),
     options: { grains: { type: "string" } },
   });
   const out = table(runBench());

@@ -15,7 +15,8 @@ import { readLocomo } from "./convert.ts";
 import { runConversationalEval } from "./_eval.ts";
 
 const { values } = parseArgs({
-  args: Deno.args,
+  // `deno task … -- --flag` passes the `--` through.
+  args: Deno.args.filter((a) => a !== "--"),
   options: {
     data: { type: "string" },
     json: { type: "boolean" },

@@ -18,7 +18,8 @@ import { runRealEval } from "./_eval.ts";
 import { QUESTION_KINDS, type RealQuestion } from "./questions.ts";
 
 const { values } = parseArgs({
-  args: Deno.args,
+  // `deno task … -- --flag` passes the `--` through.
+  args: Deno.args.filter((a) => a !== "--"),
   options: {
     misses: { type: "boolean" },
     only: { type: "string" },

@@ -11,7 +11,8 @@ import { parseArgs } from "node:util";
 import { runRecallEval } from "./_eval.ts";
 
 const { values } = parseArgs({
-  args: Deno.args,
+  // `deno task … -- --flag` passes the `--` through.
+  args: Deno.args.filter((a) => a !== "--"),
   options: {
     scale: { type: "string", default: "full" },
     seed: { type: "string" },
