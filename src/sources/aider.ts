@@ -49,6 +49,10 @@ const HEADER = /^# aider chat started at\b\s*(.*?)\s*$/;
  */
 const ERROR_LINE =
   /\w(?:Error|Exception)\b|^(?:error|fatal)\b|\b(?:failed|refused|denied|unable to|can't|cannot)\b/i;
+/** The status line echoing how aider was started (`/path/to/aider --model …`). */
+const LAUNCH_LINE = /^(?:\S*[\\/])?aider(?:\.exe)?(?:\s|$)/;
+/** The tool of the command record a launch line becomes. */
+const LAUNCH_TOOL = "aider";
 /** Distinct error lines kept from one block of status lines. */
 const MAX_ERROR_LINES = 20;
 const USER_PREFIX = /^####(?: |$)/;
@@ -399,6 +403,15 @@ class HistoryReader {
     // could not write) is kept; its retries repeat a line many times.
     const errors = new Set<string>();
     for (const line of block.lines) {
+      if (LAUNCH_LINE.test(line)) {
+        // How aider was started: its model and flags, as the person ran it.
+        builder.add("command", line, {
+          locator: block.locator,
+          time,
+          tool: LAUNCH_TOOL,
+        });
+        continue;
+      }
       if (ERROR_LINE.test(line) && errors.size < MAX_ERROR_LINES) {
         errors.add(line);
       }
@@ -641,7 +654,8 @@ export async function parseAiderHistory(
   // only a banner, however many files it listed.
   const sessions = reader.sessions.map((b) => b.build()).filter((s) =>
     s.records.some((r) =>
-      r.role === "user" || r.role === "assistant" || r.role === "command"
+      r.role === "user" || r.role === "assistant" ||
+      (r.role === "command" && r.tool !== LAUNCH_TOOL)
     )
   );
   return { sessions, skipped };
@@ -681,7 +695,7 @@ export const aider: Harness = {
     "append-only markdown per project (.aider.chat.history.md, many sessions per file) plus .aider.input.history prompt times",
   envOverrides: ["DEJA_AIDER_ROOTS", "AIDER_CHAT_HISTORY_FILE"],
   // 2: session ids hash the log's path under HOME, not its absolute path.
-  revision: 3,
+  revision: 4,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
@@ -712,7 +726,7 @@ export const aider: Harness = {
     store:
       "`.aider.chat.history.md` (and `.aider.input.history`) in each project folder: found in HOME, in `~/{code,src,projects,work,dev,repos,git,Documents}` up to 3 levels deep, at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      'one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands; `Applied edit to` as files plus the reply\'s SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply\'s records superseded; `> ` status lines reporting an error (an exception\'s name, "failed", "refused", "unable to"…: the model\'s API failing, an edit that did not match) as one error tool-output per block, each distinct line once',
+      'one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, and the echoed line that started aider (its model and flags) as a command (tool `aider`); `Applied edit to` as files plus the reply\'s SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply\'s records superseded; `> ` status lines reporting an error (an exception\'s name, "failed", "refused", "unable to"…: the model\'s API failing, an edit that did not match) as one error tool-output per block, each distinct line once',
     omits:
       "other `> ` status lines (banners, token costs, commits, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands, command output and exit codes (aider does not write them to the log); assistant times are the prompt's time (the log has no reply times)",
     verified:

@@ -123,8 +123,14 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   ok(/^[0-9a-f]{12}-2$/.test(s.id), s.id);
   equal(
     roles(s),
-    "files,user,assistant,files,edit,command,user,assistant,files,edit,user,assistant,tool-output,assistant,files",
+    "command,files,user,assistant,files,edit,command,user,assistant,files,edit,user,assistant,tool-output,assistant,files",
   );
+  // How aider was started is a command of its own.
+  equal(
+    s.records[0]?.text,
+    "/home/dev/.local/bin/aider --model sonnet weather/cli.py",
+  );
+  equal(s.records[0]?.tool, "aider");
   // The edit that failed to match is an error aider reported.
   const failed = s.records.find((r) => r.role === "tool-output");
   equal(failed?.flags?.isError, true);
@@ -139,7 +145,9 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   const first = s.records.find((r) => r.role === "assistant");
   ok(first && !first.text.includes("thinking-content"), "reasoning removed");
   ok(first?.text.includes("#### heading-like markdown"), "unsigned #### stays");
-  const command = s.records.find((r) => r.role === "command");
+  const command = s.records.find((r) =>
+    r.role === "command" && r.tool !== "aider"
+  );
   equal(command?.text, "python -m pytest tests/test_cli.py -q");
   equal(command?.tool, "/run");
   equal(command?.exitCode, undefined);
@@ -149,11 +157,11 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
     'weather/units.py\ndef format_temp(celsius, units):\n    if units == "imperial":',
   ]);
   // Prompt times come from .aider.input.history, replies inherit them.
-  equal(s.records[1]?.time, new Date(2026, 1, 10, 9, 21, 30, 118).getTime());
-  equal(s.records[2]?.time, s.records[1]?.time);
+  equal(s.records[2]?.time, new Date(2026, 1, 10, 9, 21, 30, 118).getTime());
+  equal(s.records[3]?.time, s.records[2]?.time);
   equal(s.started, new Date(2026, 1, 10, 9, 20, 41).getTime());
   // /undo removed the kelvin commit: that reply and its edit are superseded.
-  deepEqual(s.marks, [{ kind: "undo", from: 7, to: 10 }]);
+  deepEqual(s.marks, [{ kind: "undo", from: 8, to: 11 }]);
   const superseded = s.records.filter((r) => isSuperseded(r.seq, s.marks));
   deepEqual(superseded.map((r) => r.role), ["assistant", "files", "edit"]);
 });
