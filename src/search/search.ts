@@ -335,11 +335,18 @@ async function searchSaidThenWork(
       onlyInWork.includes(t) ? t : { ...t, optional: true }
     ),
   };
+  // The sessions holding the names may rank below others that only match
+  // the question's other words: read further down for them.
   const work = await searchRoles(
     db,
     query,
     workQuery,
-    { ...options, roles: WORK_ROLES, limit: WORK_HITS, all: false },
+    {
+      ...options,
+      roles: WORK_ROLES,
+      limit: wholeQuery ? WORK_HITS : WORK_HITS * 4,
+      all: false,
+    },
     false,
   );
   const found = work.results.filter((h) => h.tier !== "relevance")
