@@ -370,14 +370,20 @@ async function searchSaidThenWork(
  * a first-match probe each.
  */
 function termsOnlyInWork(db: Database, q: UnderstoodQuery): QueryTerm[] {
-  const holds = (table: FtsTable, expression: string) =>
-    prepared(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`)
-      .get(expression) !== undefined;
   return q.terms.slice(0, 30).filter((t) => {
     if (t.optional || (t.kind !== "code" && t.kind !== "phrase")) return false;
     const expression = termExpression(t);
-    return !holds("fts_speech", expression) && holds("fts_work", expression);
+    return !holds(db, "fts_speech", expression) &&
+      holds(db, "fts_work", expression);
   });
+}
+
+/** Whether any record of a full-text table matches (first match only). */
+function holds(db: Database, table: FtsTable, expression: string): boolean {
+  return prepared(
+    db,
+    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`,
+  ).get(expression) !== undefined;
 }
 
 /**
@@ -386,12 +392,8 @@ function termsOnlyInWork(db: Database, q: UnderstoodQuery): QueryTerm[] {
  */
 function workHoldsAll(db: Database, q: UnderstoodQuery): boolean {
   const terms = q.terms.slice(0, 30);
-  if (terms.length === 0) return false;
-  const row = prepared(
-    db,
-    "SELECT rowid FROM fts_work WHERE fts_work MATCH ? LIMIT 1",
-  ).get(terms.map((t) => termExpression(t)).join(" AND "));
-  return row !== undefined;
+  return terms.length > 0 &&
+    holds(db, "fts_work", terms.map((t) => termExpression(t)).join(" AND "));
 }
 
 /** Most sessions a search of work records adds to what was said. */
