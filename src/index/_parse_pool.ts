@@ -37,7 +37,17 @@ export class ParsePool {
   #module: string | undefined;
   #eligible: Set<Harness>;
   #worker: Worker | undefined;
-  #pending = new Map<number, (parsed: ParsedFile | Error) => void>();
+  #workerUrl: URL;
+  /** The worker failed as a whole: the rest of the pass parses here. */
+  #broken = false;
+  #pending = new Map<
+    number,
+    {
+      job: PoolJob;
+      redactOn: boolean;
+      resolve: (parsed: Promise<ParsedFile | Error>) => void;
+    }
+  >();
   #next = 0;
   #planned = 0;
   #threshold: number;
@@ -46,10 +56,12 @@ export class ParsePool {
     module: string | undefined,
     eligible: Set<Harness>,
     threshold: number,
+    workerUrl: URL,
   ) {
     this.#module = module;
     this.#eligible = eligible;
     this.#threshold = threshold;
+    this.#workerUrl = workerUrl;
   }
 
   /**
@@ -57,8 +69,9 @@ export class ParsePool {
    * `DEJA_INDEX_WORKERS` is `1` (or `force`, from the first file: tests), or
    * unset in the compiled binary.
    *
-   * @param options `parserModule`, the source environment, and whether this
-   * is the compiled binary (default `Deno.build.standalone`).
+   * @param options `parserModule`, the source environment, whether this is
+   * the compiled binary (default `Deno.build.standalone`) and, for tests,
+   * the worker's script.
    * @returns The pool.
    */
   static async create(
@@ -66,6 +79,7 @@ export class ParsePool {
       parserModule?: string;
       source: { env: Record<string, string | undefined> };
       standalone?: boolean;
+      workerUrl?: URL;
     },
   ): Promise<ParsePool> {
     const setting = options.source.env.DEJA_INDEX_WORKERS ??
@@ -83,6 +97,7 @@ export class ParsePool {
       module,
       eligible,
       setting === "force" ? 0 : WORKER_FROM_BYTES,
+      options.workerUrl ?? new URL("./parse_worker.ts", import.meta.url),
     );
   }
 
@@ -96,42 +111,46 @@ export class ParsePool {
   parse(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
     this.#planned += job.size;
     if (
-      this.#module && this.#eligible.has(job.harness) &&
+      this.#module && !this.#broken && this.#eligible.has(job.harness) &&
       (this.#worker || this.#planned >= this.#threshold)
     ) {
       return this.#onWorker(job, redactOn);
     }
-    return parseFile(job.kind, job.path, job.options, redactOn).catch((err) =>
-      err instanceof Error ? err : new Error(messageOf(err))
-    );
+    return inThread(job, redactOn);
   }
 
   #onWorker(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
     if (!this.#worker) {
-      this.#worker = new Worker(new URL("./parse_worker.ts", import.meta.url), {
-        type: "module",
-      });
+      this.#worker = new Worker(this.#workerUrl, { type: "module" });
       this.#worker.onmessage = (e: MessageEvent) => {
         const { id, parsed, error } = e.data as {
           id: number;
           parsed?: ParsedFile;
           error?: string;
         };
-        const resolve = this.#pending.get(id);
+        const pending = this.#pending.get(id);
         this.#pending.delete(id);
-        resolve?.(parsed ?? new Error(error ?? "The parse worker failed"));
+        pending?.resolve(
+          Promise.resolve(
+            parsed ?? new Error(error ?? "The parse worker failed"),
+          ),
+        );
       };
+      // A worker that cannot run at all (a packaging fault, a crash) costs
+      // speed, not files: what it held and all that follows parse here.
       this.#worker.onerror = (e: ErrorEvent) => {
         e.preventDefault();
-        for (const resolve of this.#pending.values()) {
-          resolve(new Error(`The parse worker stopped: ${e.message}`));
+        this.#broken = true;
+        this.close();
+        for (const { job, redactOn, resolve } of this.#pending.values()) {
+          resolve(inThread(job, redactOn));
         }
         this.#pending.clear();
       };
     }
     const id = this.#next++;
     return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
+      this.#pending.set(id, { job, redactOn, resolve });
       this.#worker?.postMessage({
         id,
         module: this.#module,
@@ -154,4 +173,14 @@ export class ParsePool {
     this.#worker?.terminate();
     this.#worker = undefined;
   }
+}
+
+/** Parses a file in this thread; a failure is returned, not thrown. */
+function inThread(
+  job: PoolJob,
+  redactOn: boolean,
+): Promise<ParsedFile | Error> {
+  return parseFile(job.kind, job.path, job.options, redactOn).catch((err) =>
+    err instanceof Error ? err : new Error(messageOf(err))
+  );
 }

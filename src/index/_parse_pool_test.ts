@@ -12,11 +12,13 @@ const path =
 async function parsedOnWorker(
   env: Record<string, string>,
   standalone: boolean,
+  workerUrl?: URL,
 ): Promise<boolean> {
   const pool = await ParsePool.create({
     parserModule: registry,
     source: { env },
     standalone,
+    ...(workerUrl ? { workerUrl } : {}),
   });
   try {
     const parsed = await pool.parse({
@@ -54,4 +56,23 @@ Deno.test("ParsePool parses on a worker in the compiled binary unless told not t
   await t.step("deno run, DEJA_INDEX_WORKERS=1: worker", async () => {
     equal(await parsedOnWorker({ DEJA_INDEX_WORKERS: "1" }, false), true);
   });
+});
+
+Deno.test("ParsePool parses in this thread when the worker cannot run", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-pool-" });
+  try {
+    const broken = `${dir}/broken_worker.ts`;
+    await Deno.writeTextFile(broken, 'throw new Error("cannot start");\n');
+    // The file still parses (asserted inside), and no worker is left running.
+    equal(
+      await parsedOnWorker(
+        { DEJA_INDEX_WORKERS: "1" },
+        false,
+        new URL(`file://${broken}`),
+      ),
+      false,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
