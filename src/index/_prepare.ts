@@ -8,6 +8,7 @@
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
 import { redact } from "../redact/mod.ts";
+import { titleFrom } from "../core/text.ts";
 import {
   DECISION_PATTERN,
   encodeBody,
@@ -71,8 +72,15 @@ export function prepareSessions(
   };
   return sessions.map((s) => {
     let users = 0;
+    let title: string | null | undefined;
     const records = s.records.map((r): PreparedRecord => {
       const text = scrub(r.text);
+      // A title cut from a user turn is cut again from the redacted turn: a
+      // secret the cut split would no longer look like one.
+      if (
+        title === undefined && r.role === "user" && s.title !== undefined &&
+        titleFrom(r.text) === s.title
+      ) title = titleFrom(text);
       const kept = keptText(r.role, text);
       const body = encodeBody(r.role, kept.stored);
       let flags = body.compressed ? FLAG.compressed : 0;
@@ -102,7 +110,8 @@ export function prepareSessions(
       path: s.path,
       project: s.project,
       cwd: s.cwd ?? null,
-      title: s.title === undefined ? null : scrub(s.title),
+      title: title ??
+        (s.title === undefined ? null : clippedSafe(scrub(s.title))),
       started: s.started ?? null,
       updated: s.updated ?? null,
       parent: s.parent ?? null,
@@ -112,6 +121,18 @@ export function prepareSessions(
       marks: s.marks,
     };
   });
+}
+
+/**
+ * A title cut short ("…") loses its last word when that reads like part of
+ * a token: the rules cannot tell a cut secret from a cut word.
+ */
+function clippedSafe(title: string): string {
+  if (!title.endsWith("…")) return title;
+  return title.replace(
+    /[A-Za-z0-9+\/_=-]*[0-9][A-Za-z0-9+\/_=-]*…$/,
+    (w) => w.length > 12 ? "…" : w,
+  );
 }
 
 /** What parsing and preparing one file produced. */

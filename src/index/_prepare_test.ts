@@ -39,3 +39,35 @@ Deno.test("prepareSessions() redacts a long output whole before keeping its exce
   ok(!rec.posting.includes(token));
   equal(counts["github-token"], 2);
 });
+
+Deno.test("prepareSessions() cuts a title from the redacted turn, so a cut secret cannot stay", () => {
+  const secret = "icDFlvym36q/kXHdHuqzkXiJZkYIQ90uSA3qEmmt";
+  // The secret straddles the title's 100-character cut.
+  const first = `${
+    "the nightly export fails, ".repeat(2)
+  }creds: secret ${secret}`;
+  const titleOf = (title: string): string | null => {
+    const session: Session = {
+      harness: "fixture",
+      id: "s2",
+      project: "api",
+      path: "/y.jsonl",
+      title,
+      records: [{
+        role: "user",
+        text: first,
+        seq: 0,
+        locator: { path: "/y.jsonl", line: 1 },
+      }],
+      marks: [],
+    };
+    return prepareSessions([session], true, {})[0]!.title;
+  };
+  // Made from the first turn (as the parsers do): cut from the redacted one.
+  const made = titleOf(`${first.slice(0, 99)}…`);
+  ok(made?.includes("[redacted:aws-secret]"), made ?? "");
+  ok(!made?.includes(secret.slice(0, 8)), made ?? "");
+  // Set by the harness and already cut: a token-like last word goes.
+  const given = titleOf(`rotate the key icDFlvym36q/kXHdHu…`);
+  equal(given, "rotate the key …");
+});

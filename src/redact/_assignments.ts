@@ -64,6 +64,7 @@ const CREDENTIAL_WORDS = [
   "api[_-]?key",
   "access[_-]?key",
   "secret[_-]?key",
+  "secret[_-]?key[_-]?base",
   "private[_-]?key",
   "signing[_-]?key",
   "encryption[_-]?key",
@@ -81,6 +82,7 @@ const SCAN_STEMS = [
   "secret",
   "token",
   "key",
+  "key[_-]?base",
   "auth",
   "credentials?",
   "authorization",
@@ -131,7 +133,12 @@ function credentialValueOk(
   if (/^[0-9]{1,5}$/.test(value)) return false;
   // Code: calls, indexing, generics, member access, references.
   if (/[()[\]{}<>]/.test(value)) return false;
-  if (/^[&*]*[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/.test(value)) {
+  // Member access (process.env.KEY, req.body.password) is code, unless a
+  // part of it reads as random: a token with dots (ab12.Cd34Ef…).
+  if (
+    /^[&*]*[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/.test(value) &&
+    !value.split(/\.|::|->/).some(randomPart)
+  ) {
     return false;
   }
   if (/^[&*]+[A-Za-z_]\w*$/.test(value)) return false;
@@ -142,6 +149,12 @@ function credentialValueOk(
     return !KEY_WORD_IN_VALUE.test(value);
   }
   return true;
+}
+
+/** A part of a dotted value that reads as random: long, mixed, with digits. */
+function randomPart(part: string): boolean {
+  return part.length >= 16 && /[0-9]/.test(part) && /[a-z]/.test(part) &&
+    /[A-Z]/.test(part);
 }
 
 function authorizationValue(text: string, from: number, edits: Edits): void {
@@ -183,8 +196,29 @@ function cookieValues(text: string, from: number, edits: Edits): void {
   }
 }
 
+const XML_ELEMENT = new RegExp(
+  `<((?:[\\w-]*[_-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|private[_-]?key|credentials?))>([^<\\s][^<\\n]{2,}?)</\\1>`,
+  "gi",
+);
+
+/** Adds an edit for the text of credential-named XML elements (Maven, .NET). */
+function xmlValues(text: string, edits: Edits): void {
+  if (!text.includes("</")) return;
+  XML_ELEMENT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = XML_ELEMENT.exec(text)) !== null) {
+    const value = m[2]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    const start = m.index + m[1]!.length + 2;
+    edits.push({ start, end: start + value.length, id: "credential" });
+  }
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
+  xmlValues(text, edits);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {

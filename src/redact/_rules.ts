@@ -16,7 +16,11 @@ import { collectPrivateKeys } from "./_private_key.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
-import { collectBearerWords, collectPassWords } from "./_words.ts";
+import {
+  collectBearerWords,
+  collectPassWords,
+  collectSecretWords,
+} from "./_words.ts";
 
 /** Every collector; order does not matter, rank comes from {@link RULE_IDS}. */
 export const COLLECTORS: readonly Collect[] = [
@@ -28,6 +32,7 @@ export const COLLECTORS: readonly Collect[] = [
   collectAssignments,
   collectPassWords,
   collectBearerWords,
+  collectSecretWords,
 ];
 
 /** Rule ids with what each catches, most specific first. */
@@ -41,7 +46,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "url-credentials",
     description:
-      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ ends the password)",
+      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ ends the password), a key as the user (https://<32 hex>@…, Sentry DSNs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=)",
   },
   {
     id: "slack-webhook",
@@ -85,11 +90,11 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91')): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
   },
   {
     id: "entropy",
     description:
-      "High-entropy values after key= / key: or alone in quotes (not hex digests, UUIDs, paths, identifiers, object ids or image data)",
+      "High-entropy values after key= / key: or alone in quotes (not hex digests, UUIDs, paths, identifiers, object ids, image data or base64 of plain text)",
   },
 ];

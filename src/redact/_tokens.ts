@@ -180,12 +180,37 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}`,
   },
   {
+    id: "vault-token",
+    prefixes: ["hvs.", "hvb.", "hvr."],
+    description: "HashiCorp Vault tokens (hvs., hvb., hvr.)",
+    pattern: String.raw`hv[sbr]\.[A-Za-z0-9_-]{24,}`,
+  },
+  {
+    id: "google-oauth-token",
+    prefixes: ["ya29."],
+    description: "Google OAuth access tokens (ya29.…)",
+    pattern: String.raw`ya29\.[A-Za-z0-9_-]{20,}`,
+  },
+  {
+    id: "doppler-token",
+    prefixes: ["dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+    description:
+      "Doppler tokens (dp.st., dp.pt., dp.ct., dp.sa., dp.scim., dp.audit.)",
+    pattern: String
+      .raw`dp\.(?:st|pt|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}`,
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
     pattern: String.raw`[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}`,
   },
 ];
+
+/** Prefixes holding a dot, whose token run begins after it. */
+const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
+  p.includes(".")
+).concat("eyJ");
 
 // Sticky: tried only where a token run starts.
 const SHAPE_AT = new RegExp(
@@ -299,6 +324,7 @@ function looksRandom(core: string): boolean {
   if (core.length < MIN_RUN || core.length > 256) return false;
   if (isHexLike(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
+  if (base64OfText(core)) return false;
   // Paths: rooted, or lower case with a `/` (src/core/types).
   if (isPathLike(core) || /^[a-z0-9_.-]*\/[a-z0-9_\/.-]*$/.test(core)) {
     return false;
@@ -318,6 +344,26 @@ function looksRandom(core: string): boolean {
   }
   const digits = core.replace(/[^0-9]/g, "").length / core.length;
   return digits >= 0.15 && digits <= 0.85 && entropy(core) >= 4.2;
+}
+
+/** Base64 of ordinary text ("VGhlIHF1aWNr…" is "The quick…") is no secret. */
+function base64OfText(core: string): boolean {
+  if (!/^[A-Za-z0-9+\/]+$/.test(core)) return false;
+  let bytes: string;
+  try {
+    bytes = atob(core.slice(0, core.length - (core.length % 4)));
+  } catch {
+    return false;
+  }
+  let printable = 0;
+  let spaces = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i);
+    if (c === 32) spaces++;
+    if ((c >= 32 && c < 127) || c === 10) printable++;
+  }
+  return bytes.length > 0 && printable / bytes.length > 0.95 &&
+    spaces * 12 >= bytes.length;
 }
 
 /**
@@ -379,9 +425,22 @@ function tokenRun(
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;
   } else if (text[a - 1] === ".") {
+    // A prefix with dots (SG., eyJ….…, hvs., ya29., dp.st.prd.) ends just
+    // before the run: step back over token characters and dots to it.
     let d = a - 1;
-    while (d > 0 && a - d < 40 && TOKEN_CHAR[text.charCodeAt(d - 1)] === 1) d--;
-    if (text.startsWith("SG.", d) || text.startsWith("eyJ", d)) from = d;
+    while (
+      d > 0 && a - d < 48 &&
+      (TOKEN_CHAR[text.charCodeAt(d - 1)] === 1 || text[d - 1] === ".")
+    ) d--;
+    for (let p = d; p < a - 1; p++) {
+      if (p > d && text[p - 1] !== "." && TOKEN_CHAR[text.charCodeAt(p - 1)]) {
+        continue;
+      }
+      if (DOTTED_STARTS.some((start) => text.startsWith(start, p))) {
+        from = p;
+        break;
+      }
+    }
   }
   let found = false;
   let s = from;

@@ -610,6 +610,85 @@ const POSITIVES: Positive[] = [
     keep: ["the password for root is ", ", ok?"],
     id: "prose-password",
   },
+  {
+    text:
+      "the keystore passphrase you mentioned ('correct-horse-staple-91') is needed",
+    secret: "correct-horse-staple-91",
+    keep: ["the keystore passphrase you mentioned ('", "') is needed"],
+    id: "prose-password",
+  },
+  // Tokens whose prefix holds a dot, and the places a blind audit found.
+  {
+    text: "VAULT_TOKEN=hvs.bmL1FgGsdGLoZT5QoLfHrgI_W0e6xmWfwbu_uYK9uYDl",
+    secret: "hvs.bmL1FgGsdGLoZT5QoLfHrgI_W0e6xmWfwbu_uYK9uYDl",
+    keep: ["VAULT_TOKEN="],
+    id: "vault-token",
+  },
+  {
+    text:
+      "I created a Vault token hvs.S0TRDmtT61_aUth2jkZ8h7j0H8NXhKeU11qjD with the policy",
+    secret: "hvs.S0TRDmtT61_aUth2jkZ8h7j0H8NXhKeU11qjD",
+    keep: ["I created a Vault token ", " with the policy"],
+    id: "vault-token",
+  },
+  {
+    text: "ya29.a0R7Rlv9v-0DXIWFncVGycd91emq9TiS5bflOoqP5zlT_jCPT50GVIg",
+    secret: "ya29.a0R7Rlv9v-0DXIWFncVGycd91emq9TiS5bflOoqP5zlT_jCPT50GVIg",
+    keep: [],
+    id: "google-oauth-token",
+  },
+  {
+    text:
+      "    DOPPLER_TOKEN: dp.st.prd.Mp2NsRXX97mqrFdh96OcBjsm6AGet60Un9MMceXW2De",
+    secret: "dp.st.prd.Mp2NsRXX97mqrFdh96OcBjsm6AGet60Un9MMceXW2De",
+    keep: ["    DOPPLER_TOKEN: "],
+    id: "doppler-token",
+  },
+  {
+    text: "API_TOKEN=ab12.Cd34EfGh56IjKl78MnOp90Qr",
+    secret: "ab12.Cd34EfGh56IjKl78MnOp90Qr",
+    keep: ["API_TOKEN="],
+    id: "credential",
+  },
+  {
+    text: `  secret_key_base: ${HEX64}`,
+    secret: HEX64,
+    keep: ["  secret_key_base: "],
+    id: "credential",
+  },
+  {
+    text: "      <password>BeAODaJDRDcK+9</password>",
+    secret: "BeAODaJDRDcK+9",
+    keep: ["<password>", "</password>"],
+    id: "credential",
+  },
+  {
+    text:
+      "creds for the export: secret icDFlvym36q/kXHdHuqzkXiJZkYIQ90uSA3qEmmt, region eu",
+    secret: "icDFlvym36q/kXHdHuqzkXiJZkYIQ90uSA3qEmmt",
+    keep: [" secret ", ", region eu"],
+    id: "aws-secret",
+  },
+  {
+    text: "rotate token 944288eb9e26367804d39f05054ce6e7798eebf8 today",
+    secret: "944288eb9e26367804d39f05054ce6e7798eebf8",
+    keep: ["rotate token ", " today"],
+    id: "credential",
+  },
+  {
+    text:
+      'dsn: "https://81a7ef93e6d408dec70c14e5df3c9592@o450123.ingest.sentry.io/5512345"',
+    secret: "81a7ef93e6d408dec70c14e5df3c9592",
+    keep: ['dsn: "https://', "@o450123.ingest.sentry.io/5512345"],
+    id: "url-credentials",
+  },
+  {
+    text:
+      "azcopy copy ./dist 'https://cdn.blob.core.windows.net/$web?sv=2022-11-02&sp=rw&sig=UIlNuT3%2Feo34teO%2FlXp7VgP8y6Sc%3D' --recursive",
+    secret: "UIlNuT3%2Feo34teO%2FlXp7VgP8y6Sc%3D",
+    keep: ["&sp=rw&sig=", "' --recursive"],
+    id: "url-credentials",
+  },
 ];
 
 const LONG_PNG =
@@ -697,6 +776,14 @@ const NEGATIVES: string[] = [
   '{"repo":"design-review-3f0c7a12-9b4e-4d21-8a6f-52c1e0d9b7aa-gemini_cli"}',
   '"run": "01ARZ3NDEKTSV4RRFFQ69G5FAV"',
   '"path": "src/core/types/abc123def456ghi789jkl"',
+  // Base64 of plain text, member access, a short user, a commit in prose.
+  "the fixture `VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIHRoZSBsYXp5IGRvZw==` is sample text",
+  "const key = process.env.STRIPE_SECRET_KEY;",
+  "git clone https://deploy@github.com/org/repo.git",
+  "the token count was 4096 for that secret santa list",
+  "the secret ingredient is patience",
+  "https://example.com/search?q=signature&page=2",
+  "the password you chose ('yes') is too short",
 ];
 
 Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
