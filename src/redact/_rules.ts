@@ -16,11 +16,7 @@ import { collectPrivateKeys } from "./_private_key.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
-import {
-  collectBearerWords,
-  collectPassWords,
-  collectSecretWords,
-} from "./_words.ts";
+import { collectBearerWords, collectPassWords } from "./_words.ts";
 
 /** Every collector; order does not matter, rank comes from {@link RULE_IDS}. */
 export const COLLECTORS: readonly Collect[] = [
@@ -32,7 +28,6 @@ export const COLLECTORS: readonly Collect[] = [
   collectAssignments,
   collectPassWords,
   collectBearerWords,
-  collectSecretWords,
 ];
 
 /** Rule ids with what each catches, most specific first. */

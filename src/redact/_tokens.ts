@@ -401,6 +401,34 @@ function secretPosition(text: string, a: number, end: number): boolean {
   return text[k] !== ":";
 }
 
+/** The word secret, token or api key (and access/key), then blanks: before a run. */
+const SPOKEN_BEFORE =
+  /\b(?:secret|token|api[ _-]?key)(?:[ _-]?access)?(?:[ _-]?key)?[ \t]+(?:is[ \t]+)?$/i;
+
+/**
+ * A run said right after the word secret, token or api key, with no `:`/`=`
+ * between: an AWS secret key (40 base64 characters: aws-secret), 32+ hex
+ * digits or a random token of 24+ (credential). Adds the edit and says so.
+ */
+function spokenSecret(text: string, a: number, b: number, edits: Edits) {
+  if (text[a - 1] !== " " && text[a - 1] !== "\t") return false;
+  if (!SPOKEN_BEFORE.test(text.slice(Math.max(0, a - 32), a))) return false;
+  const value = text.slice(a, b);
+  if (
+    value.length === 40 && !/[_-]/.test(value) && !isHexLike(value) &&
+    charClasses(value) === 3
+  ) {
+    edits.push({ start: a, end: b, id: "aws-secret" });
+    return true;
+  }
+  const secret = isHexLike(value)
+    ? value.length >= 32
+    : value.length >= 24 && charClasses(value) === 3 &&
+      !isIdentifierLike(value) && !value.includes("/");
+  if (secret) edits.push({ start: a, end: b, id: "credential" });
+  return secret;
+}
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -472,6 +500,7 @@ function tokenRun(
     s = slash.at < 0 || slash.at >= b ? -1 : slash.at + 1;
   }
   if (found || b - a > 256) return;
+  if (spokenSecret(text, a, b, edits)) return;
   let end = b;
   while (end < text.length && end - b < 2 && text[end] === "=") end++;
   if (!secretPosition(text, a, end)) return;

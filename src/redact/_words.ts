@@ -9,9 +9,7 @@
  */
 import { passFlagAt } from "./_command_line.ts";
 import {
-  charClasses,
   type Edits,
-  isHexLike,
   isIdentifierLike,
   isPlaceholder,
   isRedacted,
@@ -31,14 +29,6 @@ const TRAILING_MARKS = /[!?]+$/;
 /** A passphrase quoted a few words after the word: "the passphrase you gave ('…')". */
 const QUOTED_NEAR =
   /pass(?:word|phrase|wd|code)\b[^'"`\n]{0,40}?(['"`])([^'"`\s]{8,})\1/iy;
-const SECRET_WORD = /\b(?:secret|token|api[ _-]?key)\b/gi;
-/**
- * A value a few characters after the word, with no separator: "secret
- * icDF…" (an AWS secret key: 40 base64 characters), "token 9442…" (32–64
- * hex digits) or a random token of 24+.
- */
-const SPOKEN_VALUE =
-  /(?:[ _-]?access)?(?:[ _-]?key)?[ \t]+(?:is[ \t]+)?([A-Za-z0-9\/+_-]{24,})(?![A-Za-z0-9\/+=_-])/iy;
 const PASS_WORD = /pass(?:word|phrase|wd|code)/iy;
 const BEARER_TOKEN = /[ \t]+([A-Za-z0-9._~+\/=-]{16,})/y;
 const WORD_CHAR = /[A-Za-z0-9_-]/;
@@ -80,39 +70,6 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (!/[0-9]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return;
   const end = QUOTED_NEAR.lastIndex - 1;
   edits.push({ start: end - value.length, end, id: "prose-password" });
-}
-
-/**
- * Adds an edit for a secret said right after the word secret, token or
- * api key, with no `:`/`=` between: an AWS secret key (aws-secret), hex of
- * 32+ digits or a random token (credential).
- */
-export function collectSecretWords(text: string, edits: Edits): void {
-  SECRET_WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = SECRET_WORD.exec(text)) !== null) {
-    SPOKEN_VALUE.lastIndex = m.index + m[0].length;
-    const v = SPOKEN_VALUE.exec(text);
-    if (!v) continue;
-    const value = v[1]!;
-    if (isRedacted(value) || isPlaceholder(value)) continue;
-    const end = SPOKEN_VALUE.lastIndex;
-    const start = end - value.length;
-    if (
-      value.length === 40 && /^[A-Za-z0-9\/+]+$/.test(value) &&
-      !isHexLike(value) && charClasses(value) === 3
-    ) {
-      edits.push({ start, end, id: "aws-secret" });
-    } else if (isHexLike(value) ? value.length >= 32 : randomToken(value)) {
-      edits.push({ start, end, id: "credential" });
-    }
-  }
-}
-
-/** Long, with digits and both cases, and no name made of words. */
-function randomToken(value: string): boolean {
-  return charClasses(value) === 3 && !isIdentifierLike(value) &&
-    !/\//.test(value);
 }
 
 /** Adds an edit for every netrc password and password stated in prose. */
