@@ -657,6 +657,12 @@ const POSITIVES: Positive[] = [
     id: "credential",
   },
   {
+    text: '  "private_key_id": "d82478096c33a11ab06bc5eec50343ced484507d",',
+    secret: "d82478096c33a11ab06bc5eec50343ced484507d",
+    keep: ['"private_key_id": "', '",'],
+    id: "credential",
+  },
+  {
     text: "      <password>BeAODaJDRDcK+9</password>",
     secret: "BeAODaJDRDcK+9",
     keep: ["<password>", "</password>"],
@@ -782,6 +788,7 @@ const NEGATIVES: string[] = [
   "git clone https://deploy@github.com/org/repo.git",
   "the token count was 4096 for that secret santa list",
   "the secret ingredient is patience",
+  '"client_key_id": "abc", "key_id": "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c"',
   "https://example.com/search?q=signature&page=2",
   "the password you chose ('yes') is too short",
 ];
