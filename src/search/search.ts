@@ -1185,6 +1185,10 @@ function withRarest(
     : [...chosen.slice(0, count - 1), first];
 }
 
+/** A month or weekday named in a time phrase ("in june", "on may 3"). */
+const NAMED_DATE =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|christmas|new year'?s?)\b/i;
+
 /** Windows up to this wide (a named day or week) outrank relevance. */
 const NARROW_WINDOW_MS = 10 * DAY_MS;
 
@@ -1209,7 +1213,11 @@ function recentWindow(
       return { ...window, from: latest - RECENT_MS, to: latest + DAY_MS };
     }
   }
-  if (/\d{4}/.test(window.phrase)) return window;
+  // Only a month or a day named without its year moves to an earlier year:
+  // "last week" and "yesterday" mean the dates they say.
+  if (/\d{4}/.test(window.phrase) || !NAMED_DATE.test(window.phrase)) {
+    return window;
+  }
   for (let back = 1; back <= 5; back++) {
     const shift = (t: number) => {
       const d = new Date(t);

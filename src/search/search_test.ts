@@ -329,6 +329,39 @@ Deno.test("search() puts sessions from a time said in words first", async (t) =>
   });
 });
 
+Deno.test("search() keeps a relative time where it is, even when nothing falls in it", async () => {
+  await withFixtures([
+    {
+      id: "a-year-ago",
+      age: 366,
+      turns: [["user", "the node upgrade broke the build"]],
+    },
+  ], async (db) => {
+    const r = await search(db, "what broke in the node upgrade last week?", {
+      now: NOW,
+    });
+    const from = Date.parse(r.reading?.time?.from ?? "");
+    ok(NOW - from <= 15 * DAY, r.reading?.time?.from);
+    // A month named without its year still moves to the year that has it.
+    const june = new Date(NOW - 366 * DAY).toLocaleString("en", {
+      month: "long",
+      timeZone: "UTC",
+    });
+    const named = await search(
+      db,
+      `what broke in the node upgrade in ${june}?`,
+      {
+        now: NOW,
+      },
+    );
+    equal(ids(named)[0], "a-year-ago");
+    ok(
+      NOW - Date.parse(named.reading?.time?.from ?? "") > 300 * DAY,
+      named.reading?.time?.from,
+    );
+  });
+});
+
 Deno.test("search() ranks a user turn above an assistant turn saying the same", async () => {
   const r = await ask("quokka widget renders twice");
   deepEqual(ids(r).slice(0, 2), ["user-says", "assistant-says"]);
