@@ -189,7 +189,9 @@ Options:
     DEFAULT_LLM_TIMEOUT_MS / 1000
   })
   --policy FILE          Host policy (default $DEJA_LOOP_POLICY)
-  --actor LABEL          Who triggered the run (default ${DEFAULT_ACTOR})
+  --actor LABEL          Who triggered the run (default ${DEFAULT_ACTOR}). Only
+                         an explicit --actor is recorded as the trigger, whom
+                         self-approval then blocks from approving what it found
 
 Command analyzers and --llm-cmd spawn processes (argv split on whitespace, no
 shell); that is why this command holds the "run" permission.
