@@ -217,6 +217,16 @@ function backupPath(
   }
 }
 
+/**
+ * Writes a backup readable by its owner only: an agent's config (such as
+ * ~/.claude.json) can hold account data.
+ */
+function writeBackup(path: string, text: string): void {
+  Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  Deno.writeTextFileSync(path, text, { mode: 0o600 });
+  Deno.chmodSync(path, 0o600);
+}
+
 function writeFile(path: string, text: string): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.deja-tmp`;
@@ -253,8 +263,7 @@ function apply(
   if (action === "unchanged" || options.dryRun) return out;
   if (before !== undefined) {
     const backup = backupPath(options, harness, target.path);
-    Deno.mkdirSync(dirname(backup), { recursive: true });
-    Deno.writeTextFileSync(backup, before);
+    writeBackup(backup, before);
     out.backup = backup;
   }
   if (after === undefined) Deno.removeSync(target.path);
@@ -338,8 +347,7 @@ export function installHarness(
       file.pristine === undefined && before !== undefined
     ) {
       const pristine = backupPath(options, harness, `${target.path}.pristine`);
-      Deno.mkdirSync(dirname(pristine), { recursive: true });
-      Deno.writeTextFileSync(pristine, before);
+      writeBackup(pristine, before);
       file.pristine = pristine;
     }
     report.changes.push(
@@ -458,6 +466,15 @@ export function uninstallHarness(
     } catch {
       // No record to remove.
     }
+    // Every file is as it was before install: its backups go too, and
+    // the folders they leave empty.
+    const backups = join(dejaConfigDir(options.home, options.env), "backups");
+    try {
+      Deno.removeSync(join(backups, harness), { recursive: true });
+    } catch {
+      // No backups.
+    }
+    removeIfEmpty(backups);
   }
   const others = listRecords(options).filter((h) => h !== harness);
   if (others.length === 0 && readText(launcher) !== undefined) {
@@ -472,6 +489,7 @@ export function uninstallHarness(
       // The folders install made go too, when nothing else is in them.
       removeIfEmpty(dirname(launcher));
       removeIfEmpty(dirname(recPath));
+      removeIfEmpty(dejaConfigDir(options.home, options.env));
     }
   } else if (others.length) {
     report.notes.push(
