@@ -34,6 +34,19 @@ export async function findCommand(
 }
 
 /**
+ * Why no command matched: a group word without its verb ("capture" for
+ * "capture tool-call") names the verbs; anything else is unknown.
+ */
+function unknownCommand(argv: readonly string[]): string {
+  const word = argv[0] ?? "";
+  const verbs = COMMAND_MODULES.flatMap((m) => m.names)
+    .filter((n) => n.startsWith(`${word} `));
+  return verbs.length
+    ? `"${word}" needs one of: ${verbs.join(", ")}`
+    : `unknown command "${argv.join(" ")}"`;
+}
+
+/**
  * Revokes every permission kind the command does not declare, so a
  * read-only command cannot write, connect or spawn even under `-A`.
  *
@@ -122,9 +135,7 @@ export async function run(
     const found = await findCommand(argv.slice(1));
     if (!found) {
       io.stderr.write(
-        `error: unknown command "${
-          argv.slice(1).join(" ")
-        }"\n\n${await overview()}`,
+        `error: ${unknownCommand(argv.slice(1))}\n\n${await overview()}`,
       );
       return EXIT.usage;
     }
@@ -134,7 +145,7 @@ export async function run(
   const found = await findCommand(argv);
   if (!found) {
     io.stderr.write(
-      `error: unknown command "${argv[0]}"\n\n${await overview()}`,
+      `error: ${unknownCommand(argv.slice(0, 1))}\n\n${await overview()}`,
     );
     return EXIT.usage;
   }

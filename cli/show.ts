@@ -46,7 +46,7 @@ Options:
     }
     const db = openIndexForQuery(io);
     if (!db) {
-      throw new DejaError("QRY-E002", "Nothing is indexed yet: run deja index");
+      throw new DejaError("IDX-E001", "Nothing is indexed yet: run deja index");
     }
     try {
       const shown = await showSession(

@@ -292,6 +292,26 @@ Deno.test("hook-context never builds a missing index: it starts one detached and
   );
 });
 
+Deno.test("hook-context with automatic indexing off says how to start, not that it is indexing", async () => {
+  const w = await theWorld();
+  const fake = await fakeDeja();
+  const dir = await Deno.makeTempDir();
+  const env = {
+    HOME: w.home,
+    DEJA_INDEX: `${dir}/index.db`,
+    DEJA_BIN: fake.bin,
+    DEJA_NO_AUTO_INDEX: "1",
+    DEJA_NO_AUTO_LOOP: "1",
+    PATH: "/usr/bin:/bin",
+  };
+  const payload = await fixture("claude-code/session_start.json");
+  const json = await hook(["hook-context"], payload, env);
+  const message = JSON.parse(json.out).systemMessage as string;
+  ok(message.includes("run deja index"), json.out);
+  ok(!message.includes("indexing this machine"), json.out);
+  deepEqual(await fake.calls(), [], "nothing started");
+});
+
 Deno.test("hook-session-end starts the gated loop run detached", async () => {
   const w = await theWorld();
   const fake = await fakeDeja();

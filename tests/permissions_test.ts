@@ -95,3 +95,15 @@ Deno.test("a usage error prints the command's help on stderr and exits 64", asyn
   equal(out.code, 64);
   equal(out.stderr.includes("Usage: deja search"), true);
 });
+
+Deno.test("a group word without its verb names the verbs, in a run and in help", async () => {
+  for (const args of [["capture"], ["help", "capture"]]) {
+    const out = await deno(["run", "-A", "main.ts", ...args]);
+    equal(out.code, 64, args.join(" "));
+    equal(
+      out.stderr.startsWith('error: "capture" needs one of: capture tool-call'),
+      true,
+      out.stderr.slice(0, 200),
+    );
+  }
+});

@@ -21,6 +21,10 @@ import type { HookPayload } from "./payload.ts";
 export const BUILDING_MESSAGE =
   "deja is indexing this machine's agent history in the background; recall starts once it is done.";
 
+/** Shown when there is no index and automatic indexing is off. */
+export const NO_INDEX_MESSAGE =
+  "deja has no index yet and automatic indexing is off (DEJA_NO_AUTO_INDEX=1): run deja index to start recall.";
+
 /**
  * Answers a SessionStart hook.
  *
@@ -35,6 +39,9 @@ export async function hookContext(
   stamp(payload, ctx);
   const { db, state } = openWarmIndex(ctx);
   if (!db) {
+    if (state === "missing" && ctx.env.DEJA_NO_AUTO_INDEX === "1") {
+      return { systemMessage: NO_INDEX_MESSAGE };
+    }
     return state === "missing" || state === "building"
       ? { systemMessage: BUILDING_MESSAGE }
       : {};

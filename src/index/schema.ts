@@ -178,10 +178,7 @@ export function openIndex(
   path: string,
   options: OpenIndexOptions = {},
 ): Database {
-  const db = openDatabase(path, {
-    readOnly: options.readOnly ?? false,
-    requireFts5: true,
-  });
+  const db = openIndexFile(path, options.readOnly ?? false);
   if (options.readOnly) {
     checkFormat(db, path);
     return db;
@@ -218,6 +215,24 @@ export function openIndex(
   db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
     .run(String(INDEX_FORMAT));
   return db;
+}
+
+/** Opens the file; a file that is no database gets the way out in its message. */
+function openIndexFile(path: string, readOnly: boolean): Database {
+  try {
+    return openDatabase(path, { readOnly, requireFts5: true });
+  } catch (err) {
+    if (
+      err instanceof DejaError && /not a database|malformed/i.test(err.message)
+    ) {
+      throw new DejaError(
+        "IDX-E001",
+        `${err.message}. The index is a cache deja rebuilds: delete "${path}" (and any "${path}-wal", "${path}-shm") and run deja index`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
 }
 
 function readFormat(db: Database): number | undefined {

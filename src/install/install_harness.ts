@@ -376,7 +376,9 @@ export function installHarness(
       "opencode has no command hooks (only JS plugins), so only the MCP server is wired.",
     );
   }
-  report.notes.push("Restart the agent to pick the change up.");
+  if (report.changes.some((c) => c.action !== "unchanged")) {
+    report.notes.push("Restart the agent to pick the change up.");
+  }
   return report;
 }
 

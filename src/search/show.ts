@@ -66,11 +66,17 @@ export function resolveSession(db: Database, prefix: string): SessionRow {
     throw new DejaError("QRY-E002", `No session id starts with "${prefix}"`);
   }
   if (ids.size > 1) {
+    // The list is read 20 rows at most: past that, say there are more.
+    const more = ids.size > 8 || rows.length === 20
+      ? `, and ${ids.size > 8 ? `${ids.size - 8} ` : ""}more${
+        rows.length === 20 ? " (at least)" : ""
+      }: type more of the id`
+      : "";
     throw new DejaError(
       "QRY-E003",
       `Session prefix "${prefix}" is ambiguous: ${
         [...ids].slice(0, 8).join(", ")
-      }`,
+      }${more}`,
       { detail: { matches: [...ids] } },
     );
   }
