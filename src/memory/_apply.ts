@@ -10,7 +10,7 @@ import { sha256Hex } from "../core/hash.ts";
 import type { Store } from "./_store.ts";
 import { applyUnifiedDiff } from "./_diff.ts";
 import { hashGrain } from "./hash_grain.ts";
-import { transition, type TransitionWork } from "./_lifecycle.ts";
+import { strike, transition, type TransitionWork } from "./_lifecycle.ts";
 import {
   opScopes,
   requireBecause,
@@ -323,6 +323,8 @@ export function rollback(
       }
     },
     work: (view, now) => {
+      // Undone for a reason: the same change is not proposed again at once.
+      strike(store, view.grain.dedup_key, now);
       const row = store.db.prepare(
         "SELECT inverse FROM rec_status WHERE hash = ?",
       ).get(hash) as {

@@ -324,24 +324,31 @@ export function review(
       }
     },
     work: (view, now) => {
-      if (decision === "reject") {
-        const row = store.db.prepare(
-          "SELECT strikes FROM cooldowns WHERE dedup_key = ?",
-        )
-          .get(view.grain.dedup_key) as { strikes: number } | undefined;
-        const strikes = (row?.strikes ?? 0) + 1;
-        const span = Math.min(
-          COOLDOWN_BASE_MS * 2 ** (strikes - 1),
-          COOLDOWN_MAX_MS,
-        );
-        store.db.prepare(
-          `INSERT INTO cooldowns(dedup_key, strikes, until) VALUES (?, ?, ?)
-           ON CONFLICT(dedup_key) DO UPDATE SET strikes = excluded.strikes, until = excluded.until`,
-        ).run(view.grain.dedup_key, strikes, now + span);
-      }
+      if (decision === "reject") strike(store, view.grain.dedup_key, now);
       return {};
     },
   });
+}
+
+/**
+ * Starts (or lengthens) the cooldown on a dedup key: a rejected or
+ * rolled-back change is not proposed again for 7 days, then 14, 28, 56, up
+ * to 90.
+ *
+ * @param store The memory store.
+ * @param dedupKey The recommendation's dedup key.
+ * @param now The clock.
+ */
+export function strike(store: Store, dedupKey: string, now: number): void {
+  const row = store.db.prepare(
+    "SELECT strikes FROM cooldowns WHERE dedup_key = ?",
+  ).get(dedupKey) as { strikes: number } | undefined;
+  const strikes = (row?.strikes ?? 0) + 1;
+  const span = Math.min(COOLDOWN_BASE_MS * 2 ** (strikes - 1), COOLDOWN_MAX_MS);
+  store.db.prepare(
+    `INSERT INTO cooldowns(dedup_key, strikes, until) VALUES (?, ?, ?)
+     ON CONFLICT(dedup_key) DO UPDATE SET strikes = excluded.strikes, until = excluded.until`,
+  ).run(dedupKey, strikes, now + span);
 }
 
 /** Records that the host applied a doc or host recommendation itself. */

@@ -308,6 +308,18 @@ Deno.test("apply() of ADD and DEFINE stores inverses that rollback() runs", () =
   store.rollback(r.hash, ALICE);
   deepEqual(store.recall().map((g) => g.hash), before);
   deepEqual(store.definitions(), {});
+  // Rolled back for a reason: the same change waits out a cooldown.
+  deepEqual(
+    store.propose(
+      draft({
+        family: "tool_failure",
+        action: "cluster_failure",
+        target_ref: "query:t/failures",
+      }, [{ op: "ADD", grain: lesson }]),
+      { actor: "engine:deja.tool_failure/1" },
+    ),
+    { hash: r.hash, deduped: true, cooldown: true },
+  );
   store.close();
 });
 
