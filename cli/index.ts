@@ -37,7 +37,8 @@ Options:
   --harness ID   Only this harness (repeatable; the others' sessions stay as
                  they are); see deja sources
   --json         Print the pass report as JSON on stdout
-  --quiet        No progress on stderr
+  --quiet        No progress and no summary on stderr (errors and the
+                 DEJA_NO_REDACT warning still print)
 
 Environment: DEJA_INDEX, DEJA_EXCLUDE_HARNESSES=a,b (not read; what the index
 holds of them is dropped), DEJA_INCLUDE_SUBAGENTS=0|1,
@@ -88,7 +89,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         );
       },
     });
-    if (!redactionEnabled(io.env) && !quiet) {
+    if (!redactionEnabled(io.env)) {
       io.stderr.write(
         "warning: DEJA_NO_REDACT=1 — credentials were written to the index unredacted\n",
       );

@@ -15,7 +15,10 @@ const io = {
   ...base,
   env: { HOME: home, DEJA_INDEX: `${tmp}/index.db`, PATH: base.env.PATH },
 };
-const say = (text: string) => io.stdout.write(`\n\x1b[1m$ ${text}\x1b[22m\n`);
+const say = (text: string) =>
+  io.stdout.write(
+    base.isTerminal ? `\n\x1b[1m$ ${text}\x1b[22m\n` : `\n$ ${text}\n`,
+  );
 
 const steps: string[][] = [
   ["index"],
@@ -30,6 +33,10 @@ for (const argv of steps) {
   say(`deja ${argv.map((a) => (a.includes(" ") ? `"${a}"` : a)).join(" ")}`);
   code = Math.max(code, await run(argv, io, { keepPermissions: true }));
 }
-io.stdout.write(`\nThe demo index is at ${tmp}/index.db (HOME=${home}).\n`);
 await Deno.remove(tmp, { recursive: true });
+io.stdout.write(
+  `\nThat index was temporary and is gone. To keep one and try other searches:\n` +
+    `  HOME=${home} DEJA_INDEX=/tmp/deja-demo.db deno run -A main.ts index\n` +
+    `  HOME=${home} DEJA_INDEX=/tmp/deja-demo.db deno run -A main.ts search "why did we pin redis?"\n`,
+);
 Deno.exit(code);
