@@ -64,6 +64,17 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         );
       }
     }
+    const unknown = excludedHarnessIds(io).filter((h) =>
+      !HARNESS_IDS.includes(h)
+    );
+    if (unknown.length) {
+      // A typo here would read a harness the person meant to leave out.
+      io.stderr.write(
+        `warning: DEJA_EXCLUDE_HARNESSES names no harness called ${
+          unknown.map((h) => `"${h}"`).join(", ")
+        } (known: ${HARNESS_IDS.join(", ")})\n`,
+      );
+    }
     const path = indexPath(io.env);
     let lastPrint = 0;
     const report = await indexStores({
