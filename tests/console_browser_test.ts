@@ -138,9 +138,17 @@ Deno.test({
   async fn(t) {
     const shots = await Deno.makeTempDir({ prefix: "deja-console-shots-" });
     Deno.stderr.writeSync(new TextEncoder().encode(`screenshots: ${shots}\n`));
+    // Chromium writes a profile under HOME: keep it out of the real one.
+    const browserHome = await Deno.makeTempDir({ prefix: "deja-chromium-" });
     const browser: Browser = await chromium.launch({
       executablePath: CHROMIUM as string,
       headless: true,
+      env: {
+        ...Deno.env.toObject(),
+        HOME: browserHome,
+        XDG_CONFIG_HOME: `${browserHome}/.config`,
+        XDG_CACHE_HOME: `${browserHome}/.cache`,
+      },
       args: [
         "--no-sandbox",
         "--disable-gpu",
@@ -461,6 +469,7 @@ Deno.test({
       );
     } finally {
       await browser.close();
+      await Deno.remove(browserHome, { recursive: true }).catch(() => {});
     }
   },
 });
