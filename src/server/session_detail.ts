@@ -219,7 +219,10 @@ export async function sessionDetail(
     : parseLocator(options.locate);
   const row = findSessions(db, harness, id)[0];
   if (!row) {
-    throw new DejaError("QRY-E002", `No session "${harness}:${id}" is indexed`);
+    throw new DejaError(
+      "QRY-E002",
+      `No session "${harness}:${id}" is indexed (this route takes the whole id, as search results give it)`,
+    );
   }
   const records = await readSessionRecords(db, row.rowid);
   const marks = sessionMarks(db, row.rowid);
