@@ -91,6 +91,13 @@ function display(path: string, cwd: string | null): string {
   return path;
 }
 
+/** A file only read counts this share of one edited. */
+const READ_WEIGHT = 0.6;
+/** Files inside dependencies and build output count this share. */
+const DEPENDENCY_WEIGHT = 0.3;
+const DEPENDENCY_DIR =
+  /(?:^|[\\/])(?:node_modules|vendor|\.git|dist|build|target|site-packages|__pycache__|\.venv|venv)[\\/]/;
+
 async function tally(
   db: Database,
   sessions: Array<{ rowid: number; score: number; cwd: string | null }>,
@@ -101,6 +108,9 @@ async function tally(
     FileUse & { seen: Set<number>; edited: Set<number> }
   >();
   for (const s of sessions) {
+    // Per file, what this session gave it: an edit counts for more than a
+    // read.
+    const given = new Map<string, number>();
     for (const p of await pathsOf(db, s.rowid)) {
       const key = fileKey(p.path);
       let u = uses.get(key);
@@ -116,9 +126,13 @@ async function tally(
         };
         uses.set(key, u);
       }
-      if (!u.seen.has(s.rowid)) {
-        u.seen.add(s.rowid);
-        u.score += s.score;
+      u.seen.add(s.rowid);
+      const weight = s.score * (p.edited ? 1 : READ_WEIGHT) *
+        (DEPENDENCY_DIR.test(p.path) ? DEPENDENCY_WEIGHT : 1);
+      const before = given.get(key) ?? 0;
+      if (weight > before) {
+        u.score += weight - before;
+        given.set(key, weight);
       }
       if (p.edited) u.edited.add(s.rowid);
       if (p.time !== null && (u.last === undefined || p.time > u.last)) {
