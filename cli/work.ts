@@ -165,7 +165,9 @@ export const filesCommand: Command = {
   usage: "deja files <topic...> [--project NAME] [--json]",
   help:
     `Searches the sessions about the topic and lists the files they opened and
-edited, most relevant first.
+edited, most relevant first: each session adds its relevance to the files it
+touched, a file only read counting 0.6 of one edited, and files inside
+dependencies or build output (node_modules, vendor, dist, .git, …) 0.3.
 
 Options:
   --project NAME   Only this project
