@@ -265,7 +265,8 @@ Deno.test("hooks fail open: malformed input or an unusable index → exit 0, no 
   }
 });
 
-Deno.test("hook-context never builds a missing index: it starts one detached and says so", async () => {
+/** A world with no index yet, and a fake deja recording what is started. */
+async function noIndexYet(extra: Record<string, string> = {}) {
   const w = await theWorld();
   const fake = await fakeDeja();
   const dir = await Deno.makeTempDir();
@@ -275,8 +276,14 @@ Deno.test("hook-context never builds a missing index: it starts one detached and
     DEJA_BIN: fake.bin,
     DEJA_NO_AUTO_LOOP: "1",
     PATH: "/usr/bin:/bin",
+    ...extra,
   };
   const payload = await fixture("claude-code/session_start.json");
+  return { fake, dir, env, payload };
+}
+
+Deno.test("hook-context never builds a missing index: it starts one detached and says so", async () => {
+  const { fake, dir, env, payload } = await noIndexYet();
   const json = await hook(["hook-context"], payload, env);
   ok(JSON.parse(json.out).systemMessage.includes("indexing"), json.out);
   equal(
@@ -293,18 +300,7 @@ Deno.test("hook-context never builds a missing index: it starts one detached and
 });
 
 Deno.test("hook-context with automatic indexing off says how to start, not that it is indexing", async () => {
-  const w = await theWorld();
-  const fake = await fakeDeja();
-  const dir = await Deno.makeTempDir();
-  const env = {
-    HOME: w.home,
-    DEJA_INDEX: `${dir}/index.db`,
-    DEJA_BIN: fake.bin,
-    DEJA_NO_AUTO_INDEX: "1",
-    DEJA_NO_AUTO_LOOP: "1",
-    PATH: "/usr/bin:/bin",
-  };
-  const payload = await fixture("claude-code/session_start.json");
+  const { fake, env, payload } = await noIndexYet({ DEJA_NO_AUTO_INDEX: "1" });
   const json = await hook(["hook-context"], payload, env);
   const message = JSON.parse(json.out).systemMessage as string;
   ok(message.includes("run deja index"), json.out);
