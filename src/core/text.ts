@@ -9,6 +9,13 @@
 /** Stored text cap per record, in UTF-16 code units (~64 KiB). */
 export const MAX_RECORD_CHARS = 64 * 1024;
 
+/**
+ * The cap for tool output, which the index keeps as an excerpt (its edges
+ * and its trouble lines): read this much of it, so a long log's last lines
+ * and the errors in its middle reach the excerpt (~1 MiB).
+ */
+export const MAX_OUTPUT_CHARS = 1024 * 1024;
+
 const WHOLE_BLOCKS = [
   /<deja-recall\b[^>]*>[\s\S]*?<\/deja-recall>/g,
   /&lt;deja-recall\b[\s\S]*?&lt;\/deja-recall&gt;/g,

@@ -71,3 +71,24 @@ Deno.test("prepareSessions() cuts a title from the redacted turn, so a cut secre
   const given = titleOf(`rotate the key icDFlvym36q/kXHdHu…`);
   equal(given, "rotate the key …");
 });
+
+Deno.test("a long tool output keeps its last lines and middle errors in the stored excerpt", async () => {
+  const { SessionBuilder } = await import("../sources/_builder.ts");
+  const lines = Array.from({ length: 12_000 }, (_, i) => `step ${i} ok`);
+  lines[6_000] = "ERROR: disk quota exceeded on /var/lib/data";
+  lines.push("Tests: 3 failed, 97 passed");
+  const text = lines.join("\n");
+  ok(text.length > 100_000, "longer than a speech record may be");
+  const builder = new SessionBuilder({
+    harness: "fixture",
+    id: "s3",
+    path: "/z.jsonl",
+  });
+  builder.add("tool-output", text, { locator: { path: "/z.jsonl", line: 1 } });
+  const [prepared] = prepareSessions([builder.build()], true, {});
+  const rec = prepared!.records[0]!;
+  const stored = decodeBodySync(rec.body, (rec.flags & FLAG.compressed) !== 0);
+  ok(stored.includes("disk quota exceeded"), "the middle error");
+  ok(stored.includes("Tests: 3 failed, 97 passed"), "the real last line");
+  ok(rec.posting.includes("quota"));
+});

@@ -14,7 +14,13 @@ import type {
   Session,
   SessionRecord,
 } from "../core/types.ts";
-import { capText, projectFromCwd, titleFrom } from "../core/text.ts";
+import {
+  capText,
+  MAX_OUTPUT_CHARS,
+  MAX_RECORD_CHARS,
+  projectFromCwd,
+  titleFrom,
+} from "../core/text.ts";
 import { editBody } from "./_work_records.ts";
 
 /** Extra fields for {@linkcode SessionBuilder.add}. */
@@ -132,7 +138,10 @@ export class SessionBuilder {
     ) {
       return undefined;
     }
-    const { text: capped, truncated } = capText(body);
+    const { text: capped, truncated } = capText(
+      body,
+      role === "tool-output" ? MAX_OUTPUT_CHARS : MAX_RECORD_CHARS,
+    );
     const record: SessionRecord = {
       role,
       text: capped,
