@@ -62,6 +62,8 @@ export class SessionBuilder {
   #session: Session;
   #nextSeq: number;
   #last: SessionRecord | undefined;
+  /** The title of a first prompt that was a slash command, in reserve. */
+  #slashTitle: string | undefined;
 
   /** @param init The session's identity. */
   constructor(init: SessionBuilderInit) {
@@ -160,7 +162,10 @@ export class SessionBuilder {
     this.#last = record;
     this.touch(options.time);
     if (role === "user" && this.#session.title === undefined) {
-      this.#session.title = titleFrom(capped);
+      // A slash command (/review …) names a tool, not the topic: the first
+      // prompt after it titles the session, unless there is none.
+      if (capped.startsWith("/")) this.#slashTitle ??= titleFrom(capped);
+      else this.#session.title = titleFrom(capped);
     }
     return record;
   }
@@ -196,6 +201,9 @@ export class SessionBuilder {
 
   /** The session built so far. */
   build(): Session {
+    if (this.#session.title === undefined && this.#slashTitle !== undefined) {
+      this.#session.title = this.#slashTitle;
+    }
     return this.#session;
   }
 }

@@ -208,10 +208,47 @@ function slashCommand(text: string): string {
     /<command-(name|message|args)>[\s\S]*?<\/command-\1>/g,
     "",
   ).trim();
-  return [`${name} ${args}`.trim(), rest].filter((s) => s.length > 0).join(
-    "\n\n",
-  );
+  // A setting (/model opus, /add-dir ../api) is no one speaking.
+  const said = SETTING_COMMANDS.has(name.replace(/^\//, ""))
+    ? ""
+    : `${name} ${args}`.trim();
+  return [said, rest].filter((s) => s.length > 0).join("\n\n");
 }
+
+/** Built-in commands whose arguments set something rather than ask. */
+const SETTING_COMMANDS = new Set([
+  "model",
+  "output-style",
+  "config",
+  "permissions",
+  "add-dir",
+  "login",
+  "logout",
+  "mcp",
+  "resume",
+  "agents",
+  "hooks",
+  "ide",
+  "status",
+  "doctor",
+  "export",
+  "cost",
+  "clear",
+  "exit",
+  "vim",
+  "theme",
+  "terminal-setup",
+  "statusline",
+  "privacy-settings",
+  "upgrade",
+  "usage",
+  "rewind",
+  "bashes",
+  "todos",
+  "context",
+  "plugin",
+  "sandbox",
+]);
 
 /** Speech text with Claude Code's and the IDE's injected blocks removed. */
 function speech(text: string): string {
@@ -908,7 +945,7 @@ export const claudeCode: Harness = {
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
   // 4: an API error turn is kept as error tool-output (it was dropped).
-  revision: 4,
+  revision: 5,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -930,7 +967,7 @@ export const claudeCode: Harness = {
     extracts:
       "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines, `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer) and fixtures/home/.claude",
   },

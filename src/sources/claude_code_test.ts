@@ -530,6 +530,25 @@ Deno.test("parseClaudeTranscript() reads titles, slash command arguments and enc
     deepEqual(s.records.map((r) => r.text), ["/review the auth module"]);
     equal(s.title, "Auth review");
   });
+  await t.step(
+    "a setting is not speech; a slash command does not title",
+    async () => {
+      const text = userLine(
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>",
+      ) +
+        userLine(
+          "<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>the auth module</command-args>",
+        ) +
+        userLine("the login page throws on submit");
+      const path = await tempFile("s3.jsonl", text);
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(s.records.map((r) => r.text), [
+        "/review the auth module",
+        "the login page throws on submit",
+      ]);
+      equal(s.title, "the login page throws on submit");
+    },
+  );
   const cases: Array<[string, string]> = [
     ["-home-a-proj", "proj"],
     ["C--Users-x-proj", "proj"],
