@@ -65,8 +65,10 @@ export interface CodexRolloutState {
   cwd?: string;
   /** Working directory of the latest turn (patch paths resolve against it). */
   turnCwd?: string;
-  /** Fork source, from `forked_from_id`. */
+  /** Fork source (`forked_from_id`) or spawning thread of a sub-agent. */
   parent?: string;
+  /** Set for a sub-agent thread; a parent without it is a fork. */
+  subagent?: boolean;
   /** Whether the first `session_meta` was read (later ones are copies). */
   metaSeen: boolean;
   /** Seq at which each live user turn started (for `thread_rolled_back`). */
@@ -325,6 +327,22 @@ const ENV_CWD = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/;
 const UUID_TAIL =
   /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(\.zst)?$/i;
 
+/**
+ * The thread that spawned a sub-agent rollout, from its `session_meta`:
+ * `source.subagent.thread_spawn.parent_thread_id`, or a top-level
+ * `parent_thread_id` beside `thread_source: "subagent"`.
+ */
+function spawnedBy(payload: Json): string | undefined {
+  const source = payload.source;
+  const sub = isObject(source) ? source.subagent : undefined;
+  const spawn = isObject(sub) ? sub.thread_spawn : undefined;
+  const fromSource = isObject(spawn) ? str(spawn.parent_thread_id) : undefined;
+  if (fromSource) return fromSource;
+  return str(payload.thread_source) === "subagent"
+    ? str(payload.parent_thread_id)
+    : undefined;
+}
+
 /** The session id a rollout's file name implies. */
 function idFromFileName(path: string): string {
   const name = baseName(path);
@@ -351,6 +369,7 @@ class RolloutParser {
   #cwd: string | undefined;
   #turnCwd: string | undefined;
   #parent: string | undefined;
+  #subagent = false;
   #metaSeen: boolean;
   #turns: number[];
   #pending: Map<string, CodexPendingCall>;
@@ -370,6 +389,7 @@ class RolloutParser {
     this.#cwd = state?.cwd;
     this.#turnCwd = state?.turnCwd ?? state?.cwd;
     this.#parent = state?.parent;
+    this.#subagent = state?.subagent ?? false;
     this.#metaSeen = state?.metaSeen ?? false;
     this.#turns = [...(state?.userTurnSeqs ?? [])];
     this.#pending = new Map(Object.entries(state?.pendingCalls ?? {}));
@@ -383,7 +403,7 @@ class RolloutParser {
       cwd: state?.cwd,
       nextSeq: state?.nextSeq ?? 0,
       parent: state?.parent,
-      lineage: state?.parent ? "fork" : undefined,
+      lineage: state?.parent ? state.subagent ? "subagent" : "fork" : undefined,
     });
   }
 
@@ -463,6 +483,7 @@ class RolloutParser {
     if (this.#cwd) state.cwd = this.#cwd;
     if (this.#turnCwd) state.turnCwd = this.#turnCwd;
     if (this.#parent) state.parent = this.#parent;
+    if (this.#subagent) state.subagent = true;
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
     return state;
   }
@@ -481,7 +502,14 @@ class RolloutParser {
       this.builder.setCwd(cwd);
     }
     const parent = str(payload.forked_from_id);
-    if (parent) {
+    // A thread another spawned (source.subagent.thread_spawn) is its
+    // sub-agent.
+    const spawner = spawnedBy(payload);
+    if (spawner) {
+      this.#parent = spawner;
+      this.#subagent = true;
+      this.builder.setParent(spawner, "subagent");
+    } else if (parent) {
       this.#parent = parent;
       this.builder.setParent(parent, "fork");
     }
@@ -910,6 +938,7 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
   if (turnCwd) state.turnCwd = turnCwd;
   const parent = str(value.parent);
   if (parent) state.parent = parent;
+  if (value.subagent === true) state.subagent = true;
   const lastSpeech = str(value.lastSpeech);
   if (lastSpeech) state.lastSpeech = lastSpeech;
   return state;
@@ -1230,7 +1259,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  revision: 2,
+  revision: 3,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1238,7 +1267,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -871,6 +871,31 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
     equal(s.lineage, "fork");
     equal(s.project, "api");
   });
+  await t.step(
+    "a sub-agent thread names the thread that spawned it",
+    async () => {
+      for (
+        const extra of [
+          {
+            source: {
+              subagent: {
+                thread_spawn: { parent_thread_id: "main-1", depth: 1 },
+              },
+            },
+          },
+          { thread_source: "subagent", parent_thread_id: "main-1" },
+        ]
+      ) {
+        const path = await tempRollout([
+          meta("worker-1", { cwd: "/w/api", ...extra }),
+          userEvent("check the tests"),
+        ]);
+        const s = await only(path);
+        equal(s.parent, "main-1");
+        equal(s.lineage, "subagent");
+      }
+    },
+  );
   await t.step("session_id fallback, then the file name's uuid", async () => {
     const a = await tempRollout([
       ln("session_meta", { session_id: "via-session-id", cwd: "/w/x" }),
