@@ -29,6 +29,8 @@ import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Unresolved tool calls carried across a resume, so outputs keep their tool. */
 const MAX_PENDING_TOOLS = 256;
 
@@ -82,18 +84,24 @@ function isHistoryPath(path: string): boolean {
   return baseName(path) === "history.jsonl";
 }
 
-/** `<parent>/subagents/agent-<id>.jsonl` → the parent session id and agent id. */
+/**
+ * A sub-agent transcript: `<parent>/subagents/agent-<id>.jsonl` (the parent
+ * session id from the folder), or — as Claude Code 1.x–2.0 wrote them —
+ * `projects/<dir>/agent-<id>.jsonl` beside the sessions, whose lines name
+ * the parent (`sessionId`).
+ */
 function subagentOf(
   path: string,
-): { parent: string; agent: string } | undefined {
+): { parent?: string; agent: string; nested: boolean } | undefined {
   const parts = segments(path);
   const name = parts.at(-1) ?? "";
-  if (parts.at(-2) !== "subagents" || !/^agent-.+\.jsonl$/.test(name)) {
-    return undefined;
+  if (!/^agent-.+\.jsonl$/.test(name)) return undefined;
+  const agent = name.slice("agent-".length, -".jsonl".length);
+  if (parts.at(-2) === "subagents") {
+    const parent = parts.at(-3);
+    return parent ? { parent, agent, nested: true } : undefined;
   }
-  const parent = parts.at(-3);
-  if (!parent) return undefined;
-  return { parent, agent: name.slice("agent-".length, -".jsonl".length) };
+  return parts.at(-3) === "projects" ? { agent, nested: false } : undefined;
 }
 
 /**
@@ -385,6 +393,7 @@ class TranscriptReader {
   #commands = new Map<string, SessionRecord>();
   #filesMessage: string | undefined;
   #filesSeen = new Set<string>();
+  #namedByFile: boolean;
 
   constructor(path: string, options: ClaudeParseOptions) {
     this.#includeSubagents = options.includeSubagents;
@@ -392,9 +401,13 @@ class TranscriptReader {
     const sub = subagentOf(path);
     this.#subagentFile = sub !== undefined;
     const parts = segments(path);
-    const encodedDir = sub ? parts.at(-4) : parts.at(-2);
+    const encodedDir = sub?.nested ? parts.at(-4) : parts.at(-2);
     this.#fallbackProject = encodedDir ? projectFromEncoded(encodedDir) : "";
     const stem = baseName(path).replace(/\.jsonl$/, "");
+    // A transcript named by a session uuid is that session, even when it
+    // opens with turns copied from the one it resumed (1.0.x wrote those
+    // with the old session's id).
+    this.#namedByFile = sub === undefined && UUID.test(stem);
     const id = this.state.sessionId ?? sub?.agent ?? stem;
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
@@ -408,7 +421,9 @@ class TranscriptReader {
       project: this.state.project ?? this.#fallbackProject,
       nextSeq: this.state.nextSeq,
       parent: sub ? (this.state.parent ?? sub.parent) : undefined,
-      lineage: sub ? "subagent" : undefined,
+      lineage: sub && (this.state.parent ?? sub.parent)
+        ? "subagent"
+        : undefined,
     });
   }
 
@@ -458,7 +473,9 @@ class TranscriptReader {
         this.state.parent = sessionId;
         this.builder.setParent(sessionId, "subagent");
       }
-    } else if (sessionId && this.state.sessionId === undefined) {
+    } else if (
+      sessionId && this.state.sessionId === undefined && !this.#namedByFile
+    ) {
       this.state.sessionId = sessionId;
       this.builder.setId(sessionId);
     }
@@ -945,7 +962,7 @@ export const claudeCode: Harness = {
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
   // 4: an API error turn is kept as error tool-output (it was dropped).
-  revision: 5,
+  revision: 6,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -963,7 +980,7 @@ export const claudeCode: Harness = {
   kinds: [transcriptKind, historyKind],
   docs: {
     store:
-      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
+      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl` (1.x–2.0: `agent-<id>.jsonl` beside the sessions), prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
       "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:

@@ -857,3 +857,38 @@ Deno.test("claudeCode.discover() also reads the XDG config dir some 1.0.x builds
     );
   });
 });
+
+Deno.test("parseClaudeTranscript() reads the 1.x layouts: sub-agents beside sessions, resumes in a new file", async (t) => {
+  await t.step(
+    "projects/<dir>/agent-<id>.jsonl is a sub-agent of its lines' session",
+    async () => {
+      const parent = "7d6c5b4a-1111-4222-8333-444455556666";
+      const path = await tempFile(
+        "projects/-home-a-proj/agent-a1b2c3.jsonl",
+        userLine("find dead code in utils", {
+          sessionId: parent,
+          agentId: "a1b2c3",
+          isSidechain: true,
+        }),
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      equal(s.id, "a1b2c3");
+      equal(s.parent, parent);
+      equal(s.lineage, "subagent");
+      equal(s.project, "proj");
+      equal(s.records[0]?.flags?.subagent, true);
+    },
+  );
+  await t.step("a resumed session's file keeps its own id", async () => {
+    const old = "aaaaaaaa-1111-4222-8333-444455556666";
+    const fresh = "bbbbbbbb-1111-4222-8333-444455556666";
+    const path = await tempFile(
+      `projects/-home-a-proj/${fresh}.jsonl`,
+      userLine("copied from the old session", { sessionId: old }) +
+        userLine("a new question after the resume", { sessionId: fresh }),
+    );
+    const s = only(await parseClaudeTranscript(path, opts()));
+    equal(s.id, fresh);
+    equal(s.records.length, 2);
+  });
+});
