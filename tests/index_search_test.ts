@@ -96,6 +96,68 @@ Deno.test("indexStores() resumes an appended transcript from its safe offset", a
   equal(found.results[0]?.session.project, "web");
 });
 
+Deno.test("indexStores() gives a command its exit code when the result comes after a pass", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const id = "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50";
+  const file = `${home}/.claude/projects/-home-dev-src-web/${id}.jsonl`;
+  const base = {
+    sessionId: id,
+    cwd: "/home/dev/src/web",
+    timestamp: "2026-11-20T10:00:00.000Z",
+  };
+  // The command is written while it still runs...
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      ...base,
+      type: "assistant",
+      uuid: "late-1",
+      message: {
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id: "toolu_late",
+          name: "Bash",
+          input: { command: "npm run lateexitprobe" },
+        }],
+      },
+    }) + "\n",
+    { append: true },
+  );
+  await pass(home, indexPath);
+  // ...and its result lands before the next pass.
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      ...base,
+      type: "user",
+      uuid: "late-2",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: "toolu_late",
+          content: "Exit code 3\nnpm ERR! probe failed",
+          is_error: true,
+        }],
+      },
+    }) + "\n",
+    { append: true },
+  );
+  const report = await pass(home, indexPath);
+  equal(report.appended, 1);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const row = db.prepare(
+      "SELECT exit_code FROM records WHERE role = 'command' AND body LIKE '%lateexitprobe%'",
+    ).get() as { exit_code: number | null };
+    equal(row.exit_code, 3);
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("indexStores() replaces a rewritten file and forgets a removed one", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

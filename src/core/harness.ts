@@ -49,6 +49,12 @@ export interface ParseResult {
   state?: unknown;
   /** Lines or entries skipped as malformed, oversized or unknown. */
   skipped: number;
+  /**
+   * Exit codes learned in this pass for commands an earlier pass already
+   * wrote (the command ran while the file was being indexed): the session
+   * id, the command record's seq and its exit code.
+   */
+  lateExitCodes?: Array<{ session: string; seq: number; exitCode: number }>;
 }
 
 /** One shape of file a harness writes. */

@@ -13,6 +13,7 @@ import type {
   FileKind,
   Harness,
   ParseOptions,
+  ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
 import { fingerprint } from "../core/hash.ts";
@@ -235,6 +236,10 @@ class Writer {
            parent = COALESCE(?, parent), lineage = COALESCE(?, lineage)
          WHERE rowid = ?`,
       ),
+      setExitCode: db.prepare(
+        `UPDATE records SET exit_code = ? WHERE role = 'command' AND session =
+           (SELECT rowid FROM sessions WHERE id = ? AND path = ?) AND seq = ?`,
+      ),
       bumpCounts: db.prepare(
         "UPDATE sessions SET records = records + ?, user_turns = user_turns + ? WHERE rowid = ?",
       ),
@@ -284,6 +289,13 @@ class Writer {
       this.#stmts.deleteRecords.run(rowid);
       this.#stmts.deleteMarks.run(rowid);
       this.#stmts.deleteSession.run(rowid);
+    }
+  }
+
+  /** Sets the exit codes of commands an earlier pass wrote without one. */
+  setExitCodes(path: string, codes: ParseResult["lateExitCodes"]): void {
+    for (const c of codes ?? []) {
+      this.#stmts.setExitCode.run(c.exitCode, c.session, path, c.seq);
     }
   }
 
@@ -909,6 +921,7 @@ async function commitFile(
   const records = batch.write(parsedBytes, () => {
     if (!resume) writer.deleteSessionsOfFile(path);
     const n = writer.writeSessions(kind.id, sessions);
+    if (resume) writer.setExitCodes(path, result.lateExitCodes);
     writer.saveFile(row, result.skipped, counts, now());
     return n;
   });

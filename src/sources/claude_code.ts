@@ -75,6 +75,8 @@ export interface ClaudeTranscriptState {
   project?: string;
   /** Tool calls still waiting for their result: tool_use id → tool name. */
   tools?: Record<string, string>;
+  /** Bash calls written without an exit code yet: tool_use id → record seq. */
+  commands?: Record<string, number>;
   /** The message whose file paths were listed last, and those paths. */
   files?: { message: string; paths: string[] };
 }
@@ -130,6 +132,13 @@ function readState(value: unknown): ClaudeTranscriptState {
       if (typeof name === "string") tools[id] = name;
     }
     state.tools = tools;
+  }
+  if (isObject(value.commands)) {
+    const commands: Record<string, number> = {};
+    for (const [id, seq] of Object.entries(value.commands)) {
+      if (typeof seq === "number" && Number.isInteger(seq)) commands[id] = seq;
+    }
+    state.commands = commands;
   }
   if (isObject(value.files) && typeof value.files.message === "string") {
     const paths = Array.isArray(value.files.paths)
@@ -391,6 +400,10 @@ class TranscriptReader {
   #tools: Map<string, string>;
   /** Bash command records awaiting their exit code: tool_use id → record. */
   #commands = new Map<string, SessionRecord>();
+  /** Commands an earlier pass wrote before their result came: id → seq. */
+  #written: Map<string, number>;
+  /** Exit codes found this pass for those commands. */
+  readonly lateExitCodes: Array<{ seq: number; exitCode: number }> = [];
   #filesMessage: string | undefined;
   #filesSeen = new Set<string>();
   #namedByFile: boolean;
@@ -411,6 +424,7 @@ class TranscriptReader {
     const id = this.state.sessionId ?? sub?.agent ?? stem;
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
+    this.#written = new Map(Object.entries(this.state.commands ?? {}));
     this.#filesMessage = this.state.files?.message;
     this.#filesSeen = new Set(this.state.files?.paths);
     this.builder = new SessionBuilder({
@@ -597,11 +611,16 @@ class TranscriptReader {
     const isError = block.is_error === true;
     const text = toolResultText(block.content);
     const command = id ? this.#commands.get(id) : undefined;
+    const m = /^Exit code (-?\d+)\b/.exec(text);
+    const exitCode = m ? Number(m[1]) : isError ? undefined : 0;
     if (command) {
       this.#commands.delete(id as string);
-      const m = /^Exit code (-?\d+)\b/.exec(text);
-      if (m) command.exitCode = Number(m[1]);
-      else if (!isError) command.exitCode = 0;
+      if (exitCode !== undefined) command.exitCode = exitCode;
+    } else if (id && this.#written.has(id)) {
+      // Its command was written by an earlier pass: the index updates it.
+      const seq = this.#written.get(id) as number;
+      this.#written.delete(id);
+      if (exitCode !== undefined) this.lateExitCodes.push({ seq, exitCode });
     }
     const recordFlags: RecordFlags = { ...flags.flags };
     if (isError) recordFlags.isError = true;
@@ -734,6 +753,12 @@ class TranscriptReader {
     };
     delete state.tools;
     delete state.files;
+    delete state.commands;
+    const waiting = [
+      ...this.#written,
+      ...[...this.#commands].map(([id, r]) => [id, r.seq] as const),
+    ].slice(-MAX_PENDING_TOOLS);
+    if (waiting.length > 0) state.commands = Object.fromEntries(waiting);
     if (this.#tools.size > 0) {
       const pending = [...this.#tools].slice(-MAX_PENDING_TOOLS);
       state.tools = Object.fromEntries(pending);
@@ -802,6 +827,14 @@ export async function parseClaudeTranscript(
     safeLine: walked.safeLine,
     state: reader.resumeState(),
     skipped: walked.skipped + reader.skipped,
+    ...(reader.lateExitCodes.length
+      ? {
+        lateExitCodes: reader.lateExitCodes.map((c) => ({
+          session: session.id,
+          ...c,
+        })),
+      }
+      : {}),
   };
 }
 
