@@ -70,6 +70,9 @@ const CREDENTIAL_WORDS = [
   "signing[_-]?key",
   "encryption[_-]?key",
   "master[_-]?key",
+  "(?:app|application|admin|service|license)[_-]?key",
+  "[_-]pat",
+  "tf_token_[a-z0-9_]+",
   "auth[_-]?key",
   "credentials?",
   "auth",
@@ -85,6 +88,8 @@ const SCAN_STEMS = [
   "key",
   "key[_-]?base",
   "key[_-]?id",
+  "pat",
+  "tf_token_[a-z0-9_]+",
   "auth",
   "credentials?",
   "authorization",
@@ -104,7 +109,8 @@ const COOKIE_END = /cookie$/i;
 const NOT_A_KEY = /(?:by|com|over|under|tres|sur|encom)pass$|oauth$/i;
 const PUBLIC_KEY = /public[\w.-]*$/i;
 const KEY_WORD_IN_VALUE = /pass|pwd|secret|token|key|auth|cred/i;
-const SCHEME_FIRST = /^(bearer|token|basic|bot|apikey|api-key|sso-key)[ \t]+/i;
+const SCHEME_FIRST =
+  /^(bearer|token|basic|bot|apikey|api-key|sso-key|ssws)[ \t]+/i;
 const COOKIE_PAIR = /([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;
 const SESSIONISH =
   /sess|sid|token|auth|jwt|csrf|xsrf|remember|login|secret|cred|key|^__(?:host|secure)-|identity|access|refresh/i;

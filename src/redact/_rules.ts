@@ -16,7 +16,11 @@ import { collectPrivateKeys } from "./_private_key.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
-import { collectBearerWords, collectPassWords } from "./_words.ts";
+import {
+  collectBearerWords,
+  collectPasswordLines,
+  collectPassWords,
+} from "./_words.ts";
 
 /** Every collector; order does not matter, rank comes from {@link RULE_IDS}. */
 export const COLLECTORS: readonly Collect[] = [
@@ -28,6 +32,7 @@ export const COLLECTORS: readonly Collect[] = [
   collectAssignments,
   collectPassWords,
   collectBearerWords,
+  collectPasswordLines,
 ];
 
 /** Rule ids with what each catches, most specific first. */
@@ -77,6 +82,11 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
     id: "credential",
     description:
       "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, пароль, 密码, パスワード, contraseña, mot de passe, …)",
+  },
+  {
+    id: "password-hash",
+    description:
+      "Password hashes that can be cracked offline: bcrypt ($2b$), Apache MD5 ($apr1$), sha256/512-crypt ($5$, $6$), md5-crypt ($1$), yescrypt ($y$), as in htpasswd and /etc/shadow",
   },
   {
     id: "netrc",

@@ -200,6 +200,38 @@ export const SHAPES: readonly Shape[] = [
       .raw`dp\.(?:st|pt|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}`,
   },
   {
+    id: "pulumi-token",
+    prefixes: ["pul-"],
+    description: "Pulumi access tokens (pul-…)",
+    pattern: String.raw`pul-[a-f0-9]{40}`,
+  },
+  {
+    id: "docker-token",
+    prefixes: ["dckr_pat_", "dckr_oat_"],
+    description: "Docker Hub access tokens (dckr_pat_, dckr_oat_)",
+    pattern: String.raw`dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`,
+  },
+  {
+    id: "perplexity-key",
+    prefixes: ["pplx-"],
+    description: "Perplexity API keys (pplx-…)",
+    pattern: String.raw`pplx-[A-Za-z0-9]{40,}`,
+  },
+  {
+    id: "private-key-base64",
+    prefixes: ["LS0tLS1CRUdJTi"],
+    description:
+      "a PEM private key block written as base64 (kubeconfig client-key-data)",
+    pattern: String.raw`LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}`,
+    accept: (t) => {
+      try {
+        return atob(t.slice(0, 80 - (80 % 4))).includes("PRIVATE KEY");
+      } catch {
+        return false;
+      }
+    },
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -211,6 +243,9 @@ export const SHAPES: readonly Shape[] = [
 const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
   p.includes(".")
 ).concat("eyJ");
+
+/** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
+const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/;
 
 // Sticky: tried only where a token run starts.
 const SHAPE_AT = new RegExp(
@@ -324,6 +359,8 @@ function looksRandom(core: string): boolean {
   if (core.length < MIN_RUN || core.length > 256) return false;
   if (isHexLike(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
+  // An age recipient (age1…, bech32) is a public key.
+  if (/^age1[02-9ac-hj-np-z]{50,}$/.test(core)) return false;
   if (base64OfText(core)) return false;
   // Paths: rooted, or lower case with a `/` (src/core/types).
   if (isPathLike(core) || /^[a-z0-9_.-]*\/[a-z0-9_\/.-]*$/.test(core)) {
@@ -485,7 +522,10 @@ function tokenRun(
       const m = SHAPE_AT.exec(text);
       const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
       const shape = SHAPES[k];
-      if (m && shape && (!shape.accept || shape.accept(m[0]))) {
+      if (
+        m && shape && (!shape.accept || shape.accept(m[0])) &&
+        !PLACEHOLDER_RUN.test(m[0])
+      ) {
         edits.push({ start: s, end: s + m[0].length, id: shape.id });
         found = true;
         s += m[0].length;

@@ -119,3 +119,45 @@ export function collectBearerWords(text: string, edits: Edits): void {
     edits.push({ start: end - value.length, end, id: "bearer" });
   }
 }
+
+/** Where a password hash may start: `$2b$`, `$apr1$`, `$6$`, `$y$`, … */
+const CRYPT_START = /\$(?:2[aby]|apr1|[156]|y)\$/g;
+/** bcrypt, Apache MD5, sha256/512-crypt, md5-crypt and yescrypt hashes. */
+const CRYPT =
+  /\$(?:2[aby]\$\d\d\$[.\/A-Za-z0-9]{53}|apr1\$[.\/A-Za-z0-9]{1,8}\$[.\/A-Za-z0-9]{22}|[156]\$(?:rounds=\d+\$)?[.\/A-Za-z0-9]{1,16}\$[.\/A-Za-z0-9]{22,86}|y\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]{43})/y;
+/** A .pgpass line (host:port:database:user:password), also echoed in quotes. */
+const PGPASS =
+  /(?:^|["'\s])([A-Za-z*][^:\s"'#]*):(?:\d{1,5}|\*):[^:\s"']+:[^:\s"']+:([^\s"']{4,})/gm;
+
+/**
+ * Adds an edit for every password hash (htpasswd, /etc/shadow: crackable
+ * offline) and every .pgpass password.
+ */
+export function collectPasswordLines(text: string, edits: Edits): void {
+  if (text.includes("$")) {
+    CRYPT_START.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CRYPT_START.exec(text)) !== null) {
+      CRYPT.lastIndex = m.index;
+      const hash = CRYPT.exec(text);
+      if (!hash) continue;
+      edits.push({
+        start: m.index,
+        end: m.index + hash[0].length,
+        id: "password-hash",
+      });
+      CRYPT_START.lastIndex = m.index + hash[0].length;
+    }
+  }
+  if (!text.includes(":*:") && !/:\d{1,5}:/.test(text)) return;
+  PGPASS.lastIndex = 0;
+  let p: RegExpExecArray | null;
+  while ((p = PGPASS.exec(text)) !== null) {
+    const value = p[2]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    const end = p.index + p[0].length;
+    edits.push({ start: end - value.length, end, id: "credential" });
+  }
+}

@@ -617,6 +617,63 @@ const POSITIVES: Positive[] = [
     keep: ["the keystore passphrase you mentioned ('", "') is needed"],
     id: "prose-password",
   },
+  // A second blind audit's families.
+  {
+    text: "my pulumi token is pul-54b8e84265304f83e405cfcfdce513ae235d7c2b",
+    secret: "pul-54b8e84265304f83e405cfcfdce513ae235d7c2b",
+    keep: ["my pulumi token is "],
+    id: "pulumi-token",
+  },
+  {
+    text:
+      "echo dckr_pat_rtIellM-XLAO69wYyuxnhjrtOLB | docker login -u jdoe --password-stdin",
+    secret: "dckr_pat_rtIellM-XLAO69wYyuxnhjrtOLB",
+    keep: ["echo ", " | docker login -u jdoe --password-stdin"],
+    id: "docker-token",
+  },
+  {
+    text:
+      "I tried 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 but got 401",
+    secret: "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",
+    keep: ["I tried ", " but got 401"],
+    id: "perplexity-key",
+  },
+  {
+    text: `    client-key-data: ${
+      btoa(
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6Gd0Pa2Ye8Ug5Ti1Ow3Qe\n",
+      )
+    }`,
+    secret: btoa(
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6Gd0Pa2Ye8Ug5Ti1Ow3Qe\n",
+    ).replace(/=+$/, ""),
+    keep: ["    client-key-data: "],
+    id: "private-key-base64",
+  },
+  {
+    text: "deploy:$2y$05$qjEY3tHnxTjtmHKQIsgEZaT4snvZaWk4rrgmJtRS25Wgqg0wUSuC6",
+    secret: "qjEY3tHnxTjtmHKQIsgEZaT4snvZaWk4rrgmJtRS25Wgqg0wUSuC6",
+    keep: ["deploy:"],
+    id: "password-hash",
+  },
+  {
+    text: "admin:$apr1$2WiS4tK6$wx.Gmtsvu5nXILq2cLl4Pz",
+    secret: "wx.Gmtsvu5nXILq2cLl4Pz",
+    keep: ["admin:"],
+    id: "password-hash",
+  },
+  {
+    text: "db.prod.acme.io:5432:billing:billing_rw:N8LX.4IGrlUZYzp9",
+    secret: "N8LX.4IGrlUZYzp9",
+    keep: ["db.prod.acme.io:5432:billing:billing_rw:"],
+    id: "credential",
+  },
+  {
+    text: "DD_APP_KEY=ccd632d2b7ac9574040ea9ec4a415f04cc3e95ed",
+    secret: "ccd632d2b7ac9574040ea9ec4a415f04cc3e95ed",
+    keep: ["DD_APP_KEY="],
+    id: "credential",
+  },
   // Tokens whose prefix holds a dot, and the places a blind audit found.
   {
     text: "VAULT_TOKEN=hvs.bmL1FgGsdGLoZT5QoLfHrgI_W0e6xmWfwbu_uYK9uYDl",
@@ -791,6 +848,11 @@ const NEGATIVES: string[] = [
   '"client_key_id": "abc", "key_id": "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c"',
   "https://example.com/search?q=signature&page=2",
   "the password you chose ('yes') is too short",
+  "# public key: age1dx4genmwstjgzk4ftyj7vzdvk320wtzh7f7s0j9h4j48u52c2g6cx3ccvz",
+  "GH_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+  "STRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
+  "the build ran 10:20:30 and took 12:40:55:001",
+  "echo $1$2 and $6 dollars",
 ];
 
 Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
