@@ -209,8 +209,24 @@ const XML_ELEMENT = new RegExp(
   "gi",
 );
 
+/** `key="…Password" value="…"` attribute pairs (NuGet.Config, app.config). */
+const XML_KEY_VALUE =
+  /\bkey="[^"]*(?:password|passwd|secret|token|apikey|api_key)[^"]*"\s+value="([^"]{3,})"/gi;
+
 /** Adds an edit for the text of credential-named XML elements (Maven, .NET). */
 function xmlValues(text: string, edits: Edits): void {
+  if (text.includes('value="')) {
+    XML_KEY_VALUE.lastIndex = 0;
+    let kv: RegExpExecArray | null;
+    while ((kv = XML_KEY_VALUE.exec(text)) !== null) {
+      const value = kv[1]!;
+      if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+        continue;
+      }
+      const end = kv.index + kv[0].length - 1;
+      edits.push({ start: end - value.length, end, id: "credential" });
+    }
+  }
   if (!text.includes("</")) return;
   XML_ELEMENT.lastIndex = 0;
   let m: RegExpExecArray | null;

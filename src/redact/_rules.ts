@@ -44,6 +44,11 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   },
   ...SHAPES.map(({ id, description }) => ({ id, description })),
   {
+    id: "azure-client-secret",
+    description:
+      "Azure AD client secrets (three characters, a digit, a letter, ~, then 31–34 more)",
+  },
+  {
     id: "url-credentials",
     description:
       "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ ends the password), a key as the user (https://<32 hex>@…, Sentry DSNs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=)",

@@ -181,9 +181,12 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     id: "vault-token",
-    prefixes: ["hvs.", "hvb.", "hvr."],
-    description: "HashiCorp Vault tokens (hvs., hvb., hvr.)",
-    pattern: String.raw`hv[sbr]\.[A-Za-z0-9_-]{24,}`,
+    prefixes: ["hvs.", "hvb.", "hvr.", "s."],
+    description:
+      "HashiCorp Vault tokens (hvs., hvb., hvr.; legacy s. and 24 characters)",
+    pattern: String.raw`hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}`,
+    // A legacy token mixes cases and digits; a name like s.someProperty does not.
+    accept: (t) => !t.startsWith("s.") || charClasses(t.slice(2)) === 3,
   },
   {
     id: "google-oauth-token",
@@ -232,6 +235,14 @@ export const SHAPES: readonly Shape[] = [
     },
   },
   {
+    id: "discord-bot-token",
+    prefixes: ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
+    description:
+      "Discord bot tokens (base64 user id, a 6-character stamp, an HMAC)",
+    pattern: String
+      .raw`[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`,
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -243,6 +254,10 @@ export const SHAPES: readonly Shape[] = [
 const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
   p.includes(".")
 ).concat("eyJ");
+
+const AZURE_SECRET_HEAD = /^[A-Za-z0-9_-]{3}\d[A-Za-z]~$/;
+const AZURE_SECRET =
+  /[A-Za-z0-9_-]{3}\d[A-Za-z]~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y;
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/;
@@ -489,6 +504,21 @@ function tokenRun(
     let d = a - 1;
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;
+  } else if (
+    text[a - 1] === "~" && AZURE_SECRET_HEAD.test(text.slice(a - 6, a))
+  ) {
+    // An Azure AD client secret: three characters, a digit and a letter,
+    // then `~` (the run scanned starts after it).
+    AZURE_SECRET.lastIndex = a - 6;
+    const m = AZURE_SECRET.exec(text);
+    if (m) {
+      edits.push({
+        start: a - 6,
+        end: a - 6 + m[0].length,
+        id: "azure-client-secret",
+      });
+      return;
+    }
   } else if (text[a - 1] === ".") {
     // A prefix with dots (SG., eyJ….…, hvs., ya29., dp.st.prd.) ends just
     // before the run: step back over token characters and dots to it.

@@ -674,6 +674,41 @@ const POSITIVES: Positive[] = [
     keep: ["DD_APP_KEY="],
     id: "credential",
   },
+  {
+    text:
+      "az login --service-principal -u 6945bf3e -p PmW8Q~TphMkv8xmi4QslLS1ADUdmJH-o~60pLZ4z --tenant x",
+    secret: "PmW8Q~TphMkv8xmi4QslLS1ADUdmJH-o~60pLZ4z",
+    keep: ["az login --service-principal -u 6945bf3e -p ", " --tenant x"],
+    id: "azure-client-secret",
+  },
+  {
+    text:
+      'client.run("MTAyMDM4OTQzMjc5ODYzMTYyNA.Nr6v0w.kIAqL24P0AIGGUpIpaLDaDwlObLBGMYMFZX4-_")',
+    secret:
+      "MTAyMDM4OTQzMjc5ODYzMTYyNA.Nr6v0w.kIAqL24P0AIGGUpIpaLDaDwlObLBGMYMFZX4-_",
+    keep: ['client.run("', '")'],
+    id: "discord-bot-token",
+  },
+  {
+    text: "vault login s.ONqiOmPdvBkcv3CN7AkXTvLO",
+    secret: "s.ONqiOmPdvBkcv3CN7AkXTvLO",
+    keep: ["vault login "],
+    id: "vault-token",
+  },
+  {
+    text:
+      '<add key="ClearTextPassword" value="t6w3ymgzbrgqnnsockdcycxumm5bp5elcpbfs7xzhwr7ajpegft7" />',
+    secret: "t6w3ymgzbrgqnnsockdcycxumm5bp5elcpbfs7xzhwr7ajpegft7",
+    keep: ['<add key="ClearTextPassword" value="', '" />'],
+    id: "credential",
+  },
+  {
+    text:
+      "netlify deploy --prod --dir=dist --auth 5WoGnKf80KxzQj5yJ4yMNcLcT4CKh6IO_Qp8oqBIcoU",
+    secret: "5WoGnKf80KxzQj5yJ4yMNcLcT4CKh6IO_Qp8oqBIcoU",
+    keep: ["netlify deploy --prod --dir=dist --auth "],
+    id: "cli-credential",
+  },
   // Tokens whose prefix holds a dot, and the places a blind audit found.
   {
     text: "VAULT_TOKEN=hvs.bmL1FgGsdGLoZT5QoLfHrgI_W0e6xmWfwbu_uYK9uYDl",
@@ -853,6 +888,9 @@ const NEGATIVES: string[] = [
   "STRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
   "the build ran 10:20:30 and took 12:40:55:001",
   "echo $1$2 and $6 dollars",
+  "this.someVeryLongPropertyNameHere = 1; vars.s.abcdefghijklmnopqrstuvwx",
+  '<add key="ServerUrl" value="https://nuget.example.com/v3/index.json" />',
+  "run it with --auth to log in first",
 ];
 
 Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
