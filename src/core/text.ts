@@ -34,6 +34,11 @@ const LEADING_BLOCKS = [
   /^\s*<permissions instructions>[\s\S]*?<\/permissions instructions>/,
   /^\s*<skills_instructions>[\s\S]*?<\/skills_instructions>/,
   /^\s*<user_instructions>[\s\S]*?<\/user_instructions>/,
+  // Codex injects these as user messages: a skill's body, a sub-agent's
+  // report, a hook's prompt.
+  /^\s*<skill>[\s\S]*?<\/skill>/,
+  /^\s*<subagent_notification>[\s\S]*?<\/subagent_notification>/,
+  /^\s*<hook_prompt>[\s\S]*?<\/hook_prompt>/,
   /^\s*# AGENTS\.md instructions[^\n]*\n+\s*<INSTRUCTIONS>[\s\S]*?<\/INSTRUCTIONS>/,
 ];
 
