@@ -341,6 +341,34 @@ Deno.test("deja index exits 3 when a store fails, and search still answers", asy
   ok(JSON.parse(out.out()).total >= 1);
 });
 
+Deno.test("a file deja may not even stat is named in deja sources", async () => {
+  const { home, indexPath } = await tempHome();
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  const deno = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const indexed = await deno([
+    "run",
+    "-A",
+    `--deny-read=${file}`,
+    "main.ts",
+    "index",
+    "--quiet",
+  ]);
+  equal(indexed.code, 3, new TextDecoder().decode(indexed.stderr));
+  const sources = await deno(["run", "-A", "main.ts", "sources", "--json"]);
+  const claude = (JSON.parse(new TextDecoder().decode(sources.stdout))
+    .sources as Array<{ id: string; errors: Array<{ path: string }> }>)
+    .find((s) => s.id === "claude-code");
+  ok(claude?.errors.some((e) => e.path === file), JSON.stringify(claude));
+});
+
 Deno.test("a second writer waits for the lock and then reports it", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

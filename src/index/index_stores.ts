@@ -609,6 +609,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
           totals.files++;
           // Most files of a pass are unchanged: decide that without a
           // promise per file.
+          const failures = report.failures.length;
           const stat = changedStat(
             path,
             harness,
@@ -616,6 +617,22 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
             known.get(path),
             report,
           );
+          // A file it could not even stat is named in the index too, so
+          // `deja sources` shows the error (and the next pass retries it).
+          const failure = report.failures[failures];
+          if (!stat && failure) {
+            batch.write(
+              0,
+              () =>
+                writerOf().failFile(
+                  path,
+                  harness.id,
+                  kind.id,
+                  failure.message,
+                  now(),
+                ),
+            );
+          }
           const job = stat &&
             await planFile(
               path,
