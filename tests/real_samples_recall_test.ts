@@ -10,6 +10,15 @@ import { runRealEval } from "./bench/real/_eval.ts";
  */
 const HIT5_FLOOR = 0.95;
 
+/**
+ * The two sets written blind (`heldout.json`: 0.975 after the fixes it
+ * prompted; `heldout2.json`: 0.950 on first sight), held a little under.
+ */
+const BLIND_SETS: Array<[string, number]> = [
+  ["heldout.json", 0.925],
+  ["heldout2.json", 0.9],
+];
+
 const samples = samplesDir();
 
 Deno.test({
@@ -37,3 +46,21 @@ Deno.test({
     });
   },
 });
+
+for (const [file, floor] of BLIND_SETS) {
+  Deno.test({
+    name: `search() answers the blind ${file} questions with hit@5 ≥ ${floor}`,
+    ignore: samples === undefined,
+    async fn() {
+      const questions = JSON.parse(
+        await Deno.readTextFile(
+          new URL(`./bench/real/${file}`, import.meta.url),
+        ),
+      );
+      const report = await runRealEval(samples as string, { questions });
+      deepEqual(report.missingAnswers, []);
+      const all = report.scores.find((s) => s.kind === "all");
+      ok(all && all.hit5 >= floor, `hit@5 ${all?.hit5.toFixed(3)} < ${floor}`);
+    },
+  });
+}
