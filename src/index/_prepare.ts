@@ -73,13 +73,16 @@ export function prepareSessions(
   return sessions.map((s) => {
     let users = 0;
     let title: string | null | undefined;
+    // The builder titles a session from its first user turn, or the second
+    // when the first was a slash command: only those two are compared.
+    let userTurnsLeft = 2;
     const records = s.records.map((r): PreparedRecord => {
       const text = scrub(r.text);
       // A title cut from a user turn is cut again from the redacted turn: a
       // secret the cut split would no longer look like one.
       if (
-        title === undefined && r.role === "user" && s.title !== undefined &&
-        titleFrom(r.text) === s.title
+        title === undefined && r.role === "user" && userTurnsLeft-- > 0 &&
+        s.title !== undefined && titleFrom(r.text) === s.title
       ) title = titleFrom(text);
       const kept = keptText(r.role, text);
       const body = encodeBody(r.role, kept.stored);

@@ -61,6 +61,26 @@ const probeCache = new WeakMap<
   { version: number; sets: Map<string, Set<number>> }
 >();
 
+/**
+ * Whether any record of a full-text table matches, whatever the filters:
+ * the first match only.
+ *
+ * @param db The index.
+ * @param table The table.
+ * @param expression An FTS5 expression.
+ * @returns True when one record matches.
+ */
+export function matchesAny(
+  db: Database,
+  table: FtsTable,
+  expression: string,
+): boolean {
+  return prepared(
+    db,
+    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`,
+  ).get(expression) !== undefined;
+}
+
 /** Reads postings within a search's roles and session filters. */
 export class Retriever {
   #db: Database;
@@ -221,9 +241,7 @@ export class Retriever {
 
   /** Whether any record (any role, any session) matches, per table. */
   anywhere(expression: string, table: FtsTable): boolean {
-    return this.#prepare(
-      `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`,
-    ).get(expression) !== undefined;
+    return matchesAny(this.#db, table, expression);
   }
 
   /**

@@ -36,6 +36,7 @@ import {
 } from "./_rows.ts";
 import {
   type FtsTable,
+  matchesAny,
   quote,
   Retriever,
   sessionFilterSql,
@@ -373,17 +374,9 @@ function termsOnlyInWork(db: Database, q: UnderstoodQuery): QueryTerm[] {
   return q.terms.slice(0, 30).filter((t) => {
     if (t.optional || (t.kind !== "code" && t.kind !== "phrase")) return false;
     const expression = termExpression(t);
-    return !holds(db, "fts_speech", expression) &&
-      holds(db, "fts_work", expression);
+    return !matchesAny(db, "fts_speech", expression) &&
+      matchesAny(db, "fts_work", expression);
   });
-}
-
-/** Whether any record of a full-text table matches (first match only). */
-function holds(db: Database, table: FtsTable, expression: string): boolean {
-  return prepared(
-    db,
-    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT 1`,
-  ).get(expression) !== undefined;
 }
 
 /**
@@ -393,7 +386,11 @@ function holds(db: Database, table: FtsTable, expression: string): boolean {
 function workHoldsAll(db: Database, q: UnderstoodQuery): boolean {
   const terms = q.terms.slice(0, 30);
   return terms.length > 0 &&
-    holds(db, "fts_work", terms.map((t) => termExpression(t)).join(" AND "));
+    matchesAny(
+      db,
+      "fts_work",
+      terms.map((t) => termExpression(t)).join(" AND "),
+    );
 }
 
 /** Most sessions a search of work records adds to what was said. */
