@@ -650,12 +650,18 @@ function fastPlan(
 ): Plan | undefined {
   const terms = q.terms.slice(0, 30);
   const rowids = r.postings(terms.map((t) => termExpression(t)).join(" AND "));
+  // Postings descend, so a session's records are one run.
   const fast = new Map<number, number[]>();
+  let list: number[] = [];
+  let floor = Infinity;
   for (const id of rowids) {
-    const s = sessionOfRecord(id);
-    const list = fast.get(s);
-    if (list) list.push(id);
-    else fast.set(s, [id]);
+    if (id < floor) {
+      const s = sessionOfRecord(id);
+      floor = s * RECORD_SLOTS;
+      list = [];
+      fast.set(s, list);
+    }
+    list.push(id);
   }
   if (fast.size < enough) return undefined;
   return {
@@ -1059,11 +1065,14 @@ async function rank(
   }
   const adjusted = (s: SessionRelevance) =>
     s.relevance * (signals.get(s.session)?.product ?? 1);
-  const relList = pool.map((s) => ({
+  // Sorting the preliminary order again is nearly free when it is one list.
+  const relSorted = (allStrict ? prelim : pool).map((s) => ({
     session: s.session,
     relevance: adjusted(s),
+    rel: s,
   }))
-    .sort(byRelevance).map((s) => s.session);
+    .sort(byRelevance);
+  const relList = relSorted.map((s) => s.session);
   const strictList = allStrict
     ? relList
     : pool.filter((s) => plan.strict.has(s.session))
@@ -1072,19 +1081,22 @@ async function rank(
   // A question's words are rarely all in its answer: holding them all lifts
   // a session's score by a share, so a clear relevance lead still counts
   // (fused by rank, a strict session outranked any lead up to ten places).
-  const fused = questionLike
-    ? new Map(pool.map((s) => [
-      s.session,
-      adjusted(s) *
-      (plan.strict.has(s.session) ? RANK.questionStrictLift : 1),
-    ]))
-    : reciprocalRankFusion([strictList, relList], [
-      plan.tier === "relaxed" ? 0.5 : 1,
-      1,
-    ]);
-  const strictRank = new Map(strictList.map((s, i) => [s, i + 1]));
-  const relRank = new Map(relList.map((s, i) => [s, i + 1]));
-  const best = Math.max(0, ...pool.map(adjusted));
+  const fused = once(() =>
+    questionLike
+      ? new Map(pool.map((s) => [
+        s.session,
+        adjusted(s) *
+        (plan.strict.has(s.session) ? RANK.questionStrictLift : 1),
+      ]))
+      : reciprocalRankFusion([strictList, relList], [
+        plan.tier === "relaxed" ? 0.5 : 1,
+        1,
+      ])
+  );
+  const ranks = once(() => ({
+    strict: new Map(strictList.map((s, i) => [s, i + 1])),
+    relevance: new Map(relList.map((s, i) => [s, i + 1])),
+  }));
   const within = (s: number, w: { from: number; to: number }): boolean => {
     const m = meta.get(s);
     if (!m) return false;
@@ -1098,39 +1110,55 @@ async function rank(
       return m?.updated ?? m?.started ?? 0;
     });
   const inWindow = (s: number): boolean => !!window && within(s, window);
+  const rankedOf = (s: SessionRelevance, score: number): Ranked => ({
+    session: s.session,
+    rel: s,
+    adjusted: score,
+    tier: plan.strict.has(s.session) ? plan.tier : "relevance",
+    parts: () => {
+      const parts: ScoreParts = {
+        relevance: round(s.relevance),
+        coverage: round(s.coverage),
+        best: round(s.best),
+        bm25: round(s.bm25),
+        signals: signals.get(s.session) ?? neutralSignals(),
+        adjusted: round(score),
+        strictRank: ranks().strict.get(s.session) ?? null,
+        relevanceRank: ranks().relevance.get(s.session)!,
+        fused: round(fused().get(s.session) ?? 0, 5),
+      };
+      if (s.turn !== undefined) parts.turn = round(s.turn);
+      if (window) parts.inWindow = inWindow(s.session);
+      return parts;
+    },
+  });
+  // Every session holding every word and no time window: fusing the list
+  // with itself keeps its order, so the relevance order is the answer.
+  if (allStrict && !window) {
+    return {
+      order: relSorted.map((s) => rankedOf(s.rel, s.relevance)),
+      relevanceCount: pool.length,
+      strictOnly,
+    };
+  }
+  let best = 0;
+  for (const s of pool) best = Math.max(best, adjusted(s));
   // A time said in words puts relevant sessions from that window first; a
   // few named days are said on purpose, so any session of them that holds
   // a word of the query goes first.
   const narrow = !!window && window.to - window.from <= NARROW_WINDOW_MS;
+  const scores = fused();
   const keyed = pool.map((s) => {
     const score = adjusted(s);
-    const ranked: Ranked = {
-      session: s.session,
-      rel: s,
-      adjusted: score,
-      tier: plan.strict.has(s.session) ? plan.tier : "relevance",
-      parts: () => {
-        const parts: ScoreParts = {
-          relevance: round(s.relevance),
-          coverage: round(s.coverage),
-          best: round(s.best),
-          bm25: round(s.bm25),
-          signals: signals.get(s.session) ?? neutralSignals(),
-          adjusted: round(score),
-          strictRank: strictRank.get(s.session) ?? null,
-          relevanceRank: relRank.get(s.session)!,
-          fused: round(fused.get(s.session) ?? 0, 5),
-        };
-        if (s.turn !== undefined) parts.turn = round(s.turn);
-        if (window) parts.inWindow = inWindow(s.session);
-        return parts;
-      },
-    };
     const band = inWindow(s.session) &&
         (narrow || plan.strict.has(s.session) || score >= 0.4 * best)
       ? 0
       : 1;
-    return { ranked, band, fused: fused.get(s.session) ?? 0 };
+    return {
+      ranked: rankedOf(s, score),
+      band,
+      fused: scores.get(s.session) ?? 0,
+    };
   });
   keyed.sort((a, b) =>
     a.band - b.band || b.fused - a.fused ||
@@ -1306,6 +1334,19 @@ function fuse(
     (fused.get(b.session) ?? 0) - (fused.get(a.session) ?? 0) ||
     score(b) - score(a) || tieBreak(meta, a.session, b.session)
   );
+}
+
+/** A value worked out on first use only. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
 }
 
 function popcount(x: number): number {
