@@ -8,7 +8,7 @@ import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
 import { type Command, EXIT, type Permissions } from "./_command.ts";
-import { allCommands, COMMAND_MODULES } from "./commands.ts";
+import { COMMAND_MODULES } from "./commands.ts";
 
 const KINDS = ["read", "write", "env", "net", "run", "sys", "ffi"] as const;
 
@@ -25,7 +25,7 @@ export async function findCommand(
   for (const words of [2, 1]) {
     if (argv.length < words) continue;
     const name = argv.slice(0, words).join(" ");
-    const module = COMMAND_MODULES.find((m) => m.names.includes(name));
+    const module = COMMAND_MODULES.find((m) => Object.hasOwn(m.commands, name));
     if (!module) continue;
     const command = (await module.load()).find((c) => c.name === name);
     if (command) return { command, rest: argv.slice(words) };
@@ -39,7 +39,7 @@ export async function findCommand(
  */
 function unknownCommand(argv: readonly string[]): string {
   const word = argv[0] ?? "";
-  const verbs = COMMAND_MODULES.flatMap((m) => m.names)
+  const verbs = COMMAND_MODULES.flatMap((m) => Object.keys(m.commands))
     .filter((n) => n.startsWith(`${word} `));
   return verbs.length
     ? `"${word}" needs one of: ${verbs.join(", ")}`
@@ -85,8 +85,13 @@ export function commandHelp(command: Command): string {
   ].join("\n");
 }
 
-async function overview(): Promise<string> {
-  const visible = (await allCommands()).filter((c) => !c.hidden);
+/** The command list of `deja help`, from the registry (no module loads). */
+function overview(): string {
+  const visible = COMMAND_MODULES.flatMap((m) =>
+    Object.entries(m.commands).flatMap(([name, summary]) =>
+      summary === null ? [] : [{ name, summary }]
+    )
+  );
   const width = Math.max(...visible.map((c) => c.name.length));
   const lines = visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
@@ -120,7 +125,7 @@ export async function run(
   options: RunOptions = {},
 ): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
-    io.stdout.write(await overview());
+    io.stdout.write(overview());
     return EXIT.ok;
   }
   if (argv[0] === "--version" || argv[0] === "version") {
@@ -129,13 +134,13 @@ export async function run(
   }
   if (argv[0] === "help") {
     if (argv.length === 1) {
-      io.stdout.write(await overview());
+      io.stdout.write(overview());
       return EXIT.ok;
     }
     const found = await findCommand(argv.slice(1));
     if (!found) {
       io.stderr.write(
-        `error: ${unknownCommand(argv.slice(1))}\n\n${await overview()}`,
+        `error: ${unknownCommand(argv.slice(1))}\n\n${overview()}`,
       );
       return EXIT.usage;
     }
@@ -145,7 +150,7 @@ export async function run(
   const found = await findCommand(argv);
   if (!found) {
     io.stderr.write(
-      `error: ${unknownCommand(argv.slice(0, 1))}\n\n${await overview()}`,
+      `error: ${unknownCommand(argv.slice(0, 1))}\n\n${overview()}`,
     );
     return EXIT.usage;
   }

@@ -3,11 +3,15 @@ import { COMMAND_MODULES } from "../cli/commands.ts";
 import { HARNESS_IDS } from "../cli/_harness_ids.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 
-Deno.test("COMMAND_MODULES names match the commands each module loads", async () => {
+Deno.test("COMMAND_MODULES names and summaries match the commands each module loads", async () => {
   const seen = new Set<string>();
   for (const module of COMMAND_MODULES) {
-    const loaded = (await module.load()).map((c) => c.name);
-    deepEqual([...loaded].sort(), [...module.names].sort());
+    const commands = await module.load();
+    const loaded = commands.map((c) => c.name);
+    deepEqual([...loaded].sort(), Object.keys(module.commands).sort());
+    for (const c of commands) {
+      equal(module.commands[c.name], c.hidden ? null : c.summary, c.name);
+    }
     for (const name of loaded) {
       equal(seen.has(name), false, `"${name}" is registered twice`);
       seen.add(name);
