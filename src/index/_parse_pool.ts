@@ -38,6 +38,9 @@ export class ParsePool {
   #eligible: Set<Harness>;
   #worker: Worker | undefined;
   #workerUrl: URL;
+  /** The worker has loaded the parsers. */
+  #ready = false;
+  #readyWaiters: Array<() => void> = [];
   /** The worker failed as a whole: the rest of the pass parses here. */
   #broken = false;
   #pending = new Map<
@@ -114,46 +117,61 @@ export class ParsePool {
       this.#module && !this.#broken && this.#eligible.has(job.harness) &&
       (this.#worker || this.#planned >= this.#threshold)
     ) {
-      return this.#onWorker(job, redactOn);
+      this.#start(this.#module);
+      // Until the worker has loaded the parsers, this thread keeps parsing:
+      // waiting for it cost a second of a 240 MB pass. (Tests force every
+      // file onto the worker; it takes them once loaded.)
+      if (this.#ready || this.#threshold === 0) {
+        return this.#onWorker(job, redactOn);
+      }
     }
     return inThread(job, redactOn);
   }
 
+  #start(module: string): void {
+    if (this.#worker) return;
+    this.#worker = new Worker(this.#workerUrl, { type: "module" });
+    this.#worker.onmessage = (e: MessageEvent) => {
+      const { id, parsed, error, ready } = e.data as {
+        id: number;
+        parsed?: ParsedFile;
+        error?: string;
+        ready?: boolean;
+      };
+      if (ready) {
+        this.#ready = true;
+        for (const wake of this.#readyWaiters.splice(0)) wake();
+        return;
+      }
+      const pending = this.#pending.get(id);
+      this.#pending.delete(id);
+      pending?.resolve(
+        Promise.resolve(
+          parsed ?? new Error(error ?? "The parse worker failed"),
+        ),
+      );
+    };
+    // A worker that cannot run at all (a packaging fault, a crash) costs
+    // speed, not files: what it held and all that follows parse here.
+    this.#worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      this.#broken = true;
+      this.close();
+      for (const { job, redactOn, resolve } of this.#pending.values()) {
+        resolve(inThread(job, redactOn));
+      }
+      this.#pending.clear();
+      for (const wake of this.#readyWaiters.splice(0)) wake();
+    };
+    this.#worker.postMessage({ load: module });
+  }
+
   #onWorker(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
-    if (!this.#worker) {
-      this.#worker = new Worker(this.#workerUrl, { type: "module" });
-      this.#worker.onmessage = (e: MessageEvent) => {
-        const { id, parsed, error } = e.data as {
-          id: number;
-          parsed?: ParsedFile;
-          error?: string;
-        };
-        const pending = this.#pending.get(id);
-        this.#pending.delete(id);
-        pending?.resolve(
-          Promise.resolve(
-            parsed ?? new Error(error ?? "The parse worker failed"),
-          ),
-        );
-      };
-      // A worker that cannot run at all (a packaging fault, a crash) costs
-      // speed, not files: what it held and all that follows parse here.
-      this.#worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        this.#broken = true;
-        this.close();
-        for (const { job, redactOn, resolve } of this.#pending.values()) {
-          resolve(inThread(job, redactOn));
-        }
-        this.#pending.clear();
-      };
-    }
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#pending.set(id, { job, redactOn, resolve });
       this.#worker?.postMessage({
         id,
-        module: this.#module,
         harness: job.harness.id,
         kind: job.kind.id,
         path: job.path,
@@ -163,15 +181,30 @@ export class ParsePool {
     });
   }
 
+  /**
+   * Waits for a started worker to load the parsers (at once when none was
+   * started).
+   *
+   * @returns Whether files now go to the worker.
+   */
+  async settled(): Promise<boolean> {
+    if (this.#worker && !this.#ready && !this.#broken) {
+      await new Promise<void>((wake) => this.#readyWaiters.push(wake));
+    }
+    return this.onWorker;
+  }
+
   /** Whether files are being parsed on the worker. */
   get onWorker(): boolean {
-    return this.#worker !== undefined;
+    return (this.#ready || (this.#threshold === 0 && !!this.#worker)) &&
+      !this.#broken;
   }
 
   /** Stops the worker, if one started. */
   close(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
+    this.#ready = false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { ParsePool } from "./_parse_pool.ts";
 import { claudeCode } from "../sources/claude_code.ts";
@@ -20,21 +20,28 @@ async function parsedOnWorker(
     standalone,
     ...(workerUrl ? { workerUrl } : {}),
   });
+  const job = {
+    path,
+    harness: claudeCode,
+    kind: claudeCode.kinds[0]!,
+    // Planned bytes past the worker's threshold: a cold pass.
+    size: 64 * 1024 * 1024,
+    options: {
+      includeSubagents: true,
+      source: { home, env: {}, os: "linux" },
+    },
+  };
   try {
-    const parsed = await pool.parse({
-      path,
-      harness: claudeCode,
-      kind: claudeCode.kinds[0]!,
-      // Planned bytes past the worker's threshold: a cold pass.
-      size: 64 * 1024 * 1024,
-      options: {
-        includeSubagents: true,
-        source: { home, env: {}, os: "linux" },
-      },
-    }, true);
+    // The first file parses here while a worker starts; once it has loaded
+    // the parsers, files go to it.
+    const first = await pool.parse(job, true);
+    ok(!(first instanceof Error), String(first));
+    const onWorker = await pool.settled();
+    const parsed = await pool.parse(job, true);
     ok(!(parsed instanceof Error), String(parsed));
     ok(parsed.sessions.length > 0);
-    return pool.onWorker;
+    deepEqual(parsed, first);
+    return onWorker;
   } finally {
     pool.close();
   }

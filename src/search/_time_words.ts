@@ -249,8 +249,30 @@ const RULES: Rule[] = [
     window: (_m, now) => [now - 30 * DAY, now + DAY],
   },
   {
+    // A part of a month: "late May", "mid-June", "the beginning of April".
     re: new RegExp(
-      `\\b(in|during|since|after|before|from|last|early|late|as of|by|until|till)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
+      `\\b(early|mid|late|(?:the\\s+)?(?:beginning|start|middle|end)\\s+of)[\\s-]+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const month = MONTH_ALIASES[(m[2] ?? "").toLowerCase()];
+      if (month === undefined) return undefined;
+      const part = (m[1] ?? "").toLowerCase();
+      // Thirds of the month, from its first day.
+      const first = /early|beginning|start/.test(part)
+        ? 1
+        : /mid/.test(part)
+        ? 11
+        : 21;
+      const year = m[3] ? Number(m[3]) : recentYear(month, first, now);
+      const from = Date.UTC(year, month, first);
+      const to = first === 21 ? monthStart(year, month + 1) : from + 10 * DAY;
+      return [from - ZONE_SLACK, to + ZONE_SLACK];
+    },
+  },
+  {
+    re: new RegExp(
+      `\\b(in|during|since|after|before|from|last|as of|by|until|till)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
       "i",
     ),
     window(m, now) {

@@ -310,6 +310,14 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
 }
 
 /**
+ * "Which session touched…", "find the session where we…": the words that ask
+ * for a session, not ones the session said. A session named as a subject ("what
+ * session timeout did we set") stays.
+ */
+const SESSION_FRAMING =
+  /\b(?:(?:find|show)(?:\s+me)?\s+)?(which|what|the|that)\s+sessions?\b(?=\s+(?:where|when|in which|that|did|do|does|was|were|we|i|you|had|has|have|touched|edited|changed|fixed|added|removed|made|mentioned|covered|handled)\b)/gi;
+
+/**
  * Understands a query: the ask, its terms in budget order, the time window.
  *
  * @param raw The query or prompt as given.
@@ -337,7 +345,7 @@ export function understandQuery(
   const time = askTime.window ?? restTime.window;
   const dropped: string[] = [];
   const found: QueryTerm[] = [];
-  termsOf(askTime.text, 1, found, dropped);
+  termsOf(askTime.text.replace(SESSION_FRAMING, "$1"), 1, found, dropped);
   termsOf(restTime.text, long ? 0.3 : 0.7, found, dropped);
   if (time) {
     // Absolute times are words too: keep a month or year, not required.

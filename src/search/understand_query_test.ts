@@ -54,6 +54,26 @@ Deno.test("understandQuery() drops stop words unless nothing else is left", () =
   deepEqual(terms("как мы чинили кэш"), ["чинили", "кэш"]);
 });
 
+Deno.test("understandQuery() drops the words that ask for a session, not a session as a subject", () => {
+  const terms = (q: string) =>
+    understandQuery(q, { now: NOW }).terms.map((t) => t.text);
+  deepEqual(terms("which session touched the cache client?"), [
+    "touched",
+    "cache",
+    "client",
+  ]);
+  deepEqual(terms("find the session where we split the Containerfile"), [
+    "split",
+    "containerfile",
+  ]);
+  deepEqual(terms("what session timeout did we set?"), [
+    "session",
+    "timeout",
+    "set",
+  ]);
+  deepEqual(terms("login cookie session"), ["login", "cookie", "session"]);
+});
+
 Deno.test("understandQuery() keeps phrases and code whole and splits identifiers", () => {
   deepEqual(terms('"connection pool" exhausted'), [
     "connection pool",
@@ -206,6 +226,27 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
     equal(q.time?.from, 0);
     equal(q.time?.to, day("2024-01-01"));
   });
+  await t.step(
+    "a third of a month: late May, mid-June, the beginning of April, early December",
+    () => {
+      const cases: Array<[string, string, string]> = [
+        ["which deploy failed in late May?", "2026-05-21", "2026-06-01"],
+        ["the mid-june migration", "2026-06-11", "2026-06-21"],
+        ["at the beginning of April", "2026-04-01", "2026-04-11"],
+        // The first days of a month not reached yet this year: last year's.
+        ["early december outage", "2025-12-01", "2025-12-11"],
+        ["the end of may 2024", "2024-05-21", "2024-06-01"],
+      ];
+      for (const [query, from, to] of cases) {
+        const q = understandQuery(query, { now: NOW });
+        equal(q.time?.from, day(from) - 14 * H, query);
+        equal(q.time?.to, day(to) + 14 * H, query);
+        ok(
+          !q.terms.some((x) => /^(late|mid|beginning|early|end)/.test(x.text)),
+        );
+      }
+    },
+  );
   await t.step("a day that does not exist is no window", () => {
     equal(
       understandQuery("tickets on February 30, 2025", { now: NOW }).time,

@@ -77,6 +77,9 @@ export interface RealEvalOptions {
   questions?: readonly RealQuestion[];
 }
 
+/** What to index: the samples folder (laid out in a temp HOME), or a ready HOME. */
+export type RealSource = { samples: string } | { home: string };
+
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0;
@@ -140,14 +143,18 @@ export function scoreOutcomes(outcomes: readonly Outcome[]): KindScore[] {
  * @returns Scores, latency and every outcome.
  */
 export async function runRealEval(
-  samples: string,
+  source: RealSource,
   options: RealEvalOptions = {},
 ): Promise<RealReport> {
   const dir = await Deno.makeTempDir({ prefix: "deja-real-" });
   try {
-    const home = `${dir}/home`;
-    await Deno.mkdir(home);
-    layOutSamples(samples, home);
+    let home: string;
+    if ("home" in source) home = source.home;
+    else {
+      home = `${dir}/home`;
+      await Deno.mkdir(home);
+      layOutSamples(source.samples, home);
+    }
     const indexPath = `${dir}/index.db`;
     const report = await indexStores({
       indexPath,

@@ -32,7 +32,11 @@ export type QuestionKind =
   /** Answered inside a sub-agent (or its parent). */
   | "subagent"
   /** The answer is only in tool output. */
-  | "tool-output";
+  | "tool-output"
+  /** Which session changed a file, and why. */
+  | "file"
+  /** What was settled on for something. */
+  | "decision";
 
 /** The kinds, in report order. */
 export const QUESTION_KINDS: readonly QuestionKind[] = [
@@ -47,6 +51,8 @@ export const QUESTION_KINDS: readonly QuestionKind[] = [
   "long",
   "subagent",
   "tool-output",
+  "file",
+  "decision",
 ];
 
 /** One question and the sessions that answer it. */

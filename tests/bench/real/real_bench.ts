@@ -1,10 +1,12 @@
 // deno-lint-ignore-file no-console
 /**
- * `deno task bench:real [--misses] [--only ID] [--questions FILE]`: how well
- * search answers questions about the real transcript samples in
+ * `deno task bench:real [--misses] [--only ID] [--questions FILE] [--home DIR]`:
+ * how well search answers questions about the real transcript samples in
  * `../shared/samples`. `--questions` asks the questions of a JSON file
  * instead of the bundled ones (an array of `{id, kind, text, answers, now?}`
- * as in `questions.ts`): a held-out set written by someone else.
+ * as in `questions.ts`): a held-out set written by someone else. `--home`
+ * indexes a ready HOME instead of the samples (`tests/bench/neardup/home`,
+ * with its `questions.json`).
  * Prints hit@1, hit@5 and MRR per question kind and overall, and the
  * in-process search latency; `--misses` lists every question whose answer
  * was not first, with the first three results, how the query was read and
@@ -24,13 +26,19 @@ const { values } = parseArgs({
     misses: { type: "boolean" },
     only: { type: "string" },
     questions: { type: "string" },
+    home: { type: "string" },
   },
 });
 const samples = samplesDir();
-if (!samples) {
+const source = values.home
+  ? { home: values.home }
+  : samples
+  ? { samples }
+  : undefined;
+if (!source) {
   console.log("bench:real: ../shared/samples is absent; nothing to measure");
 } else {
-  const report = await runRealEval(samples, {
+  const report = await runRealEval(source, {
     detail: values.misses === true,
     ...(values.only ? { only: values.only } : {}),
     ...(values.questions
