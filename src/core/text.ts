@@ -108,7 +108,32 @@ export function capText(
   max = MAX_RECORD_CHARS,
 ): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
-  return { text: text.slice(0, max), truncated: true };
+  return { text: cutAtWordEdge(text, max), truncated: true };
+}
+
+/**
+ * The first `max` characters of a text, less a word the cut would split:
+ * the head of a token or a password cut short no longer looks like one to
+ * redaction (which runs after the cut), so it is dropped whole.
+ *
+ * @param text The text.
+ * @param max The cap.
+ * @returns At most `max` characters, ending at a blank when it was cut.
+ * @example
+ * ```ts
+ * import { cutAtWordEdge } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(cutAtWordEdge("dsn=postgres://u:hunter22@db", 20), "");
+ * equal(cutAtWordEdge("connect to postgres://u:hunter22@db", 20), "connect to ");
+ * ```
+ */
+export function cutAtWordEdge(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  while (end > 0 && !/\s/.test(text[end]!) && !/\s/.test(text[end - 1]!)) {
+    end--;
+  }
+  return text.slice(0, end);
 }
 
 /**
@@ -126,7 +151,7 @@ export function capText(
  */
 export function titleFrom(text: string): string {
   const line = text.trim().split("\n", 1)[0] ?? "";
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+  return line.length > 100 ? `${cutAtWordEdge(line, 99).trimEnd()}…` : line;
 }
 
 /**

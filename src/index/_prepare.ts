@@ -7,7 +7,7 @@
  */
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
-import { redact } from "../redact/mod.ts";
+import { printsSecret, redact, redactPrintedSecret } from "../redact/mod.ts";
 import { titleFrom } from "../core/text.ts";
 import {
   DECISION_PATTERN,
@@ -62,22 +62,48 @@ export function prepareSessions(
   redactOn: boolean,
   redactions: Record<string, number>,
 ): PreparedSession[] {
+  const count = (counts: Record<string, number>) => {
+    for (const [rule, n] of Object.entries(counts)) {
+      redactions[rule] = (redactions[rule] ?? 0) + n;
+    }
+  };
   const scrub = (text: string): string => {
     if (!redactOn) return text;
     const r = redact(text);
-    for (const [rule, n] of Object.entries(r.counts)) {
-      redactions[rule] = (redactions[rule] ?? 0) + n;
-    }
+    count(r.counts);
     return r.text;
   };
   return sessions.map((s) => {
     let users = 0;
     let title: string | null | undefined;
+    // The last command per tool, and whether it prints a secret: its output
+    // (the next output of that tool) loses its bare values.
+    const lastCommand = new Map<
+      string,
+      { secret: boolean; answered: boolean }
+    >();
+    const printed = (r: Session["records"][number], text: string): string => {
+      if (!redactOn || !r.tool) return text;
+      if (r.role === "command") {
+        lastCommand.set(r.tool, {
+          secret: printsSecret(r.text),
+          answered: false,
+        });
+        return text;
+      }
+      const command = lastCommand.get(r.tool);
+      if (r.role !== "tool-output" || !command || command.answered) return text;
+      command.answered = true;
+      if (!command.secret) return text;
+      const out = redactPrintedSecret(text);
+      count(out.counts);
+      return out.text;
+    };
     // The builder titles a session from its first user turn, or the second
     // when the first was a slash command: only those two are compared.
     let userTurnsLeft = 2;
     const records = s.records.map((r): PreparedRecord => {
-      const text = scrub(r.text);
+      const text = printed(r, scrub(r.text));
       // A title cut from a user turn is cut again from the redacted turn: a
       // secret the cut split would no longer look like one.
       if (
@@ -127,14 +153,19 @@ export function prepareSessions(
 }
 
 /**
- * A title cut short ("…") loses its last word when that reads like part of
- * a token: the rules cannot tell a cut secret from a cut word.
+ * A title cut short ("…") by its harness loses its last word when that
+ * reads like part of a token (12+ characters with a digit, or mixed case):
+ * the rules cannot tell a cut secret from a cut word. Titles deja cuts
+ * itself end at a blank (`titleFrom`).
  */
 function clippedSafe(title: string): string {
   if (!title.endsWith("…")) return title;
   return title.replace(
-    /[A-Za-z0-9+\/_=-]*[0-9][A-Za-z0-9+\/_=-]*…$/,
-    (w) => w.length > 12 ? "…" : w,
+    /[A-Za-z0-9+\/_=.-]*…$/,
+    (w) =>
+      w.length > 12 && (/[0-9]/.test(w) || (/[a-z]/.test(w) && /[A-Z]/.test(w)))
+        ? "…"
+        : w,
   );
 }
 

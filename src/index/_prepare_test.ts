@@ -3,6 +3,7 @@ import type { Session } from "../core/types.ts";
 import { prepareSessions } from "./_prepare.ts";
 import { decodeBodySync } from "./_body.ts";
 import { FLAG } from "./schema.ts";
+import { titleFrom } from "../core/text.ts";
 
 Deno.test("prepareSessions() redacts a long output whole before keeping its excerpt", () => {
   const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
@@ -64,12 +65,68 @@ Deno.test("prepareSessions() cuts a title from the redacted turn, so a cut secre
     return prepareSessions([session], true, {})[0]!.title;
   };
   // Made from the first turn (as the parsers do): cut from the redacted one.
-  const made = titleOf(`${first.slice(0, 99)}…`);
+  const made = titleOf(titleFrom(first));
   ok(made?.includes("[redacted:aws-secret]"), made ?? "");
   ok(!made?.includes(secret.slice(0, 8)), made ?? "");
   // Set by the harness and already cut: a token-like last word goes.
   const given = titleOf(`rotate the key icDFlvym36q/kXHdHu…`);
   equal(given, "rotate the key …");
+  equal(
+    titleOf("new DEPLOY_TOKEN is glpat-ZfDdeLuRfYFwp…"),
+    "new DEPLOY_TOKEN is …",
+  );
+  equal(titleOf("refactor the implementati…"), "refactor the implementati…");
+});
+
+Deno.test("prepareSessions() drops the bare values a secret-printing command's output holds", () => {
+  const record = (
+    role: Session["records"][number]["role"],
+    text: string,
+    seq: number,
+  ) => ({
+    role,
+    text,
+    seq,
+    tool: "Bash",
+    locator: { path: "/z.jsonl", line: seq },
+  });
+  const session: Session = {
+    harness: "fixture",
+    id: "s3",
+    project: "api",
+    path: "/z.jsonl",
+    title: "",
+    records: [
+      record("command", "heroku auth:token", 0),
+      record(
+        "tool-output",
+        " ›   Warning: token will expire 03/14/2027\n2adaf897-2e8c-49b8-8323-1e01b627e2c3",
+        1,
+      ),
+      record(
+        "command",
+        "kubectl get secret db -o jsonpath='{.data.pw}' | base64 -d",
+        2,
+      ),
+      record("tool-output", "MQ.p_elUQ01GzO#S2%-eLJ", 3),
+      record("command", "git rev-parse HEAD", 4),
+      record("tool-output", "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c", 5),
+    ],
+    marks: [],
+  };
+  const counts: Record<string, number> = {};
+  const [prepared] = prepareSessions([session], true, counts);
+  const text = (i: number) => {
+    const r = prepared!.records[i]!;
+    return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
+  };
+  equal(
+    text(1),
+    " ›   Warning: token will expire 03/14/2027\n[redacted:command-output]",
+  );
+  equal(text(3), "[redacted:command-output]");
+  equal(text(5), "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c");
+  equal(counts["command-output"], 2);
 });
 
 Deno.test("a long tool output keeps its last lines and middle errors in the stored excerpt", async () => {

@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  continuedRun,
   type Edits,
   isHexLike,
   isPathLike,
@@ -76,6 +77,7 @@ const CREDENTIAL_WORDS = [
   "auth[_-]?key",
   "credentials?",
   "auth",
+  "(?<![a-z])pw",
   ...OTHER_WORDS,
 ];
 // The scan's lookbehind uses fewer, broader stems (`key` for every *_key)
@@ -83,6 +85,7 @@ const CREDENTIAL_WORDS = [
 const SCAN_STEMS = [
   "pass(?:word|wd|phrase|code)?",
   "pwd",
+  "pw",
   "secret",
   "token",
   "key",
@@ -159,10 +162,18 @@ function credentialValueOk(
   return true;
 }
 
-/** A part of a dotted value that reads as random: long, mixed, with digits. */
+/**
+ * A part of a dotted value that reads as random: mixed case with digits,
+ * and long (16+) or made of humps too short for words (`udS6JoJqX`: 1.5
+ * letters a hump, where a name has `getUser2`: 2.7).
+ */
 function randomPart(part: string): boolean {
-  return part.length >= 16 && /[0-9]/.test(part) && /[a-z]/.test(part) &&
-    /[A-Z]/.test(part);
+  if (!/[0-9]/.test(part) || !/[a-z]/.test(part) || !/[A-Z]/.test(part)) {
+    return false;
+  }
+  if (part.length >= 16) return true;
+  const humps = part.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g) ?? [];
+  return part.length >= 8 && part.length / humps.length < 2;
 }
 
 function authorizationValue(text: string, from: number, edits: Edits): void {
@@ -181,7 +192,9 @@ function authorizationValue(text: string, from: number, edits: Edits): void {
   if (scheme ? isTypeWord(value) : isPlainWord(value) || value.length < 8) {
     return;
   }
-  edits.push({ start: v.start, end: v.end, id: "bearer" });
+  // A value split by a shell line continuation goes whole.
+  const more = continuedRun(text, v.end);
+  edits.push({ start: v.start, end: more?.end ?? v.end, id: "bearer" });
 }
 
 function cookieValues(text: string, from: number, edits: Edits): void {
@@ -240,6 +253,24 @@ function xmlValues(text: string, edits: Edits): void {
   }
 }
 
+const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
+const ENV_LINE = /(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * Whether the key ending at `k` starts its line as an env variable does
+ * (upper case: a form body's `client_secret=…&grant_type=…` is a query).
+ */
+function envLineKey(text: string, k: number): boolean {
+  return ENV_LINE.test(text.slice(Math.max(0, k - 80), k + 1));
+}
+
+/** The end of the non-blank run that reaches `from`. */
+function bareEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && !/\s/.test(text[i]!)) i++;
+  return i;
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   xmlValues(text, edits);
@@ -279,10 +310,17 @@ export function collectAssignments(text: string, edits: Edits): void {
       edits.push({ start: v.start, end: v.end, id: "aws-secret" });
       continue;
     }
+    // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
+    if (IN_ARN.test(text.slice(Math.max(0, k - 120), k + 1))) continue;
     // KEY=value with no blanks, as in .env files and shell.
     const tight = sep === "=" && k === at - 1 && v.start === at + 1;
     if (credentialValueOk(value, v.quoted, tight)) {
-      edits.push({ start: v.start, end: v.end, id: "credential" });
+      // A whole env line (`KEY=v&x=y`, an `env` dump): the value is the
+      // rest of the line up to a blank, `&` or not.
+      const end = !v.quoted && tight && envLineKey(text, k)
+        ? bareEnd(text, v.end)
+        : v.end;
+      edits.push({ start: v.start, end, id: "credential" });
     }
   }
 }

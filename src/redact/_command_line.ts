@@ -30,9 +30,9 @@ const LONG_FLAG =
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl)\b[^\n|;&]{0,300}[ \t])-[pau]/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-[pau]/g;
 const PROGRAMS =
-  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl)\b/g;
+  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
   /-(?:(?:src|dest)?(?:store|key)pass[ \t]+|pass(?:in|out)?[ \t]+pass:)/y;
 
@@ -123,11 +123,73 @@ export function collectShortFlags(text: string, edits: Edits): void {
       }
     } else if (prog === "sshpass") {
       take(text, readValue(text, after), false, edits);
-    } else if (prog === "docker login") {
+    } else if (
+      prog === "docker login" || prog === "az login" ||
+      prog === "rabbitmqadmin" || prog.startsWith("mongo")
+    ) {
       if (!attached) take(text, readValue(text, after), false, edits);
     } else if (prog.startsWith("mysql") || prog.startsWith("mariadb")) {
       // `-p dbname` prompts and names a database: only `-pSecret` counts.
       if (attached) take(text, readValue(text, after), false, edits);
+    }
+  }
+}
+
+/**
+ * Secrets a command takes in its own place, each behind a literal the text
+ * must hold: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`,
+ * `smbclient -U user%PASS`, `gh secret set NAME --body X`, `echo X | docker
+ * login --password-stdin` (or `gh auth login --with-token`), `npm config set
+ * //registry/:_authToken X`, `yarn config set npmAuthToken X`, `aws
+ * configure set aws_secret_access_key X`. Group 1 is the secret.
+ */
+const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
+  [
+    "htpasswd",
+    /\bhtpasswd(?:[ \t]+-[A-Za-z]*[cmBdspDvi]*)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+  ],
+  [
+    "rabbitmqctl",
+    /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+  ],
+  [" -U ", /[ \t]-U[ \t]+[^\s%]+%(['"]?)(\S+?)\1(?=\s|$)/g],
+  [
+    "gh secret",
+    /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)[ \t=]+(['"]?)([^\s'"]+)\1/g,
+  ],
+  [
+    "-stdin",
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:docker|podman|helm[ \t]+registry|oras|gh[ \t]+auth|buildah|skopeo)[ \t]+login\b[^\n]*?--password-stdin/g,
+  ],
+  [
+    "--with-token",
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*gh[ \t]+auth[ \t]+login\b[^\n]*?--with-token/g,
+  ],
+  [
+    "config set",
+    /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+  ],
+  [
+    "aws configure",
+    /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+  ],
+];
+
+/** Adds an edit for every secret a command takes in its own place. */
+export function collectPositional(text: string, edits: Edits): void {
+  for (const [literal, re] of POSITIONAL) {
+    if (!text.includes(literal)) continue;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const value = m[2]!;
+      const start = m.index + m[0].lastIndexOf(value);
+      take(
+        text,
+        { start, end: start + value.length, quoted: false },
+        false,
+        edits,
+      );
     }
   }
 }

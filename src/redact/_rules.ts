@@ -11,7 +11,11 @@
  * @module
  */
 import { collectAssignments } from "./_assignments.ts";
-import { collectLongFlags, collectShortFlags } from "./_command_line.ts";
+import {
+  collectLongFlags,
+  collectPositional,
+  collectShortFlags,
+} from "./_command_line.ts";
 import { collectPrivateKeys } from "./_private_key.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
@@ -20,6 +24,7 @@ import {
   collectBearerWords,
   collectPasswordLines,
   collectPassWords,
+  collectSpokenPasswords,
 } from "./_words.ts";
 
 /** Every collector; order does not matter, rank comes from {@link RULE_IDS}. */
@@ -29,8 +34,10 @@ export const COLLECTORS: readonly Collect[] = [
   collectUrls,
   collectLongFlags,
   collectShortFlags,
+  collectPositional,
   collectAssignments,
   collectPassWords,
+  collectSpokenPasswords,
   collectBearerWords,
   collectPasswordLines,
 ];
@@ -66,7 +73,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "cli-credential",
     description:
-      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left)",
+      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X",
   },
   {
     id: "bearer",
@@ -100,7 +107,12 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91')): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+  },
+  {
+    id: "command-output",
+    description:
+      "Bare values printed by a command that prints a secret (heroku auth:token, gh auth token, gcloud auth print-access-token, kubectl get secret … | base64 -d, vault kv get -field=, op read, wg genkey, …): each output line that is one value; set by the indexer, which pairs an output with its command",
   },
   {
     id: "entropy",

@@ -90,6 +90,25 @@ export function readValue(text: string, i: number): ValueSpan | null {
   return i > start ? { start, end: i, quoted: false } : null;
 }
 
+const CONTINUED = /\\\r?\n[ \t]*([A-Za-z0-9._~+\/=-]{8,})/y;
+
+/**
+ * The token run a shell line continuation leads to: `\`, a newline and
+ * indentation right at `end`, then 8+ token characters (the rest of a
+ * header value split across lines). Null when no continuation is there.
+ */
+export function continuedRun(text: string, end: number): ValueSpan | null {
+  if (text[end] !== "\\") return null;
+  CONTINUED.lastIndex = end;
+  const m = CONTINUED.exec(text);
+  if (!m) return null;
+  return {
+    start: CONTINUED.lastIndex - m[1]!.length,
+    end: CONTINUED.lastIndex,
+    quoted: false,
+  };
+}
+
 /** The next `quote` at or after `from` that no backslash escapes, or -1. */
 function closingQuote(text: string, quote: string, from: number): number {
   let at = text.indexOf(quote, from);

@@ -8,6 +8,7 @@
  */
 import {
   charClasses,
+  continuedRun,
   type Edits,
   entropy,
   isHexLike,
@@ -243,6 +244,117 @@ export const SHAPES: readonly Shape[] = [
       .raw`[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`,
   },
   {
+    id: "sentry-token",
+    prefixes: ["sntryu_", "sntrys_"],
+    description: "Sentry auth tokens (sntryu_ user, sntrys_ organisation)",
+    pattern: String.raw`sntryu_[a-f0-9]{64}|sntrys_[A-Za-z0-9+\/=_-]{40,}`,
+  },
+  {
+    id: "replicate-token",
+    prefixes: ["r8_"],
+    description: "Replicate API tokens (r8_…)",
+    pattern: String.raw`r8_[A-Za-z0-9]{30,}`,
+    accept: (t) => charClasses(t.slice(3)) >= 2,
+  },
+  {
+    id: "heroku-key",
+    prefixes: ["HRKU-"],
+    description: "Heroku API keys (HRKU-…)",
+    pattern: String.raw`HRKU-[A-Za-z0-9_-]{20,}`,
+  },
+  {
+    id: "grafana-token",
+    prefixes: ["glsa_", "glc_"],
+    description:
+      "Grafana service account tokens (glsa_…) and Grafana Cloud tokens (glc_…)",
+    pattern: String
+      .raw`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+\/=_-]{32,}`,
+  },
+  {
+    id: "newrelic-key",
+    prefixes: ["NRAK-", "NRJS-", "NRII-", "NRAA-"],
+    description: "New Relic keys (NRAK-, NRJS-, NRII-, NRAA-)",
+    pattern: String.raw`NR(?:AK|JS|II|AA)-[A-Z0-9]{19,}`,
+  },
+  {
+    id: "postman-key",
+    prefixes: ["PMAK-"],
+    description: "Postman API keys (PMAK-…)",
+    pattern: String.raw`PMAK-[a-f0-9]{24}-[a-f0-9]{34}`,
+  },
+  {
+    id: "supabase-token",
+    prefixes: ["sbp_"],
+    description: "Supabase access tokens (sbp_…)",
+    pattern: String.raw`sbp_[a-f0-9]{40}`,
+  },
+  {
+    id: "notion-token",
+    prefixes: ["ntn_", "secret_"],
+    description: "Notion integration tokens (ntn_…, legacy secret_…)",
+    pattern: String.raw`ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}`,
+    // secret_key_base and friends are names; a token mixes cases and digits.
+    accept: (t) => charClasses(t.slice(t.indexOf("_") + 1)) === 3,
+  },
+  {
+    id: "atlassian-token",
+    prefixes: ["ATATT3", "ATCTT3"],
+    description: "Atlassian API tokens (ATATT3…, ATCTT3…)",
+    pattern: String.raw`AT[AC]TT3[A-Za-z0-9_=-]{100,}`,
+  },
+  {
+    id: "twilio-key",
+    prefixes: ["SK"],
+    description: "Twilio API key sids (SK and 32 hex digits)",
+    pattern: String.raw`SK[0-9a-f]{32}`,
+  },
+  {
+    id: "mailgun-key",
+    prefixes: ["key-"],
+    description: "Mailgun API keys (key- and 32 hex digits)",
+    pattern: String.raw`key-[0-9a-f]{32}`,
+  },
+  {
+    id: "google-oauth-secret",
+    prefixes: ["GOCSPX-", "1//0"],
+    description:
+      "Google OAuth client secrets (GOCSPX-…) and refresh tokens (1//0…)",
+    pattern: String.raw`GOCSPX-[A-Za-z0-9_-]{24,}|1\/\/0[A-Za-z0-9_-]{40,}`,
+  },
+  {
+    id: "resend-key",
+    prefixes: ["re_"],
+    description: "Resend API keys (re_…_…)",
+    pattern: String.raw`re_[A-Za-z0-9]{8,}_[A-Za-z0-9]{16,}`,
+    accept: (t) => charClasses(t.slice(3)) === 3,
+  },
+  {
+    id: "flyio-token",
+    prefixes: ["fm1_", "fm2_", "fo1_"],
+    description: "Fly.io tokens (FlyV1 fm2_…, each comma-separated part)",
+    pattern: String.raw`f[mo][12][ar]?_[A-Za-z0-9+\/=_-]{40,}`,
+  },
+  {
+    id: "mapbox-token",
+    prefixes: ["sk.eyJ"],
+    description: "Mapbox secret tokens (sk.eyJ….…)",
+    pattern: String.raw`sk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`,
+  },
+  {
+    id: "square-token",
+    prefixes: ["EAAA", "sq0atp-", "sq0csp-"],
+    description:
+      "Square access tokens (EAAA…, sq0atp-…) and application secrets (sq0csp-…)",
+    pattern: String
+      .raw`EAAA[A-Za-z0-9_-]{56,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}`,
+  },
+  {
+    id: "terraform-token",
+    prefixes: [],
+    description: "Terraform Cloud / Enterprise tokens (….atlasv1.…)",
+    pattern: String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}`,
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -260,7 +372,20 @@ const AZURE_SECRET =
   /[A-Za-z0-9_-]{3}\d[A-Za-z]~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y;
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
-const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/;
+const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/g;
+
+/**
+ * Whether a token is a stand-in: a run of one character is 40% of it. A
+ * real token may hold a shorter run (Fly.io's base64 has AAAAAAAAA).
+ */
+function isStandIn(token: string): boolean {
+  PLACEHOLDER_RUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PLACEHOLDER_RUN.exec(token)) !== null) {
+    if (m[0].length * 5 >= token.length * 2) return true;
+  }
+  return false;
+}
 
 // Sticky: tried only where a token run starts.
 const SHAPE_AT = new RegExp(
@@ -340,6 +465,7 @@ const STOP_KEYS = new Set([
   "certificate",
   "nonce",
 ]);
+const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi)/;
 // Object ids such as msg_01…, toolu_01…, call_…, cus_… are not secrets.
@@ -377,10 +503,15 @@ function looksRandom(core: string): boolean {
   // An age recipient (age1…, bech32) is a public key.
   if (/^age1[02-9ac-hj-np-z]{50,}$/.test(core)) return false;
   if (base64OfText(core)) return false;
-  // Paths: rooted, or lower case with a `/` (src/core/types).
+  // Paths: rooted, or lower case with a `/` (src/core/types), or names and
+  // hex ids between slashes (FuzzParseRecord/6a1f09c3b2d4e5f7).
   if (isPathLike(core) || /^[a-z0-9_.-]*\/[a-z0-9_\/.-]*$/.test(core)) {
     return false;
   }
+  if (
+    core.includes("/") &&
+    core.split("/").every((p) => isIdentifierLike(p) || isHexLike(p))
+  ) return false;
   const classes = charClasses(core);
   if (classes < 2 || isIdentifierLike(core)) return false;
   if (classes === 3) {
@@ -398,7 +529,10 @@ function looksRandom(core: string): boolean {
   return digits >= 0.15 && digits <= 0.85 && entropy(core) >= 4.2;
 }
 
-/** Base64 of ordinary text ("VGhlIHF1aWNr…" is "The quick…") is no secret. */
+/**
+ * Base64 of ordinary text ("VGhlIHF1aWNr…" is "The quick…") or of JSON is
+ * no secret.
+ */
 function base64OfText(core: string): boolean {
   if (!/^[A-Za-z0-9+\/]+$/.test(core)) return false;
   let bytes: string;
@@ -414,8 +548,9 @@ function base64OfText(core: string): boolean {
     if (c === 32) spaces++;
     if ((c >= 32 && c < 127) || c === 10) printable++;
   }
+  // Text has spaces; JSON (a pagination cursor: {"p":912.5,…}) has braces.
   return bytes.length > 0 && printable / bytes.length > 0.95 &&
-    spaces * 12 >= bytes.length;
+    (spaces * 12 >= bytes.length || /^\s*[{[]"/.test(bytes));
 }
 
 /**
@@ -438,6 +573,8 @@ function secretPosition(text: string, a: number, end: number): boolean {
   if (sep === "=" || (sep === ":" && text[i + 1] !== "/")) {
     const key = keyBefore(text, i);
     if (STOP_KEYS.has(lastKeyWord(key))) return false;
+    // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
+    if (IN_ARN.test(text.slice(Math.max(0, i - 120), i))) return false;
     if (key.toLowerCase().includes("public")) return false;
     const digits = /^[0-9]+$/.test(key);
     // A Telegram-style `123456789:` key counts; short keys do not.
@@ -519,6 +656,12 @@ function tokenRun(
       });
       return;
     }
+  } else if (
+    text.startsWith(".atlasv1.", a - 9) &&
+    /^[A-Za-z0-9]{14}$/.test(text.slice(a - 23, a - 9))
+  ) {
+    // A Terraform token: 14 characters, .atlasv1., the rest (the run).
+    from = a - 23;
   } else if (text[a - 1] === ".") {
     // A prefix with dots (SG., eyJ….…, hvs., ya29., dp.st.prd.) ends just
     // before the run: step back over token characters and dots to it.
@@ -554,7 +697,7 @@ function tokenRun(
       const shape = SHAPES[k];
       if (
         m && shape && (!shape.accept || shape.accept(m[0])) &&
-        !PLACEHOLDER_RUN.test(m[0])
+        !isStandIn(m[0])
       ) {
         edits.push({ start: s, end: s + m[0].length, id: shape.id });
         found = true;
@@ -569,7 +712,14 @@ function tokenRun(
     }
     s = slash.at < 0 || slash.at >= b ? -1 : slash.at + 1;
   }
-  if (found || b - a > 256) return;
+  if (found) {
+    const last = edits[edits.length - 1]!;
+    const more = last.end === b ? continuedRun(text, b) : null;
+    if (more) last.end = more.end;
+    return;
+  }
+  if (b - a > 256) return;
+  if (wrappedToken(text, a, b, edits)) return;
   if (spokenSecret(text, a, b, edits)) return;
   let end = b;
   while (end < text.length && end - b < 2 && text[end] === "=") end++;
@@ -579,6 +729,68 @@ function tokenRun(
     edits.push({ start: a, end, id: "entropy" });
   }
 }
+
+/** Whether `[a, b)` is a whole line (no other character on it). */
+function wholeLine(text: string, a: number, b: number): boolean {
+  return (a === 0 || text[a - 1] === "\n") &&
+    (b === text.length || text[b] === "\n" || text[b] === "\r");
+}
+
+/** The token run that is the whole line before the one starting at `a`. */
+function lineBefore(text: string, a: number): [number, number] | undefined {
+  let end = a - 1;
+  if (end < 1) return undefined;
+  if (text[end - 1] === "\r") end--;
+  let start = end;
+  while (start > 0 && TOKEN_CHAR[text.charCodeAt(start - 1)] === 1) start--;
+  return end - start >= 8 && wholeLine(text, start, end)
+    ? [start, end]
+    : undefined;
+}
+
+/**
+ * A token wrapped over lines (a terminal, `fold -w 40`): the run `[a, b)` is
+ * a whole line, and a line or three above, each a whole line of token
+ * characters, the first starts with a known prefix. When the joined pieces
+ * make a token of that shape — one the first piece alone is not, or cut at
+ * one width — the pieces and the line breaks between them are replaced.
+ */
+function wrappedToken(text: string, a: number, b: number, edits: Edits) {
+  if (!wholeLine(text, a, b)) return false;
+  const pieces: Array<[number, number]> = [[a, b]];
+  for (let up = 0; up < 3; up++) {
+    const above = lineBefore(text, pieces[0]![0]);
+    if (!above) return false;
+    pieces.unshift(above);
+    const [s0] = above;
+    const starts = PREFIXES.get(
+      text.charCodeAt(s0) * 65536 + text.charCodeAt(s0 + 1),
+    );
+    if (!starts?.some((p) => text.startsWith(p, s0))) continue;
+    const joined = pieces.map(([s, e]) => text.slice(s, e)).join("");
+    const m = WHOLE_SHAPE.exec(joined);
+    if (!m || m[0].length !== joined.length) return false;
+    const first = pieces[0]![1] - pieces[0]![0];
+    const alone = WHOLE_SHAPE.exec(text.slice(pieces[0]![0], pieces[0]![1]));
+    // A whole token on the first line is wrapped only at one width, and
+    // what follows it is no digest of its own.
+    const width = pieces.slice(0, -1).every(([s, e]) => e - s === first);
+    const digest = pieces.slice(1).some(([s, e]) =>
+      isHexLike(text.slice(s, e))
+    );
+    if (alone && (!width || digest)) return false;
+    const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
+    const id = SHAPES[k]?.id ?? "credential";
+    edits.push({ start: pieces[0]![0], end: b, id });
+    return true;
+  }
+  return false;
+}
+
+/** A whole string that is one token shape. */
+const WHOLE_SHAPE = new RegExp(
+  `^(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
+);
 
 /** Adds an edit for every token shape and every high-entropy value. */
 export function collectTokens(text: string, edits: Edits): void {

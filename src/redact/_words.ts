@@ -30,6 +30,10 @@ const TRAILING_MARKS = /[!?]+$/;
 const QUOTED_NEAR =
   /pass(?:word|phrase|wd|code)\b[^'"`\n]{0,40}?(['"`])([^'"`\s]{8,})\1/iy;
 const PASS_WORD = /pass(?:word|phrase|wd|code)/iy;
+const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+/** "use <value> as the (admin) password": the value comes first. */
+const USE_AS =
+  /\buse[ \t]+(\S{6,}?)[ \t]+as[ \t]+(?:(?:the|my|your|our|a|an)[ \t]+)?(?:[\w-]+[ \t]+)?$/i;
 const BEARER_TOKEN = /[ \t]+([A-Za-z0-9._~+\/=-]{16,})/y;
 const WORD_CHAR = /[A-Za-z0-9_-]/;
 
@@ -69,6 +73,10 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (isRedacted(value) || isReference(value) || isPlaceholder(value)) return;
   if (!/[0-9]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return;
   const end = QUOTED_NEAR.lastIndex - 1;
+  // A variable's name, not its value: ENV["DB_PASSWORD"], getenv('X_PASS').
+  const open = end - value.length - 2;
+  const call = text.slice(Math.max(0, open - 40), open + 1);
+  if (/[A-Za-z_][\w.]*[[(]$/.test(call) || ENV_NAME.test(value)) return;
   edits.push({ start: end - value.length, end, id: "prose-password" });
 }
 
@@ -81,7 +89,10 @@ export function collectPassWords(text: string, edits: Edits): void {
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
     PASS_WORD.lastIndex = at;
-    if (!PASS_WORD.test(text)) continue;
+    if (!PASS_WORD.test(text)) {
+      foreignAt(text, at, edits);
+      continue;
+    }
     NETRC_AFTER.lastIndex = at;
     if (
       NETRC_AFTER.test(text) &&
@@ -97,6 +108,98 @@ export function collectPassWords(text: string, edits: Edits): void {
     const before = edits.length;
     proseValue(text, at, edits);
     if (edits.length === before) quotedNear(text, at, edits);
+    if (edits.length === before) valueBefore(text, at, edits);
+  }
+}
+
+/**
+ * "Das Passwort … ist X", "le mot de passe … est X" in ASCII text, found at
+ * its `pass` (other languages' words are found by the non-ASCII scan).
+ */
+function foreignAt(text: string, at: number, edits: Edits): void {
+  const from = text.slice(at - 7, at).toLowerCase() === "mot de " ? at - 7 : at;
+  FOREIGN_PROSE.lastIndex = from;
+  const m = FOREIGN_PROSE.exec(text);
+  if (!m || m.index !== from) return;
+  spoken(m, edits);
+}
+
+/** Adds the value (group 1) of a spoken-password match when it reads as one. */
+function spoken(m: RegExpExecArray, edits: Edits): void {
+  const raw = m[1]!;
+  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  if (!secretWord(value)) return;
+  const start = m.index + m[0].lastIndexOf(raw);
+  edits.push({ start, end: start + value.length, id: "prose-password" });
+}
+
+/** "use X as the password": a value with a digit or symbol before the word. */
+function valueBefore(text: string, at: number, edits: Edits): void {
+  const head = text.slice(Math.max(0, at - 120), at);
+  const m = USE_AS.exec(head);
+  if (!m) return;
+  const value = m[1]!;
+  if (!secretWord(value)) return;
+  const start = at - head.length + m.index + m[0].indexOf(value, 3);
+  edits.push({ start, end: start + value.length, id: "prose-password" });
+}
+
+/** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
+function secretWord(value: string): boolean {
+  if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
+  if (isPlaceholder(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return false;
+  }
+  return /[0-9]/.test(value) || /[^\p{L}\p{N}\-'’]/u.test(value);
+}
+
+/** `login with admin / secret`, `creds are ops:secret`: the second half. */
+const LOGIN_PAIR =
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/])(\S+)/gi;
+
+/**
+ * A password said in another language, a few words after its word and a
+ * copula or colon: "das Passwort für den Server ist X", "la contraseña es
+ * X", "密码是X", "パスワードは X です".
+ */
+const FOREIGN_PROSE =
+  /(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|パスワード|비밀번호)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、]+)/giu;
+
+/** "set `DB_PASSWORD` to `…`" (or auf, a, à, на …): a quoted credential name, then its quoted value. */
+const SET_TO =
+  /[`'"][\w.-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key)\w*[`'"][ \t]+(?:to|as|auf|a|en|à|na|на|=)[ \t]+[`'"]([^`'"\s]{6,})[`'"]/giu;
+
+// deno-lint-ignore no-control-regex -- the ASCII range is the point
+const NON_ASCII = /[^\x00-\x7f]/;
+const SET_WORDS = /pass|secret|token|api.?key/i;
+
+/**
+ * Each rule with a cheap test the text must pass first (a literal scan; a
+ * case-blind alternation over every text cost as much as the rest).
+ * Passwort and mot de passe are found by the `pass` scan instead.
+ */
+const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
+  [
+    LOGIN_PAIR,
+    (t) => t.includes(" / ") || t.includes("cred") || t.includes("Cred"),
+  ],
+  [FOREIGN_PROSE, (t) => NON_ASCII.test(t)],
+  [
+    SET_TO,
+    (t) => (t.includes("` ") || t.includes('" ')) && SET_WORDS.test(t),
+  ],
+];
+
+/**
+ * Adds an edit for passwords said in a login pair, set to a named variable
+ * in quotes, or said in another language.
+ */
+export function collectSpokenPasswords(text: string, edits: Edits): void {
+  for (const [re, gate] of SPOKEN) {
+    if (!gate(text)) continue;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) spoken(m, edits);
   }
 }
 

@@ -18,6 +18,7 @@
  *
  * @module
  */
+export { printsSecret, redactPrintedSecret } from "./command_output.ts";
 export {
   redact,
   REDACTION_RULES,

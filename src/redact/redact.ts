@@ -87,8 +87,9 @@ export function redact(text: string): RedactionResult {
 }
 
 /**
- * Drops every edit that overlaps one from a more specific rule (ties go to
- * the earlier edit) and returns the rest in text order, in O(k log k).
+ * Drops every edit that overlaps one from a more specific rule (between two
+ * of one rule, the one reaching further stays) and returns the rest in text
+ * order, in O(k log k).
  */
 function keepMostSpecific(edits: Edits): Edit[] {
   if (edits.length === 1) return edits;
@@ -100,7 +101,10 @@ function keepMostSpecific(edits: Edits): Edit[] {
     // Only the tail of `kept` can overlap: it is in order and disjoint.
     while (kept.length > 0 && kept[kept.length - 1]!.end > e.start) {
       const last = kept[kept.length - 1]!;
-      if ((RANK.get(last.id) ?? 0) <= rank) {
+      const lastRank = RANK.get(last.id) ?? 0;
+      // One rule twice (a token, then the same token joined over lines):
+      // the edit that reaches further wins.
+      if (lastRank < rank || (lastRank === rank && last.end >= e.end)) {
         drop = true;
         break;
       }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { cutAtWordEdge } from "../core/text.ts";
+
 /** Removed text of an `edit` record is cut here (the path is what is searched). */
 const MAX_EDIT_CHARS = 32 * 1024;
 
@@ -29,7 +31,7 @@ export function editBody(
 ): { text: string; truncated: boolean } {
   const cut = removed.length > MAX_EDIT_CHARS;
   return {
-    text: `${path}\n${cut ? removed.slice(0, MAX_EDIT_CHARS) : removed}`,
+    text: `${path}\n${cut ? cutAtWordEdge(removed, MAX_EDIT_CHARS) : removed}`,
     truncated: cut,
   };
 }

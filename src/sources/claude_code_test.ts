@@ -116,7 +116,7 @@ Deno.test("parseClaudeTranscript() reads a failing then passing test run with ex
   equal(s.cwd, "/home/dev/src/api");
   equal(
     s.title,
-    "the integration tests for the orders service fail on my machine since this morning. can you run the…",
+    "the integration tests for the orders service fail on my machine since this morning. can you run…",
   );
   equal(s.started, Date.parse("2026-10-14T08:02:27.705Z"));
   ok((s.updated ?? 0) > (s.started ?? 0));

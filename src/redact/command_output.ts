@@ -1,0 +1,87 @@
+/**
+ * What a command prints when its whole point is to print a secret:
+ * `heroku auth:token`, `gh auth token`, `gcloud auth print-access-token`,
+ * `kubectl get secret … | base64 -d`, `vault kv get -field=…`, `wg genkey`.
+ * The output holds the bare value with no key word before it, which no
+ * rule on the text alone can tell from an ordinary word; the indexer pairs
+ * each tool output with the command it answers and hands both here.
+ *
+ * @module
+ */
+import { isRedacted } from "./_scan.ts";
+import type { RedactionResult } from "./redact.ts";
+
+/** Commands whose output is a secret. */
+const PRINTS_SECRET = new RegExp(
+  [
+    String.raw`\bheroku\s+auth:token\b`,
+    String.raw`\bgh\s+auth\s+token\b`,
+    String
+      .raw`\bgcloud\s+(?:auth\s+(?:application-default\s+)?print-(?:access|identity)-token)\b`,
+    String.raw`\baws\s+ecr(?:-public)?\s+get-login-password\b`,
+    String.raw`\baws\s+codeartifact\s+get-authorization-token\b`,
+    String.raw`\baz\s+account\s+get-access-token\b`,
+    String
+      .raw`\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n]*\|\s*base64\s+(?:-d|--decode|-D)\b`,
+    String.raw`\bkubectl\s+create\s+token\b`,
+    String.raw`\bvault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]`,
+    String.raw`\bop\s+(?:read|item\s+get\b[^\n]*--fields?)\b`,
+    String.raw`\b(?:gopass|pass)\s+show\b`,
+    String.raw`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b`,
+    String.raw`\bdoppler\s+secrets\s+get\b[^\n]*--plain\b`,
+    String.raw`\bbw\s+get\s+password\b`,
+    String.raw`\blpass\s+show\b[^\n]*--password\b`,
+    String.raw`\bwg\s+genkey\b`,
+    String.raw`\bopenssl\s+rand\s+-(?:base64|hex)\b`,
+  ].join("|"),
+  "i",
+);
+
+/** A line that is one bare value: no blank, 8+ characters. */
+const BARE_LINE = /^([ \t]*)(\S{8,})([ \t]*)$/gm;
+
+/**
+ * Whether a command prints a secret (its output is then passed to
+ * {@linkcode redactPrintedSecret}).
+ *
+ * @param command The command line.
+ * @returns True for `heroku auth:token`, `gh auth token`, … .
+ * @example
+ * ```ts
+ * import { printsSecret } from "./command_output.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(printsSecret("heroku auth:token"), true);
+ * equal(printsSecret("heroku logs --tail"), false);
+ * ```
+ */
+export function printsSecret(command: string): boolean {
+  return PRINTS_SECRET.test(command);
+}
+
+/**
+ * Replaces every line of a secret-printing command's output that is one
+ * bare value (no blank, 8+ characters, not a marker already) with
+ * `[redacted:command-output]`; warnings and prose lines stay.
+ *
+ * @param output The command's output, already through `redact()`.
+ * @returns The text and the count under `command-output`.
+ * @example
+ * ```ts
+ * import { redactPrintedSecret } from "./command_output.ts";
+ * import { equal } from "node:assert/strict";
+ * const r = redactPrintedSecret(" ›   Warning: token will expire\n2adaf897-2e8c-49b8-8323-1e01b627e2c3\n");
+ * equal(r.text, " ›   Warning: token will expire\n[redacted:command-output]\n");
+ * ```
+ */
+export function redactPrintedSecret(output: string): RedactionResult {
+  let n = 0;
+  const text = output.replace(
+    BARE_LINE,
+    (line, lead: string, value: string, trail: string) => {
+      if (isRedacted(value)) return line;
+      n++;
+      return `${lead}[redacted:command-output]${trail}`;
+    },
+  );
+  return { text, counts: n ? { "command-output": n } : {} };
+}
