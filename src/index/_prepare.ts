@@ -67,9 +67,13 @@ export function prepareSessions(
       redactions[rule] = (redactions[rule] ?? 0) + n;
     }
   };
-  const scrub = (text: string): string => {
+  const scrub = (text: string, role: Role | undefined): string => {
     if (!redactOn) return text;
-    const r = redact(text);
+    // Passwords said in words live in what people and agents say.
+    const r = redact(text, {
+      speech: role === undefined || role === "user" || role === "assistant" ||
+        role === "summary",
+    });
     count(r.counts);
     return r.text;
   };
@@ -103,7 +107,7 @@ export function prepareSessions(
     // when the first was a slash command: only those two are compared.
     let userTurnsLeft = 2;
     const records = s.records.map((r): PreparedRecord => {
-      const text = printed(r, scrub(r.text));
+      const text = printed(r, scrub(r.text, r.role));
       // A title cut from a user turn is cut again from the redacted turn: a
       // secret the cut split would no longer look like one.
       if (
@@ -140,7 +144,7 @@ export function prepareSessions(
       project: s.project,
       cwd: s.cwd ?? null,
       title: title ??
-        (s.title === undefined ? null : clippedSafe(scrub(s.title))),
+        (s.title === undefined ? null : clippedSafe(scrub(s.title, undefined))),
       started: s.started ?? null,
       updated: s.updated ?? null,
       parent: s.parent ?? null,

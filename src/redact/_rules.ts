@@ -24,10 +24,13 @@ import {
   collectBearerWords,
   collectPasswordLines,
   collectPassWords,
-  collectSpokenPasswords,
 } from "./_words.ts";
 
-/** Every collector; order does not matter, rank comes from {@link RULE_IDS}. */
+/**
+ * Every collector but the spoken-password one (`redact()` adds it for text
+ * that may be speech); order does not matter, rank comes from
+ * {@link RULE_IDS}.
+ */
 export const COLLECTORS: readonly Collect[] = [
   collectPrivateKeys,
   collectTokens,
@@ -37,7 +40,6 @@ export const COLLECTORS: readonly Collect[] = [
   collectPositional,
   collectAssignments,
   collectPassWords,
-  collectSpokenPasswords,
   collectBearerWords,
   collectPasswordLines,
 ];

@@ -736,16 +736,12 @@ function wholeLine(text: string, a: number, b: number): boolean {
     (b === text.length || text[b] === "\n" || text[b] === "\r");
 }
 
-/** The token run that is the whole line before the one starting at `a`. */
-function lineBefore(text: string, a: number): [number, number] | undefined {
-  let end = a - 1;
-  if (end < 1) return undefined;
-  if (text[end - 1] === "\r") end--;
-  let start = end;
-  while (start > 0 && TOKEN_CHAR[text.charCodeAt(start - 1)] === 1) start--;
-  return end - start >= 8 && wholeLine(text, start, end)
-    ? [start, end]
-    : undefined;
+/** Whether `[s, e)` holds only token characters. */
+function allTokenChars(text: string, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    if (TOKEN_CHAR[text.charCodeAt(i)] !== 1) return false;
+  }
+  return true;
 }
 
 /**
@@ -756,35 +752,51 @@ function lineBefore(text: string, a: number): [number, number] | undefined {
  * one width — the pieces and the line breaks between them are replaced.
  */
 function wrappedToken(text: string, a: number, b: number, edits: Edits) {
-  if (!wholeLine(text, a, b)) return false;
-  const pieces: Array<[number, number]> = [[a, b]];
-  for (let up = 0; up < 3; up++) {
-    const above = lineBefore(text, pieces[0]![0]);
-    if (!above) return false;
-    pieces.unshift(above);
-    const [s0] = above;
+  if (!wholeLine(text, a, b) || a < 2) return false;
+  // The lines above, found by their breaks; only one that starts with a
+  // prefix makes it worth reading the lines between.
+  const lines: Array<[number, number]> = [];
+  let end = a - 1;
+  for (let up = 0; up < 3 && end > 0; up++) {
+    const e = text[end - 1] === "\r" ? end - 1 : end;
+    const s = text.lastIndexOf("\n", e - 1) + 1;
+    if (e - s < 8) return false;
+    lines.unshift([s, e]);
     const starts = PREFIXES.get(
-      text.charCodeAt(s0) * 65536 + text.charCodeAt(s0 + 1),
+      text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
     );
-    if (!starts?.some((p) => text.startsWith(p, s0))) continue;
-    const joined = pieces.map(([s, e]) => text.slice(s, e)).join("");
-    const m = WHOLE_SHAPE.exec(joined);
-    if (!m || m[0].length !== joined.length) return false;
-    const first = pieces[0]![1] - pieces[0]![0];
-    const alone = WHOLE_SHAPE.exec(text.slice(pieces[0]![0], pieces[0]![1]));
-    // A whole token on the first line is wrapped only at one width, and
-    // what follows it is no digest of its own.
-    const width = pieces.slice(0, -1).every(([s, e]) => e - s === first);
-    const digest = pieces.slice(1).some(([s, e]) =>
-      isHexLike(text.slice(s, e))
-    );
-    if (alone && (!width || digest)) return false;
-    const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
-    const id = SHAPES[k]?.id ?? "credential";
-    edits.push({ start: pieces[0]![0], end: b, id });
-    return true;
+    if (starts?.some((p) => text.startsWith(p, s))) {
+      const pieces: Array<[number, number]> = [...lines, [a, b]];
+      if (!pieces.every(([ps, pe]) => allTokenChars(text, ps, pe))) {
+        return false;
+      }
+      return joinPieces(text, pieces, edits);
+    }
+    end = s - 1;
   }
   return false;
+}
+
+/** Replaces the pieces as one token when joined they make one shape. */
+function joinPieces(
+  text: string,
+  pieces: Array<[number, number]>,
+  edits: Edits,
+): boolean {
+  const joined = pieces.map(([s, e]) => text.slice(s, e)).join("");
+  const m = WHOLE_SHAPE.exec(joined);
+  if (!m || m[0].length !== joined.length) return false;
+  const [s0, e0] = pieces[0]!;
+  const alone = WHOLE_SHAPE.exec(text.slice(s0, e0));
+  // A whole token on the first line is wrapped only at one width, and
+  // what follows it is no digest of its own.
+  const width = pieces.slice(0, -1).every(([s, e]) => e - s === e0 - s0);
+  const digest = pieces.slice(1).some(([s, e]) => isHexLike(text.slice(s, e)));
+  if (alone && (!width || digest)) return false;
+  const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
+  const id = SHAPES[k]?.id ?? "credential";
+  edits.push({ start: s0, end: pieces[pieces.length - 1]![1], id });
+  return true;
 }
 
 /** A whole string that is one token shape. */

@@ -118,10 +118,9 @@ export function collectPassWords(text: string, edits: Edits): void {
  */
 function foreignAt(text: string, at: number, edits: Edits): void {
   const from = text.slice(at - 7, at).toLowerCase() === "mot de " ? at - 7 : at;
-  FOREIGN_PROSE.lastIndex = from;
-  const m = FOREIGN_PROSE.exec(text);
-  if (!m || m.index !== from) return;
-  spoken(m, edits);
+  FOREIGN_AT.lastIndex = from;
+  const m = FOREIGN_AT.exec(text);
+  if (m) spoken(m, edits);
 }
 
 /** Adds the value (group 1) of a spoken-password match when it reads as one. */
@@ -164,6 +163,8 @@ const LOGIN_PAIR =
  */
 const FOREIGN_PROSE =
   /(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|パスワード|비밀번호)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、]+)/giu;
+/** The same, tried only where a `pass` word starts (sticky). */
+const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
 /** "set `DB_PASSWORD` to `…`" (or auf, a, à, на …): a quoted credential name, then its quoted value. */
 const SET_TO =
@@ -171,23 +172,20 @@ const SET_TO =
 
 // deno-lint-ignore no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/;
-const SET_WORDS = /pass|secret|token|api.?key/i;
+/** A character of a password word outside ASCII (or of the copula é). */
+const FOREIGN_CHARS = /[пП密口パ비şŞñłé]/;
+const LOGIN_GATE =
+  /(?:log ?in|sign in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/|creds?[ \t]+(?:are|is)/i;
 
 /**
- * Each rule with a cheap test the text must pass first (a literal scan; a
- * case-blind alternation over every text cost as much as the rest).
- * Passwort and mot de passe are found by the `pass` scan instead.
+ * Each rule with a cheap test the text must pass first; on texts without
+ * them (nearly all) the rules cost a scan or two. Passwort and mot de passe
+ * are found by the `pass` scan instead.
  */
 const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
-  [
-    LOGIN_PAIR,
-    (t) => t.includes(" / ") || t.includes("cred") || t.includes("Cred"),
-  ],
-  [FOREIGN_PROSE, (t) => NON_ASCII.test(t)],
-  [
-    SET_TO,
-    (t) => (t.includes("` ") || t.includes('" ')) && SET_WORDS.test(t),
-  ],
+  [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
+  [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
+  [SET_TO, () => true],
 ];
 
 /**

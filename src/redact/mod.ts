@@ -26,4 +26,5 @@ export {
   type RedactionResult,
   RedactionTally,
   type RedactionTallyJson,
+  type RedactOptions,
 } from "./redact.ts";

@@ -13,6 +13,7 @@
  * @module
  */
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
+import { collectSpokenPasswords } from "./_words.ts";
 import { type Edit, type Edits, marker } from "./_scan.ts";
 
 /** What redact() returns. */
@@ -46,6 +47,17 @@ const TERMINAL_ESCAPE =
   // deno-lint-ignore no-control-regex -- matching escape bytes is the point
   /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]|\x9b[0-?]*[ -\/]*[@-~]|\x1b/g;
 
+/** Options for {@linkcode redact}. */
+export interface RedactOptions {
+  /**
+   * Whether the text may be speech, where a password is said in words
+   * ("login with admin / …", "das Passwort ist …", "set `DB_PASSWORD` to
+   * `…`"). Default true; the indexer passes false for tool output and other
+   * work records, where those rules would only cost time.
+   */
+  speech?: boolean;
+}
+
 /**
  * Replaces secret values in `text` with `[redacted:<rule-id>]` and counts
  * the replacements per rule. Terminal escape sequences are removed first
@@ -54,6 +66,7 @@ const TERMINAL_ESCAPE =
  * text as redacting once.
  *
  * @param text Any text: a message, a tool output, a command.
+ * @param options Whether the text may be speech.
  * @returns The redacted text and per-rule counts.
  * @example
  * ```ts
@@ -65,13 +78,17 @@ const TERMINAL_ESCAPE =
  * equal(redact("the password is wrong").text, "the password is wrong");
  * ```
  */
-export function redact(text: string): RedactionResult {
+export function redact(
+  text: string,
+  options: RedactOptions = {},
+): RedactionResult {
   let input = text;
   if (input.indexOf("\x1b") >= 0 || input.indexOf("\x9b") >= 0) {
     input = input.replace(TERMINAL_ESCAPE, "");
   }
   const edits: Edits = [];
   for (const collect of COLLECTORS) collect(input, edits);
+  if (options.speech !== false) collectSpokenPasswords(input, edits);
   const counts: Record<string, number> = {};
   if (edits.length === 0) return { text: input, counts };
   const kept = keepMostSpecific(edits);
