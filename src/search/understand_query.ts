@@ -26,6 +26,7 @@ import {
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
+import { derivedForms } from "./_derivations.ts";
 import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
 import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
 
@@ -277,7 +278,7 @@ function termsOf(
       kind: "word",
       stem: porterStem(word),
       weight,
-      alternatives: [...irregularForms(word)],
+      alternatives: [...irregularForms(word), ...derivedForms(word)],
     });
   }
 }

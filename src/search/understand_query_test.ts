@@ -79,7 +79,7 @@ Deno.test("understandQuery() keeps phrases and code whole and splits identifiers
     "connection pool",
     "exhausted",
   ]);
-  deepEqual(terms("`npm run build` fails"), ["npm run build", "fails"]);
+  deepEqual(terms("`npm run build` hangs"), ["npm run build", "hangs"]);
   deepEqual(terms("getUserProfile"), ["getuserprofile|get user profile"]);
   deepEqual(terms("user_profile eu-west-1"), ["user profile", "eu west 1"]);
 });
@@ -253,4 +253,20 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
       undefined,
     );
   });
+});
+
+Deno.test("understandQuery() searches a noun as its verb and back where Porter keeps them apart", () => {
+  const alts = (q: string) =>
+    understandQuery(q, { now: NOW }).terms.map((t) => [
+      t.text,
+      t.alternatives,
+    ]);
+  deepEqual(alts("reconciliation verify fail table"), [
+    ["reconciliation", ["reconcile"]],
+    ["verify", ["verification"]],
+    ["fail", ["failure"]],
+    ["table", []],
+  ]);
+  // Porter already joins these: no second spelling.
+  deepEqual(alts("deployment"), [["deployment", []]]);
 });
