@@ -59,6 +59,7 @@ export {
   redact,
   redactionEnabled,
   type RedactionResult,
+  type RedactOptions,
 } from "./src/redact/mod.ts";
 export {
   type HarnessTotals,
