@@ -141,7 +141,8 @@ export function collectShortFlags(text: string, edits: Edits): void {
  * `smbclient -U user%PASS`, `gh secret set NAME --body X`, `echo X | docker
  * login --password-stdin` (or `gh auth login --with-token`), `npm config set
  * //registry/:_authToken X`, `yarn config set npmAuthToken X`, `aws
- * configure set aws_secret_access_key X`. Group 1 is the secret.
+ * configure set aws_secret_access_key X`, and the admin key given to
+ * `algoliasearch("APPID", "…")` in code. Group 2 is the secret.
  */
 const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
@@ -170,6 +171,10 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
   ],
   [
+    "algoliasearch",
+    /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/g,
+  ],
+  [
     "aws configure",
     /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
   ],
@@ -177,7 +182,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set/;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(/;
 
 /** Adds an edit for every secret a command takes in its own place. */
 export function collectPositional(text: string, edits: Edits): void {

@@ -355,6 +355,12 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}`,
   },
   {
+    id: "fcm-server-key",
+    prefixes: [],
+    description: "Firebase Cloud Messaging legacy server keys (AAAA…:APA91b…)",
+    pattern: String.raw`AAAA[A-Za-z0-9_-]{7}:APA91[A-Za-z0-9_-]{60,}`,
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -637,7 +643,13 @@ function tokenRun(
   // Some tokens begin before the run: a Telegram token's digits sit before
   // a `:`, and SendGrid keys and JWTs with a short header before a `.`.
   let from = a;
-  if (text[a - 1] === ":" && text[a] === "A" && text[a + 1] === "A") {
+  if (
+    text[a - 1] === ":" && text.startsWith("APA91", a) &&
+    /^AAAA[A-Za-z0-9_-]{7}$/.test(text.slice(a - 12, a - 1))
+  ) {
+    // An FCM server key: AAAA and seven characters, `:`, then the run.
+    from = a - 12;
+  } else if (text[a - 1] === ":" && text[a] === "A" && text[a + 1] === "A") {
     let d = a - 1;
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;

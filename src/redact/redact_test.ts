@@ -914,6 +914,20 @@ const POSITIVES: Positive[] = [
     keep: ["tfc: "],
     id: "terraform-token",
   },
+  {
+    text:
+      "const FCM_KEY = 'AAAAk2Lm9Xt:APA91bHs6Jd1Yc5Rg0UaBv7PxQ2mN8rT4Kq2Lm9Xt4Wz8Nf3Hs6Jd1Yc5Rg0UaBv7PxQ2mN8rT4Kq2Lm9Xt4Wz8Nf3';",
+    secret: "APA91bHs6Jd1Yc5Rg0UaBv7PxQ2mN8rT4",
+    keep: ["const FCM_KEY = '", "';"],
+    id: "fcm-server-key",
+  },
+  {
+    text:
+      'const client = algoliasearch("Q7W3ER5TY6", "3f9a0c1b2d4e6f8a0b2c4d6e8f0a1b3c");',
+    secret: "3f9a0c1b2d4e6f8a0b2c4d6e8f0a1b3c",
+    keep: ['algoliasearch("Q7W3ER5TY6", "', '");'],
+    id: "cli-credential",
+  },
   // Contexts the audit found: wrapped lines, continuations, cut shapes.
   {
     text:
