@@ -69,36 +69,38 @@ export function prepareSessions(
   };
   const scrub = (text: string, role: Role | undefined): string => {
     if (!redactOn) return text;
-    // Passwords said in words live in what people and agents say.
-    const r = redact(text, {
-      speech: role === undefined || role === "user" || role === "assistant" ||
-        role === "summary",
-    });
+    // Passwords said in words live in what people and agents say; the
+    // secrets a command takes in its own place, in commands.
+    const r = redact(text, { kind: kindOf(role) });
     count(r.counts);
     return r.text;
   };
   return sessions.map((s) => {
     let users = 0;
     let title: string | null | undefined;
-    // The last command per tool, and whether it prints a secret: its output
-    // (the next output of that tool) loses its bare values.
-    const lastCommand = new Map<
-      string,
-      { secret: boolean; answered: boolean }
-    >();
+    // Commands are answered in batches (an agent runs several, then gets
+    // their outputs in any order): when a command of a batch prints a
+    // secret, every output of that batch loses its bare values.
+    const batches = new Map<string, { secret: boolean; open: boolean }>();
+    let latest: { secret: boolean; open: boolean } | undefined;
     const printed = (r: Session["records"][number], text: string): string => {
-      if (!redactOn || !r.tool) return text;
+      if (!redactOn) return text;
+      const tool = r.tool ?? "";
+      const batch = batches.get(tool);
       if (r.role === "command") {
-        lastCommand.set(r.tool, {
-          secret: printsSecret(r.text),
-          answered: false,
-        });
+        const secret = printsSecret(r.text);
+        if (batch?.open) batch.secret ||= secret;
+        else batches.set(tool, { secret, open: true });
+        latest = batches.get(tool);
         return text;
       }
-      const command = lastCommand.get(r.tool);
-      if (r.role !== "tool-output" || !command || command.answered) return text;
-      command.answered = true;
-      if (!command.secret) return text;
+      if (r.role !== "tool-output") return text;
+      // An output with no tool name (a `!` shell turn) answers the latest
+      // batch, whatever its tool.
+      const answered = batch ?? (r.tool ? undefined : latest);
+      if (!answered) return text;
+      answered.open = false;
+      if (!answered.secret) return text;
       const out = redactPrintedSecret(text);
       count(out.counts);
       return out.text;
@@ -141,8 +143,10 @@ export function prepareSessions(
       harness: s.harness,
       id: s.id,
       path: s.path,
-      project: s.project,
-      cwd: s.cwd ?? null,
+      // A working directory may hold a token in its name (a clone URL's
+      // folder): the project, made from it, too.
+      project: scrub(s.project, "files"),
+      cwd: s.cwd === undefined ? null : scrub(s.cwd, "files"),
       title: title ??
         (s.title === undefined ? null : clippedSafe(scrub(s.title, undefined))),
       started: s.started ?? null,
@@ -154,6 +158,15 @@ export function prepareSessions(
       marks: s.marks,
     };
   });
+}
+
+/** What redaction should take a record's text for. */
+function kindOf(role: Role | undefined): "speech" | "command" | "output" {
+  if (role === undefined || role === "user" || role === "assistant") {
+    return "speech";
+  }
+  if (role === "summary") return "speech";
+  return role === "command" ? "command" : "output";
 }
 
 /**

@@ -149,3 +149,69 @@ Deno.test("a long tool output keeps its last lines and middle errors in the stor
   ok(stored.includes("Tests: 3 failed, 97 passed"), "the real last line");
   ok(rec.posting.includes("quota"));
 });
+
+Deno.test("prepareSessions() pairs outputs with a batch of commands, and a nameless output with the latest", () => {
+  const rec = (
+    role: Session["records"][number]["role"],
+    text: string,
+    seq: number,
+    tool?: string,
+  ) => ({
+    role,
+    text,
+    seq,
+    ...(tool ? { tool } : {}),
+    locator: { path: "/p.jsonl", line: seq },
+  });
+  const session: Session = {
+    harness: "fixture",
+    id: "s4",
+    project: "api",
+    path: "/p.jsonl",
+    title: "",
+    records: [
+      // Two calls, then both results: the secret one's output came second.
+      rec("command", "pwd", 0, "shell"),
+      rec("command", "op read op://Prod/api/credential", 1, "shell"),
+      rec("tool-output", "/home/dev/code/shop", 2, "shell"),
+      rec("tool-output", "ttrcYeBR7aV7sUK1!lSH", 3, "shell"),
+      // A `!` shell turn's output carries no tool name.
+      rec("command", "security find-generic-password -s ci -w", 4, "bash"),
+      rec("tool-output", "GYQ4y1JMcXCz9WaF5F^9", 5),
+      // A later batch without a secret command is left alone.
+      rec("command", "git rev-parse HEAD", 6, "shell"),
+      rec(
+        "tool-output",
+        "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        7,
+        "shell",
+      ),
+    ],
+    marks: [],
+  };
+  const [prepared] = prepareSessions([session], true, {});
+  const text = (i: number) => {
+    const r = prepared!.records[i]!;
+    return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
+  };
+  equal(text(2), "/home/dev/code/shop");
+  equal(text(3), "[redacted:command-output]");
+  equal(text(5), "[redacted:command-output]");
+  equal(text(7), "3f1a9c2b4d5e6f708192a3b4c5d6e7f8091a2b3c");
+});
+
+Deno.test("prepareSessions() redacts a token in a working directory and the project made from it", () => {
+  const session: Session = {
+    harness: "fixture",
+    id: "s5",
+    project: "deploy-ghp_kpO1mj9KbX0ZhWK35mL7plI2PtNG8tLtB4a3",
+    path: "/q.jsonl",
+    cwd: "/home/dev/tmp/deploy-ghp_kpO1mj9KbX0ZhWK35mL7plI2PtNG8tLtB4a3",
+    title: "",
+    records: [],
+    marks: [],
+  };
+  const [prepared] = prepareSessions([session], true, {});
+  equal(prepared!.cwd, "/home/dev/tmp/deploy-[redacted:github-token]");
+  equal(prepared!.project, "deploy-[redacted:github-token]");
+});

@@ -20,6 +20,7 @@ import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
+import { redact } from "../redact/mod.ts";
 import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
@@ -931,7 +932,13 @@ async function commitFile(
     safe_offset: safeOffset,
     safe_line: result.safeLine ?? 1,
     prefix_hash: hash,
-    state: result.state === undefined ? null : JSON.stringify(result.state),
+    // Parser state carries text across passes (a cwd, a title): redacted
+    // as the sessions are.
+    state: result.state === undefined
+      ? null
+      : (options.redact ?? true)
+      ? redact(JSON.stringify(result.state), { kind: "output" }).text
+      : JSON.stringify(result.state),
     redactions: JSON.stringify(counts),
     error: null,
   };

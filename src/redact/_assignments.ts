@@ -100,7 +100,7 @@ const SCAN_STEMS = [
   ...OTHER_WORDS,
 ];
 const ASSIGNMENT = new RegExp(
-  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\?["'\\]]){0,2}[ \\t]*)[:=：＝]`,
+  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\{0,3}["'\\]]){0,2}[ \\t]*)[:=：＝]`,
   "gi",
 );
 const CREDENTIAL_END = new RegExp(`(?:${CREDENTIAL_WORDS.join("|")})$`, "i");
@@ -284,7 +284,7 @@ export function collectAssignments(text: string, edits: Edits): void {
     while (text[k] === " " || text[k] === "\t") k--;
     for (let q = 0; q < 2 && /["'\]]/.test(text[k] ?? ""); q++) {
       k--;
-      if (text[k] === "\\") k--;
+      while (text[k] === "\\") k--;
     }
     const key = text.slice(Math.max(0, k - 31), k + 1);
     if (AUTH_END.test(key)) {
@@ -297,6 +297,9 @@ export function collectAssignments(text: string, edits: Edits): void {
     }
     const word = CREDENTIAL_END.exec(key);
     if (!word) continue;
+    // `--secret=…`, `--api-key=…`: a flag's value is the command-line
+    // rule's to judge (`--secret=db-pass` names a secret).
+    if (/(?:^|\s)--[\w-]+$/.test(key)) continue;
     // bypass=, oauth:, PublicKeyToken= (.NET assembly names) are no secrets.
     if (NOT_A_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
     const v = readValue(text, at + sep.length);

@@ -89,6 +89,15 @@ function userPassword(text: string, at: number, edits: Edits): void {
   take(text, { start: colon + 1, end: v.end, quoted: false }, false, edits);
 }
 
+/** A secret's name: words joined by `-`/`_` (`db-pass`, `id=npmrc`). */
+const SECRET_NAME = /^(?:id=)?[a-z]+(?:[-_][a-z]+)*(?:,|$)/;
+
+/** The bare text after `at` up to a blank. */
+function valueAfter(text: string, at: number): string {
+  const end = text.slice(at).search(/\s|$/);
+  return text.slice(at, at + end);
+}
+
 /** Adds an edit for every secret-named long flag's value. */
 export function collectLongFlags(text: string, edits: Edits): void {
   LONG_FLAG.lastIndex = 0;
@@ -102,6 +111,12 @@ export function collectLongFlags(text: string, edits: Edits): void {
       if (programAt(text, m.index) === "curl") {
         userPassword(text, eq ? after + 1 : after, edits);
       }
+    } else if (
+      m[0] === "--secret" &&
+      SECRET_NAME.test(valueAfter(text, after + 1))
+    ) {
+      // gcloud/docker's --secret=db-pass names a secret; it is not one.
+      continue;
     } else take(text, readValue(text, eq ? after + 1 : after), !eq, edits);
   }
 }
@@ -171,6 +186,10 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
   ],
   [
+    " -P",
+    /\b(?:zip|unzip|7z|7za)\b[^\n|;&]*?[ \t]-P[ \t]*(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/g,
+  ],
+  [
     "algoliasearch",
     /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/g,
   ],
@@ -182,7 +201,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(/;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -P/;
 
 /** Adds an edit for every secret a command takes in its own place. */
 export function collectPositional(text: string, edits: Edits): void {

@@ -11,11 +11,7 @@
  * @module
  */
 import { collectAssignments } from "./_assignments.ts";
-import {
-  collectLongFlags,
-  collectPositional,
-  collectShortFlags,
-} from "./_command_line.ts";
+import { collectLongFlags, collectShortFlags } from "./_command_line.ts";
 import { collectPrivateKeys } from "./_private_key.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
@@ -27,9 +23,9 @@ import {
 } from "./_words.ts";
 
 /**
- * Every collector but the spoken-password one (`redact()` adds it for text
- * that may be speech); order does not matter, rank comes from
- * {@link RULE_IDS}.
+ * Every collector but two that look for what only speech or a command line
+ * holds (`redact()` adds them by the text's kind); order does not matter,
+ * rank comes from {@link RULE_IDS}.
  */
 export const COLLECTORS: readonly Collect[] = [
   collectPrivateKeys,
@@ -37,7 +33,6 @@ export const COLLECTORS: readonly Collect[] = [
   collectUrls,
   collectLongFlags,
   collectShortFlags,
-  collectPositional,
   collectAssignments,
   collectPassWords,
   collectBearerWords,

@@ -61,15 +61,19 @@ export function readValue(text: string, i: number): ValueSpan | null {
   while (i < n && (text[i] === " " || text[i] === "\t")) i++;
   if (i >= n) return null;
   let c = text[i]!;
-  let escaped = false;
-  if (c === "\\" && i + 1 < n && QUOTES.includes(text[i + 1]!)) {
-    escaped = true;
-    c = text[++i]!;
+  // A quote escaped once or more (JSON inside JSON: `\\\"`): its closing
+  // quote carries the same backslashes.
+  let slashes = 0;
+  while (text[i + slashes] === "\\" && slashes < 7) slashes++;
+  const escaped = slashes > 0 && QUOTES.includes(text[i + slashes] ?? "");
+  if (escaped) {
+    i += slashes;
+    c = text[i]!;
   }
   if (QUOTES.includes(c)) {
     const start = i + 1;
     const end = escaped
-      ? text.indexOf("\\" + c, start)
+      ? text.indexOf("\\".repeat(slashes) + c, start)
       : closingQuote(text, c, start);
     if (end < 0) return null;
     const nl = text.indexOf("\n", start);

@@ -355,6 +355,12 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}`,
   },
   {
+    id: "figma-token",
+    prefixes: ["figd_"],
+    description: "Figma personal access tokens (figd_…)",
+    pattern: String.raw`figd_[A-Za-z0-9_-]{30,}`,
+  },
+  {
     id: "fcm-server-key",
     prefixes: [],
     description: "Firebase Cloud Messaging legacy server keys (AAAA…:APA91b…)",
@@ -375,7 +381,7 @@ const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
 
 const AZURE_SECRET_HEAD = /^[A-Za-z0-9_-]{3}\d[A-Za-z]~$/;
 const AZURE_SECRET =
-  /[A-Za-z0-9_-]{3}\d[A-Za-z]~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y;
+  /[A-Za-z0-9_-]{3}\d[A-Za-z]~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-]|\.[A-Za-z0-9_~-])/y;
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/g;
@@ -654,21 +660,6 @@ function tokenRun(
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;
   } else if (
-    text[a - 1] === "~" && AZURE_SECRET_HEAD.test(text.slice(a - 6, a))
-  ) {
-    // An Azure AD client secret: three characters, a digit and a letter,
-    // then `~` (the run scanned starts after it).
-    AZURE_SECRET.lastIndex = a - 6;
-    const m = AZURE_SECRET.exec(text);
-    if (m) {
-      edits.push({
-        start: a - 6,
-        end: a - 6 + m[0].length,
-        id: "azure-client-secret",
-      });
-      return;
-    }
-  } else if (
     text.startsWith(".atlasv1.", a - 9) &&
     /^[A-Za-z0-9]{14}$/.test(text.slice(a - 23, a - 9))
   ) {
@@ -717,12 +708,18 @@ function tokenRun(
         continue;
       }
     }
-    // Shapes also start after a `/` inside the run (paths, URLs).
+    // Shapes also start after a `/` inside the run (paths, URLs) or a `-`
+    // (a folder named deploy-ghp_…).
     if (slash.at < s && slash.at !== -2) {
       slash.at = text.indexOf("/", s);
       if (slash.at < 0) slash.at = -2;
     }
-    s = slash.at < 0 || slash.at >= b ? -1 : slash.at + 1;
+    let dash = s + 1;
+    while (dash < b && text.charCodeAt(dash) !== 45 /* - */) dash++;
+    const next = dash < b && (slash.at < 0 || dash < slash.at)
+      ? dash
+      : slash.at;
+    s = next < 0 || next >= b ? -1 : next + 1;
   }
   if (found) {
     const last = edits[edits.length - 1]!;
@@ -816,8 +813,31 @@ const WHOLE_SHAPE = new RegExp(
   `^(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
 );
 
+/**
+ * Azure AD client secrets whose `~` and dots break them into runs shorter
+ * than the sampled pass looks at: found from their `Q~`-style head.
+ */
+function azureSecrets(text: string, edits: Edits): void {
+  let at = text.indexOf("~");
+  while (at >= 5) {
+    if (AZURE_SECRET_HEAD.test(text.slice(at - 5, at + 1))) {
+      AZURE_SECRET.lastIndex = at - 5;
+      const m = AZURE_SECRET.exec(text);
+      if (m) {
+        edits.push({
+          start: at - 5,
+          end: at - 5 + m[0].length,
+          id: "azure-client-secret",
+        });
+      }
+    }
+    at = text.indexOf("~", at + 1);
+  }
+}
+
 /** Adds an edit for every token shape and every high-entropy value. */
 export function collectTokens(text: string, edits: Edits): void {
+  azureSecrets(text, edits);
   const n = text.length;
   const slash = { at: -1 };
   // Any run of MIN_RUN token characters covers one of every MIN_RUN-th

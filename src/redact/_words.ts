@@ -23,8 +23,12 @@ const BEARER = /bearer/gi;
 const NETRC_BEFORE =
   /(?:^|\s)(?:machine[ \t\r\n]+\S+|default)(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+$/;
 const NETRC_AFTER = /password[ \t]+/iy;
-const PROSE =
-  /pass(?:word|phrase|wd|code)(?:[ \t]+(?:for|of|on|to)[ \t]+(?:the[ \t]+)?[^\s:]+)?[ \t]*:?[ \t]+(?:is|was|set[ \t]+to|changed[ \t]+to)[ \t]*:?[ \t]+(?:now[ \t]+|still[ \t]+|just[ \t]+)?/iy;
+const FOR_WHAT = String.raw`[ \t]+(?:for|of|on|to|at)(?:[ \t]+[^\s:]+){1,4}?`;
+const PROSE = new RegExp(
+  String
+    .raw`pass(?:word|phrase|wd|code)(?:${FOR_WHAT}[ \t]*:[ \t]*(?!(?:is|was)\b)|(?:${FOR_WHAT})?(?:[ \t]*:?[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:(?:now|still|just)[ \t]+)?(?:set|changed|reset|updated|rotated)[ \t]+to[ \t]+|[ \t]*:?[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(?:now|still|just)[ \t]+)?))`,
+  "iy",
+);
 const TRAILING_MARKS = /[!?]+$/;
 /** A passphrase quoted a few words after the word: "the passphrase you gave ('…')". */
 const QUOTED_NEAR =
@@ -88,11 +92,6 @@ export function collectPassWords(text: string, edits: Edits): void {
     const at = m.index;
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
-    PASS_WORD.lastIndex = at;
-    if (!PASS_WORD.test(text)) {
-      foreignAt(text, at, edits);
-      continue;
-    }
     NETRC_AFTER.lastIndex = at;
     if (
       NETRC_AFTER.test(text) &&
@@ -103,6 +102,12 @@ export function collectPassWords(text: string, edits: Edits): void {
       if (v && !isRedacted(value) && !isReference(value)) {
         edits.push({ start: v.start, end: v.end, id: "netrc" });
       }
+      continue;
+    }
+    if (labelled(text, at, edits)) continue;
+    PASS_WORD.lastIndex = at;
+    if (!PASS_WORD.test(text)) {
+      foreignAt(text, at, edits);
       continue;
     }
     const before = edits.length;
@@ -132,6 +137,25 @@ function spoken(m: RegExpExecArray, edits: Edits): void {
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
+/** What names whose password follows: "sudo password X", "login admin pass X", "with password X". */
+const LABEL_BEFORE =
+  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|(?:^|[.!?\n][ \t]*))$/i;
+const LABELLED = /pass(?:word|phrase|wd)?[ \t]*:?[ \t]+(\S+)/iy;
+
+/** A password right after its word, where a label before says whose. */
+function labelled(text: string, at: number, edits: Edits): boolean {
+  LABELLED.lastIndex = at;
+  const m = LABELLED.exec(text);
+  if (!m || !/[0-9]|[^\p{L}\p{N}\s]/u.test(m[1]!)) return false;
+  if (!LABEL_BEFORE.test(text.slice(Math.max(0, at - 60), at))) return false;
+  const raw = m[1]!;
+  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  if (!secretWord(value)) return false;
+  const start = LABELLED.lastIndex - raw.length;
+  edits.push({ start, end: start + value.length, id: "prose-password" });
+  return true;
+}
+
 /** "use X as the password": a value with a digit or symbol before the word. */
 function valueBefore(text: string, at: number, edits: Edits): void {
   const head = text.slice(Math.max(0, at - 120), at);
@@ -154,7 +178,10 @@ function secretWord(value: string): boolean {
 
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/])(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
+/** "the api key is …", "the secret is …", "the wifi key is …": a value with a digit or symbol. */
+const KEY_IS =
+  /\b(?:api[ _-]?key|secret|token|passphrase|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
 
 /**
  * A password said in another language, a few words after its word and a
@@ -174,8 +201,7 @@ const SET_TO =
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
 const FOREIGN_CHARS = /[пП密口パ비şŞñłé]/;
-const LOGIN_GATE =
-  /(?:log ?in|sign in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/|creds?[ \t]+(?:are|is)/i;
+const LOGIN_GATE = /log ?in|sign in|creds?[ \t]+(?:are|is)/i;
 
 /**
  * Each rule with a cheap test the text must pass first; on texts without
@@ -186,6 +212,7 @@ const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
   [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
   [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
   [SET_TO, () => true],
+  [KEY_IS, (t) => t.includes(" is ") || t.includes(" was ")],
 ];
 
 /**

@@ -33,12 +33,31 @@ const PRINTS_SECRET = new RegExp(
     String.raw`\blpass\s+show\b[^\n]*--password\b`,
     String.raw`\bwg\s+genkey\b`,
     String.raw`\bopenssl\s+rand\s+-(?:base64|hex)\b`,
+    String
+      .raw`\b(?:printenv|echo|printf)\b[^\n|;&]*\$?\{?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b`,
+    String.raw`\bterraform\s+output\b[^\n]*-raw\b`,
+    String.raw`\baws\s+secretsmanager\s+get-secret-value\b`,
+    String.raw`\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption\b`,
+    String.raw`\baws\s+configure\s+get\s+\S*(?:secret|token)`,
+    String.raw`\bgcloud\s+secrets\s+versions\s+access\b`,
+    String.raw`\baz\s+keyvault\s+secret\s+show\b`,
+    String.raw`\bsops\s+(?:-d|--decrypt)\b`,
+    String.raw`\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n]*jsonpath`,
+    String
+      .raw`\bcat\s+(?:\S*\/)?\.?(?:[\w-]*[_-])?(?:token|secret|password|passwd|api[_-]?key)s?(?:\.(?:txt|key))?(?=\s|$)`,
   ].join("|"),
   "i",
 );
 
-/** A line that is one bare value: no blank, 8+ characters. */
-const BARE_LINE = /^([ \t]*)(\S{8,})([ \t]*)$/gm;
+/**
+ * A line that is one bare value (no blank, 8+ characters), alone or after
+ * an `Output:` label as Gemini CLI and Qwen Code print a command's result.
+ */
+const BARE_LINE = /^([ \t]*(?:Output:[ \t]*)?)(\S{8,})([ \t]*)$/gm;
+
+/** Values that are no secret whatever printed them: paths, URLs, numbers. */
+const NOT_SECRET =
+  /^(?:[\/~.]|[a-z][a-z0-9+.-]*:\/\/|\d+(?:\.\d+)*$|(?:true|false|null|none)$|<exited|\(none\))/i;
 
 /**
  * Whether a command prints a secret (its output is then passed to
@@ -78,7 +97,7 @@ export function redactPrintedSecret(output: string): RedactionResult {
   const text = output.replace(
     BARE_LINE,
     (line, lead: string, value: string, trail: string) => {
-      if (isRedacted(value)) return line;
+      if (isRedacted(value) || NOT_SECRET.test(value)) return line;
       n++;
       return `${lead}[redacted:command-output]${trail}`;
     },

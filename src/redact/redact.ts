@@ -14,6 +14,7 @@
  */
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSpokenPasswords } from "./_words.ts";
+import { collectPositional } from "./_command_line.ts";
 import { type Edit, type Edits, marker } from "./_scan.ts";
 
 /** What redact() returns. */
@@ -50,12 +51,13 @@ const TERMINAL_ESCAPE =
 /** Options for {@linkcode redact}. */
 export interface RedactOptions {
   /**
-   * Whether the text may be speech, where a password is said in words
-   * ("login with admin / …", "das Passwort ist …", "set `DB_PASSWORD` to
-   * `…`"). Default true; the indexer passes false for tool output and other
-   * work records, where those rules would only cost time.
+   * What the text is, when known: `speech` (what people and agents say:
+   * every rule), `command` (a command line: no rule for passwords said in
+   * words), `output` (tool output and other work records: neither those
+   * nor the rule for secrets a command takes in its own place, which look
+   * for command lines). Unknown text gets every rule.
    */
-  speech?: boolean;
+  kind?: "speech" | "command" | "output";
 }
 
 /**
@@ -66,7 +68,7 @@ export interface RedactOptions {
  * text as redacting once.
  *
  * @param text Any text: a message, a tool output, a command.
- * @param options Whether the text may be speech.
+ * @param options What the text is (speech, a command, output), when known.
  * @returns The redacted text and per-rule counts.
  * @example
  * ```ts
@@ -88,7 +90,10 @@ export function redact(
   }
   const edits: Edits = [];
   for (const collect of COLLECTORS) collect(input, edits);
-  if (options.speech !== false) collectSpokenPasswords(input, edits);
+  if (options.kind !== "output") collectPositional(input, edits);
+  if (options.kind === undefined || options.kind === "speech") {
+    collectSpokenPasswords(input, edits);
+  }
   const counts: Record<string, number> = {};
   if (edits.length === 0) return { text: input, counts };
   const kept = keepMostSpecific(edits);

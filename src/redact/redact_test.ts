@@ -928,6 +928,68 @@ const POSITIVES: Positive[] = [
     keep: ['algoliasearch("Q7W3ER5TY6", "', '");'],
     id: "cli-credential",
   },
+  {
+    text: "FIGMA_TOKEN figd_v2kBsD4VdtG4w7A1cp4U7vonobDnM8xCWw7gS57",
+    secret: "figd_v2kBsD4VdtG4w7A1cp4U7vonobDnM8xCWw7gS57",
+    keep: ["FIGMA_TOKEN "],
+    id: "figma-token",
+  },
+  {
+    text:
+      "client secret is UeZ6Q~xa2RY3KdHLQq~_qF0.0q4VbvwPu6Lp.vjs for the app",
+    secret: "xa2RY3KdHLQq~_qF0.0q4VbvwPu6Lp",
+    keep: ["client secret is ", " for the app"],
+    id: "azure-client-secret",
+  },
+  {
+    text: "zip -r -P 9AJLb9qeieZvH0YMDhYu backup.zip data/",
+    secret: "9AJLb9qeieZvH0YMDhYu",
+    keep: ["zip -r -P ", " backup.zip data/"],
+    id: "cli-credential",
+  },
+  {
+    text:
+      'body: {\\"username\\":\\"svc\\",\\"password\\":\\"DIfTfsp^YWleA542WN\\"}',
+    secret: "DIfTfsp^YWleA542WN",
+    keep: ['\\"password\\":\\"'],
+    id: "credential",
+  },
+  {
+    text: "my password for the staging box is LMig7LC1G6^z9bnoeG, keep it safe",
+    secret: "LMig7LC1G6^z9bnoeG",
+    keep: ["for the staging box is ", ", keep it safe"],
+    id: "prose-password",
+  },
+  {
+    text: "the root password was changed to cjtF3pER71Tvy^NK21 yesterday",
+    secret: "cjtF3pER71Tvy^NK21",
+    keep: ["was changed to ", " yesterday"],
+    id: "prose-password",
+  },
+  {
+    text: "INFO auth: user admin logged in with password y00FVMQDEZE%1TfYjJ",
+    secret: "y00FVMQDEZE%1TfYjJ",
+    keep: ["logged in with password "],
+    id: "prose-password",
+  },
+  {
+    text: "sudo password aAsMyIht^znor593OZ then reboot",
+    secret: "aAsMyIht^znor593OZ",
+    keep: ["sudo password ", " then reboot"],
+    id: "prose-password",
+  },
+  {
+    text: "the wifi key is Uz59grb3QhHs!Fcgmt",
+    secret: "Uz59grb3QhHs!Fcgmt",
+    keep: ["the wifi key is "],
+    id: "prose-password",
+  },
+  {
+    text: "the admin login on the router is admin / N0%z342IAwbeHS3fS7",
+    secret: "N0%z342IAwbeHS3fS7",
+    keep: ["on the router is admin / "],
+    id: "prose-password",
+  },
   // Contexts the audit found: wrapped lines, continuations, cut shapes.
   {
     text:
@@ -1112,6 +1174,12 @@ const LONG_PNG =
   "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(12);
 
 const NEGATIVES: string[] = [
+  "gcloud secrets versions access latest --secret=db-pass",
+  "docker build --secret id=npmrc,src=$HOME/.npmrc .",
+  "def connect(user, password: Optional[str] = None):",
+  "the password for the staging box is in 1password",
+  "user admin pass the test",
+  "the token is expired, log in again",
   // Found over-redacted by the blind audits of session 5.
   'password: <%= ENV["DATABASE_PASSWORD"] %>',
   "AccessDenied on resource: arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop-api/prod/db-Xy12Ab because",
@@ -1488,7 +1556,7 @@ Deno.test("redact() says passwords in words only where text may be speech", () =
   );
   // Tool output: the words rule is skipped, every other rule still runs.
   equal(
-    redact(text, { speech: false }).text,
+    redact(text, { kind: "output" }).text,
     "login with admin / KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=[redacted:github-token]",
   );
 });
