@@ -178,6 +178,10 @@ function printResult(io: Io, result: SearchResult, explain: boolean): void {
             s.project || "-"
           } · ${when} · ${s.id}${lineage} · ${hit.tier}${
             hit.foundIn === "work" ? " (in work records)" : ""
+          }${
+            hit.viaSubagent
+              ? ` (its sub-agent ${hit.viaSubagent.slice(0, 8)} matched)`
+              : ""
           }`,
         )
       }\n`,

@@ -440,6 +440,21 @@ Deno.test("search() finds sub-agent records and flags rolled-back records as sup
       { id: string; parent: string }
     >;
     ok(sub.length >= 1, "a sub-agent session is indexed");
+    // Words only the sub-agent said: its session, then its parent's, which
+    // carries the sub-agent's snippets.
+    const found = await search(db, "report file paths with line numbers", {
+      now: NOW,
+    });
+    const at = found.results.findIndex((h) => h.session.id === sub[0]!.id);
+    ok(at >= 0, "the sub-agent is found");
+    const parent = found.results[at + 1];
+    equal(parent?.session.id, sub[0]!.parent);
+    equal(parent?.viaSubagent, sub[0]!.id);
+    ok((parent?.snippets.length ?? 0) > 0);
+    equal(
+      found.results.filter((h) => h.session.id === sub[0]!.parent).length,
+      1,
+    );
     const marks = db.prepare(
       "SELECT s.id AS id, m.from_seq AS f FROM marks m JOIN sessions s ON s.rowid = m.session",
     )

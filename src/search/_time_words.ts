@@ -52,6 +52,7 @@ const NUMBERS: Record<string, number> = {
   ten: 10,
   couple: 2,
   "couple of": 2,
+  "a couple of": 2,
   few: 4,
   "a few": 4,
   several: 5,
@@ -85,6 +86,15 @@ function count(word: string): number | undefined {
 }
 
 const MONTH_WORDS = Object.keys(MONTH_ALIASES).join("|");
+
+/** The span a vague count means, in units back from now: [nearest, farthest]. */
+const VAGUE: Record<string, readonly [number, number]> = {
+  "a couple of": [1, 3],
+  "couple of": [1, 3],
+  "a few": [2, 5],
+  few: [2, 5],
+  several: [3, 8],
+};
 const NUMBER_WORDS =
   "\\d+|a few|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several";
 
@@ -215,9 +225,19 @@ const RULES: Rule[] = [
       "i",
     ),
     window(m, now) {
-      const n = count((m[1] ?? "").toLowerCase());
+      const word = (m[1] ?? "").toLowerCase();
+      const n = count(word);
       if (n === undefined) return undefined;
       const unit = unitMs((m[2] ?? "").toLowerCase());
+      // "A few weeks ago" is anything from two to five; "two weeks ago",
+      // one either side of two.
+      const vague = VAGUE[word];
+      if (vague) {
+        return [
+          now - vague[1] * unit,
+          Math.min(now, now - vague[0] * unit) + DAY,
+        ];
+      }
       const at = now - n * unit;
       return [at - Math.max(unit, 2 * DAY), Math.min(now, at + unit) + DAY];
     },

@@ -193,6 +193,11 @@ export interface SearchHit {
    * the words: a search of what was said found no session holding them all.
    */
   foundIn?: "work";
+  /**
+   * The sub-agent whose hit put this (its parent) session here, with the
+   * sub-agent's snippets.
+   */
+  viaSubagent?: string;
   /** Score parts, with `explain`. */
   explain?: ScoreParts;
 }
@@ -257,6 +262,15 @@ export async function search(
   query: string,
   options: SearchOptions,
 ): Promise<SearchResult> {
+  return withParents(db, await searchNamed(db, query, options), options);
+}
+
+/** The search, with a named agent's sessions first. */
+async function searchNamed(
+  db: Database,
+  query: string,
+  options: SearchOptions,
+): Promise<SearchResult> {
   const all = await searchSaidThenWork(db, query, options);
   // "What did codex change in the parser?": that agent's sessions first.
   const named = options.harnesses?.length || options.regex
@@ -272,6 +286,52 @@ export async function search(
     searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
     note: "the query names an agent: its sessions first",
   });
+}
+
+/**
+ * A sub-agent's hit is followed by its parent session (unless the parent
+ * ranks above it already): the parent is what a person resumes and knows
+ * the work by, and the sub-agent ran inside it. The parent carries the
+ * sub-agent's snippets and `viaSubagent`; the page stays `limit` long.
+ */
+function withParents(
+  db: Database,
+  result: SearchResult,
+  options: SearchOptions,
+): SearchResult {
+  if (!result.results.some((h) => h.session.lineage === "subagent")) {
+    return result;
+  }
+  const limit = options.all ? Infinity : options.limit ?? 10;
+  const key = (s: SessionInfo) => `${s.harness}\n${s.id}`;
+  const out: SearchHit[] = [];
+  const placed = new Set<string>();
+  for (const hit of result.results) {
+    if (placed.has(key(hit.session))) continue;
+    out.push(hit);
+    placed.add(key(hit.session));
+    const parentId = hit.session.lineage === "subagent"
+      ? hit.session.parent
+      : undefined;
+    if (!parentId || placed.has(`${hit.session.harness}\n${parentId}`)) {
+      continue;
+    }
+    const row = prepared(
+      db,
+      "SELECT * FROM sessions WHERE harness = ? AND id = ? AND hidden = 0 AND lineage IS NULL ORDER BY updated DESC LIMIT 1",
+    ).get(hit.session.harness, parentId) as SessionRow | undefined;
+    if (!row) continue;
+    const parent: SearchHit = {
+      session: sessionInfoOf(row),
+      score: hit.score,
+      snippets: hit.snippets,
+      tier: hit.tier,
+      viaSubagent: hit.session.id,
+    };
+    out.push(parent);
+    placed.add(key(parent.session));
+  }
+  return { ...result, results: out.slice(0, limit) };
 }
 
 /**
@@ -1214,8 +1274,11 @@ function withRarest(
 const NAMED_DATE =
   /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|christmas|new year'?s?)\b/i;
 
-/** Windows up to this wide (a named day or week) outrank relevance. */
-const NARROW_WINDOW_MS = 10 * DAY_MS;
+/**
+ * Windows up to this wide (a named day, a week, a third of a month, with a
+ * zone's slack) outrank relevance.
+ */
+const NARROW_WINDOW_MS = 12 * DAY_MS;
 
 /**
  * The window a time phrase means here: as read, or — for a month or day

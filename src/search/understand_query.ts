@@ -313,10 +313,10 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
 /**
  * "Which session touched…", "find the session where we…": the words that ask
  * for a session, not ones the session said. A session named as a subject ("what
- * session timeout did we set") stays.
+ * session timeout did we set", "the session cookie") stays.
  */
 const SESSION_FRAMING =
-  /\b(?:(?:find|show)(?:\s+me)?\s+)?(which|what|the|that)\s+sessions?\b(?=\s+(?:where|when|in which|that|did|do|does|was|were|we|i|you|had|has|have|touched|edited|changed|fixed|added|removed|made|mentioned|covered|handled)\b)/gi;
+  /\b(?:(?:find|show)(?:\s+me)?\s+)?(which|what|the|that)\s+sessions?\b(?!\s+(?:timeouts?|cookies?|tokens?|ids?|stores?|keys?|storage|state|data|handling|management|manager|middleware|expir\w*|length|lifetime|replay|fixation|hijacking|tables?|variables?|objects?|affinity|limits?|ttl|secrets?|pool|count|start|end|hooks?|files?)\b)/gi;
 
 /**
  * Understands a query: the ask, its terms in budget order, the time window.

@@ -72,6 +72,16 @@ Deno.test("understandQuery() drops the words that ask for a session, not a sessi
     "set",
   ]);
   deepEqual(terms("login cookie session"), ["login", "cookie", "session"]);
+  deepEqual(terms("which session replaced the date library?"), [
+    "replaced",
+    "date",
+    "library",
+  ]);
+  deepEqual(terms("the session cookie expired"), [
+    "session",
+    "cookie",
+    "expired",
+  ]);
 });
 
 Deno.test("understandQuery() keeps phrases and code whole and splits identifiers", () => {
@@ -175,6 +185,15 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
       ) equal(term.optional, true);
     });
   }
+  await t.step(
+    "a vague count spans more: a few weeks ago is two to five",
+    () => {
+      const q = understandQuery("what broke a few weeks ago", { now: NOW });
+      equal(q.time?.from, NOW - 35 * 86_400_000);
+      equal(q.time?.to, NOW - 14 * 86_400_000 + 86_400_000);
+      ok(understandQuery("a couple of days ago", { now: NOW }).time);
+    },
+  );
   await t.step("may as a verb is not a month", () => {
     equal(understandQuery("we may need a cache", { now: NOW }).time, undefined);
   });
