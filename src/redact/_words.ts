@@ -139,7 +139,9 @@ function spoken(m: RegExpExecArray, edits: Edits): void {
 
 /** What names whose password follows: "sudo password X", "login admin pass X", "with password X". */
 const LABEL_BEFORE =
-  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|(?:^|[.!?\n][ \t]*))$/i;
+  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
+/** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
+const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
 const LABELLED = /pass(?:word|phrase|wd)?[ \t]*:?[ \t]+(\S+)/iy;
 
 /** A password right after its word, where a label before says whose. */
@@ -147,7 +149,14 @@ function labelled(text: string, at: number, edits: Edits): boolean {
   LABELLED.lastIndex = at;
   const m = LABELLED.exec(text);
   if (!m || !/[0-9]|[^\p{L}\p{N}\s]/u.test(m[1]!)) return false;
-  if (!LABEL_BEFORE.test(text.slice(Math.max(0, at - 60), at))) return false;
+  const before = text.slice(Math.max(0, at - 60), at);
+  if (!LABEL_BEFORE.test(before)) {
+    const word = text.slice(at, at + 10).toLowerCase();
+    if (
+      !SENTENCE_START.test(before) ||
+      !(word.startsWith("password") || word.startsWith("passphrase"))
+    ) return false;
+  }
   const raw = m[1]!;
   const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
   if (!secretWord(value)) return false;

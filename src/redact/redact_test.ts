@@ -1174,6 +1174,7 @@ const LONG_PNG =
   "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(12);
 
 const NEGATIVES: string[] = [
+  "  PASS src/auth/login.test.ts (269ms)\n  FAIL src/api/orders.test.ts",
   "gcloud secrets versions access latest --secret=db-pass",
   "docker build --secret id=npmrc,src=$HOME/.npmrc .",
   "def connect(user, password: Optional[str] = None):",
