@@ -100,7 +100,7 @@ const SCAN_STEMS = [
   ...OTHER_WORDS,
 ];
 const ASSIGNMENT = new RegExp(
-  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\{0,3}["'\\]]){0,2}[ \\t]*)[:=：＝]`,
+  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\?["'\\]]){0,2}[ \\t]*)[:=：＝]`,
   "gi",
 );
 const CREDENTIAL_END = new RegExp(`(?:${CREDENTIAL_WORDS.join("|")})$`, "i");
@@ -271,9 +271,34 @@ function bareEnd(text: string, from: number): number {
   return i;
 }
 
+/**
+ * JSON escaped twice (a JSON string holding JSON holding JSON, as Amp and
+ * Qwen store a tool's object result): `\\\"password\\\":\\\"…\\\"`. The
+ * scan above looks one backslash deep; this one only runs where three are.
+ */
+const DOUBLE_ESCAPED = new RegExp(
+  `(?:${CREDENTIAL_WORDS.join("|")})\\\\{3}"[ \\t]*:[ \\t]*\\\\{3}"([^"\\\\]{3,})\\\\{3}"`,
+  "gi",
+);
+
+function doubleEscaped(text: string, edits: Edits): void {
+  if (!text.includes('\\\\\\"')) return;
+  DOUBLE_ESCAPED.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DOUBLE_ESCAPED.exec(text)) !== null) {
+    const value = m[1]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    const start = m.index + m[0].length - 4 - value.length;
+    edits.push({ start, end: start + value.length, id: "credential" });
+  }
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   xmlValues(text, edits);
+  doubleEscaped(text, edits);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {

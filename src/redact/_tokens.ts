@@ -684,6 +684,7 @@ function tokenRun(
     }
   }
   let found = false;
+  let dashAt = -1;
   let s = from;
   while (s >= 0 && s < b - 15) {
     const starts = PREFIXES.get(
@@ -714,10 +715,14 @@ function tokenRun(
       slash.at = text.indexOf("/", s);
       if (slash.at < 0) slash.at = -2;
     }
-    let dash = s + 1;
-    while (dash < b && text.charCodeAt(dash) !== 45 /* - */) dash++;
-    const next = dash < b && (slash.at < 0 || dash < slash.at)
-      ? dash
+    // The next `-` in the run, found once and passed by (a 100 KB base64
+    // image has no dash and many slashes: no rescan per slash).
+    if (dashAt <= s) {
+      dashAt = s + 1;
+      while (dashAt < b && text.charCodeAt(dashAt) !== 45 /* - */) dashAt++;
+    }
+    const next = dashAt < b && (slash.at < 0 || dashAt < slash.at)
+      ? dashAt
       : slash.at;
     s = next < 0 || next >= b ? -1 : next + 1;
   }

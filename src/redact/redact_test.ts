@@ -1561,3 +1561,13 @@ Deno.test("redact() says passwords in words only where text may be speech", () =
     "login with admin / KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=[redacted:github-token]",
   );
 });
+
+Deno.test("redact() reads a long base64 image once (no rescan per slash)", () => {
+  // A 600 KB data URL: one token run with thousands of `/` and no `-`. Each
+  // step to the next `/` once rescanned the rest of the run for a `-`, which
+  // took seconds on a real transcript's 100 KB screenshot; now a few ms.
+  const body = "iVBORw0KGgoAAAANSUhEUgAA" +
+    "Qm9vdHN0cmFwL2ltYWdlL3BuZw+lSURBVHhe7P0NnBxVnehx/".repeat(12_000);
+  const text = `"image": "data:image/png;base64,${body}"`;
+  equal(redact(text).text, text);
+});
