@@ -277,7 +277,9 @@ function bareEnd(text: string, from: number): number {
  * scan above looks one backslash deep; this one only runs where three are.
  */
 const DOUBLE_ESCAPED = new RegExp(
-  `(?:${CREDENTIAL_WORDS.join("|")})\\\\{3}"[ \\t]*:[ \\t]*\\\\{3}"([^"\\\\]{3,})\\\\{3}"`,
+  `(?:${
+    CREDENTIAL_WORDS.join("|")
+  })\\\\{3}"[ \\t]*:[ \\t]*\\\\{3}"([^"\\\\]{3,})\\\\{3}"`,
   "gi",
 );
 
