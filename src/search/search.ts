@@ -316,6 +316,16 @@ function withParents(
     if (!parentId || placed.has(`${hit.session.harness}\n${parentId}`)) {
       continue;
     }
+    // The parent matched on its own further down: moved up, its snippets
+    // kept.
+    const own = result.results.find((h) =>
+      h.session.harness === hit.session.harness && h.session.id === parentId
+    );
+    if (own) {
+      out.push({ ...own, viaSubagent: hit.session.id });
+      placed.add(key(own.session));
+      continue;
+    }
     const row = prepared(
       db,
       "SELECT * FROM sessions WHERE harness = ? AND id = ? AND hidden = 0 AND lineage IS NULL ORDER BY updated DESC LIMIT 1",
