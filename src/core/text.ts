@@ -172,3 +172,25 @@ export function projectFromCwd(cwd: string | undefined): string {
   const parts = cwd.split(/[\\/]+/).filter((p) => p.length > 0);
   return parts.at(-1) ?? "";
 }
+
+/**
+ * One `<tag>…</tag>` body, trimmed, or undefined when the tag is absent (an
+ * unclosed tag runs to the end).
+ *
+ * @param text The text.
+ * @param tag The tag name.
+ * @returns The body.
+ * @example
+ * ```ts
+ * import { tagBody } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(tagBody("<command>\nls -la\n</command>", "command"), "ls -la");
+ * ```
+ */
+export function tagBody(text: string, tag: string): string | undefined {
+  const open = text.indexOf(`<${tag}>`);
+  if (open === -1) return undefined;
+  const from = open + tag.length + 2;
+  const close = text.indexOf(`</${tag}>`, from);
+  return (close === -1 ? text.slice(from) : text.slice(from, close)).trim();
+}

@@ -19,7 +19,7 @@ import {
   type OversizedLine,
   readLines,
 } from "../core/lines.ts";
-import { cleanSpeech, projectFromCwd } from "../core/text.ts";
+import { cleanSpeech, projectFromCwd, tagBody } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -48,7 +48,16 @@ const QUIET_TYPES = new Set([
   "system",
   "progress",
   "file-history-snapshot",
+  "file-history-delta",
   "queue-operation",
+  "pr-link",
+  "mode",
+  "permission-mode",
+  "ai-title",
+  "agent-name",
+  "agent-setting",
+  "last-prompt",
+  "attachment",
 ]);
 
 /** Blocks the IDE extensions inject into a user turn. */
@@ -275,20 +284,12 @@ function speech(text: string): string {
   );
 }
 
-/** One `<tag>…</tag>` body, trimmed, or undefined when the tag is absent. */
-function tagBody(text: string, tag: string): string | undefined {
-  const open = text.indexOf(`<${tag}>`);
-  if (open === -1) return undefined;
-  const from = open + tag.length + 2;
-  const close = text.indexOf(`</${tag}>`, from);
-  return (close === -1 ? text.slice(from) : text.slice(from, close)).trim();
-}
-
 /**
  * A user turn Claude Code wrote for the harness rather than the person: the
  * `!` shell passthrough (`<bash-input>` is the command typed, `<bash-stdout>`
- * and `<bash-stderr>` what it printed) and the notice that a background task
- * finished (`<task-notification>`). Undefined for anything else.
+ * and `<bash-stderr>` what it printed) and the notices that a background task
+ * or command finished (`<task-notification>`, `<bash-notification>`).
+ * Undefined for anything else.
  */
 function harnessTurn(
   text: string,
@@ -305,6 +306,14 @@ function harnessTurn(
     const out = [tagBody(head, "bash-stdout"), tagBody(head, "bash-stderr")]
       .filter((s): s is string => s !== undefined && s.length > 0);
     return { role: "tool-output", text: out.join("\n"), tool: "Bash" };
+  }
+  if (head.startsWith("<bash-notification>")) {
+    // A background `!` command finished (2.0): what it says, not speech.
+    return {
+      role: "tool-output",
+      text: tagBody(head, "summary") ?? "",
+      tool: "Bash",
+    };
   }
   if (head.startsWith("<task-notification>")) {
     const said = [tagBody(head, "summary"), tagBody(head, "result")]
@@ -995,7 +1004,7 @@ export const claudeCode: Harness = {
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
   // 4: an API error turn is kept as error tool-output (it was dropped).
-  revision: 6,
+  revision: 7,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1015,9 +1024,9 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl` (1.x–2.0: `agent-<id>.jsonl` beside the sessions), prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task notifications as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines and 2.1's pr-link, mode, permission-mode, ai-title, agent-name, agent-setting, last-prompt, file-history-delta and attachment lines (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer) and fixtures/home/.claude",
   },

@@ -892,3 +892,41 @@ Deno.test("parseClaudeTranscript() reads the 1.x layouts: sub-agents beside sess
     equal(s.records.length, 2);
   });
 });
+
+Deno.test("parseClaudeTranscript() counts 2.1's bookkeeping lines as nothing, and a bash notification as output", async () => {
+  const meta = (type: string, extra: Record<string, unknown> = {}) =>
+    line({
+      type,
+      sessionId: "s1",
+      timestamp: "2026-11-02T10:00:01Z",
+      ...extra,
+    });
+  const path = await tempFile(
+    "s1.jsonl",
+    [
+      userLine(
+        '<bash-notification>\n<shell-id>b1</shell-id>\n<status>completed</status>\n<summary>Background command "npm run build" completed (exit code 0).</summary>\n</bash-notification>',
+      ),
+      userLine("why does the build take four minutes now?"),
+      meta("pr-link", { prNumber: 446, prUrl: "https://example.test/pr/446" }),
+      meta("mode", { mode: "plan" }),
+      meta("permission-mode", { permissionMode: "acceptEdits" }),
+      meta("ai-title", { title: "Slow build" }),
+      meta("agent-name", { name: "builder" }),
+      meta("agent-setting", { setting: "x" }),
+      meta("last-prompt", { prompt: "x" }),
+      meta("file-history-delta", { files: [] }),
+      meta("attachment", { attachment: { type: "hook" } }),
+    ].join(""),
+  );
+  const result = await parseClaudeTranscript(path, opts());
+  equal(result.skipped, 0);
+  const s = only(result);
+  deepEqual(byRole(s, "user").map((r) => r.text), [
+    "why does the build take four minutes now?",
+  ]);
+  deepEqual(byRole(s, "tool-output").map((r) => r.text), [
+    'Background command "npm run build" completed (exit code 0).',
+  ]);
+  equal(s.title, "why does the build take four minutes now?");
+});

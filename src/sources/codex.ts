@@ -21,7 +21,7 @@ import type {
 import { walkFiles } from "../core/harness.ts";
 import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, type OversizedLine, readLines } from "../core/lines.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, tagBody } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type {
   Locator,
@@ -247,8 +247,15 @@ function plainOutput(text: string): ToolOutput {
   }
   const running = RUNNING_LINE.exec(head);
   if (running) out.running = running[1] as string;
+  // Codex's own failures, said in words: a patch it could not apply, an MCP
+  // call that errored.
+  if (FAILED_CALL.test(text)) out.isError = true;
   return out;
 }
+
+/** How Codex opens the text of a tool call that failed before it ran. */
+const FAILED_CALL =
+  /^\s*(?:apply_patch verification failed|tool call error|error: failed to|Failed to (?:apply|parse|find))/i;
 
 /** Parses a `function_call_output` / `custom_tool_call_output` `output`. */
 function toolOutput(output: unknown, depth = 0): ToolOutput {
@@ -585,8 +592,37 @@ class RolloutParser {
     this.#held = held;
   }
 
+  /**
+   * A command the person ran in the TUI (`!ls`): Codex hands it to the model
+   * as a `<user_shell_command>` turn holding the command and its result. It
+   * becomes a command (with the exit code the result states) and its
+   * output, not speech. Returns whether the text was one.
+   */
+  #userShell(raw: string, time: number | undefined, locator: Locator): boolean {
+    const text = raw.trimStart();
+    if (!text.startsWith("<user_shell_command>")) return false;
+    const command = tagBody(text, "command")?.trim();
+    const result = tagBody(text, "result")?.trim() ?? "";
+    if (!command) return true;
+    this.#flush();
+    const exit = /^Exit code:\s*(-?\d+)/m.exec(result);
+    const exitCode = exit ? Number(exit[1]) : undefined;
+    const record = this.#addNow("command", command, time, locator, {
+      tool: "user_shell",
+    });
+    if (record && exitCode !== undefined) record.exitCode = exitCode;
+    const output = result.replace(/^(?:Exit code|Duration):.*\n?/gm, "")
+      .replace(/^Output:\s*\n?/m, "");
+    this.#addNow("tool-output", output, time, locator, {
+      tool: "user_shell",
+      ...(exitCode ? { flags: { isError: true } } : {}),
+    });
+    return true;
+  }
+
   /** The canonical user text (`event_msg user_message` and its successors). */
   #userTurn(raw: string, time: number | undefined, locator: Locator): void {
+    if (this.#userShell(raw, time, locator)) return;
     this.#userCanonical = true;
     if (this.#held?.role === "user") this.#held = undefined;
     this.#flush();
@@ -642,7 +678,9 @@ class RolloutParser {
           this.#assistantTurn(text, time, locator);
         } else if (payload.role === "user") {
           if (!this.#cwd) this.#fallbackCwd(ENV_CWD.exec(text)?.[1]?.trim());
-          this.#echo("user", text, time, locator);
+          if (!this.#userShell(text, time, locator)) {
+            this.#echo("user", text, time, locator);
+          }
         }
         // developer and system messages are the harness's own preamble.
         break;
@@ -1259,7 +1297,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  revision: 4,
+  revision: 5,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1267,7 +1305,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

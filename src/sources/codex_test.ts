@@ -1221,3 +1221,44 @@ Deno.test("older Codex stores: the TypeScript CLI's .json rollouts and cwd-less 
     },
   );
 });
+
+Deno.test("rollout parse reads a `!` command run in the TUI as a command and its output", async () => {
+  const shell = [
+    "<user_shell_command>",
+    "<command>",
+    "ls -la missing-dir",
+    "</command>",
+    "<result>",
+    "Exit code: 2",
+    "Duration: 0.0100 seconds",
+    "Output:",
+    "ls: cannot access 'missing-dir': No such file or directory",
+    "</result>",
+    "</user_shell_command>",
+  ].join("\n");
+  const path = await tempRollout([
+    meta("0199aaaa-1111-7222-8333-444455556666"),
+    userEvent("why is the build dir gone?"),
+    userItem(shell),
+    ln("response_item", {
+      type: "custom_tool_call_output",
+      call_id: "c9",
+      output: "apply_patch verification failed: no such line in a.ts",
+    }),
+  ]);
+  const s = await only(path);
+  deepEqual(roles(s, "user").map((r) => r.text), [
+    "why is the build dir gone?",
+  ]);
+  deepEqual(
+    roles(s, "command").map((c) => [c.text, c.exitCode, c.tool]),
+    [["ls -la missing-dir", 2, "user_shell"]],
+  );
+  const [output] = roles(s, "tool-output");
+  equal(
+    output?.text,
+    "ls: cannot access 'missing-dir': No such file or directory",
+  );
+  equal(output?.flags?.isError, true);
+  equal(s.title, "why is the build dir gone?");
+});
