@@ -11,8 +11,9 @@ export const MAX_RECORD_CHARS = 64 * 1024;
 
 /**
  * The cap for tool output, which the index keeps as an excerpt (its edges
- * and its trouble lines): read this much of it, so a long log's last lines
- * and the errors in its middle reach the excerpt (~1 MiB).
+ * and its trouble lines): this much of it (its first and last halves) is
+ * read, so a long log's last lines and the errors in its middle reach the
+ * excerpt (~1 MiB).
  */
 export const MAX_OUTPUT_CHARS = 1024 * 1024;
 
@@ -91,7 +92,9 @@ export function cleanSpeech(text: string): string {
 }
 
 /**
- * Cuts text to {@linkcode MAX_RECORD_CHARS}, saying whether it cut.
+ * Cuts text to about {@linkcode MAX_RECORD_CHARS}: its first and last
+ * halves, each ending at a blank, with a line saying how much was left out
+ * between; says whether it cut.
  *
  * @param text The text.
  * @param max The cap.
@@ -100,7 +103,7 @@ export function cleanSpeech(text: string): string {
  * ```ts
  * import { capText } from "./text.ts";
  * import { equal } from "node:assert/strict";
- * equal(capText("abcdef", 3).text, "abc");
+ * equal(capText("one two three four", 10).text, "one \n[… 10 characters …]\nfour");
  * ```
  */
 export function capText(
@@ -108,7 +111,18 @@ export function capText(
   max = MAX_RECORD_CHARS,
 ): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
-  return { text: cutAtWordEdge(text, max), truncated: true };
+  // The end matters as much as the start: a log's summary and last error,
+  // the question under a pasted log. Both halves end at a blank.
+  const head = cutAtWordEdge(text, Math.floor(max / 2));
+  let from = text.length - Math.floor(max / 2);
+  const line = text.indexOf("\n", from - 1);
+  if (line >= 0 && line - from < 4096) from = line + 1;
+  else while (from < text.length && !/\s/.test(text[from - 1]!)) from++;
+  const tail = text.slice(from);
+  return {
+    text: `${head}\n[… ${from - head.length} characters …]\n${tail}`,
+    truncated: true,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
-import { equal } from "node:assert/strict";
-import { cleanSpeech } from "./text.ts";
+import { equal, ok } from "node:assert/strict";
+import { capText, cleanSpeech } from "./text.ts";
 
 Deno.test("cleanSpeech() drops what a harness injected as a user message", async (t) => {
   const cases: Array<[string, string]> = [
@@ -18,4 +18,18 @@ Deno.test("cleanSpeech() drops what a harness injected as a user message", async
   for (const [text, kept] of cases) {
     await t.step(text.slice(0, 30), () => equal(cleanSpeech(text), kept));
   }
+});
+
+Deno.test("capText() keeps a long text's first and last halves, each ending at a blank", () => {
+  const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i} ok`);
+  lines[100] = "Error: early failure";
+  lines.push("FATAL: the run ended here");
+  const { text, truncated } = capText(lines.join("\n"), 1024 * 1024);
+  equal(truncated, true);
+  ok(text.length <= 1024 * 1024 + 64);
+  ok(text.includes("Error: early failure"));
+  ok(text.endsWith("FATAL: the run ended here"));
+  // The second half starts at a line, and says what was left out.
+  ok(/\n\[… \d+ characters …\]\nline \d+ ok\n/.test(text));
+  equal(capText("short", 10).truncated, false);
 });
