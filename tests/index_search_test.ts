@@ -369,6 +369,46 @@ Deno.test("a file deja may not even stat is named in deja sources", async () => 
   ok(claude?.errors.some((e) => e.path === file), JSON.stringify(claude));
 });
 
+Deno.test("a folder deja may not read is named, and its sessions stay in the index", async () => {
+  const { home, indexPath } = await tempHome();
+  const folder = `${home}/.claude/projects/-home-dev-src-web`;
+  const deno = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const count = () => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (db.prepare(
+        "SELECT COUNT(*) AS n FROM files WHERE path LIKE ? AND error IS NULL",
+      ).get(`${folder}/%`) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const first = await deno(["run", "-A", "main.ts", "index", "--quiet"]);
+  equal(first.code, 0, new TextDecoder().decode(first.stderr));
+  const before = count();
+  ok(before >= 1);
+  // The folder is there but out of reach: not gone.
+  const again = await deno([
+    "run",
+    "-A",
+    `--deny-read=${folder}`,
+    "main.ts",
+    "index",
+  ]);
+  const said = new TextDecoder().decode(again.stderr);
+  equal(again.code, 3, said);
+  ok(said.includes(folder), said);
+  ok(!/\b[1-9]\d* removed/.test(said), said);
+  equal(count(), before);
+});
+
 Deno.test("a second writer waits for the lock and then reports it", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

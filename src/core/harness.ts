@@ -5,6 +5,7 @@
  * @module
  */
 import type { Session } from "./types.ts";
+import { messageOf } from "./errors.ts";
 
 /** What a harness may consult to find its stores. */
 export interface SourceEnv {
@@ -125,6 +126,24 @@ export interface WalkFilesOptions {
 }
 
 /**
+ * Folders a walk found but could not read, with why: the indexer names them
+ * and keeps what it holds from under them. Cleared by {@linkcode takeUnreadableDirs}.
+ */
+const UNREADABLE_DIRS = new Map<string, string>();
+
+/**
+ * The folders {@linkcode walkFiles} could not read since the last call, and
+ * why; the list is emptied.
+ *
+ * @returns Folder → error message.
+ */
+export function takeUnreadableDirs(): Map<string, string> {
+  const out = new Map(UNREADABLE_DIRS);
+  UNREADABLE_DIRS.clear();
+  return out;
+}
+
+/**
  * Lists the regular files under a directory tree that satisfy `match`, in
  * sorted order so index writes are deterministic. A missing root lists
  * nothing; symlinked directories are not followed.
@@ -159,7 +178,12 @@ export function walkFiles(
     let entries: Deno.DirEntry[];
     try {
       entries = [...Deno.readDirSync(dir)];
-    } catch {
+    } catch (err) {
+      // A folder that is there but cannot be read is named (its files are
+      // not gone, only out of reach); one that is not there is no store.
+      if (!(err instanceof Deno.errors.NotFound)) {
+        UNREADABLE_DIRS.set(dir, messageOf(err));
+      }
       continue;
     }
     // Descending, so the stack pops subdirectories in ascending order.

@@ -9,12 +9,13 @@
 import { dirname } from "../core/paths.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
-import type {
-  FileKind,
-  Harness,
-  ParseOptions,
-  ParseResult,
-  SourceEnv,
+import {
+  type FileKind,
+  type Harness,
+  type ParseOptions,
+  type ParseResult,
+  type SourceEnv,
+  takeUnreadableDirs,
 } from "../core/harness.ts";
 import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, readLines } from "../core/lines.ts";
@@ -583,6 +584,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       }
     }
     const seen = new Set<string>();
+    const outOfReach: string[] = [];
     const progress = (harness: string) =>
       options.onProgress?.({
         harness,
@@ -601,7 +603,20 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       };
       report.harnesses[harness.id] = totals;
       try {
-        for (const path of await harness.discover(options.source)) {
+        takeUnreadableDirs();
+        const discovered = await harness.discover(options.source);
+        // A folder it could not read is named, and what the index holds
+        // from under it stays (its files are out of reach, not gone).
+        for (const [dir, message] of takeUnreadableDirs()) {
+          outOfReach.push(`${dir}/`);
+          report.failures.push({
+            harness: harness.id,
+            path: dir,
+            message: `Cannot read folder: ${message}`,
+            code: "SRC-E001",
+          });
+        }
+        for (const path of discovered) {
           if (seen.has(path)) continue;
           const kind = harness.kinds.find((k) => k.match(path));
           if (!kind) continue;
@@ -669,6 +684,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     const gone: string[] = [];
     known.forEach((file, path) => {
       if (seen.has(path)) return;
+      if (outOfReach.some((dir) => path.startsWith(dir))) return;
       if (read.has(file.harness) || forget.has(file.harness)) gone.push(path);
     });
     for (const path of gone) {
