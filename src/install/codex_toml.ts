@@ -162,8 +162,14 @@ export function removeCodexToml(
 ): string {
   let out = text;
   const appended = record?.appended;
-  if (appended && out.includes(appended)) {
-    const at = out.lastIndexOf(appended);
+  const at = appended ? out.lastIndexOf(appended) : -1;
+  // The appended block goes whole only while nothing was written into its
+  // last table since (a key the user added under `[features]` would be left
+  // under the table before it).
+  if (
+    appended && at >= 0 &&
+    /^\s*(?:\[|$)/.test(out.slice(at + appended.length))
+  ) {
     out = out.slice(0, at) + out.slice(at + appended.length);
   } else {
     const tables = readToml(out);
@@ -171,6 +177,14 @@ export function removeCodexToml(
     if (mcp.table && unquote(mcp.command) === launcher) {
       out = out.slice(0, mcp.table.start) + out.slice(mcp.table.end);
       out = out.replace(/\n{3,}$/, "\n");
+    }
+    // The `[features]` table install made now holds the user's keys too:
+    // only its flag line goes.
+    if (appended?.includes(`[features]\n${FLAG_LINE}`)) {
+      const key = flagKey(readToml(out)).key;
+      if (key && key.value === "true" && key.key === "codex_hooks") {
+        out = out.slice(0, key.start) + out.slice(key.end);
+      }
     }
   }
   const flag = record?.flag;

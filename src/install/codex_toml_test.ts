@@ -63,3 +63,17 @@ Deno.test("removeCodexToml() without a record removes deja's table only", () => 
     '[mcp_servers.docs]\ncommand = "npx"\n\n',
   );
 });
+
+Deno.test("removeCodexToml() keeps the [features] table install made when the user has added to it", () => {
+  const before = 'model = "o3"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n';
+  const { text, record } = addCodexToml(before, "/l");
+  const after = removeCodexToml(
+    `${text}web_search_request = true\n`,
+    record,
+    "/l",
+  );
+  equal(
+    after,
+    'model = "o3"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n\n[features]\nweb_search_request = true\n',
+  );
+});
