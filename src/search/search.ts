@@ -489,7 +489,13 @@ async function searchRoles(
   options: SearchOptions,
   explainEmpty: boolean,
 ): Promise<SearchResult> {
-  const roles = options.roles?.length ? options.roles : SPEECH_ROLES;
+  // A regular expression is a scan for text anywhere (an error line, a
+  // port): every role unless some are named.
+  const roles = options.roles?.length
+    ? options.roles
+    : options.regex
+    ? ROLES
+    : SPEECH_ROLES;
   if (options.regex || !understood) {
     return regexSearch(db, query, roles, options);
   }
