@@ -528,9 +528,9 @@ Options:
       if (view.status === "pending") {
         out.push("");
         out.push(
-          `next: deja loop approve ${
-            short(hash)
-          } --because "…"  or  deja loop reject ${short(hash)} --because "…"`,
+          `next: deja loop approve ${short(hash)} --because "…"${
+            dbHint(args)
+          }  or  deja loop reject ${short(hash)} --because "…"${dbHint(args)}`,
         );
       } else if (view.status === "approved") {
         out.push("");
@@ -538,10 +538,10 @@ Options:
           g.proposal.kind === "ops"
             ? `next: deja loop apply ${short(hash)} --because "…"${
               view.destructive ? " --allow-destructive" : ""
-            }`
+            }${dbHint(args)}`
             : `next: make the change yourself, then deja loop mark-applied ${
               short(hash)
-            } --because "…"`,
+            } --because "…"${dbHint(args)}`,
         );
       }
       io.stdout.write(out.join("\n") + "\n");
@@ -629,6 +629,13 @@ Options:
       if (args.positionals.length > 1) {
         throw new UsageError(`loop ${verb} takes one hash`);
       }
+      // A missing reason is a usage error (exit 64); an empty one, the
+      // store's to refuse (LOOP-E005) as every other surface does.
+      if (stringFlag(args, "because") === undefined) {
+        throw new UsageError(
+          `loop ${verb} needs --because "…": the reason is audited [LOOP-E005]`,
+        );
+      }
       const expect = stringFlag(args, "expect-version");
       if (expect !== undefined && !/^\d+$/.test(expect)) {
         throw new UsageError("--expect-version needs a whole number");
@@ -679,7 +686,9 @@ Options:
         io.stdout.write(`  ${what} ${result.results.map(short).join(", ")}\n`);
       }
       if (next) {
-        io.stdout.write(next.replaceAll("{h}", short(result.hash)) + "\n");
+        io.stdout.write(
+          next.replaceAll("{h}", short(result.hash)) + dbHint(args) + "\n",
+        );
       }
       return Promise.resolve(EXIT.ok);
     },
@@ -854,3 +863,11 @@ export const LOOP_COMMANDS: readonly Command[] = [
   loopConfigExportCommand,
   loopConfigImportCommand,
 ].map(printsSafely);
+
+/** ` --db FILE` when the command was given one, so a printed next step runs as is. */
+function dbHint(args: ParsedArgs): string {
+  const db = stringFlag(args, "db");
+  return db === undefined
+    ? ""
+    : ` --db ${/^[\w.\/-]+$/.test(db) ? db : JSON.stringify(db)}`;
+}

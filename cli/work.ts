@@ -242,9 +242,12 @@ Options:
         return status.code;
       } catch (err) {
         if (err instanceof Deno.errors.NotFound) {
+          const where = cmd.cwd && !existsDir(cmd.cwd)
+            ? `the session's folder ${cmd.cwd} is gone`
+            : `"${program}" is not installed or not on PATH`;
           throw new DejaError(
-            "QRY-E002",
-            `"${program}" is not installed or not on PATH (or ${cmd.cwd} is gone): ${cmd.display}`,
+            "QRY-E004",
+            `Cannot resume: ${where}. Run it yourself: ${cmd.display}`,
           );
         }
         throw err;
@@ -345,3 +348,12 @@ export const WORK_COMMANDS: readonly Command[] = [
   handoffCommand,
   lastCommand,
 ];
+
+/** Whether a folder is there. */
+function existsDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

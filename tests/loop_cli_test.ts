@@ -268,7 +268,7 @@ Deno.test("loop approve refuses self-approval by the creator and the triggering 
     "--actor",
     "human:alice",
   ]);
-  equal(noReason.code, 1);
+  equal(noReason.code, 64);
   match(noReason.err, /LOOP-E005/);
   const ok1 = await deja([
     "loop",

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   "QRY-E001": "The query cannot be parsed",
   "QRY-E002": "No session matches the id prefix",
   "QRY-E003": "The id prefix matches more than one session",
+  "QRY-E004": "The harness's own program is not there to resume a session",
   "CLI-E001": "Usage error",
   "MEM-E001": "The memory file cannot be opened",
   "MEM-E002": "The memory file was written by a newer deja",
