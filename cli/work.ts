@@ -332,6 +332,19 @@ Options:
             resume: resumeCommand(s)?.display ?? null,
           })),
         );
+      } else if (sessions.length === 0 && (project || harness)) {
+        // Say what the filter missed, and what is there.
+        const projects = (db.prepare(
+          "SELECT project, COUNT(*) AS n FROM sessions WHERE hidden = 0 AND project != '' GROUP BY project ORDER BY MAX(updated) DESC LIMIT 8",
+        ).all() as Array<{ project: string }>).map((r) => r.project);
+        io.stdout.write(
+          `No sessions of ${
+            [project && `project "${project}"`, harness && `harness ${harness}`]
+              .filter(Boolean).join(" and ")
+          }${
+            projects.length ? `; projects on file: ${projects.join(", ")}` : ""
+          }\n`,
+        );
       } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);
       return Promise.resolve(EXIT.ok);
     });

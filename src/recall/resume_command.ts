@@ -62,6 +62,8 @@ export function shellQuote(word: string): string {
  * ```
  */
 export function resumeCommand(session: SessionInfo): ResumeCommand | undefined {
+  // Prompts from a history file whose transcript is gone: nothing to reopen.
+  if (/(?:^|[\/])history\.jsonl$/.test(session.path)) return undefined;
   // A sub-agent cannot be reopened on its own: its parent session can.
   const id = session.lineage === "subagent" && session.parent
     ? session.parent

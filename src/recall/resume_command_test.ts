@@ -70,3 +70,10 @@ Deno.test("resumeCommand() knows the resume flags of Copilot CLI and Kimi", asyn
     });
   }
 });
+
+Deno.test("resumeCommand() offers nothing for prompts whose transcript is gone", () => {
+  equal(
+    resumeCommand({ ...base, path: "/home/dev/.claude/history.jsonl" }),
+    undefined,
+  );
+});

@@ -1578,7 +1578,22 @@ function whyNoHit(
   }
   if (r.filteredOut.size > 0) {
     const n = r.filteredOut.size;
-    return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}`;
+    // Name where they are: a --project given as "billing" for "billing-api".
+    const rows = JSON.parse(
+      (prepared(
+        db,
+        "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
+      ).get(JSON.stringify([...r.filteredOut].slice(0, 500))) as { j: string })
+        .j,
+    ) as string[];
+    const projects = rows.filter(Boolean).slice(0, 5);
+    return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
+      projects.length
+        ? ` (in project${projects.length === 1 ? "" : "s"} ${
+          projects.join(", ")
+        })`
+        : ""
+    }`;
   }
   const all = plan.terms.map((t) => termExpression(t));
   const speechOnly = roles.every((x) => x === "user" || x === "assistant");

@@ -396,7 +396,7 @@ Deno.test("search() says why nothing matched", async (t) => {
   await t.step("filters removed sessions", async () => {
     const r = await ask("ioredis", { project: "web" });
     equal(r.total, 0);
-    equal(r.why, "The filters excluded 1 matching session");
+    equal(r.why, "The filters excluded 1 matching session (in project api)");
   });
   await t.step("only in work records, when asked for speech", async () => {
     const r = await ask("ECONNREFUSED", { roles: ["user", "assistant"] });
