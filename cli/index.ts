@@ -90,6 +90,10 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         io.stderr.write(
           "deja: another index pass holds the lock; waiting for it\n",
         ),
+      onReset: (movedTo) =>
+        io.stderr.write(
+          `deja: the index was damaged (no SQLite database); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
+        ),
       onProgress: (p) => {
         if (quiet || Date.now() - lastPrint < 1000) return;
         lastPrint = Date.now();

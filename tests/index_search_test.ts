@@ -409,6 +409,23 @@ Deno.test("a folder deja may not read is named, and its sessions stay in the ind
   equal(count(), before);
 });
 
+Deno.test("indexStores() moves a damaged index aside and rebuilds it", async () => {
+  const { home, indexPath } = await tempHome();
+  await Deno.writeTextFile(indexPath, "this is not a database");
+  let movedTo = "";
+  const report = await indexStores({
+    indexPath,
+    harnesses: [claudeCode, codex],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+    onReset: (to) => movedTo = to,
+  });
+  ok(movedTo.startsWith(`${indexPath}.damaged-`), movedTo);
+  equal(await Deno.readTextFile(movedTo), "this is not a database");
+  ok(report.sessions >= 1);
+  equal(report.failures.length, 0);
+});
+
 Deno.test("a second writer waits for the lock and then reports it", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

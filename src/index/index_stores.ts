@@ -60,6 +60,11 @@ export interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Called once when the pass has to wait for another writer. */
   onWait?: () => void;
+  /**
+   * Called when the index file was no database (or a damaged one): it was
+   * moved aside to the path given, and the pass rebuilds from nothing.
+   */
+  onReset?: (movedTo: string) => void;
   /** How long to wait for another writer before giving up. Default 60 s. */
   lockWaitMs?: number;
   /** Clock. */
@@ -470,6 +475,36 @@ function addRedactions(
 }
 
 /**
+ * Opens the index; one that is no database, or a damaged one, is a cache
+ * deja can rebuild: it is moved aside (with its WAL and shared-memory
+ * files, for a look later) and a new one is started. Only a writer holding
+ * the lock does this.
+ */
+function openOrRebuild(
+  path: string,
+  onReset: ((movedTo: string) => void) | undefined,
+): Database {
+  try {
+    return openIndex(path);
+  } catch (err) {
+    if (
+      !(err instanceof DejaError) ||
+      !/not a database|malformed|corrupt/i.test(err.message)
+    ) throw err;
+    const aside = `${path}.damaged-${Date.now()}`;
+    for (const suffix of ["", "-wal", "-shm"]) {
+      try {
+        Deno.renameSync(`${path}${suffix}`, `${aside}${suffix}`);
+      } catch {
+        // Absent: nothing to move.
+      }
+    }
+    onReset?.(aside);
+    return openIndex(path);
+  }
+}
+
+/**
  * Runs one indexing pass over every harness's stores.
  *
  * @param options Index path, harnesses, environment and switches.
@@ -484,7 +519,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     options.lockWaitMs ?? 60_000,
     options.onWait,
   );
-  const db = openIndex(options.indexPath);
+  const db = openOrRebuild(options.indexPath, options.onReset);
   const report: IndexReport = {
     files: 0,
     unchanged: 0,
