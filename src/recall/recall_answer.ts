@@ -92,7 +92,7 @@ function hitBlock(hit: SearchHit, now: number): string {
   const updated = s.updated ? Date.parse(s.updated) : undefined;
   const head = `${s.project || "-"} · ${s.harness}:${s.id.slice(0, 12)} · ${
     updated ? formatAge(updated, now) : "undated"
-  } · ${collapse(s.title).slice(0, 90)}`;
+  } · ${clip(collapse(s.title), 90)}`;
   const lines = [head];
   for (const snip of hit.snippets) {
     const tags = [

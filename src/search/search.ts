@@ -271,12 +271,18 @@ async function searchNamed(
   query: string,
   options: SearchOptions,
 ): Promise<SearchResult> {
-  const all = await searchSaidThenWork(db, query, options);
-  // "What did codex change in the parser?": that agent's sessions first.
+  // "What did codex change in the parser?": that agent's sessions first,
+  // and the agent's name is no word to search the others for.
   const named = options.harnesses?.length || options.regex
     ? undefined
     : agentNamed(query);
+  const all = await searchSaidThenWork(
+    db,
+    named ? named.rest : query,
+    options,
+  );
   if (!named) return all;
+  all.query = query;
   const theirs = await searchSaidThenWork(db, named.rest, {
     ...options,
     harnesses: named.harnesses,
