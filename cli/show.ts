@@ -77,8 +77,12 @@ Options:
         const when = r.time
           ? new Date(r.time).toISOString().slice(0, 19).replace("T", " ")
           : "";
+        // An edit record keeps the path, then the text the edit replaced.
+        const role = r.role === "edit"
+          ? "edit (path, then the text replaced)"
+          : r.role;
         io.stdout.write(
-          `── ${r.role}${
+          `── ${role}${
             tags.length ? ` [${tags.join(", ")}]` : ""
           } ${when}\n${r.text}\n\n`,
         );
