@@ -28,6 +28,18 @@ async function tempHome(): Promise<{ home: string; indexPath: string }> {
   return { home: `${dir}/home`, indexPath: `${dir}/index.db` };
 }
 
+/** Runs `deno <args>` from the repo with HOME and DEJA_INDEX set. */
+function denoIn(home: string, indexPath: string) {
+  return (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+}
+
 function pass(
   home: string,
   indexPath: string,
@@ -345,14 +357,7 @@ Deno.test("a file deja may not even stat is named in deja sources", async () => 
   const { home, indexPath } = await tempHome();
   const file =
     `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
-  const deno = (args: string[]) =>
-    new Deno.Command(Deno.execPath(), {
-      args,
-      cwd: new URL("..", import.meta.url).pathname,
-      env: { HOME: home, DEJA_INDEX: indexPath },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+  const deno = denoIn(home, indexPath);
   const indexed = await deno([
     "run",
     "-A",
@@ -372,14 +377,7 @@ Deno.test("a file deja may not even stat is named in deja sources", async () => 
 Deno.test("a folder deja may not read is named, and its sessions stay in the index", async () => {
   const { home, indexPath } = await tempHome();
   const folder = `${home}/.claude/projects/-home-dev-src-web`;
-  const deno = (args: string[]) =>
-    new Deno.Command(Deno.execPath(), {
-      args,
-      cwd: new URL("..", import.meta.url).pathname,
-      env: { HOME: home, DEJA_INDEX: indexPath },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+  const deno = denoIn(home, indexPath);
   const count = () => {
     const db = openIndex(indexPath, { readOnly: true });
     try {

@@ -5,6 +5,27 @@ import { decodeBodySync } from "./_body.ts";
 import { FLAG } from "./schema.ts";
 import { titleFrom } from "../core/text.ts";
 
+/** A record of a fixture session (a tool name when given). */
+function recordOf(
+  role: Session["records"][number]["role"],
+  text: string,
+  seq: number,
+  tool?: string,
+): Session["records"][number] {
+  return {
+    role,
+    text,
+    seq,
+    ...(tool ? { tool } : {}),
+    locator: { path: "/f.jsonl", line: seq },
+  };
+}
+
+/** A prepared record's stored text. */
+function storedText(r: { body: Uint8Array | string; flags: number }): string {
+  return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
+}
+
 Deno.test("prepareSessions() redacts a long output whole before keeping its excerpt", () => {
   const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
   const lines = Array.from({ length: 400 }, (_, i) => `step ${i} ok`);
@@ -83,13 +104,7 @@ Deno.test("prepareSessions() drops the bare values a secret-printing command's o
     role: Session["records"][number]["role"],
     text: string,
     seq: number,
-  ) => ({
-    role,
-    text,
-    seq,
-    tool: "Bash",
-    locator: { path: "/z.jsonl", line: seq },
-  });
+  ) => recordOf(role, text, seq, "Bash");
   const session: Session = {
     harness: "fixture",
     id: "s3",
@@ -116,10 +131,7 @@ Deno.test("prepareSessions() drops the bare values a secret-printing command's o
   };
   const counts: Record<string, number> = {};
   const [prepared] = prepareSessions([session], true, counts);
-  const text = (i: number) => {
-    const r = prepared!.records[i]!;
-    return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
-  };
+  const text = (i: number) => storedText(prepared!.records[i]!);
   equal(
     text(1),
     " ›   Warning: token will expire 03/14/2027\n[redacted:command-output]",
@@ -151,18 +163,7 @@ Deno.test("a long tool output keeps its last lines and middle errors in the stor
 });
 
 Deno.test("prepareSessions() pairs outputs with a batch of commands, and a nameless output with the latest", () => {
-  const rec = (
-    role: Session["records"][number]["role"],
-    text: string,
-    seq: number,
-    tool?: string,
-  ) => ({
-    role,
-    text,
-    seq,
-    ...(tool ? { tool } : {}),
-    locator: { path: "/p.jsonl", line: seq },
-  });
+  const rec = recordOf;
   const session: Session = {
     harness: "fixture",
     id: "s4",
@@ -190,10 +191,7 @@ Deno.test("prepareSessions() pairs outputs with a batch of commands, and a namel
     marks: [],
   };
   const [prepared] = prepareSessions([session], true, {});
-  const text = (i: number) => {
-    const r = prepared!.records[i]!;
-    return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
-  };
+  const text = (i: number) => storedText(prepared!.records[i]!);
   equal(text(2), "/home/dev/code/shop");
   equal(text(3), "[redacted:command-output]");
   equal(text(5), "[redacted:command-output]");
