@@ -162,11 +162,10 @@ export function prepareSessions(
 
 /** What redaction should take a record's text for. */
 function kindOf(role: Role | undefined): "speech" | "command" | "output" {
-  if (role === undefined || role === "user" || role === "assistant") {
-    return "speech";
-  }
-  if (role === "summary") return "speech";
-  return role === "command" ? "command" : "output";
+  if (role === "command") return "command";
+  const said = role === undefined || role === "user" || role === "assistant" ||
+    role === "summary";
+  return said ? "speech" : "output";
 }
 
 /**
