@@ -8,6 +8,7 @@ import type { Io } from "../src/core/io.ts";
 import { indexPath } from "../src/core/paths.ts";
 import type { Database } from "../src/core/_sqlite.ts";
 import { openIndex } from "../src/index/schema.ts";
+import { readBodiesOnce } from "../src/index/read_body.ts";
 
 /**
  * Formats a byte count for people.
@@ -22,12 +23,15 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * Opens the index for a query, or says there is none yet.
+ * Opens the index for a one-shot query (search, show, stats, …), or says
+ * there is none yet. The command reads a few bodies and exits: they are
+ * inflated without loading `node:zlib` (`readBodiesOnce`).
  *
  * @param io The io.
  * @returns The open index, or undefined when no index exists.
  */
 export function openIndexForQuery(io: Io): Database | undefined {
+  readBodiesOnce();
   const path = indexPath(io.env);
   try {
     Deno.statSync(path);
