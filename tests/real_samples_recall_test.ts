@@ -73,12 +73,12 @@ for (const [file, floor] of BLIND_SETS) {
  * duplicate sessions (0.900 / 0.980 on first sight, 0.960 / 1.000 after the
  * fixes it prompted), paraphrased questions (0.660 / 0.880 on first
  * sight, 0.680 / 0.900 after) and search-box keyword queries (0.850 / 0.950
- * on first sight). Floors a little under: [set, hit@1, hit@5].
+ * on first sight, 0.850 / 0.975 after). Floors a little under: [set, hit@1, hit@5].
  */
 const SHIPPED_SETS: Array<[string, number, number]> = [
   ["neardup", 0.9, 0.96],
   ["paraphrase", 0.62, 0.86],
-  ["keywords", 0.8, 0.92],
+  ["keywords", 0.8, 0.95],
 ];
 
 for (const [set, hit1, hit5] of SHIPPED_SETS) {

@@ -405,7 +405,37 @@ async function searchSaidThenWork(
   // one ever said, only printed or run (an error code, a flag, a function):
   // sessions whose work records hold it come first.
   const onlyInWork = wholeQuery ? [] : termsOnlyInWork(db, understood);
-  if (!wholeQuery && onlyInWork.length === 0) return nothing();
+  if (!wholeQuery && onlyInWork.length === 0) {
+    // Keywords no message holds together: a session may say some and
+    // print the rest. What said and printed, together, holds best goes
+    // after what was said.
+    if (lookInWork(said, understood)) {
+      const both = await searchRoles(db, query, understood, {
+        ...options,
+        roles: ROLES,
+        limit: WORK_HITS,
+        all: false,
+      }, false);
+      const seen = new Set(said.results.map((h) => h.session.id));
+      const extra = both.results.filter((h) => !seen.has(h.session.id));
+      if (said.results.length && extra.length) {
+        const limit = options.all ? Infinity : options.limit ?? 10;
+        return {
+          ...said,
+          results: [...said.results, ...extra].slice(0, limit),
+          total: said.total + extra.length,
+          ladder: [...(said.ladder ?? []), {
+            tier: extra[0]!.tier,
+            searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
+            sessions: extra.length,
+            note:
+              "after what was said: sessions that say some words and print the rest",
+          }],
+        };
+      }
+    }
+    return nothing();
+  }
   const workQuery = wholeQuery ? understood : {
     ...understood,
     terms: understood.terms.map((t) =>
