@@ -2,6 +2,10 @@ import { deepEqual, ok } from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { samplesDir } from "./bench/real/_layout.ts";
 import { runRealEval } from "./bench/real/_eval.ts";
+import { indexStores, openIndex } from "../src/index/mod.ts";
+import { search } from "../src/search/mod.ts";
+import { claudeCode } from "../src/sources/claude_code.ts";
+import { codex } from "../src/sources/codex.ts";
 
 /**
  * Overall hit@5 on the real-samples questions (`deno task bench:real`): 0.926
@@ -98,3 +102,29 @@ for (const [set, hit1, hit5] of SHIPPED_SETS) {
     ok(all.hit5 >= hit5, `hit@5 ${all.hit5.toFixed(3)} < ${hit5}`);
   });
 }
+
+Deno.test("search() finds a session that says some keywords and prints the rest", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-kw-" });
+  const home = fromFileUrl(new URL("./bench/keywords/home", import.meta.url));
+  try {
+    await indexStores({
+      indexPath: `${dir}/index.db`,
+      harnesses: [claudeCode, codex],
+      source: { home, env: {}, os: "linux" },
+    });
+    const db = openIndex(`${dir}/index.db`, { readOnly: true });
+    try {
+      // The answer never says "flaky" and prints "timezone" only in tool
+      // output: no message holds the words together.
+      const r = await search(db, "flaky test timezone", { now: Date.now() });
+      const at = r.results.findIndex((h) =>
+        h.session.id === "9e4c24dd-b864-447b-a434-47fb01829782"
+      );
+      ok(at >= 0 && at < 5, `rank ${at + 1}`);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
