@@ -222,6 +222,12 @@ const XML_ELEMENT = new RegExp(
   "gi",
 );
 
+/** Adds a credential edit for `value` at `start` unless it is a marker, a reference or a stand-in. */
+function credentialAt(edits: Edits, start: number, value: string): void {
+  if (isRedacted(value) || isReference(value) || isPlaceholder(value)) return;
+  edits.push({ start, end: start + value.length, id: "credential" });
+}
+
 /** `key="…Password" value="…"` attribute pairs (NuGet.Config, app.config). */
 const XML_KEY_VALUE =
   /\bkey="[^"]*(?:password|passwd|secret|token|apikey|api_key)[^"]*"\s+value="([^"]{3,})"/gi;
@@ -233,23 +239,14 @@ function xmlValues(text: string, edits: Edits): void {
     let kv: RegExpExecArray | null;
     while ((kv = XML_KEY_VALUE.exec(text)) !== null) {
       const value = kv[1]!;
-      if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
-        continue;
-      }
-      const end = kv.index + kv[0].length - 1;
-      edits.push({ start: end - value.length, end, id: "credential" });
+      credentialAt(edits, kv.index + kv[0].length - 1 - value.length, value);
     }
   }
   if (!text.includes("</")) return;
   XML_ELEMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = XML_ELEMENT.exec(text)) !== null) {
-    const value = m[2]!;
-    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
-      continue;
-    }
-    const start = m.index + m[1]!.length + 2;
-    edits.push({ start, end: start + value.length, id: "credential" });
+    credentialAt(edits, m.index + m[1]!.length + 2, m[2]!);
   }
 }
 
@@ -289,11 +286,7 @@ function doubleEscaped(text: string, edits: Edits): void {
   let m: RegExpExecArray | null;
   while ((m = DOUBLE_ESCAPED.exec(text)) !== null) {
     const value = m[1]!;
-    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
-      continue;
-    }
-    const start = m.index + m[0].length - 4 - value.length;
-    edits.push({ start, end: start + value.length, id: "credential" });
+    credentialAt(edits, m.index + m[0].length - 4 - value.length, value);
   }
 }
 
