@@ -191,9 +191,13 @@ export async function runConversationalEval(
         });
       }
     });
-    const numberOf = new Map<string, number>();
+    const numberOf = new Map<string, string>();
     for (const s of store.samples) {
-      for (const sess of s.sessions) numberOf.set(sess.sessionId, sess.number);
+      // Unscoped, a hit may come from another conversation: name it.
+      const prefix = options.unscoped ? `${s.sampleId} ` : "";
+      for (const sess of s.sessions) {
+        numberOf.set(sess.sessionId, `${prefix}S${sess.number}`);
+      }
     }
     const db = openIndex(indexPath, { readOnly: true });
     const ranks: Array<{ q: Asked; rank: number }> = [];
@@ -225,7 +229,7 @@ export async function runConversationalEval(
               `${e}: ${q.sample.turnText(e) ?? "?"}`
             ),
             top: result.results.slice(0, 3).map((h) =>
-              `S${numberOf.get(h.session.id) ?? "?"} [${h.tier}] ${
+              `${numberOf.get(h.session.id) ?? "?"} [${h.tier}] ${
                 (h.snippets[0]?.text ?? "").replace(/\s+/g, " ").slice(0, 140)
               }`
             ),
