@@ -510,6 +510,10 @@ Deno.test("search() finds sub-agent records and flags rolled-back records as sup
       found.results.filter((h) => h.session.id === sub[0]!.parent).length,
       1,
     );
+    ok(
+      found.total >= found.results.length,
+      `the count (${found.total}) holds every session shown (${found.results.length})`,
+    );
     const marks = db.prepare(
       "SELECT s.id AS id, m.from_seq AS f FROM marks m JOIN sessions s ON s.rowid = m.session",
     )

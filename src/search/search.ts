@@ -312,6 +312,8 @@ function withParents(
   const key = (s: SessionInfo) => `${s.harness}\n${s.id}`;
   const out: SearchHit[] = [];
   const placed = new Set<string>();
+  // Parents that did not match on their own join the count of sessions.
+  let joined = 0;
   for (const hit of result.results) {
     if (placed.has(key(hit.session))) continue;
     out.push(hit);
@@ -346,8 +348,13 @@ function withParents(
     };
     out.push(parent);
     placed.add(key(parent.session));
+    joined++;
   }
-  return { ...result, results: out.slice(0, limit) };
+  return {
+    ...result,
+    results: out.slice(0, limit),
+    total: result.total + joined,
+  };
 }
 
 /**
