@@ -24,6 +24,9 @@ import { indexStats } from "../src/search/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
 import { redactionEnabled } from "../src/redact/mod.ts";
 
+/** Files with skipped lines named after a pass (the rest are counted). */
+const SKIPPED_SHOWN = 5;
+
 /** The `index` subcommand. */
 export const indexCommand: Command = {
   name: "index",
@@ -139,6 +142,26 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
           plural(held.records, "record")
         } → ${path}\n`,
       );
+    }
+    if (!quiet && !boolFlag(args, "json")) {
+      // Named so a damaged transcript can be looked at; the rest of each
+      // file was read.
+      const shown = report.skippedIn.slice(0, SKIPPED_SHOWN);
+      for (const f of shown) {
+        io.stderr.write(
+          `note: skipped ${
+            plural(f.skipped, "malformed or unknown line")
+          } in ${f.harness} file "${f.path}" (the rest was read)\n`,
+        );
+      }
+      const more = report.skippedIn.length - shown.length;
+      if (more > 0) {
+        io.stderr.write(
+          `note: and ${
+            plural(more, "more file")
+          } with skipped lines (deja index --json lists them under skippedIn)\n`,
+        );
+      }
     }
     for (const f of report.failures) {
       io.stderr.write(

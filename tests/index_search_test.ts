@@ -768,3 +768,97 @@ Deno.test("deja index's per-harness lines count what deja stats counts", async (
     );
   }
 });
+
+Deno.test("search() finds a name an edit removed", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    // `databaseUrl` is only in a MultiEdit's old_string (and its new_string,
+    // which is not kept).
+    const found = await search(db, "databaseUrl", {
+      now: NOW,
+      roles: ["edit"],
+    });
+    equal(found.results[0]?.session.id, "8c41d7a2-5e3f-4b6a-9d08-c7e2f1a3b965");
+    equal(found.results[0]?.snippets[0]?.role, "edit");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("deja index names the file a malformed line was skipped in", async () => {
+  const { home, indexPath } = await tempHome();
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  const text = await Deno.readTextFile(file);
+  const lines = text.trimEnd().split("\n");
+  lines.splice(1, 0, '{"type":"user","message":{"role":');
+  await Deno.writeTextFile(file, lines.join("\n") + "\n");
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const io = captureIo({ env, now: NOW });
+  const flags = { keepPermissions: true };
+  equal(await run(["index"], io, flags), 0, io.err());
+  ok(
+    io.err().includes(
+      `note: skipped 1 malformed or unknown line in claude-code file "${file}" (the rest was read)`,
+    ),
+    io.err(),
+  );
+  const json = captureIo({ env, now: NOW });
+  await Deno.remove(indexPath);
+  equal(await run(["index", "--json"], json, flags), 0, json.err());
+  const report = JSON.parse(json.out());
+  equal(report.skippedIn.length, 1);
+  equal(report.skippedIn[0].path, file);
+});
+
+Deno.test("search() finds a session by a word only its given title holds", async () => {
+  const { home, indexPath } = await tempHome();
+  const id = "5b6c7d8e-1111-4222-8333-944455556666";
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(dir, { recursive: true });
+  const line = (o: Record<string, unknown>) => JSON.stringify(o);
+  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.40" };
+  await Deno.writeTextFile(
+    `${dir}/${id}.jsonl`,
+    [
+      line({
+        ...base,
+        type: "user",
+        uuid: "u1",
+        timestamp: "2026-11-20T10:00:00.000Z",
+        message: { role: "user", content: "move the enclosure tables over" },
+      }),
+      line({
+        ...base,
+        type: "assistant",
+        uuid: "a1",
+        timestamp: "2026-11-20T10:00:05.000Z",
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: "Moved the enclosure tables." }],
+        },
+      }),
+      line({
+        type: "custom-title",
+        customTitle: "Otter migration",
+        sessionId: id,
+      }),
+    ].join("\n") + "\n",
+  );
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const found = await search(db, "otter", { now: NOW });
+    equal(found.results[0]?.session.id, id);
+    equal(found.results[0]?.session.title, "Otter migration");
+    // With a word the records hold too, the title word still counts.
+    const both = await search(db, "otter enclosure", { now: NOW });
+    equal(both.results[0]?.session.id, id);
+    const none = await search(db, "otter", { now: NOW, project: "api" });
+    equal(none.total, 0);
+  } finally {
+    db.close();
+  }
+});

@@ -220,10 +220,12 @@ Deno.test({
     ]);
     equal(r.code, 0, r.err);
     const result = JSON.parse(r.out) as RunResult;
-    deepEqual(result.analyzers_skipped.find((s) => s.id === "t.hang/1"), {
-      id: "t.hang/1",
-      reason: "timeout after 1000 ms",
-    });
+    // On a loaded machine node may not even answer the manifest probe
+    // within the second: either way the hang is reported as a timeout.
+    match(
+      result.analyzers_skipped.find((s) => s.id === "t.hang/1")?.reason ?? "",
+      /^(manifest probe failed: )?timeout after 1000 ms$/,
+    );
     match(
       result.analyzers_skipped.find((s) => s.id === "t.bad/1")?.reason ?? "",
       /^bad JSON/,

@@ -89,7 +89,8 @@ export interface KeptText {
 
 /**
  * Decides what the index keeps of a record's (redacted) text: an edit is
- * stored whole but posted on its path line only; a tool output longer than
+ * stored whole but posted as its path line and the distinct words it
+ * removed; a tool output longer than
  * {@linkcode EXCERPT_FROM} is stored and posted as an excerpt, with a
  * `[… N lines …]` line where lines were left out (the marker itself is not
  * posted); everything else is stored and posted whole. Posting text then
@@ -112,14 +113,43 @@ export interface KeptText {
  */
 export function keptText(role: string, text: string): KeptText {
   if (role === "edit") {
-    const path = text.split("\n", 1)[0] ?? "";
-    return { stored: text, posting: postingTokens(path), excerpted: false };
+    const cut = text.indexOf("\n");
+    const path = cut < 0 ? text : text.slice(0, cut);
+    const removed = cut < 0 ? "" : distinctWords(text.slice(cut + 1));
+    return {
+      stored: text,
+      posting: postingTokens(removed ? `${path}\n${removed}` : path),
+      excerpted: false,
+    };
   }
   if (role !== "tool-output" || text.length <= EXCERPT_FROM) {
     return { stored: text, posting: postingTokens(text), excerpted: false };
   }
   const { stored, posting } = excerpt(text);
   return { stored, posting: postingTokens(posting), excerpted: true };
+}
+
+/** Distinct words an edit's removed text posts, at most. */
+const EDIT_WORDS = 200;
+
+/**
+ * The distinct words of a text, first seen first, at most
+ * {@linkcode EDIT_WORDS}: what an edit removed is found by its names (a
+ * function deleted, a flag renamed) without posting every line of code a
+ * read already posted.
+ */
+function distinctWords(text: string): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const w of text.split(/[^\p{L}\p{N}_]+/u)) {
+    if (!w) continue;
+    const key = w.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(w);
+    if (out.length === EDIT_WORDS) break;
+  }
+  return out.join(" ");
 }
 
 /** Keeps the edges and the signal lines of a long output, in order. */

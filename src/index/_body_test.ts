@@ -21,11 +21,21 @@ Deno.test("keptText() keeps speech, commands and short output whole", async (t) 
   }
 });
 
-Deno.test("keptText() stores an edit whole and posts its path line", () => {
-  const kept = keptText("edit", "src/app.ts\n- old line\n+ new line");
-  equal(kept.stored, "src/app.ts\n- old line\n+ new line");
-  equal(kept.posting.includes("old"), false);
+Deno.test("keptText() stores an edit whole and posts its path and the distinct words it removed", () => {
+  const removed =
+    "function legacyBadgerRoute() {\n  return legacyBadgerRoute;\n}";
+  const kept = keptText("edit", `src/app.ts\n${removed}`);
+  equal(kept.stored, `src/app.ts\n${removed}`);
   ok(kept.posting.includes("src/app.ts"));
+  // Each word once (camelCase parts added by postingTokens).
+  equal(kept.posting.split("legacyBadgerRoute").length - 1, 1);
+  ok(kept.posting.includes("function"));
+  // A long removal posts its first 200 distinct words only.
+  const many = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
+  const long = keptText("edit", `a.ts\n${many}`);
+  ok(long.posting.includes("w199"));
+  equal(long.posting.includes("w200"), false);
+  equal(long.stored, `a.ts\n${many}`);
 });
 
 Deno.test("keptText() keeps a long output's edges and trouble lines in order", () => {

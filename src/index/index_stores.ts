@@ -128,6 +128,8 @@ export interface IndexReport {
   records: number;
   /** Lines or entries skipped as malformed. */
   skipped: number;
+  /** The files those were skipped in, with how many each. */
+  skippedIn: Array<{ harness: string; path: string; skipped: number }>;
   /** Redactions by rule. */
   redactions: Record<string, number>;
   /** Totals per harness id. */
@@ -530,6 +532,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     sessions: 0,
     records: 0,
     skipped: 0,
+    skippedIn: [],
     redactions: {},
     harnesses: {},
     failures: [],
@@ -1013,6 +1016,17 @@ async function commitFile(
   report.sessions += counted;
   report.records += records;
   report.skipped += result.skipped;
+  if (result.skipped > 0) {
+    const seen = report.skippedIn.find((f) => f.path === path);
+    if (seen) seen.skipped += result.skipped;
+    else {
+      report.skippedIn.push({
+        harness: harness.id,
+        path,
+        skipped: result.skipped,
+      });
+    }
+  }
   addRedactions(report.redactions, redactions);
   totals.bytes += parsedBytes;
   totals.sessions += counted;

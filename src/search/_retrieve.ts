@@ -239,6 +239,37 @@ export class Retriever {
     return rowids.filter((id) => keep.has(id));
   }
 
+  /**
+   * A word no record holds may be in a session's title — one the user or
+   * the harness gave (a rename, a generated title, a thread name): the
+   * first speech record of each visible session whose title holds the word
+   * (or its plural), descending; none when speech is not searched.
+   */
+  titled(word: string): number[] {
+    // The word itself or its plural: a stem would let "assistant" find
+    // "assistance".
+    const bare = word.toLowerCase().replace(/s$/, "");
+    // A title is what the conversation is about: searched with speech.
+    if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
+    const like = `%${bare.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = this.#prepare(
+      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title LIKE ? ESCAPE '\\'",
+    ).all(like) as Array<{ rowid: number; title: string }>;
+    const first = this.#prepare(
+      "SELECT min(rowid) AS id FROM records WHERE session = ? AND role IN ('user', 'assistant')",
+    );
+    const out: number[] = [];
+    for (const row of rows) {
+      if (!this.visible(row.rowid)) continue;
+      const holds = row.title.toLowerCase().match(/[\p{L}\p{N}]+/gu)
+        ?.some((w) => w === bare || w === `${bare}s` || w === `${bare}es`);
+      if (!holds) continue;
+      const id = (first.get(row.rowid) as { id: number | null }).id;
+      if (id !== null) out.push(id);
+    }
+    return out.sort((a, b) => b - a);
+  }
+
   /** Whether any record (any role, any session) matches, per table. */
   anywhere(expression: string, table: FtsTable): boolean {
     return matchesAny(this.#db, table, expression);

@@ -875,6 +875,15 @@ function climb(
 ): Plan {
   const terms = q.terms.slice(0, 30);
   const postings = terms.map((t) => r.postings(termExpression(t)));
+  // A word no record holds, held by a title the session was given.
+  const inTitles: string[] = [];
+  terms.forEach((t, i) => {
+    if (t.kind !== "word" || postings[i]!.length > 0) return;
+    const found = r.titled(t.text);
+    if (found.length === 0) return;
+    postings[i] = found;
+    inTitles.push(t.text);
+  });
   const forms = terms.map((t, i) =>
     termForm(
       i,
@@ -901,6 +910,9 @@ function climb(
     tier: "exact",
     searched: joined(terms, required),
     sessions: plan.strict.size,
+    ...(inTitles.length
+      ? { note: `${inTitles.join(", ")} only in session titles` }
+      : {}),
   });
   if (plan.strict.size > 0 || need === 0) return plan;
 
