@@ -5,6 +5,7 @@
  * (`session-*.jsonl`) of a header line, message lines (a message id written
  * again replaces the earlier version), `{"$set":{…}}` metadata patches (a
  * `messages` list replaces the whole state) and `{"$rewindTo":"<id>"}` cuts.
+ * A tool output the CLI later masks to save context keeps its original.
  * Sub-agent chats sit one directory deeper, named by the parent session id.
  *
  * @module
@@ -28,7 +29,11 @@ import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isRegularFile, segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  type ToolDialect,
+  type ToolEventAt,
+  ToolRecorder,
+} from "./_tool_records.ts";
 
 const HARNESS_ID = "gemini";
 
@@ -47,6 +52,31 @@ const REFERENCED_FILES = "\n--- Content from referenced files ---";
 
 /** The model's stock reply to a compression summary; not something it said. */
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
+
+/**
+ * A tool output gemini-cli replaced to save context, synced back into the
+ * chat by a `$set` message list or a re-written message. The shapes, from
+ * gemini-cli's packages/core/src: `<tool_output_masked>…` (services/
+ * toolOutputMaskingService.ts, `MASKING_INDICATOR_TAG`), its earlier
+ * `[Tool Output Masked]\n<tool_output_masked_guidance …>` (that service's
+ * test snapshot), `[Observation Masked]\n<observation_masked_guidance …>`
+ * (services/observationMaskingService.ts), and compression's
+ * `Output too large. … For full output see: <file>` (utils/fileUtils.ts
+ * formatTruncatedToolOutput, called by chatCompressionService.ts).
+ */
+const MASKED_OUTPUT =
+  /^\s*(?:\[(?:Tool Output|Observation) Masked\]|<(?:tool_output_masked|observation_masked_guidance)[\s>]|Output too large\.[^\n]*For full output see: )/;
+
+/**
+ * The exit footer that ends a `run_shell_command` output: `Exit Code: N`
+ * followed only by the other footer lines. gemini-cli's tools/shell.ts
+ * writes `Output: …`, `Error: …`, `Exit Code: N` (only when non-zero),
+ * `Signal: …`, `Background PIDs: …`, `Process Group PGID: …`; older builds
+ * began with `Command:`/`Directory:` and wrote every line. An `Exit Code:`
+ * line the command itself printed is not the footer.
+ */
+const SHELL_EXIT =
+  /^Exit Code: (-?\d+)[ \t]*(?:\r?\n(?:Signal|Background PIDs|Process Group PGID): [^\n]*)*\s*(?![\s\S])/m;
 
 /** One message as it stood when last written, and whether a rewind removed it. */
 interface Entry {
@@ -101,10 +131,33 @@ function partsText(content: unknown): string {
   return texts.join("");
 }
 
+/** The call id a `functionResponse` part answers. */
+function responseId(part: unknown): string | undefined {
+  return isObject(part) && isObject(part.functionResponse)
+    ? str(part.functionResponse.id)
+    : undefined;
+}
+
+/**
+ * A call's own `result` parts. The masking sync writes a tool-response turn's
+ * whole part list into each call it answers, so when the list holds this
+ * call's function response, only it and the parts up to the next response.
+ */
+function ownParts(call: Json): unknown[] {
+  const parts = Array.isArray(call.result) ? call.result : [call.result];
+  const id = str(call.id);
+  const start = id === undefined
+    ? -1
+    : parts.findIndex((p) => responseId(p) === id);
+  if (start === -1) return parts;
+  let end = start + 1;
+  while (end < parts.length && responseId(parts[end]) === undefined) end++;
+  return parts.slice(start, end);
+}
+
 /** Output of a tool call's `result` (function responses), else its display. */
 function resultText(call: Json): string {
-  const result = call.result;
-  const parts = Array.isArray(result) ? result : [result];
+  const parts = ownParts(call);
   const texts: string[] = [];
   for (const part of parts) {
     if (!isObject(part)) continue;
@@ -180,6 +233,34 @@ function mergeMeta(meta: Meta, obj: Json): void {
   if (kind) meta.kind = kind;
 }
 
+/**
+ * `next`, a later version of the message `prev`, with each tool result that
+ * only masks the output `prev` held put back: the CLI hid it from the model
+ * to save context, but the tool did print it.
+ */
+function unmasked(prev: Json, next: Json): Json {
+  if (!Array.isArray(prev.toolCalls) || !Array.isArray(next.toolCalls)) {
+    return next;
+  }
+  const before = new Map<string, Json>();
+  for (const call of prev.toolCalls) {
+    if (!isObject(call)) continue;
+    const id = str(call.id);
+    if (id !== undefined) before.set(id, call);
+  }
+  let changed = false;
+  const calls = next.toolCalls.map((call) => {
+    if (!isObject(call) || !MASKED_OUTPUT.test(resultText(call))) return call;
+    const old = before.get(str(call.id) ?? "");
+    if (!old) return call;
+    const original = resultText(old);
+    if (!original.trim() || MASKED_OUTPUT.test(original)) return call;
+    changed = true;
+    return { ...call, result: old.result };
+  });
+  return changed ? { ...next, toolCalls: calls } : next;
+}
+
 /** Replays a `.jsonl` chat log into its messages, rewound ones kept and flagged. */
 class LogReplay {
   readonly meta: Meta = {};
@@ -233,7 +314,7 @@ class LogReplay {
     const at = { ...locator, recordId: message.id as string };
     const known = this.#byId.get(message.id as string);
     if (known) {
-      known.message = message;
+      known.message = unmasked(known.message, message);
       known.locator = at;
       return known;
     }
@@ -272,6 +353,19 @@ function emitMessage(
     state.lastSummary = false;
     return;
   }
+  if (m.type === "error") {
+    // The CLI's error line (an API failure, a command that could not run):
+    // nothing was said, but it is why the turn failed. Kept as error output,
+    // of the model call when it is an `[API Error: …]`.
+    const text = partsText(m.content).trim();
+    builder.add("tool-output", text, {
+      locator: entry.locator,
+      time,
+      tool: text.startsWith("[API Error") ? "model" : "gemini-cli",
+      flags: { ...flags, isError: true },
+    });
+    return;
+  }
   if (m.type !== "gemini" && m.type !== "model") return;
   const text = cleanSpeech(partsText(m.content));
   const ack = state.lastSummary && text === COMPRESSION_ACK;
@@ -289,14 +383,35 @@ function emitMessage(
     const callAt = { ...at, time: parseTime(call.timestamp) ?? time };
     tools.call(id, name, call.args, callAt);
     if (call.result === undefined && call.resultDisplay === undefined) continue;
-    const status = call.status;
-    tools.result(
-      id,
+    toolResult(
+      tools,
+      { id, name },
       resultText(call),
-      status === "error" || status === "cancelled",
+      call.status === "error" || call.status === "cancelled",
       callAt,
     );
   }
+}
+
+/**
+ * Records a tool result. A shell run's footer, not an `Exit Code:` line the
+ * command printed, settles its exit code, and a non-zero one fails it.
+ */
+function toolResult(
+  tools: ToolRecorder,
+  call: { id: string | undefined; name: string | undefined },
+  text: string,
+  failed: boolean,
+  at: ToolEventAt,
+): void {
+  const name = call.name ?? tools.toolOf(call.id);
+  if (name === undefined || !DIALECT.shell.has(name)) {
+    tools.result(call.id, text, failed, at, undefined, call.name);
+    return;
+  }
+  const exit = SHELL_EXIT.exec(text);
+  const code = exit ? Number(exit[1]) : failed ? undefined : 0;
+  tools.result(call.id, text, failed || (code ?? 0) !== 0, at, code, name);
 }
 
 /** Options for {@linkcode parseGeminiChat}. */
@@ -588,19 +703,16 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
         const out = isObject(response.response)
           ? response.response.output ?? response.response.error
           : undefined;
-        const failed = isObject(response.response) &&
-          response.response.error !== undefined;
-        tools.result(
-          str(response.id),
+        toolResult(
+          tools,
+          { id: str(response.id), name: str(response.name) },
           typeof out === "string"
             ? out
             : out === undefined
             ? ""
             : JSON.stringify(out),
-          failed,
+          isObject(response.response) && response.response.error !== undefined,
           { locator, time: undefined },
-          undefined,
-          str(response.name),
         );
       }
     } else skipped++;
@@ -684,15 +796,17 @@ export const gemini: Harness = {
   },
   kinds: [chatKind, promptLogKind, checkpointKind],
   // 2: `/chat save` checkpoints no chat holds are read.
-  revision: 2,
+  // 3: output a masking sync replaced keeps its original; error lines are
+  // error output; a non-zero shell exit footer fails the output.
+  revision: 3,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output with isError for error/cancelled calls, compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/error/warning lines (the CLI's own notices), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
-      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source (no real `.jsonl` sample)",
+      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts (no real `.jsonl` sample)",
   },
 };

@@ -43,6 +43,7 @@ Deno.test("gemini.discover() finds JSON, JSONL and sub-agent chats in the fixtur
     "/.gemini/tmp/b6b6d2f8ef9f581b8de412b5febe694b099fde86c1797d534ae369257ed8ebcd/chats/session-2025-11-20T08-30-9b2d4e11.json",
     "/.gemini/tmp/harbor/chats/4f1c2a9e-6b0d-4e8a-9c31-7d52e0a4b6f8/c0ffee01-2a3b-4c5d-8e9f-0a1b2c3d4e5f.jsonl",
     "/.gemini/tmp/harbor/chats/session-2026-02-03T10-15-4f1c2a9e.jsonl",
+    "/.gemini/tmp/harbor/chats/session-2026-02-06T14-20-8d2b6f30.jsonl",
   ]);
   ok(found.every((p) => gemini.kinds.some((k) => k.match(p))));
 });
@@ -79,6 +80,8 @@ Deno.test("parseGeminiChat() replays a JSONL log: upserts, tools, rewind marks, 
     "the dock test fails on berth count, can you fix it? @src/dock.ts",
   );
   equal(s.records[1]?.exitCode, 1);
+  // The older `…Exit Code: 1\nSignal: 0\n…` footer fails the output too.
+  deepEqual(s.records[2]?.flags, { isError: true });
   equal(s.records[5]?.text, "/home/dev/code/harbor/src/dock.ts\nreturn n - 1;");
   deepEqual(s.records[11]?.flags, { isError: true });
   deepEqual(s.marks, [{ kind: "rewind", from: 8, to: 12 }]);
@@ -93,6 +96,122 @@ Deno.test("parseGeminiChat() replays a JSONL log: upserts, tools, rewind marks, 
   ok(s.records.every((r) => !r.text.includes("Reproducing")), "thoughts");
   equal(s.started, Date.parse("2026-02-03T10:15:40.000Z"));
   equal(s.records[0]?.locator.recordId, "m1");
+});
+
+Deno.test("parseGeminiChat() keeps output the CLI later masked, records its error lines and failed shell exits", async () => {
+  const path =
+    `${HOME}/.gemini/tmp/harbor/chats/session-2026-02-06T14-20-8d2b6f30.jsonl`;
+  const result = await parse(path);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool ?? null, r.exitCode ?? null]),
+    [
+      ["user", null, null],
+      ["command", "run_shell_command", 0],
+      ["tool-output", "run_shell_command", null],
+      ["files", "read_file", null],
+      ["tool-output", "read_file", null],
+      ["assistant", null, null],
+      ["command", "run_shell_command", 2],
+      ["tool-output", "run_shell_command", null],
+      ["command", "run_shell_command", 0],
+      ["tool-output", "run_shell_command", null],
+      ["tool-output", "model", null],
+      ["summary", null, null],
+      ["user", null, null],
+    ],
+  );
+  const text = (seq: number) => s.records[seq]?.text ?? "";
+  // A masking sync (`<tool_output_masked>`) and a compression truncation
+  // (`Output too large. …`) replaced these; the printed output stays.
+  ok(text(2).includes("hot path: allocateBerths 4.2s"), text(2));
+  ok(text(7).includes("BERTH_COLLISION_17"), text(7));
+  ok(
+    s.records.every((r) => !/tool_output_masked|Output too large/.test(r.text)),
+  );
+  // The sync wrote both responses of the turn into each call: each keeps its own.
+  equal(
+    text(4),
+    "export function allocateBerths(ships: Ship[]) { /* SLIPWAY_SCAN linear */ }",
+  );
+  // `Exit Code: 2` ends the output: failed. `Exit Code: 3` the command
+  // printed mid-output is not the footer: it exited 0.
+  deepEqual(s.records[7]?.flags, { isError: true });
+  equal(s.records[9]?.flags, undefined);
+  // The API error line is error output of the model call; info and warning
+  // lines stay out.
+  equal(
+    text(10),
+    "[API Error: You exceeded your current quota (RESOURCE_EXHAUSTED_HARBOR). Please retry in 20s.]",
+  );
+  deepEqual(s.records[10]?.flags, { isError: true });
+  equal(s.records[10]?.locator.recordId, "a4");
+  ok(s.records.every((r) => !/fallback model|context window/.test(r.text)));
+});
+
+Deno.test("parseGeminiChat() puts back output each masking shape replaced, and only then", async (t) => {
+  const original = "Output: SEAL_TALLY 42\nProcess Group PGID: 9";
+  const call = (output: string) => ({
+    id: "c1",
+    name: "run_shell_command",
+    args: { command: "make tally" },
+    status: "success",
+    result: [{
+      functionResponse: {
+        id: "c1",
+        name: "run_shell_command",
+        response: { output },
+      },
+    }],
+  });
+  const message = (output: string) => ({
+    id: "g1",
+    type: "gemini",
+    content: "",
+    toolCalls: [call(output)],
+  });
+  const outputs = async (lines: unknown[]) =>
+    ((await parse(await chatFile(lines))).sessions[0] as Session).records
+      .filter((r) => r.role === "tool-output").map((r) => r.text);
+  const head = { sessionId: "s", projectHash: "p" };
+  const user = { id: "u1", type: "user", content: "tally the seals" };
+  for (
+    const placeholder of [
+      "<tool_output_masked>\nOutput: SEAL…\n\nOutput too large. Full output available at: /t/o.txt\n</tool_output_masked>",
+      '[Tool Output Masked]\n<tool_output_masked_guidance \n  tool_name="run_shell_command" \n>\n... [Full output available at /t/o.txt.]\n</tool_output_masked_guidance>',
+      '[Observation Masked]\n<observation_masked_guidance tool_name="run_shell_command">\n  <preview>Output: SEAL</preview>\n</observation_masked_guidance>',
+      "Output too large. Showing first 8 and last 32 characters. For full output see: /t/o.txt\nOutput: \n\n... [3 characters omitted] ...\n\n9",
+    ]
+  ) {
+    await t.step(placeholder.slice(0, 24), async () => {
+      // Synced by a `$set` message list, and by the message written again.
+      deepEqual(
+        await outputs([head, user, message(original), {
+          $set: { messages: [user, message(placeholder)] },
+        }]),
+        [original],
+      );
+      deepEqual(
+        await outputs([head, user, message(original), message(placeholder)]),
+        [original],
+      );
+    });
+  }
+  await t.step(
+    "a rewrite that masks nothing, or no original, stands",
+    async () => {
+      deepEqual(
+        await outputs([head, user, message(original), {
+          $set: { messages: [user, message("Output: SEAL_TALLY 43")] },
+        }]),
+        ["Output: SEAL_TALLY 43"],
+      );
+      const masked =
+        "<tool_output_masked>\nOutput: SEAL\n</tool_output_masked>";
+      deepEqual(await outputs([head, user, message(masked)]), [masked]);
+    },
+  );
 });
 
 Deno.test("parseGeminiChat() reads a legacy JSON document and its .project_root", async () => {
@@ -499,4 +618,47 @@ Deno.test("gemini reads a /chat save checkpoint only when no chat of its project
     });
     equal(r.sessions.length, 0);
   });
+});
+
+Deno.test("gemini checkpoint: a shell run's non-zero exit footer fails its output", async () => {
+  const path = await tempFileAt(
+    ".gemini/tmp/quay/checkpoint-crane.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: "why does the crane test hang?" }] },
+      {
+        role: "model",
+        parts: [{
+          functionCall: {
+            id: "s1",
+            name: "run_shell_command",
+            args: { command: "npm test -- crane" },
+          },
+        }],
+      },
+      {
+        role: "user",
+        parts: [{
+          functionResponse: {
+            id: "s1",
+            name: "run_shell_command",
+            response: {
+              output:
+                "Output: crane.spec.ts timed out (JIB_LOCK)\nExit Code: 5\nProcess Group PGID: 31",
+            },
+          },
+        }],
+      },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path));
+  const s = (await kind!.parse(path, { includeSubagents: true, source }))
+    .sessions[0] as Session;
+  deepEqual(
+    s.records.map((r) => [r.role, r.exitCode ?? null, r.flags ?? null]),
+    [
+      ["user", null, null],
+      ["command", 5, null],
+      ["tool-output", null, { isError: true }],
+    ],
+  );
 });
