@@ -23,6 +23,9 @@ import {
   type SearchResult,
 } from "../src/search/search.ts";
 import type { Io } from "../src/core/io.ts";
+import { memoryPath } from "../src/core/paths.ts";
+import { parseQuery } from "../src/search/query.ts";
+import type { Note } from "../src/memory/mod.ts";
 
 /** The `search` subcommand. */
 export const searchCommand: Command = {
@@ -43,7 +46,8 @@ What was said comes first. Work records (commands, files, edits, tool
 output, summaries) are searched too when nothing said holds every word of a
 query that is not a question (an error message, a command): up to five
 sessions whose work records hold them all are shown, marked "in work
-records". --role searches only the roles named. A question naming an agent
+records". Notes kept with deja remember that hold the query's words come
+first (under "notes" in --json). --role searches only the roles named. A question naming an agent
 ("what did codex change in the parser?") puts that agent's sessions first.
 
 Options:
@@ -143,11 +147,59 @@ Examples:
         db.close();
       }
     }
-    if (boolFlag(args, "json")) printJson(io, result);
-    else printResult(io, result, explain);
+    // Notes kept with `deja remember` are about projects, not sessions: a
+    // search narrowed to harnesses, roles, a session or a pattern skips them.
+    const notes = options.regex || options.harnesses || options.roles ||
+        options.session
+      ? []
+      : await matchingNotes(io, query, project);
+    if (boolFlag(args, "json")) {
+      printJson(io, {
+        ...result,
+        notes: notes.map((n) => ({
+          hash: n.hash,
+          state: n.note.state,
+          project: n.note.project ?? null,
+          created: new Date(n.note.created_at).toISOString(),
+          text: n.note.text,
+        })),
+      });
+    } else {
+      if (notes.length) await printNotes(io, notes);
+      printResult(io, result, explain);
+    }
     return EXIT.ok;
   },
 };
+
+/** Notes in the memory file holding the query's words (none without one). */
+async function matchingNotes(
+  io: Io,
+  query: string,
+  project: string | undefined,
+): Promise<Note[]> {
+  const path = memoryPath(io.env);
+  try {
+    Deno.statSync(path);
+  } catch {
+    return [];
+  }
+  const { loadNotes, notesMatching } = await import(
+    "../src/recall/project_notes.ts"
+  );
+  const notes = await loadNotes(path, project ? { project } : {});
+  return notesMatching(notes, parseQuery(query).words).slice(0, NOTES_SHOWN);
+}
+
+/** Notes shown above the sessions, at most. */
+const NOTES_SHOWN = 5;
+
+async function printNotes(io: Io, notes: readonly Note[]): Promise<void> {
+  const { noteLine } = await import("../src/recall/project_notes.ts");
+  io.stdout.write("Notes (deja remember):\n");
+  for (const n of notes) io.stdout.write(`- ${noteLine(n, 300)}\n`);
+  io.stdout.write("\n");
+}
 
 function printResult(io: Io, result: SearchResult, explain: boolean): void {
   const bold = (s: string) => (io.isTerminal ? `\x1b[1m${s}\x1b[22m` : s);

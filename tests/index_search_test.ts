@@ -862,3 +862,41 @@ Deno.test("search() finds a session by a word only its given title holds", async
     db.close();
   }
 });
+
+Deno.test("deja search shows the notes deja remember kept that hold its words", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  const cli = async (args: string[]) => {
+    const io = captureIo({ env, now: NOW });
+    equal(await run(args, io, flags), 0, io.err());
+    return io.out();
+  };
+  await cli(["index", "--quiet"]);
+  // No memory file yet: no notes, and no error.
+  deepEqual(JSON.parse(await cli(["search", "pin redis", "--json"])).notes, []);
+  await cli([
+    "remember",
+    "we pin redis to 7.2 because of the cluster failover bug",
+    "--project",
+    "api",
+  ]);
+  const text = await cli(["search", "why did we pin redis?"]);
+  ok(text.startsWith("Notes (deja remember):\n- [accepted note, api, "), text);
+  ok(text.includes("cluster failover bug"));
+  const json = JSON.parse(await cli(["search", "pin redis", "--json"]));
+  equal(json.notes.length, 1);
+  equal(json.notes[0].project, "api");
+  ok(json.total >= 1, "the sessions are still there");
+  // Another project's search, or one narrowed to a role, leaves it out.
+  deepEqual(
+    JSON.parse(await cli(["search", "pin redis", "--project", "web", "--json"]))
+      .notes,
+    [],
+  );
+  deepEqual(
+    JSON.parse(await cli(["search", "pin redis", "--role", "user", "--json"]))
+      .notes,
+    [],
+  );
+});

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Note, NoteState } from "../memory/mod.ts";
+import { isStopWord } from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
 
 /**
@@ -47,8 +48,9 @@ export async function loadNotes(
 }
 
 /**
- * Notes that hold the question's words: every word when there are at most
- * two, else at least half of them.
+ * Notes that hold the question's words (its stop words aside, unless it is
+ * nothing else): every word when there are at most two, else at least half
+ * of them.
  *
  * @param notes Candidate notes.
  * @param words Lowercased words of the question.
@@ -65,14 +67,16 @@ export function notesMatching(
   notes: readonly Note[],
   words: readonly string[],
 ): Note[] {
-  if (words.length === 0) return [];
-  const need = words.length <= 2 ? words.length : Math.ceil(words.length / 2);
+  const content = words.filter((w) => !isStopWord(w));
+  const asked = content.length ? content : words;
+  if (asked.length === 0) return [];
+  const need = asked.length <= 2 ? asked.length : Math.ceil(asked.length / 2);
   return notes.filter((n) => {
     if (n.note.state === "rejected" || n.note.state === "superseded") {
       return false;
     }
     const text = n.note.text.toLowerCase();
-    return words.filter((w) => text.includes(w.toLowerCase())).length >= need;
+    return asked.filter((w) => text.includes(w.toLowerCase())).length >= need;
   }).sort((a, b) =>
     Number(b.note.state === "accepted") - Number(a.note.state === "accepted") ||
     b.note.created_at - a.note.created_at

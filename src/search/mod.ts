@@ -27,6 +27,7 @@ export {
   understandQuery,
   type UnderstoodQuery,
 } from "./understand_query.ts";
+export { isStopWord } from "./_stop_words.ts";
 export {
   ftsExpression,
   ftsQuote,
