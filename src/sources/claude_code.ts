@@ -1,8 +1,10 @@
 /**
  * Claude Code: one JSONL transcript per session under
  * `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`,
- * sub-agent transcripts under `<session>/subagents/agent-<id>.jsonl`, and the
- * typed prompts of every session in `history.jsonl`.
+ * sub-agent transcripts under `<session>/subagents/` (`agent-<id>.jsonl`, and
+ * 2.1's workflow agents in `workflows/<run>/`), large tool results in
+ * `<session>/tool-results/`, and the typed prompts of every session in
+ * `history.jsonl`.
  *
  * @module
  */
@@ -19,12 +21,17 @@ import {
   type OversizedLine,
   readLines,
 } from "../core/lines.ts";
-import { cleanSpeech, projectFromCwd, tagBody } from "../core/text.ts";
+import {
+  cleanSpeech,
+  MAX_OUTPUT_CHARS,
+  projectFromCwd,
+  tagBody,
+} from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
-import { baseName, isRegularFileSync, segments } from "./_paths.ts";
+import { baseName, dirName, isRegularFileSync, segments } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
@@ -49,16 +56,34 @@ const QUIET_TYPES = new Set([
   "progress",
   "file-history-snapshot",
   "file-history-delta",
-  "queue-operation",
   "pr-link",
   "mode",
   "permission-mode",
-  "ai-title",
   "agent-name",
   "agent-setting",
   "last-prompt",
-  "attachment",
 ]);
+
+/** Why a `queue-operation` `remove` took a prompt: the turn absorbed it. */
+const ABSORBED = new Set(["absorbed_mid_turn", "delivered_to_agent"]);
+
+/** Queued prompts awaiting their second copy, at most. */
+const MAX_QUEUED = 32;
+
+/** Todos remembered across passes, so a rewritten list adds only new ones. */
+const MAX_TODOS = 256;
+
+/**
+ * A short key for a text (a queued prompt, a todo) to know its other copies
+ * by, and to carry across passes in the state instead of the text itself.
+ */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  }
+  return `${text.length}:${(hash >>> 0).toString(36)}`;
+}
 
 /** Blocks the IDE extensions inject into a user turn. */
 const IDE_BLOCKS =
@@ -88,6 +113,12 @@ export interface ClaudeTranscriptState {
   commands?: Record<string, number>;
   /** The message whose file paths were listed last, and those paths. */
   files?: { message: string; paths: string[] };
+  /** Where the title came from, once a title line set it. */
+  titleFrom?: "custom" | "ai";
+  /** Queued prompts recorded from one of their copies: text fingerprints. */
+  queued?: string[];
+  /** Todos already recorded from TodoWrite calls: text fingerprints. */
+  todos?: string[];
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */
@@ -95,24 +126,54 @@ function isHistoryPath(path: string): boolean {
   return baseName(path) === "history.jsonl";
 }
 
+/** Where `subagents` sits in a path's segments (below `projects`), or -1. */
+function subagentsIndex(parts: readonly string[]): number {
+  return parts.indexOf("subagents", parts.lastIndexOf("projects") + 1);
+}
+
 /**
- * A sub-agent transcript: `<parent>/subagents/agent-<id>.jsonl` (the parent
- * session id from the folder), or — as Claude Code 1.x–2.0 wrote them —
- * `projects/<dir>/agent-<id>.jsonl` beside the sessions, whose lines name
- * the parent (`sessionId`).
+ * A sub-agent transcript: `agent-<id>.jsonl` anywhere under
+ * `<parent>/subagents/` (2.1's workflow agents one level deeper, in
+ * `workflows/<run>/`; the parent session id from the folder), or — as Claude
+ * Code 1.x–2.0 wrote them — `projects/<dir>/agent-<id>.jsonl` beside the
+ * sessions, whose lines name the parent (`sessionId`). `up` is how many
+ * folders above the file the parent session's own folder is.
  */
 function subagentOf(
   path: string,
-): { parent?: string; agent: string; nested: boolean } | undefined {
+):
+  | {
+    parent?: string;
+    agent: string;
+    encodedDir: string | undefined;
+    up?: number;
+  }
+  | undefined {
   const parts = segments(path);
   const name = parts.at(-1) ?? "";
   if (!/^agent-.+\.jsonl$/.test(name)) return undefined;
   const agent = name.slice("agent-".length, -".jsonl".length);
-  if (parts.at(-2) === "subagents") {
-    const parent = parts.at(-3);
-    return parent ? { parent, agent, nested: true } : undefined;
+  const at = subagentsIndex(parts);
+  if (at >= 0) {
+    const parent = parts[at - 1];
+    return parent
+      ? { parent, agent, encodedDir: parts[at - 2], up: parts.length - at }
+      : undefined;
   }
-  return parts.at(-3) === "projects" ? { agent, nested: false } : undefined;
+  return parts.at(-3) === "projects"
+    ? { agent, encodedDir: parts.at(-2) }
+    : undefined;
+}
+
+/**
+ * A transcript: any `.jsonl` but the prompt history, and under a session's
+ * `subagents/` folder only the agents' own files (a workflow run's
+ * `journal.jsonl` beside them is its bookkeeping).
+ */
+function isTranscriptPath(path: string): boolean {
+  if (!path.endsWith(".jsonl") || isHistoryPath(path)) return false;
+  return subagentsIndex(segments(path)) < 0 ||
+    /^agent-.+\.jsonl$/.test(baseName(path));
 }
 
 /**
@@ -134,6 +195,15 @@ function readState(value: unknown): ClaudeTranscriptState {
   for (const key of ["sessionId", "parent", "cwd", "project"] as const) {
     const v = str(value[key]);
     if (v !== undefined) state[key] = v;
+  }
+  if (value.titleFrom === "custom" || value.titleFrom === "ai") {
+    state.titleFrom = value.titleFrom;
+  }
+  for (const key of ["queued", "todos"] as const) {
+    const list = value[key];
+    if (Array.isArray(list)) {
+      state[key] = list.filter((v): v is string => typeof v === "string");
+    }
   }
   if (isObject(value.tools)) {
     const tools: Record<string, string> = {};
@@ -217,6 +287,112 @@ function questionAnswers(text: string): string {
     if (answer) lines.push(`${(m[1] ?? "").trim()} → ${answer}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * The plan text of a call to the to-do tools: the todos a TodoWrite call
+ * adds (each list is written whole, so a todo whose fingerprint is in `seen`
+ * is not repeated; `seen` grows, oldest dropped past its cap), or a
+ * TaskCreate task's subject and description. "" for any other call.
+ */
+function planText(name: string, input: Json, seen: Set<string>): string {
+  if (name === "TaskCreate") {
+    return [str(input.subject), str(input.description)]
+      .filter((s): s is string => s !== undefined && s.trim().length > 0)
+      .join("\n");
+  }
+  if (name !== "TodoWrite" || !Array.isArray(input.todos)) return "";
+  const added: string[] = [];
+  for (const todo of input.todos) {
+    const content = isObject(todo) ? str(todo.content)?.trim() : undefined;
+    const key = content && fingerprint(content);
+    if (!content || !key || seen.has(key)) continue;
+    seen.add(key);
+    if (seen.size > MAX_TODOS) seen.delete(seen.values().next().value ?? "");
+    added.push(content);
+  }
+  return added.join("\n");
+}
+
+/** A tool result Claude Code moved to a file: the preview, and the file named. */
+const PERSISTED = /<persisted-output>[^]*?<\/persisted-output>/;
+const SAVED_TO = /Full output saved to: ([^\n]+)/;
+
+/**
+ * The whole of a tool result Claude Code (2.0.60+) saved to
+ * `<session>/tool-results/` and replaced by a `<persisted-output>` preview:
+ * the text with the preview swapped for the file, read from this session's
+ * own folder by the file's name alone (a path written in a result is not
+ * followed) and bounded like any tool output ({@linkcode readEdges}).
+ * Undefined when there is no such file, so the preview stays.
+ */
+function persistedOutput(
+  sessionDir: string,
+  text: string,
+): { text: string; truncated: boolean } | undefined {
+  const block = PERSISTED.exec(text)?.[0];
+  const named = block && SAVED_TO.exec(block)?.[1]?.trim();
+  if (!block || !named) return undefined;
+  const name = baseName(named);
+  if (!name || name === "." || name === "..") return undefined;
+  const full = readEdges(
+    `${sessionDir}/tool-results/${name}`,
+    MAX_OUTPUT_CHARS,
+  );
+  if (full === undefined) return undefined;
+  return {
+    text: text.replace(block, () => full.text),
+    truncated: full.truncated,
+  };
+}
+
+/**
+ * A regular file's text (not a link's), or, past `max` bytes, its first and
+ * last halves cut at line ends with a line saying how much was left out;
+ * undefined when it cannot be read.
+ */
+function readEdges(
+  path: string,
+  max: number,
+): { text: string; truncated: boolean } | undefined {
+  try {
+    if (!Deno.lstatSync(path).isFile) return undefined;
+    using file = Deno.openSync(path, { read: true });
+    const size = file.statSync().size;
+    const decoder = new TextDecoder();
+    if (size <= max) {
+      return { text: decoder.decode(readAt(file, 0, size)), truncated: false };
+    }
+    const half = Math.floor(max / 2);
+    let head = readAt(file, 0, half);
+    let tail = readAt(file, size - half, half);
+    const lastLine = head.lastIndexOf(10);
+    if (lastLine > 0) head = head.subarray(0, lastLine + 1);
+    const firstLine = tail.indexOf(10);
+    if (firstLine >= 0) tail = tail.subarray(firstLine + 1);
+    const left = size - head.length - tail.length;
+    return {
+      text: `${decoder.decode(head)}\n[… ${left} bytes …]\n${
+        decoder.decode(tail)
+      }`,
+      truncated: true,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Up to `length` bytes of an open file from `offset`. */
+function readAt(file: Deno.FsFile, offset: number, length: number): Uint8Array {
+  const buf = new Uint8Array(length);
+  file.seekSync(offset, Deno.SeekMode.Start);
+  let read = 0;
+  while (read < length) {
+    const n = file.readSync(buf.subarray(read));
+    if (n === null || n === 0) break;
+    read += n;
+  }
+  return buf.subarray(0, read);
 }
 
 /**
@@ -416,15 +592,26 @@ class TranscriptReader {
   #filesMessage: string | undefined;
   #filesSeen = new Set<string>();
   #namedByFile: boolean;
+  /** The session's own folder (`tool-results/` lives there), when known. */
+  #sessionDir: string | undefined;
+  /** Fingerprints of queued prompts recorded from one of their copies. */
+  #queued: string[];
+  /** Fingerprints of the todos already recorded. */
+  #todos: Set<string>;
 
   constructor(path: string, options: ClaudeParseOptions) {
     this.#includeSubagents = options.includeSubagents;
     this.state = readState(options.state);
     const sub = subagentOf(path);
     this.#subagentFile = sub !== undefined;
-    const parts = segments(path);
-    const encodedDir = sub?.nested ? parts.at(-4) : parts.at(-2);
+    const encodedDir = sub ? sub.encodedDir : segments(path).at(-2);
     this.#fallbackProject = encodedDir ? projectFromEncoded(encodedDir) : "";
+    if (sub === undefined) this.#sessionDir = path.replace(/\.jsonl$/, "");
+    else if (sub.up !== undefined) {
+      let dir = path;
+      for (let i = 0; i < sub.up; i++) dir = dirName(dir);
+      this.#sessionDir = dir;
+    }
     const stem = baseName(path).replace(/\.jsonl$/, "");
     // A transcript named by a session uuid is that session, even when it
     // opens with turns copied from the one it resumed (1.0.x wrote those
@@ -436,6 +623,9 @@ class TranscriptReader {
     this.#written = new Map(Object.entries(this.state.commands ?? {}));
     this.#filesMessage = this.state.files?.message;
     this.#filesSeen = new Set(this.state.files?.paths);
+    this.#queued = this.state.queued ?? [];
+    this.#todos = new Set(this.state.todos);
+    const parent = this.state.parent ?? sub?.parent;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id,
@@ -443,10 +633,8 @@ class TranscriptReader {
       cwd: this.state.cwd,
       project: this.state.project ?? this.#fallbackProject,
       nextSeq: this.state.nextSeq,
-      parent: sub ? (this.state.parent ?? sub.parent) : undefined,
-      lineage: sub && (this.state.parent ?? sub.parent)
-        ? "subagent"
-        : undefined,
+      parent,
+      lineage: parent ? sub ? "subagent" : "fork" : undefined,
     });
   }
 
@@ -467,17 +655,113 @@ class TranscriptReader {
       return;
     }
     const type = obj.type;
-    if (type === "user" || type === "assistant") {
+    if (isObject(obj.forkedFrom)) {
+      this.#copied(obj);
+    } else if (type === "user" || type === "assistant") {
       this.#message(obj, type, locator);
     } else if (type === "summary") {
       const body = typeof obj.summary === "string" ? speech(obj.summary) : "";
       this.builder.add("summary", body, { locator, ...this.#flags(false) });
     } else if (type === "custom-title") {
+      // The name a person gave the session (`/rename`) beats any other.
       const title = str(obj.customTitle) ?? str(obj.title);
-      if (title) this.builder.setTitle(title);
+      if (title) {
+        this.builder.setTitle(title);
+        this.state.titleFrom = "custom";
+      }
+    } else if (type === "ai-title") {
+      // Claude Code's own title for the session beats the first prompt.
+      const title = str(obj.aiTitle);
+      if (title && this.state.titleFrom !== "custom") {
+        this.builder.setTitle(title);
+        this.state.titleFrom = "ai";
+      }
+    } else if (type === "queue-operation") {
+      this.#queueOperation(obj, locator);
+    } else if (type === "attachment") {
+      this.#attachment(obj, locator);
     } else if (typeof type !== "string" || !QUIET_TYPES.has(type)) {
       this.skipped++;
     }
+  }
+
+  /**
+   * A line `/branch` copied from the session it forked (`forkedFrom`): the
+   * fork's parent, whose own transcript holds the turn, so only the link and
+   * the working directory are taken from it.
+   */
+  #copied(obj: Json): void {
+    this.#identify(obj);
+    const from = isObject(obj.forkedFrom) ? str(obj.forkedFrom.sessionId) : "";
+    if (from && !this.#subagentFile && this.state.parent === undefined) {
+      this.state.parent = from;
+      this.builder.setParent(from, "fork");
+    }
+  }
+
+  /**
+   * A prompt queued while the agent worked leaves the queue by `dequeue`
+   * (it then opens the next turn as a `user` line), by `popAll` (taken back
+   * into the input box: not sent), or by `remove`, which holds its text when
+   * the running turn absorbed it (`absorbed_mid_turn`, no reason before
+   * 2.1.246). Only that last one is a prompt no `user` line will carry.
+   */
+  #queueOperation(obj: Json, locator: Locator): void {
+    if (obj.operation !== "remove" || typeof obj.content !== "string") return;
+    const reason = obj.reason;
+    if (reason != null && !ABSORBED.has(String(reason))) return;
+    this.#queuedPrompt(
+      obj.content,
+      locator,
+      parseTime(obj.timestamp),
+      this.#flags(false),
+    );
+  }
+
+  /**
+   * A `queued_command` attachment: a prompt (or a background task's
+   * notification) the running turn absorbed, written instead of a `user`
+   * line. A queued `!` shell command is not a prompt and is left out.
+   */
+  #attachment(obj: Json, base: Locator): void {
+    const attachment = obj.attachment;
+    if (!isObject(attachment) || attachment.type !== "queued_command") return;
+    const mode = attachment.commandMode ?? "prompt";
+    if (mode !== "prompt" && mode !== "task-notification") return;
+    const sidechain = obj.isSidechain === true;
+    if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
+    this.#identify(obj);
+    const uuid = str(obj.uuid);
+    this.#queuedPrompt(
+      textBlocks(attachment.prompt, "\n\n"),
+      uuid ? { ...base, recordId: uuid } : base,
+      parseTime(obj.timestamp),
+      this.#flags(sidechain),
+    );
+  }
+
+  /**
+   * Records an absorbed prompt once: its `remove` and its attachment both
+   * carry it, in either order, so the first records it and the second only
+   * clears its fingerprint. A bare slash command is no one's words.
+   */
+  #queuedPrompt(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): void {
+    const said = text.trim();
+    if (!said || /^\/[\w:.-]+$/.test(said)) return;
+    const key = fingerprint(said);
+    const at = this.#queued.indexOf(key);
+    if (at >= 0) {
+      this.#queued.splice(at, 1);
+      return;
+    }
+    this.#queued.push(key);
+    if (this.#queued.length > MAX_QUEUED) this.#queued.shift();
+    this.#said(said, locator, time, flags);
   }
 
   #flags(sidechain: boolean): { flags?: RecordFlags } {
@@ -588,24 +872,54 @@ class TranscriptReader {
     }
   }
 
-  /** A user turn's text: the person's words, or the harness's own work. */
+  /**
+   * A user line's text, unless it repeats a queued prompt already recorded
+   * from the queue (the prompt turned into a turn of its own after all).
+   */
   #typed(
     text: string,
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
   ): void {
+    if (this.#queued.length > 0) {
+      const at = this.#queued.indexOf(fingerprint(text.trim()));
+      if (at >= 0) {
+        this.#queued.splice(at, 1);
+        return;
+      }
+    }
+    // Both copies of an absorbed prompt are written within its turn: a
+    // person's next words end the wait for a missing one.
+    if (this.#said(text, locator, time, flags)?.role === "user") {
+      this.#queued = [];
+    }
+  }
+
+  /**
+   * A user turn's text: the person's words, or the harness's own work.
+   * Returns the record added, if any.
+   */
+  #said(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): SessionRecord | undefined {
     const work = harnessTurn(text);
     if (work) {
-      this.builder.add(work.role, work.text, {
+      return this.builder.add(work.role, work.text, {
         locator,
         time,
         tool: work.tool,
         ...flags,
       });
-      return;
     }
-    this.builder.add("user", speech(text), { locator, time, ...flags });
+    return this.builder.add("user", speech(text), {
+      locator,
+      time,
+      ...flags,
+    });
   }
 
   #toolResult(
@@ -618,7 +932,7 @@ class TranscriptReader {
     const tool = id ? this.#tools.get(id) : undefined;
     if (id) this.#tools.delete(id);
     const isError = block.is_error === true;
-    const text = toolResultText(block.content);
+    let text = toolResultText(block.content);
     const command = id ? this.#commands.get(id) : undefined;
     const m = /^Exit code (-?\d+)\b/.exec(text);
     const exitCode = m ? Number(m[1]) : isError ? undefined : 0;
@@ -633,11 +947,18 @@ class TranscriptReader {
     }
     const recordFlags: RecordFlags = { ...flags.flags };
     if (isError) recordFlags.isError = true;
+    const saved = text.includes("<persisted-output>") && this.#sessionDir
+      ? persistedOutput(this.#sessionDir, text)
+      : undefined;
+    if (saved) {
+      text = saved.text;
+      if (saved.truncated) recordFlags.truncated = true;
+    }
     this.builder.add("tool-output", text, {
       locator,
       time,
       tool,
-      ...(recordFlags.subagent || recordFlags.isError
+      ...(recordFlags.subagent || recordFlags.isError || recordFlags.truncated
         ? { flags: recordFlags }
         : {}),
     });
@@ -705,6 +1026,32 @@ class TranscriptReader {
       this.#tools.set(id, name);
     }
     const input = isObject(block.input) ? block.input : {};
+    const plan = planText(name, input, this.#todos);
+    if (plan) {
+      // The agent's own plan, in its words.
+      this.builder.add("assistant", plan, {
+        locator,
+        time,
+        tool: name,
+        ...flags,
+      });
+      return;
+    }
+    if (name === "WebFetch") {
+      // The page fetched, as the command the tool ran: its result is only
+      // the model's digest of the page. (A WebSearch result repeats its
+      // query, so that call adds nothing.)
+      const url = str(input.url);
+      if (url) {
+        this.builder.add("command", url, {
+          locator,
+          time,
+          tool: name,
+          ...flags,
+        });
+      }
+      return;
+    }
     if (name === "Bash") {
       const cmd = str(input.command);
       if (!cmd) return;
@@ -763,6 +1110,10 @@ class TranscriptReader {
     delete state.tools;
     delete state.files;
     delete state.commands;
+    delete state.queued;
+    delete state.todos;
+    if (this.#queued.length > 0) state.queued = [...this.#queued];
+    if (this.#todos.size > 0) state.todos = [...this.#todos];
     const waiting = [
       ...this.#written,
       ...[...this.#commands].map(([id, r]) => [id, r.seq] as const),
@@ -791,10 +1142,14 @@ class TranscriptReader {
  * Parses one Claude Code transcript (a main session or a sub-agent file),
  * from `options.offset` when resuming.
  *
- * Speech comes from `user`/`assistant` lines; tool calls become `command`,
- * `files` and `edit` records, tool results `tool-output` records (with
- * `isError`), and Bash exit codes are read from the matching result.
- * A torn last line is left for the next pass.
+ * Speech comes from `user`/`assistant` lines and from prompts the running
+ * turn absorbed from the queue; tool calls become `command`, `files` and
+ * `edit` records, tool results `tool-output` records (with `isError`; a
+ * result saved to `<session>/tool-results/` is read from there), and Bash
+ * exit codes are read from the matching result. The title is the session's
+ * custom title, else Claude Code's own, else the first prompt; a `/branch`
+ * fork keeps only its own turns, linked to its source. A torn last line is
+ * left for the next pass.
  *
  * @param path The transcript path.
  * @param options Resume point, state and sub-agent switch.
@@ -970,10 +1325,13 @@ function claudeRoots(source: SourceEnv): string[] {
   return [home, xdg];
 }
 
+/** Folders of a session that hold no transcripts. */
+const SIDECAR_DIRS = new Set(["tool-results"]);
+
 const transcriptKind: FileKind = {
   id: "transcript",
   appendOnly: true,
-  match: (path) => path.endsWith(".jsonl") && !isHistoryPath(path),
+  match: isTranscriptPath,
   parse: (path, options) => parseClaudeTranscript(path, options),
 };
 
@@ -1000,18 +1358,24 @@ export const claudeCode: Harness = {
   id: HARNESS_ID,
   name: "Claude Code",
   format:
-    "JSONL per session in projects/<encoded-cwd>/ (sub-agents in <session>/subagents/), prompts in history.jsonl",
+    "JSONL per session in projects/<encoded-cwd>/ (sub-agents under <session>/subagents/, large tool results in <session>/tool-results/), prompts in history.jsonl",
   envOverrides: ["CLAUDE_CONFIG_DIR", "DEJA_CLAUDE_ROOT", "XDG_CONFIG_HOME"],
   // 3: `!` shell turns and task notifications are command/tool-output, not user turns.
   // 4: an API error turn is kept as error tool-output (it was dropped).
-  revision: 7,
+  // 8: 2.1's absorbed queued prompts, workflow agents, saved tool results,
+  //    ai-title, /branch forks, to-dos and WebFetch URLs.
+  revision: 8,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
     for (const root of claudeRoots(source)) {
+      // Sub-agents sit at any depth under `<session>/subagents/` (2.1's
+      // workflow agents in `workflows/<run>/`); saved tool results are read
+      // with the result that names them, not walked.
       found.push(
         ...walkFiles(`${root}/projects`, transcriptKind.match, {
-          maxDepth: 4,
+          maxDepth: 8,
+          skipDirs: SIDECAR_DIRS,
         }),
       );
       const history = `${root}/history.jsonl`;
@@ -1022,12 +1386,12 @@ export const claudeCode: Harness = {
   kinds: [transcriptKind, historyKind],
   docs: {
     store:
-      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents in `<session>/subagents/agent-<id>.jsonl` (1.x–2.0: `agent-<id>.jsonl` beside the sessions), prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
+      "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), tool-output (isError from `is_error`), Bash commands with exit codes from `Exit code N` results, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, progress/snapshot/queue/system lines and 2.1's pr-link, mode, permission-mode, ai-title, agent-name, agent-setting, last-prompt, file-history-delta and attachment lines (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
-      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer) and fixtures/home/.claude",
+      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, and fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks)",
   },
 };

@@ -8,7 +8,13 @@ import {
   parseClaudeHistory,
   parseClaudeTranscript,
 } from "./claude_code.ts";
-import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
+import { MAX_OUTPUT_CHARS } from "../core/text.ts";
+import {
+  hasSamples,
+  resumeOptions,
+  sampleDir,
+  tempFileAt,
+} from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/home", import.meta.url),
@@ -929,4 +935,421 @@ Deno.test("parseClaudeTranscript() counts 2.1's bookkeeping lines as nothing, an
     'Background command "npm run build" completed (exit code 0).',
   ]);
   equal(s.title, "why does the build take four minutes now?");
+});
+
+const HOME_21 = fileURLToPath(
+  new URL("../../fixtures/claude-2.1", import.meta.url),
+);
+const PROJECTS_21 = `${HOME_21}/.claude/projects/-home-dev-heron-api`;
+const HERON = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c51";
+const HERON_FORK = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c52";
+const PATH_HERON = `${PROJECTS_21}/${HERON}.jsonl`;
+const PATH_HERON_FORK = `${PROJECTS_21}/${HERON_FORK}.jsonl`;
+const PATH_WORKFLOW_AGENT =
+  `${PROJECTS_21}/${HERON}/subagents/workflows/wf_0c1d2e3f-4a5/agent-b1c2d3e4f5a6.jsonl`;
+const source21: SourceEnv = { home: HOME_21, env: {}, os: "linux" };
+
+function queueLine(
+  operation: string,
+  content?: string,
+  extra: Record<string, unknown> = {},
+): string {
+  return line({
+    type: "queue-operation",
+    operation,
+    timestamp: "2026-11-02T10:00:03Z",
+    sessionId: "s1",
+    ...(content === undefined ? {} : { content }),
+    ...extra,
+  });
+}
+
+function queuedLine(
+  prompt: unknown,
+  commandMode = "prompt",
+  extra: Record<string, unknown> = {},
+): string {
+  return line({
+    type: "attachment",
+    sessionId: "s1",
+    timestamp: "2026-11-02T10:00:03Z",
+    uuid: crypto.randomUUID(),
+    attachment: { type: "queued_command", prompt, commandMode, ...extra },
+  });
+}
+
+Deno.test("claudeCode.discover() finds workflow agents below subagents/, not a run's journal or saved tool results", async () => {
+  const found = await claudeCode.discover(source21);
+  deepEqual(found, [PATH_HERON, PATH_HERON_FORK, PATH_WORKFLOW_AGENT]);
+  ok(found.every((p) => claudeCode.kinds.find((k) => k.match(p))));
+  equal(
+    claudeCode.kinds.find((k) =>
+      k.match(
+        `${PROJECTS_21}/${HERON}/subagents/workflows/wf_0c1d2e3f-4a5/journal.jsonl`,
+      )
+    ),
+    undefined,
+  );
+  const agent = only(
+    await parseClaudeTranscript(
+      PATH_WORKFLOW_AGENT,
+      opts({ source: source21 }),
+    ),
+  );
+  equal(agent.id, "b1c2d3e4f5a6");
+  equal(agent.parent, HERON);
+  equal(agent.lineage, "subagent");
+  equal(agent.project, "heron-api");
+  ok(agent.records.every((r) => r.flags?.subagent));
+  ok(
+    byRole(agent, "tool-output").some((r) =>
+      r.text.includes("plover_rate_limiter")
+    ),
+  );
+});
+
+Deno.test("parseClaudeTranscript() records a prompt typed while the agent worked once, from its queue copies", async (t) => {
+  await t.step("2.1.29x session", async () => {
+    const s = only(
+      await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
+    );
+    // The first prompt went enqueue → dequeue → user line; two were absorbed
+    // mid-turn (attachment and remove, in both orders); one was taken back.
+    deepEqual(byRole(s, "user").map((r) => r.text), [
+      "the heron import job drops rows after the osprey migration, can you check?",
+      "also keep the puffin fallback flag on while you fix it",
+      "and skip the gannet fixtures for now",
+    ]);
+    const notices = byRole(s, "tool-output").filter((r) =>
+      r.tool === "task-notification"
+    );
+    deepEqual(notices.map((r) => r.text), [
+      'Background command "Warm cache" completed (exit code 0)\ncache warmed: the dunlin index rebuild took 7 minutes',
+    ]);
+    const puffin = byRole(s, "user")[1];
+    equal(puffin?.time, Date.parse("2026-10-05T09:00:21.000Z"));
+    ok(puffin?.locator.recordId, "located at its attachment line");
+  });
+  const cases: Array<[string, string, string[]]> = [
+    [
+      "a remove with no reason (before 2.1.246) still carries the prompt",
+      queueLine("enqueue", "use the staging bucket") +
+      queueLine("remove", "use the staging bucket"),
+      ["deploy the thumbnails", "use the staging bucket"],
+    ],
+    [
+      "a remove for another reason, or without its text, is not a prompt",
+      queueLine("enqueue", "use the staging bucket") +
+      queueLine("remove", "use the staging bucket", { reason: "cancelled" }) +
+      queueLine("enqueue", "/mcp") + queueLine("remove"),
+      ["deploy the thumbnails"],
+    ],
+    [
+      "a queued shell command or bare slash command is not a prompt",
+      queuedLine("ls -la", "bash") + queuedLine("/compact"),
+      ["deploy the thumbnails"],
+    ],
+    [
+      "a prompt with an image is its text",
+      queuedLine([
+        { type: "text", text: "the banner overlaps here" },
+        { type: "image", source: { type: "base64", data: "iVBOR" } },
+      ]),
+      ["deploy the thumbnails", "the banner overlaps here"],
+    ],
+    [
+      "a user line repeating the absorbed prompt is not a second record",
+      queuedLine("use the staging bucket") +
+      userLine("use the staging bucket") +
+      userLine("and tag the release") + queuedLine("and tag the release") +
+      userLine("ok") + userLine("and tag the release"),
+      [
+        "deploy the thumbnails",
+        "use the staging bucket",
+        "and tag the release",
+        "and tag the release",
+        "ok",
+        "and tag the release",
+      ],
+    ],
+  ];
+  for (const [name, text, users] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFile(
+        "proj/s1.jsonl",
+        userLine("deploy the thumbnails") + text,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(byRole(s, "user").map((r) => r.text), users);
+    });
+  }
+  await t.step("resumed between a prompt's two copies", async () => {
+    const head = userLine("deploy the thumbnails") +
+      queueLine("enqueue", "use the staging bucket") +
+      queuedLine("use the staging bucket");
+    const path = await tempFile("proj/s1.jsonl", head);
+    const first = await parseClaudeTranscript(path, opts());
+    await Deno.writeTextFile(
+      path,
+      queueLine("remove", "use the staging bucket", {
+        reason: "absorbed_mid_turn",
+      }) + userLine("thanks"),
+      { append: true },
+    );
+    const second = only(
+      await parseClaudeTranscript(path, opts(resumeOptions(first))),
+    );
+    deepEqual(
+      [...only(first).records, ...second.records].map((r) => r.text),
+      ["deploy the thumbnails", "use the staging bucket", "thanks"],
+    );
+  });
+});
+
+Deno.test("parseClaudeTranscript() resumed at any line of a 2.1.29x session gives the records of one read", async () => {
+  const full = only(
+    await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
+  );
+  const lines = (await Deno.readTextFile(PATH_HERON)).split("\n").slice(0, -1);
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/${HERON}.jsonl`;
+  await Deno.mkdir(`${dir}/${HERON}/tool-results`, { recursive: true });
+  await Deno.copyFile(
+    `${PROJECTS_21}/${HERON}/tool-results/toolu_h_bash1.txt`,
+    `${dir}/${HERON}/tool-results/toolu_h_bash1.txt`,
+  );
+  const key = (r: SessionRecord) => [r.seq, r.role, r.text, r.tool, r.exitCode];
+  for (let k = 1; k < lines.length; k++) {
+    await Deno.writeTextFile(path, lines.slice(0, k).join("\n") + "\n");
+    const head = await parseClaudeTranscript(path, opts());
+    await Deno.writeTextFile(path, lines.slice(k).join("\n") + "\n", {
+      append: true,
+    });
+    const tail = await parseClaudeTranscript(
+      path,
+      opts(resumeOptions(head)),
+    );
+    const records = [...head.sessions, ...tail.sessions].flatMap((s) =>
+      s.records
+    );
+    // An exit code learned later is set by the index on the earlier record.
+    for (const late of tail.lateExitCodes ?? []) {
+      const command = records.find((r) => r.seq === late.seq);
+      if (command) command.exitCode = late.exitCode;
+    }
+    deepEqual(
+      records.map(key),
+      full.records.map(key),
+      `split at line ${k + 1}`,
+    );
+  }
+});
+
+Deno.test("parseClaudeTranscript() reads a large tool result from the session's tool-results/ file", async (t) => {
+  await t.step("the saved file replaces the preview", async () => {
+    const s = only(
+      await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
+    );
+    const [saved, gone] = byRole(s, "tool-output");
+    ok(saved?.text.startsWith("Exit code 1\nok heron-import/case_000\n"));
+    ok(
+      saved?.text.includes(
+        "FAIL heron-import/replay: kittiwake checksum mismatch at row 5512",
+      ),
+    );
+    ok(!saved?.text.includes("<persisted-output>"));
+    deepEqual(saved?.flags, { isError: true });
+    equal(byRole(s, "command")[0]?.exitCode, 1);
+    // Its file is gone: the preview is what there is.
+    ok(gone?.text.includes("src/import/osprey.ts:12: const wren = loadWren()"));
+    ok(gone?.text.includes("<persisted-output>"));
+  });
+  const persisted = (named: string) =>
+    userLine([{
+      type: "tool_result",
+      tool_use_id: "toolu_big",
+      content:
+        `<persisted-output>\nOutput too large (2.1MB). Full output saved to: ${named}\n\nPreview (first 2KB):\nline 0 of the preview\n...\n</persisted-output>`,
+    }]);
+  await t.step(
+    "a file past the output cap is read at its two ends",
+    async () => {
+      const path = await tempFile("proj/s9.jsonl", persisted("/x/big.txt"));
+      const lines = Array.from(
+        { length: 60_000 },
+        (_, i) => `line ${i} of the output: ${"·".repeat(i % 40)}`,
+      );
+      await Deno.mkdir(path.replace(/\.jsonl$/, "/tool-results"), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(
+        path.replace(/\.jsonl$/, "/tool-results/big.txt"),
+        lines.join("\n") + "\nlast line: snipe overflow\n",
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      const out = byRole(s, "tool-output")[0];
+      ok(out?.text.startsWith("line 0 of the output: \n"));
+      ok(out?.text.endsWith("last line: snipe overflow"));
+      ok(/\n\[… \d+ bytes …\]\nline \d+ of the output/.test(out?.text ?? ""));
+      ok((out?.text.length ?? 0) <= MAX_OUTPUT_CHARS + 64);
+      equal(out?.flags?.truncated, true);
+    },
+  );
+  await t.step("only the session's own folder is read", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${dir}/secret.txt`, "nightjar private notes");
+    const path = await tempFile(
+      "proj/s8.jsonl",
+      persisted(`${dir}/secret.txt`) + persisted("../../secret.txt") +
+        persisted("linked.txt"),
+    );
+    const tools = path.replace(/\.jsonl$/, "/tool-results");
+    await Deno.mkdir(tools, { recursive: true });
+    await Deno.symlink(`${dir}/secret.txt`, `${tools}/linked.txt`);
+    const s = only(await parseClaudeTranscript(path, opts()));
+    const texts = byRole(s, "tool-output").map((r) => r.text);
+    equal(texts.length, 3);
+    ok(texts.every((t) => t.includes("line 0 of the preview")));
+    ok(texts.every((t) => !t.includes("nightjar")));
+  });
+});
+
+Deno.test("parseClaudeTranscript() titles a session by its custom title, else Claude's own, else the first prompt", async (t) => {
+  await t.step("2.1.29x sessions", async () => {
+    const named = only(
+      await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
+    );
+    equal(named.title, "Heron rows");
+    const fork = only(
+      await parseClaudeTranscript(PATH_HERON_FORK, opts({ source: source21 })),
+    );
+    equal(fork.title, "Lemming batch backfill");
+  });
+  const title = (type: string, text: string) =>
+    line({
+      type,
+      sessionId: "s1",
+      [type === "ai-title" ? "aiTitle" : "customTitle"]: text,
+    });
+  const cases: Array<[string, string, string]> = [
+    [
+      "Claude's title before the first prompt",
+      title("ai-title", "Thumbnail deploy") + userLine("deploy the thumbnails"),
+      "Thumbnail deploy",
+    ],
+    [
+      "a custom title before Claude's",
+      title("custom-title", "Thumbs") + title("ai-title", "Thumbnail deploy"),
+      "Thumbs",
+    ],
+    [
+      "the last custom title",
+      title("custom-title", "Thumbs") + title("ai-title", "Thumbnail deploy") +
+      title("custom-title", "Thumbs v2"),
+      "Thumbs v2",
+    ],
+  ];
+  for (const [name, text, expected] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFile(
+        "proj/s1.jsonl",
+        userLine("deploy the thumbnails") + text,
+      );
+      equal(only(await parseClaudeTranscript(path, opts())).title, expected);
+    });
+  }
+  await t.step(
+    "a custom title read in an earlier pass still wins",
+    async () => {
+      const path = await tempFile(
+        "proj/s1.jsonl",
+        userLine("deploy the thumbnails") + title("custom-title", "Thumbs"),
+      );
+      const first = await parseClaudeTranscript(path, opts());
+      await Deno.writeTextFile(path, title("ai-title", "Thumbnail deploy"), {
+        append: true,
+      });
+      const second = await parseClaudeTranscript(
+        path,
+        opts(resumeOptions(first)),
+      );
+      equal(second.sessions.length, 0);
+      equal((second.state as { titleFrom?: string }).titleFrom, "custom");
+    },
+  );
+});
+
+Deno.test("parseClaudeTranscript() reads a /branch fork as a fork of its source, without the copied turns", async () => {
+  const s = only(
+    await parseClaudeTranscript(PATH_HERON_FORK, opts({ source: source21 })),
+  );
+  equal(s.id, HERON_FORK);
+  equal(s.parent, HERON);
+  equal(s.lineage, "fork");
+  equal(s.cwd, "/home/dev/heron-api");
+  deepEqual(s.records.map((r) => r.text), [
+    "forget the column change; try the lemming batch approach instead",
+    "Switching to lemming batches of 5,000 rows.",
+  ]);
+  equal(s.started, Date.parse("2026-10-06T08:00:00.000Z"));
+});
+
+Deno.test("parseClaudeTranscript() keeps to-dos as the agent's plan and a fetched URL as a command", async (t) => {
+  await t.step("2.1.29x session", async () => {
+    const s = only(
+      await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
+    );
+    // The second TodoWrite call rewrites the list: only its new todo is added.
+    deepEqual(
+      s.records.filter((r) => r.tool === "TodoWrite" && r.role === "assistant")
+        .map((r) => r.text),
+      ["wire up the skua exporter", "backfill the tern rows"],
+    );
+    deepEqual(
+      byRole(s, "command").filter((r) => r.tool?.startsWith("Web")).map((
+        r,
+      ) => [r.tool, r.text, r.exitCode]),
+      [["WebFetch", "https://example.org/osprey-migration-notes", undefined]],
+    );
+    // A search's query is already the first line of its result.
+    ok(
+      byRole(s, "tool-output").some((r) =>
+        r.tool === "WebSearch" &&
+        r.text.startsWith(
+          'Web search results for query: "postgres bigint row id migration"',
+        )
+      ),
+    );
+  });
+  await t.step("a TaskCreate task", async () => {
+    const path = await tempFile(
+      "proj/s1.jsonl",
+      line({
+        type: "assistant",
+        sessionId: "s1",
+        message: {
+          id: "msg_t",
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "toolu_t1",
+            name: "TaskCreate",
+            input: {
+              subject: "Rotate the curlew keys",
+              description: "Both staging and prod",
+              activeForm: "Rotating the curlew keys",
+            },
+          }],
+        },
+      }),
+    );
+    const s = only(await parseClaudeTranscript(path, opts()));
+    deepEqual(s.records.map((r) => [r.role, r.tool, r.text]), [
+      [
+        "assistant",
+        "TaskCreate",
+        "Rotate the curlew keys\nBoth staging and prod",
+      ],
+    ]);
+  });
 });
