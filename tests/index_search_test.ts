@@ -900,3 +900,45 @@ Deno.test("deja search shows the notes deja remember kept that hold its words", 
     [],
   );
 });
+
+Deno.test("a title the harness writes after the first pass replaces the first prompt's", async () => {
+  const { home, indexPath } = await tempHome();
+  const id = "5b6c7d8e-2222-4222-8333-944455556666";
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = `${dir}/${id}.jsonl`;
+  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.40" };
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      ...base,
+      type: "user",
+      uuid: "u1",
+      timestamp: "2026-11-20T10:00:00.000Z",
+      message: { role: "user", content: "move the enclosure tables over" },
+    }) + "\n",
+  );
+  const titleOf = () => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (db.prepare("SELECT title FROM sessions WHERE id = ?").get(id) as {
+        title: string;
+      }).title;
+    } finally {
+      db.close();
+    }
+  };
+  await pass(home, indexPath);
+  equal(titleOf(), "move the enclosure tables over");
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      type: "custom-title",
+      customTitle: "Otter migration",
+      sessionId: id,
+    }) + "\n",
+    { append: true },
+  );
+  await pass(home, indexPath);
+  equal(titleOf(), "Otter migration");
+});

@@ -116,6 +116,11 @@ export interface Session {
   path: string;
   /** First user-facing line, when the harness or the parser derived one. */
   title?: string;
+  /**
+   * The title is one the harness stored (a rename, a generated title), not
+   * the first prompt's: it replaces the title an earlier pass kept.
+   */
+  titleGiven?: boolean;
   /** Milliseconds since the epoch of the first record. */
   started?: number;
   /** Milliseconds since the epoch of the last record. */

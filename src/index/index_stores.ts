@@ -239,7 +239,8 @@ class Writer {
       ),
       updateSession: db.prepare(
         `UPDATE sessions SET project = CASE WHEN ? != '' THEN ? ELSE project END,
-           cwd = COALESCE(?, cwd), title = COALESCE(title, ?),
+           cwd = COALESCE(?, cwd),
+           title = CASE WHEN ? AND ? IS NOT NULL THEN ? ELSE COALESCE(title, ?) END,
            started = MIN(COALESCE(started, ?), COALESCE(?, started)),
            updated = MAX(COALESCE(updated, ?), COALESCE(?, updated)),
            parent = COALESCE(?, parent), lineage = COALESCE(?, lineage)
@@ -323,6 +324,11 @@ class Writer {
           s.project,
           s.project,
           s.cwd,
+          // A title the harness stored replaces the first prompt's that an
+          // earlier pass kept (a rename appended later); a derived one not.
+          s.titleGiven ? 1 : 0,
+          s.title,
+          s.title,
           s.title,
           s.started,
           s.started,

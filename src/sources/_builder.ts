@@ -104,7 +104,10 @@ export class SessionBuilder {
 
   /** Sets an explicit title (harnesses that store one). */
   setTitle(title: string): void {
-    if (title.trim()) this.#session.title = titleFrom(title);
+    if (title.trim()) {
+      this.#session.title = titleFrom(title);
+      this.#session.titleGiven = true;
+    }
   }
 
   /** Sets parent lineage. */

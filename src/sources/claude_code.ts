@@ -1186,7 +1186,11 @@ export async function parseClaudeTranscript(
   );
   const session = reader.builder.build();
   return {
-    sessions: session.records.length > 0 ? [session] : [],
+    // A later pass that only renamed the session still carries its title.
+    sessions: session.records.length > 0 ||
+        ((options.offset ?? 0) > 0 && session.titleGiven)
+      ? [session]
+      : [],
     safeOffset: walked.safeOffset,
     safeLine: walked.safeLine,
     state: reader.resumeState(),
