@@ -287,7 +287,11 @@ class OpencodeSession {
     );
   }
 
-  /** A tool call with its state (1.x `part` of type tool, 2.0 content item). */
+  /**
+   * A tool call with its state (1.x `part` of type tool, 2.0 content item).
+   * The call's records take the tool's own start (`state.time.start`) and
+   * its output the end; `time` (the message's) stands in for either.
+   */
   tool(
     name: string,
     state: Json,
@@ -297,6 +301,9 @@ class OpencodeSession {
   ): void {
     const input = objectOf(state.input);
     const metadata = obj(state.metadata);
+    const span = obj(state.time);
+    const started = parseTime(span.start) ?? time;
+    const ended = parseTime(span.end) ?? started;
     const tool = name;
     if (name === "bash" || name === "shell") {
       const command = str(input.command);
@@ -304,7 +311,7 @@ class OpencodeSession {
         const record = this.builder.add(
           "command",
           command,
-          this.opts(locator, time, { tool }),
+          this.opts(locator, started, { tool }),
         );
         const exit = finite(metadata.exit);
         if (record && exit !== undefined) record.exitCode = exit;
@@ -312,20 +319,20 @@ class OpencodeSession {
     } else if (name === "apply_patch" || name === "patch") {
       const patch = str(input.patchText) ?? str(input.patch) ?? "";
       for (const f of filesOfApplyPatch(patch)) {
-        this.file(f.path, messageId, locator, time, tool);
-        this.edit(f.path, f.removed, locator, time, tool);
+        this.file(f.path, messageId, locator, started, tool);
+        this.edit(f.path, f.removed, locator, started, tool);
       }
     } else if (["read", "view", "write", "edit", "multiedit"].includes(name)) {
       const path = str(input.filePath) ?? str(input.path) ??
         str(input.file_path);
       if (path) {
-        this.file(path, messageId, locator, time, tool);
+        this.file(path, messageId, locator, started, tool);
         if (name === "edit") {
           this.edit(
             path,
             str(input.oldString) ?? str(input.old_string) ?? "",
             locator,
-            time,
+            started,
             tool,
           );
         } else if (name === "multiedit") {
@@ -335,7 +342,7 @@ class OpencodeSession {
                 path,
                 str(e.oldString) ?? str(e.old_string) ?? "",
                 locator,
-                time,
+                started,
                 tool,
               );
             }
@@ -348,7 +355,7 @@ class OpencodeSession {
       this.builder.add(
         "tool-output",
         out.text,
-        this.opts(locator, time, { tool, isError: out.isError }),
+        this.opts(locator, ended, { tool, isError: out.isError }),
       );
     }
   }
@@ -1041,7 +1048,8 @@ export const opencode: Harness = {
     "SQLite opencode.db (1.x session/message/part, 2.0 session_v2/session_message); older storage/ JSON tree; session_diff JSON",
   envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
   // 2: an assistant message's error is kept as error tool-output.
-  revision: 2,
+  // 3: a tool's records are timed by its own start and end.
+  revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1049,7 +1057,7 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:

@@ -27,6 +27,90 @@ CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_create
 CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL);
 `;
 
+/** The 1.x tables as opencode 1.18.5 writes them (its other tables left out). */
+const CURRENT_SCHEMA = `
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text, metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+`;
+
+/** 2026-09-12T10:00:00Z, when the current-shape session's first message was written. */
+const T0 = Date.UTC(2026, 8, 12, 10);
+
+/**
+ * Writes `<dataDir>/opencode.db` in the 1.18.5 shape: one session, a user
+ * message, then an assistant message (written a second later) holding
+ * `parts` in order. Returns the store's path.
+ */
+async function currentStore(
+  dataDir: string,
+  parts: readonly Record<string, unknown>[],
+): Promise<string> {
+  const path = join(dataDir, "opencode.db");
+  const assistant = {
+    role: "assistant",
+    time: { created: T0 + 1000, completed: T0 + 400_000 },
+    path: { cwd: "/home/dev/vole-api", root: "/home/dev/vole-api" },
+    finish: "tool-calls",
+  };
+  await writeFixtureDb(path, CURRENT_SCHEMA, [
+    {
+      table: "session",
+      rows: [{
+        id: "ses_c",
+        project_id: "prj",
+        slug: "amber-vole",
+        directory: "/home/dev/vole-api",
+        title: "Vole rollout",
+        version: "1.18.5",
+        time_created: T0,
+        time_updated: T0 + 400_000,
+      }],
+    },
+    {
+      table: "message",
+      rows: [
+        {
+          id: "msg_1",
+          session_id: "ses_c",
+          time_created: T0,
+          time_updated: T0,
+          data: JSON.stringify({ role: "user", time: { created: T0 } }),
+        },
+        {
+          id: "msg_2",
+          session_id: "ses_c",
+          time_created: T0 + 1000,
+          time_updated: T0 + 400_000,
+          data: JSON.stringify(assistant),
+        },
+      ],
+    },
+    {
+      table: "part",
+      rows: [
+        {
+          id: "prt_1",
+          message_id: "msg_1",
+          session_id: "ses_c",
+          time_created: T0,
+          time_updated: T0,
+          data: JSON.stringify({ type: "text", text: "run the vole suite" }),
+        },
+        ...parts.map((part, i) => ({
+          id: `prt_2${String(i).padStart(2, "0")}`,
+          message_id: "msg_2",
+          session_id: "ses_c",
+          time_created: T0 + 1000,
+          time_updated: T0 + 1000,
+          data: JSON.stringify(part),
+        })),
+      ],
+    },
+  ]);
+  return path;
+}
+
 /** Writes a JSON tree under `root`: each file's text, or its value as JSON. */
 async function writeTree(
   root: string,
@@ -457,5 +541,44 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
         ["tool-output", "missing API key"],
       ]);
     },
+  );
+});
+
+Deno.test("opencode dates a tool's records by the tool's own start and end", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [
+    {
+      type: "tool",
+      callID: "toolu_1",
+      tool: "bash",
+      state: {
+        status: "completed",
+        input: { command: "cargo test -p vole" },
+        output: "test result: ok",
+        metadata: { exit: 0 },
+        time: { start: T0 + 62_000, end: T0 + 64_500 },
+      },
+    },
+    {
+      type: "tool",
+      callID: "toolu_2",
+      tool: "read",
+      state: {
+        status: "completed",
+        input: { filePath: "/home/dev/vole-api/Cargo.toml" },
+        output: "[package]",
+      },
+    },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.time]),
+    [
+      ["user", T0],
+      ["command", T0 + 62_000],
+      ["tool-output", T0 + 64_500],
+      ["files", T0 + 1000],
+      ["tool-output", T0 + 1000],
+    ],
+    "a tool with no times of its own keeps its message's",
   );
 });
