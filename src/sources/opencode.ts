@@ -133,7 +133,11 @@ function revertOf(value: unknown): SessionMeta["revert"] {
   return partID ? { messageID, partID } : { messageID };
 }
 
-/** Text of a tool's output: 1.x `output` string or 2.0 `content` parts. */
+/**
+ * Text of a tool's output: 1.x `output` string or 2.0 `content` parts. A
+ * failed tool gives its error, after what it printed before it failed
+ * (`metadata.output`: an interrupted call's partial output).
+ */
 function toolOutput(state: Json): { text: string; isError: boolean } {
   if (state.status === "error") {
     const error = state.error;
@@ -142,7 +146,11 @@ function toolOutput(state: Json): { text: string; isError: boolean } {
       : isObject(error) && typeof error.message === "string"
       ? error.message
       : "";
-    return { text, isError: true };
+    const partial = str(obj(state.metadata).output)?.trim();
+    return {
+      text: partial && !text.includes(partial) ? `${partial}\n${text}` : text,
+      isError: true,
+    };
   }
   if (typeof state.output === "string") {
     return { text: state.output, isError: false };
@@ -1048,7 +1056,8 @@ export const opencode: Harness = {
     "SQLite opencode.db (1.x session/message/part, 2.0 session_v2/session_message); older storage/ JSON tree; session_diff JSON",
   envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
   // 2: an assistant message's error is kept as error tool-output.
-  // 3: a tool's records are timed by its own start and end.
+  // 3: a tool's records are timed by its own start and end; an interrupted
+  // tool keeps its partial output.
   revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
@@ -1057,7 +1066,7 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged, with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:

@@ -582,3 +582,29 @@ Deno.test("opencode dates a tool's records by the tool's own start and end", asy
     "a tool with no times of its own keeps its message's",
   );
 });
+
+Deno.test("opencode keeps what an interrupted tool printed before it stopped", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [{
+    type: "tool",
+    callID: "toolu_1",
+    tool: "bash",
+    state: {
+      status: "error",
+      input: { command: "./scripts/flush_wren.sh" },
+      error: "Tool execution aborted",
+      metadata: {
+        interrupted: true,
+        output:
+          "flushing...\npartial output: wren flush pending for 12 shards\n",
+      },
+      time: { start: T0 + 300_000, end: T0 + 330_000 },
+    },
+  }]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  const out = sessions[0]?.records.find((r) => r.role === "tool-output");
+  equal(
+    out?.text,
+    "flushing...\npartial output: wren flush pending for 12 shards\nTool execution aborted",
+  );
+  equal(out?.flags?.isError, true);
+});
