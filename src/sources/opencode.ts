@@ -16,7 +16,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, cutAtWordEdge, MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -133,12 +133,86 @@ function revertOf(value: unknown): SessionMeta["revert"] {
   return partID ? { messageID, partID } : { messageID };
 }
 
+/** Where a truncated output's preview says the whole of it went. */
+const SAVED_TO = /Full output saved to: (\S+)/;
+
+/** The names opencode gives the files under `tool-output/`. */
+const SAVED_NAME = /^tool_[0-9A-Za-z]+$/;
+
+/** Reads up to `length` bytes of an open file from `from`. */
+function readAt(file: Deno.FsFile, from: number, length: number): Uint8Array {
+  file.seekSync(from, Deno.SeekMode.Start);
+  const buf = new Uint8Array(length);
+  let read = 0;
+  while (read < length) {
+    const n = file.readSync(buf.subarray(read));
+    if (n === null) break;
+    read += n;
+  }
+  return buf.subarray(0, read);
+}
+
+/**
+ * A tool output opencode saved whole under `tool-output/` (named by the
+ * part's `metadata.outputPath`, else by its preview, and looked for in
+ * `dir` only), read up to {@linkcode MAX_OUTPUT_CHARS}: a longer file gives
+ * its first and last halves, cut at a blank so redaction never sees half a
+ * token, around a line saying how many bytes were left out. Undefined when
+ * the file is gone (opencode deletes them after a week) or empty.
+ */
+function savedOutput(
+  dir: string | undefined,
+  path: string | undefined,
+): { text: string; truncated: boolean } | undefined {
+  const name = path === undefined ? "" : baseName(path);
+  if (dir === undefined || !SAVED_NAME.test(name)) return undefined;
+  let text: string;
+  let truncated = false;
+  try {
+    using file = Deno.openSync(join(dir, name), { read: true });
+    const info = file.statSync();
+    if (!info.isFile) return undefined;
+    const decoder = new TextDecoder();
+    if (info.size <= MAX_OUTPUT_CHARS) {
+      text = decoder.decode(readAt(file, 0, info.size));
+    } else {
+      // Room for the line between the halves: the whole stays under the cap.
+      const half = MAX_OUTPUT_CHARS / 2 - 64;
+      const first = decoder.decode(readAt(file, 0, half));
+      const last = decoder.decode(readAt(file, info.size - half, half));
+      const head = cutAtWordEdge(first, first.length - 1);
+      const newline = last.indexOf("\n");
+      const blank = last.search(/\s/);
+      const from = newline >= 0 && newline < 4096
+        ? newline + 1
+        : blank >= 0
+        ? blank + 1
+        : last.length;
+      const tail = last.slice(from);
+      const encoder = new TextEncoder();
+      const left = info.size - encoder.encode(head).length -
+        encoder.encode(tail).length;
+      text = `${head}\n[… ${left} bytes …]\n${tail}`;
+      truncated = true;
+    }
+  } catch {
+    return undefined;
+  }
+  return text.trim() ? { text, truncated } : undefined;
+}
+
 /**
  * Text of a tool's output: 1.x `output` string or 2.0 `content` parts. A
  * failed tool gives its error, after what it printed before it failed
- * (`metadata.output`: an interrupted call's partial output).
+ * (`metadata.output`: an interrupted call's partial output). An output
+ * opencode truncated (`metadata.truncated`) is read whole from the file it
+ * saved in `savedDir`; its preview stands in, flagged truncated, once the
+ * file is gone.
  */
-function toolOutput(state: Json): { text: string; isError: boolean } {
+function toolOutput(
+  state: Json,
+  savedDir: string | undefined,
+): { text: string; isError: boolean; truncated?: boolean } {
   if (state.status === "error") {
     const error = state.error;
     const text = typeof error === "string"
@@ -152,18 +226,28 @@ function toolOutput(state: Json): { text: string; isError: boolean } {
       isError: true,
     };
   }
-  if (typeof state.output === "string") {
-    return { text: state.output, isError: false };
-  }
-  const parts: string[] = [];
-  for (const item of list(state.content)) {
-    if (
-      isObject(item) && item.type === "text" && typeof item.text === "string"
-    ) {
-      parts.push(item.text);
+  let text: string;
+  if (typeof state.output === "string") text = state.output;
+  else {
+    const parts: string[] = [];
+    for (const item of list(state.content)) {
+      if (
+        isObject(item) && item.type === "text" && typeof item.text === "string"
+      ) {
+        parts.push(item.text);
+      }
     }
+    text = parts.join("\n");
   }
-  return { text: parts.join("\n"), isError: false };
+  const metadata = obj(state.metadata);
+  if (metadata.truncated !== true) return { text, isError: false };
+  const saved = savedOutput(
+    savedDir,
+    str(metadata.outputPath) ?? SAVED_TO.exec(text)?.[1],
+  );
+  return saved
+    ? { ...saved, isError: false }
+    : { text, isError: false, truncated: true };
 }
 
 /** Builds one opencode session the same way from every store shape. */
@@ -174,8 +258,16 @@ class OpencodeSession {
   #revertFrom: number | undefined;
   #filesSeen = new Set<string>();
   #filesMessage = "";
+  #savedDir: string | undefined;
 
-  constructor(path: string, meta: SessionMeta) {
+  /**
+   * @param path The store or session file.
+   * @param meta The session row.
+   * @param dataDir opencode's data directory, whose `tool-output/` holds
+   * whole outputs the store keeps only a preview of.
+   */
+  constructor(path: string, meta: SessionMeta, dataDir?: string) {
+    if (dataDir !== undefined) this.#savedDir = join(dataDir, "tool-output");
     let lineage: Lineage | undefined;
     let parent: string | undefined;
     if (meta.parent) {
@@ -359,11 +451,15 @@ class OpencodeSession {
       }
     }
     if (state.status === "completed" || state.status === "error") {
-      const out = toolOutput(state);
+      const out = toolOutput(state, this.#savedDir);
       this.builder.add(
         "tool-output",
         out.text,
-        this.opts(locator, ended, { tool, isError: out.isError }),
+        this.opts(locator, ended, {
+          tool,
+          isError: out.isError,
+          truncated: out.truncated === true,
+        }),
       );
     }
   }
@@ -557,7 +653,7 @@ function readV2(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta);
+      session = new OpencodeSession(path, meta, dirName(path));
       sessions.set(sid, session);
     }
     const data = objectOf(textColumn(row.data));
@@ -653,7 +749,7 @@ function readV1(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta);
+      session = new OpencodeSession(path, meta, dirName(path));
       sessions.set(sid, session);
     }
     if (mid !== lastMessage) {
@@ -847,7 +943,7 @@ export function parseOpencodeStorageSession(
       return { sessions: [], skipped: 0 };
     }
     const { storage, legacy } = storageOf(path);
-    const session = new OpencodeSession(path, meta);
+    const session = new OpencodeSession(path, meta, dirName(storage));
     const messageDir = legacy
       ? join(storage, "session", "message", id)
       : join(storage, "message", id);
@@ -1057,7 +1153,8 @@ export const opencode: Harness = {
   envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
   // 2: an assistant message's error is kept as error tool-output.
   // 3: a tool's records are timed by its own start and end; an interrupted
-  // tool keeps its partial output.
+  // tool keeps its partial output; a truncated output is read whole from
+  // tool-output/.
   revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
@@ -1066,7 +1163,7 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged, with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:

@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DejaError } from "../core/errors.ts";
+import { MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { isSuperseded } from "../core/types.ts";
 import {
   opencode,
@@ -607,4 +608,80 @@ Deno.test("opencode keeps what an interrupted tool printed before it stopped", a
     "flushing...\npartial output: wren flush pending for 12 shards\nTool execution aborted",
   );
   equal(out?.flags?.isError, true);
+});
+
+Deno.test("opencode reads a truncated tool output whole from tool-output/", async (t) => {
+  const dataDir = await Deno.makeTempDir();
+  await Deno.mkdir(join(dataDir, "tool-output"));
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) => `test migrate::case_${String(i).padStart(4, "0")} ... ok`,
+  );
+  const full = [
+    ...lines,
+    "thread 'migrate::axolotl_replay' panicked at 'axolotl checksum mismatch at row 991'",
+    "test result: FAILED. 2999 passed; 1 failed",
+  ].join("\n");
+  const preview = lines.slice(0, 40).join("\n");
+  /** A bash part whose output opencode cut, saving the whole as `name`. */
+  const truncatedBash = (name: string) => {
+    // Where opencode wrote it: another machine's data dir, as in a copied store.
+    const saved = `/home/dev/.local/share/opencode/tool-output/${name}`;
+    return {
+      type: "tool",
+      callID: "toolu_1",
+      tool: "bash",
+      state: {
+        status: "completed",
+        input: { command: "cargo test -p migrate" },
+        output:
+          `${preview}\n\n...2962 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ${saved}\nUse the Task tool to have explore agent process this file with Grep and Read (with offset/limit). Do NOT read the full file yourself - delegate to save context.`,
+        metadata: { exit: 101, truncated: true, outputPath: saved },
+        time: { start: T0 + 62_000, end: T0 + 390_000 },
+      },
+    };
+  };
+  const outputOf = async (name: string) => {
+    const path = await currentStore(dataDir, [truncatedBash(name)]);
+    const { sessions } = await parseOpencodeDb(path, OPTIONS);
+    return sessions[0]?.records.find((r) => r.role === "tool-output");
+  };
+
+  await t.step("the saved file's text replaces the preview", async () => {
+    await Deno.writeTextFile(
+      join(dataDir, "tool-output", "tool_fa11c0ffee001AbCdEf"),
+      full,
+    );
+    const out = await outputOf("tool_fa11c0ffee001AbCdEf");
+    equal(out?.text, full);
+    equal(out?.flags, undefined);
+  });
+  await t.step("a file past the output cap gives its two ends", async () => {
+    const big = [
+      "BEGIN vole log",
+      "x ".repeat(MAX_OUTPUT_CHARS),
+      "END axolotl checksum mismatch",
+    ].join("\n");
+    await Deno.writeTextFile(
+      join(dataDir, "tool-output", "tool_b16b16b16AbCdEf"),
+      big,
+    );
+    const out = await outputOf("tool_b16b16b16AbCdEf");
+    ok(out && out.text.length <= MAX_OUTPUT_CHARS);
+    ok(out?.text.startsWith("BEGIN vole log\n"));
+    ok(out?.text.endsWith("\nEND axolotl checksum mismatch"));
+    ok(/\n\[… \d+ bytes …\]\n/.test(out?.text ?? ""));
+    equal(out?.flags?.truncated, true);
+  });
+  await t.step("the preview stands in once the file is gone", async () => {
+    const out = await outputOf("tool_90ne0000000AbCdEf");
+    ok(out?.text.startsWith(preview));
+    ok(!out?.text.includes("axolotl"));
+    equal(out?.flags?.truncated, true);
+  });
+  await t.step("only a tool_* file under tool-output/ is read", async () => {
+    await Deno.writeTextFile(join(dataDir, "opencode.json"), "{}");
+    const out = await outputOf("../opencode.json");
+    ok(out?.text.startsWith(preview));
+  });
 });
