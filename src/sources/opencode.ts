@@ -250,6 +250,25 @@ function toolOutput(
     : { text, isError: false, truncated: true };
 }
 
+/**
+ * A person's answers to the `question` tool: one `question → answer` line
+ * per question answered (`metadata.answers`, the options chosen or the
+ * words typed, beside `input.questions`).
+ */
+function questionAnswers(input: Json, metadata: Json): string {
+  const questions = list(input.questions);
+  const lines: string[] = [];
+  list(metadata.answers).forEach((answer, i) => {
+    const chosen = list(answer).filter((a): a is string =>
+      typeof a === "string" && a.trim().length > 0
+    ).join(", ");
+    if (!chosen) return;
+    const question = str(obj(questions[i]).question)?.trim();
+    lines.push(question ? `${question} → ${chosen}` : chosen);
+  });
+  return lines.join("\n");
+}
+
 /** Builds one opencode session the same way from every store shape. */
 class OpencodeSession {
   readonly builder: SessionBuilder;
@@ -461,6 +480,9 @@ class OpencodeSession {
           truncated: out.truncated === true,
         }),
       );
+      if (name === "question" && state.status === "completed") {
+        this.speech("user", questionAnswers(input, metadata), locator, ended);
+      }
     }
   }
 
@@ -1154,7 +1176,7 @@ export const opencode: Harness = {
   // 2: an assistant message's error is kept as error tool-output.
   // 3: a tool's records are timed by its own start and end; an interrupted
   // tool keeps its partial output; a truncated output is read whole from
-  // tool-output/.
+  // tool-output/; answers to the question tool are the user's.
   revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
@@ -1163,7 +1185,7 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:

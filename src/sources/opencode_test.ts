@@ -685,3 +685,55 @@ Deno.test("opencode reads a truncated tool output whole from tool-output/", asyn
     ok(out?.text.startsWith(preview));
   });
 });
+
+Deno.test("opencode keeps a person's answers to the question tool as theirs", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [{
+    type: "tool",
+    callID: "toolu_1",
+    tool: "question",
+    state: {
+      status: "completed",
+      input: {
+        questions: [
+          {
+            question: "Which database should the backfill use?",
+            header: "Backfill DB",
+            options: [{ label: "prod", description: "prod" }, {
+              label: "staging",
+              description: "staging",
+            }],
+          },
+          {
+            question: "Which regions?",
+            header: "Regions",
+            options: [],
+            multiple: true,
+          },
+          { question: "Notify the team?", header: "Notify", options: [] },
+        ],
+      },
+      output:
+        'User has answered your questions: "Which database should the backfill use?"="the caracal staging replica, refreshed nightly", "Which regions?"="eu-west, us-east", "Notify the team?"="Unanswered". You can now continue with the user\'s answers in mind.',
+      title: "Asked 3 questions",
+      metadata: {
+        answers: [
+          ["the caracal staging replica, refreshed nightly"],
+          ["eu-west", "us-east"],
+          [],
+        ],
+        truncated: false,
+      },
+      time: { start: T0 + 200_000, end: T0 + 260_000 },
+    },
+  }]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  const records = sessions[0]?.records ?? [];
+  deepEqual(records.slice(1).map((r) => [r.role, r.time]), [
+    ["tool-output", T0 + 260_000],
+    ["user", T0 + 260_000],
+  ]);
+  equal(
+    records[2]?.text,
+    "Which database should the backfill use? → the caracal staging replica, refreshed nightly\nWhich regions? → eu-west, us-east",
+  );
+});
