@@ -269,6 +269,13 @@ function questionAnswers(input: Json, metadata: Json): string {
   return lines.join("\n");
 }
 
+/** The web tools and the input key that says what each fetched or searched. */
+const WEB_TOOLS: ReadonlyMap<string, string> = new Map([
+  ["webfetch", "url"],
+  ["websearch", "query"],
+  ["codesearch", "query"],
+]);
+
 /** Builds one opencode session the same way from every store shape. */
 class OpencodeSession {
   readonly builder: SessionBuilder;
@@ -424,6 +431,7 @@ class OpencodeSession {
     const started = parseTime(span.start) ?? time;
     const ended = parseTime(span.end) ?? started;
     const tool = name;
+    const webKey = WEB_TOOLS.get(name);
     if (name === "bash" || name === "shell") {
       const command = str(input.command);
       if (command) {
@@ -434,6 +442,15 @@ class OpencodeSession {
         );
         const exit = finite(metadata.exit);
         if (record && exit !== undefined) record.exitCode = exit;
+      }
+    } else if (webKey) {
+      const target = str(input[webKey]);
+      if (target) {
+        this.builder.add(
+          "command",
+          target,
+          this.opts(locator, started, { tool }),
+        );
       }
     } else if (name === "apply_patch" || name === "patch") {
       const patch = str(input.patchText) ?? str(input.patch) ?? "";
@@ -812,9 +829,12 @@ function readV1(
  * (`session_v2`/`session_message`) win over the 1.x copy opencode keeps
  * under the same id. Text parts are speech (synthetic parts are not), the
  * compaction summary is a `summary`, `bash`/`shell` calls are commands with
- * `metadata.exit`, read/write/edit/multiedit/apply_patch give files and
- * edits, tool results are `tool-output` (`error` status flagged), patch
- * parts list changed files, child sessions (`parent_id`) are sub-agents and
+ * `metadata.exit` (a web tool's URL or query is a command too),
+ * read/write/edit/multiedit/apply_patch give files and edits, tool results
+ * are `tool-output` (`error` status flagged; a truncated one read whole from
+ * `tool-output/` beside the store), each timed by the tool's own start and
+ * end, answers to the `question` tool are the user's, patch parts list
+ * changed files, child sessions (`parent_id`) are sub-agents and
  * `fork_session_id` forks. A session's `revert` (an undo not yet cleaned up)
  * marks the reverted tail superseded. The `storage/session_diff/<id>.json`
  * beside the store adds each session's changed files and removed lines.
@@ -1176,7 +1196,8 @@ export const opencode: Harness = {
   // 2: an assistant message's error is kept as error tool-output.
   // 3: a tool's records are timed by its own start and end; an interrupted
   // tool keeps its partial output; a truncated output is read whole from
-  // tool-output/; answers to the question tool are the user's.
+  // tool-output/; answers to the question tool are the user's; a web
+  // tool's URL or query is a command.
   revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
@@ -1185,10 +1206,10 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent/subtask parts (the user's text part holds the same prompt), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
-      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
   },
 };

@@ -737,3 +737,38 @@ Deno.test("opencode keeps a person's answers to the question tool as theirs", as
     "Which database should the backfill use? → the caracal staging replica, refreshed nightly\nWhich regions? → eu-west, us-east",
   );
 });
+
+Deno.test("opencode keeps what a web tool fetched or searched as a command", async () => {
+  const web = (tool: string, input: Record<string, unknown>) => ({
+    type: "tool",
+    callID: `toolu_${tool}`,
+    tool,
+    state: {
+      status: "completed",
+      input,
+      output: "# Condor spec",
+      metadata: { truncated: false },
+      time: { start: T0 + 45_000, end: T0 + 46_000 },
+    },
+  });
+  const path = await currentStore(await Deno.makeTempDir(), [
+    web("webfetch", {
+      url: "https://example.org/condor-spec",
+      format: "markdown",
+    }),
+    web("websearch", { query: "condor idempotency keys", numResults: 8 }),
+    web("webfetch", { format: "markdown" }),
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.filter((r) => r.role === "command").map((r) => [
+      r.tool,
+      r.text,
+      r.time,
+    ]),
+    [
+      ["webfetch", "https://example.org/condor-spec", T0 + 45_000],
+      ["websearch", "condor idempotency keys", T0 + 45_000],
+    ],
+  );
+});
