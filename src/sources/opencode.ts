@@ -16,7 +16,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, cutAtWordEdge, MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -133,8 +133,86 @@ function revertOf(value: unknown): SessionMeta["revert"] {
   return partID ? { messageID, partID } : { messageID };
 }
 
-/** Text of a tool's output: 1.x `output` string or 2.0 `content` parts. */
-function toolOutput(state: Json): { text: string; isError: boolean } {
+/** Where a truncated output's preview says the whole of it went. */
+const SAVED_TO = /Full output saved to: (\S+)/;
+
+/** The names opencode gives the files under `tool-output/`. */
+const SAVED_NAME = /^tool_[0-9A-Za-z]+$/;
+
+/** Reads up to `length` bytes of an open file from `from`. */
+function readAt(file: Deno.FsFile, from: number, length: number): Uint8Array {
+  file.seekSync(from, Deno.SeekMode.Start);
+  const buf = new Uint8Array(length);
+  let read = 0;
+  while (read < length) {
+    const n = file.readSync(buf.subarray(read));
+    if (n === null) break;
+    read += n;
+  }
+  return buf.subarray(0, read);
+}
+
+/**
+ * A tool output opencode saved whole under `tool-output/` (named by the
+ * part's `metadata.outputPath`, else by its preview, and looked for in
+ * `dir` only), read up to {@linkcode MAX_OUTPUT_CHARS}: a longer file gives
+ * its first and last halves, cut at a blank so redaction never sees half a
+ * token, around a line saying how many bytes were left out. Undefined when
+ * the file is gone (opencode deletes them after a week) or empty.
+ */
+function savedOutput(
+  dir: string | undefined,
+  path: string | undefined,
+): { text: string; truncated: boolean } | undefined {
+  const name = path === undefined ? "" : baseName(path);
+  if (dir === undefined || !SAVED_NAME.test(name)) return undefined;
+  let text: string;
+  let truncated = false;
+  try {
+    using file = Deno.openSync(join(dir, name), { read: true });
+    const info = file.statSync();
+    if (!info.isFile) return undefined;
+    const decoder = new TextDecoder();
+    if (info.size <= MAX_OUTPUT_CHARS) {
+      text = decoder.decode(readAt(file, 0, info.size));
+    } else {
+      // Room for the line between the halves: the whole stays under the cap.
+      const half = MAX_OUTPUT_CHARS / 2 - 64;
+      const first = decoder.decode(readAt(file, 0, half));
+      const last = decoder.decode(readAt(file, info.size - half, half));
+      const head = cutAtWordEdge(first, first.length - 1);
+      const newline = last.indexOf("\n");
+      const blank = last.search(/\s/);
+      const from = newline >= 0 && newline < 4096
+        ? newline + 1
+        : blank >= 0
+        ? blank + 1
+        : last.length;
+      const tail = last.slice(from);
+      const encoder = new TextEncoder();
+      const left = info.size - encoder.encode(head).length -
+        encoder.encode(tail).length;
+      text = `${head}\n[… ${left} bytes …]\n${tail}`;
+      truncated = true;
+    }
+  } catch {
+    return undefined;
+  }
+  return text.trim() ? { text, truncated } : undefined;
+}
+
+/**
+ * Text of a tool's output: 1.x `output` string or 2.0 `content` parts. A
+ * failed tool gives its error, after what it printed before it failed
+ * (`metadata.output`: an interrupted call's partial output). An output
+ * opencode truncated (`metadata.truncated`) is read whole from the file it
+ * saved in `savedDir`; its preview stands in, flagged truncated, once the
+ * file is gone.
+ */
+function toolOutput(
+  state: Json,
+  savedDir: string | undefined,
+): { text: string; isError: boolean; truncated?: boolean } {
   if (state.status === "error") {
     const error = state.error;
     const text = typeof error === "string"
@@ -142,21 +220,61 @@ function toolOutput(state: Json): { text: string; isError: boolean } {
       : isObject(error) && typeof error.message === "string"
       ? error.message
       : "";
-    return { text, isError: true };
+    const partial = str(obj(state.metadata).output)?.trim();
+    return {
+      text: partial && !text.includes(partial) ? `${partial}\n${text}` : text,
+      isError: true,
+    };
   }
-  if (typeof state.output === "string") {
-    return { text: state.output, isError: false };
-  }
-  const parts: string[] = [];
-  for (const item of list(state.content)) {
-    if (
-      isObject(item) && item.type === "text" && typeof item.text === "string"
-    ) {
-      parts.push(item.text);
+  let text: string;
+  if (typeof state.output === "string") text = state.output;
+  else {
+    const parts: string[] = [];
+    for (const item of list(state.content)) {
+      if (
+        isObject(item) && item.type === "text" && typeof item.text === "string"
+      ) {
+        parts.push(item.text);
+      }
     }
+    text = parts.join("\n");
   }
-  return { text: parts.join("\n"), isError: false };
+  const metadata = obj(state.metadata);
+  if (metadata.truncated !== true) return { text, isError: false };
+  const saved = savedOutput(
+    savedDir,
+    str(metadata.outputPath) ?? SAVED_TO.exec(text)?.[1],
+  );
+  return saved
+    ? { ...saved, isError: false }
+    : { text, isError: false, truncated: true };
 }
+
+/**
+ * A person's answers to the `question` tool: one `question → answer` line
+ * per question answered (`metadata.answers`, the options chosen or the
+ * words typed, beside `input.questions`).
+ */
+function questionAnswers(input: Json, metadata: Json): string {
+  const questions = list(input.questions);
+  const lines: string[] = [];
+  list(metadata.answers).forEach((answer, i) => {
+    const chosen = list(answer).filter((a): a is string =>
+      typeof a === "string" && a.trim().length > 0
+    ).join(", ");
+    if (!chosen) return;
+    const question = str(obj(questions[i]).question)?.trim();
+    lines.push(question ? `${question} → ${chosen}` : chosen);
+  });
+  return lines.join("\n");
+}
+
+/** The web tools and the input key that says what each fetched or searched. */
+const WEB_TOOLS: ReadonlyMap<string, string> = new Map([
+  ["webfetch", "url"],
+  ["websearch", "query"],
+  ["codesearch", "query"],
+]);
 
 /** Builds one opencode session the same way from every store shape. */
 class OpencodeSession {
@@ -166,8 +284,16 @@ class OpencodeSession {
   #revertFrom: number | undefined;
   #filesSeen = new Set<string>();
   #filesMessage = "";
+  #savedDir: string | undefined;
 
-  constructor(path: string, meta: SessionMeta) {
+  /**
+   * @param path The store or session file.
+   * @param meta The session row.
+   * @param dataDir opencode's data directory, whose `tool-output/` holds
+   * whole outputs the store keeps only a preview of.
+   */
+  constructor(path: string, meta: SessionMeta, dataDir?: string) {
+    if (dataDir !== undefined) this.#savedDir = join(dataDir, "tool-output");
     let lineage: Lineage | undefined;
     let parent: string | undefined;
     if (meta.parent) {
@@ -287,7 +413,11 @@ class OpencodeSession {
     );
   }
 
-  /** A tool call with its state (1.x `part` of type tool, 2.0 content item). */
+  /**
+   * A tool call with its state (1.x `part` of type tool, 2.0 content item).
+   * The call's records take the tool's own start (`state.time.start`) and
+   * its output the end; `time` (the message's) stands in for either.
+   */
   tool(
     name: string,
     state: Json,
@@ -297,35 +427,48 @@ class OpencodeSession {
   ): void {
     const input = objectOf(state.input);
     const metadata = obj(state.metadata);
+    const span = obj(state.time);
+    const started = parseTime(span.start) ?? time;
+    const ended = parseTime(span.end) ?? started;
     const tool = name;
+    const webKey = WEB_TOOLS.get(name);
     if (name === "bash" || name === "shell") {
       const command = str(input.command);
       if (command) {
         const record = this.builder.add(
           "command",
           command,
-          this.opts(locator, time, { tool }),
+          this.opts(locator, started, { tool }),
         );
         const exit = finite(metadata.exit);
         if (record && exit !== undefined) record.exitCode = exit;
       }
+    } else if (webKey) {
+      const target = str(input[webKey]);
+      if (target) {
+        this.builder.add(
+          "command",
+          target,
+          this.opts(locator, started, { tool }),
+        );
+      }
     } else if (name === "apply_patch" || name === "patch") {
       const patch = str(input.patchText) ?? str(input.patch) ?? "";
       for (const f of filesOfApplyPatch(patch)) {
-        this.file(f.path, messageId, locator, time, tool);
-        this.edit(f.path, f.removed, locator, time, tool);
+        this.file(f.path, messageId, locator, started, tool);
+        this.edit(f.path, f.removed, locator, started, tool);
       }
     } else if (["read", "view", "write", "edit", "multiedit"].includes(name)) {
       const path = str(input.filePath) ?? str(input.path) ??
         str(input.file_path);
       if (path) {
-        this.file(path, messageId, locator, time, tool);
+        this.file(path, messageId, locator, started, tool);
         if (name === "edit") {
           this.edit(
             path,
             str(input.oldString) ?? str(input.old_string) ?? "",
             locator,
-            time,
+            started,
             tool,
           );
         } else if (name === "multiedit") {
@@ -335,7 +478,7 @@ class OpencodeSession {
                 path,
                 str(e.oldString) ?? str(e.old_string) ?? "",
                 locator,
-                time,
+                started,
                 tool,
               );
             }
@@ -344,12 +487,19 @@ class OpencodeSession {
       }
     }
     if (state.status === "completed" || state.status === "error") {
-      const out = toolOutput(state);
+      const out = toolOutput(state, this.#savedDir);
       this.builder.add(
         "tool-output",
         out.text,
-        this.opts(locator, time, { tool, isError: out.isError }),
+        this.opts(locator, ended, {
+          tool,
+          isError: out.isError,
+          truncated: out.truncated === true,
+        }),
       );
+      if (name === "question" && state.status === "completed") {
+        this.speech("user", questionAnswers(input, metadata), locator, ended);
+      }
     }
   }
 
@@ -542,7 +692,7 @@ function readV2(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta);
+      session = new OpencodeSession(path, meta, dirName(path));
       sessions.set(sid, session);
     }
     const data = objectOf(textColumn(row.data));
@@ -638,7 +788,7 @@ function readV1(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta);
+      session = new OpencodeSession(path, meta, dirName(path));
       sessions.set(sid, session);
     }
     if (mid !== lastMessage) {
@@ -679,9 +829,12 @@ function readV1(
  * (`session_v2`/`session_message`) win over the 1.x copy opencode keeps
  * under the same id. Text parts are speech (synthetic parts are not), the
  * compaction summary is a `summary`, `bash`/`shell` calls are commands with
- * `metadata.exit`, read/write/edit/multiedit/apply_patch give files and
- * edits, tool results are `tool-output` (`error` status flagged), patch
- * parts list changed files, child sessions (`parent_id`) are sub-agents and
+ * `metadata.exit` (a web tool's URL or query is a command too),
+ * read/write/edit/multiedit/apply_patch give files and edits, tool results
+ * are `tool-output` (`error` status flagged; a truncated one read whole from
+ * `tool-output/` beside the store), each timed by the tool's own start and
+ * end, answers to the `question` tool are the user's, patch parts list
+ * changed files, child sessions (`parent_id`) are sub-agents and
  * `fork_session_id` forks. A session's `revert` (an undo not yet cleaned up)
  * marks the reverted tail superseded. The `storage/session_diff/<id>.json`
  * beside the store adds each session's changed files and removed lines.
@@ -832,7 +985,7 @@ export function parseOpencodeStorageSession(
       return { sessions: [], skipped: 0 };
     }
     const { storage, legacy } = storageOf(path);
-    const session = new OpencodeSession(path, meta);
+    const session = new OpencodeSession(path, meta, dirName(storage));
     const messageDir = legacy
       ? join(storage, "session", "message", id)
       : join(storage, "message", id);
@@ -1041,7 +1194,11 @@ export const opencode: Harness = {
     "SQLite opencode.db (1.x session/message/part, 2.0 session_v2/session_message); older storage/ JSON tree; session_diff JSON",
   envOverrides: ["XDG_DATA_HOME", "DEJA_OPENCODE_ROOT"],
   // 2: an assistant message's error is kept as error tool-output.
-  revision: 2,
+  // 3: a tool's records are timed by its own start and end; an interrupted
+  // tool keeps its partial output; a truncated output is read whole from
+  // tool-output/; answers to the question tool are the user's; a web
+  // tool's URL or query is a command.
+  revision: 3,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1049,10 +1206,10 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent/subtask parts (the user's text part holds the same prompt), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
-      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
   },
 };

@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DejaError } from "../core/errors.ts";
+import { MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { isSuperseded } from "../core/types.ts";
 import {
   opencode,
@@ -26,6 +27,90 @@ CREATE TABLE session (id text PRIMARY KEY, parent_id text, directory text NOT NU
 CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, data text NOT NULL);
 CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL);
 `;
+
+/** The 1.x tables as opencode 1.18.5 writes them (its other tables left out). */
+const CURRENT_SCHEMA = `
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text, metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+`;
+
+/** 2026-09-12T10:00:00Z, when the current-shape session's first message was written. */
+const T0 = Date.UTC(2026, 8, 12, 10);
+
+/**
+ * Writes `<dataDir>/opencode.db` in the 1.18.5 shape: one session, a user
+ * message, then an assistant message (written a second later) holding
+ * `parts` in order. Returns the store's path.
+ */
+async function currentStore(
+  dataDir: string,
+  parts: readonly Record<string, unknown>[],
+): Promise<string> {
+  const path = join(dataDir, "opencode.db");
+  const assistant = {
+    role: "assistant",
+    time: { created: T0 + 1000, completed: T0 + 400_000 },
+    path: { cwd: "/home/dev/vole-api", root: "/home/dev/vole-api" },
+    finish: "tool-calls",
+  };
+  await writeFixtureDb(path, CURRENT_SCHEMA, [
+    {
+      table: "session",
+      rows: [{
+        id: "ses_c",
+        project_id: "prj",
+        slug: "amber-vole",
+        directory: "/home/dev/vole-api",
+        title: "Vole rollout",
+        version: "1.18.5",
+        time_created: T0,
+        time_updated: T0 + 400_000,
+      }],
+    },
+    {
+      table: "message",
+      rows: [
+        {
+          id: "msg_1",
+          session_id: "ses_c",
+          time_created: T0,
+          time_updated: T0,
+          data: JSON.stringify({ role: "user", time: { created: T0 } }),
+        },
+        {
+          id: "msg_2",
+          session_id: "ses_c",
+          time_created: T0 + 1000,
+          time_updated: T0 + 400_000,
+          data: JSON.stringify(assistant),
+        },
+      ],
+    },
+    {
+      table: "part",
+      rows: [
+        {
+          id: "prt_1",
+          message_id: "msg_1",
+          session_id: "ses_c",
+          time_created: T0,
+          time_updated: T0,
+          data: JSON.stringify({ type: "text", text: "run the vole suite" }),
+        },
+        ...parts.map((part, i) => ({
+          id: `prt_2${String(i).padStart(2, "0")}`,
+          message_id: "msg_2",
+          session_id: "ses_c",
+          time_created: T0 + 1000,
+          time_updated: T0 + 1000,
+          data: JSON.stringify(part),
+        })),
+      ],
+    },
+  ]);
+  return path;
+}
 
 /** Writes a JSON tree under `root`: each file's text, or its value as JSON. */
 async function writeTree(
@@ -457,5 +542,233 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
         ["tool-output", "missing API key"],
       ]);
     },
+  );
+});
+
+Deno.test("opencode dates a tool's records by the tool's own start and end", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [
+    {
+      type: "tool",
+      callID: "toolu_1",
+      tool: "bash",
+      state: {
+        status: "completed",
+        input: { command: "cargo test -p vole" },
+        output: "test result: ok",
+        metadata: { exit: 0 },
+        time: { start: T0 + 62_000, end: T0 + 64_500 },
+      },
+    },
+    {
+      type: "tool",
+      callID: "toolu_2",
+      tool: "read",
+      state: {
+        status: "completed",
+        input: { filePath: "/home/dev/vole-api/Cargo.toml" },
+        output: "[package]",
+      },
+    },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.time]),
+    [
+      ["user", T0],
+      ["command", T0 + 62_000],
+      ["tool-output", T0 + 64_500],
+      ["files", T0 + 1000],
+      ["tool-output", T0 + 1000],
+    ],
+    "a tool with no times of its own keeps its message's",
+  );
+});
+
+Deno.test("opencode keeps what an interrupted tool printed before it stopped", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [{
+    type: "tool",
+    callID: "toolu_1",
+    tool: "bash",
+    state: {
+      status: "error",
+      input: { command: "./scripts/flush_wren.sh" },
+      error: "Tool execution aborted",
+      metadata: {
+        interrupted: true,
+        output:
+          "flushing...\npartial output: wren flush pending for 12 shards\n",
+      },
+      time: { start: T0 + 300_000, end: T0 + 330_000 },
+    },
+  }]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  const out = sessions[0]?.records.find((r) => r.role === "tool-output");
+  equal(
+    out?.text,
+    "flushing...\npartial output: wren flush pending for 12 shards\nTool execution aborted",
+  );
+  equal(out?.flags?.isError, true);
+});
+
+Deno.test("opencode reads a truncated tool output whole from tool-output/", async (t) => {
+  const dataDir = await Deno.makeTempDir();
+  await Deno.mkdir(join(dataDir, "tool-output"));
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) => `test migrate::case_${String(i).padStart(4, "0")} ... ok`,
+  );
+  const full = [
+    ...lines,
+    "thread 'migrate::axolotl_replay' panicked at 'axolotl checksum mismatch at row 991'",
+    "test result: FAILED. 2999 passed; 1 failed",
+  ].join("\n");
+  const preview = lines.slice(0, 40).join("\n");
+  /** A bash part whose output opencode cut, saving the whole as `name`. */
+  const truncatedBash = (name: string) => {
+    // Where opencode wrote it: another machine's data dir, as in a copied store.
+    const saved = `/home/dev/.local/share/opencode/tool-output/${name}`;
+    return {
+      type: "tool",
+      callID: "toolu_1",
+      tool: "bash",
+      state: {
+        status: "completed",
+        input: { command: "cargo test -p migrate" },
+        output:
+          `${preview}\n\n...2962 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ${saved}\nUse the Task tool to have explore agent process this file with Grep and Read (with offset/limit). Do NOT read the full file yourself - delegate to save context.`,
+        metadata: { exit: 101, truncated: true, outputPath: saved },
+        time: { start: T0 + 62_000, end: T0 + 390_000 },
+      },
+    };
+  };
+  const outputOf = async (name: string) => {
+    const path = await currentStore(dataDir, [truncatedBash(name)]);
+    const { sessions } = await parseOpencodeDb(path, OPTIONS);
+    return sessions[0]?.records.find((r) => r.role === "tool-output");
+  };
+
+  await t.step("the saved file's text replaces the preview", async () => {
+    await Deno.writeTextFile(
+      join(dataDir, "tool-output", "tool_fa11c0ffee001AbCdEf"),
+      full,
+    );
+    const out = await outputOf("tool_fa11c0ffee001AbCdEf");
+    equal(out?.text, full);
+    equal(out?.flags, undefined);
+  });
+  await t.step("a file past the output cap gives its two ends", async () => {
+    const big = [
+      "BEGIN vole log",
+      "x ".repeat(MAX_OUTPUT_CHARS),
+      "END axolotl checksum mismatch",
+    ].join("\n");
+    await Deno.writeTextFile(
+      join(dataDir, "tool-output", "tool_b16b16b16AbCdEf"),
+      big,
+    );
+    const out = await outputOf("tool_b16b16b16AbCdEf");
+    ok(out && out.text.length <= MAX_OUTPUT_CHARS);
+    ok(out?.text.startsWith("BEGIN vole log\n"));
+    ok(out?.text.endsWith("\nEND axolotl checksum mismatch"));
+    ok(/\n\[… \d+ bytes …\]\n/.test(out?.text ?? ""));
+    equal(out?.flags?.truncated, true);
+  });
+  await t.step("the preview stands in once the file is gone", async () => {
+    const out = await outputOf("tool_90ne0000000AbCdEf");
+    ok(out?.text.startsWith(preview));
+    ok(!out?.text.includes("axolotl"));
+    equal(out?.flags?.truncated, true);
+  });
+  await t.step("only a tool_* file under tool-output/ is read", async () => {
+    await Deno.writeTextFile(join(dataDir, "opencode.json"), "{}");
+    const out = await outputOf("../opencode.json");
+    ok(out?.text.startsWith(preview));
+  });
+});
+
+Deno.test("opencode keeps a person's answers to the question tool as theirs", async () => {
+  const path = await currentStore(await Deno.makeTempDir(), [{
+    type: "tool",
+    callID: "toolu_1",
+    tool: "question",
+    state: {
+      status: "completed",
+      input: {
+        questions: [
+          {
+            question: "Which database should the backfill use?",
+            header: "Backfill DB",
+            options: [{ label: "prod", description: "prod" }, {
+              label: "staging",
+              description: "staging",
+            }],
+          },
+          {
+            question: "Which regions?",
+            header: "Regions",
+            options: [],
+            multiple: true,
+          },
+          { question: "Notify the team?", header: "Notify", options: [] },
+        ],
+      },
+      output:
+        'User has answered your questions: "Which database should the backfill use?"="the caracal staging replica, refreshed nightly", "Which regions?"="eu-west, us-east", "Notify the team?"="Unanswered". You can now continue with the user\'s answers in mind.',
+      title: "Asked 3 questions",
+      metadata: {
+        answers: [
+          ["the caracal staging replica, refreshed nightly"],
+          ["eu-west", "us-east"],
+          [],
+        ],
+        truncated: false,
+      },
+      time: { start: T0 + 200_000, end: T0 + 260_000 },
+    },
+  }]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  const records = sessions[0]?.records ?? [];
+  deepEqual(records.slice(1).map((r) => [r.role, r.time]), [
+    ["tool-output", T0 + 260_000],
+    ["user", T0 + 260_000],
+  ]);
+  equal(
+    records[2]?.text,
+    "Which database should the backfill use? → the caracal staging replica, refreshed nightly\nWhich regions? → eu-west, us-east",
+  );
+});
+
+Deno.test("opencode keeps what a web tool fetched or searched as a command", async () => {
+  const web = (tool: string, input: Record<string, unknown>) => ({
+    type: "tool",
+    callID: `toolu_${tool}`,
+    tool,
+    state: {
+      status: "completed",
+      input,
+      output: "# Condor spec",
+      metadata: { truncated: false },
+      time: { start: T0 + 45_000, end: T0 + 46_000 },
+    },
+  });
+  const path = await currentStore(await Deno.makeTempDir(), [
+    web("webfetch", {
+      url: "https://example.org/condor-spec",
+      format: "markdown",
+    }),
+    web("websearch", { query: "condor idempotency keys", numResults: 8 }),
+    web("webfetch", { format: "markdown" }),
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.filter((r) => r.role === "command").map((r) => [
+      r.tool,
+      r.text,
+      r.time,
+    ]),
+    [
+      ["webfetch", "https://example.org/condor-spec", T0 + 45_000],
+      ["websearch", "condor idempotency keys", T0 + 45_000],
+    ],
   );
 });
