@@ -150,6 +150,20 @@ function argvText(argv: readonly string[]): string {
   return argv.map(quoteArg).join(" ");
 }
 
+/**
+ * A tool's full name: a namespaced tool (an MCP server's, `mcp__linear__`)
+ * keeps its namespace in front of its name; the default `functions` space
+ * adds nothing.
+ */
+function toolName(payload: Json): string {
+  const name = str(payload.name) ?? "";
+  const space = str(payload.namespace);
+  if (!name || !space || space === "functions" || name.startsWith(space)) {
+    return name;
+  }
+  return space.endsWith("__") ? `${space}${name}` : `${space}__${name}`;
+}
+
 function stringArray(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((v) => typeof v === "string") ? value : undefined;
@@ -742,6 +756,10 @@ class RolloutParser {
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
         break;
+      case "error":
+      case "stream_error":
+        this.#modelError(payload, time, locator);
+        break;
       case "turn_aborted":
       case "task_started":
       case "task_complete":
@@ -762,6 +780,26 @@ class RolloutParser {
     }
   }
 
+  /**
+   * A turn the model could not finish (`error`) or a response stream that
+   * broke (`stream_error`, whose details say why; its message only counts
+   * the retries): error output of the model call, once for a run of the
+   * same failure.
+   */
+  #modelError(payload: Json, time: number | undefined, locator: Locator) {
+    const details = payload.type === "stream_error"
+      ? str(payload.additional_details)
+      : undefined;
+    const text = (details ?? str(payload.message))?.trim();
+    if (!text) return;
+    const last = this.builder.records.at(-1);
+    if (last?.tool === "model" && last.text === text) return;
+    this.#add("tool-output", text, time, locator, {
+      tool: "model",
+      flags: { isError: true },
+    });
+  }
+
   /** Supersedes the last `turns` user turns, up to this point. */
   #rollback(turns: number | undefined): void {
     this.#flush();
@@ -775,7 +813,7 @@ class RolloutParser {
   }
 
   #functionCall(payload: Json, time: number | undefined, locator: Locator) {
-    const name = str(payload.name) ?? "";
+    const name = toolName(payload);
     const callId = str(payload.call_id) ?? str(payload.id);
     const rawArgs = payload.arguments;
     const args = typeof rawArgs === "string" ? parseJson(rawArgs) : rawArgs;
@@ -825,7 +863,7 @@ class RolloutParser {
   }
 
   #customCall(payload: Json, time: number | undefined, locator: Locator) {
-    const name = str(payload.name) ?? "";
+    const name = toolName(payload);
     const callId = str(payload.call_id) ?? str(payload.id);
     const input = typeof payload.input === "string" ? payload.input : "";
     if (name === "apply_patch") {
@@ -1297,7 +1335,8 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  revision: 5,
+  // 6: the newest record kinds (model errors, namespaced MCP tool names, …) are read.
+  revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1305,7 +1344,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -1262,3 +1262,82 @@ Deno.test("rollout parse reads a `!` command run in the TUI as a command and its
   equal(output?.flags?.isError, true);
   equal(s.title, "why is the build dir gone?");
 });
+
+Deno.test("a failed turn and a broken stream are error output of the model call", async () => {
+  const path = await tempRollout([
+    meta("0199aaaa-2222-7333-8444-555566667777"),
+    userEvent("summarise the flaky suite"),
+    ...[1, 2].map((n) =>
+      ln("event_msg", {
+        type: "stream_error",
+        message: `Reconnecting... ${n}/5`,
+        codex_error_info: {
+          response_stream_disconnected: { http_status_code: 502 },
+        },
+        additional_details: "stream disconnected: PELICAN_GATEWAY 502",
+      })
+    ),
+    ln("event_msg", {
+      type: "error",
+      message: "unexpected status 400: CORMORANT_WINDOW_FULL",
+      codex_error_info: "context_window_exceeded",
+    }),
+    ln("event_msg", { type: "stream_error", message: "Reconnecting... 1/5" }),
+  ]);
+  const s = await only(path);
+  deepEqual(
+    roles(s, "tool-output").map((r) => [r.text, r.tool, r.flags?.isError]),
+    [
+      ["stream disconnected: PELICAN_GATEWAY 502", "model", true],
+      ["unexpected status 400: CORMORANT_WINDOW_FULL", "model", true],
+      ["Reconnecting... 1/5", "model", true],
+    ],
+  );
+});
+
+Deno.test("an MCP call keeps its server's namespace in the tool name", async () => {
+  const path = await tempRollout([
+    meta("0199aaaa-3333-7444-8555-666677778888"),
+    userEvent("what does ticket HERON-7 say?"),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "mcp__tracker__",
+      name: "get_ticket",
+      arguments: JSON.stringify({ id: "HERON-7" }),
+      call_id: "m1",
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "m1",
+      output: [{
+        type: "input_text",
+        text: "HERON-7: the gull cache drops keys",
+      }],
+    }),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "functions",
+      name: "shell_command",
+      arguments: JSON.stringify({ command: "ls" }),
+      call_id: "m2",
+    }),
+    callOutput("m2", "Exit code: 0\nOutput:\nsrc\n"),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "mcp__files",
+      name: "exec_command",
+      arguments: JSON.stringify({ cmd: "not a shell" }),
+      call_id: "m3",
+    }),
+    callOutput("m3", "remote ok"),
+  ]);
+  const s = await only(path);
+  deepEqual(roles(s, "tool-output").map((r) => [r.tool, r.text]), [
+    ["mcp__tracker__get_ticket", "HERON-7: the gull cache drops keys"],
+    ["shell_command", "src"],
+    ["mcp__files__exec_command", "remote ok"],
+  ]);
+  deepEqual(roles(s, "command").map((r) => [r.tool, r.text]), [
+    ["shell_command", "ls"],
+  ]);
+});
