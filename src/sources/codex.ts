@@ -40,6 +40,7 @@ const HARNESS_ID = "codex";
 /** Bounds on what the resume state carries, so it stays small. */
 const MAX_STATE_TURNS = 2000;
 const MAX_STATE_CALLS = 256;
+const MAX_STATE_TWINS = 64;
 
 /** A tool call whose output has not been seen yet (part of the resume state). */
 export interface CodexPendingCall {
@@ -81,6 +82,8 @@ export interface CodexRolloutState {
   assistantCanonical: boolean;
   /** `role:sha256` of the last speech record, to drop an echo written right after it. */
   lastSpeech?: string;
+  /** Records a response item and its `event_msg` twin both report, waiting for the twin. */
+  twins?: string[];
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -167,6 +170,23 @@ function toolName(payload: Json): string {
 function stringArray(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((v) => typeof v === "string") ? value : undefined;
+}
+
+/**
+ * What a web search action looked for: its queries (`search`), the page it
+ * opened (`open_page`), or the text it sought in one (`find_in_page`).
+ */
+function webSearchText(action: unknown): string | undefined {
+  if (!isObject(action)) return undefined;
+  const parts = action.type === "search"
+    ? [str(action.query), ...(stringArray(action.queries) ?? [])]
+    : action.type === "open_page"
+    ? [str(action.url)]
+    : action.type === "find_in_page"
+    ? [str(action.pattern), str(action.url)]
+    : [];
+  const kept = parts.map((p) => p?.trim()).filter((p): p is string => !!p);
+  return kept.length > 0 ? [...new Set(kept)].join("\n") : undefined;
 }
 
 /** The patch inside an `apply_patch` argv or heredoc script, if any. */
@@ -316,6 +336,9 @@ interface Checkpoint {
   state: CodexRolloutState;
 }
 
+/** Which copy of a twice-written record: the response item or its `event_msg`. */
+type Side = "item" | "event";
+
 /** A speech echo held back until we know whether its canonical copy follows. */
 interface Held {
   role: "user" | "assistant";
@@ -332,6 +355,8 @@ const RESPONSE_ITEM_TYPES = new Set([
   "custom_tool_call_output",
   "local_shell_call",
   "reasoning",
+  "web_search_call",
+  "image_generation_call",
 ]);
 
 const ENVELOPE_TYPES = new Set([
@@ -397,6 +422,7 @@ class RolloutParser {
   #userCanonical: boolean;
   #assistantCanonical: boolean;
   #lastSpeech: string | undefined;
+  #twins: string[];
   #lastSummary: string | undefined;
   #held: Held | undefined;
   /** Command records of this pass, by call id, to attach exit codes. */
@@ -417,6 +443,7 @@ class RolloutParser {
     this.#userCanonical = state?.userCanonical ?? false;
     this.#assistantCanonical = state?.assistantCanonical ?? false;
     this.#lastSpeech = state?.lastSpeech;
+    this.#twins = [...(state?.twins ?? [])];
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -506,6 +533,7 @@ class RolloutParser {
     if (this.#parent) state.parent = this.#parent;
     if (this.#subagent) state.subagent = true;
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
+    if (this.#twins.length > 0) state.twins = [...this.#twins];
     return state;
   }
 
@@ -728,6 +756,24 @@ class RolloutParser {
       case "custom_tool_call_output":
         this.#output(payload, time, locator);
         break;
+      case "web_search_call":
+        this.#twinCommand(
+          "item",
+          "web_search",
+          webSearchText(payload.action),
+          time,
+          locator,
+        );
+        break;
+      case "image_generation_call":
+        this.#twinCommand(
+          "item",
+          "image_generation",
+          str(payload.revised_prompt),
+          time,
+          locator,
+        );
+        break;
     }
   }
 
@@ -750,9 +796,16 @@ class RolloutParser {
           this.#userTurn(contentText(item.content), time, locator);
         } else if (item.type === "AgentMessage") {
           this.#echo("assistant", contentText(item.content), time, locator);
+        } else {
+          this.#twinEvent(item, time, locator);
         }
         break;
       }
+      case "web_search_end":
+      case "image_generation_end":
+      case "view_image_tool_call":
+        this.#twinEvent(payload, time, locator);
+        break;
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
         break;
@@ -778,6 +831,85 @@ class RolloutParser {
           );
         }
     }
+  }
+
+  /**
+   * The `event_msg` twin of a web search, a generated image or a viewed
+   * image (or the completed item paginated history writes instead).
+   */
+  #twinEvent(payload: Json, time: number | undefined, locator: Locator) {
+    switch (payload.type) {
+      case "web_search_end":
+      case "WebSearch":
+        this.#twinCommand(
+          "event",
+          "web_search",
+          webSearchText(payload.action) ?? str(payload.query)?.trim(),
+          time,
+          locator,
+        );
+        break;
+      case "image_generation_end":
+      case "ImageGeneration":
+        this.#twinCommand(
+          "event",
+          "image_generation",
+          str(payload.revised_prompt),
+          time,
+          locator,
+        );
+        break;
+      case "view_image_tool_call":
+      case "ImageView":
+        this.#viewImage("event", str(payload.path), time, locator);
+    }
+  }
+
+  /**
+   * Whether this copy of a record written twice (a response item and its
+   * event) is the first: each copy waits for its twin, which it consumes.
+   */
+  #firstOfTwins(side: Side, key: string): boolean {
+    const twin = this.#twins.indexOf(
+      `${side === "item" ? "event" : "item"}:${key}`,
+    );
+    if (twin !== -1) {
+      this.#twins.splice(twin, 1);
+      return false;
+    }
+    this.#twins.push(`${side}:${key}`);
+    if (this.#twins.length > MAX_STATE_TWINS) this.#twins.shift();
+    return true;
+  }
+
+  /**
+   * A hosted tool's call kept as a command: a web search (its queries) or
+   * an image generation (its revised prompt), once for both copies.
+   */
+  #twinCommand(
+    side: Side,
+    tool: string,
+    text: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    if (!text || !this.#firstOfTwins(side, `${tool}:${fingerprint(text)}`)) {
+      return;
+    }
+    this.#add("command", text, time, locator, { tool });
+  }
+
+  /** An image the agent looked at (`view_image`): a files record. */
+  #viewImage(
+    side: Side,
+    path: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    if (!path) return;
+    const file = resolvePath(path, this.#turnCwd ?? this.#cwd);
+    if (!this.#firstOfTwins(side, `view_image:${fingerprint(file)}`)) return;
+    this.#add("files", file, time, locator, { tool: "view_image" });
   }
 
   /**
@@ -849,6 +981,10 @@ class RolloutParser {
       }
       case "update_plan":
         this.#remember(callId, { tool: name, kind: "plan" });
+        return;
+      case "view_image":
+        this.#remember(callId, { tool: name, kind: "other" });
+        this.#viewImage("item", str(a.path), time, locator);
         return;
       case "write_stdin": {
         const session = int(a.session_id);
@@ -1017,6 +1153,11 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
   if (value.subagent === true) state.subagent = true;
   const lastSpeech = str(value.lastSpeech);
   if (lastSpeech) state.lastSpeech = lastSpeech;
+  if (Array.isArray(value.twins)) {
+    const twins = value.twins.filter((t): t is string => typeof t === "string")
+      .slice(-MAX_STATE_TWINS);
+    if (twins.length > 0) state.twins = twins;
+  }
   return state;
 }
 
@@ -1335,7 +1476,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  // 6: the newest record kinds (model errors, namespaced MCP tool names, …) are read.
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, …) are read.
   revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
@@ -1344,7 +1485,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

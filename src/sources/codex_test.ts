@@ -1341,3 +1341,127 @@ Deno.test("an MCP call keeps its server's namespace in the tool name", async () 
     ["shell_command", "ls"],
   ]);
 });
+
+Deno.test("web searches and generated images are commands, viewed images files, once for both copies", async (t) => {
+  const search = (query: string) => ({
+    type: "search",
+    query,
+    queries: [query],
+  });
+  const lines = [
+    meta("0199aaaa-4444-7555-8666-777788889999", { cwd: "/w/gull" }),
+    userEvent("why does the gull cache evict hot keys?"),
+    ln("response_item", {
+      type: "web_search_call",
+      status: "completed",
+      action: search("lru plover-sketch admission"),
+    }),
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_1",
+      query: "lru plover-sketch admission",
+      action: { type: "search", query: "lru plover-sketch admission" },
+    }),
+    // The event first, then its item; then the same query searched again.
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_2",
+      query: "https://example.org/tern",
+      action: { type: "open_page", url: "https://example.org/tern" },
+    }),
+    ln("response_item", {
+      type: "web_search_call",
+      id: "ws_2",
+      status: "completed",
+      action: { type: "open_page", url: "https://example.org/tern" },
+    }),
+    ln("response_item", {
+      type: "web_search_call",
+      status: "completed",
+      action: search("lru plover-sketch admission"),
+    }),
+    // No action on the item: the event says what was searched.
+    ln("response_item", { type: "web_search_call", status: "completed" }),
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_4",
+      query: "skua eviction storm",
+    }),
+    ln("response_item", {
+      type: "function_call",
+      name: "view_image",
+      arguments: JSON.stringify({ path: "docs/flame_puffin.png" }),
+      call_id: "v1",
+    }),
+    ln("event_msg", {
+      type: "view_image_tool_call",
+      call_id: "v1",
+      path: "/w/gull/docs/flame_puffin.png",
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "v1",
+      output: [{
+        type: "input_image",
+        image_url: "data:image/png;base64,AA==",
+      }],
+    }),
+    ln("response_item", {
+      type: "image_generation_call",
+      id: "ig_1",
+      status: "completed",
+      revised_prompt: "a gull in a hard hat guarding a cache",
+      result: "AA==",
+    }),
+    ln("event_msg", {
+      type: "image_generation_end",
+      call_id: "ig_1",
+      status: "completed",
+      revised_prompt: "a gull in a hard hat guarding a cache",
+      result: "AA==",
+    }),
+    ln("event_msg", {
+      type: "item_completed",
+      item: { type: "ImageView", id: "v2", path: "/w/gull/shot.png" },
+    }),
+    assistantItem("The admission sketch is missing."),
+  ];
+  const want = [
+    ["command", "web_search", "lru plover-sketch admission"],
+    ["command", "web_search", "https://example.org/tern"],
+    ["command", "web_search", "lru plover-sketch admission"],
+    ["command", "web_search", "skua eviction storm"],
+    ["files", "view_image", "/w/gull/docs/flame_puffin.png"],
+    ["command", "image_generation", "a gull in a hard hat guarding a cache"],
+    ["files", "view_image", "/w/gull/shot.png"],
+  ];
+  const work = (records: SessionRecord[]) =>
+    records.filter((r) => r.role === "command" || r.role === "files").map((
+      r,
+    ) => [r.role, r.tool, r.text]);
+  await t.step("one pass", async () => {
+    const s = await only(await tempRollout(lines));
+    deepEqual(work(s.records), want);
+    equal(roles(s, "tool-output").length, 0);
+  });
+  await t.step("cut between every pair of lines", async () => {
+    const path = await tempRollout([]);
+    for (let cut = 1; cut < lines.length; cut++) {
+      await Deno.writeTextFile(
+        path,
+        lines.slice(0, cut).map((l) => `${l}\n`).join(""),
+      );
+      const first = await parse(path);
+      await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        work([
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ]),
+        want,
+        `cut ${cut}`,
+      );
+    }
+  });
+});
