@@ -189,6 +189,49 @@ function webSearchText(action: unknown): string | undefined {
   return kept.length > 0 ? [...new Set(kept)].join("\n") : undefined;
 }
 
+/**
+ * A shell command a code-mode `exec` script runs: the string literal it
+ * passes as `cmd` or `command` to `tools.exec_command` or
+ * `tools.shell_command`.
+ */
+const NESTED_COMMAND =
+  /\btools\.(?:exec_command|shell_command)\s*\(\s*\{[^}]*?["']?\b(?:cmd|command)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\[\s\S]|\$(?!\{))*`)/g;
+
+const JS_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+};
+
+/** The value of a JavaScript string literal without `${}` (quotes included). */
+function jsString(literal: string): string {
+  return literal.slice(1, -1).replace(
+    /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))/g,
+    (_, braced?: string, u4?: string, x2?: string, other?: string) => {
+      const hex = braced ?? u4 ?? x2;
+      if (hex !== undefined) {
+        const code = Number.parseInt(hex, 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : "";
+      }
+      const char = other ?? "";
+      // A backslash before a line break continues the line.
+      if (/^[\r\n]/.test(char)) return "";
+      return JS_ESCAPES[char] ?? char;
+    },
+  );
+}
+
+/** The shell commands in a code-mode script, in order. */
+function nestedCommands(script: string): string[] {
+  return [...script.matchAll(NESTED_COMMAND)]
+    .map((m) => jsString(m[1] as string).trim())
+    .filter((c) => c.length > 0);
+}
+
 /** The patch inside an `apply_patch` argv or heredoc script, if any. */
 function embeddedPatch(
   argv: readonly string[] | undefined,
@@ -261,6 +304,9 @@ const EXIT_LINE = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m;
 const RUNNING_LINE = /^Process running with session ID\s+(\d+)/m;
 
 const OUTPUT_MARKER = /(?:^|\n)Output:(?:\n|$)/;
+/** The status code mode puts in front of a script's output. */
+const SCRIPT_STATUS =
+  /^Script (completed|failed|terminated|running with cell ID \S+)\nWall time:? [\d.]+ seconds$/;
 /** Codex's note in front of output it shortened. */
 const TRUNCATION_NOTE = /^Total output lines: \d+\n\n?/;
 
@@ -271,9 +317,18 @@ function plainOutput(text: string): ToolOutput {
   const head = marker
     ? text.slice(0, marker.index)
     : text.split("\n", 3).join("\n");
-  const out: ToolOutput = {
-    text: marker ? text.slice(marker.index + marker[0].length) : text,
-  };
+  const body = marker ? text.slice(marker.index + marker[0].length) : text;
+  const script = marker ? SCRIPT_STATUS.exec(head) : null;
+  if (script) {
+    // A code-mode script's output: what it printed may be a command's
+    // output with its own status lines.
+    const inner = plainOutput(body.replace(/^\n+/, ""));
+    if (script[1] === "failed" || script[1] === "terminated") {
+      inner.isError = true;
+    }
+    return inner;
+  }
+  const out: ToolOutput = { text: body };
   const exit = EXIT_LINE.exec(head);
   if (exit) {
     out.exitCode = Number(exit[1]);
@@ -1004,9 +1059,36 @@ class RolloutParser {
     const input = typeof payload.input === "string" ? payload.input : "";
     if (name === "apply_patch") {
       this.#patch(name, callId, input, undefined, time, locator);
+    } else if (name === "exec") {
+      this.#codeMode(callId, input, time, locator);
     } else if (name) {
       this.#remember(callId, { tool: name, kind: "other" });
     }
+  }
+
+  /**
+   * A code-mode `exec` call (JavaScript that calls Codex's tools): the shell
+   * commands it runs are commands; a lone one gets the script's output and
+   * the exit code that output reports, as an exec call does.
+   */
+  #codeMode(
+    callId: string | undefined,
+    script: string,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    const commands = nestedCommands(script);
+    const [only] = commands;
+    if (commands.length === 1 && only !== undefined) {
+      this.#shell("exec", callId, undefined, only, time, locator, {
+        workdir: undefined,
+      });
+      return;
+    }
+    for (const command of commands) {
+      this.#add("command", command, time, locator, { tool: "exec" });
+    }
+    this.#remember(callId, { tool: "exec", kind: "other" });
   }
 
   #remember(callId: string | undefined, call: CodexPendingCall): void {
@@ -1476,7 +1558,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, …) are read.
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, …) are read.
   revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
@@ -1485,7 +1567,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -1465,3 +1465,84 @@ Deno.test("web searches and generated images are commands, viewed images files, 
     }
   });
 });
+
+Deno.test("a code-mode exec script's shell commands are commands, paired with its output", async () => {
+  const exec = (id: string, input: string) =>
+    ln("response_item", {
+      type: "custom_tool_call",
+      status: "completed",
+      call_id: id,
+      name: "exec",
+      input,
+    });
+  const scriptOutput = (id: string, status: string, ...texts: string[]) =>
+    ln("response_item", {
+      type: "custom_tool_call_output",
+      call_id: id,
+      name: "exec",
+      output: [
+        {
+          type: "input_text",
+          text: `Script ${status}\nWall time 2.5 seconds\nOutput:\n`,
+        },
+        ...texts.map((text) => ({ type: "input_text", text })),
+      ],
+    });
+  const path = await tempRollout([
+    meta("0199aaaa-5555-7666-8777-88889999aaaa", { cwd: "/w/otter" }),
+    userEvent("run the otter suite"),
+    exec(
+      "x1",
+      'const r = await tools.exec_command({cmd: "cargo nextest run -p otter", workdir: "/w/otter", yield_time_ms: 60000});\ntext(r.output);',
+    ),
+    scriptOutput("x1", "completed", "FAIL otter::shard::rebalance_vole\n"),
+    exec(
+      "x2",
+      `const a = await tools.shell_command({ "command": 'rg -n "vole\\\\b" src' });\nconst b = await tools.exec_command({cmd: \`git log -1 --format=%H\`});\ntext(a.output + b.output);`,
+    ),
+    scriptOutput("x2", "failed", "Script error:\nTypeError: b is undefined"),
+    exec("x3", "text(JSON.stringify(await tools.list_mcp_resources({})));"),
+    scriptOutput("x3", "completed", "[]"),
+    exec(
+      "x4",
+      "const r = await tools.exec_command({cmd: 'make lint'});\ntext(r.output);",
+    ),
+    scriptOutput(
+      "x4",
+      "completed",
+      "Chunk ID: 1a\nWall time: 1.1 seconds\nProcess exited with code 2\nOriginal token count: 4\nOutput:\nerror: MARTEN_LINT\n",
+    ),
+  ]);
+  const s = await only(path);
+  deepEqual(
+    s.records.slice(1).map((r) => [
+      r.role,
+      r.tool,
+      r.text,
+      r.exitCode,
+      r.flags?.isError,
+    ]),
+    [
+      ["command", "exec", "cargo nextest run -p otter", undefined, undefined],
+      [
+        "tool-output",
+        "exec",
+        "FAIL otter::shard::rebalance_vole",
+        undefined,
+        undefined,
+      ],
+      ["command", "exec", 'rg -n "vole\\b" src', undefined, undefined],
+      ["command", "exec", "git log -1 --format=%H", undefined, undefined],
+      [
+        "tool-output",
+        "exec",
+        "Script error:\nTypeError: b is undefined",
+        undefined,
+        true,
+      ],
+      ["tool-output", "exec", "[]", undefined, undefined],
+      ["command", "exec", "make lint", 2, undefined],
+      ["tool-output", "exec", "error: MARTEN_LINT", undefined, true],
+    ],
+  );
+});
