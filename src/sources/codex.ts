@@ -394,13 +394,20 @@ interface Checkpoint {
 /** Which copy of a twice-written record: the response item or its `event_msg`. */
 type Side = "item" | "event";
 
-/** A speech echo held back until we know whether its canonical copy follows. */
+/**
+ * A speech echo held back until we know whether its canonical copy follows,
+ * or a plan until we know whether the message after it says it.
+ */
 interface Held {
   role: "user" | "assistant";
   text: string;
   time: number | undefined;
   locator: Locator;
+  plan?: boolean;
 }
+
+/** The resume point of a held plan. */
+const PLAN_CHECKPOINT = "plan:held";
 
 const RESPONSE_ITEM_TYPES = new Set([
   "message",
@@ -420,6 +427,7 @@ const ENVELOPE_TYPES = new Set([
   "event_msg",
   "turn_context",
   "compacted",
+  "inter_agent_communication",
 ]);
 
 /** The cwd inside the `<environment_context>` block Codex puts in a user turn. */
@@ -548,13 +556,20 @@ class RolloutParser {
       case "compacted":
         this.#summary(str(payload.message), time, locator);
         break;
+      case "inter_agent_communication":
+        this.#interAgent(payload, time, locator);
+        break;
     }
     return true;
   }
 
-  /** Emits any held echo; called at the end of a pass. */
+  /** Emits any held echo or plan; called at the end of a pass. */
   finish(): void {
+    // A plan the file ends on may yet be said by the message after it: the
+    // next pass reads it again, so what waited for output still waits.
+    const waiting = this.#held?.plan ? new Map(this.#checkpoints) : undefined;
     this.#flush();
+    if (waiting) this.#checkpoints = waiting;
   }
 
   /**
@@ -736,9 +751,11 @@ class RolloutParser {
   /** The canonical assistant text (`response_item` role assistant). */
   #assistantTurn(raw: string, time: number | undefined, locator: Locator) {
     this.#assistantCanonical = true;
-    if (this.#held?.role === "assistant") this.#held = undefined;
-    this.#flush();
     const text = cleanSpeech(raw);
+    const held = this.#held;
+    if (held?.role === "assistant" && !held.plan) this.#held = undefined;
+    this.#dropPlanSaidBy(text);
+    this.#flush();
     if (speechKey("assistant", text) === this.#lastSpeech) return;
     this.#addNow("assistant", text, time, locator);
   }
@@ -755,7 +772,53 @@ class RolloutParser {
     const text = role === "user" ? userText(raw) : cleanSpeech(raw);
     if (text.length === 0) return;
     if (speechKey(role, text) === this.#lastSpeech) return;
+    if (role === "assistant") this.#dropPlanSaidBy(text);
     this.#hold({ role, text, time, locator });
+  }
+
+  /**
+   * A plan the agent proposed (a completed `Plan` item): assistant speech,
+   * held until the message after it shows whether it says the plan already
+   * (plan mode writes it there in a `<proposed_plan>` block too).
+   */
+  #plan(raw: string, time: number | undefined, locator: Locator): void {
+    const text = cleanSpeech(raw);
+    if (text.length === 0) return;
+    this.#flush();
+    this.#checkpoints.set(PLAN_CHECKPOINT, this.#checkpoint(locator));
+    this.#held = { role: "assistant", text, time, locator, plan: true };
+  }
+
+  /** Forgets a held plan that `text` says in full. */
+  #dropPlanSaidBy(text: string): void {
+    const held = this.#held;
+    if (!held?.plan || !text.includes(held.text)) return;
+    this.#held = undefined;
+    this.#checkpoints.delete(PLAN_CHECKPOINT);
+  }
+
+  /**
+   * A message one agent sent another (an `inter_agent_communication`
+   * line): what an agent said, so assistant speech, flagged `subagent` when
+   * one of this thread's sub-agents wrote it. Codex starts a turn with it
+   * as with a user message, so a rollback counts it.
+   */
+  #interAgent(payload: Json, time: number | undefined, locator: Locator) {
+    const text = cleanSpeech(str(payload.content) ?? "");
+    if (text.length === 0) return;
+    this.#flush();
+    const author = str(payload.author);
+    const recipient = str(payload.recipient)?.replace(/\/+$/, "");
+    const fromSubagent = author !== undefined && recipient !== undefined &&
+      author.startsWith(`${recipient}/`);
+    this.#turns.push(this.builder.nextSeq);
+    this.#addNow(
+      "assistant",
+      text,
+      time,
+      locator,
+      fromSubagent ? { flags: { subagent: true } } : {},
+    );
   }
 
   #summary(text: string | undefined, time: number | undefined, loc: Locator) {
@@ -851,6 +914,8 @@ class RolloutParser {
           this.#userTurn(contentText(item.content), time, locator);
         } else if (item.type === "AgentMessage") {
           this.#echo("assistant", contentText(item.content), time, locator);
+        } else if (item.type === "Plan") {
+          this.#plan(str(item.text) ?? "", time, locator);
         } else {
           this.#twinEvent(item, time, locator);
         }
@@ -1113,19 +1178,24 @@ class RolloutParser {
       return;
     }
     this.#flush();
-    const checkpoint: Checkpoint = {
-      offset: locator.offset ?? 0,
-      line: locator.line ?? 1,
-      seq: this.builder.nextSeq,
-      marks: this.builder.build().marks.length,
-      state: this.state(),
-    };
+    const checkpoint = this.#checkpoint(locator);
     const record = this.#add("command", text, time, locator, { tool });
     this.#remember(callId, { tool, kind: "shell" });
     if (record && callId) {
       this.#commands.set(callId, record);
       this.#checkpoints.set(callId, checkpoint);
     }
+  }
+
+  /** A point to resume at: this line, read again with the state before it. */
+  #checkpoint(locator: Locator): Checkpoint {
+    return {
+      offset: locator.offset ?? 0,
+      line: locator.line ?? 1,
+      seq: this.builder.nextSeq,
+      marks: this.builder.build().marks.length,
+      state: this.state(),
+    };
   }
 
   #patch(
@@ -1558,7 +1628,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, …) are read.
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) are read.
   revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
@@ -1567,9 +1637,9 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
       "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back",
   },

@@ -1546,3 +1546,101 @@ Deno.test("a code-mode exec script's shell commands are commands, paired with it
     ],
   );
 });
+
+Deno.test("a proposed plan is assistant speech, once when its message says it too", async (t) => {
+  const plan = (text: string) =>
+    ln("event_msg", {
+      type: "item_completed",
+      thread_id: "p",
+      turn_id: "t1",
+      item: { type: "Plan", id: "t1-plan", text },
+    });
+  const steps = "1. Shard by tenant_puffin\n2. Add the admission sketch";
+  const lines = [
+    meta("0199aaaa-6666-7777-8888-9999aaaabbbb"),
+    userEvent("plan the cache rework"),
+    plan(steps),
+    assistantItem(
+      `Here is the plan.\n<proposed_plan>\n${steps}\n</proposed_plan>`,
+    ),
+    userEvent("now a plan for the metrics"),
+    plan("1. Backfill the grebe metrics"),
+    ln("event_msg", { type: "task_complete", turn_id: "t2" }),
+    userEvent("and the rollout?"),
+    plan("1. Canary on the shearwater fleet"),
+  ];
+  const speech = (records: SessionRecord[]) =>
+    records.filter((r) => r.role === "assistant").map((r) => r.text);
+  const want = [
+    `Here is the plan.\n<proposed_plan>\n${steps}\n</proposed_plan>`,
+    "1. Backfill the grebe metrics",
+    "1. Canary on the shearwater fleet",
+  ];
+  await t.step("one pass", async () => {
+    const done = ln("event_msg", { type: "task_complete", turn_id: "t3" });
+    const path = await tempRollout([...lines, done]);
+    const whole = await parse(path);
+    deepEqual(speech(whole.sessions[0]?.records ?? []), want);
+    equal(whole.safeOffset, (await Deno.stat(path)).size);
+    // A file that ends on a plan may yet get its message: the plan waits.
+    const open = await parse(await tempRollout(lines));
+    deepEqual(speech(open.sessions[0]?.records ?? []), want.slice(0, 2));
+  });
+  await t.step("cut between every pair of lines", async () => {
+    const path = await tempRollout([]);
+    const all = [...lines, assistantItem("Rolling out.")];
+    for (let cut = 1; cut < all.length; cut++) {
+      await Deno.writeTextFile(
+        path,
+        all.slice(0, cut).map((l) => `${l}\n`).join(""),
+      );
+      const first = await parse(path);
+      await Deno.writeTextFile(path, all.map((l) => `${l}\n`).join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        speech([
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ]),
+        [...want, "Rolling out."],
+        `cut ${cut}`,
+      );
+    }
+  });
+});
+
+Deno.test("a message between agents is assistant speech, flagged when a sub-agent wrote it", async () => {
+  const message = (author: string, recipient: string, content: string) =>
+    ln("inter_agent_communication", {
+      author,
+      recipient,
+      other_recipients: [],
+      content,
+      trigger_turn: true,
+    });
+  const parent = await tempRollout([
+    meta("0199aaaa-7777-7888-8999-aaaabbbbcccc"),
+    userEvent("find the lock inversion"),
+    message("/root/scout", "/root", "FYI the LOON_LOCKSTEP flag serialises it"),
+    ln("inter_agent_communication", {
+      author: "/root/scout",
+      recipient: "/root",
+      content: "",
+      encrypted_content: "gAAAA",
+      trigger_turn: false,
+    }),
+    message("/root", "/root/scout", "check the wal path too"),
+    ln("event_msg", { type: "thread_rolled_back", num_turns: 1 }),
+  ]);
+  const s = await only(parent);
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.flags?.subagent]),
+    [
+      ["user", "find the lock inversion", undefined],
+      ["assistant", "FYI the LOON_LOCKSTEP flag serialises it", true],
+      ["assistant", "check the wal path too", undefined],
+    ],
+  );
+  // Codex starts a turn with each message: a rollback of one undoes the last.
+  deepEqual(s.marks, [{ kind: "rollback", from: 2, to: 3 }]);
+});
