@@ -40,6 +40,7 @@ const HARNESS_ID = "codex";
 /** Bounds on what the resume state carries, so it stays small. */
 const MAX_STATE_TURNS = 2000;
 const MAX_STATE_CALLS = 256;
+const MAX_STATE_TWINS = 64;
 
 /** A tool call whose output has not been seen yet (part of the resume state). */
 export interface CodexPendingCall {
@@ -81,6 +82,8 @@ export interface CodexRolloutState {
   assistantCanonical: boolean;
   /** `role:sha256` of the last speech record, to drop an echo written right after it. */
   lastSpeech?: string;
+  /** Records a response item and its `event_msg` twin both report, waiting for the twin. */
+  twins?: string[];
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -150,9 +153,83 @@ function argvText(argv: readonly string[]): string {
   return argv.map(quoteArg).join(" ");
 }
 
+/**
+ * A tool's full name: a namespaced tool (an MCP server's, `mcp__linear__`)
+ * keeps its namespace in front of its name; the default `functions` space
+ * adds nothing.
+ */
+function toolName(payload: Json): string {
+  const name = str(payload.name) ?? "";
+  const space = str(payload.namespace);
+  if (!name || !space || space === "functions" || name.startsWith(space)) {
+    return name;
+  }
+  return space.endsWith("__") ? `${space}${name}` : `${space}__${name}`;
+}
+
 function stringArray(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((v) => typeof v === "string") ? value : undefined;
+}
+
+/**
+ * What a web search action looked for: its queries (`search`), the page it
+ * opened (`open_page`), or the text it sought in one (`find_in_page`).
+ */
+function webSearchText(action: unknown): string | undefined {
+  if (!isObject(action)) return undefined;
+  const parts = action.type === "search"
+    ? [str(action.query), ...(stringArray(action.queries) ?? [])]
+    : action.type === "open_page"
+    ? [str(action.url)]
+    : action.type === "find_in_page"
+    ? [str(action.pattern), str(action.url)]
+    : [];
+  const kept = parts.map((p) => p?.trim()).filter((p): p is string => !!p);
+  return kept.length > 0 ? [...new Set(kept)].join("\n") : undefined;
+}
+
+/**
+ * A shell command a code-mode `exec` script runs: the string literal it
+ * passes as `cmd` or `command` to `tools.exec_command` or
+ * `tools.shell_command`.
+ */
+const NESTED_COMMAND =
+  /\btools\.(?:exec_command|shell_command)\s*\(\s*\{[^}]*?["']?\b(?:cmd|command)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\[\s\S]|\$(?!\{))*`)/g;
+
+const JS_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+};
+
+/** The value of a JavaScript string literal without `${}` (quotes included). */
+function jsString(literal: string): string {
+  return literal.slice(1, -1).replace(
+    /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))/g,
+    (_, braced?: string, u4?: string, x2?: string, other?: string) => {
+      const hex = braced ?? u4 ?? x2;
+      if (hex !== undefined) {
+        const code = Number.parseInt(hex, 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : "";
+      }
+      const char = other ?? "";
+      // A backslash before a line break continues the line.
+      if (/^[\r\n]/.test(char)) return "";
+      return JS_ESCAPES[char] ?? char;
+    },
+  );
+}
+
+/** The shell commands in a code-mode script, in order. */
+function nestedCommands(script: string): string[] {
+  return [...script.matchAll(NESTED_COMMAND)]
+    .map((m) => jsString(m[1] as string).trim())
+    .filter((c) => c.length > 0);
 }
 
 /** The patch inside an `apply_patch` argv or heredoc script, if any. */
@@ -227,6 +304,9 @@ const EXIT_LINE = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m;
 const RUNNING_LINE = /^Process running with session ID\s+(\d+)/m;
 
 const OUTPUT_MARKER = /(?:^|\n)Output:(?:\n|$)/;
+/** The status code mode puts in front of a script's output. */
+const SCRIPT_STATUS =
+  /^Script (completed|failed|terminated|running with cell ID \S+)\nWall time:? [\d.]+ seconds$/;
 /** Codex's note in front of output it shortened. */
 const TRUNCATION_NOTE = /^Total output lines: \d+\n\n?/;
 
@@ -237,9 +317,18 @@ function plainOutput(text: string): ToolOutput {
   const head = marker
     ? text.slice(0, marker.index)
     : text.split("\n", 3).join("\n");
-  const out: ToolOutput = {
-    text: marker ? text.slice(marker.index + marker[0].length) : text,
-  };
+  const body = marker ? text.slice(marker.index + marker[0].length) : text;
+  const script = marker ? SCRIPT_STATUS.exec(head) : null;
+  if (script) {
+    // A code-mode script's output: what it printed may be a command's
+    // output with its own status lines.
+    const inner = plainOutput(body.replace(/^\n+/, ""));
+    if (script[1] === "failed" || script[1] === "terminated") {
+      inner.isError = true;
+    }
+    return inner;
+  }
+  const out: ToolOutput = { text: body };
   const exit = EXIT_LINE.exec(head);
   if (exit) {
     out.exitCode = Number(exit[1]);
@@ -302,13 +391,23 @@ interface Checkpoint {
   state: CodexRolloutState;
 }
 
-/** A speech echo held back until we know whether its canonical copy follows. */
+/** Which copy of a twice-written record: the response item or its `event_msg`. */
+type Side = "item" | "event";
+
+/**
+ * A speech echo held back until we know whether its canonical copy follows,
+ * or a plan until we know whether the message after it says it.
+ */
 interface Held {
   role: "user" | "assistant";
   text: string;
   time: number | undefined;
   locator: Locator;
+  plan?: boolean;
 }
+
+/** The resume point of a held plan. */
+const PLAN_CHECKPOINT = "plan:held";
 
 const RESPONSE_ITEM_TYPES = new Set([
   "message",
@@ -318,6 +417,8 @@ const RESPONSE_ITEM_TYPES = new Set([
   "custom_tool_call_output",
   "local_shell_call",
   "reasoning",
+  "web_search_call",
+  "image_generation_call",
 ]);
 
 const ENVELOPE_TYPES = new Set([
@@ -326,6 +427,7 @@ const ENVELOPE_TYPES = new Set([
   "event_msg",
   "turn_context",
   "compacted",
+  "inter_agent_communication",
 ]);
 
 /** The cwd inside the `<environment_context>` block Codex puts in a user turn. */
@@ -383,6 +485,7 @@ class RolloutParser {
   #userCanonical: boolean;
   #assistantCanonical: boolean;
   #lastSpeech: string | undefined;
+  #twins: string[];
   #lastSummary: string | undefined;
   #held: Held | undefined;
   /** Command records of this pass, by call id, to attach exit codes. */
@@ -403,6 +506,7 @@ class RolloutParser {
     this.#userCanonical = state?.userCanonical ?? false;
     this.#assistantCanonical = state?.assistantCanonical ?? false;
     this.#lastSpeech = state?.lastSpeech;
+    this.#twins = [...(state?.twins ?? [])];
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -452,13 +556,20 @@ class RolloutParser {
       case "compacted":
         this.#summary(str(payload.message), time, locator);
         break;
+      case "inter_agent_communication":
+        this.#interAgent(payload, time, locator);
+        break;
     }
     return true;
   }
 
-  /** Emits any held echo; called at the end of a pass. */
+  /** Emits any held echo or plan; called at the end of a pass. */
   finish(): void {
+    // A plan the file ends on may yet be said by the message after it: the
+    // next pass reads it again, so what waited for output still waits.
+    const waiting = this.#held?.plan ? new Map(this.#checkpoints) : undefined;
     this.#flush();
+    if (waiting) this.#checkpoints = waiting;
   }
 
   /**
@@ -492,6 +603,7 @@ class RolloutParser {
     if (this.#parent) state.parent = this.#parent;
     if (this.#subagent) state.subagent = true;
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
+    if (this.#twins.length > 0) state.twins = [...this.#twins];
     return state;
   }
 
@@ -639,9 +751,11 @@ class RolloutParser {
   /** The canonical assistant text (`response_item` role assistant). */
   #assistantTurn(raw: string, time: number | undefined, locator: Locator) {
     this.#assistantCanonical = true;
-    if (this.#held?.role === "assistant") this.#held = undefined;
-    this.#flush();
     const text = cleanSpeech(raw);
+    const held = this.#held;
+    if (held?.role === "assistant" && !held.plan) this.#held = undefined;
+    this.#dropPlanSaidBy(text);
+    this.#flush();
     if (speechKey("assistant", text) === this.#lastSpeech) return;
     this.#addNow("assistant", text, time, locator);
   }
@@ -658,7 +772,53 @@ class RolloutParser {
     const text = role === "user" ? userText(raw) : cleanSpeech(raw);
     if (text.length === 0) return;
     if (speechKey(role, text) === this.#lastSpeech) return;
+    if (role === "assistant") this.#dropPlanSaidBy(text);
     this.#hold({ role, text, time, locator });
+  }
+
+  /**
+   * A plan the agent proposed (a completed `Plan` item): assistant speech,
+   * held until the message after it shows whether it says the plan already
+   * (plan mode writes it there in a `<proposed_plan>` block too).
+   */
+  #plan(raw: string, time: number | undefined, locator: Locator): void {
+    const text = cleanSpeech(raw);
+    if (text.length === 0) return;
+    this.#flush();
+    this.#checkpoints.set(PLAN_CHECKPOINT, this.#checkpoint(locator));
+    this.#held = { role: "assistant", text, time, locator, plan: true };
+  }
+
+  /** Forgets a held plan that `text` says in full. */
+  #dropPlanSaidBy(text: string): void {
+    const held = this.#held;
+    if (!held?.plan || !text.includes(held.text)) return;
+    this.#held = undefined;
+    this.#checkpoints.delete(PLAN_CHECKPOINT);
+  }
+
+  /**
+   * A message one agent sent another (an `inter_agent_communication`
+   * line): what an agent said, so assistant speech, flagged `subagent` when
+   * one of this thread's sub-agents wrote it. Codex starts a turn with it
+   * as with a user message, so a rollback counts it.
+   */
+  #interAgent(payload: Json, time: number | undefined, locator: Locator) {
+    const text = cleanSpeech(str(payload.content) ?? "");
+    if (text.length === 0) return;
+    this.#flush();
+    const author = str(payload.author);
+    const recipient = str(payload.recipient)?.replace(/\/+$/, "");
+    const fromSubagent = author !== undefined && recipient !== undefined &&
+      author.startsWith(`${recipient}/`);
+    this.#turns.push(this.builder.nextSeq);
+    this.#addNow(
+      "assistant",
+      text,
+      time,
+      locator,
+      fromSubagent ? { flags: { subagent: true } } : {},
+    );
   }
 
   #summary(text: string | undefined, time: number | undefined, loc: Locator) {
@@ -714,6 +874,24 @@ class RolloutParser {
       case "custom_tool_call_output":
         this.#output(payload, time, locator);
         break;
+      case "web_search_call":
+        this.#twinCommand(
+          "item",
+          "web_search",
+          webSearchText(payload.action),
+          time,
+          locator,
+        );
+        break;
+      case "image_generation_call":
+        this.#twinCommand(
+          "item",
+          "image_generation",
+          str(payload.revised_prompt),
+          time,
+          locator,
+        );
+        break;
     }
   }
 
@@ -736,11 +914,24 @@ class RolloutParser {
           this.#userTurn(contentText(item.content), time, locator);
         } else if (item.type === "AgentMessage") {
           this.#echo("assistant", contentText(item.content), time, locator);
+        } else if (item.type === "Plan") {
+          this.#plan(str(item.text) ?? "", time, locator);
+        } else {
+          this.#twinEvent(item, time, locator);
         }
         break;
       }
+      case "web_search_end":
+      case "image_generation_end":
+      case "view_image_tool_call":
+        this.#twinEvent(payload, time, locator);
+        break;
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
+        break;
+      case "error":
+      case "stream_error":
+        this.#modelError(payload, time, locator);
         break;
       case "turn_aborted":
       case "task_started":
@@ -762,6 +953,105 @@ class RolloutParser {
     }
   }
 
+  /**
+   * The `event_msg` twin of a web search, a generated image or a viewed
+   * image (or the completed item paginated history writes instead).
+   */
+  #twinEvent(payload: Json, time: number | undefined, locator: Locator) {
+    switch (payload.type) {
+      case "web_search_end":
+      case "WebSearch":
+        this.#twinCommand(
+          "event",
+          "web_search",
+          webSearchText(payload.action) ?? str(payload.query)?.trim(),
+          time,
+          locator,
+        );
+        break;
+      case "image_generation_end":
+      case "ImageGeneration":
+        this.#twinCommand(
+          "event",
+          "image_generation",
+          str(payload.revised_prompt),
+          time,
+          locator,
+        );
+        break;
+      case "view_image_tool_call":
+      case "ImageView":
+        this.#viewImage("event", str(payload.path), time, locator);
+    }
+  }
+
+  /**
+   * Whether this copy of a record written twice (a response item and its
+   * event) is the first: each copy waits for its twin, which it consumes.
+   */
+  #firstOfTwins(side: Side, key: string): boolean {
+    const twin = this.#twins.indexOf(
+      `${side === "item" ? "event" : "item"}:${key}`,
+    );
+    if (twin !== -1) {
+      this.#twins.splice(twin, 1);
+      return false;
+    }
+    this.#twins.push(`${side}:${key}`);
+    if (this.#twins.length > MAX_STATE_TWINS) this.#twins.shift();
+    return true;
+  }
+
+  /**
+   * A hosted tool's call kept as a command: a web search (its queries) or
+   * an image generation (its revised prompt), once for both copies.
+   */
+  #twinCommand(
+    side: Side,
+    tool: string,
+    text: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    if (!text || !this.#firstOfTwins(side, `${tool}:${fingerprint(text)}`)) {
+      return;
+    }
+    this.#add("command", text, time, locator, { tool });
+  }
+
+  /** An image the agent looked at (`view_image`): a files record. */
+  #viewImage(
+    side: Side,
+    path: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    if (!path) return;
+    const file = resolvePath(path, this.#turnCwd ?? this.#cwd);
+    if (!this.#firstOfTwins(side, `view_image:${fingerprint(file)}`)) return;
+    this.#add("files", file, time, locator, { tool: "view_image" });
+  }
+
+  /**
+   * A turn the model could not finish (`error`) or a response stream that
+   * broke (`stream_error`, whose details say why; its message only counts
+   * the retries): error output of the model call, once for a run of the
+   * same failure.
+   */
+  #modelError(payload: Json, time: number | undefined, locator: Locator) {
+    const details = payload.type === "stream_error"
+      ? str(payload.additional_details)
+      : undefined;
+    const text = (details ?? str(payload.message))?.trim();
+    if (!text) return;
+    const last = this.builder.records.at(-1);
+    if (last?.tool === "model" && last.text === text) return;
+    this.#add("tool-output", text, time, locator, {
+      tool: "model",
+      flags: { isError: true },
+    });
+  }
+
   /** Supersedes the last `turns` user turns, up to this point. */
   #rollback(turns: number | undefined): void {
     this.#flush();
@@ -775,7 +1065,7 @@ class RolloutParser {
   }
 
   #functionCall(payload: Json, time: number | undefined, locator: Locator) {
-    const name = str(payload.name) ?? "";
+    const name = toolName(payload);
     const callId = str(payload.call_id) ?? str(payload.id);
     const rawArgs = payload.arguments;
     const args = typeof rawArgs === "string" ? parseJson(rawArgs) : rawArgs;
@@ -812,6 +1102,10 @@ class RolloutParser {
       case "update_plan":
         this.#remember(callId, { tool: name, kind: "plan" });
         return;
+      case "view_image":
+        this.#remember(callId, { tool: name, kind: "other" });
+        this.#viewImage("item", str(a.path), time, locator);
+        return;
       case "write_stdin": {
         const session = int(a.session_id);
         const call: CodexPendingCall = { tool: name, kind: "stdin" };
@@ -825,14 +1119,41 @@ class RolloutParser {
   }
 
   #customCall(payload: Json, time: number | undefined, locator: Locator) {
-    const name = str(payload.name) ?? "";
+    const name = toolName(payload);
     const callId = str(payload.call_id) ?? str(payload.id);
     const input = typeof payload.input === "string" ? payload.input : "";
     if (name === "apply_patch") {
       this.#patch(name, callId, input, undefined, time, locator);
+    } else if (name === "exec") {
+      this.#codeMode(callId, input, time, locator);
     } else if (name) {
       this.#remember(callId, { tool: name, kind: "other" });
     }
+  }
+
+  /**
+   * A code-mode `exec` call (JavaScript that calls Codex's tools): the shell
+   * commands it runs are commands; a lone one gets the script's output and
+   * the exit code that output reports, as an exec call does.
+   */
+  #codeMode(
+    callId: string | undefined,
+    script: string,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    const commands = nestedCommands(script);
+    const [only] = commands;
+    if (commands.length === 1 && only !== undefined) {
+      this.#shell("exec", callId, undefined, only, time, locator, {
+        workdir: undefined,
+      });
+      return;
+    }
+    for (const command of commands) {
+      this.#add("command", command, time, locator, { tool: "exec" });
+    }
+    this.#remember(callId, { tool: "exec", kind: "other" });
   }
 
   #remember(callId: string | undefined, call: CodexPendingCall): void {
@@ -857,19 +1178,24 @@ class RolloutParser {
       return;
     }
     this.#flush();
-    const checkpoint: Checkpoint = {
-      offset: locator.offset ?? 0,
-      line: locator.line ?? 1,
-      seq: this.builder.nextSeq,
-      marks: this.builder.build().marks.length,
-      state: this.state(),
-    };
+    const checkpoint = this.#checkpoint(locator);
     const record = this.#add("command", text, time, locator, { tool });
     this.#remember(callId, { tool, kind: "shell" });
     if (record && callId) {
       this.#commands.set(callId, record);
       this.#checkpoints.set(callId, checkpoint);
     }
+  }
+
+  /** A point to resume at: this line, read again with the state before it. */
+  #checkpoint(locator: Locator): Checkpoint {
+    return {
+      offset: locator.offset ?? 0,
+      line: locator.line ?? 1,
+      seq: this.builder.nextSeq,
+      marks: this.builder.build().marks.length,
+      state: this.state(),
+    };
   }
 
   #patch(
@@ -979,6 +1305,11 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
   if (value.subagent === true) state.subagent = true;
   const lastSpeech = str(value.lastSpeech);
   if (lastSpeech) state.lastSpeech = lastSpeech;
+  if (Array.isArray(value.twins)) {
+    const twins = value.twins.filter((t): t is string => typeof t === "string")
+      .slice(-MAX_STATE_TWINS);
+    if (twins.length > 0) state.twins = twins;
+  }
   return state;
 }
 
@@ -1297,7 +1628,8 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  revision: 5,
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) are read.
+  revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1305,9 +1637,9 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
       "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back",
   },

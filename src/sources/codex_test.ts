@@ -1262,3 +1262,385 @@ Deno.test("rollout parse reads a `!` command run in the TUI as a command and its
   equal(output?.flags?.isError, true);
   equal(s.title, "why is the build dir gone?");
 });
+
+Deno.test("a failed turn and a broken stream are error output of the model call", async () => {
+  const path = await tempRollout([
+    meta("0199aaaa-2222-7333-8444-555566667777"),
+    userEvent("summarise the flaky suite"),
+    ...[1, 2].map((n) =>
+      ln("event_msg", {
+        type: "stream_error",
+        message: `Reconnecting... ${n}/5`,
+        codex_error_info: {
+          response_stream_disconnected: { http_status_code: 502 },
+        },
+        additional_details: "stream disconnected: PELICAN_GATEWAY 502",
+      })
+    ),
+    ln("event_msg", {
+      type: "error",
+      message: "unexpected status 400: CORMORANT_WINDOW_FULL",
+      codex_error_info: "context_window_exceeded",
+    }),
+    ln("event_msg", { type: "stream_error", message: "Reconnecting... 1/5" }),
+  ]);
+  const s = await only(path);
+  deepEqual(
+    roles(s, "tool-output").map((r) => [r.text, r.tool, r.flags?.isError]),
+    [
+      ["stream disconnected: PELICAN_GATEWAY 502", "model", true],
+      ["unexpected status 400: CORMORANT_WINDOW_FULL", "model", true],
+      ["Reconnecting... 1/5", "model", true],
+    ],
+  );
+});
+
+Deno.test("an MCP call keeps its server's namespace in the tool name", async () => {
+  const path = await tempRollout([
+    meta("0199aaaa-3333-7444-8555-666677778888"),
+    userEvent("what does ticket HERON-7 say?"),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "mcp__tracker__",
+      name: "get_ticket",
+      arguments: JSON.stringify({ id: "HERON-7" }),
+      call_id: "m1",
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "m1",
+      output: [{
+        type: "input_text",
+        text: "HERON-7: the gull cache drops keys",
+      }],
+    }),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "functions",
+      name: "shell_command",
+      arguments: JSON.stringify({ command: "ls" }),
+      call_id: "m2",
+    }),
+    callOutput("m2", "Exit code: 0\nOutput:\nsrc\n"),
+    ln("response_item", {
+      type: "function_call",
+      namespace: "mcp__files",
+      name: "exec_command",
+      arguments: JSON.stringify({ cmd: "not a shell" }),
+      call_id: "m3",
+    }),
+    callOutput("m3", "remote ok"),
+  ]);
+  const s = await only(path);
+  deepEqual(roles(s, "tool-output").map((r) => [r.tool, r.text]), [
+    ["mcp__tracker__get_ticket", "HERON-7: the gull cache drops keys"],
+    ["shell_command", "src"],
+    ["mcp__files__exec_command", "remote ok"],
+  ]);
+  deepEqual(roles(s, "command").map((r) => [r.tool, r.text]), [
+    ["shell_command", "ls"],
+  ]);
+});
+
+Deno.test("web searches and generated images are commands, viewed images files, once for both copies", async (t) => {
+  const search = (query: string) => ({
+    type: "search",
+    query,
+    queries: [query],
+  });
+  const lines = [
+    meta("0199aaaa-4444-7555-8666-777788889999", { cwd: "/w/gull" }),
+    userEvent("why does the gull cache evict hot keys?"),
+    ln("response_item", {
+      type: "web_search_call",
+      status: "completed",
+      action: search("lru plover-sketch admission"),
+    }),
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_1",
+      query: "lru plover-sketch admission",
+      action: { type: "search", query: "lru plover-sketch admission" },
+    }),
+    // The event first, then its item; then the same query searched again.
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_2",
+      query: "https://example.org/tern",
+      action: { type: "open_page", url: "https://example.org/tern" },
+    }),
+    ln("response_item", {
+      type: "web_search_call",
+      id: "ws_2",
+      status: "completed",
+      action: { type: "open_page", url: "https://example.org/tern" },
+    }),
+    ln("response_item", {
+      type: "web_search_call",
+      status: "completed",
+      action: search("lru plover-sketch admission"),
+    }),
+    // No action on the item: the event says what was searched.
+    ln("response_item", { type: "web_search_call", status: "completed" }),
+    ln("event_msg", {
+      type: "web_search_end",
+      call_id: "ws_4",
+      query: "skua eviction storm",
+    }),
+    ln("response_item", {
+      type: "function_call",
+      name: "view_image",
+      arguments: JSON.stringify({ path: "docs/flame_puffin.png" }),
+      call_id: "v1",
+    }),
+    ln("event_msg", {
+      type: "view_image_tool_call",
+      call_id: "v1",
+      path: "/w/gull/docs/flame_puffin.png",
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "v1",
+      output: [{
+        type: "input_image",
+        image_url: "data:image/png;base64,AA==",
+      }],
+    }),
+    ln("response_item", {
+      type: "image_generation_call",
+      id: "ig_1",
+      status: "completed",
+      revised_prompt: "a gull in a hard hat guarding a cache",
+      result: "AA==",
+    }),
+    ln("event_msg", {
+      type: "image_generation_end",
+      call_id: "ig_1",
+      status: "completed",
+      revised_prompt: "a gull in a hard hat guarding a cache",
+      result: "AA==",
+    }),
+    ln("event_msg", {
+      type: "item_completed",
+      item: { type: "ImageView", id: "v2", path: "/w/gull/shot.png" },
+    }),
+    assistantItem("The admission sketch is missing."),
+  ];
+  const want = [
+    ["command", "web_search", "lru plover-sketch admission"],
+    ["command", "web_search", "https://example.org/tern"],
+    ["command", "web_search", "lru plover-sketch admission"],
+    ["command", "web_search", "skua eviction storm"],
+    ["files", "view_image", "/w/gull/docs/flame_puffin.png"],
+    ["command", "image_generation", "a gull in a hard hat guarding a cache"],
+    ["files", "view_image", "/w/gull/shot.png"],
+  ];
+  const work = (records: SessionRecord[]) =>
+    records.filter((r) => r.role === "command" || r.role === "files").map((
+      r,
+    ) => [r.role, r.tool, r.text]);
+  await t.step("one pass", async () => {
+    const s = await only(await tempRollout(lines));
+    deepEqual(work(s.records), want);
+    equal(roles(s, "tool-output").length, 0);
+  });
+  await t.step("cut between every pair of lines", async () => {
+    const path = await tempRollout([]);
+    for (let cut = 1; cut < lines.length; cut++) {
+      await Deno.writeTextFile(
+        path,
+        lines.slice(0, cut).map((l) => `${l}\n`).join(""),
+      );
+      const first = await parse(path);
+      await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        work([
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ]),
+        want,
+        `cut ${cut}`,
+      );
+    }
+  });
+});
+
+Deno.test("a code-mode exec script's shell commands are commands, paired with its output", async () => {
+  const exec = (id: string, input: string) =>
+    ln("response_item", {
+      type: "custom_tool_call",
+      status: "completed",
+      call_id: id,
+      name: "exec",
+      input,
+    });
+  const scriptOutput = (id: string, status: string, ...texts: string[]) =>
+    ln("response_item", {
+      type: "custom_tool_call_output",
+      call_id: id,
+      name: "exec",
+      output: [
+        {
+          type: "input_text",
+          text: `Script ${status}\nWall time 2.5 seconds\nOutput:\n`,
+        },
+        ...texts.map((text) => ({ type: "input_text", text })),
+      ],
+    });
+  const path = await tempRollout([
+    meta("0199aaaa-5555-7666-8777-88889999aaaa", { cwd: "/w/otter" }),
+    userEvent("run the otter suite"),
+    exec(
+      "x1",
+      'const r = await tools.exec_command({cmd: "cargo nextest run -p otter", workdir: "/w/otter", yield_time_ms: 60000});\ntext(r.output);',
+    ),
+    scriptOutput("x1", "completed", "FAIL otter::shard::rebalance_vole\n"),
+    exec(
+      "x2",
+      `const a = await tools.shell_command({ "command": 'rg -n "vole\\\\b" src' });\nconst b = await tools.exec_command({cmd: \`git log -1 --format=%H\`});\ntext(a.output + b.output);`,
+    ),
+    scriptOutput("x2", "failed", "Script error:\nTypeError: b is undefined"),
+    exec("x3", "text(JSON.stringify(await tools.list_mcp_resources({})));"),
+    scriptOutput("x3", "completed", "[]"),
+    exec(
+      "x4",
+      "const r = await tools.exec_command({cmd: 'make lint'});\ntext(r.output);",
+    ),
+    scriptOutput(
+      "x4",
+      "completed",
+      "Chunk ID: 1a\nWall time: 1.1 seconds\nProcess exited with code 2\nOriginal token count: 4\nOutput:\nerror: MARTEN_LINT\n",
+    ),
+  ]);
+  const s = await only(path);
+  deepEqual(
+    s.records.slice(1).map((r) => [
+      r.role,
+      r.tool,
+      r.text,
+      r.exitCode,
+      r.flags?.isError,
+    ]),
+    [
+      ["command", "exec", "cargo nextest run -p otter", undefined, undefined],
+      [
+        "tool-output",
+        "exec",
+        "FAIL otter::shard::rebalance_vole",
+        undefined,
+        undefined,
+      ],
+      ["command", "exec", 'rg -n "vole\\b" src', undefined, undefined],
+      ["command", "exec", "git log -1 --format=%H", undefined, undefined],
+      [
+        "tool-output",
+        "exec",
+        "Script error:\nTypeError: b is undefined",
+        undefined,
+        true,
+      ],
+      ["tool-output", "exec", "[]", undefined, undefined],
+      ["command", "exec", "make lint", 2, undefined],
+      ["tool-output", "exec", "error: MARTEN_LINT", undefined, true],
+    ],
+  );
+});
+
+Deno.test("a proposed plan is assistant speech, once when its message says it too", async (t) => {
+  const plan = (text: string) =>
+    ln("event_msg", {
+      type: "item_completed",
+      thread_id: "p",
+      turn_id: "t1",
+      item: { type: "Plan", id: "t1-plan", text },
+    });
+  const steps = "1. Shard by tenant_puffin\n2. Add the admission sketch";
+  const lines = [
+    meta("0199aaaa-6666-7777-8888-9999aaaabbbb"),
+    userEvent("plan the cache rework"),
+    plan(steps),
+    assistantItem(
+      `Here is the plan.\n<proposed_plan>\n${steps}\n</proposed_plan>`,
+    ),
+    userEvent("now a plan for the metrics"),
+    plan("1. Backfill the grebe metrics"),
+    ln("event_msg", { type: "task_complete", turn_id: "t2" }),
+    userEvent("and the rollout?"),
+    plan("1. Canary on the shearwater fleet"),
+  ];
+  const speech = (records: SessionRecord[]) =>
+    records.filter((r) => r.role === "assistant").map((r) => r.text);
+  const want = [
+    `Here is the plan.\n<proposed_plan>\n${steps}\n</proposed_plan>`,
+    "1. Backfill the grebe metrics",
+    "1. Canary on the shearwater fleet",
+  ];
+  await t.step("one pass", async () => {
+    const done = ln("event_msg", { type: "task_complete", turn_id: "t3" });
+    const path = await tempRollout([...lines, done]);
+    const whole = await parse(path);
+    deepEqual(speech(whole.sessions[0]?.records ?? []), want);
+    equal(whole.safeOffset, (await Deno.stat(path)).size);
+    // A file that ends on a plan may yet get its message: the plan waits.
+    const open = await parse(await tempRollout(lines));
+    deepEqual(speech(open.sessions[0]?.records ?? []), want.slice(0, 2));
+  });
+  await t.step("cut between every pair of lines", async () => {
+    const path = await tempRollout([]);
+    const all = [...lines, assistantItem("Rolling out.")];
+    for (let cut = 1; cut < all.length; cut++) {
+      await Deno.writeTextFile(
+        path,
+        all.slice(0, cut).map((l) => `${l}\n`).join(""),
+      );
+      const first = await parse(path);
+      await Deno.writeTextFile(path, all.map((l) => `${l}\n`).join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        speech([
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ]),
+        [...want, "Rolling out."],
+        `cut ${cut}`,
+      );
+    }
+  });
+});
+
+Deno.test("a message between agents is assistant speech, flagged when a sub-agent wrote it", async () => {
+  const message = (author: string, recipient: string, content: string) =>
+    ln("inter_agent_communication", {
+      author,
+      recipient,
+      other_recipients: [],
+      content,
+      trigger_turn: true,
+    });
+  const parent = await tempRollout([
+    meta("0199aaaa-7777-7888-8999-aaaabbbbcccc"),
+    userEvent("find the lock inversion"),
+    message("/root/scout", "/root", "FYI the LOON_LOCKSTEP flag serialises it"),
+    ln("inter_agent_communication", {
+      author: "/root/scout",
+      recipient: "/root",
+      content: "",
+      encrypted_content: "gAAAA",
+      trigger_turn: false,
+    }),
+    message("/root", "/root/scout", "check the wal path too"),
+    ln("event_msg", { type: "thread_rolled_back", num_turns: 1 }),
+  ]);
+  const s = await only(parent);
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.flags?.subagent]),
+    [
+      ["user", "find the lock inversion", undefined],
+      ["assistant", "FYI the LOON_LOCKSTEP flag serialises it", true],
+      ["assistant", "check the wal path too", undefined],
+    ],
+  );
+  // Codex starts a turn with each message: a rollback of one undoes the last.
+  deepEqual(s.marks, [{ kind: "rollback", from: 2, to: 3 }]);
+});
