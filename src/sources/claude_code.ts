@@ -32,6 +32,7 @@ import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, dirName, isRegularFileSync, segments } from "./_paths.ts";
+import { readFileEdges } from "./_saved_output.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "claude-code";
@@ -323,7 +324,7 @@ const SAVED_TO = /Full output saved to: ([^\n]+)/;
  * `<session>/tool-results/` and replaced by a `<persisted-output>` preview:
  * the text with the preview swapped for the file, read from this session's
  * own folder by the file's name alone (a path written in a result is not
- * followed) and bounded like any tool output ({@linkcode readEdges}).
+ * followed) and bounded like any tool output ({@linkcode readFileEdges}).
  * Undefined when there is no such file, so the preview stays.
  */
 function persistedOutput(
@@ -335,7 +336,7 @@ function persistedOutput(
   if (!block || !named) return undefined;
   const name = baseName(named);
   if (!name || name === "." || name === "..") return undefined;
-  const full = readEdges(
+  const full = readFileEdges(
     `${sessionDir}/tool-results/${name}`,
     MAX_OUTPUT_CHARS,
   );
@@ -344,55 +345,6 @@ function persistedOutput(
     text: text.replace(block, () => full.text),
     truncated: full.truncated,
   };
-}
-
-/**
- * A regular file's text (not a link's), or, past `max` bytes, its first and
- * last halves cut at line ends with a line saying how much was left out;
- * undefined when it cannot be read.
- */
-function readEdges(
-  path: string,
-  max: number,
-): { text: string; truncated: boolean } | undefined {
-  try {
-    if (!Deno.lstatSync(path).isFile) return undefined;
-    using file = Deno.openSync(path, { read: true });
-    const size = file.statSync().size;
-    const decoder = new TextDecoder();
-    if (size <= max) {
-      return { text: decoder.decode(readAt(file, 0, size)), truncated: false };
-    }
-    const half = Math.floor(max / 2);
-    let head = readAt(file, 0, half);
-    let tail = readAt(file, size - half, half);
-    const lastLine = head.lastIndexOf(10);
-    if (lastLine > 0) head = head.subarray(0, lastLine + 1);
-    const firstLine = tail.indexOf(10);
-    if (firstLine >= 0) tail = tail.subarray(firstLine + 1);
-    const left = size - head.length - tail.length;
-    return {
-      text: `${decoder.decode(head)}\n[… ${left} bytes …]\n${
-        decoder.decode(tail)
-      }`,
-      truncated: true,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Up to `length` bytes of an open file from `offset`. */
-function readAt(file: Deno.FsFile, offset: number, length: number): Uint8Array {
-  const buf = new Uint8Array(length);
-  file.seekSync(offset, Deno.SeekMode.Start);
-  let read = 0;
-  while (read < length) {
-    const n = file.readSync(buf.subarray(read));
-    if (n === null || n === 0) break;
-    read += n;
-  }
-  return buf.subarray(0, read);
 }
 
 /**

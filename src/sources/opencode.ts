@@ -16,10 +16,11 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
-import { cleanSpeech, cutAtWordEdge, MAX_OUTPUT_CHARS } from "../core/text.ts";
+import { cleanSpeech, MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
+import { readFileEdges } from "./_saved_output.ts";
 import { baseName, dirName, segments } from "./_paths.ts";
 import { xdgDataHome } from "./_roots.ts";
 import {
@@ -139,26 +140,12 @@ const SAVED_TO = /Full output saved to: (\S+)/;
 /** The names opencode gives the files under `tool-output/`. */
 const SAVED_NAME = /^tool_[0-9A-Za-z]+$/;
 
-/** Reads up to `length` bytes of an open file from `from`. */
-function readAt(file: Deno.FsFile, from: number, length: number): Uint8Array {
-  file.seekSync(from, Deno.SeekMode.Start);
-  const buf = new Uint8Array(length);
-  let read = 0;
-  while (read < length) {
-    const n = file.readSync(buf.subarray(read));
-    if (n === null) break;
-    read += n;
-  }
-  return buf.subarray(0, read);
-}
-
 /**
  * A tool output opencode saved whole under `tool-output/` (named by the
  * part's `metadata.outputPath`, else by its preview, and looked for in
- * `dir` only), read up to {@linkcode MAX_OUTPUT_CHARS}: a longer file gives
- * its first and last halves, cut at a blank so redaction never sees half a
- * token, around a line saying how many bytes were left out. Undefined when
- * the file is gone (opencode deletes them after a week) or empty.
+ * `dir` only), read up to {@linkcode MAX_OUTPUT_CHARS} ({@linkcode
+ * readFileEdges}). Undefined when the file is gone (opencode deletes them
+ * after a week) or empty.
  */
 function savedOutput(
   dir: string | undefined,
@@ -166,39 +153,7 @@ function savedOutput(
 ): { text: string; truncated: boolean } | undefined {
   const name = path === undefined ? "" : baseName(path);
   if (dir === undefined || !SAVED_NAME.test(name)) return undefined;
-  let text: string;
-  let truncated = false;
-  try {
-    using file = Deno.openSync(join(dir, name), { read: true });
-    const info = file.statSync();
-    if (!info.isFile) return undefined;
-    const decoder = new TextDecoder();
-    if (info.size <= MAX_OUTPUT_CHARS) {
-      text = decoder.decode(readAt(file, 0, info.size));
-    } else {
-      // Room for the line between the halves: the whole stays under the cap.
-      const half = MAX_OUTPUT_CHARS / 2 - 64;
-      const first = decoder.decode(readAt(file, 0, half));
-      const last = decoder.decode(readAt(file, info.size - half, half));
-      const head = cutAtWordEdge(first, first.length - 1);
-      const newline = last.indexOf("\n");
-      const blank = last.search(/\s/);
-      const from = newline >= 0 && newline < 4096
-        ? newline + 1
-        : blank >= 0
-        ? blank + 1
-        : last.length;
-      const tail = last.slice(from);
-      const encoder = new TextEncoder();
-      const left = info.size - encoder.encode(head).length -
-        encoder.encode(tail).length;
-      text = `${head}\n[… ${left} bytes …]\n${tail}`;
-      truncated = true;
-    }
-  } catch {
-    return undefined;
-  }
-  return text.trim() ? { text, truncated } : undefined;
+  return readFileEdges(join(dir, name), MAX_OUTPUT_CHARS);
 }
 
 /**
