@@ -63,6 +63,7 @@ const QUIET_TYPES = new Set([
   "agent-name",
   "agent-setting",
   "last-prompt",
+  "cost-state",
 ]);
 
 /** Why a `queue-operation` `remove` took a prompt: the turn absorbed it. */
@@ -632,7 +633,12 @@ class TranscriptReader {
       this.#queueOperation(obj, locator);
     } else if (type === "attachment") {
       this.#attachment(obj, locator);
-    } else if (typeof type !== "string" || !QUIET_TYPES.has(type)) {
+    } else if (
+      typeof type !== "string" ||
+      (!QUIET_TYPES.has(type) && isObject(obj.message))
+    ) {
+      // A line of a type this deja does not know is bookkeeping unless it
+      // carries a message: only those are counted (and named) as skipped.
       this.skipped++;
     }
   }

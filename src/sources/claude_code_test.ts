@@ -367,6 +367,10 @@ Deno.test("parseClaudeTranscript() counts malformed, unknown and oversized lines
     const path = await tempFile(
       "s1.jsonl",
       "{not json\n42\n[1,2]\n\n   \n" + line({ type: "mystery" }) +
+        // A type not known here that carries a message may be conversation
+        // this deja cannot read: counted. One without is bookkeeping.
+        line({ type: "mystery", message: { role: "user", content: "?" } }) +
+        line({ type: "cost-state", costUSD: 0.1 }) +
         line({ type: "progress" }) + line({ type: "file-history-snapshot" }) +
         line({ type: "queue-operation" }) + line({ type: "system" }) +
         userLine("still here"),
