@@ -116,6 +116,11 @@ export interface Session {
   path: string;
   /** First user-facing line, when the harness or the parser derived one. */
   title?: string;
+  /**
+   * The title is a name the harness stores (one the person gave, say), not
+   * one cut from a prompt: it replaces the title an earlier pass stored.
+   */
+  named?: boolean;
   /** Milliseconds since the epoch of the first record. */
   started?: number;
   /** Milliseconds since the epoch of the last record. */

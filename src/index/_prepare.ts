@@ -40,6 +40,8 @@ export interface PreparedSession {
   project: string;
   cwd: string | null;
   title: string | null;
+  /** The title is a stored name: it replaces the one an earlier pass wrote. */
+  named: boolean;
   started: number | null;
   updated: number | null;
   parent: string | null;
@@ -149,6 +151,7 @@ export function prepareSessions(
       cwd: s.cwd === undefined ? null : scrub(s.cwd, "files"),
       title: title ??
         (s.title === undefined ? null : clippedSafe(scrub(s.title, undefined))),
+      named: s.named === true,
       started: s.started ?? null,
       updated: s.updated ?? null,
       parent: s.parent ?? null,

@@ -237,7 +237,8 @@ class Writer {
       ),
       updateSession: db.prepare(
         `UPDATE sessions SET project = CASE WHEN ? != '' THEN ? ELSE project END,
-           cwd = COALESCE(?, cwd), title = COALESCE(title, ?),
+           cwd = COALESCE(?, cwd),
+           title = CASE WHEN ? THEN ? ELSE COALESCE(title, ?) END,
            started = MIN(COALESCE(started, ?), COALESCE(?, started)),
            updated = MAX(COALESCE(updated, ?), COALESCE(?, updated)),
            parent = COALESCE(?, parent), lineage = COALESCE(?, lineage)
@@ -321,6 +322,8 @@ class Writer {
           s.project,
           s.project,
           s.cwd,
+          s.named ? 1 : 0,
+          s.title,
           s.title,
           s.started,
           s.started,

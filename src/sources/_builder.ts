@@ -81,6 +81,11 @@ export class SessionBuilder {
     if (init.lineage) this.#session.lineage = init.lineage;
   }
 
+  /** The session id so far. */
+  get id(): string {
+    return this.#session.id;
+  }
+
   /** The next seq that {@linkcode add} will assign. */
   get nextSeq(): number {
     return this.#nextSeq;
@@ -102,9 +107,14 @@ export class SessionBuilder {
     this.#session.id = id;
   }
 
-  /** Sets an explicit title (harnesses that store one). */
+  /**
+   * Sets an explicit title (harnesses that store one): it beats a title cut
+   * from a prompt, here and in the index.
+   */
   setTitle(title: string): void {
-    if (title.trim()) this.#session.title = titleFrom(title);
+    if (!title.trim()) return;
+    this.#session.title = titleFrom(title);
+    this.#session.named = true;
   }
 
   /** Sets parent lineage. */

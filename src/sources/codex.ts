@@ -488,6 +488,7 @@ class RolloutParser {
   #twins: string[];
   #lastSummary: string | undefined;
   #held: Held | undefined;
+  #named = false;
   /** Command records of this pass, by call id, to attach exit codes. */
   #commands = new Map<string, SessionRecord>();
   /** Command records whose process still runs, by unified-exec session id. */
@@ -521,6 +522,11 @@ class RolloutParser {
   /** Whether the session's own `session_meta` was read. */
   get metaSeen(): boolean {
     return this.#metaSeen;
+  }
+
+  /** Whether this pass read a name given to the thread. */
+  get named(): boolean {
+    return this.#named;
   }
 
   /** Handles one parsed line; returns false when the line is malformed. */
@@ -929,6 +935,16 @@ class RolloutParser {
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
         break;
+      case "thread_name_updated": {
+        // A fork's copy of its source's events names the source.
+        const name = str(payload.thread_name) ?? str(payload.name);
+        const thread = str(payload.thread_id);
+        if (name && (!thread || thread === this.builder.id)) {
+          this.builder.setTitle(name);
+          this.#named = true;
+        }
+        break;
+      }
       case "error":
       case "stream_error":
         this.#modelError(payload, time, locator);
@@ -1374,6 +1390,46 @@ async function eachLine(
   return { safeOffset, safeLine, skipped };
 }
 
+/** Thread names by id from `session_index.jsonl`, by file, with its size and mtime. */
+const threadNameCache = new Map<
+  string,
+  { stamp: string; names: Map<string, string> }
+>();
+
+/**
+ * The names the person gave threads, by thread id, from the
+ * `session_index.jsonl` of the Codex home a rollout lives in (appended to
+ * on each rename: the last line for an id wins). Read again only when the
+ * file changes.
+ */
+async function threadNames(rollout: string): Promise<Map<string, string>> {
+  const home = /^(.*)[\\/](?:sessions|archived_sessions)[\\/]/.exec(rollout)
+    ?.[1];
+  if (home === undefined) return new Map();
+  const path = `${home}/session_index.jsonl`;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) return new Map();
+    const stamp = `${info.size}:${info.mtime?.getTime() ?? 0}`;
+    const cached = threadNameCache.get(path);
+    if (cached?.stamp === stamp) return cached.names;
+    const names = new Map<string, string>();
+    for await (const line of readLines(path)) {
+      const entry = line.complete ? parseJson(line.text) : undefined;
+      const id = isObject(entry) ? str(entry.id) : undefined;
+      if (!isObject(entry) || !id) continue;
+      const name = str(entry.thread_name)?.trim();
+      if (name) names.set(id, name);
+      else names.delete(id);
+    }
+    threadNameCache.set(path, { stamp, names });
+    return names;
+  } catch {
+    // No index, or one that cannot be read: the rollouts still title.
+    return new Map();
+  }
+}
+
 async function parseRollout(
   path: string,
   options: ParseOptions,
@@ -1395,6 +1451,9 @@ async function parseRollout(
     return parser.line(value, locator, no === 1);
   });
   parser.finish();
+  // The name Codex lists the thread under, the latest one given.
+  const name = (await threadNames(path)).get(parser.builder.id);
+  if (name) parser.builder.setTitle(name);
   const session = parser.builder.build();
   let { safeOffset, safeLine } = loop;
   let next = parser.state();
@@ -1414,7 +1473,7 @@ async function parseRollout(
     session.marks = seqBefore === -1 ? [] : session.marks.slice(marksBefore);
   }
   const found = session.records.length > 0 || session.marks.length > 0 ||
-    (resumeAt === 0 && parser.metaSeen);
+    parser.named || (resumeAt === 0 && parser.metaSeen);
   return {
     sessions: found ? [session] : [],
     safeOffset,
@@ -1628,7 +1687,7 @@ export const codex: Harness = {
     "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) are read.
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
   revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
@@ -1637,7 +1696,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (thread_name_updated, or its last line in session_index.jsonl) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, encrypted messages between agents, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -1644,3 +1644,83 @@ Deno.test("a message between agents is assistant speech, flagged when a sub-agen
   // Codex starts a turn with each message: a rollback of one undoes the last.
   deepEqual(s.marks, [{ kind: "rollback", from: 2, to: 3 }]);
 });
+
+Deno.test("a name given to the thread titles the session", async (t) => {
+  const id = "0199aaaa-8888-7999-8aaa-bbbbccccdddd";
+  const renamed = (name: string, thread = id) =>
+    ln("event_msg", {
+      type: "thread_name_updated",
+      thread_id: thread,
+      thread_name: name,
+    });
+  await t.step("thread_name_updated beats the first prompt", async () => {
+    const path = await tempRollout([
+      meta(id),
+      userEvent("the ibis cache keeps evicting hot keys; find out why"),
+      renamed("Ibis hot-key eviction"),
+      // A fork's copy of its source's rename names the source.
+      renamed("Someone else's thread", "0199aaaa-0000-7000-8000-000000000000"),
+    ]);
+    const s = await only(path);
+    equal(s.title, "Ibis hot-key eviction");
+    equal(s.named, true);
+  });
+  await t.step("a rename in a later pass comes back alone", async () => {
+    const path = await tempRollout([meta(id), userEvent("find the ibis bug")]);
+    const first = await parse(path);
+    equal(first.sessions[0]?.title, "find the ibis bug");
+    equal(first.sessions[0]?.named, undefined);
+    await Deno.writeTextFile(path, `${renamed("Ibis bug hunt")}\n`, {
+      append: true,
+    });
+    const next = await parse(path, resumeOptions(first));
+    equal(next.sessions.length, 1);
+    deepEqual(next.sessions[0]?.records, []);
+    equal(next.sessions[0]?.title, "Ibis bug hunt");
+    equal(next.sessions[0]?.named, true);
+  });
+  await t.step(
+    "session_index.jsonl names it, the last line winning",
+    async () => {
+      const home = await Deno.makeTempDir();
+      const day = `${home}/sessions/2026/11/10`;
+      await Deno.mkdir(day, { recursive: true });
+      const other = "0199aaaa-9999-7aaa-8bbb-ccccddddeeee";
+      await Deno.writeTextFile(
+        `${home}/session_index.jsonl`,
+        [
+          {
+            id,
+            thread_name: "Ibis draft name",
+            updated_at: "2026-11-10T10:00:00Z",
+          },
+          {
+            id: other,
+            thread_name: "Egret",
+            updated_at: "2026-11-10T10:01:00Z",
+          },
+          {
+            id,
+            thread_name: "Ibis eviction",
+            updated_at: "2026-11-10T10:02:00Z",
+          },
+          { id: other, thread_name: "", updated_at: "2026-11-10T10:03:00Z" },
+        ].map((e) => `${JSON.stringify(e)}\n`).join("") + '{"id":',
+      );
+      const write = async (sid: string, lines: string[]) => {
+        const path = `${day}/rollout-2026-11-10T10-00-00-${sid}.jsonl`;
+        await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+        return path;
+      };
+      const a = await only(
+        await write(id, [meta(id), userEvent("x"), renamed("Older name")]),
+      );
+      equal(a.title, "Ibis eviction");
+      const b = await only(
+        await write(other, [meta(other), userEvent("egret?")]),
+      );
+      equal(b.title, "egret?");
+      equal(b.named, undefined);
+    },
+  );
+});
