@@ -64,6 +64,8 @@ export class SessionBuilder {
   #last: SessionRecord | undefined;
   /** The title of a first prompt that was a slash command, in reserve. */
   #slashTitle: string | undefined;
+  /** A title for a session no user turn titles, in reserve. */
+  #fallbackTitle: string | undefined;
 
   /** @param init The session's identity. */
   constructor(init: SessionBuilderInit) {
@@ -115,6 +117,14 @@ export class SessionBuilder {
     if (!title.trim()) return;
     this.#session.title = titleFrom(title);
     this.#session.named = true;
+  }
+
+  /**
+   * Keeps a title in reserve for a session no user turn titles (a
+   * sub-agent whose task came from another agent); the first one counts.
+   */
+  fallbackTitle(text: string): void {
+    if (text.trim()) this.#fallbackTitle ??= titleFrom(text);
   }
 
   /** Sets parent lineage. */
@@ -211,8 +221,9 @@ export class SessionBuilder {
 
   /** The session built so far. */
   build(): Session {
-    if (this.#session.title === undefined && this.#slashTitle !== undefined) {
-      this.#session.title = this.#slashTitle;
+    if (this.#session.title === undefined) {
+      const title = this.#slashTitle ?? this.#fallbackTitle;
+      if (title !== undefined) this.#session.title = title;
     }
     return this.#session;
   }

@@ -1,7 +1,8 @@
 /**
  * Codex CLI: rollout transcripts under `${CODEX_HOME:-~/.codex}/sessions`
  * (plain `.jsonl`, or `.jsonl.zst` once Codex compresses old ones), archived
- * rollouts, and the prompt log `history.jsonl`.
+ * rollouts, the prompt log `history.jsonl`, and the thread names in
+ * `session_index.jsonl`.
  *
  * A rollout line is `{timestamp, type, payload}`. Each user turn is written
  * twice (a `response_item` and an `event_msg`), and so is each assistant
@@ -84,6 +85,8 @@ export interface CodexRolloutState {
   lastSpeech?: string;
   /** Records a response item and its `event_msg` twin both report, waiting for the twin. */
   twins?: string[];
+  /** Hash of the model error just recorded, to record a run of it once. */
+  lastError?: string;
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -486,6 +489,7 @@ class RolloutParser {
   #assistantCanonical: boolean;
   #lastSpeech: string | undefined;
   #twins: string[];
+  #lastError: string | undefined;
   #lastSummary: string | undefined;
   #held: Held | undefined;
   #named = false;
@@ -508,6 +512,7 @@ class RolloutParser {
     this.#assistantCanonical = state?.assistantCanonical ?? false;
     this.#lastSpeech = state?.lastSpeech;
     this.#twins = [...(state?.twins ?? [])];
+    this.#lastError = state?.lastError;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -610,6 +615,7 @@ class RolloutParser {
     if (this.#subagent) state.subagent = true;
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
     if (this.#twins.length > 0) state.twins = [...this.#twins];
+    if (this.#lastError) state.lastError = this.#lastError;
     return state;
   }
 
@@ -691,6 +697,9 @@ class RolloutParser {
       }
       this.#lastSpeech = role === "user" || role === "assistant"
         ? speechKey(role, record.text)
+        : undefined;
+      this.#lastError = extra.tool === "model"
+        ? fingerprint(record.text)
         : undefined;
       if (role !== "summary") this.#lastSummary = undefined;
     }
@@ -807,7 +816,8 @@ class RolloutParser {
    * A message one agent sent another (an `inter_agent_communication`
    * line): what an agent said, so assistant speech, flagged `subagent` when
    * one of this thread's sub-agents wrote it. Codex starts a turn with it
-   * as with a user message, so a rollback counts it.
+   * as with a user message, so a rollback counts it; a sub-agent whose task
+   * came this way is titled by it.
    */
   #interAgent(payload: Json, time: number | undefined, locator: Locator) {
     const text = cleanSpeech(str(payload.content) ?? "");
@@ -818,6 +828,7 @@ class RolloutParser {
     const fromSubagent = author !== undefined && recipient !== undefined &&
       author.startsWith(`${recipient}/`);
     this.#turns.push(this.builder.nextSeq);
+    this.builder.fallbackTitle(text);
     this.#addNow(
       "assistant",
       text,
@@ -1059,9 +1070,7 @@ class RolloutParser {
       ? str(payload.additional_details)
       : undefined;
     const text = (details ?? str(payload.message))?.trim();
-    if (!text) return;
-    const last = this.builder.records.at(-1);
-    if (last?.tool === "model" && last.text === text) return;
+    if (!text || fingerprint(text) === this.#lastError) return;
     this.#add("tool-output", text, time, locator, {
       tool: "model",
       flags: { isError: true },
@@ -1326,6 +1335,8 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
       .slice(-MAX_STATE_TWINS);
     if (twins.length > 0) state.twins = twins;
   }
+  const lastError = str(value.lastError);
+  if (lastError) state.lastError = lastError;
   return state;
 }
 
@@ -1668,9 +1679,11 @@ const historyKind: FileKind = {
 
 /**
  * The Codex CLI harness: rollouts (plain and zstd), archived rollouts and
- * `history.jsonl`, with user/assistant speech, shell commands with exit
- * codes, tool output, `apply_patch` files and edits, compaction summaries
- * and `thread_rolled_back` supersession marks.
+ * `history.jsonl`, with user/assistant speech (plans and messages between
+ * agents too), shell commands with exit codes (code-mode scripts' too), web
+ * searches and image prompts, tool output and model errors, `apply_patch`
+ * files and edits, viewed images, compaction summaries, thread names and
+ * `thread_rolled_back` supersession marks.
  *
  * @example
  * ```ts
@@ -1684,7 +1697,7 @@ export const codex: Harness = {
   id: HARNESS_ID,
   name: "Codex CLI",
   format:
-    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
+    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, history.jsonl {session_id, ts, text}, and session_index.jsonl {id, thread_name, updated_at}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
   // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
@@ -1694,12 +1707,12 @@ export const codex: Harness = {
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
   docs: {
     store:
-      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
+      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
       "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (thread_name_updated, or its last line in session_index.jsonl) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, encrypted messages between agents, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
-      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back",
+      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names) written from openai/codex's protocol source",
   },
 };
