@@ -9,7 +9,7 @@ const harnessDoc = await Deno.readTextFile(
   new URL("../docs/harnesses.md", import.meta.url),
 );
 
-/** Claude Code and Codex share the demo HOME; every other harness has its own. */
+/** Claude Code reads the demo HOME (which holds Codex's older shapes too); every other harness has its own. */
 function fixtureHome(id: string): string {
   return existsSync(`${fixtures}/${id}`)
     ? `${fixtures}/${id}`

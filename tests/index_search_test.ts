@@ -170,6 +170,54 @@ Deno.test("indexStores() gives a command its exit code when the result comes aft
   }
 });
 
+Deno.test("indexStores() takes a name given in a later pass over the title cut from the first prompt", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const id = "0199f3a1-5c2e-7d10-9a4b-2f6c81d0e7a1";
+  const file =
+    `${home}/.codex/sessions/2026/11/03/rollout-2026-11-03T09-12-40-${id}.jsonl`;
+  const titleOf = (): string | null => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      const row = db.prepare("SELECT title FROM sessions WHERE id = ?").get(
+        id,
+      ) as { title: string | null };
+      return row.title;
+    } finally {
+      db.close();
+    }
+  };
+  ok(titleOf()?.startsWith("The /users endpoint returns 500"));
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      timestamp: "2026-11-03T09:20:00.000Z",
+      type: "event_msg",
+      payload: {
+        type: "thread_name_updated",
+        thread_id: id,
+        thread_name: "Users endpoint 500 on missing email",
+      },
+    }) + "\n",
+    { append: true },
+  );
+  const report = await pass(home, indexPath);
+  equal(report.appended, 1);
+  equal(titleOf(), "Users endpoint 500 on missing email");
+  // A later prompt does not take the name back.
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      timestamp: "2026-11-03T09:21:00.000Z",
+      type: "event_msg",
+      payload: { type: "user_message", message: "one more thing" },
+    }) + "\n",
+    { append: true },
+  );
+  await pass(home, indexPath);
+  equal(titleOf(), "Users endpoint 500 on missing email");
+});
+
 Deno.test("indexStores() replaces a rewritten file and forgets a removed one", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

@@ -40,7 +40,7 @@ export interface PreparedSession {
   project: string;
   cwd: string | null;
   title: string | null;
-  /** The title is one the harness stored (see ParsedSession.titleGiven). */
+  /** The title is one the harness stored (see Session.titleGiven). */
   titleGiven: boolean;
   started: number | null;
   updated: number | null;

@@ -298,9 +298,12 @@ function pairAfter(
   const { session, window, errorSeq, terms, refused } = site;
   const out = window.find((r) => r.seq === errorSeq);
   if (!out) return undefined;
-  const failedRec = [...window].reverse().find((r) =>
-    r.seq < errorSeq && r.role === "command"
-  );
+  // A model call's error (tool `model`) is no command's output.
+  const failedRec = out.tool === "model"
+    ? undefined
+    : [...window].reverse().find((r) =>
+      r.seq < errorSeq && r.role === "command"
+    );
   const failed = failedRec ? normalizeCommand(failedRec.text) : undefined;
   if (
     failedRec && !commandFailed(db, { session, command: failedRec }) &&

@@ -45,6 +45,42 @@ Deno.test("fixFor() quotes the line that errs, not the npm script echo that shar
   });
 });
 
+Deno.test("fixFor() blames no command for a model call's error", async () => {
+  await withSessions({
+    "model-error": [
+      { role: "user", text: "draw the rack and then summarise the suite" },
+      {
+        role: "command",
+        text: "a heron guarding a rack",
+        tool: "image_generation",
+      },
+      {
+        role: "tool-output",
+        tool: "model",
+        flags: { isError: true },
+        text: "unexpected status 400 Bad Request: EGRET_CONTEXT_OVERFLOW",
+      },
+      { role: "user", text: "try again with less context" },
+      {
+        role: "command",
+        text: "cargo test -p egret",
+        tool: "exec_command",
+        exitCode: 0,
+      },
+      { role: "tool-output", tool: "exec_command", text: "ok" },
+    ],
+  }, async (db) => {
+    const result = await fixFor(db, "EGRET_CONTEXT_OVERFLOW");
+    const pair = result.pairs[0];
+    ok(pair, result.why);
+    equal(pair.failed, undefined);
+    equal(
+      pair.error,
+      "unexpected status 400 Bad Request: EGRET_CONTEXT_OVERFLOW",
+    );
+  });
+});
+
 Deno.test("errorLine() finds an error named by its class", async (t) => {
   const cases: Array<[string, string, string]> = [
     [

@@ -64,6 +64,8 @@ export class SessionBuilder {
   #last: SessionRecord | undefined;
   /** The title of a first prompt that was a slash command, in reserve. */
   #slashTitle: string | undefined;
+  /** A title for a session no user turn titles, in reserve. */
+  #fallbackTitle: string | undefined;
 
   /** @param init The session's identity. */
   constructor(init: SessionBuilderInit) {
@@ -79,6 +81,11 @@ export class SessionBuilder {
     if (init.cwd) this.#session.cwd = init.cwd;
     if (init.parent) this.#session.parent = init.parent;
     if (init.lineage) this.#session.lineage = init.lineage;
+  }
+
+  /** The session id so far. */
+  get id(): string {
+    return this.#session.id;
   }
 
   /** The next seq that {@linkcode add} will assign. */
@@ -102,12 +109,22 @@ export class SessionBuilder {
     this.#session.id = id;
   }
 
-  /** Sets an explicit title (harnesses that store one). */
+  /**
+   * Sets an explicit title (harnesses that store one): it beats a title cut
+   * from a prompt, here and in the index.
+   */
   setTitle(title: string): void {
-    if (title.trim()) {
-      this.#session.title = titleFrom(title);
-      this.#session.titleGiven = true;
-    }
+    if (!title.trim()) return;
+    this.#session.title = titleFrom(title);
+    this.#session.titleGiven = true;
+  }
+
+  /**
+   * Keeps a title in reserve for a session no user turn titles (a
+   * sub-agent whose task came from another agent); the first one counts.
+   */
+  fallbackTitle(text: string): void {
+    if (text.trim()) this.#fallbackTitle ??= titleFrom(text);
   }
 
   /** Sets parent lineage. */
@@ -204,8 +221,9 @@ export class SessionBuilder {
 
   /** The session built so far. */
   build(): Session {
-    if (this.#session.title === undefined && this.#slashTitle !== undefined) {
-      this.#session.title = this.#slashTitle;
+    if (this.#session.title === undefined) {
+      const title = this.#slashTitle ?? this.#fallbackTitle;
+      if (title !== undefined) this.#session.title = title;
     }
     return this.#session;
   }

@@ -1,7 +1,8 @@
 /**
  * Codex CLI: rollout transcripts under `${CODEX_HOME:-~/.codex}/sessions`
  * (plain `.jsonl`, or `.jsonl.zst` once Codex compresses old ones), archived
- * rollouts, and the prompt log `history.jsonl`.
+ * rollouts, the prompt log `history.jsonl`, and the thread names in
+ * `session_index.jsonl`.
  *
  * A rollout line is `{timestamp, type, payload}`. Each user turn is written
  * twice (a `response_item` and an `event_msg`), and so is each assistant
@@ -84,6 +85,8 @@ export interface CodexRolloutState {
   lastSpeech?: string;
   /** Records a response item and its `event_msg` twin both report, waiting for the twin. */
   twins?: string[];
+  /** Hash of the model error just recorded, to record a run of it once. */
+  lastError?: string;
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -486,8 +489,10 @@ class RolloutParser {
   #assistantCanonical: boolean;
   #lastSpeech: string | undefined;
   #twins: string[];
+  #lastError: string | undefined;
   #lastSummary: string | undefined;
   #held: Held | undefined;
+  #named = false;
   /** Command records of this pass, by call id, to attach exit codes. */
   #commands = new Map<string, SessionRecord>();
   /** Command records whose process still runs, by unified-exec session id. */
@@ -507,6 +512,7 @@ class RolloutParser {
     this.#assistantCanonical = state?.assistantCanonical ?? false;
     this.#lastSpeech = state?.lastSpeech;
     this.#twins = [...(state?.twins ?? [])];
+    this.#lastError = state?.lastError;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -521,6 +527,11 @@ class RolloutParser {
   /** Whether the session's own `session_meta` was read. */
   get metaSeen(): boolean {
     return this.#metaSeen;
+  }
+
+  /** Whether this pass read a name given to the thread. */
+  get named(): boolean {
+    return this.#named;
   }
 
   /** Handles one parsed line; returns false when the line is malformed. */
@@ -604,6 +615,7 @@ class RolloutParser {
     if (this.#subagent) state.subagent = true;
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
     if (this.#twins.length > 0) state.twins = [...this.#twins];
+    if (this.#lastError) state.lastError = this.#lastError;
     return state;
   }
 
@@ -685,6 +697,9 @@ class RolloutParser {
       }
       this.#lastSpeech = role === "user" || role === "assistant"
         ? speechKey(role, record.text)
+        : undefined;
+      this.#lastError = extra.tool === "model"
+        ? fingerprint(record.text)
         : undefined;
       if (role !== "summary") this.#lastSummary = undefined;
     }
@@ -801,7 +816,8 @@ class RolloutParser {
    * A message one agent sent another (an `inter_agent_communication`
    * line): what an agent said, so assistant speech, flagged `subagent` when
    * one of this thread's sub-agents wrote it. Codex starts a turn with it
-   * as with a user message, so a rollback counts it.
+   * as with a user message, so a rollback counts it; a sub-agent whose task
+   * came this way is titled by it.
    */
   #interAgent(payload: Json, time: number | undefined, locator: Locator) {
     const text = cleanSpeech(str(payload.content) ?? "");
@@ -812,6 +828,7 @@ class RolloutParser {
     const fromSubagent = author !== undefined && recipient !== undefined &&
       author.startsWith(`${recipient}/`);
     this.#turns.push(this.builder.nextSeq);
+    this.builder.fallbackTitle(text);
     this.#addNow(
       "assistant",
       text,
@@ -929,6 +946,16 @@ class RolloutParser {
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
         break;
+      case "thread_name_updated": {
+        // A fork's copy of its source's events names the source.
+        const name = str(payload.thread_name) ?? str(payload.name);
+        const thread = str(payload.thread_id);
+        if (name && (!thread || thread === this.builder.id)) {
+          this.builder.setTitle(name);
+          this.#named = true;
+        }
+        break;
+      }
       case "error":
       case "stream_error":
         this.#modelError(payload, time, locator);
@@ -1043,9 +1070,7 @@ class RolloutParser {
       ? str(payload.additional_details)
       : undefined;
     const text = (details ?? str(payload.message))?.trim();
-    if (!text) return;
-    const last = this.builder.records.at(-1);
-    if (last?.tool === "model" && last.text === text) return;
+    if (!text || fingerprint(text) === this.#lastError) return;
     this.#add("tool-output", text, time, locator, {
       tool: "model",
       flags: { isError: true },
@@ -1310,6 +1335,8 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
       .slice(-MAX_STATE_TWINS);
     if (twins.length > 0) state.twins = twins;
   }
+  const lastError = str(value.lastError);
+  if (lastError) state.lastError = lastError;
   return state;
 }
 
@@ -1374,6 +1401,46 @@ async function eachLine(
   return { safeOffset, safeLine, skipped };
 }
 
+/** Thread names by id from `session_index.jsonl`, by file, with its size and mtime. */
+const threadNameCache = new Map<
+  string,
+  { stamp: string; names: Map<string, string> }
+>();
+
+/**
+ * The names the person gave threads, by thread id, from the
+ * `session_index.jsonl` of the Codex home a rollout lives in (appended to
+ * on each rename: the last line for an id wins). Read again only when the
+ * file changes.
+ */
+async function threadNames(rollout: string): Promise<Map<string, string>> {
+  const home = /^(.*)[\\/](?:sessions|archived_sessions)[\\/]/.exec(rollout)
+    ?.[1];
+  if (home === undefined) return new Map();
+  const path = `${home}/session_index.jsonl`;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) return new Map();
+    const stamp = `${info.size}:${info.mtime?.getTime() ?? 0}`;
+    const cached = threadNameCache.get(path);
+    if (cached?.stamp === stamp) return cached.names;
+    const names = new Map<string, string>();
+    for await (const line of readLines(path)) {
+      const entry = line.complete ? parseJson(line.text) : undefined;
+      const id = isObject(entry) ? str(entry.id) : undefined;
+      if (!isObject(entry) || !id) continue;
+      const name = str(entry.thread_name)?.trim();
+      if (name) names.set(id, name);
+      else names.delete(id);
+    }
+    threadNameCache.set(path, { stamp, names });
+    return names;
+  } catch {
+    // No index, or one that cannot be read: the rollouts still title.
+    return new Map();
+  }
+}
+
 async function parseRollout(
   path: string,
   options: ParseOptions,
@@ -1395,6 +1462,9 @@ async function parseRollout(
     return parser.line(value, locator, no === 1);
   });
   parser.finish();
+  // The name Codex lists the thread under, the latest one given.
+  const name = (await threadNames(path)).get(parser.builder.id);
+  if (name) parser.builder.setTitle(name);
   const session = parser.builder.build();
   let { safeOffset, safeLine } = loop;
   let next = parser.state();
@@ -1414,7 +1484,7 @@ async function parseRollout(
     session.marks = seqBefore === -1 ? [] : session.marks.slice(marksBefore);
   }
   const found = session.records.length > 0 || session.marks.length > 0 ||
-    (resumeAt === 0 && parser.metaSeen);
+    parser.named || (resumeAt === 0 && parser.metaSeen);
   return {
     sessions: found ? [session] : [],
     safeOffset,
@@ -1609,9 +1679,11 @@ const historyKind: FileKind = {
 
 /**
  * The Codex CLI harness: rollouts (plain and zstd), archived rollouts and
- * `history.jsonl`, with user/assistant speech, shell commands with exit
- * codes, tool output, `apply_patch` files and edits, compaction summaries
- * and `thread_rolled_back` supersession marks.
+ * `history.jsonl`, with user/assistant speech (plans and messages between
+ * agents too), shell commands with exit codes (code-mode scripts' too), web
+ * searches and image prompts, tool output and model errors, `apply_patch`
+ * files and edits, viewed images, compaction summaries, thread names and
+ * `thread_rolled_back` supersession marks.
  *
  * @example
  * ```ts
@@ -1625,22 +1697,22 @@ export const codex: Harness = {
   id: HARNESS_ID,
   name: "Codex CLI",
   format:
-    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, and history.jsonl {session_id, ts, text}",
+    "JSONL rollouts {timestamp, type, payload} (plain or .jsonl.zst), the TypeScript CLI's rollout-*.json documents, history.jsonl {session_id, ts, text}, and session_index.jsonl {id, thread_name, updated_at}",
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
-  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) are read.
+  // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
   revision: 6,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
   docs: {
     store:
-      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
+      "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it and counted as a turn by thread_rolled_back, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, encrypted messages between agents, injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
-      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back",
+      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names) written from openai/codex's protocol source",
   },
 };

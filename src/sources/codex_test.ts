@@ -10,6 +10,8 @@ import { codex, type CodexRolloutState } from "./codex.ts";
 import { hasSamples, resumeOptions, sampleDir } from "./_test_kit.ts";
 
 const FIXTURE = new URL("../../fixtures/home/.codex", import.meta.url).pathname;
+/** The newest rollout shapes (Codex 0.130): see fixtures/codex/.codex/README. */
+const NEWEST = new URL("../../fixtures/codex/.codex", import.meta.url).pathname;
 const SAMPLES = sampleDir("codex");
 const ID_A = "0199f3a1-5c2e-7d10-9a4b-2f6c81d0e7a1";
 const ID_B = "0199fd22-8e41-7b3a-b5c0-6a1e93f4d208";
@@ -1643,4 +1645,240 @@ Deno.test("a message between agents is assistant speech, flagged when a sub-agen
   );
   // Codex starts a turn with each message: a rollback of one undoes the last.
   deepEqual(s.marks, [{ kind: "rollback", from: 2, to: 3 }]);
+  equal(s.title, "find the lock inversion");
+  // A sub-agent whose task came from its parent is titled by it.
+  const child = await only(
+    await tempRollout([
+      meta("0199aaaa-7777-7888-8999-aaaabbbbdddd", {
+        source: {
+          subagent: {
+            thread_spawn: {
+              parent_thread_id: "0199aaaa-7777-7888-8999-aaaabbbbcccc",
+              agent_path: "/root/scout",
+            },
+          },
+        },
+      }),
+      message("/root", "/root/scout", "look for the lock inversion"),
+      assistantItem("found it in the wal path"),
+    ]),
+  );
+  equal(child.title, "look for the lock inversion");
+  equal(child.records[0]?.flags, undefined);
+});
+
+Deno.test("a name given to the thread titles the session", async (t) => {
+  const id = "0199aaaa-8888-7999-8aaa-bbbbccccdddd";
+  const renamed = (name: string, thread = id) =>
+    ln("event_msg", {
+      type: "thread_name_updated",
+      thread_id: thread,
+      thread_name: name,
+    });
+  await t.step("thread_name_updated beats the first prompt", async () => {
+    const path = await tempRollout([
+      meta(id),
+      userEvent("the ibis cache keeps evicting hot keys; find out why"),
+      renamed("Ibis hot-key eviction"),
+      // A fork's copy of its source's rename names the source.
+      renamed("Someone else's thread", "0199aaaa-0000-7000-8000-000000000000"),
+    ]);
+    const s = await only(path);
+    equal(s.title, "Ibis hot-key eviction");
+    equal(s.titleGiven, true);
+  });
+  await t.step("a rename in a later pass comes back alone", async () => {
+    const path = await tempRollout([meta(id), userEvent("find the ibis bug")]);
+    const first = await parse(path);
+    equal(first.sessions[0]?.title, "find the ibis bug");
+    equal(first.sessions[0]?.titleGiven, undefined);
+    await Deno.writeTextFile(path, `${renamed("Ibis bug hunt")}\n`, {
+      append: true,
+    });
+    const next = await parse(path, resumeOptions(first));
+    equal(next.sessions.length, 1);
+    deepEqual(next.sessions[0]?.records, []);
+    equal(next.sessions[0]?.title, "Ibis bug hunt");
+    equal(next.sessions[0]?.titleGiven, true);
+  });
+  await t.step(
+    "session_index.jsonl names it, the last line winning",
+    async () => {
+      const home = await Deno.makeTempDir();
+      const day = `${home}/sessions/2026/11/10`;
+      await Deno.mkdir(day, { recursive: true });
+      const other = "0199aaaa-9999-7aaa-8bbb-ccccddddeeee";
+      await Deno.writeTextFile(
+        `${home}/session_index.jsonl`,
+        [
+          {
+            id,
+            thread_name: "Ibis draft name",
+            updated_at: "2026-11-10T10:00:00Z",
+          },
+          {
+            id: other,
+            thread_name: "Egret",
+            updated_at: "2026-11-10T10:01:00Z",
+          },
+          {
+            id,
+            thread_name: "Ibis eviction",
+            updated_at: "2026-11-10T10:02:00Z",
+          },
+          { id: other, thread_name: "", updated_at: "2026-11-10T10:03:00Z" },
+        ].map((e) => `${JSON.stringify(e)}\n`).join("") + '{"id":',
+      );
+      const write = async (sid: string, lines: string[]) => {
+        const path = `${day}/rollout-2026-11-10T10-00-00-${sid}.jsonl`;
+        await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+        return path;
+      };
+      const a = await only(
+        await write(id, [meta(id), userEvent("x"), renamed("Older name")]),
+      );
+      equal(a.title, "Ibis eviction");
+      const b = await only(
+        await write(other, [meta(other), userEvent("egret?")]),
+      );
+      equal(b.title, "egret?");
+      equal(b.titleGiven, undefined);
+    },
+  );
+});
+
+Deno.test("the newest rollout shapes read whole, in one pass or resumed at any line", async (t) => {
+  const [parent, child] = await codex.discover(env({ CODEX_HOME: NEWEST }));
+  ok(parent && child);
+  const view = (r: SessionRecord) => [
+    r.role,
+    r.tool,
+    r.text.split("\n")[0],
+    r.exitCode,
+    r.flags?.isError ?? r.flags?.subagent,
+  ];
+  await t.step("the parent thread", async () => {
+    const s = await only(parent);
+    equal(s.title, "Kiwi ledger: lost writes on failover");
+    deepEqual(s.records.map(view), [
+      [
+        "user",
+        undefined,
+        "the kiwi ledger drops late writes after a failover; find out why",
+        undefined,
+        undefined,
+      ],
+      ["command", "exec_command", "rg -n failover ledger/", 0, undefined],
+      [
+        "tool-output",
+        "exec_command",
+        "ledger/raft.go:212: func (l *Ledger) onFailover() { // KAKAPO_REPLAY",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "mcp__tracker__get_ticket",
+        "TUI-44: late writes lost after failover; suspect WEKA_FENCE",
+        undefined,
+        undefined,
+      ],
+      [
+        "command",
+        "web_search",
+        "raft fencing token kea-ledger",
+        undefined,
+        undefined,
+      ],
+      [
+        "files",
+        "view_image",
+        "/home/dev/src/ledger/docs/ledger_takahe.png",
+        undefined,
+        undefined,
+      ],
+      ["command", "exec", "go test ./ledger -run TestFailover", 1, undefined],
+      [
+        "tool-output",
+        "exec",
+        "--- FAIL: TestFailover (2.01s)",
+        undefined,
+        true,
+      ],
+      [
+        "command",
+        "image_generation",
+        "a kiwi in a raincoat guarding a ledger during a storm",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "model",
+        "stream disconnected before completion: TOMTIT_UPSTREAM 502",
+        undefined,
+        true,
+      ],
+      [
+        "tool-output",
+        "model",
+        "unexpected status 400 Bad Request: RIFLEMAN_CONTEXT_OVERFLOW",
+        undefined,
+        true,
+      ],
+      [
+        "assistant",
+        undefined,
+        "FYI the PUKEKO_GUARD flag hides the race in CI",
+        undefined,
+        true,
+      ],
+      ["assistant", undefined, "1. Fence writes by term", undefined, undefined],
+      [
+        "assistant",
+        undefined,
+        "Root cause: the old leader keeps writing for one term after a failover. We decided to fence writes by term (FANTAIL_TERM) and replay the ledger tail.",
+        undefined,
+        undefined,
+      ],
+    ]);
+  });
+  await t.step("the sub-agent it spawned", async () => {
+    const s = await only(child);
+    equal(s.parent, "019e4a10-7c2d-7e31-9b40-5d6e7f801a02");
+    equal(s.lineage, "subagent");
+    equal(s.title, "audit the ledger fencing for races");
+    deepEqual(s.records.map((r) => r.role), [
+      "assistant",
+      "command",
+      "tool-output",
+      "assistant",
+    ]);
+  });
+  await t.step("resumed at every line", async () => {
+    const whole = await only(parent);
+    const lines = (await Deno.readTextFile(parent)).split("\n")
+      .filter((l) => l.length > 0).map((l) => `${l}\n`);
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/${parent.split("/").at(-1)}`;
+    const comparable = (r: SessionRecord) => ({
+      ...(shape(r) as object),
+      line: undefined,
+      time: undefined,
+    });
+    for (let cut = 1; cut < lines.length; cut++) {
+      await Deno.writeTextFile(path, lines.slice(0, cut).join(""));
+      const first = await parse(path);
+      await Deno.writeTextFile(path, lines.join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        [
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ].map(comparable),
+        whole.records.map(comparable),
+        `cut ${cut}`,
+      );
+    }
+  });
 });
