@@ -61,6 +61,15 @@ const probeCache = new WeakMap<
   { version: number; sets: Map<string, Set<number>> }
 >();
 
+/** A word of a title. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Per connection and index version: each title word's sessions. */
+const titleWords = new WeakMap<
+  Database,
+  { version: number; words: Map<string, number[]> }
+>();
+
 /**
  * Whether any record of a full-text table matches, whatever the filters:
  * the first match only.
@@ -251,23 +260,48 @@ export class Retriever {
     const bare = word.toLowerCase().replace(/s$/, "");
     // A title is what the conversation is about: searched with speech.
     if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
-    const like = `%${bare.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = this.#prepare(
-      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title LIKE ? ESCAPE '\\'",
-    ).all(like) as Array<{ rowid: number; title: string }>;
+    const words = this.#titleWords();
+    const sessions = new Set([
+      ...words.get(bare) ?? [],
+      ...words.get(`${bare}s`) ?? [],
+      ...words.get(`${bare}es`) ?? [],
+    ]);
+    if (sessions.size === 0) return [];
     const first = this.#prepare(
       "SELECT min(rowid) AS id FROM records WHERE session = ? AND role IN ('user', 'assistant')",
     );
     const out: number[] = [];
-    for (const row of rows) {
-      if (!this.visible(row.rowid)) continue;
-      const holds = row.title.toLowerCase().match(/[\p{L}\p{N}]+/gu)
-        ?.some((w) => w === bare || w === `${bare}s` || w === `${bare}es`);
-      if (!holds) continue;
-      const id = (first.get(row.rowid) as { id: number | null }).id;
+    for (const session of sessions) {
+      if (!this.visible(session)) continue;
+      const id = (first.get(session) as { id: number | null }).id;
       if (id !== null) out.push(id);
     }
     return out.sort((a, b) => b - a);
+  }
+
+  /**
+   * Each word of a title and the sessions whose title holds it, made once
+   * per connection until the index changes (`PRAGMA data_version`).
+   */
+  #titleWords(): Map<string, number[]> {
+    const version = (this.#prepare("PRAGMA data_version").get() as {
+      data_version: number;
+    }).data_version;
+    const cached = titleWords.get(this.#db);
+    if (cached && cached.version === version) return cached.words;
+    const words = new Map<string, number[]>();
+    const rows = this.#prepare(
+      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
+    ).all() as Array<{ rowid: number; title: string }>;
+    for (const row of rows) {
+      for (const w of new Set(row.title.toLowerCase().match(WORD) ?? [])) {
+        const list = words.get(w);
+        if (list) list.push(row.rowid);
+        else words.set(w, [row.rowid]);
+      }
+    }
+    titleWords.set(this.#db, { version, words });
+    return words;
   }
 
   /** Whether any record (any role, any session) matches, per table. */
