@@ -85,7 +85,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "aws-secret",
     description:
-      "AWS secret access keys and session tokens assigned to their usual names",
+      'AWS secret access keys and session tokens assigned to their usual names, said after "secret", or beside an access key id',
   },
   {
     id: "credential",

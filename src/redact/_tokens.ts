@@ -630,6 +630,31 @@ function spokenSecret(text: string, a: number, b: number, edits: Edits) {
   return secret;
 }
 
+/** An AWS access key id (AKIA…, ASIA…). */
+const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/;
+
+/** How near an access key id its secret is looked for, in characters. */
+const PAIR_WINDOW = 160;
+
+/**
+ * A run shaped like an AWS secret key (40 base64 characters of three
+ * classes, not hex) near an access key id: the pair a credentials CSV, a
+ * `aws configure` echo or a pasted note holds, with no keyword between.
+ */
+function besideAccessKey(text: string, a: number, b: number): boolean {
+  if (b - a !== 40) return false;
+  const value = text.slice(a, b);
+  if (/[_-]/.test(value) || isHexLike(value) || charClasses(value) !== 3) {
+    return false;
+  }
+  return ACCESS_KEY_ID.test(
+    text.slice(
+      Math.max(0, a - PAIR_WINDOW),
+      Math.min(text.length, b + PAIR_WINDOW),
+    ),
+  );
+}
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -735,6 +760,10 @@ function tokenRun(
   if (b - a > 256) return;
   if (wrappedToken(text, a, b, edits)) return;
   if (spokenSecret(text, a, b, edits)) return;
+  if (besideAccessKey(text, a, b)) {
+    edits.push({ start: a, end: b, id: "aws-secret" });
+    return;
+  }
   let end = b;
   while (end < text.length && end - b < 2 && text[end] === "=") end++;
   if (!secretPosition(text, a, end)) return;

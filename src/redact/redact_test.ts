@@ -1571,3 +1571,30 @@ Deno.test("redact() reads a long base64 image once (no rescan per slash)", () =>
   const text = `"image": "data:image/png;base64,${body}"`;
   equal(redact(text).text, text);
 });
+
+Deno.test("redact() takes a 40-character run beside an access key id for its secret, not a hash or a word", () => {
+  const hash = "3f5a1b2c4d5e6f708192a3b4c5d6e7f8091a2b3c";
+  const word = "NoDigitsAtAllInThisRunOfFortyLettersHere";
+  equal(hash.length, 40);
+  equal(word.length, 40);
+  for (const other of [hash, word]) {
+    const r = redact(`AKIAZ7QW3ER5TY6UI8OP then ${other}`);
+    equal(r.text, `[redacted:aws-access-key] then ${other}`);
+  }
+  // The pair as a credentials CSV holds it, no keyword before the secret.
+  const csv = redact(
+    "Access key ID,Secret access key\nAKIAZ7QW3ER5TY6UI8OP,Kp4Wn8Zr2Xq6Tv0Lm3Hb7Jc5Fd9Sa1Gy4Ue8Ro2Q\n",
+  );
+  equal(
+    csv.text,
+    "Access key ID,Secret access key\n[redacted:aws-access-key],[redacted:aws-secret]\n",
+  );
+  deepEqual(csv.counts, { "aws-access-key": 1, "aws-secret": 1 });
+  const far = "Kp4Wn8Zr2Xq6Tv0Lm3Hb7Jc5Fd9Sa1Gy4Ue8Ro2Q";
+  // Far from any id, the same run is left to the other rules.
+  equal(
+    redact(`AKIAZ7QW3ER5TY6UI8OP${" words".repeat(40)} ${far}`).text
+      .includes("aws-secret"),
+    false,
+  );
+});
