@@ -990,3 +990,67 @@ Deno.test("a title the harness writes after the first pass replaces the first pr
   await pass(home, indexPath);
   equal(titleOf(), "Otter migration");
 });
+
+Deno.test("an agent an agent started links to it, and search follows the chain to the session", async () => {
+  const { home, indexPath } = await tempHome();
+  const root = "5b6c7d8e-3333-4222-8333-944455556666";
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(`${dir}/${root}/subagents`, { recursive: true });
+  const turn = (o: Record<string, unknown>) =>
+    JSON.stringify({
+      sessionId: root,
+      cwd: "/home/dev/src/zoo",
+      version: "2.1.290",
+      timestamp: "2026-11-20T10:00:00.000Z",
+      uuid: crypto.randomUUID(),
+      ...o,
+    }) + "\n";
+  const said = (role: string, text: string, extra = {}) =>
+    turn({
+      type: role,
+      message: {
+        role,
+        content: role === "user" ? text : [{ type: "text", text }],
+      },
+      ...extra,
+    });
+  await Deno.writeTextFile(
+    `${dir}/${root}.jsonl`,
+    said("user", "audit the aviary feeders") +
+      said("assistant", "Starting two agents."),
+  );
+  const agent = (id: string) => ({ agentId: id, isSidechain: true });
+  await Deno.writeTextFile(
+    `${dir}/${root}/subagents/agent-aaa111.jsonl`,
+    said("user", "check the feeders", agent("aaa111")) +
+      said("assistant", "Starting a helper.", agent("aaa111")),
+  );
+  await Deno.writeTextFile(
+    `${dir}/${root}/subagents/agent-bbb222.jsonl`,
+    said("user", "count the seed hoppers", agent("bbb222")) +
+      said("assistant", "Found eleven pelican hoppers.", agent("bbb222")),
+  );
+  await Deno.writeTextFile(
+    `${dir}/${root}/subagents/agent-bbb222.meta.json`,
+    JSON.stringify({
+      agentType: "Explore",
+      spawnDepth: 2,
+      parentAgentId: "aaa111",
+    }),
+  );
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const parentOf = db.prepare("SELECT parent FROM sessions WHERE id = ?");
+    equal((parentOf.get("bbb222") as { parent: string }).parent, "aaa111");
+    equal((parentOf.get("aaa111") as { parent: string }).parent, root);
+    const found = await search(db, "pelican hoppers", { now: NOW });
+    deepEqual(found.results.map((h) => h.session.id).slice(0, 2), [
+      "bbb222",
+      root,
+    ]);
+    equal(found.results[1]?.viaSubagent, "bbb222");
+  } finally {
+    db.close();
+  }
+});

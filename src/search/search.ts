@@ -318,10 +318,13 @@ function withParents(
     if (placed.has(key(hit.session))) continue;
     out.push(hit);
     placed.add(key(hit.session));
-    const parentId = hit.session.lineage === "subagent"
-      ? hit.session.parent
+    const row = hit.session.lineage === "subagent" && hit.session.parent
+      ? rootOf(db, hit.session.harness, hit.session.parent)
       : undefined;
-    if (!parentId || placed.has(`${hit.session.harness}\n${parentId}`)) {
+    const parentId = row?.id;
+    if (
+      !row || !parentId || placed.has(`${hit.session.harness}\n${parentId}`)
+    ) {
       continue;
     }
     // The parent matched on its own further down: moved up, its snippets
@@ -334,11 +337,6 @@ function withParents(
       placed.add(key(own.session));
       continue;
     }
-    const row = prepared(
-      db,
-      "SELECT * FROM sessions WHERE harness = ? AND id = ? AND hidden = 0 AND lineage IS NULL ORDER BY updated DESC LIMIT 1",
-    ).get(hit.session.harness, parentId) as SessionRow | undefined;
-    if (!row) continue;
     const parent: SearchHit = {
       session: sessionInfoOf(row),
       score: hit.score,
@@ -355,6 +353,33 @@ function withParents(
     results: out.slice(0, limit),
     total: result.total + joined,
   };
+}
+
+/** Sub-agents started by sub-agents, followed up at most this far. */
+const MAX_AGENT_DEPTH = 8;
+
+/**
+ * The session a sub-agent's chain of parents ends at (an agent an agent
+ * started names that agent): the one a person resumes. Undefined when a
+ * link is missing or hidden.
+ */
+function rootOf(
+  db: Database,
+  harness: string,
+  parent: string,
+): SessionRow | undefined {
+  const find = prepared(
+    db,
+    "SELECT * FROM sessions WHERE harness = ? AND id = ? AND hidden = 0 ORDER BY updated DESC LIMIT 1",
+  );
+  let id: string | null = parent;
+  for (let depth = 0; id && depth < MAX_AGENT_DEPTH; depth++) {
+    const row = find.get(harness, id) as SessionRow | undefined;
+    if (!row) return undefined;
+    if (row.lineage !== "subagent") return row;
+    id = row.parent;
+  }
+  return undefined;
 }
 
 /**

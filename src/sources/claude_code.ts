@@ -167,6 +167,30 @@ function subagentOf(
     : undefined;
 }
 
+/** The most a sub-agent's meta file is read of. */
+const META_BYTES = 64 * 1024;
+
+/**
+ * The agent that started a sub-agent, from the `agent-<id>.meta.json` beside
+ * its transcript (`parentAgentId`, written for agents that agents start);
+ * undefined for one the session started, or when there is no such file.
+ */
+function parentAgentOf(path: string, agent: string): string | undefined {
+  const meta = path.replace(/\.jsonl$/, ".meta.json");
+  try {
+    if (!isRegularFileSync(meta) || Deno.statSync(meta).size > META_BYTES) {
+      return undefined;
+    }
+    const obj = JSON.parse(Deno.readTextFileSync(meta)) as unknown;
+    const parent = isObject(obj) ? str(obj.parentAgentId) : undefined;
+    return parent && parent !== agent && /^[\w-]+$/.test(parent)
+      ? parent
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A transcript: any `.jsonl` but the prompt history, and under a session's
  * `subagents/` folder only the agents' own files (a workflow run's
@@ -557,6 +581,11 @@ class TranscriptReader {
     this.state = readState(options.state);
     const sub = subagentOf(path);
     this.#subagentFile = sub !== undefined;
+    if (sub && this.state.parent === undefined) {
+      // An agent another agent started names it in its meta file.
+      const parentAgent = parentAgentOf(path, sub.agent);
+      if (parentAgent) this.state.parent = parentAgent;
+    }
     const encodedDir = sub ? sub.encodedDir : segments(path).at(-2);
     this.#fallbackProject = encodedDir ? projectFromEncoded(encodedDir) : "";
     if (sub === undefined) this.#sessionDir = path.replace(/\.jsonl$/, "");
@@ -1326,7 +1355,8 @@ export const claudeCode: Harness = {
   // 4: an API error turn is kept as error tool-output (it was dropped).
   // 8: 2.1's absorbed queued prompts, workflow agents, saved tool results,
   //    ai-title, /branch forks, to-dos and WebFetch URLs.
-  revision: 8,
+  // 9: an agent started by an agent has that agent as its parent.
+  revision: 9,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1350,7 +1380,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent, a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search shows the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
