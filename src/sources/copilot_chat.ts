@@ -4,7 +4,9 @@
  * per session, or since 2025 a JSONL mutation log: `{kind:0,v}` the initial
  * state, then `kind` 1 set, 2 push/truncate, 3 delete at a key path), plus
  * the Copilot extension's own event transcripts under
- * `<host>/User/globalStorage/github.copilot-chat/transcripts/*.jsonl`.
+ * `<host>/User/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/` (the
+ * extension's workspace storage) and
+ * `<host>/User/globalStorage/github.copilot-chat/transcripts/`.
  *
  * @module
  */
@@ -24,12 +26,19 @@ import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
-import { segments } from "./_paths.ts";
+import { childDirs, segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "copilot-chat";
+
+/**
+ * The Copilot extension's storage folder, lower-cased: VS Code names it by
+ * the extension id, `GitHub.copilot-chat` in workspace storage and
+ * `github.copilot-chat` in global storage.
+ */
+const EXTENSION_DIR = "github.copilot-chat";
 
 /** VS Code builds that host the chat, by their user-data folder name. */
 const HOSTS = [
@@ -73,7 +82,32 @@ function isSessionPath(path: string): boolean {
 function isTranscriptPath(path: string): boolean {
   const parts = segments(path);
   return path.endsWith(".jsonl") && parts.at(-2) === "transcripts" &&
-    parts.at(-3)?.toLowerCase() === "github.copilot-chat";
+    parts.at(-3)?.toLowerCase() === EXTENSION_DIR;
+}
+
+/**
+ * The extension's transcripts in each workspace's storage folder (the walk
+ * for chat sessions names a storage folder it cannot read).
+ */
+function workspaceTranscripts(storage: string): string[] {
+  return childDirs(storage).flatMap((hash) =>
+    childDirs(`${storage}/${hash}`)
+      .filter((name) => name.toLowerCase() === EXTENSION_DIR)
+      .flatMap((name) =>
+        walkFiles(`${storage}/${hash}/${name}/transcripts`, isTranscriptPath, {
+          maxDepth: 0,
+        })
+      )
+  );
+}
+
+/**
+ * Leaves out a `.json` session whose `.jsonl` log is also there: VS Code
+ * 1.109+ reads the log, and the document is the copy an older build left.
+ */
+function withoutStaleCopies(paths: string[]): string[] {
+  const found = new Set(paths);
+  return paths.filter((p) => !(p.endsWith(".json") && found.has(`${p}l`)));
 }
 
 /** A `file://` URI or a serialized `UriComponents` → a filesystem path. */
@@ -429,7 +463,9 @@ export interface CopilotChatTranscriptOptions extends ParseOptions {
 
 /**
  * Parses one of the Copilot extension's event transcripts (the same event
- * log Copilot CLI writes), from `options.offset` when resuming.
+ * log Copilot CLI writes), from `options.offset` when resuming. A transcript
+ * in a workspace's storage gets the workspace folder (`workspace.json`) as
+ * its working directory: VS Code's transcripts name none.
  *
  * @param path The transcript.
  * @param options Resume point, state and sub-agent switch.
@@ -452,11 +488,17 @@ export async function parseCopilotChatTranscript(
   path: string,
   options: CopilotChatTranscriptOptions,
 ): Promise<ParseResult> {
-  const stem = (segments(path).at(-1) ?? "").replace(/\.jsonl$/, "");
+  const parts = segments(path);
+  const stem = (parts.at(-1) ?? "").replace(/\.jsonl$/, "");
+  // `workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<id>.jsonl`
+  const cwd = parts.at(-5) === "workspaceStorage"
+    ? await workspaceFolder(dirname(dirname(dirname(path))))
+    : undefined;
   return await parseCopilotEvents(path, {
     ...options,
     harness: HARNESS_ID,
     fallbackId: stem,
+    cwd,
   });
 }
 
@@ -511,29 +553,33 @@ export const copilotChat: Harness = {
   roots: userDirs,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      userDirs(source).flatMap((user) => [
-        ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
-          maxDepth: 2,
-        }),
-        ...walkFiles(
-          `${user}/globalStorage`,
-          (p) => isSessionPath(p) || isTranscriptPath(p),
-          { maxDepth: 2 },
-        ),
-      ]),
+      userDirs(source).flatMap((user) =>
+        withoutStaleCopies([
+          ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
+            maxDepth: 2,
+          }),
+          ...workspaceTranscripts(`${user}/workspaceStorage`),
+          ...walkFiles(
+            `${user}/globalStorage`,
+            (p) => isSessionPath(p) || isTranscriptPath(p),
+            { maxDepth: 2 },
+          ),
+        ])
+      ),
     );
   },
   kinds: [sessionKind, transcriptKind],
   // 2: string messages of old sessions, v2 `computedTitle`, hidden (undone) requests as undo marks.
-  revision: 2,
+  // 3: transcripts in workspace storage (workspace folder as project), no stale `.json` beside a `.jsonl`.
+  revision: 3,
   docs: {
     store:
-      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and `<User>/globalStorage/github.copilot-chat/transcripts/<session>.jsonl`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
+      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks; transcripts: the same records as Copilot CLI's event log",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks; transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
-      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal output (only their calls are kept); a session written to both stores appears twice under the same id",
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal output (only their calls are kept); a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a session written to both stores (a chat session and the extension's transcript of it) appears twice under the same id",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer and ObjectMutationLog source and from public parsers (version 1 to 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer, ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
   },
 };
