@@ -22,6 +22,8 @@ const WS2_ID = "c7a1e3f5-2b4d-4c6e-8a0f-1d3b5c7e9a02";
 const WS2_LOG = `${WS2}/chatSessions/${WS2_ID}.jsonl`;
 const WS2_STALE = `${WS2}/chatSessions/${WS2_ID}.json`;
 const WS2_TRANSCRIPT = `${WS2}/GitHub.copilot-chat/transcripts/${WS2_ID}.jsonl`;
+/** When the WS2 session's first request was sent. */
+const T = 1774100000000;
 const SAMPLES = sampleDir("copilot-chat");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
@@ -122,6 +124,43 @@ Deno.test("parseCopilotChatTranscript() gives a transcript in workspace storage 
     ],
   );
   equal(s.records[2]?.text, "make flash");
+});
+
+Deno.test("parseCopilotChatSession() keeps a sub-agent run's task and answer", async () => {
+  const s = (await parse(WS2_LOG)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.tool === "runSubagent").map((r) => [
+      r.role,
+      r.text,
+    ]),
+    [
+      ["command", "List every exported symbol in src/lantern/ with its file."],
+      [
+        "tool-output",
+        "lantern_init and lantern_tick (src/lantern/core.c) and LANTERN_MAX_LUX (src/lantern/config.h) are exported.",
+      ],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() times terminal runs by the terminal, and a cut request does not move `updated`", async () => {
+  const s = (await parse(WS2_LOG)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.time]), [
+    ["user", undefined, T],
+    ["assistant", undefined, T],
+    ["command", "runSubagent", T],
+    ["tool-output", "runSubagent", T],
+    ["command", "run_in_terminal", T + 4000],
+    ["tool-output", "run_in_terminal", T + 5500],
+    ["assistant", undefined, T],
+    ["user", undefined, T + 60000],
+    ["assistant", undefined, T + 60000],
+  ]);
+  equal(s.records[4]?.exitCode, 2);
+  deepEqual(s.marks, [{ kind: "undo", from: 7, to: 9 }]);
+  equal(s.started, T - 5000);
+  // The live request's response ended at `modelState.completedAt`.
+  equal(s.updated, T + 9000);
 });
 
 Deno.test("parseCopilotChatSession() replays a mutation log and marks the requests it cut", async () => {
