@@ -4,7 +4,9 @@
  * per session, or since 2025 a JSONL mutation log: `{kind:0,v}` the initial
  * state, then `kind` 1 set, 2 push/truncate, 3 delete at a key path), plus
  * the Copilot extension's own event transcripts under
- * `<host>/User/globalStorage/github.copilot-chat/transcripts/*.jsonl`.
+ * `<host>/User/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/` (the
+ * extension's workspace storage) and
+ * `<host>/User/globalStorage/github.copilot-chat/transcripts/`.
  *
  * @module
  */
@@ -24,12 +26,19 @@ import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
-import { segments } from "./_paths.ts";
+import { childDirs, segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "copilot-chat";
+
+/**
+ * The Copilot extension's storage folder, lower-cased: VS Code names it by
+ * the extension id, `GitHub.copilot-chat` in workspace storage and
+ * `github.copilot-chat` in global storage.
+ */
+const EXTENSION_DIR = "github.copilot-chat";
 
 /** VS Code builds that host the chat, by their user-data folder name. */
 const HOSTS = [
@@ -73,7 +82,32 @@ function isSessionPath(path: string): boolean {
 function isTranscriptPath(path: string): boolean {
   const parts = segments(path);
   return path.endsWith(".jsonl") && parts.at(-2) === "transcripts" &&
-    parts.at(-3)?.toLowerCase() === "github.copilot-chat";
+    parts.at(-3)?.toLowerCase() === EXTENSION_DIR;
+}
+
+/**
+ * The extension's transcripts in each workspace's storage folder (the walk
+ * for chat sessions names a storage folder it cannot read).
+ */
+function workspaceTranscripts(storage: string): string[] {
+  return childDirs(storage).flatMap((hash) =>
+    childDirs(`${storage}/${hash}`)
+      .filter((name) => name.toLowerCase() === EXTENSION_DIR)
+      .flatMap((name) =>
+        walkFiles(`${storage}/${hash}/${name}/transcripts`, isTranscriptPath, {
+          maxDepth: 0,
+        })
+      )
+  );
+}
+
+/**
+ * Leaves out a `.json` session whose `.jsonl` log is also there: VS Code
+ * 1.109+ reads the log, and the document is the copy an older build left.
+ */
+function withoutStaleCopies(paths: string[]): string[] {
+  const found = new Set(paths);
+  return paths.filter((p) => !(p.endsWith(".json") && found.has(`${p}l`)));
 }
 
 /** A `file://` URI or a serialized `UriComponents` → a filesystem path. */
@@ -276,7 +310,7 @@ function emitTurn(
       if (path) tools.file(path, String(part.kind), at);
     } else if (part.kind === "toolInvocationSerialized") {
       flush();
-      terminalCall(builder, part, locator, time);
+      toolInvocation(builder, part, locator, time);
     }
   }
   flush();
@@ -295,15 +329,41 @@ function emitTurn(
   }
 }
 
-/** A terminal tool invocation: its command, exit code and output. */
-function terminalCall(
+/**
+ * A tool invocation the response shows: a terminal run (its command, exit
+ * code and output, at the times the terminal took them) or a sub-agent run
+ * (the task it was given as a command, its answer as tool output).
+ */
+function toolInvocation(
   builder: SessionBuilder,
   part: Json,
   locator: Locator,
   time: number | undefined,
 ): void {
   const data = isObject(part.toolSpecificData) ? part.toolSpecificData : {};
-  if (data.kind !== "terminal") return;
+  if (data.kind === "terminal") {
+    terminalCall(builder, part, data, locator, time);
+  } else if (data.kind === "subagent") {
+    const tool = str(part.toolId) ?? "runSubagent";
+    const task = str(data.prompt) ?? str(data.description);
+    if (task) builder.add("command", task, { locator, time, tool });
+    const answer = str(data.result);
+    if (answer) builder.add("tool-output", answer, { locator, time, tool });
+  }
+}
+
+/**
+ * A terminal run: the command at the time it started
+ * (`terminalCommandState.timestamp`), its output when it ended (plus
+ * `duration`), else both at the request's time.
+ */
+function terminalCall(
+  builder: SessionBuilder,
+  part: Json,
+  data: Json,
+  locator: Locator,
+  requestTime: number | undefined,
+): void {
   const line = data.commandLine;
   const command = isObject(line)
     ? str(line.userEdited) ?? str(line.toolEdited) ?? str(line.original)
@@ -316,6 +376,12 @@ function terminalCall(
   const exitCode = typeof state.exitCode === "number"
     ? state.exitCode
     : undefined;
+  const started = parseTime(state.timestamp);
+  const time = started ?? requestTime;
+  const ended = started !== undefined && typeof state.duration === "number" &&
+      state.duration >= 0
+    ? started + Math.round(state.duration)
+    : time;
   builder.add("command", command, { locator, time, tool, exitCode });
   const output = isObject(data.terminalCommandOutput)
     ? str(data.terminalCommandOutput.text)
@@ -324,7 +390,7 @@ function terminalCall(
     const failed = exitCode !== undefined && exitCode !== 0;
     builder.add("tool-output", output, {
       locator,
-      time,
+      time: ended,
       tool,
       ...(failed ? { flags: { isError: true } } : {}),
     });
@@ -406,18 +472,35 @@ export async function parseCopilotChatSession(
   }
   const tools = new ToolRecorder(builder, DIALECT);
   const runs = new MarkRuns((from, to) => builder.mark("undo", from, to));
+  const created = parseTime(state.creationDate);
+  const lastMessage = parseTime(state.lastMessageDate);
+  // A request cut away or undone keeps its records, but the session was last
+  // active at its live requests (their records, their response's end) and
+  // its stored dates.
+  const dates = [created, lastMessage];
   for (const [i, turn] of turns.entries()) {
-    runs.at(builder.nextSeq, turn.removed || hidden(turn.request));
+    const cut = turn.removed || hidden(turn.request);
+    runs.at(builder.nextSeq, cut);
     const recordId = str(turn.request.requestId) ?? `#${i}`;
+    const first = builder.records.length;
     emitTurn(builder, tools, turn.request, { path, recordId });
+    if (cut) continue;
+    for (const record of builder.records.slice(first)) dates.push(record.time);
+    const model = turn.request.modelState;
+    if (isObject(model)) dates.push(parseTime(model.completedAt));
   }
   runs.end(builder.nextSeq);
-  builder.touch(parseTime(state.creationDate));
-  builder.touch(parseTime(state.lastMessageDate));
+  builder.touch(created);
+  builder.touch(lastMessage);
   // Version 2 documents named the title `computedTitle`.
   const title = str(state.customTitle) ?? str(state.computedTitle);
   if (title) builder.setTitle(title);
   const session = builder.build();
+  const active = dates.reduce<number | undefined>(
+    (last, t) => t !== undefined && (last === undefined || t > last) ? t : last,
+    undefined,
+  );
+  if (active !== undefined) session.updated = active;
   return { sessions: session.records.length > 0 ? [session] : [], skipped };
 }
 
@@ -429,7 +512,9 @@ export interface CopilotChatTranscriptOptions extends ParseOptions {
 
 /**
  * Parses one of the Copilot extension's event transcripts (the same event
- * log Copilot CLI writes), from `options.offset` when resuming.
+ * log Copilot CLI writes), from `options.offset` when resuming. A transcript
+ * in a workspace's storage gets the workspace folder (`workspace.json`) as
+ * its working directory: VS Code's transcripts name none.
  *
  * @param path The transcript.
  * @param options Resume point, state and sub-agent switch.
@@ -452,11 +537,17 @@ export async function parseCopilotChatTranscript(
   path: string,
   options: CopilotChatTranscriptOptions,
 ): Promise<ParseResult> {
-  const stem = (segments(path).at(-1) ?? "").replace(/\.jsonl$/, "");
+  const parts = segments(path);
+  const stem = (parts.at(-1) ?? "").replace(/\.jsonl$/, "");
+  // `workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<id>.jsonl`
+  const cwd = parts.at(-5) === "workspaceStorage"
+    ? await workspaceFolder(dirname(dirname(dirname(path))))
+    : undefined;
   return await parseCopilotEvents(path, {
     ...options,
     harness: HARNESS_ID,
     fallbackId: stem,
+    cwd,
   });
 }
 
@@ -511,29 +602,34 @@ export const copilotChat: Harness = {
   roots: userDirs,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      userDirs(source).flatMap((user) => [
-        ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
-          maxDepth: 2,
-        }),
-        ...walkFiles(
-          `${user}/globalStorage`,
-          (p) => isSessionPath(p) || isTranscriptPath(p),
-          { maxDepth: 2 },
-        ),
-      ]),
+      userDirs(source).flatMap((user) =>
+        withoutStaleCopies([
+          ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
+            maxDepth: 2,
+          }),
+          ...workspaceTranscripts(`${user}/workspaceStorage`),
+          ...walkFiles(
+            `${user}/globalStorage`,
+            (p) => isSessionPath(p) || isTranscriptPath(p),
+            { maxDepth: 2 },
+          ),
+        ])
+      ),
     );
   },
   kinds: [sessionKind, transcriptKind],
   // 2: string messages of old sessions, v2 `computedTitle`, hidden (undone) requests as undo marks.
-  revision: 2,
+  // 3: transcripts in workspace storage (workspace folder as project), no stale `.json` beside a `.jsonl`,
+  // sub-agent runs, terminal runs at their own times, cut requests not in `updated`.
+  revision: 3,
   docs: {
     store:
-      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and `<User>/globalStorage/github.copilot-chat/transcripts/<session>.jsonl`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
+      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks; transcripts: the same records as Copilot CLI's event log",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
-      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal output (only their calls are kept); a session written to both stores appears twice under the same id",
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal and sub-agent output (only their calls are kept); a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a sub-agent's own tool runs (`subAgentInvocationId`) are recorded as the session's, not flagged sub-agent; a session written to both stores (a chat session and the extension's transcript of it) appears twice under the same id",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer and ObjectMutationLog source and from public parsers (version 1 to 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer, ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
   },
 };

@@ -16,6 +16,14 @@ const LOG = `${WS}/chatSessions/e2b7d4a1-9c3f-4e08-b6a5-7f1d0c2e9b34.jsonl`;
 const DOC = `${WS}/chatSessions/0c4d2e19-8a7b-4f3c-9e61-5b2a7d0f8c13.json`;
 const TRANSCRIPT =
   `${USER}/globalStorage/github.copilot-chat/transcripts/f5c2a8e1-3d7b-4a09-8c6e-2b1f9d0e7a35.jsonl`;
+/** A 1.109+ workspace: a log, the stale `.json` an older build left, a transcript in the extension's workspace storage. */
+const WS2 = `${USER}/workspaceStorage/7d1e4b2a9c0f3e5d6b8a1c2e4f6a8b0d`;
+const WS2_ID = "c7a1e3f5-2b4d-4c6e-8a0f-1d3b5c7e9a02";
+const WS2_LOG = `${WS2}/chatSessions/${WS2_ID}.jsonl`;
+const WS2_STALE = `${WS2}/chatSessions/${WS2_ID}.json`;
+const WS2_TRANSCRIPT = `${WS2}/GitHub.copilot-chat/transcripts/${WS2_ID}.jsonl`;
+/** When the WS2 session's first request was sent. */
+const T = 1774100000000;
 const SAMPLES = sampleDir("copilot-chat");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
@@ -80,9 +88,79 @@ Deno.test("copilotChat.roots() lists every host per OS and honours the override"
 
 Deno.test("copilotChat.discover() finds chat sessions and transcripts", async () => {
   const found = (await copilotChat.discover(source)).sort();
-  deepEqual(found, [DOC, LOG, TRANSCRIPT].sort());
+  deepEqual(found, [DOC, LOG, TRANSCRIPT, WS2_LOG, WS2_TRANSCRIPT].sort());
   equal(copilotChat.kinds.find((k) => k.match(TRANSCRIPT))?.appendOnly, true);
+  equal(
+    copilotChat.kinds.find((k) => k.match(WS2_TRANSCRIPT))?.appendOnly,
+    true,
+  );
   equal(copilotChat.kinds.find((k) => k.match(LOG))?.appendOnly, false);
+});
+
+Deno.test("copilotChat.discover() leaves out a .json whose .jsonl log is there (VS Code reads the log)", async () => {
+  const found = await copilotChat.discover(source);
+  ok(found.includes(WS2_LOG));
+  ok(!found.includes(WS2_STALE));
+  // The stale copy alone still parses: only discovery passes it over.
+  equal((await parse(WS2_STALE)).sessions.length, 1);
+});
+
+Deno.test("parseCopilotChatTranscript() gives a transcript in workspace storage the workspace folder", async () => {
+  const result = await parseCopilotChatTranscript(WS2_TRANSCRIPT, {
+    includeSubagents: true,
+    source,
+  });
+  const s = result.sessions[0] as Session;
+  equal(s.id, WS2_ID);
+  equal(s.cwd, "/home/dev/code/lantern");
+  equal(s.project, "lantern");
+  deepEqual(
+    s.records.map((r) => [r.role, r.exitCode, r.flags?.isError]),
+    [
+      ["user", undefined, undefined],
+      ["assistant", undefined, undefined],
+      ["command", 2, undefined],
+      ["tool-output", undefined, true],
+    ],
+  );
+  equal(s.records[2]?.text, "make flash");
+});
+
+Deno.test("parseCopilotChatSession() keeps a sub-agent run's task and answer", async () => {
+  const s = (await parse(WS2_LOG)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.tool === "runSubagent").map((r) => [
+      r.role,
+      r.text,
+    ]),
+    [
+      ["command", "List every exported symbol in src/lantern/ with its file."],
+      [
+        "tool-output",
+        "lantern_init and lantern_tick (src/lantern/core.c) and LANTERN_MAX_LUX (src/lantern/config.h) are exported.",
+      ],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() times terminal runs by the terminal, and a cut request does not move `updated`", async () => {
+  const s = (await parse(WS2_LOG)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.time]), [
+    ["user", undefined, T],
+    ["assistant", undefined, T],
+    ["command", "runSubagent", T],
+    ["tool-output", "runSubagent", T],
+    ["command", "run_in_terminal", T + 4000],
+    ["tool-output", "run_in_terminal", T + 5500],
+    ["assistant", undefined, T],
+    ["user", undefined, T + 60000],
+    ["assistant", undefined, T + 60000],
+  ]);
+  equal(s.records[4]?.exitCode, 2);
+  deepEqual(s.marks, [{ kind: "undo", from: 7, to: 9 }]);
+  equal(s.started, T - 5000);
+  // The live request's response ended at `modelState.completedAt`.
+  equal(s.updated, T + 9000);
 });
 
 Deno.test("parseCopilotChatSession() replays a mutation log and marks the requests it cut", async () => {
