@@ -7,6 +7,7 @@ import { search, showSession } from "../src/search/mod.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 import { claudeCode } from "../src/sources/claude_code.ts";
 import { codex } from "../src/sources/codex.ts";
+import { copilotChat } from "../src/sources/copilot_chat.ts";
 
 const fixtureHome = fileURLToPath(new URL("../fixtures/home", import.meta.url));
 const NOW = Date.UTC(2026, 10, 30);
@@ -1050,6 +1051,36 @@ Deno.test("an agent an agent started links to it, and search follows the chain t
       root,
     ]);
     equal(found.results[1]?.viaSubagent, "bbb222");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("a session a harness wrote to two files is one hit", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
+  const home = `${dir}/home`;
+  await copyTree(
+    fileURLToPath(new URL("../fixtures/copilot-chat/.config", import.meta.url)),
+    `${home}/.config`,
+  );
+  const indexPath = `${dir}/index.db`;
+  await indexStores({
+    indexPath,
+    harnesses: [copilotChat],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const id = "c7a1e3f5-2b4d-4c6e-8a0f-1d3b5c7e9a02";
+    // The chat session and the extension's transcript both hold it.
+    const copies = db.prepare(
+      "SELECT count(*) AS n FROM sessions WHERE id = ? AND hidden = 0",
+    ).get(id) as { n: number };
+    equal(copies.n, 2);
+    const found = await search(db, "lantern symbols exported", { now: NOW });
+    equal(found.results.filter((h) => h.session.id === id).length, 1);
+    equal(found.total, found.results.length);
   } finally {
     db.close();
   }

@@ -295,7 +295,8 @@ async function searchNamed(
 }
 
 /**
- * A sub-agent's hit is followed by its parent session (unless the parent
+ * Each session once (one written to two files keeps its best place), and a
+ * sub-agent's hit followed by its parent session (unless the parent
  * ranks above it already): the parent is what a person resumes and knows
  * the work by, and the sub-agent ran inside it. The parent carries the
  * sub-agent's snippets and `viaSubagent`; the page stays `limit` long.
@@ -305,17 +306,21 @@ function withParents(
   result: SearchResult,
   options: SearchOptions,
 ): SearchResult {
-  if (!result.results.some((h) => h.session.lineage === "subagent")) {
-    return result;
-  }
   const limit = options.all ? Infinity : options.limit ?? 10;
   const key = (s: SessionInfo) => `${s.harness}\n${s.id}`;
   const out: SearchHit[] = [];
   const placed = new Set<string>();
-  // Parents that did not match on their own join the count of sessions.
+  // Parents that did not match on their own join the count of sessions; a
+  // session a harness wrote to two files (a chat and its transcript) counts
+  // once, shown where it ranks best.
   let joined = 0;
+  // Parents moved up beside their sub-agent: their own place is no copy.
+  const moved = new Set<string>();
   for (const hit of result.results) {
-    if (placed.has(key(hit.session))) continue;
+    if (placed.has(key(hit.session))) {
+      if (!moved.has(key(hit.session))) joined--;
+      continue;
+    }
     out.push(hit);
     placed.add(key(hit.session));
     const row = hit.session.lineage === "subagent" && hit.session.parent
@@ -335,6 +340,7 @@ function withParents(
     if (own) {
       out.push({ ...own, viaSubagent: hit.session.id });
       placed.add(key(own.session));
+      moved.add(key(own.session));
       continue;
     }
     const parent: SearchHit = {
@@ -348,10 +354,11 @@ function withParents(
     placed.add(key(parent.session));
     joined++;
   }
+  if (joined === 0 && out.length === result.results.length) return result;
   return {
     ...result,
     results: out.slice(0, limit),
-    total: result.total + joined,
+    total: Math.max(out.length, result.total + joined),
   };
 }
 
