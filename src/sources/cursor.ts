@@ -2,7 +2,8 @@
  * Cursor: the IDE's chats in the VS Code-style `state.vscdb` stores (global
  * and per workspace) — composer data and bubbles in `cursorDiskKV`, older
  * composers and chat tabs in `ItemTable` — and the `cursor-agent` CLI's
- * JSONL transcripts under `~/.cursor/projects/<encoded>/agent-transcripts/`.
+ * transcripts under `~/.cursor/projects/<encoded>/agent-transcripts/`
+ * (JSONL, and plain text in older builds).
  *
  * @module
  */
@@ -16,7 +17,7 @@ import type {
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import { readLines } from "../core/lines.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, MAX_OUTPUT_CHARS } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type {
   Locator,
@@ -25,11 +26,13 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { baseName, dirName } from "./_paths.ts";
+import { baseName, dirName, isRegularFileSync } from "./_paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
   closeStore,
   col,
+  columnsOf,
+  numberColumn,
   openStore,
   readStore,
   rows,
@@ -47,7 +50,8 @@ import {
   parseJson,
   str,
 } from "./_json.ts";
-import { editBody, exitCodeIn } from "./_work_records.ts";
+import { readFileEdges } from "./_saved_output.ts";
+import { exitCodeIn, removedLines } from "./_work_records.ts";
 
 const HARNESS_ID = "cursor";
 const NAME = "Cursor";
@@ -55,6 +59,10 @@ const NAME = "Cursor";
 /** ItemTable keys of the pre-cursorDiskKV chat stores. */
 const LEGACY_COMPOSERS = "composer.composerData";
 const LEGACY_CHAT = "workbench.panel.aichat.view.aichat.chatdata";
+/** The global ItemTable key of Cursor 3.0+'s composer list. */
+const COMPOSER_HEADERS = "composer.composerHeaders";
+/** The prefix of the rows `edit_file_v2` results point at. */
+const CONTENT_KEY = "composer.content.";
 
 /** The IDE's `User` directories, per OS. */
 function ideRoots(source: SourceEnv): string[] {
@@ -88,8 +96,15 @@ function isStateDb(path: string): boolean {
   return baseName(path) === "state.vscdb";
 }
 
+const IN_TRANSCRIPTS = /[\\/]agent-transcripts[\\/]/;
+
 function isTranscript(path: string): boolean {
-  return path.endsWith(".jsonl") && /[\\/]agent-transcripts[\\/]/.test(path);
+  return path.endsWith(".jsonl") && IN_TRANSCRIPTS.test(path);
+}
+
+/** The older CLI's plain-text transcripts (`<id>.txt`). */
+function isTextTranscript(path: string): boolean {
+  return path.endsWith(".txt") && IN_TRANSCRIPTS.test(path);
 }
 
 function discoverCursor(source: SourceEnv): Promise<string[]> {
@@ -103,9 +118,11 @@ function discoverCursor(source: SourceEnv): Promise<string[]> {
     );
   }
   found.push(
-    ...walkFiles(join(cliRoot(source), "projects"), isTranscript, {
-      maxDepth: 5,
-    }),
+    ...walkFiles(
+      join(cliRoot(source), "projects"),
+      (path) => isTranscript(path) || isTextTranscript(path),
+      { maxDepth: 5 },
+    ),
   );
   return Promise.resolve(found);
 }
@@ -126,13 +143,11 @@ function uriPath(uri: string | undefined): string | undefined {
   }
 }
 
-/** The folder a workspace store belongs to, from `workspace.json` beside it. */
-function workspaceFolder(dbPath: string): string | undefined {
+/** The folder a workspace storage directory belongs to, from its `workspace.json`. */
+function workspaceFolder(dir: string): string | undefined {
   let doc: Json;
   try {
-    doc = objectOf(
-      Deno.readTextFileSync(join(dirName(dbPath), "workspace.json")),
-    );
+    doc = objectOf(Deno.readTextFileSync(join(dir, "workspace.json")));
   } catch {
     return undefined;
   }
@@ -154,7 +169,7 @@ function composerFolders(globalDb: string): Map<string, string> {
       maxDepth: 1,
     })
   ) {
-    const folder = workspaceFolder(db);
+    const folder = workspaceFolder(dirName(db));
     if (!folder) continue;
     let store: Store | undefined;
     try {
@@ -174,6 +189,85 @@ function composerFolders(globalDb: string): Map<string, string> {
   return folders;
 }
 
+/** What Cursor 3.0+'s composer headers say about one composer. */
+interface ComposerLink {
+  /** The folder of the workspace it ran in. */
+  folder?: string | undefined;
+  /** The composer that started it, for a sub-agent. */
+  parent?: string | undefined;
+}
+
+/** A workspace storage id names a folder beside the others, nothing more. */
+const WORKSPACE_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Since Cursor 3.0 the global store keeps each composer's workspace and,
+ * for a sub-agent, its parent: `ItemTable['composer.composerHeaders']
+ * .allComposers[]` (`workspaceIdentifier {id, uri}`,
+ * `subagentInfo.parentComposerId`) and, in 2026 builds, a `composerHeaders`
+ * table (`workspaceId`, and the same header as JSON in `value`). This maps
+ * composer id → what they say. A workspace named only by its id is looked up
+ * in the `workspaceStorage/<id>/workspace.json` beside the global store.
+ */
+function composerLinks(
+  store: Store,
+  dbPath: string,
+): Map<string, ComposerLink> {
+  const links = new Map<string, ComposerLink>();
+  const user = baseName(dirName(dbPath)) === "globalStorage"
+    ? dirName(dirName(dbPath))
+    : undefined;
+  const folderOf = (identifier: unknown, workspaceId: string | undefined) => {
+    const ident = obj(identifier);
+    const uri = ident.uri;
+    const path = typeof uri === "string"
+      ? uriPath(uri)
+      : str(obj(uri).fsPath) ?? str(obj(uri).path) ??
+        uriPath(str(obj(uri).external));
+    if (path) return path;
+    const id = str(ident.id) ?? workspaceId;
+    return user && id && WORKSPACE_ID.test(id)
+      ? workspaceFolder(join(user, "workspaceStorage", id))
+      : undefined;
+  };
+  const add = (header: Json, workspaceId?: string) => {
+    const id = str(header.composerId);
+    if (!id) return;
+    const link = links.get(id) ?? {};
+    link.folder ??= folderOf(header.workspaceIdentifier, workspaceId);
+    link.parent ??= str(obj(header.subagentInfo).parentComposerId);
+    links.set(id, link);
+  };
+  if (store.tables.has("ItemTable")) {
+    const headers = obj(parseJson(itemValue(store, COMPOSER_HEADERS)));
+    for (const header of list(headers.allComposers)) {
+      if (isObject(header)) add(header);
+    }
+  }
+  if (store.tables.has("composerHeaders")) {
+    const columns = columnsOf(store, "composerHeaders");
+    if (columns.has("composerId")) {
+      const workspace = columns.has("workspaceId") ? "workspaceId" : "NULL";
+      const value = columns.has("value") ? "value" : "NULL";
+      for (
+        const row of rows(
+          store,
+          `SELECT ${col("composerId", "id")}, ${col(workspace, "ws")}, ${
+            col(value, "value")
+          } FROM composerHeaders`,
+        )
+      ) {
+        const header = objectOf(textColumn(row.value));
+        add(
+          { ...header, composerId: textColumn(row.id) ?? header.composerId },
+          textColumn(row.ws),
+        );
+      }
+    }
+  }
+  return links;
+}
+
 /** An epoch time in ms; Cursor's `clientStartTime` is a monotonic clock and is not one. */
 function epochMs(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 1e12
@@ -188,24 +282,68 @@ function toolPath(args: Json): string | undefined {
     str(args.file_path) ?? str(args.filePath) ?? str(args.path);
 }
 
+/** Text read up to a cap, and whether the cap cut it. */
+interface BoundedText {
+  text: string;
+  cut: boolean;
+}
+
+/** How an IDE conversation sits among the others. */
+interface ConversationInit {
+  /** The workspace folder, when known. */
+  cwd?: string | undefined;
+  /** The composer that started it, for a sub-agent. */
+  parent?: string | undefined;
+  /** Reads a `composer.content.<sha256>` row (a store's composers only). */
+  content?: ((key: string) => BoundedText | undefined) | undefined;
+}
+
+/** Cursor names an MCP server's tool `mcp_<server>_<tool>`. */
+const MCP_TOOL = /^mcp[_-]/;
+
+/** An MCP tool call as a command: the tool and its arguments. */
+function mcpCall(name: string, args: Json): string {
+  return Object.keys(args).length > 0
+    ? `${name} ${JSON.stringify(args)}`
+    : name;
+}
+
+/** The text of an MCP tool's result: `result`, else its content blocks, else the whole. */
+function mcpOutput(result: Json): string {
+  const inner = str(result.result);
+  if (inner) return inner;
+  const blocks = list(result.content).map((b) => {
+    const block = obj(b);
+    return str(block.text) ?? str(obj(block.text).text) ?? "";
+  }).filter((t) => t.length > 0);
+  if (blocks.length > 0) return blocks.join("\n");
+  return Object.keys(result).length > 0 ? JSON.stringify(result) : "";
+}
+
 /** Builds one IDE conversation (composer or chat tab). */
 class Conversation {
   readonly builder: SessionBuilder;
   #path: string;
   #id: string;
   #cwdSet: boolean;
+  #subagent: boolean;
+  #content: ConversationInit["content"];
 
-  constructor(path: string, id: string, cwd: string | undefined) {
+  constructor(path: string, id: string, init: ConversationInit = {}) {
     this.#path = path;
     this.#id = id;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id,
       path,
-      cwd,
-      project: cwd ? undefined : "",
+      cwd: init.cwd,
+      project: init.cwd ? undefined : "",
+      parent: init.parent,
+      lineage: init.parent ? "subagent" : undefined,
     });
-    this.#cwdSet = cwd !== undefined;
+    this.#cwdSet = init.cwd !== undefined;
+    this.#subagent = init.parent !== undefined;
+    this.#content = init.content;
   }
 
   #opts(recordId: string, time: number | undefined, extra: {
@@ -214,6 +352,7 @@ class Conversation {
     truncated?: boolean;
   } = {}) {
     const flags: RecordFlags = {};
+    if (this.#subagent) flags.subagent = true;
     if (extra.isError) flags.isError = true;
     if (extra.truncated) flags.truncated = true;
     return {
@@ -262,7 +401,15 @@ class Conversation {
     const args = { ...objectOf(data.params), ...objectOf(data.rawArgs) };
     const result = objectOf(data.result);
     let command: SessionRecord | undefined;
-    if (/terminal/.test(name)) {
+    let output = str(result.output) ?? str(result.contents) ?? "";
+    if (MCP_TOOL.test(name)) {
+      command = this.builder.add(
+        "command",
+        mcpCall(name, objectOf(data.rawArgs)),
+        this.#opts(id, time, { tool: name }),
+      );
+      output ||= mcpOutput(result);
+    } else if (/terminal/.test(name)) {
       const cmd = str(args.command);
       if (cmd) {
         command = this.builder.add(
@@ -276,24 +423,29 @@ class Conversation {
       if (path) {
         this.builder.add("files", path, this.#opts(id, time, { tool: name }));
         const old = str(args.old_string) ?? str(args.oldString);
-        if (old) {
-          const body = editBody(path, old);
-          this.builder.add(
-            "edit",
-            body.text,
-            this.#opts(id, time, { tool: name, truncated: body.truncated }),
+        const removed = old
+          ? { text: old, cut: false }
+          : this.#replaced(result);
+        if (removed?.text) {
+          this.builder.addEdit(
+            path,
+            removed.text,
+            this.#opts(id, time, { tool: name, truncated: removed.cut }),
           );
         }
       }
     }
-    const output = str(result.output) ?? str(result.contents) ?? "";
+    const code = command
+      ? finite(result.exitCode) ?? finite(result.exitCodeV2) ??
+        exitCodeIn(output)
+      : undefined;
+    if (command && code !== undefined) command.exitCode = code;
+    // `status` can say "completed" for a run that failed: the exit code and
+    // `additionalData.status` tell.
     const isError = data.status === "error" ||
-      (str(result.error) !== undefined);
-    if (command) {
-      const code = finite(result.exitCode) ?? finite(result.exitCodeV2) ??
-        exitCodeIn(output);
-      if (code !== undefined) command.exitCode = code;
-    }
+      obj(data.additionalData).status === "error" ||
+      result.isError === true || str(result.error) !== undefined ||
+      (code !== undefined && code !== 0);
     if (command || output || isError) {
       this.builder.add(
         "tool-output",
@@ -302,6 +454,45 @@ class Conversation {
       );
     }
   }
+
+  /**
+   * What an `edit_file_v2` call replaced. Since April 2026 its result points
+   * at `composer.content.<sha256>` rows (`beforeContentId`,
+   * `afterContentId`) instead of carrying the text: the lines of the before
+   * row the after row no longer has.
+   */
+  #replaced(result: Json): BoundedText | undefined {
+    const before = str(result.beforeContentId);
+    const after = str(result.afterContentId);
+    if (!this.#content || !before || !after) return undefined;
+    const old = this.#content(before);
+    const now = old && this.#content(after);
+    if (!old || !now) return undefined;
+    return { text: removedLines(old.text, now.text), cut: old.cut || now.cut };
+  }
+}
+
+/**
+ * A `composer.content.<sha256>` row, its first {@linkcode MAX_OUTPUT_CHARS}
+ * characters (bytes for a blob) only: a file's whole text before or after an
+ * edit.
+ */
+function contentRow(store: Store, key: string): BoundedText | undefined {
+  if (!key.startsWith(CONTENT_KEY)) return undefined;
+  for (
+    const row of rows(
+      store,
+      `SELECT substr(value, 1, ${MAX_OUTPUT_CHARS}) AS head, ${
+        col("length(value)", "size")
+      } FROM cursorDiskKV WHERE key = ?`,
+      key,
+    )
+  ) {
+    const text = textColumn(row.head);
+    if (text === undefined) return undefined;
+    return { text, cut: (numberColumn(row.size) ?? 0) > MAX_OUTPUT_CHARS };
+  }
+  return undefined;
 }
 
 function kvValue(store: Store, key: string): string | undefined {
@@ -374,10 +565,10 @@ function composerSession(
   path: string,
   composer: Json,
   id: string,
-  cwd: string | undefined,
+  init: ConversationInit,
   bubbles: Iterable<Json>,
 ): Session {
-  const conversation = new Conversation(path, id, cwd);
+  const conversation = new Conversation(path, id, init);
   const created = parseTime(composer.createdAt);
   conversation.builder.touch(created);
   conversation.builder.touch(parseTime(composer.lastUpdatedAt));
@@ -389,16 +580,40 @@ function composerSession(
 }
 
 /**
+ * A sub-agent composer whose own records name no workspace ran in its
+ * parent's: it takes the project of the nearest ancestor that has one.
+ */
+function inheritProjects(sessions: Session[]): void {
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  for (const session of sessions) {
+    if (session.cwd || !session.parent) continue;
+    let ancestor = byId.get(session.parent);
+    for (let hops = 0; ancestor && !ancestor.cwd && hops < 8; hops++) {
+      ancestor = ancestor.parent ? byId.get(ancestor.parent) : undefined;
+    }
+    if (ancestor?.cwd) {
+      session.cwd = ancestor.cwd;
+      session.project = ancestor.project;
+    }
+  }
+}
+
+/**
  * Parses a Cursor `state.vscdb`: composers (`composerData:<id>` with their
  * `bubbleId:<id>:<bubble>` rows, or an inline `conversation`) from
  * `cursorDiskKV`, and from `ItemTable` the older `composer.composerData`
  * list and the chat-panel tabs. Bubble type 1 is the person, 2 the model;
- * a bubble's `toolFormerData` gives commands, files, edits and output when
- * it carries them. A store without either table throws SRC-E002; a store
- * with no chats gives no sessions.
+ * a bubble's `toolFormerData` gives commands (MCP calls too), files, edits
+ * (an `edit_file_v2` edit's from its `composer.content.<sha256>` rows) and
+ * output when it carries them. A composer's project comes from Cursor 3.x's
+ * composer headers, else the workspace store that lists it, else its
+ * bubbles; a sub-agent composer (`subagentInfo.parentComposerId`) is a
+ * sub-agent session of its parent, in the parent's project when it names
+ * none. A store without either table throws SRC-E002; a store with no chats
+ * gives no sessions.
  *
  * @param path The `state.vscdb` file.
- * @param _options Parse options.
+ * @param options Sub-agent switch.
  * @returns The conversations held by the store.
  * @example
  * ```ts
@@ -411,14 +626,18 @@ function composerSession(
  */
 export function parseCursorStateDb(
   path: string,
-  _options: CursorParseOptions,
+  options: CursorParseOptions,
 ): Promise<ParseResult> {
   return readStore(path, NAME, (store) => {
     const hasKv = store.tables.has("cursorDiskKV");
     const hasItems = store.tables.has("ItemTable");
     if (!hasKv && !hasItems) throw unknownSchema(store, 'table "ItemTable"');
-    const cwd = workspaceFolder(path);
+    const cwd = workspaceFolder(dirName(path));
     const folders = hasKv ? composerFolders(path) : new Map<string, string>();
+    const links = hasKv
+      ? composerLinks(store, path)
+      : new Map<string, ComposerLink>();
+    const content = (key: string) => contentRow(store, key);
     const sessions: Session[] = [];
     const seen = new Set<string>();
     let skipped = 0;
@@ -440,16 +659,21 @@ export function parseCursorStateDb(
         const id = str(composer.composerId) ??
           key.slice("composerData:".length);
         seen.add(id);
+        const link = links.get(id);
+        const parent = str(obj(composer.subagentInfo).parentComposerId) ??
+          link?.parent;
+        if (parent && !options.includeSubagents) continue;
         sessions.push(
           composerSession(
             path,
             composer,
             id,
-            folders.get(id) ?? cwd,
+            { cwd: link?.folder ?? folders.get(id) ?? cwd, parent, content },
             diskBubbles(store, composer, id),
           ),
         );
       }
+      inheritProjects(sessions);
     }
     if (hasItems) {
       const legacy = parseJson(itemValue(store, LEGACY_COMPOSERS));
@@ -462,7 +686,7 @@ export function parseCursorStateDb(
         if (!id || seen.has(id)) continue;
         seen.add(id);
         const bubbles = list(composer.conversation).filter(isObject);
-        sessions.push(composerSession(path, composer, id, cwd, bubbles));
+        sessions.push(composerSession(path, composer, id, { cwd }, bubbles));
       }
       const chat = parseJson(itemValue(store, LEGACY_CHAT));
       for (const tab of list(obj(chat).tabs)) {
@@ -473,7 +697,7 @@ export function parseCursorStateDb(
         const id = str(tab.tabId);
         if (!id || seen.has(id)) continue;
         seen.add(id);
-        const conversation = new Conversation(path, id, cwd);
+        const conversation = new Conversation(path, id, { cwd });
         conversation.builder.touch(parseTime(tab.lastSendTime));
         list(tab.bubbles).forEach((b, i) => {
           if (isObject(b)) conversation.bubble(b, i);
@@ -491,16 +715,24 @@ export function parseCursorStateDb(
   });
 }
 
-/** `<enc>/agent-transcripts/[<sid>/]<sid>.jsonl`, sub-agents under `<sid>/subagents/`. */
-function transcriptIdentity(
-  path: string,
-): { id: string; parent?: string; encoded?: string } {
+/** Where a transcript sits: `<enc>/agent-transcripts/[<sid>/]<sid>.jsonl` (or `.txt`), sub-agents under `<sid>/subagents/`. */
+interface TranscriptIdentity {
+  id: string;
+  parent?: string;
+  encoded?: string;
+  /** The `<enc>` directory. */
+  projectDir?: string;
+}
+
+function transcriptIdentity(path: string): TranscriptIdentity {
   const parts = path.split(/[\\/]+/);
-  const id = (parts.at(-1) ?? "").replace(/\.jsonl$/, "");
+  const id = (parts.at(-1) ?? "").replace(/\.(jsonl|txt)$/, "");
   const at = parts.lastIndexOf("agent-transcripts");
   const encoded = at > 0 ? parts[at - 1] : undefined;
-  const identity: { id: string; parent?: string; encoded?: string } = { id };
+  const identity: TranscriptIdentity = { id };
   if (encoded) identity.encoded = encoded;
+  const projectDir = /^(.*)[\\/]agent-transcripts[\\/]/.exec(path)?.[1];
+  if (projectDir) identity.projectDir = projectDir;
   if (parts.at(-2) === "subagents") {
     const parent = parts.at(-3);
     if (parent && parent !== "agent-transcripts") identity.parent = parent;
@@ -508,16 +740,210 @@ function transcriptIdentity(
   return identity;
 }
 
+/** `.workspace-trusted` is a few fields of JSON; a larger file is not it. */
+const MAX_TRUST_BYTES = 64 * 1024;
+
+/**
+ * The folder the CLI ran in, from `.workspace-trusted` in its project
+ * directory (`{trustedAt, workspacePath, trustMethod}`): exact, where the
+ * directory's name is not (each run of other characters than letters and
+ * digits became one `-`, and a long name is cut short).
+ */
+function trustedWorkspace(projectDir: string): string | undefined {
+  const read = readFileEdges(
+    join(projectDir, ".workspace-trusted"),
+    MAX_TRUST_BYTES,
+  );
+  if (!read || read.truncated) return undefined;
+  return str(obj(parseJson(read.text)).workspacePath);
+}
+
+/**
+ * Whether the IDE's global store holds this conversation (its composer and
+ * at least one bubble). The IDE panel also writes
+ * `agent-transcripts/<composerId>/<composerId>.jsonl` — mostly a
+ * `turn_ended` stub, sometimes the whole body — and its store's copy, with
+ * times, tool results, the title and the workspace, is the one kept. A
+ * store that cannot be read holds nothing: the transcript is kept then.
+ */
+function ideHolds(id: string, source: SourceEnv): boolean {
+  for (const root of ideRoots(source)) {
+    const db = join(root, "globalStorage", "state.vscdb");
+    if (!isRegularFileSync(db)) continue;
+    let store: Store | undefined;
+    try {
+      store = openStore(db, NAME);
+      if (!store.tables.has("cursorDiskKV")) continue;
+      for (
+        const _ of rows(
+          store,
+          `SELECT 1 AS hit FROM cursorDiskKV WHERE key = ? AND EXISTS (
+             SELECT 1 FROM cursorDiskKV WHERE key >= ? AND key < ?)`,
+          `composerData:${id}`,
+          `bubbleId:${id}:`,
+          `bubbleId:${id};`,
+        )
+      ) return true;
+    } catch {
+      // Locked or damaged: the transcript stands in for it.
+    } finally {
+      if (store) closeStore(store);
+    }
+  }
+  return false;
+}
+
+/** The CLI's file tools, which name their file in `path` (or `file_path`). */
+const FILE_TOOLS = new Set([
+  "Read",
+  "ReadFile",
+  "Write",
+  "StrReplace",
+  "Delete",
+]);
+
+/** One CLI transcript being read: its builder and what every record shares. */
+class Transcript {
+  readonly builder: SessionBuilder;
+  #time: number | undefined;
+  #subagent: boolean;
+
+  constructor(
+    path: string,
+    identity: TranscriptIdentity,
+    time: number | undefined,
+  ) {
+    const cwd = identity.projectDir
+      ? trustedWorkspace(identity.projectDir)
+      : undefined;
+    this.builder = new SessionBuilder({
+      harness: HARNESS_ID,
+      id: identity.id,
+      path,
+      cwd,
+      // Without `.workspace-trusted`, the directory name is all there is;
+      // `-` stands for both `/` and a literal hyphen: only the last part is sure.
+      project: cwd
+        ? undefined
+        : (identity.encoded ?? "").split("-").filter((p) => p.length > 0)
+          .at(-1) ?? "",
+      parent: identity.parent,
+      lineage: identity.parent ? "subagent" : undefined,
+    });
+    this.#time = time;
+    this.#subagent = identity.parent !== undefined;
+  }
+
+  #opts(locator: Locator, tool?: string, extra: RecordFlags = {}) {
+    const flags: RecordFlags = { ...extra };
+    if (this.#subagent) flags.subagent = true;
+    return {
+      locator,
+      time: this.#time,
+      ...(tool ? { tool } : {}),
+      ...(Object.keys(flags).length > 0 ? { flags } : {}),
+    };
+  }
+
+  /** What the person or the model said (`<user_query>` unwrapped). */
+  say(
+    role: "user" | "assistant",
+    text: string,
+    locator: Locator,
+    cut = false,
+  ): void {
+    this.builder.add(
+      role,
+      cleanSpeech(text),
+      this.#opts(locator, undefined, cut ? { truncated: true } : {}),
+    );
+  }
+
+  /**
+   * A tool call: `Shell` as a command, an MCP tool (`mcp_*`) as a command of
+   * its name and arguments, the file tools' paths as files and
+   * `StrReplace`'s `old_string` as an edit. Returns the command record.
+   */
+  tool(name: string, input: Json, locator: Locator): SessionRecord | undefined {
+    if (name === "Shell") {
+      const command = str(input.command);
+      return command
+        ? this.builder.add("command", command, this.#opts(locator, name))
+        : undefined;
+    }
+    if (MCP_TOOL.test(name)) {
+      return this.builder.add(
+        "command",
+        mcpCall(name, input),
+        this.#opts(locator, name),
+      );
+    }
+    if (!FILE_TOOLS.has(name)) return undefined;
+    const file = str(input.path) ?? str(input.file_path);
+    if (!file) return undefined;
+    this.builder.add("files", file, this.#opts(locator, name));
+    const old = name === "StrReplace" ? str(input.old_string) : undefined;
+    if (old) this.builder.addEdit(file, old, this.#opts(locator, name));
+    return undefined;
+  }
+
+  /** A tool's result; a command's takes the exit code it reports. */
+  output(
+    name: string,
+    text: string,
+    locator: Locator,
+    command: SessionRecord | undefined,
+    cut: boolean,
+  ): void {
+    const code = command ? exitCodeIn(text) : undefined;
+    if (command && code !== undefined) command.exitCode = code;
+    const flags: RecordFlags = {};
+    if (code !== undefined && code !== 0) flags.isError = true;
+    if (cut) flags.truncated = true;
+    this.builder.add("tool-output", text, this.#opts(locator, name, flags));
+  }
+
+  /** The session, unless nothing was said. */
+  result(skipped: number): ParseResult {
+    const session = this.builder.build();
+    return { sessions: session.records.length > 0 ? [session] : [], skipped };
+  }
+}
+
+/**
+ * Starts reading a transcript, or says to skip it: a sub-agent's when
+ * sub-agents are off, and one whose conversation the IDE store holds.
+ */
+async function openTranscript(
+  path: string,
+  options: CursorParseOptions,
+): Promise<Transcript | undefined> {
+  const identity = transcriptIdentity(path);
+  if (identity.parent && !options.includeSubagents) return undefined;
+  if (ideHolds(identity.id, options.source)) return undefined;
+  let mtime: number | undefined;
+  try {
+    mtime = (await Deno.stat(path)).mtime?.getTime();
+  } catch {
+    mtime = undefined;
+  }
+  return new Transcript(path, identity, mtime);
+}
+
 /**
  * Parses one `cursor-agent` transcript: `{role, message: {content}}` lines,
  * text blocks as speech (`<user_query>` unwrapped, `<timestamp>` dropped),
- * `Shell` calls as commands, `Read`/`Write`/`StrReplace`/`Delete` paths as
- * files and `StrReplace` `old_string` as edits. The CLI writes no times and
- * no tool results here, so every record carries the file's mtime.
- * Transcripts under `subagents/` are sub-agent sessions of their parent.
+ * `Shell` calls and MCP tool calls (`mcp_*`) as commands,
+ * `Read`/`ReadFile`/`Write`/`StrReplace`/`Delete` paths as files and
+ * `StrReplace` `old_string` as edits. The CLI writes no times and no tool
+ * results here, so every record carries the file's mtime. The project is the
+ * `workspacePath` of `.workspace-trusted` in the project directory, else the
+ * last part of the directory's name. Transcripts under `subagents/` are
+ * sub-agent sessions of their parent; a transcript whose conversation the
+ * IDE store also holds gives no session (the IDE's copy is read).
  *
  * @param path The transcript.
- * @param options Sub-agent switch.
+ * @param options Sub-agent switch, and the environment the IDE store is found in.
  * @returns The session (none when nothing was said).
  * @example
  * ```ts
@@ -535,35 +961,8 @@ export async function parseCursorTranscript(
   path: string,
   options: CursorParseOptions,
 ): Promise<ParseResult> {
-  const identity = transcriptIdentity(path);
-  if (identity.parent && !options.includeSubagents) {
-    return { sessions: [], skipped: 0 };
-  }
-  let mtime: number | undefined;
-  try {
-    mtime = (await Deno.stat(path)).mtime?.getTime();
-  } catch {
-    mtime = undefined;
-  }
-  const encoded = identity.encoded ?? "";
-  const builder = new SessionBuilder({
-    harness: HARNESS_ID,
-    id: identity.id,
-    path,
-    // `-` stands for both `/` and a literal hyphen: only the last part is sure.
-    project: encoded.split("-").filter((p) => p.length > 0).at(-1) ?? "",
-    parent: identity.parent,
-    lineage: identity.parent ? "subagent" : undefined,
-  });
-  const flags: RecordFlags | undefined = identity.parent
-    ? { subagent: true }
-    : undefined;
-  const opts = (locator: Locator, tool?: string) => ({
-    locator,
-    time: mtime,
-    ...(tool ? { tool } : {}),
-    ...(flags ? { flags } : {}),
-  });
+  const transcript = await openTranscript(path, options);
+  if (!transcript) return { sessions: [], skipped: 0 };
   let skipped = 0;
   for await (const line of readLines(path, { onOversized: () => skipped++ })) {
     if (!line.complete) break;
@@ -583,9 +982,7 @@ export async function parseCursorTranscript(
       : list(content);
     let texts: string[] = [];
     const flush = () => {
-      if (texts.length > 0) {
-        builder.add(role, cleanSpeech(texts.join("\n\n")), opts(locator));
-      }
+      if (texts.length > 0) transcript.say(role, texts.join("\n\n"), locator);
       texts = [];
     };
     for (const block of blocks) {
@@ -595,27 +992,138 @@ export async function parseCursorTranscript(
       } else if (block.type === "tool_use") {
         flush();
         const name = str(block.name);
-        const input = objectOf(block.input);
-        if (name === "Shell") {
-          const command = str(input.command);
-          if (command) builder.add("command", command, opts(locator, name));
-        } else if (
-          name && ["Read", "Write", "StrReplace", "Delete"].includes(name)
-        ) {
-          const file = str(input.path) ?? str(input.file_path);
-          if (!file) continue;
-          builder.add("files", file, opts(locator, name));
-          const old = name === "StrReplace" ? str(input.old_string) : undefined;
-          if (old) {
-            builder.addEdit(file, old, opts(locator, name));
-          }
-        }
+        if (name) transcript.tool(name, objectOf(block.input), locator);
       }
     }
     flush();
   }
-  const session = builder.build();
-  return { sessions: session.records.length > 0 ? [session] : [], skipped };
+  return transcript.result(skipped);
+}
+
+/** A role line of a text transcript. */
+const TEXT_ROLE = /^(user|assistant):$/;
+/** `[Tool call] Name` and `[Tool result] Name`. */
+const TEXT_TOOL = /^\[Tool (call|result)\]\s+(\S+)/;
+/** An argument under `[Tool call]`: two spaces, its name, a colon. */
+const TEXT_ARG = /^ {2}([A-Za-z_][\w-]*):(?: (.*))?$/;
+
+/** The lines of one record, kept up to a cap (a `Write` writes the whole file inline). */
+class Gathered {
+  readonly lines: string[] = [];
+  cut = false;
+  #size = 0;
+
+  push(line: string): void {
+    if (this.#size + line.length > MAX_OUTPUT_CHARS) {
+      this.cut = true;
+      return;
+    }
+    this.lines.push(line);
+    this.#size += line.length + 1;
+  }
+
+  text(): string {
+    return this.lines.join("\n");
+  }
+}
+
+/** The arguments under a `[Tool call]` line; a value runs on over the lines that are not another argument. */
+function textArgs(lines: readonly string[]): Json {
+  const args = new Map<string, string>();
+  let key: string | undefined;
+  for (const line of lines) {
+    const arg = TEXT_ARG.exec(line);
+    if (arg) {
+      key = arg[1] as string;
+      args.set(key, arg[2] ?? "");
+    } else if (key !== undefined) {
+      args.set(key, `${args.get(key)}\n${line}`);
+    }
+  }
+  return Object.fromEntries([...args].map(([k, v]) => [k, v.trimEnd()]));
+}
+
+/**
+ * Parses one older `cursor-agent` transcript, `<id>.txt`: `user:` and
+ * `assistant:` blocks (`<user_query>` unwrapped), `[Tool call] Name` with
+ * its `  name: value` arguments (read as in the JSONL form) and `[Tool
+ * result] Name` with what follows as the output of the oldest call of that
+ * name not yet answered. A `[Thinking]` line is left out (the thinking that
+ * runs on past it cannot be told from the answer). Project, times, sub-agents
+ * and IDE twins as in {@linkcode parseCursorTranscript}.
+ *
+ * @param path The transcript.
+ * @param options Sub-agent switch, and the environment the IDE store is found in.
+ * @returns The session (none when nothing was said).
+ * @example
+ * ```ts
+ * import { parseCursorTextTranscript } from "./cursor.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/home-a-api/agent-transcripts/c1.txt`;
+ * await Deno.mkdir(`${dir}/home-a-api/agent-transcripts`, { recursive: true });
+ * await Deno.writeTextFile(path, "user:\n<user_query>\nadd tests\n</user_query>\n\nassistant:\n[Tool call] Shell\n  command: deno test\n");
+ * const { sessions } = await parseCursorTextTranscript(path, { includeSubagents: true, source: { home: dir, env: {}, os: "linux" } });
+ * equal(sessions[0]?.records[1]?.text, "deno test");
+ * ```
+ */
+export async function parseCursorTextTranscript(
+  path: string,
+  options: CursorParseOptions,
+): Promise<ParseResult> {
+  const transcript = await openTranscript(path, options);
+  if (!transcript) return { sessions: [], skipped: 0 };
+  let skipped = 0;
+  let role: "user" | "assistant" | undefined;
+  // Speech is a block of its role's kind.
+  type Block = {
+    kind: "user" | "assistant" | "call" | "result";
+    name: string;
+    locator: Locator;
+    lines: Gathered;
+  };
+  let block: Block | undefined;
+  const calls: Array<{ name: string; command: SessionRecord | undefined }> = [];
+  const finish = () => {
+    const done = block;
+    block = undefined;
+    if (!done) return;
+    const { kind, name, locator, lines } = done;
+    if (kind === "user" || kind === "assistant") {
+      transcript.say(kind, lines.text(), locator, lines.cut);
+    } else if (kind === "call") {
+      const command = transcript.tool(name, textArgs(lines.lines), locator);
+      calls.push({ name, command });
+    } else {
+      const at = calls.findIndex((c) => c.name === name);
+      const call = at >= 0 ? calls.splice(at, 1)[0] : undefined;
+      transcript.output(name, lines.text(), locator, call?.command, lines.cut);
+    }
+  };
+  const start = (kind: Block["kind"], name: string, locator: Locator) => {
+    finish();
+    block = { kind, name, locator, lines: new Gathered() };
+  };
+  for await (const line of readLines(path, { onOversized: () => skipped++ })) {
+    const locator: Locator = { path, line: line.number, offset: line.offset };
+    const said = TEXT_ROLE.exec(line.text.trim());
+    if (said) {
+      role = said[1] as "user" | "assistant";
+      start(role, "", locator);
+      continue;
+    }
+    if (!role) continue;
+    const tool = TEXT_TOOL.exec(line.text);
+    if (tool) {
+      start(tool[1] === "call" ? "call" : "result", tool[2] as string, locator);
+    } else if (line.text.startsWith("[Thinking]")) {
+      if (block?.kind !== role) start(role, "", locator);
+    } else {
+      block?.lines.push(line.text);
+    }
+  }
+  finish();
+  return transcript.result(skipped);
 }
 
 const stateKind: FileKind = {
@@ -630,6 +1138,13 @@ const transcriptKind: FileKind = {
   appendOnly: false,
   match: isTranscript,
   parse: (path, options) => parseCursorTranscript(path, options),
+};
+
+const textTranscriptKind: FileKind = {
+  id: "agent-transcript-text",
+  appendOnly: false,
+  match: isTextTranscript,
+  parse: (path, options) => parseCursorTextTranscript(path, options),
 };
 
 /**
@@ -647,7 +1162,7 @@ export const cursor: Harness = {
   id: HARNESS_ID,
   name: NAME,
   format:
-    "SQLite state.vscdb (cursorDiskKV composer/bubble JSON, ItemTable chat data); CLI agent-transcripts JSONL",
+    "SQLite state.vscdb (cursorDiskKV composer/bubble JSON, ItemTable chat data); CLI agent-transcripts JSONL (plain text in older builds)",
   envOverrides: [
     "DEJA_CURSOR_ROOT",
     "XDG_CONFIG_HOME",
@@ -656,18 +1171,19 @@ export const cursor: Harness = {
     "DEJA_CURSOR_CLI_ROOT",
   ],
   // 2: global composers get their workspace's project; clientStartTime is not a time.
-  revision: 2,
+  // 3: edit_file_v2 removed text, composer headers' workspaces and sub-agents, MCP calls, failed runs flagged, `.workspace-trusted` projects, `.txt` transcripts, IDE twins left to the IDE store.
+  revision: 3,
   roots: cursorRoots,
   discover: discoverCursor,
-  kinds: [stateKind, transcriptKind],
+  kinds: [stateKind, transcriptKind, textTranscriptKind],
   docs: {
     store:
-      "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded-path>/agent-transcripts/**/*.jsonl` (`DEJA_CURSOR_CLI_ROOT` redirects)",
+      "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded-path>/agent-transcripts/**/*.jsonl` and the older `*.txt` (`DEJA_CURSOR_CLI_ROOT` redirects)",
     extracts:
-      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`) and output from a bubble's `toolFormerData` when present. CLI: user/assistant text, Shell commands, Read/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent",
+      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit or `additionalData.status` error; sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line)",
     omits:
-      "rich-text and code-block duplicates of the text, thinking, context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); the CLI writes neither times (records carry the file's mtime) nor tool results, and its `store.db` chats are not read; exit codes only when a tool result writes one",
+      "rich-text and code-block duplicates of the text, thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI writes neither times (records carry the file's mtime) nor, in JSONL, tool results, and its `store.db` chats are not read; exit codes only when a tool result writes one",
     verified:
-      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations, 5 chat-panel tabs, no cursorDiskKV); the cursorDiskKV bubble layout, `toolFormerData` and the CLI transcript shape from the documented format only (fixtures/cursor)",
+      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations, 5 chat-panel tabs, no cursorDiskKV); the cursorDiskKV bubble layout, `toolFormerData`, Cursor 3.x composer headers, `edit_file_v2` content rows, sub-agent composers, `.workspace-trusted` and the CLI transcript shapes (JSONL and `.txt`) from their documented and observed formats only (fixtures/cursor)",
   },
 };

@@ -1,7 +1,12 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { DejaError } from "../core/errors.ts";
-import { cursor, parseCursorStateDb, parseCursorTranscript } from "./cursor.ts";
+import {
+  cursor,
+  parseCursorStateDb,
+  parseCursorTextTranscript,
+  parseCursorTranscript,
+} from "./cursor.ts";
 import {
   copyFile,
   linuxHome,
@@ -23,12 +28,12 @@ Deno.test("cursor parses the fixture IDE stores and CLI transcripts", async () =
     cursor,
     linuxHome(FIXTURE),
   );
-  equal(files.length, 4);
+  equal(files.length, 8);
   equal(skipped, 0);
   equal(
     sessions.length,
-    6,
-    "two global composers, a workspace composer and tab, two CLI transcripts",
+    10,
+    "five global composers, a workspace composer and tab, three CLI transcripts (the IDE's twin is not one)",
   );
   const byTitle = (t: string) => sessions.find((s) => s.title === t);
 
@@ -52,6 +57,14 @@ Deno.test("cursor parses the fixture IDE stores and CLI transcripts", async () =
     "from the first bubble's workspaceProjectDir",
   );
   equal(booking.records.find((r) => r.role === "command")?.exitCode, 1);
+  equal(
+    booking.records.find((r) =>
+      r.tool === "run_terminal_cmd" &&
+      r.role === "tool-output"
+    )?.flags?.isError,
+    true,
+    "a non-zero exit is a failed run",
+  );
   equal(booking.records[0]?.time, Date.parse("2026-03-17T10:00:00Z"));
   ok(
     !booking.records.some((r) => r.text.includes("unique key")),
@@ -86,17 +99,112 @@ Deno.test("cursor parses the fixture IDE stores and CLI transcripts", async () =
     assistant: 2,
     files: 2, // Read, then StrReplace of the same file: two tool calls
     edit: 1,
-    command: 1,
+    command: 2, // Shell, and an MCP tool
   });
-  equal(cli.project, "harbor");
-  const sub = sessions.find((s) => s.lineage === "subagent");
+  equal(
+    cli.records.find((r) => r.tool === "mcp_linear_create_issue")?.text,
+    'mcp_linear_create_issue {"title":"Document /health"}',
+  );
+  equal(cli.project, "harbor", "no .workspace-trusted: the folder name");
+  const sub = sessions.find((s) =>
+    s.lineage === "subagent" && s.path.includes("/subagents/")
+  );
   equal(sub?.parent, cli.id);
   ok(sub?.records.every((r) => r.flags?.subagent));
 });
 
-Deno.test("cursor leaves CLI sub-agent transcripts out when asked to", async () => {
+Deno.test("cursor fixture: Cursor 3.x composers, their sub-agents and tools", async (t) => {
+  const { sessions } = await parseHome(cursor, linuxHome(FIXTURE));
+  const byTitle = (title: string) => sessions.find((s) => s.title === title);
+  const tides = byTitle("Tide alert threshold");
+  ok(tides);
+  await t.step("composer.composerHeaders names the workspace", () => {
+    equal(tides.cwd, "/home/dev/code/tides");
+    equal(tides.project, "tides");
+  });
+  await t.step("the composerHeaders table names it by workspace id", () => {
+    const light = byTitle("Lighthouse leap days");
+    equal(light?.cwd, "/home/dev/code/lighthouse");
+  });
+  await t.step("edit_file_v2: the lines its content rows lost", () => {
+    const edit = tides.records.find((r) => r.role === "edit");
+    equal(edit?.tool, "edit_file_v2");
+    equal(
+      edit?.text,
+      "/home/dev/code/tides/src/gauge.ts\nconst alertAt = 0.5; // metres",
+    );
+    ok(!tides.records.some((r) => r.text.includes("0.8; // metres")));
+  });
+  await t.step("an MCP call and its result", () => {
+    const mcp = tides.records.filter((r) =>
+      r.tool === "mcp_tidesdb_query_levels"
+    );
+    deepEqual(mcp.map((r) => [r.role, r.text]), [
+      ["command", 'mcp_tidesdb_query_levels {"station":"north-7"}'],
+      ["tool-output", '{"station":"north-7","peak":"0.74 m"}'],
+    ]);
+    equal(mcp[1]?.flags?.isError, undefined);
+  });
+  await t.step("a run Cursor calls completed that exited 2 failed", () => {
+    const run = tides.records.filter((r) =>
+      r.tool === "run_terminal_command_v2"
+    );
+    equal(run[0]?.exitCode, 2);
+    equal(run[1]?.flags?.isError, true);
+  });
+  await t.step(
+    "a sub-agent composer: its parent, and the parent's project",
+    () => {
+      const sub = byTitle("Callers of read(port)");
+      equal(sub?.parent, tides.id);
+      equal(sub?.lineage, "subagent");
+      equal(sub?.project, "tides");
+      ok(sub?.records.every((r) => r.flags?.subagent));
+    },
+  );
+  await t.step(
+    "the older .txt transcript, its project from .workspace-trusted",
+    () => {
+      const txt = byTitle(
+        "Why does the ferry timetable import drop the last row?",
+      );
+      ok(txt);
+      equal(txt.cwd, "/home/dev/sea.port-v2", "not the folder name's v2");
+      equal(txt.project, "sea.port-v2");
+      deepEqual(txt.records.map((r) => [r.role, r.tool ?? ""]), [
+        ["user", ""],
+        ["assistant", ""],
+        ["files", "ReadFile"],
+        ["command", "Shell"],
+        ["tool-output", "Shell"],
+        ["assistant", ""],
+        ["files", "StrReplace"],
+        ["edit", "StrReplace"],
+        ["assistant", ""],
+      ]);
+      ok(!txt.records.some((r) => r.text.includes("Checking the importer")));
+      equal(txt.records[3]?.exitCode, 1, "from the result's Exit code line");
+      equal(txt.records[4]?.flags?.isError, true);
+      equal(
+        txt.records[7]?.text,
+        "/home/dev/sea.port-v2/src/import.ts\nfor (let i = 0; i < rows.length - 1; i++) {\n  const row = rows[i];",
+        "an argument runs on over the lines after it",
+      );
+    },
+  );
+  await t.step("the IDE's twin transcript gives no second session", () => {
+    const booking = sessions.filter((s) =>
+      s.id === "c0a1b2c3-d4e5-4f60-8172-93a4b5c6d7e8"
+    );
+    equal(booking.length, 1);
+    ok(booking[0]?.path.endsWith("globalStorage/state.vscdb"));
+  });
+});
+
+Deno.test("cursor leaves sub-agents out when asked to", async () => {
   const { sessions } = await parseHome(cursor, linuxHome(FIXTURE), false);
-  equal(sessions.length, 5);
+  equal(sessions.length, 8, "the CLI sub-agent and the IDE sub-agent composer");
+  ok(!sessions.some((s) => s.parent));
 });
 
 Deno.test("cursor roots follow the OS and the environment", () => {
@@ -389,5 +497,358 @@ Deno.test("cursor global composers: project from the workspace that lists them, 
   await t.step("a monotonic clientStartTime is no time", () => {
     equal(byId("c-none")?.records[0]?.time, undefined);
     ok((byId("c-none")?.started ?? Infinity) > Date.parse("2000-01-01"));
+  });
+});
+
+Deno.test("cursor edit_file_v2 and MCP results read from the store, bounded", async (t) => {
+  const user = join(await Deno.makeTempDir(), "Cursor", "User");
+  const global = join(user, "globalStorage", "state.vscdb");
+  const ITEMS =
+    "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+  const tail = "y".repeat(2 * 1024 * 1024);
+  const tool = (id: string, data: Record<string, unknown>) => ({
+    key: `bubbleId:c:${id}`,
+    value: JSON.stringify({
+      _v: 3,
+      type: 2,
+      bubbleId: id,
+      text: "",
+      toolFormerData: data,
+    }),
+  });
+  const edit = (file: string, result: Record<string, string>) => ({
+    name: "edit_file_v2",
+    status: "completed",
+    params: JSON.stringify({ relativeWorkspacePath: file }),
+    result: JSON.stringify(result),
+  });
+  await writeFixtureDb(global, KV + ITEMS, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:c",
+        value: JSON.stringify({
+          composerId: "c",
+          fullConversationHeadersOnly: ["u", "e1", "e2", "e3", "m", "r"].map((
+            bubbleId,
+          ) => ({ bubbleId })),
+        }),
+      },
+      {
+        key: "bubbleId:c:u",
+        value: JSON.stringify({ type: 1, text: "tune the pier lights" }),
+      },
+      tool(
+        "e1",
+        edit("/w/big.ts", {
+          beforeContentId: "composer.content.b1",
+          afterContentId: "composer.content.a1",
+        }),
+      ),
+      tool(
+        "e2",
+        edit("/w/gone.ts", {
+          beforeContentId: "composer.content.b1",
+          afterContentId: "composer.content.missing",
+        }),
+      ),
+      tool(
+        "e3",
+        edit("/w/other.ts", {
+          beforeContentId: "bubbleId:c:u",
+          afterContentId: "composer.content.a1",
+        }),
+      ),
+      tool("m", {
+        name: "mcp_pier_set_lights",
+        status: "completed",
+        rawArgs: JSON.stringify({ pier: 4 }),
+        result: JSON.stringify({
+          content: [{ type: "text", text: "PIER_OFFLINE" }],
+          isError: true,
+        }),
+      }),
+      tool("r", {
+        name: "run_terminal_command_v2",
+        status: "completed",
+        params: { command: "pier-ctl wait" },
+        result: { output: "PIER_TIMEOUT", rejected: false },
+        additionalData: { status: "error" },
+      }),
+      { key: "composer.content.b1", value: `lights = dim\n${tail}` },
+      { key: "composer.content.a1", value: `lights = bright\n${tail}` },
+    ],
+  }]);
+  const { sessions } = await parseCursorStateDb(global, OPTIONS);
+  const records = sessions[0]?.records ?? [];
+  await t.step("the removed lines of rows cut at the cap, flagged", () => {
+    const edits = records.filter((r) => r.role === "edit");
+    deepEqual(edits.map((r) => r.text), ["/w/big.ts\nlights = dim"]);
+    equal(edits[0]?.flags?.truncated, true);
+  });
+  await t.step(
+    "no edit without both rows, nor from a row that is not content",
+    () => {
+      deepEqual(records.filter((r) => r.role === "files").map((r) => r.text), [
+        "/w/big.ts",
+        "/w/gone.ts",
+        "/w/other.ts",
+      ]);
+    },
+  );
+  await t.step("an MCP result's content blocks and isError", () => {
+    const out = records.find((r) =>
+      r.tool === "mcp_pier_set_lights" &&
+      r.role === "tool-output"
+    );
+    equal(out?.text, "PIER_OFFLINE");
+    equal(out?.flags?.isError, true);
+  });
+  await t.step("a run additionalData says failed, with no exit code", () => {
+    const out = records.find((r) => r.text === "PIER_TIMEOUT");
+    equal(out?.flags?.isError, true);
+  });
+});
+
+Deno.test("cursor composer headers: a workspace id names a folder beside the store, nothing else", async () => {
+  const user = join(await Deno.makeTempDir(), "Cursor", "User");
+  const global = join(user, "globalStorage", "state.vscdb");
+  await Deno.mkdir(join(user, "workspaceStorage", "ab12"), { recursive: true });
+  await Deno.writeTextFile(
+    join(user, "workspaceStorage", "ab12", "workspace.json"),
+    JSON.stringify({ folder: "file:///home/dev/jetty" }),
+  );
+  await Deno.writeTextFile(
+    join(user, "workspace.json"),
+    JSON.stringify({ folder: "file:///home/dev/outside" }),
+  );
+  const ITEMS =
+    "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+  const composer = (id: string) => [
+    {
+      key: `composerData:${id}`,
+      value: JSON.stringify({
+        composerId: id,
+        fullConversationHeadersOnly: [{ bubbleId: "u" }],
+      }),
+    },
+    {
+      key: `bubbleId:${id}:u`,
+      value: JSON.stringify({ type: 1, text: `ask ${id}` }),
+    },
+  ];
+  await writeFixtureDb(global, KV + ITEMS, [{
+    table: "cursorDiskKV",
+    rows: [...composer("by-id"), ...composer("escape"), ...composer("parent")],
+  }, {
+    table: "ItemTable",
+    rows: [{
+      key: "composer.composerHeaders",
+      value: JSON.stringify({
+        allComposers: [
+          { composerId: "by-id", workspaceIdentifier: { id: "ab12" } },
+          { composerId: "escape", workspaceIdentifier: { id: ".." } },
+          // A header alone can name the parent.
+          {
+            composerId: "parent",
+            subagentInfo: { parentComposerId: "by-id" },
+          },
+        ],
+      }),
+    }],
+  }]);
+  const { sessions } = await parseCursorStateDb(global, OPTIONS);
+  const byId = (id: string) => sessions.find((s) => s.id === id);
+  equal(byId("by-id")?.cwd, "/home/dev/jetty");
+  equal(byId("escape")?.cwd, undefined);
+  equal(byId("parent")?.parent, "by-id");
+  equal(byId("parent")?.project, "jetty", "the parent's project");
+  const { sessions: mains } = await parseCursorStateDb(global, {
+    ...OPTIONS,
+    includeSubagents: false,
+  });
+  deepEqual(mains.map((s) => s.id).sort(), ["by-id", "escape"]);
+});
+
+Deno.test("cursor text transcripts: results answer calls in order; preamble and thinking left out", async () => {
+  const root = await Deno.makeTempDir();
+  const dir = join(root, "home-dev-a-b", "agent-transcripts");
+  await Deno.mkdir(join(dir, "t1", "subagents"), { recursive: true });
+  const path = join(dir, "t1.txt");
+  await Deno.writeTextFile(
+    path,
+    [
+      "Exported transcript",
+      "user:",
+      "run both suites",
+      "assistant:",
+      "[Thinking] which first?",
+      "[Tool call] Shell",
+      "  command: make unit",
+      "[Tool call] Shell",
+      "  command: make e2e",
+      "[Tool call] mcp_ci_rerun",
+      "  job: 7",
+      "[Tool result] Shell",
+      "Exit code: 0",
+      "[Tool result] Shell",
+      "E2E_BROKEN",
+      "Exit code: 3",
+      "[Tool result] mcp_ci_rerun",
+      "queued",
+      "assistant:",
+      "e2e fails.",
+    ].join("\n"),
+  );
+  const { sessions } = await parseCursorTextTranscript(path, OPTIONS);
+  const s = sessions[0];
+  deepEqual(
+    s?.records.map((r) => [r.role, r.text, r.exitCode ?? null]),
+    [
+      ["user", "run both suites", null],
+      ["command", "make unit", 0],
+      ["command", "make e2e", 3],
+      ["command", 'mcp_ci_rerun {"job":"7"}', null],
+      ["tool-output", "Exit code: 0", null],
+      ["tool-output", "E2E_BROKEN\nExit code: 3", null],
+      ["tool-output", "queued", null],
+      ["assistant", "e2e fails.", null],
+    ],
+  );
+  deepEqual(s?.records.map((r) => r.flags?.isError ?? false), [
+    false,
+    false,
+    false,
+    false,
+    false,
+    true,
+    false,
+    false,
+  ]);
+  equal(s?.project, "b", "no .workspace-trusted: the folder name's last part");
+  const sub = join(dir, "t1", "subagents", "s1.txt");
+  await Deno.writeTextFile(sub, "user:\nlook\n");
+  equal(
+    (await parseCursorTextTranscript(sub, OPTIONS)).sessions[0]?.parent,
+    "t1",
+  );
+  deepEqual(
+    (await parseCursorTextTranscript(sub, {
+      ...OPTIONS,
+      includeSubagents: false,
+    }))
+      .sessions,
+    [],
+  );
+});
+
+Deno.test("cursor .workspace-trusted: read only as a small regular file", async (t) => {
+  const root = await Deno.makeTempDir();
+  const transcript = async (slug: string, trusted?: string) => {
+    const dir = join(root, slug, "agent-transcripts");
+    await Deno.mkdir(dir, { recursive: true });
+    if (trusted !== undefined) {
+      await Deno.writeTextFile(join(root, slug, ".workspace-trusted"), trusted);
+    }
+    const path = join(dir, "t.jsonl");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ role: "user", message: { content: "hi" } }) + "\n",
+    );
+    return (await parseCursorTranscript(path, OPTIONS)).sessions[0];
+  };
+  await t.step("its workspacePath", async () => {
+    const s = await transcript(
+      "home-dev-my-site-v2",
+      JSON.stringify({ workspacePath: "/home/dev/my.site-v2" }),
+    );
+    equal(s?.cwd, "/home/dev/my.site-v2");
+    equal(s?.project, "my.site-v2");
+  });
+  await t.step("broken: the folder name", async () => {
+    equal((await transcript("home-dev-x-y", "{torn"))?.project, "y");
+  });
+  await t.step("a link is not followed", async () => {
+    const target = join(root, "elsewhere.json");
+    await Deno.writeTextFile(
+      target,
+      JSON.stringify({ workspacePath: "/somewhere/else" }),
+    );
+    await Deno.mkdir(join(root, "home-dev-z", "agent-transcripts"), {
+      recursive: true,
+    });
+    await Deno.symlink(target, join(root, "home-dev-z", ".workspace-trusted"));
+    const s = await transcript("home-dev-z");
+    equal(s?.cwd, undefined);
+    equal(s?.project, "z");
+  });
+});
+
+Deno.test("cursor IDE twins: the transcript gives way only to a composer the IDE store holds", async (t) => {
+  const home = await Deno.makeTempDir();
+  const source = linuxHome(home);
+  const options = { includeSubagents: true, source };
+  const global = join(
+    home,
+    ".config",
+    "Cursor",
+    "User",
+    "globalStorage",
+    "state.vscdb",
+  );
+  const dir = join(
+    home,
+    ".cursor",
+    "projects",
+    "home-dev-a",
+    "agent-transcripts",
+  );
+  const transcript = async (id: string) => {
+    await Deno.mkdir(join(dir, id), { recursive: true });
+    const path = join(dir, id, `${id}.jsonl`);
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ role: "user", message: { content: `ask ${id}` } }) +
+        "\n",
+    );
+    return (await parseCursorTranscript(path, options)).sessions.length;
+  };
+  await writeFixtureDb(global, KV, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:both",
+        value: JSON.stringify({ composerId: "both" }),
+      },
+      {
+        key: "bubbleId:both:u",
+        value: JSON.stringify({ type: 1, text: "ask" }),
+      },
+      {
+        key: "composerData:empty",
+        value: JSON.stringify({ composerId: "empty" }),
+      },
+      {
+        key: "bubbleId:bothx:u",
+        value: JSON.stringify({ type: 1, text: "ask" }),
+      },
+    ],
+  }]);
+  await t.step(
+    "composer and bubbles in the store: the store's copy",
+    async () => {
+      equal(await transcript("both"), 0);
+    },
+  );
+  await t.step(
+    "a composer without bubbles, or none: the transcript",
+    async () => {
+      equal(await transcript("empty"), 1);
+      equal(await transcript("bothx"), 1);
+    },
+  );
+  await t.step("an unreadable store: the transcript", async () => {
+    await Deno.writeFile(global, crypto.getRandomValues(new Uint8Array(7000)));
+    equal(await transcript("both"), 1);
   });
 });

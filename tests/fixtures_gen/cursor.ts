@@ -1,10 +1,16 @@
 /**
  * Writes fixtures/cursor: a Linux HOME with Cursor's global `state.vscdb`
  * (cursorDiskKV composers: one with bubble rows and tool calls, one with an
- * inline conversation, one empty), a workspace `state.vscdb` in the older
- * ItemTable layout (composer list and a chat-panel tab) with its
- * `workspace.json`, and cursor-agent CLI transcripts (a main one and a
- * sub-agent). Run: `deno run -A tests/fixtures_gen/cursor.ts`.
+ * inline conversation, one empty; Cursor 3.x composers linked to their
+ * workspace by `composer.composerHeaders` and the `composerHeaders` table,
+ * with an `edit_file_v2` edit whose text is in `composer.content.<sha256>`
+ * rows, an MCP call, a failed terminal run and a sub-agent composer), a
+ * workspace `state.vscdb` in the older ItemTable layout (composer list and a
+ * chat-panel tab) with its `workspace.json`, two 3.x workspaces, and
+ * cursor-agent CLI transcripts: a main one and a sub-agent, the IDE's twin
+ * of a composer, and an older `.txt` one in a project whose
+ * `.workspace-trusted` names the folder. Run:
+ * `deno run -A tests/fixtures_gen/cursor.ts`.
  *
  * @module
  */
@@ -16,9 +22,14 @@ const SCHEMA = `
 CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 `;
+/** The 2026 `composerHeaders` table (not every column). */
+const HEADERS = `
+CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, isSubagent INTEGER, value TEXT);
+`;
 const ITEMS_ONLY =
   "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
 const PROJECT = "/home/dev/code/harbor";
+const LIGHTHOUSE = "/home/dev/code/lighthouse";
 const T0 = 1773741600000; // 2026-03-17T10:00:00Z
 
 const A = "c0a1b2c3-d4e5-4f60-8172-93a4b5c6d7e8";
@@ -147,13 +158,255 @@ const composerEmpty = {
   fullConversationHeadersOnly: [],
 };
 
+/** Cursor 3.x workspaces: one named by its header's uri, one by its id only. */
+const WS_TIDES = "2b4d6f8a0c1e3a5b7d9f1b3d5f7a9c0e";
+const WS_LIGHT = "8e6c4a2f0d1b3c5e7a9b1d3f5a7c9e0b";
+const TIDES = "/home/dev/code/tides";
+const C = "a3c5e7f9-1b2d-4f60-8a1c-3e5f7a9b1c2d"; // tides, via composer.composerHeaders
+const S = "b4d6f8a0-2c3e-4a71-9b2d-4f6a8b0c2d3e"; // sub-agent of C
+const D = "c5e7a9b1-3d4f-4b82-8c3e-5a7b9c1d3e4f"; // lighthouse, via the composerHeaders table
+const T1 = Date.parse("2026-05-12T08:00:00Z");
+
+const BEFORE =
+  "const alertAt = 0.5; // metres\nexport const gauge = read(port);\n";
+const AFTER =
+  "const alertAt = 0.8; // metres\nexport const gauge = read(port);\n";
+
+/** A `composer.content.<sha256>` key, as Cursor names the rows. */
+async function contentKey(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
+  );
+  const hex = [...new Uint8Array(digest)].map((b) =>
+    b.toString(16).padStart(2, "0")
+  ).join("");
+  return `composer.content.${hex}`;
+}
+
+/** The Cursor 3.x composers' rows and headers. */
+async function cursor3(): Promise<{
+  kv: Array<{ key: string; value: string | null }>;
+  headers: unknown;
+  table: Array<Record<string, string | number | null>>;
+}> {
+  const before = await contentKey(BEFORE);
+  const after = await contentKey(AFTER);
+  const at = (s: number) => new Date(T1 + s * 1000).toISOString();
+  const bubblesC = [
+    {
+      _v: 3,
+      type: 1,
+      bubbleId: "c1",
+      createdAt: at(0),
+      text:
+        "Tide alerts fire too late at the north gauge; raise the threshold.",
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "c2",
+      createdAt: at(10),
+      text: "",
+      capabilityType: 15,
+      toolFormerData: {
+        tool: 38,
+        name: "edit_file_v2",
+        status: "completed",
+        rawArgs: JSON.stringify({ target_file: "src/gauge.ts" }),
+        params: JSON.stringify({
+          relativeWorkspacePath: `${TIDES}/src/gauge.ts`,
+          noCodeblock: true,
+        }),
+        result: JSON.stringify({
+          beforeContentId: before,
+          afterContentId: after,
+        }),
+        additionalData: { status: "success" },
+      },
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "c3",
+      createdAt: at(20),
+      text: "",
+      capabilityType: 15,
+      toolFormerData: {
+        tool: 19,
+        name: "mcp_tidesdb_query_levels",
+        status: "completed",
+        rawArgs: JSON.stringify({ station: "north-7" }),
+        params: JSON.stringify({
+          tools: [{
+            name: "query_levels",
+            serverName: "tidesdb",
+            parameters: JSON.stringify({ station: "north-7" }),
+          }],
+        }),
+        result: JSON.stringify({
+          result: JSON.stringify({ station: "north-7", peak: "0.74 m" }),
+        }),
+      },
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "c4",
+      createdAt: at(30),
+      text: "",
+      capabilityType: 15,
+      toolFormerData: {
+        tool: 15,
+        name: "run_terminal_command_v2",
+        // Cursor says "completed" for a run that failed.
+        status: "completed",
+        rawArgs: JSON.stringify({ command: "npm test -- gauge" }),
+        params: JSON.stringify({ command: "npm test -- gauge" }),
+        result: JSON.stringify({
+          output: "FAIL gauge.spec.ts: expected alert at 0.8",
+          rejected: false,
+          exitCodeV2: 2,
+        }),
+        additionalData: { status: "error" },
+      },
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "c5",
+      createdAt: at(40),
+      text:
+        "Raised the north gauge threshold to 0.8 m; the spec still expects 0.5.",
+    },
+  ];
+  const bubblesS = [
+    {
+      _v: 3,
+      type: 1,
+      bubbleId: "s1",
+      createdAt: at(12),
+      text: "List every caller of read(port).",
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "s2",
+      createdAt: at(18),
+      text: "read(port) is called from gauge.ts and harbour_feed.ts.",
+    },
+  ];
+  const bubblesD = [
+    {
+      _v: 3,
+      type: 1,
+      bubbleId: "d1",
+      createdAt: at(3600),
+      text: "Why does the lighthouse lamp schedule skip leap days?",
+    },
+    {
+      _v: 3,
+      type: 2,
+      bubbleId: "d2",
+      createdAt: at(3610),
+      text: "The schedule table has 365 rows; day 366 has none.",
+    },
+  ];
+  const composer = (
+    id: string,
+    name: string,
+    bubbles: Array<{ bubbleId: string; type: number; createdAt: string }>,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    key: `composerData:${id}`,
+    value: JSON.stringify({
+      _v: 17,
+      composerId: id,
+      name,
+      createdAt: Date.parse(bubbles[0]!.createdAt),
+      lastUpdatedAt: Date.parse(bubbles.at(-1)!.createdAt),
+      fullConversationHeadersOnly: bubbles.map((b) => ({
+        bubbleId: b.bubbleId,
+        type: b.type,
+        createdAt: b.createdAt,
+      })),
+      conversationMap: {},
+      conversationState: "~CiA=",
+      ...extra,
+    }),
+  });
+  const rowsOf = (id: string, bubbles: Array<{ bubbleId: string }>) =>
+    bubbles.map((b) => ({
+      key: `bubbleId:${id}:${b.bubbleId}`,
+      value: JSON.stringify(b),
+    }));
+  const subagentInfo = {
+    subagentType: 3,
+    parentComposerId: C,
+    subagentTypeName: "explore",
+  };
+  return {
+    kv: [
+      composer(C, "Tide alert threshold", bubblesC, {
+        subagentComposerIds: [S],
+      }),
+      ...rowsOf(C, bubblesC),
+      composer(S, "Callers of read(port)", bubblesS, { subagentInfo }),
+      ...rowsOf(S, bubblesS),
+      composer(D, "Lighthouse leap days", bubblesD),
+      ...rowsOf(D, bubblesD),
+      { key: before, value: BEFORE },
+      { key: after, value: AFTER },
+    ],
+    headers: {
+      allComposers: [
+        {
+          type: "head",
+          composerId: C,
+          name: "Tide alert threshold",
+          workspaceIdentifier: {
+            id: WS_TIDES,
+            uri: {
+              $mid: 1,
+              fsPath: TIDES,
+              external: `file://${TIDES}`,
+              path: TIDES,
+              scheme: "file",
+            },
+          },
+        },
+        { type: "head", composerId: S, subagentInfo },
+      ],
+    },
+    table: [
+      {
+        composerId: S,
+        workspaceId: null,
+        isSubagent: 1,
+        value: JSON.stringify({ composerId: S, subagentInfo }),
+      },
+      {
+        composerId: D,
+        workspaceId: WS_LIGHT,
+        isSubagent: 0,
+        value: JSON.stringify({ composerId: D, name: "Lighthouse leap days" }),
+      },
+    ],
+  };
+}
+
 /** Writes the fixture files. */
 export async function generate(): Promise<void> {
-  await writeFixtureDb(`${USER}globalStorage/state.vscdb`, SCHEMA, [
+  const v3 = await cursor3();
+  await writeFixtureDb(`${USER}globalStorage/state.vscdb`, SCHEMA + HEADERS, [
     {
       table: "ItemTable",
-      rows: [{ key: "cursorAuth/cachedSignUpType", value: "Auth_0" }],
+      rows: [
+        { key: "cursorAuth/cachedSignUpType", value: "Auth_0" },
+        { key: "composer.composerHeaders", value: JSON.stringify(v3.headers) },
+      ],
     },
+    { table: "composerHeaders", rows: v3.table },
     {
       table: "cursorDiskKV",
       rows: [
@@ -168,9 +421,29 @@ export async function generate(): Promise<void> {
         { key: `composerData:${B}`, value: JSON.stringify(composerB) },
         { key: `composerData:${EMPTY}`, value: JSON.stringify(composerEmpty) },
         { key: "checkpointId:abc", value: "{}" },
+        ...v3.kv,
       ],
     },
   ]);
+
+  // Cursor 3.x workspace stores keep no composer list.
+  for (const [id, folder] of [[WS_TIDES, TIDES], [WS_LIGHT, LIGHTHOUSE]]) {
+    const dir = `${USER}workspaceStorage/${id}/`;
+    await writeFixtureDb(`${dir}state.vscdb`, SCHEMA, [{
+      table: "ItemTable",
+      rows: [{
+        key: "composer.composerData",
+        value: JSON.stringify({
+          selectedComposerIds: [],
+          hasMigratedComposerData: true,
+        }),
+      }],
+    }]);
+    await Deno.writeTextFile(
+      `${dir}workspace.json`,
+      JSON.stringify({ folder: `file://${folder}` }) + "\n",
+    );
+  }
 
   const WS = `${USER}workspaceStorage/7c1d9e0f2a3b4c5d6e7f8091a2b3c4d5/`;
   await writeFixtureDb(`${WS}state.vscdb`, ITEMS_ONLY, [{
@@ -293,6 +566,11 @@ export async function generate(): Promise<void> {
               name: "Task",
               input: { description: "check docs" },
             },
+            {
+              type: "tool_use",
+              name: "mcp_linear_create_issue",
+              input: { title: "Document /health" },
+            },
           ],
         },
       }),
@@ -330,6 +608,87 @@ export async function generate(): Promise<void> {
         },
       }),
     ].join("\n") + "\n",
+  );
+
+  // The IDE panel's copy of composer A, under the composer's own id.
+  await Deno.mkdir(`${CLI}${A}`, { recursive: true });
+  await Deno.writeTextFile(
+    `${CLI}${A}/${A}.jsonl`,
+    [
+      line({
+        role: "user",
+        message: {
+          content: [{
+            type: "text",
+            text:
+              "<user_query>\nShips dock twice when the berth API retries. Make the booking idempotent.\n</user_query>",
+          }],
+        },
+      }),
+      line({
+        role: "assistant",
+        message: {
+          content: [{
+            type: "text",
+            text:
+              "The db client has no upsert; I used insertOrIgnore instead and the test passes.",
+          }],
+        },
+      }),
+      line({ type: "turn_ended", status: "success" }),
+    ].join("\n") + "\n",
+  );
+
+  // The older CLI's plain-text transcript, in a project whose folder name
+  // is lossy (`.` and `-` both became `-`); `.workspace-trusted` is exact.
+  const PORT = `${HOME}.cursor/projects/home-dev-sea-port-v2/`;
+  await Deno.mkdir(`${PORT}agent-transcripts`, { recursive: true });
+  await Deno.writeTextFile(
+    `${PORT}.workspace-trusted`,
+    JSON.stringify({
+      trustedAt: "2026-01-20T09:00:00.000Z",
+      workspacePath: "/home/dev/sea.port-v2",
+      trustMethod: "cli-flag",
+    }),
+  );
+  await Deno.writeTextFile(
+    `${PORT}agent-transcripts/d6f8a0b2-4e5a-4c93-9d4f-6b8c0d2e4f5a.txt`,
+    [
+      "user:",
+      "<user_query>",
+      "Why does the ferry timetable import drop the last row?",
+      "</user_query>",
+      "",
+      "assistant:",
+      "[Thinking] **Checking the importer loop**",
+      "Let me look at the importer.",
+      "[Tool call] ReadFile",
+      "  path: /home/dev/sea.port-v2/src/import.ts",
+      "[Tool call] Shell",
+      "  command: npm run import -- --dry-run",
+      "  description: Dry-run the import",
+      "",
+      "[Tool result] ReadFile",
+      "",
+      "[Tool result] Shell",
+      "Imported 41 of 42 rows",
+      "Exit code: 1",
+      "",
+      "assistant:",
+      "The loop stops one short. Fixing the bound:",
+      "[Tool call] StrReplace",
+      "  path: /home/dev/sea.port-v2/src/import.ts",
+      "  old_string: for (let i = 0; i < rows.length - 1; i++) {",
+      "  const row = rows[i];",
+      "  new_string: for (let i = 0; i < rows.length; i++) {",
+      "  const row = rows[i];",
+      "",
+      "[Tool result] StrReplace",
+      "",
+      "assistant:",
+      "The import now keeps the last row.",
+      "",
+    ].join("\n"),
   );
 }
 
