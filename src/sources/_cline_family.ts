@@ -15,16 +15,18 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { DejaError } from "../core/errors.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { isObject, type Json, str } from "./_json.ts";
+import { isObject, type Json, list, parseJson, str } from "./_json.ts";
 import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
-import { pathList } from "./_roots.ts";
+import { pathList, vscodeUserDirs } from "./_roots.ts";
+import { col, readStore, rows, textColumn } from "./_sqlite_store.ts";
 import { ToolRecorder } from "./_tool_records.ts";
-import { editBody } from "./_work_records.ts";
+import { editBody, filesOfApplyPatch } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
 export interface ClineFamily {
@@ -33,24 +35,6 @@ export interface ClineFamily {
   /** The VS Code extension id whose globalStorage holds the tasks. */
   extensionId: string;
 }
-
-/** The VS Code builds (and forks) whose globalStorage is probed. */
-export const VSCODE_HOSTS: readonly string[] = [
-  "Code",
-  "Code - Insiders",
-  "VSCodium",
-  "Cursor",
-  "Windsurf",
-];
-
-/** The remote-server data folders (SSH, WSL, dev containers) on Linux. */
-const SERVER_DIRS: readonly string[] = [
-  ".vscode-server",
-  ".vscode-server-insiders",
-  ".vscodium-server",
-  ".cursor-server",
-  ".windsurf-server",
-];
 
 /** File names of a task directory. */
 const UI_MESSAGES = "ui_messages.json";
@@ -160,34 +144,6 @@ export function removedBlocks(diff: string): string[] {
     flush();
   }
   return out;
-}
-
-/**
- * The `User` folders of every VS Code host on this OS: `~/Library/Application
- * Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows, else
- * `${XDG_CONFIG_HOME:-~/.config}/<Host>/User` plus the remote-server folders.
- *
- * @param source The environment.
- * @returns Absolute folder paths (existing or not).
- * @example
- * ```ts
- * import { vscodeUserDirs } from "./_cline_family.ts";
- * import { equal } from "node:assert/strict";
- * equal(vscodeUserDirs({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
- * ```
- */
-export function vscodeUserDirs(source: SourceEnv): string[] {
-  const home = source.home;
-  let base: string;
-  if (source.os === "darwin") base = `${home}/Library/Application Support`;
-  else if (source.os === "windows") {
-    base = source.env.APPDATA || `${home}/AppData/Roaming`;
-  } else base = source.env.XDG_CONFIG_HOME || `${home}/.config`;
-  const dirs = VSCODE_HOSTS.map((host) => `${base}/${host}/User`);
-  if (source.os !== "darwin" && source.os !== "windows") {
-    for (const server of SERVER_DIRS) dirs.push(`${home}/${server}/data/User`);
-  }
-  return dirs;
 }
 
 /**
@@ -333,54 +289,140 @@ export function discoverTaskFiles(roots: readonly string[]): string[] {
 export interface TaskMetadata {
   /** Task start, ms. */
   ts?: number;
-  /** The task's first prompt (used as the title). */
+  /** The task's first prompt (the title when the harness stores none). */
   task?: string;
+  /** A title the harness stored (Roo's `title`). */
+  title?: string;
   /** Working directory at the start. */
   cwd?: string;
   /** Parent task of a sub-task (Roo/Kilo `new_task`). */
   parentTaskId?: string;
+  /** Side files that exist but could not be read. */
+  skipped: number;
+}
+
+/** A history of tasks read from one side file. */
+interface History {
+  /** Task id → its history item. */
+  items: Map<string, Json>;
+  /** The file exists but its content is not a task history. */
+  malformed: boolean;
 }
 
 interface HistoryCache {
   key: string;
-  items: Map<string, Json>;
+  history: History;
 }
 
 const historyCache = new Map<string, HistoryCache>();
 
-/** Reads a `taskHistory.json` array into id → item, cached by mtime and size. */
-async function taskHistory(path: string): Promise<Map<string, Json>> {
-  let info: Deno.FileInfo;
+const NO_HISTORY: History = { items: new Map(), malformed: false };
+
+/** A file's identity for the caches: mtime and size, "" when it is missing. */
+async function fileKey(path: string): Promise<string> {
   try {
-    info = await Deno.stat(path);
+    const info = await Deno.stat(path);
+    return info.isFile ? `${info.mtime?.getTime() ?? 0}:${info.size}` : "";
   } catch {
-    return new Map();
+    return "";
   }
-  const key = `${info.mtime?.getTime() ?? 0}:${info.size}`;
-  const cached = historyCache.get(path);
-  if (cached && cached.key === key) return cached.items;
-  const items = new Map<string, Json>();
-  const doc = await readJsonDocument(path, MAX_METADATA_BYTES);
-  if (doc.ok && Array.isArray(doc.value)) {
-    for (const item of doc.value) {
-      if (isObject(item) && typeof item.id === "string") {
-        items.set(item.id, item);
-      }
-    }
-  }
-  if (historyCache.size > 16) historyCache.clear();
-  historyCache.set(path, { key, items });
-  return items;
 }
 
-function metadataFrom(item: Json): TaskMetadata {
-  const meta: TaskMetadata = {};
+/**
+ * The items of a task history: a bare array (Cline's `taskHistory.json`,
+ * Kilo's `task_history.json`), Roo's `_index.json` (`{entries}`) or an
+ * extension's globalState (`{taskHistory}`).
+ */
+function historyFrom(value: unknown): History {
+  const list = Array.isArray(value)
+    ? value
+    : isObject(value) && Array.isArray(value.entries)
+    ? value.entries
+    : isObject(value) && Array.isArray(value.taskHistory)
+    ? value.taskHistory
+    : isObject(value)
+    ? []
+    : undefined;
+  if (list === undefined) return { items: new Map(), malformed: true };
+  const items = new Map<string, Json>();
+  for (const item of list) {
+    if (isObject(item) && typeof item.id === "string") items.set(item.id, item);
+  }
+  return { items, malformed: false };
+}
+
+/** Reads a task history file, cached by mtime and size. */
+async function historyFile(path: string): Promise<History> {
+  const key = await fileKey(path);
+  if (!key) return NO_HISTORY;
+  const cached = historyCache.get(path);
+  if (cached && cached.key === key) return cached.history;
+  const doc = await readJsonDocument(path, MAX_METADATA_BYTES);
+  const history = doc.ok
+    ? historyFrom(doc.value)
+    : { items: new Map(), malformed: doc.reason !== "missing" };
+  remember(path, key, history);
+  return history;
+}
+
+function remember(path: string, key: string, history: History): void {
+  if (historyCache.size > 16) historyCache.clear();
+  historyCache.set(path, { key, history });
+}
+
+/**
+ * The `taskHistory` an extension keeps in VS Code's globalState: the
+ * `ItemTable` row of `User/globalStorage/state.vscdb` named by the extension
+ * id, a JSON object of the extension's keys. Kilo Code keeps its history
+ * only there; Cline and Roo Code did before their history files. Cached by
+ * the database's and its write-ahead log's mtime and size; a store that
+ * stays locked is passed over, not counted as malformed.
+ */
+async function globalStateHistory(
+  db: string,
+  extensionId: string,
+): Promise<History> {
+  const key = await fileKey(db);
+  if (!key) return NO_HISTORY;
+  const cacheKey = `${key}/${await fileKey(`${db}-wal`)}`;
+  const id = `${db}#${extensionId}`;
+  const cached = historyCache.get(id);
+  if (cached && cached.key === cacheKey) return cached.history;
+  let history: History;
+  try {
+    const text = await readStore(db, "VS Code", (store) => {
+      if (!store.tables.has("ItemTable")) return undefined;
+      for (
+        const row of rows(
+          store,
+          `SELECT ${col("value")} FROM ItemTable WHERE key = ? COLLATE NOCASE`,
+          extensionId,
+        )
+      ) return textColumn(row.value);
+      return undefined;
+    });
+    history = text === undefined ? NO_HISTORY : historyFrom(parseJson(text));
+  } catch (error) {
+    if (error instanceof DejaError && error.code === "SRC-E004") {
+      return NO_HISTORY;
+    }
+    history = { items: new Map(), malformed: true };
+  }
+  remember(id, cacheKey, history);
+  return history;
+}
+
+function metadataFrom(item: Json, skipped: number): TaskMetadata {
+  const meta: TaskMetadata = { skipped };
   const ts = parseTime(item.ts);
   if (ts !== undefined) meta.ts = ts;
   const task = str(item.task);
   if (task) meta.task = task;
+  const title = str(item.title);
+  if (title) meta.title = title;
   // Tasks from before Cline recorded the cwd name only the checkpoint work tree.
-  const cwd = str(item.cwdOnTaskInitialization) ?? str(item.workspace) ??
+  const cwd = str(item.cwdOnTaskInitialization) ??
+    str(item.workspaceRootOnTaskInitialization) ?? str(item.workspace) ??
     str(item.cwd) ?? str(item.shadowGitConfigWorkTree);
   if (cwd) meta.cwd = cwd;
   const parent = str(item.parentTaskId);
@@ -389,11 +431,15 @@ function metadataFrom(item: Json): TaskMetadata {
 }
 
 /**
- * A task's metadata: its own `history_item.json` (Roo, Kilo), else its entry
- * in the storage's `state/taskHistory.json` (Cline) or `taskHistory.json`
- * (Cline CLI).
+ * A task's metadata: its own `history_item.json` (Roo), else its entry in the
+ * storage's history — Roo's `tasks/_index.json`, Cline's
+ * `state/taskHistory.json`, the Cline CLI's `taskHistory.json`, Kilo's
+ * `task_history.json` — else, for a task under a VS Code host's
+ * globalStorage, the extension's globalState in `state.vscdb`. A side file
+ * that exists but cannot be read counts as skipped.
  *
  * @param taskDir The task directory.
+ * @param extensionId The extension whose globalState to consult.
  * @returns What was found (possibly nothing).
  * @example
  * ```ts
@@ -404,21 +450,41 @@ function metadataFrom(item: Json): TaskMetadata {
  * equal((await taskMetadata(dir)).cwd, "/w/app");
  * ```
  */
-export async function taskMetadata(taskDir: string): Promise<TaskMetadata> {
+export async function taskMetadata(
+  taskDir: string,
+  extensionId?: string,
+): Promise<TaskMetadata> {
+  let skipped = 0;
   const own = await readJsonDocument(`${taskDir}/history_item.json`, 1 << 20);
-  if (own.ok && isObject(own.value)) return metadataFrom(own.value);
+  if (own.ok && isObject(own.value)) return metadataFrom(own.value, 0);
+  if (own.ok || own.reason !== "missing") skipped++;
   const id = baseName(taskDir);
   const storage = dirOf(dirOf(taskDir));
   for (
     const candidate of [
+      `${dirOf(taskDir)}/_index.json`,
       `${storage}/state/taskHistory.json`,
       `${storage}/taskHistory.json`,
+      `${storage}/task_history.json`,
     ]
   ) {
-    const item = (await taskHistory(candidate)).get(id);
-    if (item) return metadataFrom(item);
+    const history = await historyFile(candidate);
+    if (history.malformed) skipped++;
+    const item = history.items.get(id);
+    if (item) return metadataFrom(item, skipped);
   }
-  return {};
+  if (
+    extensionId && baseName(storage).toLowerCase() === extensionId.toLowerCase()
+  ) {
+    const history = await globalStateHistory(
+      `${dirOf(storage)}/state.vscdb`,
+      extensionId,
+    );
+    if (history.malformed) skipped++;
+    const item = history.items.get(id);
+    if (item) return metadataFrom(item, skipped);
+  }
+  return { skipped };
 }
 
 /** Unwraps the envelopes the family puts around what a person typed. */
@@ -452,6 +518,10 @@ function emptyResult(skipped = 0): ParseResult {
 interface TaskContext {
   builder: SessionBuilder;
   flags: RecordFlags | undefined;
+  /** Which extension wrote the task. */
+  family: ClineFamily;
+  /** Side files that could not be read. */
+  skipped: number;
 }
 
 /** Sets up the session of a task: id, cwd, title, lineage. */
@@ -461,20 +531,29 @@ async function openTask(
   family: ClineFamily,
 ): Promise<TaskContext | undefined> {
   const taskDir = dirOf(path);
-  const meta = await taskMetadata(taskDir);
-  const sub = meta.parentTaskId !== undefined;
+  const id = baseName(taskDir);
+  const meta = await taskMetadata(taskDir, family.extensionId);
+  // A task is never its own parent, whatever a history item says.
+  const parent = meta.parentTaskId !== id ? meta.parentTaskId : undefined;
+  const sub = parent !== undefined;
   if (sub && !options.includeSubagents) return undefined;
   const builder = new SessionBuilder({
     harness: family.harness,
-    id: baseName(taskDir),
+    id,
     path,
     cwd: meta.cwd,
-    parent: meta.parentTaskId,
+    parent,
     lineage: sub ? "subagent" : undefined,
   });
-  if (meta.task) builder.setTitle(meta.task);
+  const title = meta.title ?? meta.task;
+  if (title) builder.setTitle(title);
   builder.touch(meta.ts);
-  return { builder, flags: sub ? { subagent: true } : undefined };
+  return {
+    builder,
+    flags: sub ? { subagent: true } : undefined,
+    family,
+    skipped: meta.skipped,
+  };
 }
 
 function withFlags(
@@ -485,6 +564,131 @@ function withFlags(
   return merged.subagent || merged.isError || merged.truncated
     ? { flags: merged }
     : {};
+}
+
+/** Marks a record as error output. */
+function flagError(record: SessionRecord): void {
+  record.flags = { ...record.flags, isError: true };
+}
+
+/** The messages of an API history: a bare array, or Roo's `{version: 2, messages}`. */
+function apiMessages(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return isObject(value) && Array.isArray(value.messages)
+    ? value.messages
+    : undefined;
+}
+
+/**
+ * The text of a tool result in any of the family's shapes: Anthropic
+ * `content` (a string or text blocks) or an AI SDK `output` (`{type: "text"
+ * | "error-text", value}`, `{type: "json", value}`, `{type: "content",
+ * value: [parts]}`).
+ */
+function resultText(block: Json): string {
+  if (block.type !== "tool-result") return blockText(block.content);
+  const output = block.output;
+  if (typeof output === "string") return output;
+  if (!isObject(output)) return "";
+  const value = output.value;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return blockText(value);
+  return value === undefined ? "" : JSON.stringify(value);
+}
+
+/** Whether an AI SDK tool result says it failed (`error-*` output, `[ERROR]`). */
+function resultFailed(block: Json, text: string): boolean {
+  if (block.is_error === true) return true;
+  const output = block.output;
+  return (isObject(output) && typeof output.type === "string" &&
+    output.type.startsWith("error")) || text.trimStart().startsWith("[ERROR]");
+}
+
+/** A shell command's result as the model was sent it. */
+interface CommandResult {
+  /** The command as the call wrote it. */
+  command: string;
+  /** The result text, environment details removed. */
+  text: string;
+}
+
+/** What a task's API history adds to its panel messages. */
+interface ApiSide {
+  /** Shell command results, in order. */
+  commands: CommandResult[];
+  /** The working directory its environment details name. */
+  cwd?: string;
+}
+
+/**
+ * Reads the shell command results and the working directory from a task's
+ * API history (the legacy array or Roo's v2 envelope): results paired with
+ * their `execute_command` call by id (`tool_use`/`tool_result`,
+ * `tool-call`/`tool-result`), or named in an `[execute_command for '…']
+ * Result:` text.
+ */
+async function apiSide(taskDir: string): Promise<ApiSide> {
+  const doc = await readJsonDocument(`${taskDir}/${API_HISTORY}`);
+  const messages = doc.ok ? apiMessages(doc.value) : undefined;
+  const side: ApiSide = { commands: [] };
+  if (!messages) return side;
+  const calls = new Map<string, string>();
+  const texts = (m: Json): unknown[] =>
+    Array.isArray(m.content) ? m.content : [{ type: "text", text: m.content }];
+  for (const m of messages) {
+    if (!isObject(m)) continue;
+    // Older versions put `[tool] Result:` and the result in separate blocks.
+    let headless: CommandResult | undefined;
+    for (const block of texts(m)) {
+      if (!isObject(block)) continue;
+      if (headless && block.type === "text" && typeof block.text === "string") {
+        headless.text = block.text.replace(ENV_DETAILS, "").trim();
+        headless = undefined;
+        continue;
+      }
+      headless = undefined;
+      if (block.type === "tool_use" || block.type === "tool-call") {
+        const id = str(block.id) ?? str(block.toolCallId);
+        const name = str(block.name) ?? str(block.toolName);
+        const input = isObject(block.input)
+          ? block.input
+          : parseJsonObject(block.input) ?? {};
+        const command = str(input.command);
+        if (id && command && name && DIALECT.shell.has(name)) {
+          calls.set(id, command);
+        }
+      } else if (block.type === "tool_result" || block.type === "tool-result") {
+        const id = str(block.tool_use_id) ?? str(block.toolCallId);
+        const command = id ? calls.get(id) : undefined;
+        if (command) {
+          const text = resultText(block).replace(ENV_DETAILS, "").trim();
+          side.commands.push({ command, text });
+        }
+      } else if (block.type === "text" && typeof block.text === "string") {
+        if (side.cwd === undefined) {
+          const cwd = CWD_LINE.exec(block.text);
+          if (cwd) side.cwd = (cwd[1] as string).trim();
+        }
+        const head = RESULT_HEAD.exec(block.text);
+        if (head && head[1] === "execute_command" && head[2]) {
+          const result: CommandResult = {
+            command: head[2].replace(/^'([\s\S]*)'$/, "$1"),
+            text: block.text.slice(head[0].length).replace(ENV_DETAILS, "")
+              .trim(),
+          };
+          side.commands.push(result);
+          if (!result.text) headless = result;
+        }
+      }
+    }
+  }
+  return side;
+}
+
+/** What a command result printed: the text after its `Output:` line. */
+function commandOutput(result: string): string {
+  const at = /(?:^|\n)Output:\n/.exec(result);
+  return at ? result.slice(at.index + at[0].length).trim() : "";
 }
 
 /** Tools (as the panel names them) that change a file. */
@@ -507,17 +711,34 @@ class UiReader {
   #ctx: TaskContext;
   #path: string;
   #output: { parts: string[]; locator: Locator; time?: number } | undefined;
+  /** The last command still waiting for the exit code a request reports. */
   #command: SessionRecord | undefined;
+  /** The latest command and its output record. */
+  #run: { command: SessionRecord; output?: SessionRecord } | undefined;
+  /** What the API history says the latest command printed, until its output is due. */
+  #apiOutput: { parts: string[]; locator: Locator; time?: number } | undefined;
+  /** Command results from the API history, not yet paired with a command. */
+  #results: CommandResult[];
+  /** The MCP tool the latest request named (`mcp__server__tool`). */
+  #mcpTool: string | undefined;
+  /** Sub-agent prompts recorded since the last status report. */
+  #prompts = new Set<string>();
   #sawRequest = false;
   #sawUser = false;
   #cwdFound = false;
   #filesSeen = new Set<string>();
   skipped = 0;
 
-  constructor(ctx: TaskContext, path: string, cwdKnown: boolean) {
+  constructor(
+    ctx: TaskContext,
+    path: string,
+    cwdKnown: boolean,
+    results: CommandResult[],
+  ) {
     this.#ctx = ctx;
     this.#path = path;
     this.#cwdFound = cwdKnown;
+    this.#results = results;
   }
 
   get #b(): SessionBuilder {
@@ -533,10 +754,12 @@ class UiReader {
   ): SessionRecord | undefined {
     const body = text.trim();
     const last = this.#b.records.at(-1);
-    // The panel sometimes repeats a message verbatim a moment later.
+    // The panel sometimes repeats a message verbatim a moment later, and a
+    // retried request fails the same way again.
     if (
       last && last.role === role && last.text === body &&
-      (role === "user" || role === "assistant" || role === "command")
+      (role === "user" || role === "assistant" || role === "command" ||
+        (extra?.flags?.isError && last.tool === extra.tool))
     ) {
       return undefined;
     }
@@ -548,13 +771,40 @@ class UiReader {
     });
   }
 
+  /**
+   * Ends a command's output: the streamed chunks as one record, else what
+   * the API history says it printed; flagged an error when the command's
+   * exit code is not 0.
+   */
   #flushOutput(): void {
-    const out = this.#output;
-    if (!out) return;
+    const streamed = this.#output;
+    const out = streamed && streamed.parts.length > 0
+      ? streamed
+      : this.#apiOutput ?? streamed;
     this.#output = undefined;
-    this.#add("tool-output", out.parts.join("\n"), out.locator, out.time, {
-      tool: "execute_command",
-    });
+    this.#apiOutput = undefined;
+    if (!out) return;
+    const record = this.#add(
+      "tool-output",
+      out.parts.join("\n"),
+      out.locator,
+      out.time,
+      { tool: "execute_command" },
+    );
+    const run = this.#run;
+    if (!record || !run || run.output) return;
+    run.output = record;
+    const code = run.command.exitCode;
+    if (code !== undefined && code !== 0) flagError(record);
+  }
+
+  /** Sets a command's exit code, flagging its output when it failed. */
+  #settle(command: SessionRecord, code: number): void {
+    command.exitCode = code;
+    const output = this.#run?.command === command
+      ? this.#run.output
+      : undefined;
+    if (output && code !== 0) flagError(output);
   }
 
   message(m: unknown, index: number): void {
@@ -618,28 +868,55 @@ class UiReader {
         this.#add("assistant", speech(response), locator, time);
         return;
       }
-      case "command": {
-        const record = this.#add(
-          "command",
-          text.replace(REQ_APP, ""),
-          locator,
-          time,
-          { tool: "execute_command" },
-        );
-        if (record) this.#command = record;
+      case "command":
+        this.#commandMessage(text.replace(REQ_APP, ""), locator, time);
         return;
-      }
       case "tool":
         this.#tool(text, m.partial === true, locator, time);
         return;
       case "api_req_started":
         this.#request(text);
         return;
+      case "use_mcp_server":
+        this.#mcpRequest(text, locator, time);
+        return;
       case "mcp_server_response":
-        this.#add("tool-output", text, locator, time, { tool: "mcp" });
+        this.#add("tool-output", text, locator, time, {
+          tool: this.#mcpTool ?? "mcp",
+        });
+        return;
+      case "use_subagents":
+        this.#subagentPrompts(
+          list(parseJsonObject(text)?.prompts),
+          locator,
+          time,
+        );
+        return;
+      case "subagent":
+        // A partial status is one the panel was still updating.
+        if (m.partial !== true) this.#subagentResults(text, locator, time);
+        return;
+      case "new_task":
+        // Cline's hand-off: the context the next task starts from.
+        this.#add("summary", speech(text), locator, time);
         return;
       case "subtask_result":
         this.#add("tool-output", text, locator, time, { tool: "new_task" });
+        return;
+      case "error":
+        this.#add("tool-output", text, locator, time, {
+          tool: this.#ctx.family.harness,
+          flags: { isError: true },
+        });
+        return;
+      case "api_req_failed":
+        this.#add("tool-output", text, locator, time, {
+          tool: "model",
+          flags: { isError: true },
+        });
+        return;
+      case "hook_status":
+        this.#hook(text, locator, time);
         return;
       case "condense_context": {
         const condense = isObject(m.contextCondense) ? m.contextCondense : {};
@@ -664,6 +941,36 @@ class UiReader {
     if (record) this.#sawUser = true;
   }
 
+  /**
+   * A command, with the exit code and output of the first API-history result
+   * of the same command not yet taken.
+   */
+  #commandMessage(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    const record = this.#add("command", text, locator, time, {
+      tool: "execute_command",
+    });
+    if (!record) return;
+    this.#command = record;
+    this.#run = { command: record };
+    const at = this.#results.findIndex((r) => r.command.trim() === record.text);
+    if (at < 0) return;
+    const result = this.#results.splice(at, 1)[0] as CommandResult;
+    const code = commandExitCode(result.text);
+    if (code !== undefined) {
+      record.exitCode = code;
+      this.#command = undefined;
+    }
+    const printed = commandOutput(result.text);
+    if (printed) {
+      this.#apiOutput = { parts: [printed], locator };
+      if (time !== undefined) this.#apiOutput.time = time;
+    }
+  }
+
   #request(text: string): void {
     this.#sawRequest = true;
     const info = parseJsonObject(text);
@@ -683,10 +990,89 @@ class UiReader {
       if (at >= 0) {
         const result = request.slice(at, at + 4000).replace(ENV_DETAILS, "");
         const code = commandExitCode(result);
-        if (code !== undefined) command.exitCode = code;
+        if (code !== undefined) this.#settle(command, code);
         this.#command = undefined;
       }
     }
+  }
+
+  /**
+   * An MCP request (`{serverName, toolName, arguments}` or a resource's
+   * `uri`) as a command named `mcp__server__tool`, its response to follow.
+   */
+  #mcpRequest(text: string, locator: Locator, time: number | undefined): void {
+    const req = parseJsonObject(text);
+    const server = req ? str(req.serverName) : undefined;
+    if (!req || !server) return;
+    const tool = str(req.toolName);
+    this.#mcpTool = tool ? `mcp__${server}__${tool}` : `mcp__${server}`;
+    const call = tool
+      ? [server, tool, compactJson(str(req.arguments) ?? "")]
+      : [server, str(req.uri) ?? ""];
+    this.#add("command", call.join(" "), locator, time, {
+      tool: this.#mcpTool,
+    });
+  }
+
+  /**
+   * The prompts given to sub-agents, each once: what the agent asked of
+   * them, so assistant speech.
+   */
+  #subagentPrompts(
+    prompts: unknown[],
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    for (const prompt of prompts) {
+      if (typeof prompt !== "string" || this.#prompts.has(prompt)) continue;
+      this.#prompts.add(prompt);
+      this.#add("assistant", speech(prompt), locator, time);
+    }
+  }
+
+  /**
+   * A sub-agent run's final status (`{items: [{prompt, status, result,
+   * error}]}`): each result, or error, as tool-output.
+   */
+  #subagentResults(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    const items = list(parseJsonObject(text)?.items).filter(isObject);
+    this.#subagentPrompts(items.map((i) => i.prompt), locator, time);
+    this.#prompts.clear();
+    for (const item of items) {
+      const failed = item.status === "failed" || !str(item.result);
+      this.#add(
+        "tool-output",
+        (failed ? str(item.error) : str(item.result)) ?? "",
+        locator,
+        time,
+        {
+          tool: "use_subagents",
+          ...(failed ? { flags: { isError: true } } : {}),
+        },
+      );
+    }
+  }
+
+  /** A hook that failed (`{hookName, toolName, status, error}`) as error output. */
+  #hook(text: string, locator: Locator, time: number | undefined): void {
+    const hook = parseJsonObject(text);
+    if (!hook || hook.status !== "failed") return;
+    const error = isObject(hook.error) ? hook.error : {};
+    const name = str(hook.hookName) ?? "hook";
+    const on = str(hook.toolName);
+    const lines = [
+      `${name} hook${on ? ` on ${on}` : ""} failed`,
+      str(error.message),
+      str(error.details),
+    ];
+    this.#add("tool-output", lines.filter(Boolean).join("\n"), locator, time, {
+      tool: "hook",
+      flags: { isError: true },
+    });
   }
 
   #tool(
@@ -700,6 +1086,12 @@ class UiReader {
     const tool = parseJsonObject(text);
     if (!tool) return;
     const name = str(tool.tool) ?? "tool";
+    if (name === "newTask") {
+      // What the agent asked of the sub-task it delegates to.
+      const message = str(tool.content) ?? str(tool.message) ?? "";
+      this.#add("assistant", speech(message), locator, time);
+      return;
+    }
     const entries: Json[] = [];
     if (Array.isArray(tool.batchDiffs)) {
       for (const d of tool.batchDiffs) if (isObject(d)) entries.push(d);
@@ -740,6 +1132,12 @@ class UiReader {
   }
 }
 
+/** JSON text made compact (one line), other text trimmed. */
+function compactJson(text: string): string {
+  const value = parseJson(text);
+  return value === undefined ? text.trim() : JSON.stringify(value);
+}
+
 function addEdit(
   ctx: TaskContext,
   path: string,
@@ -761,11 +1159,17 @@ function addEdit(
  * Parses a task's `ui_messages.json` (or Claude Dev's `claude_messages.json`,
  * when there is no `ui_messages.json`): the task and follow-ups as user
  * records, the model's text, questions and completion results as assistant
- * records, commands (with the exit code the next request reports), their
- * streamed output as one tool-output record, file reads and edits as files
- * and edit records, MCP and sub-task results as tool-output, condensed
- * context as summary. Reasoning, checkpoints and API bookkeeping are left
- * out.
+ * records, commands (with the exit code the next request reports, or, where
+ * requests no longer carry it — Roo and Kilo — the API history's result of
+ * the same command), their streamed output as one tool-output record
+ * (flagged an error when the exit code is not 0; the API history's output
+ * when the panel shows none), file reads and edits as files and edit
+ * records, MCP requests as commands named `mcp__server__tool` and their
+ * responses as tool-output, what the agent asked of sub-agents and sub-tasks
+ * as assistant records and their results as tool-output, errors, failed API
+ * requests (tool `model`) and failed hooks as error tool-output, condensed
+ * context and Cline's `new_task` hand-off as summary. Reasoning, checkpoints
+ * and API bookkeeping are left out.
  *
  * @param path The `ui_messages.json` file.
  * @param options Parse options (sub-agent switch).
@@ -798,13 +1202,32 @@ export async function parseUiMessages(
   if (!Array.isArray(doc.value)) return emptyResult(1);
   const ctx = await openTask(path, options, family);
   if (!ctx) return emptyResult();
-  const reader = new UiReader(ctx, path, ctx.builder.build().cwd !== undefined);
-  doc.value.forEach((m, i) => reader.message(m, i));
+  const messages = doc.value;
+  const cwdKnown = ctx.builder.build().cwd !== undefined;
+  // Roo and Kilo requests no longer carry what the model was sent: command
+  // results and the working directory are in the API history instead.
+  const bare = !messages.some((m) =>
+    isObject(m) && m.say === "api_req_started" &&
+    str(parseJsonObject(m.text)?.request) !== undefined
+  );
+  const needsApi = bare &&
+    (!cwdKnown ||
+      messages.some((m) =>
+        isObject(m) && (m.ask === "command" || m.say === "command")
+      ));
+  const side: ApiSide = needsApi
+    ? await apiSide(dirOf(path))
+    : { commands: [] };
+  const reader = new UiReader(ctx, path, cwdKnown, side.commands);
+  messages.forEach((m, i) => reader.message(m, i));
   reader.finish();
+  if (side.cwd && ctx.builder.build().cwd === undefined) {
+    ctx.builder.setCwd(side.cwd);
+  }
   const session = ctx.builder.build();
   return {
     sessions: session.records.length > 0 ? [session] : [],
-    skipped: reader.skipped,
+    skipped: reader.skipped + ctx.skipped,
   };
 }
 
@@ -879,7 +1302,66 @@ interface ConversationMode {
   baseTime: number | undefined;
 }
 
-/** Reads Anthropic-shaped messages (legacy API history and the SDK file). */
+/** Where and when a message was written. */
+type At = { locator: Locator; time: number | undefined };
+
+/** The prompts a `use_subagents` call carries (`prompt`, `prompt_1`…`prompt_5`). */
+function promptsOf(args: Json): string[] {
+  return ["prompt", "prompt_1", "prompt_2", "prompt_3", "prompt_4", "prompt_5"]
+    .map((key) => str(args[key])?.trim())
+    .filter((p): p is string => !!p);
+}
+
+/** A list argument that may arrive as a JSON-encoded string (the SDK's). */
+function stringList(value: unknown): string[] | undefined {
+  const parsed = typeof value === "string" && value.trimStart().startsWith("[")
+    ? parseJson(value)
+    : value;
+  return Array.isArray(parsed)
+    ? parsed.filter((v): v is string => typeof v === "string")
+    : undefined;
+}
+
+/**
+ * An MCP call's record name and text: `use_mcp_tool`/`access_mcp_resource`
+ * (`server_name`, `tool_name`, `arguments`, `uri`) and Roo's native
+ * `mcp--server--tool`, named `mcp__server__tool`.
+ */
+function mcpCall(
+  name: string,
+  args: Json,
+): { tool: string; text: string } | undefined {
+  const native = /^mcp--(.+?)--(.+)$/.exec(name);
+  if (native) {
+    const [, server, tool] = native as unknown as [string, string, string];
+    return {
+      tool: `mcp__${server}__${tool}`,
+      text: `${server} ${tool} ${JSON.stringify(args)}`,
+    };
+  }
+  const server = str(args.server_name);
+  if (!server) return undefined;
+  if (name === "use_mcp_tool") {
+    const tool = str(args.tool_name) ?? "";
+    const input = args.arguments;
+    const text = typeof input === "string"
+      ? compactJson(input)
+      : JSON.stringify(input ?? {});
+    return {
+      tool: `mcp__${server}__${tool}`,
+      text: `${server} ${tool} ${text}`,
+    };
+  }
+  return name === "access_mcp_resource"
+    ? { tool: `mcp__${server}`, text: `${server} ${str(args.uri) ?? ""}` }
+    : undefined;
+}
+
+/**
+ * Reads model-facing messages — the legacy API history and the SDK file
+ * (Anthropic blocks), Roo's v2 envelope (AI SDK `tool-call`/`tool-result`
+ * parts, results in `role: "tool"` messages).
+ */
 class ConversationReader {
   #ctx: TaskContext;
   #path: string;
@@ -901,7 +1383,10 @@ class ConversationReader {
   }
 
   message(m: unknown, index: number): void {
-    if (!isObject(m) || (m.role !== "user" && m.role !== "assistant")) {
+    if (
+      !isObject(m) ||
+      (m.role !== "user" && m.role !== "assistant" && m.role !== "tool")
+    ) {
       this.skipped++;
       return;
     }
@@ -922,11 +1407,7 @@ class ConversationReader {
     else this.#user(blocks, at, index);
   }
 
-  #speak(
-    role: "user" | "assistant",
-    text: string,
-    at: { locator: Locator; time: number | undefined },
-  ): void {
+  #speak(role: "user" | "assistant", text: string, at: At): void {
     const record = this.#ctx.builder.add(role, text, {
       locator: at.locator,
       time: at.time,
@@ -935,10 +1416,7 @@ class ConversationReader {
     if (record && role === "user") this.#sawUser = true;
   }
 
-  #assistant(
-    blocks: unknown[],
-    at: { locator: Locator; time: number | undefined },
-  ): void {
+  #assistant(blocks: unknown[], at: At): void {
     this.#tools.newMessage();
     for (const block of blocks) {
       if (!isObject(block)) continue;
@@ -947,14 +1425,14 @@ class ConversationReader {
       } else if (block.type === "tool_use") {
         const name = str(block.name);
         if (name) this.#toolCall(str(block.id), name, block.input, at);
+      } else if (block.type === "tool-call") {
+        const name = str(block.toolName);
+        if (name) this.#toolCall(str(block.toolCallId), name, block.input, at);
       }
     }
   }
 
-  #assistantText(
-    text: string,
-    at: { locator: Locator; time: number | undefined },
-  ): void {
+  #assistantText(text: string, at: At): void {
     const calls: Array<[string, Json]> = [];
     const prose = text.replace(
       XML_TOOL,
@@ -969,14 +1447,33 @@ class ConversationReader {
     }
   }
 
+  #summary(text: string, at: At): void {
+    this.#ctx.builder.add("summary", speech(text), {
+      locator: at.locator,
+      time: at.time,
+      ...withFlags(this.#ctx.flags),
+    });
+  }
+
+  /** A command record of the session, flagged as its records are. */
+  #command(text: string, tool: string, at: At): SessionRecord | undefined {
+    return this.#ctx.builder.add("command", text, {
+      locator: at.locator,
+      time: at.time,
+      tool,
+      ...withFlags(this.#ctx.flags),
+    });
+  }
+
   #toolCall(
     id: string | undefined,
     name: string,
     input: unknown,
-    at: { locator: Locator; time: number | undefined },
+    at: At,
   ): void {
     let args: Json = isObject(input) ? input : {};
     if (typeof input === "string") args = parseJsonObject(input) ?? {};
+    const flagged = { ...at, flags: this.#ctx.flags };
     switch (name) {
       case "attempt_completion":
         this.#speak("assistant", speech(str(args.result) ?? ""), at);
@@ -988,27 +1485,59 @@ class ConversationReader {
         this.#speak("assistant", speech(str(args.response) ?? ""), at);
         return;
       case "run_commands": {
-        const list = Array.isArray(args.commands)
-          ? args.commands.filter((c): c is string => typeof c === "string")
-          : typeof args.commands === "string"
-          ? [args.commands]
-          : [];
+        const list = stringList(args.commands) ??
+          (typeof args.commands === "string" ? [args.commands] : []);
         const records: SessionRecord[] = [];
         for (const cmd of list) {
-          const record = this.#ctx.builder.add("command", cmd, {
-            locator: at.locator,
-            time: at.time,
-            tool: name,
-            ...withFlags(this.#ctx.flags),
-          });
+          const record = this.#command(cmd, name, at);
           if (record) records.push(record);
         }
         if (id && records.length > 0) this.#batches.set(id, records);
         return;
       }
+      case "apply_patch": {
+        // The patch is the whole input, or its `input` (or `patch`) field.
+        const patch = typeof input === "string" && !input.startsWith("{")
+          ? input
+          : str(args.input) ?? str(args.patch) ?? "";
+        this.#tools.call(id, name, {}, flagged);
+        for (const file of filesOfApplyPatch(patch)) {
+          this.#tools.file(file.path, name, flagged);
+          if (file.removed.trim()) {
+            this.#tools.edit(file.path, file.removed, name, flagged);
+          }
+        }
+        return;
+      }
+      case "use_subagents":
+        this.#tools.call(id, name, {}, flagged);
+        for (const prompt of promptsOf(args)) {
+          this.#speak("assistant", speech(prompt), at);
+        }
+        return;
+      case "new_task": {
+        // Cline hands its context to a new task; Roo delegates a message.
+        this.#tools.call(id, name, {}, flagged);
+        const context = str(args.context);
+        if (context) this.#summary(context, at);
+        else this.#speak("assistant", speech(str(args.message) ?? ""), at);
+        return;
+      }
+    }
+    const mcp = mcpCall(name, args);
+    if (mcp) {
+      this.#tools.call(id, mcp.tool, {}, flagged);
+      this.#command(mcp.text, mcp.tool, at);
+      return;
+    }
+    for (const key of DIALECT.pathListKeys) {
+      const paths = typeof args[key] === "string"
+        ? stringList(args[key])
+        : undefined;
+      if (paths) args = { ...args, [key]: paths };
     }
     const before = this.#ctx.builder.nextSeq;
-    this.#tools.call(id, name, args, { ...at, flags: this.#ctx.flags });
+    this.#tools.call(id, name, args, flagged);
     if (DIALECT.shell.has(name)) {
       const last = this.#ctx.builder.records.at(-1);
       if (last && last.seq >= before && last.role === "command") {
@@ -1026,11 +1555,7 @@ class ConversationReader {
     }
   }
 
-  #user(
-    blocks: unknown[],
-    at: { locator: Locator; time: number | undefined },
-    index: number,
-  ): void {
+  #user(blocks: unknown[], at: At, index: number): void {
     // Older versions put `[tool] Result:` and the result in separate blocks.
     const texts: string[] = [];
     const flush = () => {
@@ -1042,7 +1567,7 @@ class ConversationReader {
       if (block.type === "text" && typeof block.text === "string") {
         if (RESULT_HEAD.test(block.text)) flush();
         texts.push(block.text);
-      } else if (block.type === "tool_result") {
+      } else if (block.type === "tool_result" || block.type === "tool-result") {
         flush();
         this.#toolResult(block, at);
       }
@@ -1050,11 +1575,7 @@ class ConversationReader {
     flush();
   }
 
-  #userText(
-    text: string,
-    at: { locator: Locator; time: number | undefined },
-    index: number,
-  ): void {
+  #userText(text: string, at: At, index: number): void {
     if (!this.#cwdFound) {
       const m = CWD_LINE.exec(text);
       if (m) {
@@ -1076,7 +1597,11 @@ class ConversationReader {
         .replace(/<feedback>[\s\S]*?<\/feedback>/g, "")
         .trim();
       const name = result[1] as string;
-      const isError = /^\s*(The tool execution failed|Error)/i.test(body);
+      const code = name === "execute_command"
+        ? commandExitCode(body)
+        : undefined;
+      const isError = /^\s*(The tool execution failed|Error)/i.test(body) ||
+        (code !== undefined && code !== 0);
       this.#ctx.builder.add("tool-output", body, {
         locator: at.locator,
         time: at.time,
@@ -1084,7 +1609,6 @@ class ConversationReader {
         ...withFlags(this.#ctx.flags, isError ? { isError: true } : undefined),
       });
       if (name === "execute_command" && this.#lastCommand) {
-        const code = commandExitCode(body);
         if (code !== undefined) this.#lastCommand.exitCode = code;
         this.#lastCommand = undefined;
       }
@@ -1097,12 +1621,8 @@ class ConversationReader {
     for (const s of said) this.#speak("user", speech(s), at);
   }
 
-  #toolResult(
-    block: Json,
-    at: { locator: Locator; time: number | undefined },
-  ): void {
-    const id = str(block.tool_use_id);
-    const isError = block.is_error === true;
+  #toolResult(block: Json, at: At): void {
+    const id = str(block.tool_use_id) ?? str(block.toolCallId);
     const batch = id ? this.#batches.get(id) : undefined;
     if (batch && Array.isArray(block.content)) {
       this.#batches.delete(id as string);
@@ -1113,44 +1633,71 @@ class ConversationReader {
           "\n",
         );
         const command = batch[i];
-        if (command && command.exitCode === undefined) {
-          const code = commandExitCode(out) ?? (failed ? undefined : 0);
-          if (code !== undefined) command.exitCode = code;
+        const code = commandExitCode(out) ?? (failed ? undefined : 0);
+        if (command && command.exitCode === undefined && code !== undefined) {
+          command.exitCode = code;
         }
+        const isError = failed || block.is_error === true ||
+          (code !== undefined && code !== 0);
         this.#ctx.builder.add("tool-output", out, {
           locator: at.locator,
           time: at.time,
           tool: "run_commands",
           ...withFlags(
             this.#ctx.flags,
-            failed || isError ? { isError: true } : undefined,
+            isError ? { isError: true } : undefined,
           ),
         });
       });
       return;
     }
-    let text = blockText(block.content);
+    let text = resultText(block);
     const feedback = /<feedback>([\s\S]*?)<\/feedback>/.exec(text);
     text = text.replace(ENV_DETAILS, "").replace(
       /<feedback>[\s\S]*?<\/feedback>/g,
       "",
     ).trim();
-    this.#tools.result(id, text, isError, {
-      ...at,
-      flags: this.#ctx.flags,
-    }, commandExitCode(text));
+    const code = commandExitCode(text);
+    const shell = DIALECT.shell.has(this.#tools.toolOf(id) ?? "") ||
+      (batch !== undefined);
+    const isError = resultFailed(block, text) ||
+      (shell && code !== undefined && code !== 0);
+    if (batch) {
+      // A batch answered in one text: its commands share the exit code.
+      this.#batches.delete(id as string);
+      for (const command of batch) {
+        if (command.exitCode === undefined && code !== undefined) {
+          command.exitCode = code;
+        }
+      }
+    }
+    this.#tools.result(
+      id,
+      text,
+      isError,
+      {
+        ...at,
+        flags: this.#ctx.flags,
+      },
+      code,
+      batch ? "run_commands" : undefined,
+    );
     if (feedback) this.#speak("user", speech(feedback[1] as string), at);
   }
 }
 
 /**
  * Parses a task's `api_conversation_history.json` (used when the task has no
- * `ui_messages.json`): `<task>`, `<feedback>`, `<answer>` and
- * `<user_message>` envelopes as user records, the model's prose (XML tool
- * calls and thinking removed) and completion results as assistant records,
- * tool calls as command/files/edit records and `[tool] Result:` texts or
- * `tool_result` blocks as tool-output. Messages without `ts` get the task's
- * start time plus one second per message.
+ * `ui_messages.json`) — the legacy array of Anthropic messages or Roo's v2
+ * envelope `{version: 2, messages}` of AI SDK messages: `<task>`,
+ * `<feedback>`, `<answer>` and `<user_message>` envelopes as user records,
+ * the model's prose (XML tool calls and thinking removed) and completion
+ * results as assistant records, tool calls as command/files/edit records (MCP
+ * calls as commands named `mcp__server__tool`; sub-agent prompts as assistant
+ * records, a `new_task` hand-off's context as summary) and `[tool] Result:` texts,
+ * `tool_result` blocks or `tool-result` parts as tool-output, flagged an
+ * error when a command's exit code is not 0. Messages without `ts` get the
+ * task's start time plus one second per message.
  *
  * @param path The `api_conversation_history.json` file.
  * @param options Parse options.
@@ -1180,7 +1727,8 @@ export async function parseApiHistory(
   if (await hasBetterFile(dirOf(path), API_HISTORY)) return emptyResult();
   const doc = await readJsonDocument(path);
   if (!doc.ok) return emptyResult(doc.reason === "missing" ? 0 : 1);
-  if (!Array.isArray(doc.value)) return emptyResult(1);
+  const messages = apiMessages(doc.value);
+  if (!messages) return emptyResult(1);
   const ctx = await openTask(path, options, family);
   if (!ctx) return emptyResult();
   let baseTime = ctx.builder.build().started;
@@ -1195,19 +1743,23 @@ export async function parseApiHistory(
     plainUserTextIsSpeech: false,
     baseTime,
   });
-  doc.value.forEach((m, i) => reader.message(m, i));
+  messages.forEach((m, i) => reader.message(m, i));
   const session = ctx.builder.build();
   return {
     sessions: session.records.length > 0 ? [session] : [],
-    skipped: reader.skipped,
+    skipped: reader.skipped + ctx.skipped,
   };
 }
 
 /**
  * Parses a Cline CLI/SDK session, `<sid>/<sid>.messages.json`
  * (`{sessionId, agent, messages: [{id, role, content, ts}]}`), with the
- * manifest `<sid>.json` beside it for cwd, title and times. Files written by
- * an agent other than the lead are sub-agent sessions.
+ * manifest `<sid>.json` beside it for cwd, title, times and a parent
+ * (`parent_session_id`). Files written by an agent other than the lead, or
+ * whose manifest names a parent, are sub-agent sessions: of the session their
+ * `origin` or manifest names, else — a file beside its lead's that carries
+ * the lead's session id — of that session. A session is never its own
+ * parent.
  *
  * @param path The `.messages.json` file.
  * @param options Parse options (sub-agent switch).
@@ -1239,11 +1791,6 @@ export async function parseSdkMessages(
   if (!isObject(value) || !Array.isArray(value.messages)) return emptyResult(1);
   const stem = baseName(path).replace(/\.messages\.json$/, "");
   const id = str(value.sessionId) ?? stem;
-  const agent = str(value.agent);
-  const sub = agent !== undefined && agent !== "lead";
-  if (sub && !options.includeSubagents) return emptyResult();
-  const origin = isObject(value.origin) ? value.origin : {};
-  const parent = str(origin.sessionId);
   const manifestDoc = await readJsonDocument(
     `${dirOf(path)}/${stem}.json`,
     1 << 22,
@@ -1251,16 +1798,35 @@ export async function parseSdkMessages(
   const manifest = manifestDoc.ok && isObject(manifestDoc.value)
     ? manifestDoc.value
     : {};
+  // A manifest that exists but cannot be read costs the cwd and title.
+  const skipped = manifestDoc.ok
+    ? isObject(manifestDoc.value) ? 0 : 1
+    : manifestDoc.reason === "missing"
+    ? 0
+    : 1;
+  const agent = str(value.agent);
+  const origin = isObject(value.origin) ? value.origin : {};
+  const named = str(origin.sessionId) ?? str(manifest.parent_session_id) ??
+    str(manifest.parentSessionId);
+  const sub = (agent !== undefined && agent !== "lead") ||
+    (named !== undefined && named !== id);
+  if (sub && !options.includeSubagents) return emptyResult(skipped);
+  // A sub-agent's file that carries its lead's session id — naming it as its
+  // origin, or lying beside the lead's under another name — is told apart by
+  // the agent's name.
+  const shared = sub && (named === id || (named === undefined && stem !== id));
+  const parent = shared ? id : named !== id ? named : undefined;
   const metadata = isObject(manifest.metadata) ? manifest.metadata : {};
   const builder = new SessionBuilder({
     harness,
-    id: sub ? `${id}:${agent}` : id,
+    id: shared ? `${id}:${agent ?? "subagent"}` : id,
     path,
     cwd: str(manifest.cwd) ?? str(manifest.workspace_root),
-    parent: sub ? (parent && parent !== id ? parent : id) : undefined,
-    lineage: sub ? "subagent" : undefined,
+    parent,
+    lineage: sub && parent !== undefined ? "subagent" : undefined,
   });
-  const title = str(metadata.title) ?? str(manifest.prompt);
+  const title = str(metadata.title) ?? str(manifest.title) ??
+    str(manifest.prompt);
   if (title) builder.setTitle(title);
   for (const key of ["created_at", "started_at", "updated_at", "ended_at"]) {
     builder.touch(parseTime(manifest[key]));
@@ -1268,6 +1834,8 @@ export async function parseSdkMessages(
   const ctx: TaskContext = {
     builder,
     flags: sub ? { subagent: true } : undefined,
+    family: { harness, extensionId: "" },
+    skipped,
   };
   const reader = new ConversationReader(ctx, path, {
     plainUserTextIsSpeech: true,
@@ -1277,6 +1845,6 @@ export async function parseSdkMessages(
   const session = builder.build();
   return {
     sessions: session.records.length > 0 ? [session] : [],
-    skipped: reader.skipped,
+    skipped: reader.skipped + skipped,
   };
 }

@@ -140,3 +140,63 @@ export function walkRoots(
 ): string[] {
   return roots.flatMap((root) => walkFiles(root, match, options));
 }
+
+/**
+ * The VS Code builds and forks whose `User` folder an extension's
+ * globalStorage lives under, by their user-data folder name (the same name
+ * on every OS): VS Code, its Insiders and OSS builds, VSCodium, and the forks
+ * Cursor, Windsurf, Antigravity, Kiro, Trae (and its Chinese build), Void and
+ * Positron.
+ */
+export const VSCODE_HOSTS: readonly string[] = [
+  "Code",
+  "Code - Insiders",
+  "VSCodium",
+  "Cursor",
+  "Windsurf",
+  "Code - OSS",
+  "Antigravity",
+  "Kiro",
+  "Trae",
+  "Trae CN",
+  "Void",
+  "Positron",
+];
+
+/** The remote-server data folders (SSH, WSL, dev containers) on Linux. */
+const VSCODE_SERVER_DIRS: readonly string[] = [
+  ".vscode-server",
+  ".vscode-server-insiders",
+  ".vscodium-server",
+  ".cursor-server",
+  ".windsurf-server",
+];
+
+/**
+ * The `User` folders of every VS Code host on this OS: `~/Library/Application
+ * Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows, else
+ * `${XDG_CONFIG_HOME:-~/.config}/<Host>/User` plus the remote-server folders.
+ *
+ * @param source The environment.
+ * @returns Absolute folder paths (existing or not), in {@linkcode VSCODE_HOSTS} order.
+ * @example
+ * ```ts
+ * import { vscodeUserDirs } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(vscodeUserDirs({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
+ * ```
+ */
+export function vscodeUserDirs(source: SourceEnv): string[] {
+  const home = source.home;
+  let base: string;
+  if (source.os === "darwin") base = macAppSupport(source);
+  else if (source.os === "windows") base = roamingAppData(source);
+  else base = source.env.XDG_CONFIG_HOME || join(home, ".config");
+  const dirs = VSCODE_HOSTS.map((host) => join(base, host, "User"));
+  if (source.os !== "darwin" && source.os !== "windows") {
+    for (const server of VSCODE_SERVER_DIRS) {
+      dirs.push(join(home, server, "data", "User"));
+    }
+  }
+  return dirs;
+}

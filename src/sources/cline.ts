@@ -68,9 +68,9 @@ const sdkKind: FileKind = {
 };
 
 /**
- * The Cline harness: VS Code (Code, Insiders, VSCodium, Cursor, Windsurf and
- * the remote servers) task folders, the CLI's task folders and its SDK
- * sessions.
+ * The Cline harness: task folders in every VS Code host's globalStorage (the
+ * builds and forks `VSCODE_HOSTS` lists and the remote servers), the CLI's
+ * task folders and its SDK sessions.
  *
  * @example
  * ```ts
@@ -101,16 +101,21 @@ export const cline: Harness = {
     ]);
   },
   // 2: Claude Dev's claude_messages.json is read; shadowGitConfigWorkTree gives the cwd when nothing else does.
-  revision: 2,
+  // 3: errors, failed API requests and hooks as error output; a failed
+  //    command's output flagged; sub-agent prompts and results, new_task
+  //    hand-offs and MCP requests (mcp__server__tool) kept; the VS Code forks'
+  //    hosts; SDK run_commands/read_files JSON strings, apply_patch, and a
+  //    sub-agent never its own parent.
+  revision: 3,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), sdkKind],
   docs: {
     store:
-      "VS Code globalStorage `saoudrizwan.claude-dev/tasks/<id>/` for Code, Code - Insiders, VSCodium, Cursor and Windsurf (`~/.config/<Host>/User` on Linux plus `~/.vscode-server/data/User` and the other remote servers, `~/Library/Application Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows; `DEJA_CLINE_ROOTS` replaces them); the CLI's `${CLINE_DATA_DIR:-${CLINE_DIR:-~/.cline}/data}/tasks/<id>/` and `sessions/<sid>/<sid>.messages.json` (`DEJA_CLINE_ROOT`, `CLINE_SESSION_DATA_DIR`)",
+      "VS Code globalStorage `saoudrizwan.claude-dev/tasks/<id>/` for Code, Code - Insiders, Code - OSS, VSCodium, Cursor, Windsurf, Antigravity, Kiro, Trae, Trae CN, Void and Positron (`~/.config/<Host>/User` on Linux plus `~/.vscode-server/data/User` and the other remote servers, `~/Library/Application Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows; `DEJA_CLINE_ROOTS` replaces them); the CLI's `${CLINE_DATA_DIR:-${CLINE_DIR:-~/.cline}/data}/tasks/<id>/` and `sessions/<sid>/<sid>.messages.json` (`DEJA_CLINE_ROOT`, `CLINE_SESSION_DATA_DIR`)",
     extracts:
-      "ui_messages.json (preferred; Claude Dev's older name `claude_messages.json` next): the task and follow-up feedback as user, model text, questions and completion results as assistant, commands with exit codes read from the next request's `[execute_command …] Result:`, command output as tool-output, read/edited files as files, SEARCH text of edits as edit, MCP results as tool-output, cwd from `state/taskHistory.json` (`cwdOnTaskInitialization`, else the checkpoint work tree `shadowGitConfigWorkTree`) or the first environment details; api_conversation_history.json when there is no ui_messages.json (envelopes unwrapped, XML and native tool calls as command/files/edit, results as tool-output, synthetic times: task start + 1 s per message); SDK sessions with run_commands/read_files/editor tools, exit codes and is_error, sub-agent files as sub-agent sessions",
+      "ui_messages.json (preferred; Claude Dev's older name `claude_messages.json` next): the task and follow-up feedback as user, model text, questions and completion results as assistant, commands with exit codes read from the next request's `[execute_command …] Result:` (`Exit Code: N`, `Command failed with exit code N.`, `(exit code N)`), command output as tool-output (an error when the exit code is not 0), read/edited files as files, SEARCH text of edits as edit, an MCP request as a command named `mcp__server__tool` (server, tool and arguments) and its response as tool-output, sub-agent prompts (`use_subagents`, what the agent asked of them) as assistant records and each sub-agent's result or error (`subagent` status) as tool-output, a `new_task` hand-off's context as summary, `say:error` (tool `cline`), a failed API request (`api_req_failed`, tool `model`) and a failed hook (`hook_status`, tool `hook`) as error tool-output, cwd from `state/taskHistory.json` (`cwdOnTaskInitialization`, else the checkpoint work tree `shadowGitConfigWorkTree`), VS Code's globalState (`state.vscdb`, for tasks from before that file) or the first environment details; api_conversation_history.json when there is no ui_messages.json (envelopes unwrapped, XML and native tool calls as command/files/edit, MCP and sub-agent calls as above, results as tool-output, a failed command's flagged, synthetic times: task start + 1 s per message); SDK sessions with run_commands (one command each, the list also as a JSON string), read_files (paths also as a JSON string), editor and apply_patch (files and removed lines) tools, exit codes and is_error, sub-agent files as sub-agent sessions of the session their origin or manifest (`parent_session_id`) names, never of themselves; a side file that cannot be read (`taskHistory.json`, an SDK manifest) counts as skipped",
     omits:
-      "reasoning and `<thinking>`, `<environment_details>` and other harness-injected context, checkpoints, API request bookkeeping, task-progress lists, partial (still-streaming) tool messages; Cline keeps no undo trail (a checkpoint restore deletes the later messages), so there are no supersession marks",
+      "reasoning and `<thinking>`, `<environment_details>` and other harness-injected context, checkpoints, API request bookkeeping and retry notices (`error_retry`), task-progress lists, hooks that ran or are running and their streamed output, sub-agent usage totals, partial (still-streaming) tool messages and sub-agent statuses, the SDK's `spawn_agent`/`team_*` inputs (their results are kept); Cline keeps no undo trail (a checkpoint restore deletes the later messages), so there are no supersession marks",
     verified:
-      "ui_messages.json: two real tasks (Cline 3.x, Windows, claude-sonnet-4-5 / claude-opus-4-6); api_conversation_history.json and SDK sessions: built from the documented format only (no real sample), fixtures/cline",
+      "ui_messages.json: two real tasks (Cline 3.x, Windows, claude-sonnet-4-5 / claude-opus-4-6); the sub-agent, hook, MCP, error and new_task payloads from cline/cline's ExtensionMessage.ts and tool handlers (no real sample); api_conversation_history.json and SDK sessions: built from the documented format and public SDK readers' tests only (the SDK's sub-agent layout and `parent_session_id` unverified), fixtures/cline",
   },
 };

@@ -10,10 +10,11 @@ import {
   parseSdkMessages,
   parseUiMessages,
   removedBlocks,
-  vscodeUserDirs,
 } from "./_cline_family.ts";
+import { vscodeUserDirs } from "./_roots.ts";
 import { cline } from "./cline.ts";
 import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
+import type { SessionRecord } from "../core/types.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/cline", import.meta.url),
@@ -73,6 +74,45 @@ Deno.test("cline roots follow the OS, the host list and the overrides", async (t
         "/h/.vscode-server/data/User",
       ),
     );
+  });
+  await t.step("the VS Code forks", async () => {
+    for (
+      const host of [
+        "Code - OSS",
+        "Antigravity",
+        "Kiro",
+        "Trae",
+        "Trae CN",
+        "Void",
+        "Positron",
+      ]
+    ) {
+      ok(
+        vscodeUserDirs({ home: "/h", env: {}, os: "linux" }).includes(
+          `/h/.config/${host}/User`,
+        ),
+        host,
+      );
+      ok(
+        vscodeUserDirs({ home: "/h", env: {}, os: "darwin" }).includes(
+          `/h/Library/Application Support/${host}/User`,
+        ),
+        host,
+      );
+      ok(
+        vscodeUserDirs({ home: "/h", env: { APPDATA: "/r" }, os: "windows" })
+          .includes(`/r/${host}/User`),
+        host,
+      );
+    }
+    const home = await Deno.makeTempDir();
+    const task =
+      `${home}/.config/Antigravity/User/globalStorage/saoudrizwan.claude-dev/tasks/1/ui_messages.json`;
+    await Deno.mkdir(task.replace("/ui_messages.json", ""), {
+      recursive: true,
+    });
+    await Deno.writeTextFile(task, "[]");
+    deepEqual(await cline.discover({ home, env: {}, os: "linux" }), [task]);
     equal(
       extensionStorageDirs({
         home: "/h",
@@ -513,4 +553,456 @@ Deno.test("Claude Dev's claude_messages.json is read as the task's panel message
       `${dir}/ui_messages.json`,
     ]);
   });
+});
+
+/** A record's role, tool, text and error flag, for comparing at a glance. */
+function brief(r: SessionRecord | undefined): string {
+  return `${r?.role} ${r?.tool ?? "-"}${
+    r?.flags?.isError ? " !" : ""
+  }: ${r?.text}`;
+}
+
+Deno.test("parseUiMessages() keeps errors, failed API requests and failed hooks as error output", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "archive the stale invoices" },
+    {
+      ts: 2,
+      type: "say",
+      say: "error",
+      text: "Failed to connect to MCP server ledger: ENOSPC",
+    },
+    {
+      ts: 3,
+      type: "ask",
+      ask: "api_req_failed",
+      text: '429 {"error":{"message":"rate limited"}}',
+    },
+    {
+      ts: 4,
+      type: "ask",
+      ask: "api_req_failed",
+      text: '429 {"error":{"message":"rate limited"}}',
+    },
+    {
+      ts: 5,
+      type: "say",
+      say: "hook_status",
+      text: JSON.stringify({
+        hookName: "PostToolUse",
+        toolName: "execute_command",
+        status: "failed",
+        exitCode: 2,
+        error: {
+          type: "execution",
+          message: "lint-guard.sh rejected the command",
+          details: "exit 2",
+        },
+      }),
+    },
+    {
+      ts: 6,
+      type: "say",
+      say: "hook_status",
+      text: JSON.stringify({ hookName: "PreToolUse", status: "completed" }),
+    },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: archive the stale invoices",
+    "tool-output cline !: Failed to connect to MCP server ledger: ENOSPC",
+    'tool-output model !: 429 {"error":{"message":"rate limited"}}',
+    "tool-output hook !: PostToolUse hook on execute_command failed\nlint-guard.sh rejected the command\nexit 2",
+  ]);
+});
+
+Deno.test("parseUiMessages() keeps sub-agent prompts and results, hand-offs and MCP calls", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "harden the retry policy" },
+    {
+      ts: 2,
+      type: "ask",
+      ask: "use_subagents",
+      text: JSON.stringify({
+        prompts: ["audit the retry budget", "list callers"],
+      }),
+    },
+    {
+      ts: 3,
+      type: "say",
+      say: "subagent",
+      partial: true,
+      text: JSON.stringify({ status: "running", items: [] }),
+    },
+    {
+      ts: 4,
+      type: "say",
+      say: "subagent",
+      partial: false,
+      text: JSON.stringify({
+        status: "failed",
+        total: 3,
+        items: [
+          {
+            index: 1,
+            prompt: "audit the retry budget",
+            status: "completed",
+            result: "unbounded: cap it at 4",
+          },
+          {
+            index: 2,
+            prompt: "list callers",
+            status: "failed",
+            error: "Subagent run cancelled.",
+          },
+          {
+            index: 3,
+            prompt: "check the backoff",
+            status: "completed",
+            result: "no jitter",
+          },
+        ],
+      }),
+    },
+    {
+      ts: 5,
+      type: "ask",
+      ask: "use_mcp_server",
+      text: JSON.stringify({
+        serverName: "ledger",
+        type: "use_mcp_tool",
+        toolName: "query_invoices",
+        arguments: '{\n  "olderThanDays": 90\n}',
+      }),
+    },
+    {
+      ts: 6,
+      type: "say",
+      say: "mcp_server_response",
+      text: "3 stale invoices",
+    },
+    {
+      ts: 7,
+      type: "say",
+      say: "use_mcp_server",
+      text: JSON.stringify({
+        serverName: "docs",
+        type: "access_mcp_resource",
+        uri: "docs://retry",
+      }),
+    },
+    {
+      ts: 8,
+      type: "ask",
+      ask: "new_task",
+      text: "Context: retries are capped; next, migrate the pump.",
+    },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: harden the retry policy",
+    "assistant -: audit the retry budget",
+    "assistant -: list callers",
+    "assistant -: check the backoff",
+    "tool-output use_subagents: unbounded: cap it at 4",
+    "tool-output use_subagents !: Subagent run cancelled.",
+    "tool-output use_subagents: no jitter",
+    'command mcp__ledger__query_invoices: ledger query_invoices {"olderThanDays":90}',
+    "tool-output mcp__ledger__query_invoices: 3 stale invoices",
+    "command mcp__docs: docs docs://retry",
+    "summary -: Context: retries are capped; next, migrate the pump.",
+  ]);
+});
+
+Deno.test("parseUiMessages() flags a failed command's output and reads Cline's exit-code wordings", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "fix the eviction" },
+    { ts: 2, type: "ask", ask: "command", text: "pnpm vitest run marmot" },
+    { ts: 3, type: "ask", ask: "command_output", text: "FAIL marmot.spec.ts" },
+    {
+      ts: 4,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request:
+          "[execute_command for 'pnpm vitest run marmot'] Result:\nCommand failed with exit code 3.\nOutput:\nFAIL marmot.spec.ts",
+      }),
+    },
+    { ts: 5, type: "say", say: "command", text: "pnpm lint" },
+    { ts: 6, type: "say", say: "command_output", text: "0 problems" },
+    {
+      ts: 7,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request:
+          "[execute_command for 'pnpm lint'] Result:\nCommand executed successfully (exit code 0).\nOutput:\n0 problems",
+      }),
+    },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map((r) => [r.role, r.exitCode, r.flags?.isError]), [
+    ["user", undefined, undefined],
+    ["command", 3, undefined],
+    ["tool-output", undefined, true],
+    ["command", 0, undefined],
+    ["tool-output", undefined, undefined],
+  ]);
+});
+
+Deno.test("parseApiHistory() flags failed commands, names MCP calls, keeps sub-agent prompts and hand-offs", async () => {
+  const path = await taskFile("api_conversation_history.json", [
+    {
+      role: "user",
+      content: [{ type: "text", text: "<task>\nmake lint pass\n</task>" }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "tool_use",
+        id: "t1",
+        name: "execute_command",
+        input: { command: "make lint" },
+      }],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: [{
+          type: "text",
+          text: "Command failed with exit code 2.\nOutput:\nunused import",
+        }],
+      }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "text",
+        text:
+          '<use_mcp_tool>\n<server_name>github</server_name>\n<tool_name>create_issue</tool_name>\n<arguments>{"title": "lint"}</arguments>\n</use_mcp_tool>',
+      }, {
+        type: "tool_use",
+        id: "t2",
+        name: "use_subagents",
+        input: { prompt_1: "find the unused imports", prompt_2: "check CI" },
+      }],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "t2",
+        content: "Subagent results:\nTotal: 2",
+      }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "text",
+        text:
+          "<new_task>\n<context>Lint is clean; next, the CI cache.</context>\n</new_task>",
+      }, {
+        type: "tool_use",
+        id: "t3",
+        name: "new_task",
+        input: { mode: "code", message: "Cache the Go modules in CI" },
+      }],
+    },
+  ]);
+  const s = only(await parseApiHistory(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: make lint pass",
+    "command execute_command: make lint",
+    "tool-output execute_command !: Command failed with exit code 2.\nOutput:\nunused import",
+    'command mcp__github__create_issue: github create_issue {"title":"lint"}',
+    "assistant -: find the unused imports",
+    "assistant -: check CI",
+    "tool-output use_subagents: Subagent results:\nTotal: 2",
+    "summary -: Lint is clean; next, the CI cache.",
+    "assistant -: Cache the Go modules in CI",
+  ]);
+  equal(s.records[1]?.exitCode, 2);
+});
+
+Deno.test("parseSdkMessages() reads run_commands, read_files and apply_patch as the CLI writes them", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/s1.messages.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      sessionId: "s1",
+      agent: "lead",
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "fix the signature check" }],
+        },
+        {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "c1",
+            name: "run_commands",
+            input: {
+              commands: JSON.stringify(["go vet ./...", "go test ./webhook"]),
+            },
+          }, {
+            type: "tool_use",
+            id: "c2",
+            name: "read_files",
+            input: { file_paths: JSON.stringify(["webhook/fixtures.json"]) },
+          }, {
+            type: "tool_use",
+            id: "c4",
+            name: "run_commands",
+            input: { commands: ["make build"] },
+          }, {
+            type: "tool_use",
+            id: "c3",
+            name: "apply_patch",
+            input: {
+              input:
+                "*** Begin Patch\n*** Update File: webhook/sig.go\n@@\n-\treturn legacyDigest(p)\n+\treturn sha256Digest(p)\n*** Add File: webhook/new.go\n+package webhook\n*** End Patch",
+            },
+          }],
+        },
+        {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: "c1",
+            content: [{ query: "go vet ./...", result: "", success: true }, {
+              query: "go test ./webhook",
+              result: "FAIL",
+              error: "Command failed with exit code 1.",
+              success: false,
+            }],
+          }, {
+            type: "tool_result",
+            tool_use_id: "c4",
+            is_error: true,
+            content: "Command failed with exit code 2.",
+          }, { type: "tool_result", tool_use_id: "c3", content: "Done" }],
+        },
+      ],
+    }),
+  );
+  const s = only(await parseSdkMessages(path, opts, "cline"));
+  deepEqual(
+    s.records.map(brief),
+    [
+      "user -: fix the signature check",
+      "command run_commands: go vet ./...",
+      "command run_commands: go test ./webhook",
+      "files read_files: webhook/fixtures.json",
+      "command run_commands: make build",
+      "files apply_patch: webhook/sig.go",
+      "edit apply_patch: webhook/sig.go\n\treturn legacyDigest(p)",
+      "files apply_patch: webhook/new.go",
+      "tool-output run_commands !: FAIL\nCommand failed with exit code 1.",
+      "tool-output run_commands !: Command failed with exit code 2.",
+      "tool-output apply_patch: Done",
+    ],
+  );
+  deepEqual(
+    s.records.filter((r) => r.role === "command").map((r) => r.exitCode),
+    [0, 1, 2],
+  );
+});
+
+Deno.test("parseSdkMessages() links a sub-agent to the session that spawned it, never to itself", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const write = async (
+    stem: string,
+    messages: Record<string, unknown>,
+    manifest?: string,
+  ) => {
+    await Deno.mkdir(`${dir}/${stem}`, { recursive: true });
+    const path = `${dir}/${stem}/${stem}.messages.json`;
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        ...messages,
+        messages: [{
+          role: "user",
+          content: [{ type: "text", text: "find the callers" }],
+        }],
+      }),
+    );
+    if (manifest !== undefined) {
+      await Deno.writeTextFile(`${dir}/${stem}/${stem}.json`, manifest);
+    }
+    return path;
+  };
+  await t.step("the manifest names the parent", async () => {
+    const path = await write(
+      "sub1",
+      { sessionId: "sub1", agent: "subagent" },
+      JSON.stringify({
+        session_id: "sub1",
+        parent_session_id: "lead1",
+        cwd: "/w/kestrel",
+      }),
+    );
+    const s = only(await parseSdkMessages(path, opts, "cline"));
+    deepEqual([s.id, s.parent, s.lineage, s.project], [
+      "sub1",
+      "lead1",
+      "subagent",
+      "kestrel",
+    ]);
+  });
+  await t.step("nothing names a parent", async () => {
+    const path = await write("sub2", { sessionId: "sub2", agent: "subagent" });
+    const s = only(await parseSdkMessages(path, opts, "cline"));
+    deepEqual([s.id, s.parent, s.lineage], ["sub2", undefined, undefined]);
+    equal(s.records[0]?.flags?.subagent, true);
+  });
+  await t.step("a file beside its lead's, with the lead's id", async () => {
+    const path = `${dir}/sub1/sub1.explorer.messages.json`;
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        sessionId: "sub1",
+        agent: "explorer",
+        messages: [{ role: "user", content: "map the repo" }],
+      }),
+    );
+    const s = only(await parseSdkMessages(path, opts, "cline"));
+    deepEqual([s.id, s.parent], ["sub1:explorer", "sub1"]);
+  });
+  await t.step("a manifest that cannot be read is counted", async () => {
+    const path = await write(
+      "lead2",
+      { sessionId: "lead2", agent: "lead" },
+      "{torn",
+    );
+    const result = await parseSdkMessages(path, opts, "cline");
+    equal(result.skipped, 1);
+    equal(only(result).project, "");
+  });
+});
+
+Deno.test("a corrupt state/taskHistory.json is counted as skipped", async () => {
+  const root = await Deno.makeTempDir();
+  const dir = `${root}/saoudrizwan.claude-dev/tasks/1773738000000`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(`${root}/saoudrizwan.claude-dev/state`);
+  await Deno.writeTextFile(
+    `${root}/saoudrizwan.claude-dev/state/taskHistory.json`,
+    '[{"id": "1773738000000", "cwdOnTaskInit',
+  );
+  await Deno.writeTextFile(
+    `${dir}/ui_messages.json`,
+    JSON.stringify([{
+      ts: 1,
+      type: "say",
+      say: "task",
+      text: "rename the bean",
+    }]),
+  );
+  const result = await parseUiMessages(`${dir}/ui_messages.json`, opts, FAMILY);
+  equal(result.skipped, 1);
+  equal(only(result).cwd, undefined);
 });

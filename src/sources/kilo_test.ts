@@ -1,7 +1,10 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { SourceEnv } from "../core/harness.ts";
+import type { Session } from "../core/types.ts";
 import { kilo } from "./kilo.ts";
+import { writeFixtureDb } from "./_store_test_kit.ts";
+import { roles } from "./_test_kit.ts";
 
 const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/kilo", import.meta.url),
@@ -10,17 +13,20 @@ const TASKS =
   `${FIXTURE_HOME}/.config/Code/User/globalStorage/kilocode.kilo-code/tasks`;
 const PARENT = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
 const CHILD = "5e4f3a2b-1c0d-4e9f-8a7b-6c5d4e3f2a1b";
+/** A task with no history item: Kilo keeps its history in globalState. */
+const BARE = "1774002000000";
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 
 Deno.test("kilo.discover() finds the fixture's tasks and files them under kilo", async () => {
   const found = await kilo.discover(source);
   deepEqual(found, [
+    `${TASKS}/${BARE}/ui_messages.json`,
     `${TASKS}/${CHILD}/ui_messages.json`,
     `${TASKS}/${PARENT}/ui_messages.json`,
   ]);
-  const kind = kilo.kinds.find((k) => k.match(found[1] as string));
-  const result = await kind?.parse(found[1] as string, {
+  const kind = kilo.kinds.find((k) => k.match(found[2] as string));
+  const result = await kind?.parse(found[2] as string, {
     includeSubagents: true,
     source,
   });
@@ -29,7 +35,7 @@ Deno.test("kilo.discover() finds the fixture's tasks and files them under kilo",
   equal(s?.project, "crm-web");
   ok(s?.records.some((r) => r.role === "user"));
   ok(s?.records.some((r) => r.role === "assistant"));
-  equal(s?.records.find((r) => r.role === "command")?.exitCode, 2);
+  equal(s?.records.find((r) => r.tool === "execute_command")?.exitCode, 2);
 });
 
 Deno.test("kilo skips sub-tasks when sub-agents are off", async () => {
@@ -60,4 +66,123 @@ Deno.test("kilo roots follow DEJA_KILO_ROOTS and the OS", () => {
     ),
     false,
   );
+});
+
+async function parseKilo(
+  path: string,
+  env: SourceEnv = source,
+  includeSubagents = true,
+): Promise<{ sessions: Session[]; skipped: number }> {
+  const kind = kilo.kinds.find((k) => k.match(path));
+  ok(kind, `no kind for ${path}`);
+  return await kind.parse(path, { includeSubagents, source: env });
+}
+
+Deno.test("kilo reads a failed command's exit code from the API history, the cwd from its environment details", async () => {
+  const { sessions: [s] } = await parseKilo(
+    `${TASKS}/${BARE}/ui_messages.json`,
+  );
+  equal(s?.cwd, "/home/dev/projects/gecko-proxy");
+  equal(roles(s), "user,assistant,command,tool-output,assistant");
+  const r = s?.records ?? [];
+  equal(r[2]?.text, "go test ./proxy -run TestBurst");
+  equal(r[2]?.exitCode, 1);
+  equal(r[3]?.flags?.isError, true);
+});
+
+Deno.test("kilo takes a task's project and parent from VS Code's globalState", async (t) => {
+  const home = await Deno.makeTempDir();
+  const storage = `${home}/.config/Code/User/globalStorage`;
+  const tasks = `${storage}/kilocode.kilo-code/tasks`;
+  const task = (text: string) => [
+    { ts: 1774000000000, type: "say", say: "text", text },
+    { ts: 1774000001000, type: "say", say: "api_req_started", text: "{}" },
+  ];
+  for (
+    const [id, text] of [["k1", "add rate limiting"], ["k2", "profile it"]]
+  ) {
+    await Deno.mkdir(`${tasks}/${id}`, { recursive: true });
+    await Deno.writeTextFile(
+      `${tasks}/${id}/ui_messages.json`,
+      JSON.stringify(task(text as string)),
+    );
+  }
+  const globalState = (value: string) =>
+    writeFixtureDb(
+      `${storage}/state.vscdb`,
+      "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+      [{
+        table: "ItemTable",
+        rows: [{ key: "kilocode.kilo-code", value }, {
+          key: "rooveterinaryinc.roo-cline",
+          value: JSON.stringify({
+            taskHistory: [{ id: "k1", workspace: "/x" }],
+          }),
+        }],
+      }],
+    );
+  await globalState(JSON.stringify({
+    kilocodeToken: "not read",
+    taskHistory: [
+      {
+        id: "k1",
+        ts: 1774000009000,
+        task: "add rate limiting",
+        workspace: "/w/gecko-proxy",
+      },
+      {
+        id: "k2",
+        ts: 1774000008000,
+        task: "profile it",
+        workspace: "/w/gecko-proxy",
+        parentTaskId: "k1",
+        rootTaskId: "k1",
+      },
+    ],
+  }));
+  const env: SourceEnv = { home, env: {}, os: "linux" };
+  await t.step("project and parent", async () => {
+    const [parent] =
+      (await parseKilo(`${tasks}/k1/ui_messages.json`, env)).sessions;
+    equal(parent?.project, "gecko-proxy");
+    equal(parent?.parent, undefined);
+    const [child] =
+      (await parseKilo(`${tasks}/k2/ui_messages.json`, env)).sessions;
+    equal(child?.parent, "k1");
+    equal(child?.lineage, "subagent");
+    equal(child?.project, "gecko-proxy");
+    deepEqual(
+      (await parseKilo(`${tasks}/k2/ui_messages.json`, env, false)).sessions,
+      [],
+    );
+  });
+  await t.step(
+    "a globalState that is not JSON is counted, not silent",
+    async () => {
+      await globalState("{torn");
+      const { sessions: [s], skipped } = await parseKilo(
+        `${tasks}/k2/ui_messages.json`,
+        env,
+      );
+      equal(skipped, 1);
+      equal(s?.parent, undefined);
+      equal(s?.project, "");
+    },
+  );
+  await t.step("task_history.json beside the tasks comes first", async () => {
+    await Deno.writeTextFile(
+      `${storage}/kilocode.kilo-code/task_history.json`,
+      JSON.stringify([{
+        id: "k2",
+        workspace: "/w/limiter",
+        parentTaskId: "k1",
+      }]),
+    );
+    const { sessions: [s] } = await parseKilo(
+      `${tasks}/k2/ui_messages.json`,
+      env,
+    );
+    equal(s?.project, "limiter");
+    equal(s?.parent, "k1");
+  });
 });

@@ -12,6 +12,8 @@ const TASKS =
   `${FIXTURE_HOME}/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks`;
 const PARENT = "0b6f1c2e-3d4a-4b5c-9e8f-7a6b5c4d3e2f";
 const CHILD = "4c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f";
+/** A current task: requests without `request`, a v2 API history, no history item. */
+const CURRENT = "019d2f6a-7c1e-7b3a-9f20-5d4c3b2a1908";
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 
@@ -28,6 +30,7 @@ async function parse(
 
 Deno.test("roo.discover() finds the fixture's tasks", async () => {
   deepEqual(await roo.discover(source), [
+    `${TASKS}/${CURRENT}/ui_messages.json`,
     `${TASKS}/${PARENT}/ui_messages.json`,
     `${TASKS}/${CHILD}/ui_messages.json`,
   ]);
@@ -40,20 +43,22 @@ Deno.test("roo reads a task: followups, diffs, exit codes, sub-task results, con
   equal(s?.cwd, "/home/dev/projects/crm-web");
   equal(
     roles(s),
-    "user,assistant,files,files,assistant,user,tool-output,files,edit,command,tool-output,summary,assistant",
+    "user,assistant,files,files,assistant,user,assistant,tool-output,files,edit,command,tool-output,summary,assistant",
   );
   const r = s?.records ?? [];
   equal(
     r[4]?.text,
     "Should each step keep its own state, or lift it into the wizard?",
   );
-  equal(r[6]?.tool, "new_task");
+  equal(r[6]?.text, "Extract the upload step into UploadStep.tsx");
+  equal(r[7]?.tool, "new_task");
   equal(
-    r[8]?.text,
+    r[9]?.text,
     "src/import/ImportWizard.tsx\n  const [file, setFile] = useState<File | null>(null);",
   );
-  equal(r[9]?.exitCode, 2);
-  ok(r[11]?.text.startsWith("Split ImportWizard into UploadStep"));
+  equal(r[10]?.exitCode, 2);
+  equal(r[11]?.flags?.isError, true);
+  ok(r[12]?.text.startsWith("Split ImportWizard into UploadStep"));
   ok(!r.some((x) => x.text.includes("Three steps")), "reasoning left out");
 });
 
@@ -139,4 +144,108 @@ Deno.test("roo survives a broken history_item.json and a torn ui_messages.json",
     '[{"ts":1,"type":"say","say":"te',
   );
   deepEqual(await parse(`${dir}/ui_messages.json`), []);
+});
+
+Deno.test("roo reads a current task: exit codes and output from the v2 API history, MCP calls, errors, the cwd", async () => {
+  const [s] = await parse(`${TASKS}/${CURRENT}/ui_messages.json`);
+  equal(s?.cwd, "/home/dev/projects/billing-api");
+  equal(
+    roles(s),
+    "user,assistant,command,tool-output,command,tool-output,tool-output,tool-output,command,tool-output,assistant",
+  );
+  const r = s?.records ?? [];
+  equal(r[2]?.text, "npm run seed");
+  equal(r[2]?.exitCode, 1);
+  equal(r[3]?.flags?.isError, true);
+  ok(r[3]?.text.endsWith('Error: relation "plans" does not exist'));
+  equal(
+    r[4]?.text,
+    `postgres query {"sql":"select count(*) from pg_tables where tablename = 'plans'"}`,
+  );
+  equal(r[4]?.tool, "mcp__postgres__query");
+  equal(r[5]?.tool, "mcp__postgres__query");
+  deepEqual([r[6]?.tool, r[6]?.flags?.isError], ["roo", true]);
+  ok(r[6]?.text.includes("without value for required parameter"));
+  deepEqual([r[7]?.tool, r[7]?.flags?.isError], ["model", true]);
+  equal(r[8]?.exitCode, 0);
+  // The panel showed no output: the API history's is used.
+  equal(r[9]?.text, "Batch 1 run: 4 migrations\nSeeded 12 plans");
+  equal(r[9]?.time, r[8]?.time);
+  equal(r[9]?.flags, undefined);
+});
+
+Deno.test("roo reads a v2 API history when the panel messages are gone", async () => {
+  const root = await Deno.makeTempDir();
+  const dir = `${root}/rooveterinaryinc.roo-cline/tasks/${CURRENT}`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.copyFile(
+    `${TASKS}/${CURRENT}/api_conversation_history.json`,
+    `${dir}/api_conversation_history.json`,
+  );
+  const [s] = await parse(`${dir}/api_conversation_history.json`);
+  equal(s?.cwd, "/home/dev/projects/billing-api");
+  equal(
+    roles(s),
+    "user,assistant,command,tool-output,command,tool-output,command,tool-output,assistant",
+  );
+  const r = s?.records ?? [];
+  equal(r[0]?.text, "Why does `npm run seed` fail on a fresh database?");
+  equal(r[2]?.exitCode, 1);
+  equal(r[3]?.flags?.isError, true);
+  equal(r[4]?.tool, "mcp__postgres__query");
+  ok(r[4]?.text.startsWith("postgres query {"));
+  equal(r[5]?.tool, "mcp__postgres__query");
+  equal(r[6]?.exitCode, 0);
+  equal(r[7]?.flags, undefined);
+  ok(r[8]?.text.startsWith("The seed ran before the migrations"));
+});
+
+Deno.test("roo takes a history item's title, never makes a task its own parent, and falls back to _index.json", async (t) => {
+  const root = await Deno.makeTempDir();
+  const tasks = `${root}/rooveterinaryinc.roo-cline/tasks`;
+  await Deno.mkdir(`${tasks}/t1`, { recursive: true });
+  await Deno.writeTextFile(
+    `${tasks}/t1/ui_messages.json`,
+    JSON.stringify([{
+      ts: 1,
+      type: "say",
+      say: "text",
+      text: "why is seed slow",
+    }]),
+  );
+  await t.step("title and self-parent", async () => {
+    await Deno.writeTextFile(
+      `${tasks}/t1/history_item.json`,
+      JSON.stringify({
+        id: "t1",
+        task: "why is seed slow",
+        title: "Seed performance",
+        workspace: "/w/api",
+        parentTaskId: "t1",
+      }),
+    );
+    const [s] = await parse(`${tasks}/t1/ui_messages.json`);
+    equal(s?.title, "Seed performance");
+    equal(s?.titleGiven, true);
+    equal(s?.parent, undefined);
+    equal(s?.lineage, undefined);
+    equal(s?.cwd, "/w/api");
+  });
+  await t.step("a broken history item: the index, and a skip", async () => {
+    await Deno.writeTextFile(`${tasks}/t1/history_item.json`, '{"id": "t1",');
+    await Deno.writeTextFile(
+      `${tasks}/_index.json`,
+      JSON.stringify({
+        version: 1,
+        updatedAt: 2,
+        entries: [{ id: "t1", workspace: "/w/api2", parentTaskId: "t0" }],
+      }),
+    );
+    const path = `${tasks}/t1/ui_messages.json`;
+    const kind = roo.kinds.find((k) => k.match(path));
+    const result = await kind?.parse(path, { includeSubagents: true, source });
+    equal(result?.skipped, 1);
+    equal(result?.sessions[0]?.cwd, "/w/api2");
+    equal(result?.sessions[0]?.parent, "t0");
+  });
 });
