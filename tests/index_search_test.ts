@@ -1085,3 +1085,66 @@ Deno.test("a session a harness wrote to two files is one hit", async () => {
     db.close();
   }
 });
+
+Deno.test("a secret a command printed is cleaned when its output comes in a later pass", async () => {
+  const { home, indexPath } = await tempHome();
+  const id = "5b6c7d8e-4444-4222-8333-944455556666";
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = `${dir}/${id}.jsonl`;
+  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.290" };
+  const line = (o: Record<string, unknown>) =>
+    JSON.stringify({ ...base, uuid: crypto.randomUUID(), ...o }) + "\n";
+  await Deno.writeTextFile(
+    file,
+    line({
+      type: "user",
+      timestamp: "2026-11-20T10:00:00.000Z",
+      message: { role: "user", content: "what is the db password set to?" },
+    }) +
+      line({
+        type: "assistant",
+        timestamp: "2026-11-20T10:00:02.000Z",
+        message: {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "toolu_01A9xK2mRbQ7",
+            name: "Bash",
+            input: { command: "printenv DB_PASSWORD" },
+          }],
+        },
+      }),
+  );
+  await pass(home, indexPath);
+  const secret = "NqVwYS81VP7Hb1DX8pPd#1";
+  await Deno.writeTextFile(
+    file,
+    line({
+      type: "user",
+      timestamp: "2026-11-20T10:00:04.000Z",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: "toolu_01A9xK2mRbQ7",
+          content: secret,
+        }],
+      },
+    }),
+    { append: true },
+  );
+  const report = await pass(home, indexPath);
+  equal(report.appended, 1);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const shown = await showSession(db, id.slice(0, 13));
+    const outputs = shown?.records.filter((r) => r.role === "tool-output") ??
+      [];
+    equal(outputs.length, 1);
+    equal(outputs[0]!.text.includes(secret), false, outputs[0]!.text);
+    ok(outputs[0]!.text.includes("[redacted:"), outputs[0]!.text);
+  } finally {
+    db.close();
+  }
+});

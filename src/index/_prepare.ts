@@ -63,6 +63,7 @@ export function prepareSessions(
   sessions: readonly Session[],
   redactOn: boolean,
   redactions: Record<string, number>,
+  carry: OpenSecrets = { from: {}, to: {} },
 ): PreparedSession[] {
   const count = (counts: Record<string, number>) => {
     for (const [rule, n] of Object.entries(counts)) {
@@ -85,6 +86,12 @@ export function prepareSessions(
     // secret, every output of that batch loses its bare values.
     const batches = new Map<string, { secret: boolean; open: boolean }>();
     let latest: { secret: boolean; open: boolean } | undefined;
+    // A secret-printing command an earlier pass read, its output not yet
+    // written: this pass's output for it is the one to clean.
+    for (const tool of carry.from[s.id] ?? []) {
+      latest = { secret: true, open: true };
+      batches.set(tool, latest);
+    }
     const printed = (r: Session["records"][number], text: string): string => {
       if (!redactOn) return text;
       const tool = r.tool ?? "";
@@ -141,6 +148,9 @@ export function prepareSessions(
         posting: kept.posting,
       };
     });
+    const open = [...batches].filter(([, b]) => b.open && b.secret)
+      .map(([tool]) => tool);
+    if (open.length) carry.to[s.id] = open;
     return {
       harness: s.harness,
       id: s.id,
@@ -188,6 +198,45 @@ function clippedSafe(title: string): string {
   );
 }
 
+/**
+ * Secret-printing commands whose output a pass has not seen yet, per
+ * session id (their tool names): carried from the pass that read the
+ * command (`to`) to the pass that reads the output (`from`), so output
+ * written after an index pass is cleaned as if read in one.
+ */
+export interface OpenSecrets {
+  /** Carried in from the pass before. */
+  from: Readonly<Record<string, readonly string[]>>;
+  /** Carried out to the next pass (filled in). */
+  to: Record<string, string[]>;
+}
+
+/** The key a file's stored state carries the open batches under. */
+const OPEN_SECRETS = "$dejaOpenSecrets";
+
+/**
+ * Splits a stored file state into the parser's own and the open batches
+ * deja carries beside it (a state without them is the parser's whole).
+ */
+function unwrapState(
+  state: unknown,
+): { parser: unknown; open: Record<string, string[]> } {
+  if (
+    state === null || typeof state !== "object" || Array.isArray(state) ||
+    !(OPEN_SECRETS in state)
+  ) return { parser: state, open: {} };
+  const { [OPEN_SECRETS]: open, parser } = state as Record<string, unknown>;
+  const out: Record<string, string[]> = {};
+  if (open && typeof open === "object" && !Array.isArray(open)) {
+    for (const [id, tools] of Object.entries(open)) {
+      if (Array.isArray(tools)) {
+        out[id] = tools.filter((t): t is string => typeof t === "string");
+      }
+    }
+  }
+  return { parser, open: out };
+}
+
 /** What parsing and preparing one file produced. */
 export interface ParsedFile {
   /** Parser result without its sessions. */
@@ -213,11 +262,18 @@ export async function parseFile(
   options: ParseOptions,
   redactOn: boolean,
 ): Promise<ParsedFile> {
-  const { sessions, ...result } = await kind.parse(path, options);
+  const { parser, open } = unwrapState(options.state);
+  const parseOptions = { ...options };
+  delete parseOptions.state;
+  if (parser !== undefined) parseOptions.state = parser;
+  const { sessions, ...result } = await kind.parse(path, parseOptions);
   const redactions: Record<string, number> = {};
-  return {
-    result,
-    sessions: prepareSessions(sessions, redactOn, redactions),
-    redactions,
-  };
+  const carry: OpenSecrets = { from: open, to: {} };
+  const prepared = prepareSessions(sessions, redactOn, redactions, carry);
+  // A file read again from its start has no earlier pass to carry from;
+  // one the parser cannot resume has no next pass to carry to.
+  if (result.state !== undefined && Object.keys(carry.to).length > 0) {
+    result.state = { [OPEN_SECRETS]: carry.to, parser: result.state };
+  }
+  return { result, sessions: prepared, redactions };
 }
