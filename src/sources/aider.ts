@@ -724,7 +724,7 @@ export const aider: Harness = {
   kinds: [historyKind],
   docs: {
     store:
-      "`.aider.chat.history.md` (and `.aider.input.history`) in each project folder: found in HOME, in `~/{code,src,projects,work,dev,repos,git,Documents}` up to 3 levels deep, at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
+      "`.aider.chat.history.md` (and `.aider.input.history`) in each project folder: found in HOME, in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case: `~/Projects`, `~/Code`) up to 3 levels deep (hidden and dependency folders skipped, at most 20,000 folders), at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
       'one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, and the echoed line that started aider (its model and flags) as a command (tool `aider`); `Applied edit to` as files plus the reply\'s SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply\'s records superseded; `> ` status lines reporting an error (an exception\'s name, "failed", "refused", "unable to"…: the model\'s API failing, an edit that did not match) as one error tool-output per block, each distinct line once',
     omits:

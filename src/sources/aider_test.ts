@@ -74,6 +74,25 @@ Deno.test("aider.discover() finds logs in HOME, project folders and configured r
       ]);
     },
   );
+  await t.step("~/Projects and ~/workspace, three levels deep", async () => {
+    const home = await Deno.makeTempDir();
+    const logs = [
+      "Projects/zebra-app",
+      "workspace/ferret-ui",
+      "code/clients/acme/ferrum",
+      "code/clients/acme/2026/ironclad",
+    ];
+    for (const dir of logs) {
+      await Deno.mkdir(`${home}/${dir}`, { recursive: true });
+      await Deno.writeTextFile(`${home}/${dir}/.aider.chat.history.md`, "");
+    }
+    const found = await aider.discover({ home, env: {}, os: "linux" });
+    deepEqual(found, [
+      `${home}/code/clients/acme/ferrum/.aider.chat.history.md`,
+      `${home}/Projects/zebra-app/.aider.chat.history.md`,
+      `${home}/workspace/ferret-ui/.aider.chat.history.md`,
+    ]);
+  });
   await t.step("roots list HOME then the configured roots", () => {
     deepEqual(
       aider.roots({
