@@ -8,7 +8,15 @@
 import { join } from "node:path";
 import type { SourceEnv } from "../core/harness.ts";
 
-/** Folder names under HOME that commonly hold projects. */
+/**
+ * Folder names under HOME that commonly hold projects, matched without
+ * regard to case (`~/Projects`, `~/Code`, `~/Dev`). Besides the usual
+ * names: `workspace` (Eclipse's default and a common habit), `Developer`
+ * (macOS), `source` (Visual Studio's `source/repos`), the folders IDEs
+ * create (`IdeaProjects`, `PycharmProjects`, …, `AndroidStudioProjects`)
+ * and `GitHub`; `Documents` (GitHub Desktop's `Documents/GitHub`) comes last
+ * because it is the largest and the least likely.
+ */
 export const PROJECT_FOLDERS: readonly string[] = [
   "code",
   "src",
@@ -17,6 +25,17 @@ export const PROJECT_FOLDERS: readonly string[] = [
   "dev",
   "repos",
   "git",
+  "workspace",
+  "workspaces",
+  "Developer",
+  "source",
+  "repositories",
+  "GitHub",
+  "IdeaProjects",
+  "PycharmProjects",
+  "WebstormProjects",
+  "GolandProjects",
+  "AndroidStudioProjects",
   "Documents",
 ];
 
@@ -39,9 +58,11 @@ export interface ProjectDirsOptions {
 }
 
 /**
- * Lists candidate project directories: each existing folder of
- * {@linkcode PROJECT_FOLDERS} under `source.home`, and the directories below
- * it up to `maxDepth` levels (default 3), in sorted order. Hidden directories
+ * Lists candidate project directories: each folder of HOME named as one of
+ * {@linkcode PROJECT_FOLDERS} (in any case, each folder once: on a
+ * case-insensitive disk `projects` and `Projects` are one folder), and the
+ * directories below it up to `maxDepth` levels (default 3), in sorted order.
+ * The whole walk reads at most `maxDirs` directories. Hidden directories
  * (`.git`, `.crush`, ...) and build/dependency folders are not descended into
  * nor yielded; symlinked directories are not followed; unreadable directories
  * are skipped silently.
@@ -66,9 +87,7 @@ export function projectDirs(
   const found: string[] = [];
   const maxDepth = options.maxDepth ?? 3;
   let budget = options.maxDirs ?? 20_000;
-  for (const folder of PROJECT_FOLDERS) {
-    const root = join(source.home, folder);
-    if (!isRealDir(root)) continue;
+  for (const root of projectRoots(source.home)) {
     // Depth-first, children visited in sorted order.
     const stack: Array<[string, number]> = [[root, 0]];
     while (stack.length > 0 && budget > 0) {
@@ -85,13 +104,31 @@ export function projectDirs(
   return found;
 }
 
-/** Whether `path` is a directory reached without following a symlink. */
-function isRealDir(path: string): boolean {
+/**
+ * The folders of HOME that {@linkcode PROJECT_FOLDERS} names, whatever their
+ * case, in that list's order (names differing only in case sorted), read
+ * from one listing of HOME so each folder is named as it is on disk and
+ * comes once. Symlinks are not followed.
+ */
+function projectRoots(home: string): string[] {
+  const byName = new Map<string, string[]>();
   try {
-    return Deno.lstatSync(path).isDirectory;
+    for (const entry of Deno.readDirSync(home)) {
+      if (!entry.isDirectory) continue;
+      const key = entry.name.toLowerCase();
+      const names = byName.get(key);
+      if (names) names.push(entry.name);
+      else byName.set(key, [entry.name]);
+    }
   } catch {
-    return false;
+    return [];
   }
+  const roots: string[] = [];
+  for (const folder of PROJECT_FOLDERS) {
+    const names = byName.get(folder.toLowerCase()) ?? [];
+    for (const name of names.sort()) roots.push(join(home, name));
+  }
+  return roots;
 }
 
 /** Sorted names of the descendable sub-directories of `dir`. */

@@ -64,3 +64,30 @@ Deno.test("projectDirs() lists nothing for a missing HOME", () => {
   });
   deepEqual(dirs, []);
 });
+
+Deno.test("projectDirs() finds project folders in any case, and the folders IDEs and habits name", async () => {
+  const home = await tree([
+    "Projects/zebra-app",
+    "workspace/ferret-ui",
+    "IdeaProjects/heron",
+    "source/repos/tapir",
+    "Documents/GitHub/okapi",
+    "code/ferrum",
+    "Pictures/cats",
+  ]);
+  const dirs = projectDirs({ home, env: {}, os: "linux" }, { maxDepth: 1 });
+  deepEqual(dirs.map((d) => d.slice(home.length + 1)), [
+    "code",
+    "code/ferrum",
+    "Projects",
+    "Projects/zebra-app",
+    "workspace",
+    "workspace/ferret-ui",
+    "source",
+    "source/repos",
+    "IdeaProjects",
+    "IdeaProjects/heron",
+    "Documents",
+    "Documents/GitHub",
+  ]);
+});

@@ -2,7 +2,9 @@
  * aider: one append-only markdown chat log per project,
  * `.aider.chat.history.md`, holding many sessions (each opened by
  * `# aider chat started at <local time>`), with `.aider.input.history` beside
- * it recording when each prompt was typed.
+ * it recording when each prompt was typed and, when the person turned it on
+ * (`--llm-history-file .aider.llm.history`), the log of what aider sent the
+ * model, the only place a shell command's output is kept.
  *
  * @module
  */
@@ -17,7 +19,7 @@ import { walkFiles } from "../core/harness.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { MAX_LINE_BYTES, readLines } from "../core/lines.ts";
 import { cleanSpeech } from "../core/text.ts";
-import type { Locator } from "../core/types.ts";
+import type { Locator, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirOf, isRegularFileSync } from "./_paths.ts";
 import { projectDirs } from "./_project_dirs.ts";
@@ -26,9 +28,21 @@ import { pathList } from "./_roots.ts";
 const HARNESS_ID = "aider";
 const HISTORY_NAME = ".aider.chat.history.md";
 const INPUT_NAME = ".aider.input.history";
+/** The name aider's docs give the `--llm-history-file` log (off by default). */
+const LLM_HISTORY_NAME = ".aider.llm.history";
 
 /** The input history is read only up to this size (it is optional). */
 const MAX_INPUT_HISTORY_BYTES = 64 * 1024 * 1024;
+/**
+ * Only the end of the LLM log is read: every request repeats the whole
+ * context (files, repo map, chat), so the log grows fast, and a command's
+ * output is in the first request after it ran.
+ */
+const MAX_LLM_HISTORY_BYTES = 32 * 1024 * 1024;
+/** Command outputs kept from one LLM log. */
+const MAX_RUN_OUTPUTS = 2000;
+/** Lines of one `{` … `}` prompt typed a line at a time that are matched. */
+const MAX_BRACED_LINES = 500;
 
 /** Directories never worth descending into under a configured root. */
 const SKIP_DIRS: ReadonlySet<string> = new Set([
@@ -55,6 +69,36 @@ const LAUNCH_LINE = /^(?:\S*[\\/])?aider(?:\.exe)?(?:\s|$)/;
 const LAUNCH_TOOL = "aider";
 /** Distinct error lines kept from one block of status lines. */
 const MAX_ERROR_LINES = 20;
+/**
+ * What `/run`, `/test` and `!` log when the output went to the model: for
+ * `/test` (and the auto-test after an edit) only when the exit code is not
+ * 0, for `/run` when the person said yes (aider's `cmd_run`).
+ */
+const ADDED_OUTPUT = /^Added \d+ lines? of output to the chat\.?$/;
+/** A commit aider made: `Commit <short hash> <message>` (aider/repo.py). */
+const COMMIT_LINE = /^Commit ([0-9a-f]{7,40}) \S/;
+/** The tool of the tool-output a commit message becomes. */
+const COMMIT_TOOL = "commit";
+/** aider commits the person's own changes to a file before editing it. */
+const DIRTY_COMMIT = /^Committing .+ before applying edits\.?$/;
+/** `/undo` reports the commit it removed and where HEAD is now. */
+const UNDO_REMOVED = /^Removed: ([0-9a-f]{6,40})\b/;
+const UNDO_NOW_AT = /^Now at:\s+[0-9a-f]{6,40}\b/;
+/**
+ * A shell command the model suggested, which the person let aider run
+ * (`Run shell command? … y`, then `Running <command>`: `handle_shell_commands`).
+ */
+const SHELL_ASK = /^Run shell commands?\?/;
+const SHELL_RUNNING = /^Running (\S.*)$/;
+/** git's own failure prefixes, and aider's when it could not run `/git`. */
+const GIT_ERROR = /^(?:error|fatal):|^Error running \/git command\b/;
+/**
+ * The text aider pre-fills the next prompt with after a `/run` whose output
+ * was added and whose exit code was not 0 (`cmd_run`'s placeholder).
+ */
+const FAILED_RUN_PLACEHOLDER = "What's wrong? Fix";
+/** The line opening a `{` (or `{tag`) multi-line prompt. */
+const BRACE_OPEN = /^\{([\p{L}\p{N}]*)$/u;
 const USER_PREFIX = /^####(?: |$)/;
 const TOOL_PREFIX = /^>(?: |$)/;
 /** A yes/no prompt aider echoes as if typed (`... (Y)es/(N)o [Yes]: all`). */
@@ -85,7 +129,39 @@ const SPEECH_COMMANDS = new Set(["/ask", "/code", "/architect", "/context"]);
 interface InputEntry {
   time: number;
   text: string;
+  /** The text inside a `{` … `}` entry (a multi-line prompt sent whole). */
+  inner?: string;
   used: boolean;
+}
+
+/**
+ * A shell command's output aider sent the model (`I ran this command:` …
+ * `And got this output:` …), from the LLM log: when it was first sent.
+ */
+interface RunOutput {
+  time: number;
+  command: string;
+  output: string;
+  used: boolean;
+}
+
+/** The shell command of this turn, waiting for what aider says of its output. */
+interface PendingRun {
+  tool: string;
+  text: string;
+  time: number | undefined;
+  locator: Locator;
+  /** The command record (none yet for a bare `/test`). */
+  record: SessionRecord | undefined;
+  /** A command the model suggested (aider sets no placeholder after it). */
+  suggested: boolean;
+}
+
+/** The records a reply's applied edits made, and the commit that holds them. */
+interface AppliedRange {
+  from: number;
+  to: number;
+  commit?: string;
 }
 
 /** A SEARCH/REPLACE (or unified diff) hunk proposed in a reply. */
@@ -100,6 +176,8 @@ export interface AiderParseOptions extends ParseOptions {
   maxLineBytes?: number;
   /** Path of the input history; default `.aider.input.history` beside the log. */
   inputHistory?: string;
+  /** Path of the LLM log; default `.aider.llm.history` beside the log. */
+  llmHistory?: string;
 }
 
 /** Aider writes local wall-clock times without a zone. */
@@ -137,11 +215,14 @@ async function readInputHistory(path: string): Promise<InputEntry[]> {
   let current: { time: number; lines: string[] } | undefined;
   const flush = () => {
     if (current && current.lines.length > 0) {
-      entries.push({
+      const entry: InputEntry = {
         time: current.time,
         text: normalizePrompt(current.lines.join("\n")),
         used: false,
-      });
+      };
+      const inner = bracedInner(current.lines);
+      if (inner !== undefined) entry.inner = inner;
+      entries.push(entry);
     }
     current = undefined;
   };
@@ -162,6 +243,147 @@ async function readInputHistory(path: string): Promise<InputEntry[]> {
   }
   flush();
   return entries;
+}
+
+/**
+ * The prompt inside an entry that is a whole `{` … `}` (or `{tag` … `tag}`)
+ * block, the way a multi-line prompt pasted or typed with Alt-Enter is kept.
+ */
+function bracedInner(lines: readonly string[]): string | undefined {
+  if (lines.length < 2) return undefined;
+  const tag = BRACE_OPEN.exec((lines[0] as string).trim())?.[1];
+  if (tag === undefined || (lines.at(-1) as string).trim() !== `${tag}}`) {
+    return undefined;
+  }
+  return normalizePrompt(lines.slice(1, -1).join("\n"));
+}
+
+/**
+ * Reads the shell command outputs in the end of aider's LLM log: requests
+ * (`TO LLM <time>`) whose messages are `-------` then `ROLE text` lines.
+ * Every request repeats the chat so far, so an output counts once, when a
+ * request first holds it (as many times as it holds it: two runs with the
+ * same output). aider follows the output it adds to the chat with an
+ * `Ok.` from the assistant; the copy `/test` sends as the next prompt has
+ * none and is not counted again.
+ */
+async function readRunOutputs(path: string): Promise<RunOutput[]> {
+  let text: string;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile || info.size === 0) return [];
+    using file = await Deno.open(path, { read: true });
+    const from = Math.max(0, info.size - MAX_LLM_HISTORY_BYTES);
+    await file.seek(from, Deno.SeekMode.Start);
+    const buf = new Uint8Array(info.size - from);
+    let read = 0;
+    while (read < buf.length) {
+      const n = await file.read(buf.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    text = new TextDecoder().decode(buf.subarray(0, read));
+  } catch {
+    return [];
+  }
+  if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
+  return runOutputsIn(text);
+}
+
+/** Offsets of the lines of `text` that start with `prefix`. */
+function lineStarts(text: string, prefix: string): number[] {
+  const out: number[] = text.startsWith(prefix) ? [0] : [];
+  const needle = `\n${prefix}`;
+  for (
+    let at = text.indexOf(needle);
+    at >= 0;
+    at = text.indexOf(needle, at + 1)
+  ) {
+    out.push(at + 1);
+  }
+  return out;
+}
+
+/** The end of the line starting at `at` (its newline, or the text's end). */
+function lineEnd(text: string, at: number): number {
+  const nl = text.indexOf("\n", at);
+  return nl < 0 ? text.length : nl;
+}
+
+function runOutputsIn(text: string): RunOutput[] {
+  // Where each request (a time) or response (no time) starts.
+  const heads = [
+    ...lineStarts(text, "TO LLM ").map((at) => {
+      const stamp = text.slice(at + 7, lineEnd(text, at)).trim();
+      return { at, time: parseLocal(stamp) };
+    }),
+    ...lineStarts(text, "LLM RESPONSE ").map((at) => ({
+      at,
+      time: undefined,
+    })),
+  ].sort((a, b) => a.at - b.at);
+  const out: RunOutput[] = [];
+  const held = new Map<string, number>();
+  let head = -1;
+  // Per output in the current request: how often it is followed by `Ok.`.
+  let inRequest = new Map<string, { run: RunOutput; paired: number }>();
+  const closeRequest = (time: number | undefined) => {
+    for (const [key, { run, paired }] of inRequest) {
+      const n = Math.max(paired, 1);
+      const before = held.get(key) ?? 0;
+      for (let i = before; i < n && out.length < MAX_RUN_OUTPUTS; i++) {
+        out.push({ ...run, time: time as number });
+      }
+      if (n > before) held.set(key, n);
+    }
+    inRequest = new Map();
+  };
+  for (const at of lineStarts(text, "USER I ran this command:")) {
+    // The request holding it: a new one closes the previous request's count.
+    let next = head;
+    while (next + 1 < heads.length && (heads[next + 1]?.at as number) < at) {
+      next++;
+    }
+    if (next !== head) {
+      closeRequest(heads[head]?.time);
+      head = next;
+    }
+    const time = heads[head]?.time;
+    if (time === undefined || !text.startsWith("-------\n", at - 8)) continue;
+    // The message: its `USER` lines.
+    const lines: string[] = [];
+    let p = at;
+    while (p < text.length) {
+      const end = lineEnd(text, p);
+      const line = text.slice(p, end);
+      if (line !== "USER" && !line.startsWith("USER ")) break;
+      lines.push(line.slice(5));
+      p = end + 1;
+    }
+    const run = runMessage(lines);
+    if (!run) continue;
+    const key = `${run.command}\n\u0000${run.output}`;
+    const paired = text.startsWith("-------\nASSISTANT Ok.\n", p) &&
+      !text.startsWith("ASSISTANT", p + 22);
+    const seen = inRequest.get(key);
+    if (!seen) inRequest.set(key, { run, paired: paired ? 1 : 0 });
+    else if (paired) seen.paired++;
+    if (out.length >= MAX_RUN_OUTPUTS) break;
+  }
+  closeRequest(heads[head]?.time);
+  return out;
+}
+
+/** The command and output of an `I ran this command:` message's lines. */
+function runMessage(lines: readonly string[]): RunOutput | undefined {
+  const split = lines.findIndex((l, i) =>
+    i > 0 && /^(?:And got|Which produced) this output:$/.test(l)
+  );
+  if (split < 0) return undefined;
+  const command = lines.slice(1, split).join("\n").trim();
+  if (command.length === 0) return undefined;
+  const output = lines.slice(split + 1).join("\n").trim();
+  return { time: 0, command, output, used: false };
 }
 
 /** Strips aider's reasoning blocks and the markdown noise around a reply. */
@@ -264,6 +486,7 @@ class HistoryReader {
   #cwd: string;
   #idBase: string;
   #inputs: InputEntry[];
+  #runs: RunOutput[];
   #builder: SessionBuilder | undefined;
   #sessionStart: number | undefined;
   #nextSessionStart: number | undefined;
@@ -272,11 +495,26 @@ class HistoryReader {
   #proposed: ProposedEdit[] = [];
   /** Seq of the latest reply record (the one a commit belongs to). */
   #replySeq: number | undefined;
-  /** Reply ranges whose edits aider committed, newest last. */
-  #applied: Array<[number, number]> = [];
+  /** Reply ranges whose edits aider applied, newest last. */
+  #applied: AppliedRange[] = [];
   #undoPending = false;
+  /** The `/run`, `/test` or `!` of this turn, until aider says of its output. */
+  #pending: PendingRun | undefined;
+  /** `/git` was typed: aider's next `> ` lines are what git printed. */
+  #gitPending = false;
+  /** A `/run` output added to the chat: the next prompt may say it failed. */
+  #runOutput: SessionRecord | undefined;
+  /** The line that started this session's aider (it names `--test-cmd`). */
+  #launch: string | undefined;
+  /** Seqs of commits of the person's own changes (an undo leaves them). */
+  #dirtySeqs: number[] = [];
 
-  constructor(path: string, inputs: InputEntry[], home: string) {
+  constructor(
+    path: string,
+    inputs: InputEntry[],
+    runs: RunOutput[],
+    home: string,
+  ) {
     this.#path = path;
     this.#cwd = dirOf(path);
     // Named by the log's place under HOME, so ids survive a moved HOME.
@@ -286,6 +524,7 @@ class HistoryReader {
       : path;
     this.#idBase = sha256Hex(under).slice(0, 12);
     this.#inputs = inputs;
+    this.#runs = runs;
   }
 
   start(time: number | undefined, nextStart: number | undefined): void {
@@ -307,6 +546,11 @@ class HistoryReader {
     this.#replySeq = undefined;
     this.#applied = [];
     this.#undoPending = false;
+    this.#pending = undefined;
+    this.#gitPending = false;
+    this.#runOutput = undefined;
+    this.#launch = undefined;
+    this.#dirtySeqs = [];
   }
 
   #session(): SessionBuilder {
@@ -314,20 +558,103 @@ class HistoryReader {
     return this.#builder as SessionBuilder;
   }
 
+  /** Whether an input-history entry was typed in this session. */
+  #inSession(entry: InputEntry): boolean {
+    const from = this.#sessionStart ?? -Infinity;
+    const to = this.#nextSessionStart ?? Infinity;
+    return entry.time >= from - 1000 && entry.time < to;
+  }
+
+  /** Whether an input-history entry is unused and within this session. */
+  #open(entry: InputEntry): boolean {
+    return !entry.used && this.#inSession(entry);
+  }
+
   /** The time a prompt was typed, from the input history, within this session. */
   #promptTime(text: string): number | undefined {
     const want = normalizePrompt(text);
     if (want.length === 0) return undefined;
-    const from = this.#sessionStart ?? -Infinity;
-    const to = this.#nextSessionStart ?? Infinity;
     for (const entry of this.#inputs) {
-      if (entry.used || entry.time < from - 1000 || entry.time >= to) continue;
-      if (entry.text === want) {
+      if (!this.#open(entry)) continue;
+      if (entry.text === want || entry.inner === want) {
         entry.used = true;
         return entry.time;
       }
     }
+    return this.#bracedPromptTime(want);
+  }
+
+  /**
+   * A `{` … `}` prompt typed a line at a time: the input history keeps each
+   * line (the braces too) as an entry of its own, the log only the lines
+   * between the braces. Its time is the closing brace's, when it was sent.
+   */
+  #bracedPromptTime(want: string): number | undefined {
+    const inputs = this.#inputs;
+    for (let i = 0; i < inputs.length; i++) {
+      const open = inputs[i] as InputEntry;
+      if (!this.#open(open)) continue;
+      const tag = BRACE_OPEN.exec(open.text)?.[1];
+      if (tag === undefined) continue;
+      const lines: string[] = [];
+      const last = Math.min(inputs.length - 1, i + MAX_BRACED_LINES);
+      for (let j = i + 1; j <= last; j++) {
+        const entry = inputs[j] as InputEntry;
+        if (!this.#open(entry)) break;
+        if (entry.text !== `${tag}}`) {
+          lines.push(entry.text);
+          continue;
+        }
+        if (normalizePrompt(lines.join(" ")) !== want) break;
+        for (let k = i; k <= j; k++) (inputs[k] as InputEntry).used = true;
+        return entry.time;
+      }
+    }
     return undefined;
+  }
+
+  /**
+   * The first unused command output in the LLM log sent in this session no
+   * earlier than `after`: of `command`, or, when that is unknown (the test
+   * command aider runs by itself), of a command the person did not type in
+   * this session and that the launch line's `--test-cmd`, if any, names.
+   */
+  #runOutputFor(
+    command: string | undefined,
+    after: number | undefined,
+  ): RunOutput | undefined {
+    const want = command === undefined ? undefined : normalizePrompt(command);
+    // The log's times are whole seconds.
+    const from = Math.max(after ?? -Infinity, this.#sessionStart ?? -Infinity) -
+      1000;
+    const to = this.#nextSessionStart ?? Infinity;
+    const typed = want === undefined ? this.#typedCommands() : undefined;
+    const launch = this.#launch?.includes("--test-cmd")
+      ? normalizePrompt(this.#launch)
+      : undefined;
+    for (const run of this.#runs) {
+      if (run.used || run.time < from || run.time >= to) continue;
+      const ran = normalizePrompt(run.command);
+      if (want !== undefined ? ran !== want : typed?.has(ran)) continue;
+      if (want === undefined && launch !== undefined && !launch.includes(ran)) {
+        continue;
+      }
+      run.used = true;
+      return run;
+    }
+    return undefined;
+  }
+
+  /** The shell commands typed in this session (`/run`, `/test`, `!`). */
+  #typedCommands(): Set<string> {
+    const out = new Set<string>();
+    for (const entry of this.#inputs) {
+      if (this.#inSession(entry)) {
+        const m = /^(?:\/(?:run|test)\s+|!)(.+)$/.exec(entry.text);
+        if (m) out.add(normalizePrompt(m[1] as string));
+      }
+    }
+    return out;
   }
 
   block(block: Block): void {
@@ -349,12 +676,17 @@ class HistoryReader {
     const time = this.#lastTime;
     this.#proposed = [];
     this.#replySeq = undefined;
+    this.#pending = undefined;
+    this.#gitPending = false;
+    // aider pre-fills the prompt after a failed `/run` whose output the
+    // person added; sending it as it stands says the command failed.
+    const ran = this.#runOutput;
+    this.#runOutput = undefined;
+    if (ran && raw.startsWith(FAILED_RUN_PLACEHOLDER)) {
+      ran.flags = { ...ran.flags, isError: true };
+    }
     if (raw.startsWith("!")) {
-      builder.add("command", raw.slice(1).trim(), {
-        locator: block.locator,
-        time,
-        tool: "/run",
-      });
+      this.#command("/run", raw.slice(1).trim(), block.locator, time);
       return;
     }
     if (raw.startsWith("/")) {
@@ -362,17 +694,14 @@ class HistoryReader {
       const name = m?.[1] ?? raw;
       const rest = (m?.[2] ?? "").trim();
       if (SHELL_COMMANDS.has(name)) {
-        builder.add("command", rest, {
-          locator: block.locator,
-          time,
-          tool: name,
-        });
+        this.#command(name, rest, block.locator, time);
       } else if (name === "/git") {
         builder.add("command", `git ${rest}`.trim(), {
           locator: block.locator,
           time,
           tool: name,
         });
+        this.#gitPending = true;
       } else if (SPEECH_COMMANDS.has(name)) {
         builder.add("user", userSpeech(rest), { locator: block.locator, time });
       } else if (name === "/undo") {
@@ -381,6 +710,81 @@ class HistoryReader {
       return;
     }
     builder.add("user", userSpeech(raw), { locator: block.locator, time });
+  }
+
+  /**
+   * A shell command of this turn: typed (`/run`, `/test`, `!`), or suggested
+   * by the model and run.
+   */
+  #command(
+    tool: string,
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    suggested = false,
+  ): void {
+    // A bare `/test` runs the configured test command, named only in the
+    // LLM log: its record waits for that.
+    const record = this.#session().add("command", text, {
+      locator,
+      time,
+      tool,
+    });
+    this.#pending = { tool, text, time, locator, record, suggested };
+  }
+
+  /**
+   * `Added N lines of output to the chat`: the output of this turn's shell
+   * command went to the model. For `/test`, and for the auto-test aider runs
+   * after applying an edit (no command waiting), that means it failed.
+   * The output itself is in the LLM log when that is kept, else the record
+   * holds aider's line.
+   */
+  #outputAdded(line: string, locator: Locator, time: number | undefined): void {
+    const builder = this.#session();
+    const pending = this.#pending;
+    this.#pending = undefined;
+    const tool = pending?.tool ?? "/test";
+    const failed = tool === "/test";
+    const named = pending?.text ? pending.text : undefined;
+    const run = this.#runOutputFor(named, pending?.time ?? time);
+    if (!pending?.record && run) {
+      builder.add("command", run.command, {
+        locator: pending?.locator ?? locator,
+        time: pending?.time ?? time,
+        tool,
+      });
+    }
+    const record = builder.add("tool-output", run?.output || line, {
+      locator,
+      time,
+      tool,
+      ...(failed ? { flags: { isError: true } } : {}),
+    });
+    if (!failed && !pending?.suggested) this.#runOutput = record;
+  }
+
+  /** Supersedes what an undone reply did, but not a commit of the person's. */
+  #markUndone(range: AppliedRange): void {
+    const builder = this.#session();
+    let from = range.from;
+    for (const seq of this.#dirtySeqs) {
+      if (seq < from || seq >= range.to) continue;
+      builder.mark("undo", from, seq);
+      from = seq + 1;
+    }
+    builder.mark("undo", from, range.to);
+  }
+
+  /** What `/git` printed (aider writes it to the log), as its output. */
+  #gitOutput(block: Block): void {
+    const failed = block.lines.some((l) => GIT_ERROR.test(l));
+    this.#session().add("tool-output", block.lines.join("\n"), {
+      locator: block.locator,
+      time: this.#lastTime,
+      tool: "/git",
+      ...(failed ? { flags: { isError: true } } : {}),
+    });
   }
 
   #reply(block: Block): void {
@@ -399,17 +803,72 @@ class HistoryReader {
   #tool(block: Block): void {
     const builder = this.#session();
     const time = this.#lastTime;
+    if (this.#gitPending) {
+      this.#gitPending = false;
+      this.#gitOutput(block);
+      return;
+    }
     // What went wrong on aider's side (the model's API refusing, a file it
     // could not write) is kept; its retries repeat a line many times.
     const errors = new Set<string>();
+    let shellAsked = false;
+    let dirty = false;
     for (const line of block.lines) {
+      const afterDirty = dirty;
+      dirty = DIRTY_COMMIT.test(line);
+      if (SHELL_ASK.test(line)) shellAsked = true;
+      const running = shellAsked ? SHELL_RUNNING.exec(line) : null;
+      if (running) {
+        // Its output is added (or not) below, as for `/run`.
+        this.#command("/run", running[1] as string, block.locator, time, true);
+        continue;
+      }
       if (LAUNCH_LINE.test(line)) {
+        this.#launch ??= line;
         // How aider was started: its model and flags, as the person ran it.
         builder.add("command", line, {
           locator: block.locator,
           time,
           tool: LAUNCH_TOOL,
         });
+        continue;
+      }
+      if (ADDED_OUTPUT.test(line)) {
+        this.#outputAdded(line, block.locator, time);
+        continue;
+      }
+      const commit = COMMIT_LINE.exec(line);
+      if (commit) {
+        // The commit message: what the edit did, in a line.
+        const record = builder.add("tool-output", line, {
+          locator: block.locator,
+          time,
+          tool: COMMIT_TOOL,
+        });
+        if (record && afterDirty) this.#dirtySeqs.push(record.seq);
+        // Committing the reply's edits: an undo of it supersedes it too.
+        const last = this.#applied.at(-1);
+        if (record && last && last.to === record.seq && !last.commit) {
+          last.to = builder.nextSeq;
+          last.commit = commit[1] as string;
+        }
+        continue;
+      }
+      const removed = UNDO_REMOVED.exec(line);
+      if (removed || UNDO_NOW_AT.test(line)) {
+        if (removed && this.#undoPending) {
+          this.#undoPending = false;
+          const hash = removed[1] as string;
+          const at = this.#applied.findLastIndex((r) =>
+            r.commit !== undefined &&
+            (r.commit.startsWith(hash) || hash.startsWith(r.commit))
+          );
+          const [range] = this.#applied.splice(
+            at >= 0 ? at : this.#applied.length - 1,
+            1,
+          );
+          if (range) this.#markUndone(range);
+        }
         continue;
       }
       if (ERROR_LINE.test(line) && errors.size < MAX_ERROR_LINES) {
@@ -438,25 +897,20 @@ class HistoryReader {
         );
         const from = this.#replySeq ?? before;
         const last = this.#applied.at(-1);
-        if (last && last[0] === from) last[1] = builder.nextSeq;
-        else this.#applied.push([from, builder.nextSeq]);
+        if (last && last.from === from && !last.commit) {
+          last.to = builder.nextSeq;
+        } else this.#applied.push({ from, to: builder.nextSeq });
         continue;
       }
       const added = /^Added (.+?) to the chat(?: \(read-only\))?\.?\s*$/.exec(
         line,
       );
-      if (added && !/^\d+ lines? of output$/.test(added[1] as string)) {
+      if (added) {
         builder.add("files", added[1] as string, {
           locator: block.locator,
           time,
           tool: "add",
         });
-        continue;
-      }
-      if (this.#undoPending && /^Removed: [0-9a-f]{6,40}\b/.test(line)) {
-        this.#undoPending = false;
-        const range = this.#applied.pop();
-        if (range) builder.mark("undo", range[0], range[1]);
       }
     }
     if (errors.size > 0) {
@@ -511,9 +965,14 @@ async function headerTimes(
  * become commands; other slash commands are not speech; `/undo` marks the
  * reply whose commit it removed); `> ` lines are aider's own output, read
  * for `Applied edit to` (a `files` record plus the reply's SEARCH text as
- * `edit`) and `Added … to the chat`; everything else is the model's reply,
- * without its reasoning block. Prompt times come from `.aider.input.history`
- * when it is there, else the session header.
+ * `edit`), `Added … to the chat`, `Commit <hash> <message>` (tool-output,
+ * tool `commit`), what `/git` printed (its tool-output), a shell command
+ * the model suggested (`Running …`) and `Added N lines of output to the
+ * chat` (the command's tool-output: an error for `/test` and the auto-test,
+ * which add it only on a non-zero exit); everything else is the model's
+ * reply, without its reasoning block. The output itself comes from the
+ * LLM log (`.aider.llm.history`) when there is one. Prompt times come from
+ * `.aider.input.history` when it is there, else the session header.
  *
  * @param path The chat log.
  * @param options Parse options (the file is always read whole).
@@ -551,9 +1010,13 @@ export async function parseAiderHistory(
   const inputs = await readInputHistory(
     options.inputHistory ?? `${dirOf(path)}/${INPUT_NAME}`,
   );
+  const runs = await readRunOutputs(
+    options.llmHistory ?? llmHistoryPath(path, options.source),
+  );
   const reader = new HistoryReader(
     path,
     inputs,
+    runs,
     options.source.home.replace(/[\\/]+$/, ""),
   );
   let skipped = 0;
@@ -603,8 +1066,16 @@ export async function parseAiderHistory(
     }
     toolMessage = false;
     if (
-      signed && !marker && TOOL_PREFIX.test(text) && block?.kind === "tool"
+      signed && !marker && TOOL_PREFIX.test(text) &&
+      (block?.kind === "tool" || block?.kind === "user")
     ) {
+      // A multi-line message aider quoted as one (`tool_output` of text
+      // with newlines: `/git`'s output): right after a prompt, it starts
+      // aider's output; a reply is always set off by a blank line.
+      if (block.kind !== "tool") {
+        emit();
+        block = { kind: "tool", lines: [], locator };
+      }
       block.lines.push(text.slice(2).trim());
       toolMessage = true;
       toolMessageLines = 0;
@@ -661,6 +1132,18 @@ export async function parseAiderHistory(
   return { sessions, skipped };
 }
 
+/**
+ * The LLM log beside a chat log: `AIDER_LLM_HISTORY_FILE` when it names a
+ * file relative to the project (as aider's docs suggest), else the name the
+ * docs give it.
+ */
+function llmHistoryPath(path: string, source: SourceEnv): string {
+  const named = source.env.AIDER_LLM_HISTORY_FILE?.trim();
+  const relative = named && !/^(?:[\\/]|[A-Za-z]:|~)/.test(named) &&
+    !named.split(/[\\/]+/).includes("..");
+  return `${dirOf(path)}/${relative ? named : LLM_HISTORY_NAME}`;
+}
+
 function aiderRoots(source: SourceEnv): string[] {
   return [source.home, ...pathList(source.env.DEJA_AIDER_ROOTS, source)];
 }
@@ -695,7 +1178,9 @@ export const aider: Harness = {
     "append-only markdown per project (.aider.chat.history.md, many sessions per file) plus .aider.input.history prompt times",
   envOverrides: ["DEJA_AIDER_ROOTS", "AIDER_CHAT_HISTORY_FILE"],
   // 2: session ids hash the log's path under HOME, not its absolute path.
-  revision: 4,
+  // 5: /git output, commit messages, failed /test and auto-test runs,
+  // command output from the LLM log, `{` prompt times.
+  revision: 5,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
@@ -724,12 +1209,12 @@ export const aider: Harness = {
   kinds: [historyKind],
   docs: {
     store:
-      "`.aider.chat.history.md` (and `.aider.input.history`) in each project folder: found in HOME, in `~/{code,src,projects,work,dev,repos,git,Documents}` up to 3 levels deep, at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
+      "`.aider.chat.history.md` (with `.aider.input.history` and, when aider was run with `--llm-history-file`, `.aider.llm.history` or the relative name in `AIDER_LLM_HISTORY_FILE` beside it) in each project folder: found in HOME, in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case: `~/Projects`, `~/Code`) up to 3 levels deep (hidden and dependency folders skipped, at most 20,000 folders), at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      'one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history`; assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, and the echoed line that started aider (its model and flags) as a command (tool `aider`); `Applied edit to` as files plus the reply\'s SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply\'s records superseded; `> ` status lines reporting an error (an exception\'s name, "failed", "refused", "unable to"…: the model\'s API failing, an edit that did not match) as one error tool-output per block, each distinct line once',
+      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once",
     omits:
-      "other `> ` status lines (banners, token costs, commits, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands, command output and exit codes (aider does not write them to the log); assistant times are the prompt's time (the log has no reply times)",
+      "other `> ` status lines (banners, token costs, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands; exit codes (never written: a failure is only known as above), the output of a command whose output was not added to the chat (never written), of a suggested shell command (sent as `Output from …`, not matched), and of any command without an LLM log; everything else in the LLM log (the conversation again, system prompts, file contents) and all of it but its last 32 MiB; an LLM log named elsewhere (an absolute `--llm-history-file`); assistant times are the prompt's time (the log has no reply times)",
     verified:
-      "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider",
+      "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider (fixtures/aider/Projects/otter-api: `/git`, commits, auto-test, `/test`, `/run`, suggested commands, a `{` prompt typed a line at a time and `.aider.llm.history`, written from Aider-AI/aider's io.py, commands.py, repo.py and base_coder.py, no real LLM log)",
   },
 };

@@ -9,6 +9,7 @@ const FIXTURE_HOME = fileURLToPath(
   new URL("../../fixtures/aider", import.meta.url),
 );
 const FIXTURE_LOG = `${FIXTURE_HOME}/code/weather-cli/.aider.chat.history.md`;
+const OTTER_LOG = `${FIXTURE_HOME}/Projects/otter-api/.aider.chat.history.md`;
 const SAMPLES = sampleDir("aider");
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
@@ -36,7 +37,7 @@ function log(...lines: string[]): string {
 Deno.test("aider.discover() finds logs in HOME, project folders and configured roots", async (t) => {
   await t.step("fixture HOME", async () => {
     const found = await aider.discover(source);
-    deepEqual(found, [FIXTURE_LOG]);
+    deepEqual(found, [FIXTURE_LOG, OTTER_LOG]);
   });
   await t.step(
     "HOME, AIDER_CHAT_HISTORY_FILE and DEJA_AIDER_ROOTS",
@@ -74,6 +75,25 @@ Deno.test("aider.discover() finds logs in HOME, project folders and configured r
       ]);
     },
   );
+  await t.step("~/Projects and ~/workspace, three levels deep", async () => {
+    const home = await Deno.makeTempDir();
+    const logs = [
+      "Projects/zebra-app",
+      "workspace/ferret-ui",
+      "code/clients/acme/ferrum",
+      "code/clients/acme/2026/ironclad",
+    ];
+    for (const dir of logs) {
+      await Deno.mkdir(`${home}/${dir}`, { recursive: true });
+      await Deno.writeTextFile(`${home}/${dir}/.aider.chat.history.md`, "");
+    }
+    const found = await aider.discover({ home, env: {}, os: "linux" });
+    deepEqual(found, [
+      `${home}/code/clients/acme/ferrum/.aider.chat.history.md`,
+      `${home}/Projects/zebra-app/.aider.chat.history.md`,
+      `${home}/workspace/ferret-ui/.aider.chat.history.md`,
+    ]);
+  });
   await t.step("roots list HOME then the configured roots", () => {
     deepEqual(
       aider.roots({
@@ -123,7 +143,7 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   ok(/^[0-9a-f]{12}-2$/.test(s.id), s.id);
   equal(
     roles(s),
-    "command,files,user,assistant,files,edit,command,user,assistant,files,edit,user,assistant,tool-output,assistant,files",
+    "command,files,user,assistant,files,edit,tool-output,command,tool-output,user,assistant,files,edit,tool-output,user,assistant,tool-output,assistant,files",
   );
   // How aider was started is a command of its own.
   equal(
@@ -132,7 +152,9 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   );
   equal(s.records[0]?.tool, "aider");
   // The edit that failed to match is an error aider reported.
-  const failed = s.records.find((r) => r.role === "tool-output");
+  const failed = s.records.find((r) =>
+    r.role === "tool-output" && r.tool === "aider"
+  );
   equal(failed?.flags?.isError, true);
   ok(failed?.text.includes("SearchReplaceNoExactMatch"), failed?.text);
   const users = s.records.filter((r) => r.role === "user").map((r) => r.text);
@@ -160,10 +182,509 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   equal(s.records[2]?.time, new Date(2026, 1, 10, 9, 21, 30, 118).getTime());
   equal(s.records[3]?.time, s.records[2]?.time);
   equal(s.started, new Date(2026, 1, 10, 9, 20, 41).getTime());
-  // /undo removed the kelvin commit: that reply and its edit are superseded.
-  deepEqual(s.marks, [{ kind: "undo", from: 8, to: 11 }]);
+  // /undo removed the kelvin commit: that reply, its edit and the commit
+  // are superseded.
+  deepEqual(s.marks, [{ kind: "undo", from: 10, to: 14 }]);
   const superseded = s.records.filter((r) => isSuperseded(r.seq, s.marks));
-  deepEqual(superseded.map((r) => r.role), ["assistant", "files", "edit"]);
+  deepEqual(superseded.map((r) => r.role), [
+    "assistant",
+    "files",
+    "edit",
+    "tool-output",
+  ]);
+  equal(superseded.at(-1)?.text, "Commit 8c0d4e7 feat: support kelvin output");
+});
+
+/** A chat log (and the files beside it) in a fresh project folder. */
+async function tempProject(
+  files: { log: string; input?: string; llm?: string; llmName?: string },
+): Promise<string> {
+  const path = await tempLog(files.log);
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  if (files.input !== undefined) {
+    await Deno.writeTextFile(`${dir}/.aider.input.history`, files.input);
+  }
+  if (files.llm !== undefined) {
+    await Deno.writeTextFile(
+      `${dir}/${files.llmName ?? ".aider.llm.history"}`,
+      files.llm,
+    );
+  }
+  return path;
+}
+
+/** An `I ran this command:` message in aider's LLM log (`format_messages`). */
+function ranMessage(command: string, output: string): string {
+  const text =
+    `I ran this command:\n\n${command}\n\nAnd got this output:\n\n${output}`;
+  return ["-------", ...text.split("\n").map((l) => `USER ${l}`)].join("\n");
+}
+
+const OK_MESSAGE = "-------\nASSISTANT Ok.";
+
+Deno.test("parseAiderHistory() reads the otter fixture: commits, /git, failed tests and /run output from the LLM log", async () => {
+  const result = await parseAiderHistory(OTTER_LOG, opts());
+  equal(result.sessions.length, 1);
+  const s = result.sessions[0] as Session;
+  equal(s.project, "otter-api");
+  const at = (seq: number) => s.records.find((r) => r.seq === seq);
+  const shape = s.records.map((r) =>
+    `${r.role}${r.tool ? ` ${r.tool}` : ""}${r.flags?.isError ? " !" : ""}`
+  );
+  deepEqual(shape, [
+    "command aider",
+    "files add",
+    "user",
+    "assistant",
+    "files edit",
+    "edit edit",
+    "tool-output commit",
+    "command /test",
+    "tool-output /test !",
+    "assistant",
+    "files edit",
+    "edit edit",
+    "tool-output commit",
+    "command /run",
+    "tool-output /run !",
+    "user",
+    "assistant",
+    "command /git",
+    "tool-output /git",
+    "user",
+    "assistant",
+    "command /run",
+    "command /test",
+    "tool-output /test !",
+    "assistant",
+    "command /test",
+    "user",
+    "assistant",
+  ]);
+  // Commit messages are kept as what the commit did.
+  equal(
+    at(6)?.text,
+    "Commit 4b1e7a2 fix: stop the otter limiter admitting the request past its cap",
+  );
+  // The auto-test after the edit failed: its command and output come from
+  // the LLM log, once though two requests repeat it.
+  equal(at(7)?.text, "pytest -q");
+  ok(at(8)?.text.includes("OTTERBURST_31"), at(8)?.text);
+  // /run output, sent with the next prompt; that prompt is aider's
+  // placeholder after a failed run, so the output is an error.
+  equal(at(13)?.text, "pytest -q tests/test_limits.py -k refill");
+  equal(
+    at(14)?.text,
+    "E   RefillClockSkew: otter refill drifted 41ms (OTTER_REFILL_SKEW)\n1 failed in 0.12s",
+  );
+  // /git output, written as one quoted message after the prompt.
+  equal(at(17)?.text, "git log --oneline -3");
+  ok(at(18)?.text.includes("(ottercub-ledger)"), at(18)?.text);
+  equal(at(18)?.text.split("\n").length, 3);
+  // A `{` prompt typed a line at a time takes its closing brace's time.
+  equal(
+    at(19)?.text,
+    "why does the refill clock drift\nonly under the otter soak test?",
+  );
+  equal(at(19)?.time, new Date(2026, 2, 20, 14, 8, 30, 900).getTime());
+  equal(at(20)?.time, at(19)?.time);
+  // The shell command the model suggested ran; its output was not added.
+  equal(at(21)?.text, "python -m otter.soak --minutes 1");
+  // /test that failed, and one that passed (aider logs nothing then).
+  equal(at(22)?.text, "pytest -q tests/test_soak.py");
+  ok(at(23)?.text.includes("SOAK_TIMEOUT_OTTER"), at(23)?.text);
+  equal(at(25)?.text, "pytest -q tests/test_limits.py");
+  equal(at(26)?.role, "user");
+  equal(at(26)?.time, new Date(2026, 2, 20, 14, 12, 30, 300).getTime());
+});
+
+Deno.test("parseAiderHistory() flags a failed /test, and an auto-test, without an LLM log", async (t) => {
+  const header = [
+    "# aider chat started at 2026-03-15 16:05:10",
+    "",
+    "> aider --model sonnet --auto-test  ",
+  ];
+  await t.step("/test that failed", async () => {
+    const path = await tempProject({
+      log: log(
+        ...header,
+        "",
+        "#### /test pytest -q tests/test_jackalope.py  ",
+        "> Added 9 lines of output to the chat.  ",
+        "",
+        "The jackalope test asserts the old burst.",
+      ),
+    });
+    const s = (await parseAiderHistory(path, opts())).sessions[0];
+    equal(roles(s), "command,command,tool-output,assistant");
+    const [command, output] = [s?.records[1], s?.records[2]];
+    equal(command?.text, "pytest -q tests/test_jackalope.py");
+    equal(command?.tool, "/test");
+    equal(output?.tool, "/test");
+    equal(output?.flags?.isError, true);
+    equal(output?.text, "Added 9 lines of output to the chat.");
+  });
+  await t.step("/run whose output was added, and an auto-test", async () => {
+    const path = await tempProject({
+      log: log(
+        ...header,
+        "",
+        "#### /run pnpm vitest run wombat  ",
+        "> Add 0.4k tokens of command output to the chat? (Y)es/(N)o [Yes]: y  ",
+        "> Added 14 lines of output to the chat.  ",
+        "",
+        "#### fix the wombat drain  ",
+        "",
+        "Done.",
+        "",
+        "> Applied edit to src/wombat.ts  ",
+        "> Commit 3f9c2ab fix: drain the wombat queue on idle  ",
+        "> Added 23 lines of output to the chat.  ",
+        "> Attempt to fix test errors? (Y)es/(N)o [Yes]: n  ",
+      ),
+    });
+    const s = (await parseAiderHistory(path, opts())).sessions[0] as Session;
+    equal(
+      roles(s),
+      "command,command,tool-output,user,assistant,files,tool-output,tool-output",
+    );
+    // Whether a /run failed is not written: its output is not an error.
+    equal(s.records[2]?.tool, "/run");
+    equal(s.records[2]?.flags?.isError, undefined);
+    // The auto-test's output was added: it failed.
+    equal(s.records[7]?.tool, "/test");
+    equal(s.records[7]?.flags?.isError, true);
+  });
+  await t.step(
+    "a suggested shell command's output is not a test's",
+    async () => {
+      const path = await tempProject({
+        log: log(
+          ...header,
+          "",
+          "#### why is the soak slow  ",
+          "",
+          "```bash",
+          "python -m otter.soak",
+          "```",
+          "",
+          "> python -m otter.soak  ",
+          "> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y  ",
+          "> Running python -m otter.soak  ",
+          "> Add command output to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  ",
+          "> Added 4 lines of output to the chat.  ",
+          "",
+          // aider sets this placeholder after a failed /run, not here.
+          "#### What's wrong? Fix  ",
+        ),
+      });
+      const s = (await parseAiderHistory(path, opts())).sessions[0] as Session;
+      equal(roles(s), "command,user,assistant,command,tool-output,user");
+      equal(s.records[3]?.text, "python -m otter.soak");
+      equal(s.records[4]?.tool, "/run");
+      equal(s.records[4]?.flags?.isError, undefined);
+    },
+  );
+});
+
+Deno.test("parseAiderHistory() keeps /git output and commit messages, and an undo supersedes its commit", async (t) => {
+  await t.step("/git output, one line a message, and a git error", async () => {
+    const path = await tempProject({
+      log: log(
+        "# aider chat started at 2026-03-14 10:22:31",
+        "",
+        "#### /git log --oneline -2  ",
+        "> 3f9c2ab fix: preserve the trace header  ",
+        "> a41d0e9 feat: add wallaby-cache warmup GIT_OUTPUT_WALLABY  ",
+        "",
+        "#### /git checkout mian  ",
+        "> error: pathspec 'mian' did not match any file(s) known to git  ",
+      ),
+    });
+    const s = (await parseAiderHistory(path, opts())).sessions[0] as Session;
+    equal(roles(s), "command,tool-output,command,tool-output");
+    equal(
+      s.records[1]?.text,
+      "3f9c2ab fix: preserve the trace header\na41d0e9 feat: add wallaby-cache warmup GIT_OUTPUT_WALLABY",
+    );
+    equal(s.records[1]?.tool, "/git");
+    equal(s.records[1]?.flags?.isError, undefined);
+    equal(s.records[3]?.flags?.isError, true);
+    equal(s.records[3]?.tool, "/git");
+  });
+  await t.step("an undo names the commit it removed", async () => {
+    const path = await tempProject({
+      log: log(
+        "# aider chat started at 2026-03-14 10:22:31",
+        "",
+        "#### rename the guard  ",
+        "",
+        "Renamed.",
+        "",
+        "> Applied edit to src/ocelot.py  ",
+        "> Commit 77b01c2 refactor: rename ocelot_guard to ocelot_gate (failed guard)  ",
+        "",
+        "#### and the gate  ",
+        "",
+        "Renamed too.",
+        "",
+        "> Applied edit to src/gate.py  ",
+        "> Unable to commit: index.lock exists  ",
+        "",
+        "#### /undo  ",
+        "> Removed: 77b01c2 refactor: rename ocelot_guard to ocelot_gate (failed guard)  ",
+        "> Now at:  3f9c2ab fix: preserve the trace header  ",
+      ),
+    });
+    const s = (await parseAiderHistory(path, opts())).sessions[0] as Session;
+    equal(
+      roles(s),
+      "user,assistant,files,tool-output,user,assistant,files,tool-output",
+    );
+    // A commit message saying "failed" is not an error.
+    equal(s.records[3]?.tool, "commit");
+    equal(s.records[3]?.flags?.isError, undefined);
+    equal(s.records[7]?.flags?.isError, true);
+    // The undo removed the first reply's commit, not the uncommitted edit.
+    deepEqual(s.marks, [{ kind: "undo", from: 1, to: 4 }]);
+  });
+  await t.step(
+    "an undo leaves the commit of the person's own changes",
+    async () => {
+      const path = await tempProject({
+        log: log(
+          "# aider chat started at 2026-03-14 10:22:31",
+          "",
+          "#### collect before yielding  ",
+          "",
+          "Collected.",
+          "",
+          "> Committing src/union.ts before applying edits.  ",
+          "> Commit dd581c5 refactor: yield directly  ",
+          "> Applied edit to src/union.ts  ",
+          "> Commit 2bae9da refactor: collect items before yielding  ",
+          "",
+          "#### /undo  ",
+          "> Removed: 2bae9da refactor: collect items before yielding  ",
+          "> Now at:  dd581c5 refactor: yield directly  ",
+        ),
+      });
+      const s = (await parseAiderHistory(path, opts())).sessions[0] as Session;
+      equal(roles(s), "user,assistant,tool-output,files,tool-output");
+      const undone = s.records.filter((r) => isSuperseded(r.seq, s.marks));
+      deepEqual(undone.map((r) => r.text), [
+        "Collected.",
+        "src/union.ts",
+        "Commit 2bae9da refactor: collect items before yielding",
+      ]);
+    },
+  );
+});
+
+Deno.test("parseAiderHistory() times a multi-line prompt by its own input-history entry", async (t) => {
+  const chat = log(
+    "# aider chat started at 2026-03-14 10:22:31",
+    "",
+    "#### /run pnpm vitest run wombat  ",
+    "",
+    "#### why does the wombat suite time out?  ",
+    "#### it started after the badger-queue change  ",
+    "",
+    "It waits on the drain.",
+  );
+  const cases: Array<[string, string, Date]> = [
+    [
+      "sent whole: one entry, braces and all",
+      [
+        "# 2026-03-14 10:31:40.000001",
+        "+/run pnpm vitest run wombat",
+        "",
+        "# 2026-03-14 10:33:12.500000",
+        "+{",
+        "+why does the wombat suite time out?",
+        "+it started after the badger-queue change",
+        "+}",
+      ].join("\n"),
+      new Date(2026, 2, 14, 10, 33, 12, 500),
+    ],
+    [
+      "typed a line at a time: one entry a line",
+      [
+        "# 2026-03-14 10:31:40.000001",
+        "+/run pnpm vitest run wombat",
+        "",
+        "# 2026-03-14 10:32:50.000000",
+        "+{wombat",
+        "",
+        "# 2026-03-14 10:33:01.000000",
+        "+why does the wombat suite time out?",
+        "",
+        "# 2026-03-14 10:33:07.000000",
+        "+it started after the badger-queue change",
+        "",
+        "# 2026-03-14 10:33:12.250000",
+        "+wombat}",
+      ].join("\n"),
+      new Date(2026, 2, 14, 10, 33, 12, 250),
+    ],
+  ];
+  for (const [name, input, want] of cases) {
+    await t.step(name, async () => {
+      const path = await tempProject({ log: chat, input: input + "\n" });
+      const s = (await parseAiderHistory(path, opts())).sessions[0];
+      const user = s?.records.find((r) => r.role === "user");
+      equal(user?.time, want.getTime());
+      equal(s?.records.at(-1)?.time, want.getTime());
+    });
+  }
+});
+
+Deno.test("parseAiderHistory() reads command output from the LLM log, each run once", async (t) => {
+  const chat = log(
+    "# aider chat started at 2026-03-14 10:22:31",
+    "",
+    "> aider --model sonnet --test-cmd pnpm run e2e --auto-test  ",
+    "",
+    "#### fix the redirect  ",
+    "",
+    "Fixed.",
+    "",
+    "> Applied edit to src/router.ts  ",
+    "> Added 1 line of output to the chat.  ",
+    "",
+    "#### /run pnpm vitest run wombat  ",
+    "> Add 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: y  ",
+    "> Added 1 line of output to the chat.  ",
+    "",
+    "#### /run pnpm vitest run wombat  ",
+    "> Add 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: y  ",
+    "> Added 1 line of output to the chat.  ",
+    "",
+    "#### why  ",
+    "",
+    "Because.",
+  );
+  const input = [
+    "# 2026-03-14 10:23:00.000000",
+    "+fix the redirect",
+    "# 2026-03-14 10:31:40.000000",
+    "+/run pnpm vitest run wombat",
+    "# 2026-03-14 10:31:50.000000",
+    "+/run pnpm vitest run wombat",
+    "# 2026-03-14 10:33:12.000000",
+    "+why",
+  ].join("\n") + "\n";
+  const e2e = ranMessage("pnpm run e2e", "E2E_CAPYBARA_FAIL");
+  const wombat = ranMessage("pnpm vitest run wombat", "ERR_NARWHAL_88");
+  const llm = [
+    "TO LLM 2026-03-14T10:23:01",
+    "-------",
+    "SYSTEM Act as an expert software developer.",
+    "-------",
+    "USER fix the redirect",
+    "LLM RESPONSE 2026-03-14T10:23:09",
+    "ASSISTANT Fixed.",
+    // The auto-test's output, in the chat and sent again as the prompt.
+    "TO LLM 2026-03-14T10:23:11",
+    e2e,
+    OK_MESSAGE,
+    e2e,
+    "LLM RESPONSE 2026-03-14T10:23:15",
+    "ASSISTANT Done.",
+    // Two runs with the same output, sent with the next prompt.
+    "TO LLM 2026-03-14T10:33:13",
+    e2e,
+    OK_MESSAGE,
+    wombat,
+    OK_MESSAGE,
+    wombat,
+    OK_MESSAGE,
+    "-------",
+    "USER why",
+    "LLM RESPONSE 2026-03-14T10:33:20",
+    "ASSISTANT Because.",
+  ].join("\n") + "\n";
+  const outputs = (s: Session | undefined) =>
+    s?.records.filter((r) => r.role === "tool-output").map((r) =>
+      `${r.tool} ${r.text}`
+    );
+  await t.step("the auto-test and both runs", async () => {
+    const path = await tempProject({ log: chat, input, llm });
+    const s = (await parseAiderHistory(path, opts())).sessions[0];
+    deepEqual(outputs(s), [
+      "/test E2E_CAPYBARA_FAIL",
+      "/run ERR_NARWHAL_88",
+      "/run ERR_NARWHAL_88",
+    ]);
+    const auto = s?.records.find((r) =>
+      r.role === "command" && r.tool === "/test"
+    );
+    equal(auto?.text, "pnpm run e2e");
+  });
+  await t.step("CRLF line ends, under AIDER_LLM_HISTORY_FILE", async () => {
+    const path = await tempProject({
+      log: chat,
+      input,
+      llm: llm.replaceAll("\n", "\r\n"),
+      llmName: "llm.log",
+    });
+    const env = { AIDER_LLM_HISTORY_FILE: "llm.log" };
+    const s = (await parseAiderHistory(path, {
+      ...opts(),
+      source: { ...source, env },
+    })).sessions[0];
+    equal(outputs(s)?.length, 3);
+    ok(outputs(s)?.every((o) => !o.includes("Added")), String(outputs(s)));
+  });
+  await t.step(
+    "the copy a failed test sends as the prompt is no second run",
+    async () => {
+      const path = await tempProject({
+        log: log(
+          "# aider chat started at 2026-03-14 10:39:00",
+          "",
+          "#### fix b  ",
+          "",
+          "Fixed.",
+          "",
+          "> Applied edit to src/b.ts  ",
+          "> Added 1 line of output to the chat.  ",
+          "> Attempt to fix test errors? (Y)es/(N)o [Yes]: y  ",
+          "",
+          "Fixed again.",
+          "",
+          "> Applied edit to src/b.ts  ",
+          "> Added 2 lines of output to the chat.  ",
+          "> Attempt to fix test errors? (Y)es/(N)o [Yes]: n  ",
+        ),
+        input: "# 2026-03-14 10:40:00.000000\n+fix b\n",
+        llm: ["TO LLM 2026-03-14T10:40:05", e2e, OK_MESSAGE, e2e].join("\n"),
+      });
+      const s = (await parseAiderHistory(path, opts())).sessions[0];
+      deepEqual(outputs(s), [
+        "/test E2E_CAPYBARA_FAIL",
+        "/test Added 2 lines of output to the chat.",
+      ]);
+    },
+  );
+  await t.step(
+    "an auto-test does not take a typed command's output",
+    async () => {
+      // The auto-test's own output is not in the log (written from later on).
+      const late = llm.slice(llm.indexOf("TO LLM 2026-03-14T10:33:13"));
+      const path = await tempProject({
+        log: chat.replace("--test-cmd pnpm run e2e ", ""),
+        input,
+        llm: late.replaceAll(e2e + "\n" + OK_MESSAGE + "\n", ""),
+      });
+      const s = (await parseAiderHistory(path, opts())).sessions[0];
+      deepEqual(outputs(s), [
+        "/test Added 1 line of output to the chat.",
+        "/run ERR_NARWHAL_88",
+        "/run ERR_NARWHAL_88",
+      ]);
+    },
+  );
 });
 
 Deno.test("parseAiderHistory() splits sessions and drops banner-only starts", async (t) => {
@@ -347,10 +868,12 @@ Deno.test({
     // Counted by reading the files: sessions are `# aider chat started`
     // headers where something was said; user turns are `####` blocks that
     // are not yes/no echoes or slash commands; assistant turns are reply
-    // blocks between aider's `>` lines.
+    // blocks between aider's `>` lines; marks: monochromatic's one /undo,
+    // in two ranges around the commit of the person's own changes that
+    // aider made before applying the undone edit.
     const expected: Array<[string, number, number, number, number]> = [
       ["trading-bot", 3, 3, 0, 0],
-      ["monochromatic", 13, 23, 40, 1],
+      ["monochromatic", 13, 23, 40, 2],
     ];
     for (const [name, sessions, users, replies, marks] of expected) {
       await t.step(name, async () => {

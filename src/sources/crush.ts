@@ -422,7 +422,7 @@ export const crush: Harness = {
   kinds: [dbKind],
   docs: {
     store:
-      "`<project>/.crush/crush.db` (the data directory each project uses); the list of projects is `projects.json` in `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\\crush` (Windows) or `~/.local/share/crush` (Linux, macOS); also `~/.crush/crush.db` and `.crush/crush.db` found in `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `Documents` under HOME (three levels deep)",
+      "`<project>/.crush/crush.db` (the data directory each project uses); the list of projects is `projects.json` in `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\\crush` (Windows) or `~/.local/share/crush` (Linux, macOS); also `~/.crush/crush.db` and `.crush/crush.db` found in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case) three levels deep",
     extracts:
       "user/assistant text parts, the session's summary message as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent",
     omits:
