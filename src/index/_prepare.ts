@@ -70,11 +70,14 @@ export function prepareSessions(
       redactions[rule] = (redactions[rule] ?? 0) + n;
     }
   };
-  const scrub = (text: string, role: Role | undefined): string => {
+  const scrub = (raw: string, role: Role | undefined): string => {
+    // NULs between characters (UTF-16 text a command printed) hide every
+    // shape from the rules, and cut a stored string short.
+    const text = raw.includes("\0") ? raw.replaceAll("\0", "") : raw;
     if (!redactOn) return text;
     // Passwords said in words live in what people and agents say; the
     // secrets a command takes in its own place, in commands.
-    const r = redact(text, { kind: kindOf(role) });
+    const r = redact(text, { kind: kindOf(role, text) });
     count(r.counts);
     return r.text;
   };
@@ -174,12 +177,23 @@ export function prepareSessions(
 }
 
 /** What redaction should take a record's text for. */
-function kindOf(role: Role | undefined): "speech" | "command" | "output" {
+function kindOf(
+  role: Role | undefined,
+  text: string,
+): "speech" | "command" | "output" {
   if (role === "command") return "command";
   const said = role === undefined || role === "user" || role === "assistant" ||
-    role === "summary";
+    role === "summary" || (role === "tool-output" && QUOTES_PERSON.test(text));
   return said ? "speech" : "output";
 }
+
+/**
+ * A tool result that hands the agent what the person typed (their answers
+ * to a question tool, the reason they refused a call): their words, read
+ * with the rules for speech.
+ */
+const QUOTES_PERSON =
+  /^\s*(?:User has answered your questions?|The user doesn't want to (?:proceed|take this action)|The user (?:answered|responded|said)\b)/i;
 
 /**
  * A title cut short ("…") by its harness loses its last word when that

@@ -213,3 +213,34 @@ Deno.test("prepareSessions() redacts a token in a working directory and the proj
   equal(prepared!.cwd, "/home/dev/tmp/deploy-[redacted:github-token]");
   equal(prepared!.project, "deploy-[redacted:github-token]");
 });
+
+Deno.test("prepareSessions() reads UTF-16 text without its NULs and a person's answers in tool output as speech", () => {
+  const utf16 = [
+    ..."AWS_SECRET_ACCESS_KEY=Kp4Wn8Zr2Xq6Tv0Lm3Hb7Jc5Fd9Sa1Gy4Ue8Ro2Q",
+  ]
+    .join("\0");
+  const session: Session = {
+    harness: "fixture",
+    id: "s9",
+    project: "api",
+    path: "/z.jsonl",
+    title: "",
+    records: [
+      recordOf("tool-output", `${utf16}\0`, 0, "Bash"),
+      recordOf(
+        "tool-output",
+        'User has answered your questions: "Which account?"="login with admin / 3sSFUMmKYR#9"',
+        1,
+        "AskUserQuestion",
+      ),
+      // Not the person's words: tool output keeps the output rules.
+      recordOf("tool-output", "login with admin / 3sSFUMmKYR#9", 2, "Bash"),
+    ],
+    marks: [],
+  };
+  const [prepared] = prepareSessions([session], true, {});
+  const text = (i: number) => storedText(prepared!.records[i]!);
+  equal(text(0), "AWS_SECRET_ACCESS_KEY=[redacted:aws-secret]");
+  equal(text(1).includes("3sSFUMmKYR#9"), false, text(1));
+  equal(text(2), "login with admin / 3sSFUMmKYR#9");
+});

@@ -26,11 +26,11 @@ const ID = "cli-credential";
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
   /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth)(?=[= \t])/g;
-// The lookbehind keeps the scan cheap: only a -p/-a/-u on the same command
+// The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-[pau]/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+u|[pau])/g;
 const PROGRAMS =
   /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
@@ -126,10 +126,11 @@ export function collectShortFlags(text: string, edits: Edits): void {
   SHORT_FLAG.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SHORT_FLAG.exec(text)) !== null) {
-    const after = m.index + 2;
+    const after = m.index + m[0].length;
     const attached = after < text.length && !/[ \t=]/.test(text[after]!);
     const prog = programAt(text, m.index);
-    const flag = m[0];
+    // curl's flags without a value may come first in one word (-sSu).
+    const flag = m[0].length > 2 ? "-u" : m[0];
     if (flag === "-u") {
       if (prog === "curl") userPassword(text, after, edits);
     } else if (flag === "-a") {

@@ -188,9 +188,9 @@ function secretWord(value: string): boolean {
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
   /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
-/** "the api key is …", "the secret is …", "the wifi key is …": a value with a digit or symbol. */
+/** "the api key is …", "the secret is …", "my pw is …", "the wifi key is …": a value with a digit or symbol. */
 const KEY_IS =
-  /\b(?:api[ _-]?key|secret|token|passphrase|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
+  /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
 
 /**
  * A password said in another language, a few words after its word and a

@@ -1598,3 +1598,28 @@ Deno.test("redact() takes a 40-character run beside an access key id for its sec
     false,
   );
 });
+
+Deno.test("redact() takes curl's -u after other short flags, and a pw said to be a value", () => {
+  for (
+    const cmd of [
+      "curl -su admin:S3cretPass99 https://x",
+      "curl -sSu admin:S3cretPass99 https://x",
+      "curl -sSuadmin:S3cretPass99 https://x",
+    ]
+  ) {
+    equal(
+      redact(cmd, { kind: "command" }).text.includes("S3cretPass99"),
+      false,
+      cmd,
+    );
+  }
+  equal(
+    redact("curl -auto https://x", { kind: "command" }).text,
+    "curl -auto https://x",
+  );
+  equal(
+    redact("my pw is Tr0ub4dor&3x").text,
+    "my pw is [redacted:prose-password]",
+  );
+  equal(redact("the pw is wrong").text, "the pw is wrong");
+});
