@@ -23,7 +23,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, list, parseJson, str } from "./_json.ts";
 import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
-import { pathList, vscodeUserDirs } from "./_roots.ts";
+import { pathList, presentVscodeUserDirs, vscodeUserDirs } from "./_roots.ts";
 import { col, readStore, rows, textColumn } from "./_sqlite_store.ts";
 import { ToolRecorder } from "./_tool_records.ts";
 import { editBody, filesOfApplyPatch } from "./_work_records.ts";
@@ -173,7 +173,8 @@ export function extensionStorageDirs(
 
 /**
  * A family member's task folders: the path-list variable `variable` when it
- * names any, else the extension's globalStorage folder in every VS Code host.
+ * names any, else the extension's globalStorage folder in every VS Code host
+ * installed here (else in the first host, Code).
  *
  * @param source The environment.
  * @param family The member.
@@ -194,9 +195,15 @@ export function storageRoots(
   variable: string,
 ): string[] {
   const configured = pathList(source.env[variable], source);
-  return configured.length > 0
-    ? configured
-    : extensionStorageDirs(source, family.extensionId);
+  if (configured.length > 0) return configured;
+  // The hosts installed here (a machine has two or three of them); with
+  // none, where the first would keep its tasks, to show where deja looks.
+  const present = presentVscodeUserDirs(source).map((user) =>
+    `${user}/globalStorage/${family.extensionId}`
+  );
+  return present.length > 0
+    ? present
+    : extensionStorageDirs(source, family.extensionId).slice(0, 1);
 }
 
 /**

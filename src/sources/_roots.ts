@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { SourceEnv, WalkFilesOptions } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 
@@ -187,6 +187,51 @@ const VSCODE_SERVER_DIRS: readonly string[] = [
  * ```
  */
 export function vscodeUserDirs(source: SourceEnv): string[] {
+  return allVscodeUserDirs(source);
+}
+
+/**
+ * {@linkcode vscodeUserDirs} whose host folder exists (what discovery
+ * walks).
+ *
+ * @param source The environment.
+ * @returns The present ones, in the same order.
+ */
+export function presentVscodeUserDirs(source: SourceEnv): string[] {
+  return allVscodeUserDirs(source).filter(present);
+}
+
+/**
+ * Whether a `<base>/<Host>/User` (or `~/<server>/data/User`) folder's host
+ * folder exists, from one listing of its base per call site: a machine has
+ * two or three of the dozen-odd hosts, and a walk of each missing one costs
+ * a thrown error.
+ */
+function present(userDir: string): boolean {
+  const host = dirname(userDir);
+  const server = basename(host) === "data";
+  const owner = server ? dirname(host) : host;
+  const base = dirname(owner);
+  let names = listings.get(base);
+  if (!names) {
+    names = new Set<string>();
+    try {
+      for (const e of Deno.readDirSync(base)) names.add(e.name);
+    } catch {
+      // A missing or unreadable base holds no host.
+    }
+    listings.set(base, names);
+    // Listings are kept for one turn of the event loop: a later pass lists
+    // again, so a host installed since is found.
+    queueMicrotask(() => listings.delete(base));
+  }
+  return names.has(basename(owner));
+}
+
+/** Base folder listings, kept while one discovery runs. */
+const listings = new Map<string, Set<string>>();
+
+function allVscodeUserDirs(source: SourceEnv): string[] {
   const home = source.home;
   let base: string;
   if (source.os === "darwin") base = macAppSupport(source);

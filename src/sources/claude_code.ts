@@ -198,6 +198,8 @@ function parentAgentOf(path: string, agent: string): string | undefined {
  */
 function isTranscriptPath(path: string): boolean {
   if (!path.endsWith(".jsonl") || isHistoryPath(path)) return false;
+  // Nearly every file is a session beside its peers: no split needed.
+  if (!path.includes("subagents")) return true;
   return subagentsIndex(segments(path)) < 0 ||
     /^agent-.+\.jsonl$/.test(baseName(path));
 }

@@ -14,7 +14,7 @@ import {
   storageRoots,
   taskKinds,
 } from "./_cline_family.ts";
-import { vscodeUserDirs } from "./_roots.ts";
+import { presentVscodeUserDirs } from "./_roots.ts";
 
 const FAMILY: ClineFamily = {
   harness: "roo",
@@ -54,7 +54,7 @@ function stripJsonc(text: string): string {
 /** The `roo-cline.customStoragePath` each host's settings.json names. */
 async function customStorageDirs(source: SourceEnv): Promise<string[]> {
   const dirs: string[] = [];
-  for (const user of vscodeUserDirs(source)) {
+  for (const user of presentVscodeUserDirs(source)) {
     let text: string;
     try {
       const info = await Deno.stat(`${user}/settings.json`);
