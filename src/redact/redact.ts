@@ -95,17 +95,57 @@ export function redact(
     collectSpokenPasswords(input, edits);
   }
   const counts: Record<string, number> = {};
-  if (edits.length === 0) return { text: input, counts };
-  const kept = keepMostSpecific(edits);
-  const parts: string[] = [];
-  let at = 0;
-  for (const e of kept) {
-    parts.push(input.slice(at, e.start), marker(e.id));
-    counts[e.id] = (counts[e.id] ?? 0) + 1;
-    at = e.end;
+  let out = input;
+  if (edits.length > 0) {
+    const kept = keepMostSpecific(edits);
+    const parts: string[] = [];
+    let at = 0;
+    for (const e of kept) {
+      parts.push(input.slice(at, e.start), marker(e.id));
+      counts[e.id] = (counts[e.id] ?? 0) + 1;
+      at = e.end;
+    }
+    parts.push(input.slice(at));
+    out = parts.join("");
   }
-  parts.push(input.slice(at));
-  return { text: parts.join(""), counts };
+  return PERCENT_ESCAPE.test(out)
+    ? percentEncoded(out, options, counts)
+    : { text: out, counts };
+}
+
+/** A percent escape of a separator a credential hides behind (`=`, `:`, `@`, `/`, `?`, `&`). */
+const PERCENT_ESCAPE = /%(?:3[dDaA]|40|2[fF]|3[fF]|26)/;
+/** A run without blanks that holds such an escape. */
+const ENCODED_RUN = /[^\s"'<>`]*%(?:3[dDaA]|40|2[fF]|3[fF]|26)[^\s"'<>`]*/g;
+
+/**
+ * Credentials hidden in percent-encoded text (a URL carried in another
+ * URL's parameter: `next=%2Fapi%3Faccess_token%3D…`): each run holding an
+ * escaped separator is decoded and redacted; when that finds a secret, the
+ * run is kept decoded and redacted, else as it was.
+ */
+function percentEncoded(
+  text: string,
+  options: RedactOptions,
+  counts: Record<string, number>,
+): RedactionResult {
+  const replaced = text.replace(ENCODED_RUN, (run) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+    if (decoded === run) return run;
+    // The decoded run may hold another layer: redact() reaches it again.
+    const inner = redact(decoded, options);
+    if (Object.keys(inner.counts).length === 0) return run;
+    for (const [rule, n] of Object.entries(inner.counts)) {
+      counts[rule] = (counts[rule] ?? 0) + n;
+    }
+    return inner.text;
+  });
+  return { text: replaced, counts };
 }
 
 /**

@@ -1623,3 +1623,20 @@ Deno.test("redact() takes curl's -u after other short flags, and a pw said to be
   );
   equal(redact("the pw is wrong").text, "the pw is wrong");
 });
+
+Deno.test("redact() finds credentials percent-encoded inside a URL parameter, and leaves other encoded text", () => {
+  const token = "ghp_16C7e42F292c6912E7710c838347Ae178B4aQZ";
+  const nested = redact(
+    `https://app.example.com/login?next=%2Fapi%3Faccess_token%3D${token}`,
+  );
+  equal(nested.text.includes(token), false, nested.text);
+  equal(nested.counts["github-token"], 1);
+  const url = redact(
+    "url=https%3A%2F%2Fadmin%3AS3cretPass99%40db.example.com%2Fx",
+  );
+  equal(url.text.includes("S3cretPass99"), false, url.text);
+  const plain = "see https://example.com/search?q=hello%20world%26lang%3Den";
+  equal(redact(plain).text, plain);
+  // A broken escape is left as it is.
+  equal(redact("rate%3D100% off").text, "rate%3D100% off");
+});
