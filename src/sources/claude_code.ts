@@ -342,6 +342,9 @@ function planText(name: string, input: Json, seen: Set<string>): string {
   return added.join("\n");
 }
 
+/** The last word of a saved result's preview, before its closing `...`. */
+const CUT_PREVIEW_END = /\S+(\n\.\.\.\n<\/persisted-output>)/;
+
 /** A tool result Claude Code moved to a file: the preview, and the file named. */
 const PERSISTED = /<persisted-output>[^]*?<\/persisted-output>/;
 const SAVED_TO = /Full output saved to: ([^\n]+)/;
@@ -942,6 +945,11 @@ class TranscriptReader {
     if (saved) {
       text = saved.text;
       if (saved.truncated) recordFlags.truncated = true;
+    } else if (text.includes("<persisted-output>")) {
+      // The preview stands in: Claude Code cut it at a byte count, so its
+      // last word may be the head of a token no rule can tell any more.
+      text = text.replace(CUT_PREVIEW_END, "$1");
+      recordFlags.truncated = true;
     }
     this.builder.add("tool-output", text, {
       locator,
@@ -1358,7 +1366,8 @@ export const claudeCode: Harness = {
   // 8: 2.1's absorbed queued prompts, workflow agents, saved tool results,
   //    ai-title, /branch forks, to-dos and WebFetch URLs.
   // 9: an agent started by an agent has that agent as its parent.
-  revision: 9,
+  // 10: a saved result's preview, when its file is gone, loses its cut word.
+  revision: 10,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1382,7 +1391,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search shows the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search shows the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:

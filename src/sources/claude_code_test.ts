@@ -1164,8 +1164,11 @@ Deno.test("parseClaudeTranscript() reads a large tool result from the session's 
     ok(!saved?.text.includes("<persisted-output>"));
     deepEqual(saved?.flags, { isError: true });
     equal(byRole(s, "command")[0]?.exitCode, 1);
-    // Its file is gone: the preview is what there is.
-    ok(gone?.text.includes("src/import/osprey.ts:12: const wren = loadWren()"));
+    // Its file is gone: the preview is what there is, less its last word
+    // (cut at a byte count, it may be half a token), flagged truncated.
+    ok(gone?.text.includes("src/import/osprey.ts:12: const wren = "));
+    ok(!gone?.text.includes("loadWren()"));
+    equal(gone?.flags?.truncated, true);
     ok(gone?.text.includes("<persisted-output>"));
   });
   const persisted = (named: string) =>
@@ -1173,7 +1176,7 @@ Deno.test("parseClaudeTranscript() reads a large tool result from the session's 
       type: "tool_result",
       tool_use_id: "toolu_big",
       content:
-        `<persisted-output>\nOutput too large (2.1MB). Full output saved to: ${named}\n\nPreview (first 2KB):\nline 0 of the preview\n...\n</persisted-output>`,
+        `<persisted-output>\nOutput too large (2.1MB). Full output saved to: ${named}\n\nPreview (first 2KB):\nline 0 of the preview\nexport GH=ghp_wuKM8KtlOKsB\n...\n</persisted-output>`,
     }]);
   await t.step(
     "a file past the output cap is read at its two ends",
@@ -1215,6 +1218,10 @@ Deno.test("parseClaudeTranscript() reads a large tool result from the session's 
     equal(texts.length, 3);
     ok(texts.every((t) => t.includes("line 0 of the preview")));
     ok(texts.every((t) => !t.includes("nightjar")));
+    // The preview was cut at a byte count: its last word may be half a
+    // token, and goes.
+    ok(texts.every((t) => !t.includes("ghp_wuKM8")), texts[0]);
+    ok(texts.every((t) => t.includes("export ")));
   });
 });
 
