@@ -143,6 +143,11 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         } → ${path}\n`,
       );
     }
+    if (!quiet && !boolFlag(args, "json") && report.files === 0) {
+      io.stderr.write(
+        "note: no agent's transcripts were found in the usual places; deja sources lists where deja looks (and the variables that point it elsewhere)\n",
+      );
+    }
     if (!quiet && !boolFlag(args, "json")) {
       // Named so a damaged transcript can be looked at; the rest of each
       // file was read.

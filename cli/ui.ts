@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
@@ -39,7 +40,11 @@ export function startNotice(
   const lines = [
     `deja ui: ${url}`,
     `  memory file: ${paths.memory}${
-      mode === "read-only" ? " (opened read-only)" : ""
+      !existsSync(paths.memory)
+        ? " (none yet: deja init creates it)"
+        : mode === "read-only"
+        ? " (opened read-only)"
+        : ""
     }`,
     `  transcript index: ${paths.index}`,
   ];

@@ -167,10 +167,10 @@ async function renderQueue(root, ctx) {
     root.appendChild(
       emptyState(
         "No memory file yet",
-        "The loop reads the memory file given with --db. The demo plants data the analyzers flag.",
-        `deja init --db ${memPath(ctx)} --template demo && deja loop run --db ${
+        "The loop reads the memory file given with --db. To try it first, the demo template plants data the analyzers flag in a file of its own: deja init --db demo.db --template demo.",
+        `deja init --db ${
           memPath(ctx)
-        }`,
+        } --template coding-agent && deja loop run --db ${memPath(ctx)}`,
       ),
     );
     return null;

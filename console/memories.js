@@ -195,7 +195,7 @@ export async function renderMemories(root, ctx) {
           "The console browses the memory file given with --db.",
           `deja init --db ${
             ctx.config?.paths?.memory ?? "memory.db"
-          } --template demo`,
+          } --template coding-agent`,
         ),
       );
       return;

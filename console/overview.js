@@ -52,7 +52,7 @@ export async function renderOverview(root, ctx) {
         emptyState(
           "No memory file yet",
           "Create one with the demo template to see the loop work on planted data, or with blank for your own.",
-          `deja init --db ${memPath} --template demo`,
+          `deja init --db ${memPath} --template coding-agent`,
         ),
       ),
     );
@@ -142,7 +142,7 @@ export async function renderOverview(root, ctx) {
       analyzers.exists ? ladder : emptyState(
         "Analyzers wait for a memory file",
         null,
-        `deja init --db ${memPath} --template demo`,
+        `deja init --db ${memPath} --template coding-agent`,
       ),
     ),
   );

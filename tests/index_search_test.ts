@@ -1148,3 +1148,42 @@ Deno.test("a secret a command printed is cleaned when its output comes in a late
     db.close();
   }
 });
+
+Deno.test("a prompt sent twice is one hit, and the count says so", async () => {
+  const { home, indexPath } = await tempHome();
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(dir, { recursive: true });
+  for (
+    const id of [
+      "5b6c7d8e-5555-4222-8333-944455556661",
+      "5b6c7d8e-5555-4222-8333-944455556662",
+    ]
+  ) {
+    const turn = (role: string, text: string) =>
+      JSON.stringify({
+        sessionId: id,
+        cwd: "/home/dev/src/zoo",
+        type: role,
+        uuid: crypto.randomUUID(),
+        timestamp: "2026-11-20T10:00:00.000Z",
+        message: {
+          role,
+          content: role === "user" ? text : [{ type: "text", text }],
+        },
+      }) + "\n";
+    await Deno.writeTextFile(
+      `${dir}/${id}.jsonl`,
+      turn("user", "paint the flamingo enclosure teal") +
+        turn("assistant", "Painted the flamingo enclosure teal."),
+    );
+  }
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const found = await search(db, "flamingo enclosure teal", { now: NOW });
+    equal(found.results.length, 1);
+    equal(found.total, 1);
+  } finally {
+    db.close();
+  }
+});

@@ -941,7 +941,7 @@ Deno.test("GET routes answer empty states when the stores do not exist yet", asy
     equal(items.find((i) => i.id === "index")?.ok, false);
     equal(
       items.find((i) => i.id === "memory")?.command,
-      `deja init --db ${join(dir, "memory.db")} --template demo`,
+      `deja init --db ${join(dir, "memory.db")} --template coding-agent`,
     );
     const detail = await call(app, "GET", "/api/loop/recommendation/abcd1234");
     isProblem(detail.body, 404, "SRV-E005");

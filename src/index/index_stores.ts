@@ -199,11 +199,29 @@ async function acquireLock(
   waitMs: number,
   onWait: (() => void) | undefined,
 ): Promise<Deno.FsFile> {
-  const lock = await Deno.open(`${indexPath}.lock`, {
-    create: true,
-    write: true,
-    read: true,
-  });
+  let lock: Deno.FsFile;
+  try {
+    lock = await Deno.open(`${indexPath}.lock`, {
+      create: true,
+      write: true,
+      read: true,
+    });
+  } catch (err) {
+    if (
+      err instanceof Deno.errors.PermissionDenied ||
+      err instanceof Deno.errors.NotFound ||
+      /read-only|os error (13|30)/i.test(String(err))
+    ) {
+      throw new DejaError(
+        "IDX-E001",
+        `Cannot write the index beside "${indexPath}" (${
+          err instanceof Error ? err.message : String(err)
+        }): point DEJA_INDEX at a writable file`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
   const deadline = Date.now() + waitMs;
   let told = false;
   while (!(await lock.tryLock(true))) {
@@ -735,7 +753,12 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
       batch.write(0, () => writerOf().forgetFile(path));
       report.removed++;
     }
-    if (report.replaced + report.appended + report.removed > 0) {
+    // A first pass that found nothing still finished: say so, so a search
+    // can tell "nothing found" from "not indexed yet".
+    const firstPass = !db.prepare(
+      "SELECT 1 FROM meta WHERE key = 'indexed_at'",
+    ).get();
+    if (report.replaced + report.appended + report.removed > 0 || firstPass) {
       batch.write(0, () =>
         db.exec(
           `UPDATE sessions SET hidden = CASE WHEN kind = 'history' AND EXISTS (

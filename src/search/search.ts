@@ -354,7 +354,10 @@ function withParents(
     placed.add(key(parent.session));
     joined++;
   }
-  if (joined === 0 && out.length === result.results.length) return result;
+  if (
+    out.length === result.results.length &&
+    out.every((h, i) => h === result.results[i])
+  ) return result;
   return {
     ...result,
     results: out.slice(0, limit),
@@ -636,7 +639,10 @@ async function searchRoles(
       plan.ignored.map((w) => `"${w}"`).join(", ")
     }`;
   }
-  const { top, rows } = distinctTop(db, ranked.order, limit);
+  const { top, rows, copies } = distinctTop(db, ranked.order, limit);
+  // Copies passed over are no sessions of their own ("9 of 10" would
+  // promise one more).
+  result.total -= copies;
   const marks = loadMarks(db, top.map((h) => h.session));
   const count = options.snippets ?? 3;
   const shown = new Map(
@@ -686,10 +692,11 @@ function distinctTop(
   db: Database,
   order: readonly Ranked[],
   limit: number,
-): { top: Ranked[]; rows: Map<number, SessionRow> } {
+): { top: Ranked[]; rows: Map<number, SessionRow>; copies: number } {
   const top: Ranked[] = [];
   const rows = new Map<number, SessionRow>();
   const taken = new Set<string>();
+  let copies = 0;
   let from = 0;
   while (top.length < limit && from < order.length) {
     const batch = order.slice(from, from + Math.min(limit * 2, 1000));
@@ -701,14 +708,17 @@ function distinctTop(
       const copy = `${row.harness}\n${row.project}\n${row.title ?? ""}\n${
         hit.adjusted.toFixed(6)
       }`;
-      if (taken.has(copy)) continue;
+      if (taken.has(copy)) {
+        copies++;
+        continue;
+      }
       taken.add(copy);
       top.push(hit);
       rows.set(hit.session, row);
       if (top.length === limit) break;
     }
   }
-  return { top, rows };
+  return { top, rows, copies };
 }
 
 /** Reads a record once per search, however many signals and snippets ask. */

@@ -25,7 +25,7 @@ function memorySummary(state: ServerState): Record<string, unknown> {
     return {
       exists: false,
       path,
-      hint: `Run: deja init --db ${path} --template demo`,
+      hint: `Run: deja init --db ${path} --template coding-agent`,
     };
   }
   const now = state.now();

@@ -446,7 +446,7 @@ export function loopRoutes(app: Hono, state: ServerState): void {
   const noMemory = () => ({
     exists: false,
     hint:
-      `Run: deja init --db ${state.stores.options.memoryPath} --template demo`,
+      `Run: deja init --db ${state.stores.options.memoryPath} --template coding-agent`,
   });
   const transitionOptions = (body: Record<string, unknown>) => {
     const version = versionOf(body);

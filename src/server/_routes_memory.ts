@@ -90,7 +90,7 @@ export function memoryRoutes(app: Hono, state: ServerState): void {
       return json({
         exists: false,
         hint:
-          `Run: deja init --db ${state.stores.options.memoryPath} --template demo`,
+          `Run: deja init --db ${state.stores.options.memoryPath} --template coding-agent`,
         counts: {},
         namespaces: [],
         grains: [],

@@ -122,7 +122,7 @@ export function setupRoutes(app: Hono, state: ServerState): void {
         detail: store
           ? state.stores.options.memoryPath
           : `no memory file at ${state.stores.options.memoryPath}`,
-        command: `deja init --db ${mem} --template demo`,
+        command: `deja init --db ${mem} --template coding-agent`,
       },
       {
         id: "grains",

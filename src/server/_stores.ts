@@ -113,7 +113,7 @@ export class Stores {
         {
           detail: {
             hint:
-              `Run: deja init --db ${this.#opts.memoryPath} --template demo`,
+              `Run: deja init --db ${this.#opts.memoryPath} --template coding-agent`,
           },
         },
       );
