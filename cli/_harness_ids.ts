@@ -38,3 +38,33 @@ export const HARNESS_IDS: readonly string[] = [
   "hermes",
   "antigravity",
 ];
+
+/** Names people type for a harness that are not its id. */
+const ALIASES: Readonly<Record<string, string>> = {
+  claude: "claude-code",
+  "claude code": "claude-code",
+  copilot: "copilot-cli",
+  "gemini-cli": "gemini",
+  "codex-cli": "codex",
+};
+
+/**
+ * The harness id a `--harness` value names, whatever its case (`Codex`),
+ * or a common other name (`claude`); undefined when it names none.
+ *
+ * @param name What was typed.
+ * @returns The registered id, if any.
+ * @example
+ * ```ts
+ * import { harnessId } from "./_harness_ids.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(harnessId("Codex"), "codex");
+ * equal(harnessId("claude"), "claude-code");
+ * equal(harnessId("clod"), undefined);
+ * ```
+ */
+export function harnessId(name: string): string | undefined {
+  const key = name.trim().toLowerCase();
+  const id = ALIASES[key] ?? key;
+  return HARNESS_IDS.includes(id) ? id : undefined;
+}

@@ -11,7 +11,7 @@ import {
   printJson,
 } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
-import { HARNESS_IDS } from "./_harness_ids.ts";
+import { HARNESS_IDS, harnessId } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import {
   excludedHarnessIds,
@@ -60,13 +60,15 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
   },
   async run(args, io) {
     const quiet = boolFlag(args, "quiet");
-    for (const h of listFlag(args, "harness")) {
-      if (!HARNESS_IDS.includes(h)) {
+    const only = listFlag(args, "harness").map((h) => {
+      const id = harnessId(h);
+      if (!id) {
         throw new UsageError(
           `Unknown harness "${h}": use one of ${HARNESS_IDS.join(", ")}`,
         );
       }
-    }
+      return id;
+    });
     const unknown = excludedHarnessIds(io).filter((h) =>
       !HARNESS_IDS.includes(h)
     );
@@ -82,7 +84,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     let lastPrint = 0;
     const report = await indexStores({
       indexPath: path,
-      harnesses: selectedHarnesses(io, listFlag(args, "harness")),
+      harnesses: selectedHarnesses(io, only),
       forget: excludedHarnessIds(io),
       source: sourceEnv(io),
       includeSubagents: includeSubagents(io),

@@ -12,7 +12,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { HARNESS_IDS } from "./_harness_ids.ts";
+import { HARNESS_IDS, harnessId } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import { isRole, type Role, ROLES } from "../src/core/types.ts";
@@ -84,14 +84,15 @@ Examples:
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
     const options: SearchOptions = { now: io.now() };
-    const harnesses = listFlag(args, "harness");
-    for (const h of harnesses) {
-      if (!HARNESS_IDS.includes(h)) {
+    const harnesses = listFlag(args, "harness").map((h) => {
+      const id = harnessId(h);
+      if (!id) {
         throw new UsageError(
           `Unknown harness "${h}": use one of ${HARNESS_IDS.join(", ")}`,
         );
       }
-    }
+      return id;
+    });
     if (harnesses.length) options.harnesses = harnesses;
     const project = stringFlag(args, "project");
     if (project) options.project = project;

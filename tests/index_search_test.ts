@@ -1187,3 +1187,28 @@ Deno.test("a prompt sent twice is one hit, and the count says so", async () => {
     db.close();
   }
 });
+
+Deno.test("deja search --harness takes an id in any case and the name people type", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  equal(
+    await run(["index", "--quiet"], captureIo({ env, now: NOW }), flags),
+    0,
+  );
+  for (const name of ["claude", "Claude-Code", "CLAUDE"]) {
+    const io = captureIo({ env, now: NOW });
+    equal(
+      await run(["search", "redis", "--harness", name, "--json"], io, flags),
+      0,
+      io.err(),
+    );
+    const harnesses = new Set(
+      (JSON.parse(io.out()).results as Array<{ session: { harness: string } }>)
+        .map((h) => h.session.harness),
+    );
+    deepEqual([...harnesses], ["claude-code"]);
+  }
+  const bad = captureIo({ env, now: NOW });
+  equal(await run(["search", "redis", "--harness", "clod"], bad, flags), 64);
+});

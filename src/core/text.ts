@@ -208,3 +208,25 @@ export function tagBody(text: string, tag: string): string | undefined {
   const close = text.indexOf(`</${tag}>`, from);
   return (close === -1 ? text.slice(from) : text.slice(from, close)).trim();
 }
+
+/**
+ * A session id short enough to read and whole enough to paste back: a long
+ * UUID-like id keeps its first 12 characters, any other id (an aider
+ * `<hash>-<n>`, a Cline task number) stays whole, since a cut one would name
+ * several sessions.
+ *
+ * @param id A session id.
+ * @returns The id to print.
+ * @example
+ * ```ts
+ * import { shortSessionId } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(shortSessionId("3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34"), "3f2b8c1e-7a4");
+ * equal(shortSessionId("176d36ab7f00-3"), "176d36ab7f00-3");
+ * ```
+ */
+export function shortSessionId(id: string): string {
+  return id.length > 20 && /^[0-9a-f]{8}-[0-9a-f-]+$/i.test(id)
+    ? id.slice(0, 12)
+    : id;
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
+import { shortSessionId } from "../core/text.ts";
 import { formatAge } from "../core/time.ts";
 import type { Note } from "../memory/mod.ts";
 import { parseQuery, search, type SearchHit } from "../search/mod.ts";
@@ -90,7 +91,7 @@ function excluded(
 function hitBlock(hit: SearchHit, now: number): string {
   const s = hit.session;
   const updated = s.updated ? Date.parse(s.updated) : undefined;
-  const head = `${s.project || "-"} · ${s.harness}:${s.id.slice(0, 12)} · ${
+  const head = `${s.project || "-"} · ${s.harness}:${shortSessionId(s.id)} · ${
     updated ? formatAge(updated, now) : "undated"
   } · ${clip(collapse(s.title), 90)}`;
   const lines = [head];

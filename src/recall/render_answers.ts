@@ -14,9 +14,10 @@ import type { HowResult } from "./how.ts";
 import type { Orientation } from "./orient.ts";
 import { noteLine } from "./project_notes.ts";
 import { resumeCommand } from "./resume_command.ts";
+import { shortSessionId } from "../core/text.ts";
 
 function ref(s: SessionInfo): string {
-  return `${s.harness}:${s.id.slice(0, 12)}`;
+  return `${s.harness}:${shortSessionId(s.id)}`;
 }
 
 function age(iso: string | null, now: number): string {
