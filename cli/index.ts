@@ -81,7 +81,8 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
       );
     }
     const path = indexPath(io.env);
-    let lastPrint = 0;
+    // A pass that takes under a second prints no progress, only its summary.
+    let lastPrint = Date.now();
     const report = await indexStores({
       indexPath: path,
       harnesses: selectedHarnesses(io, only),
@@ -105,7 +106,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
         io.stderr.write(
           `indexing ${p.harness}: ${p.files} files seen, ${p.parsed} read (${
             formatBytes(p.bytes)
-          }), ${plural(p.sessions, "session")}\n`,
+          }), ${plural(p.sessions, "session")} so far\n`,
         );
       },
     });
@@ -138,11 +139,13 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
       io.stderr.write(
         `indexed ${
           plural(report.files, "file")
-        } in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed; ${
-          plural(redacted, "secret")
-        } redacted; the index holds ${plural(held.sessions, "session")}, ${
-          plural(held.records, "record")
-        } → ${path}\n`,
+        } in ${report.durationMs} ms: ${report.replaced} read whole, ${report.appended} appended, ${report.unchanged} unchanged, ${report.removed} removed${
+          report.failures.length
+            ? `, ${report.failures.length} unreadable (below)`
+            : ""
+        }; ${plural(redacted, "secret")} redacted; the index holds ${
+          plural(held.sessions, "session")
+        }, ${plural(held.records, "record")} → ${path}\n`,
       );
     }
     if (!quiet && !boolFlag(args, "json") && report.files === 0) {

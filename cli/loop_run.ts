@@ -570,13 +570,13 @@ export const loopScheduleCommand: Command = {
   summary:
     "Print a cron / systemd / launchd / Windows snippet that runs the loop",
   usage:
-    "deja loop schedule --print [--every 6h] [--os cron|systemd|launchd|windows] [--db FILE]",
+    "deja loop schedule [--print] [--every 6h] [--os cron|systemd|launchd|windows] [--db FILE]",
   help: `Prints (never installs) a snippet for your scheduler that runs
 "deja loop run --min-new 20 --quiet" on this memory file. There is no deja
 daemon: time triggers are the operating system's job.
 
 Options:
-  --print          Required: this verb only prints
+  --print          Print the snippet (all this verb does; it installs nothing)
   --every D        Interval (default 6h; whole minutes)
   --os NAME        cron, systemd, launchd or windows (default: this machine's)
   --db FILE        Memory file baked into the command (absolute)
@@ -590,9 +590,8 @@ Options:
     deja: { type: "string" },
   },
   run(args, io) {
-    if (!boolFlag(args, "print")) {
-      throw new UsageError("loop schedule only prints a snippet: pass --print");
-    }
+    // Printing is all it does (it never installs anything): --print only
+    // says so.
     const os = (stringFlag(args, "os") ?? defaultOs()) as SchedulerOs;
     if (!SCHEDULER_OSES.includes(os)) {
       throw new UsageError(`--os must be one of ${SCHEDULER_OSES.join(", ")}`);

@@ -148,6 +148,14 @@ Examples:
         db.close();
       }
     }
+    // "9m" is nine minutes here, as in every duration deja reads; a person
+    // who meant months learns it when that window is what emptied the page.
+    const minutes = since?.match(/^(\d+)m$/)?.[1];
+    if (minutes && result.results.length === 0) {
+      result.why = `${
+        result.why ?? "No results."
+      } (--since ${since} is ${minutes} minutes; months are ${minutes}mo)`;
+    }
     // Notes kept with `deja remember` are about projects, not sessions: a
     // search narrowed to harnesses, roles, a session or a pattern skips them.
     const notes = options.regex || options.harnesses || options.roles ||

@@ -1212,3 +1212,19 @@ Deno.test("deja search --harness takes an id in any case and the name people typ
   const bad = captureIo({ env, now: NOW });
   equal(await run(["search", "redis", "--harness", "clod"], bad, flags), 64);
 });
+
+Deno.test("deja search says --since 9m is minutes when that window empties the page", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  equal(
+    await run(["index", "--quiet"], captureIo({ env, now: NOW }), flags),
+    0,
+  );
+  const io = captureIo({ env, now: NOW });
+  equal(await run(["search", "redis", "--since", "9m"], io, flags), 0);
+  ok(io.out().includes("(--since 9m is 9 minutes; months are 9mo)"), io.out());
+  const months = captureIo({ env, now: NOW });
+  equal(await run(["search", "redis", "--since", "9mo"], months, flags), 0);
+  equal(months.out().includes("minutes"), false);
+});
