@@ -28,7 +28,9 @@ Options:
     try {
       const stats = indexStats(db);
       const roles = db.prepare(
-        "SELECT role, COUNT(*) AS n FROM records GROUP BY role ORDER BY n DESC",
+        // The sessions the headline counts: a hidden prompt-history copy of
+        // a session whose transcript is indexed is not counted twice.
+        "SELECT r.role AS role, COUNT(*) AS n FROM records r JOIN sessions s ON s.rowid = r.session WHERE s.hidden = 0 GROUP BY r.role ORDER BY n DESC",
       )
         .all() as Array<{ role: string; n: number }>;
       let bytes = 0;
