@@ -154,6 +154,11 @@ function report(result: RunResult): string {
   }
   if (!result.dry_run && result.stored > 0) {
     lines.push("next: deja loop list, then deja loop show <hash>");
+  } else if (result.proposed === 0 && fresh.grains + fresh.error_events > 0) {
+    // New data and no finding: the thresholds are what a person checks.
+    lines.push(
+      "  nothing crossed an analyzer's thresholds (windows, rates, counts): deja loop analyzers shows them, deja loop set <analyzer>.<param>=<value> changes one",
+    );
   }
   return lines.join("\n") + "\n";
 }
