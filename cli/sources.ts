@@ -17,14 +17,15 @@ export const sourcesCommand: Command = {
   usage: "deja sources [--json]",
   help:
     `For every registered harness: whether it is enabled (DEJA_EXCLUDE_HARNESSES),
-the roots it searches (and the variables that move them), and the files,
-sessions, records, redactions and read errors the index holds for it.
+the roots it searches (and the variables that move them), the transcript
+files found there now ("on disk", indexed or not), and the files, sessions,
+records, redactions and read errors the index holds for it.
 
 Options:
   --json   Machine-readable output`,
   permissions: { read: true, env: true },
   options: { json: { type: "boolean" } },
-  run(args, io) {
+  async run(args, io) {
     const source = sourceEnv(io);
     const enabled = new Set(selectedHarnesses(io).map((h) => h.id));
     const db = openIndexForQuery(io);
@@ -34,6 +35,16 @@ Options:
         for (const s of indexStats(db).harnesses) stats.set(s.harness, s);
       } finally {
         db.close();
+      }
+    }
+    // What is on disk now, indexed or not: before a first pass (or for a
+    // harness left out) this is what there is to read.
+    const onDisk = new Map<string, number>();
+    for (const h of HARNESSES) {
+      try {
+        onDisk.set(h.id, (await h.discover(source)).length);
+      } catch {
+        onDisk.set(h.id, 0);
       }
     }
     const rows = HARNESSES.map((h) => {
@@ -46,6 +57,7 @@ Options:
         ...(h.sealed === undefined ? {} : { sealed: h.sealed }),
         roots: h.roots(source),
         env: [...h.envOverrides],
+        onDisk: onDisk.get(h.id) ?? 0,
         files: s?.files ?? 0,
         sessions: s?.sessions ?? 0,
         records: s?.records ?? 0,
@@ -56,7 +68,7 @@ Options:
     });
     if (boolFlag(args, "json")) {
       printJson(io, { indexed: db !== undefined, sources: rows });
-      return Promise.resolve(EXIT.ok);
+      return EXIT.ok;
     }
     if (!db) {
       io.stdout.write("No index yet: run deja index. Roots searched:\n\n");
@@ -68,13 +80,13 @@ Options:
           r.roots.join(", ") || "-"
         }${
           r.env.length ? ` (moved by ${r.env.join(", ")})` : ""
-        }\n  files=${r.files} sessions=${r.sessions} records=${r.records} redacted=${redacted} skipped=${r.skipped} errors=${r.errors.length}\n`,
+        }\n  on disk=${r.onDisk} files=${r.files} sessions=${r.sessions} records=${r.records} redacted=${redacted} skipped=${r.skipped} errors=${r.errors.length}\n`,
       );
       if (r.sealed) io.stdout.write(`  not read: ${r.sealed}\n`);
       for (const e of r.errors) {
         io.stdout.write(`  error: ${e.path}: ${e.message}\n`);
       }
     }
-    return Promise.resolve(EXIT.ok);
+    return EXIT.ok;
   },
 };

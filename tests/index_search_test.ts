@@ -1228,3 +1228,18 @@ Deno.test("deja search says --since 9m is minutes when that window empties the p
   equal(await run(["search", "redis", "--since", "9mo"], months, flags), 0);
   equal(months.out().includes("minutes"), false);
 });
+
+Deno.test("deja sources counts the transcripts on disk before the first index", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  const io = captureIo({ env, now: NOW });
+  equal(await run(["sources", "--json"], io, flags), 0, io.err());
+  const out = JSON.parse(io.out());
+  equal(out.indexed, false);
+  const claude = (out.sources as Array<
+    { id: string; onDisk: number; files: number }
+  >).find((s) => s.id === "claude-code")!;
+  ok(claude.onDisk >= 4, `${claude.onDisk}`);
+  equal(claude.files, 0);
+});
