@@ -173,24 +173,6 @@ const VSCODE_SERVER_DIRS: readonly string[] = [
 ];
 
 /**
- * The `User` folders of every VS Code host on this OS: `~/Library/Application
- * Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows, else
- * `${XDG_CONFIG_HOME:-~/.config}/<Host>/User` plus the remote-server folders.
- *
- * @param source The environment.
- * @returns Absolute folder paths (existing or not), in {@linkcode VSCODE_HOSTS} order.
- * @example
- * ```ts
- * import { vscodeUserDirs } from "./_roots.ts";
- * import { equal } from "node:assert/strict";
- * equal(vscodeUserDirs({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
- * ```
- */
-export function vscodeUserDirs(source: SourceEnv): string[] {
-  return allVscodeUserDirs(source);
-}
-
-/**
  * {@linkcode vscodeUserDirs} whose host folder exists (what discovery
  * walks).
  *
@@ -198,7 +180,7 @@ export function vscodeUserDirs(source: SourceEnv): string[] {
  * @returns The present ones, in the same order.
  */
 export function presentVscodeUserDirs(source: SourceEnv): string[] {
-  return allVscodeUserDirs(source).filter(present);
+  return vscodeUserDirs(source).filter(present);
 }
 
 /**
@@ -231,7 +213,21 @@ function present(userDir: string): boolean {
 /** Base folder listings, kept while one discovery runs. */
 const listings = new Map<string, Set<string>>();
 
-function allVscodeUserDirs(source: SourceEnv): string[] {
+/**
+ * The `User` folders of every VS Code host on this OS: `~/Library/Application
+ * Support/<Host>/User` on macOS, `%APPDATA%/<Host>/User` on Windows, else
+ * `${XDG_CONFIG_HOME:-~/.config}/<Host>/User` plus the remote-server folders.
+ *
+ * @param source The environment.
+ * @returns Absolute folder paths (existing or not), in {@linkcode VSCODE_HOSTS} order.
+ * @example
+ * ```ts
+ * import { vscodeUserDirs } from "./_roots.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(vscodeUserDirs({ home: "/h", env: {}, os: "linux" })[0], "/h/.config/Code/User");
+ * ```
+ */
+export function vscodeUserDirs(source: SourceEnv): string[] {
   const home = source.home;
   let base: string;
   if (source.os === "darwin") base = macAppSupport(source);
