@@ -7,6 +7,7 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
+import { editDistance } from "../src/search/_fuzzy.ts";
 import { type Command, EXIT, type Permissions } from "./_command.ts";
 import { COMMAND_MODULES } from "./commands.ts";
 
@@ -41,9 +42,20 @@ function unknownCommand(argv: readonly string[]): string {
   const word = argv[0] ?? "";
   const verbs = COMMAND_MODULES.flatMap((m) => Object.keys(m.commands))
     .filter((n) => n.startsWith(`${word} `));
-  return verbs.length
-    ? `"${word}" needs one of: ${verbs.join(", ")}`
-    : `unknown command "${argv.join(" ")}"`;
+  if (verbs.length) return `"${word}" needs one of: ${verbs.join(", ")}`;
+  // A slip of the keyboard ("serach"): the nearest command word, if near.
+  const words = [
+    ...new Set(
+      COMMAND_MODULES.flatMap((m) => Object.keys(m.commands))
+        .map((n) => n.split(" ")[0]!),
+    ),
+  ];
+  const near = words.map((w) => ({ w, d: editDistance(word, w, 2) }))
+    .filter((c) => c.d <= 2 && c.d < word.length)
+    .sort((a, b) => a.d - b.d)[0];
+  return `unknown command "${argv.join(" ")}"${
+    near ? `: did you mean "${near.w}"?` : ""
+  }`;
 }
 
 /**

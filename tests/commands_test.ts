@@ -22,3 +22,18 @@ Deno.test("COMMAND_MODULES names and summaries match the commands each module lo
 Deno.test("HARNESS_IDS lists the registry's ids in order", () => {
   deepEqual([...HARNESS_IDS], HARNESSES.map((h) => h.id));
 });
+
+Deno.test("an unknown command names the nearest one when it is a slip", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const cases: Array<[string, string]> = [
+    ["serach", 'unknown command "serach": did you mean "search"?'],
+    ["indx", 'unknown command "indx": did you mean "index"?'],
+    ["xyzzy", 'unknown command "xyzzy"'],
+  ];
+  for (const [word, message] of cases) {
+    const io = captureIo({ env: {}, now: 0 });
+    equal(await run([word], io, { keepPermissions: true }), 64);
+    equal(io.err().split("\n")[0], `error: ${message}`);
+  }
+});
