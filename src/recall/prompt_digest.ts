@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { shortSessionId } from "../core/text.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { formatAge } from "../core/time.ts";
@@ -254,9 +255,9 @@ export async function promptDigest(
     const updated = s.updated ? Date.parse(s.updated) : undefined;
     const snip = hit.snippets.find((sn) => holdsTwo(sn.text, terms)) ??
       hit.snippets[0];
-    const line = `- ${s.project || "-"} · ${s.harness} ${s.id.slice(0, 8)} · ${
-      updated ? formatAge(updated, options.now) : "undated"
-    }: ${
+    const line = `- ${s.project || "-"} · ${s.harness} ${
+      shortSessionId(s.id)
+    } · ${updated ? formatAge(updated, options.now) : "undated"}: ${
       snip
         ? `${snip.role}: "${clip(collapse(snip.text), 260)}"`
         : collapse(s.title)

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { shortSessionId } from "../core/text.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { formatAge } from "../core/time.ts";
@@ -77,7 +78,7 @@ export async function remedyFor(
   const when = updated ? formatAge(updated, options.now) : "earlier";
   const first = `deja: this error was seen ${when} in ${
     pair.session.project || "a session"
-  } (${pair.session.harness} ${pair.session.id.slice(0, 8)}): ${
+  } (${pair.session.harness} ${shortSessionId(pair.session.id)}): ${
     collapse(pair.error).slice(0, 140)
   }`;
   const parts: string[] = [];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { shortSessionId } from "../core/text.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { formatAge } from "../core/time.ts";
 import type { Note } from "../memory/mod.ts";
@@ -130,7 +131,7 @@ export async function sessionStartDigest(
         : "undated";
       const who = AGENT_NAMES[row.harness] ?? row.harness;
       const closing = await closingLine(db, row);
-      const line = `- ${when} · ${who} ${row.id.slice(0, 8)} · ${
+      const line = `- ${when} · ${who} ${shortSessionId(row.id)} · ${
         clip(collapse(row.title ?? ""), 90)
       }${closing ? ` — ${closing}` : ""}`;
       if (!add(line)) {
