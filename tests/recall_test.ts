@@ -605,3 +605,33 @@ Deno.test("howTo() does not offer a command that only reads the words it was ask
     again.close();
   }
 });
+
+Deno.test("promptDigest() quotes another project's session only on a named thing or three words of the ask", async () => {
+  const w = await buildWorld([{
+    id: "7e1c2d3f-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
+    cwd: "/home/dev/src/kiosk",
+    start: "2026-11-20T09:00:00Z",
+    steps: [
+      { user: "the frontend server crashed at boot after the upgrade" },
+      { assistant: "The frontend server needed its cache folder back." },
+    ],
+  }]);
+  const db = openIndex(w.indexPath, { readOnly: true });
+  try {
+    // Two ordinary words of the ask meet in another project: silent.
+    const two = await promptDigest(db, "make the frontend server faster", {
+      project: "api",
+      now: NOW,
+    });
+    equal(two.text.includes("kiosk"), false, two.text);
+    // Three of them: that session is about this.
+    const three = await promptDigest(
+      db,
+      "why did the frontend server crash at boot?",
+      { project: "api", now: NOW },
+    );
+    ok(three.text.includes("kiosk"), three.text);
+  } finally {
+    db.close();
+  }
+});

@@ -161,7 +161,11 @@ export interface PromptDigest {
   sessions: string[];
 }
 
-function holdsTwo(text: string, terms: readonly string[]): boolean {
+function holdsTwo(
+  text: string,
+  terms: readonly string[],
+  need = 2,
+): boolean {
   const lower = text.toLowerCase();
   let n = 0;
   for (const t of terms) {
@@ -169,7 +173,7 @@ function holdsTwo(text: string, terms: readonly string[]): boolean {
       ? t.toLowerCase().slice(0, t.length - 2)
       : t.toLowerCase();
     if (lower.includes(stem)) n++;
-    if (n >= 2) return true;
+    if (n >= need) return true;
   }
   return false;
 }
@@ -230,7 +234,10 @@ export async function promptDigest(
   }
   const limit = options.limit ?? 3;
   const budget = options.budget ?? PROMPT_BUDGET - frameOverhead("prompt");
-  const picked = [...hits.entries()].filter(([key, { hit }]) => {
+  // Another project's session speaks only on a named thing or three words
+  // of the ask: two ordinary words ("frontend", "server") meet everywhere.
+  const otherNeed = Math.min(3, terms.length);
+  const picked = [...hits.entries()].filter(([key, { hit, ours }]) => {
     const s = hit.session;
     if (
       options.exclude?.has(s.id) || (s.parent && options.exclude?.has(s.parent))
@@ -239,8 +246,9 @@ export async function promptDigest(
     if (shownAt !== undefined && options.now - shownAt < SHOWN_COOLDOWN_MS) {
       return false;
     }
+    const own = ours || !options.project;
     return hit.snippets.some((snip) =>
-      holdsTwo(snip.text, terms) ||
+      holdsTwo(snip.text, terms, own ? 2 : otherNeed) ||
       things.some((t) => snip.text.toLowerCase().includes(t.toLowerCase()))
     );
   }).sort((a, b) =>
