@@ -1243,3 +1243,64 @@ Deno.test("deja sources counts the transcripts on disk before the first index", 
   ok(claude.onDisk >= 4, `${claude.onDisk}`);
   equal(claude.files, 0);
 });
+
+Deno.test("a tool call id that ends like a credential word keeps its tool across passes", async () => {
+  const { home, indexPath } = await tempHome();
+  const id = "5b6c7d8e-6666-4222-8333-944455556666";
+  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = `${dir}/${id}.jsonl`;
+  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.290" };
+  const line = (o: Record<string, unknown>) =>
+    JSON.stringify({ ...base, uuid: crypto.randomUUID(), ...o }) + "\n";
+  const call = "toolu_01_pw";
+  await Deno.writeTextFile(
+    file,
+    line({
+      type: "user",
+      timestamp: "2026-11-20T10:00:00.000Z",
+      message: { role: "user", content: "run the zoo tests" },
+    }) +
+      line({
+        type: "assistant",
+        timestamp: "2026-11-20T10:00:02.000Z",
+        message: {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: call,
+            name: "Bash",
+            input: { command: "npm test" },
+          }],
+        },
+      }),
+  );
+  await pass(home, indexPath);
+  await Deno.writeTextFile(
+    file,
+    line({
+      type: "user",
+      timestamp: "2026-11-20T10:00:04.000Z",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: call,
+          content: "Exit code 3\n2 tests failed",
+          is_error: true,
+        }],
+      },
+    }),
+    { append: true },
+  );
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const shown = await showSession(db, id.slice(0, 13));
+    const output = shown?.records.find((r) => r.role === "tool-output");
+    equal(output?.tool, "Bash");
+    equal(shown?.records.find((r) => r.role === "command")?.exitCode, 3);
+  } finally {
+    db.close();
+  }
+});

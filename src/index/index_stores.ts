@@ -1016,12 +1016,12 @@ async function commitFile(
     safe_line: result.safeLine ?? 1,
     prefix_hash: hash,
     // Parser state carries text across passes (a cwd, a title): redacted
-    // as the sessions are.
-    state: result.state === undefined
-      ? null
-      : (options.redact ?? true)
-      ? redact(JSON.stringify(result.state), { kind: "output" }).text
-      : JSON.stringify(result.state),
+    // as the sessions are, a value at a time, so a key that ends like a
+    // credential word (a tool call id `toolu_…_pw`) cannot take its value
+    // (the tool's name) for a password.
+    state: result.state === undefined ? null : JSON.stringify(
+      (options.redact ?? true) ? redactValues(result.state) : result.state,
+    ),
     redactions: JSON.stringify(counts),
     error: null,
   };
@@ -1069,6 +1069,18 @@ async function commitFile(
   delete next.state;
   if (result.state !== undefined) next.state = result.state;
   return { ...job, prior: row, resume: true, continued: true, options: next };
+}
+
+/** Every string in a JSON value, redacted; the shape and keys as they were. */
+function redactValues(value: unknown): unknown {
+  if (typeof value === "string") return redact(value, { kind: "output" }).text;
+  if (Array.isArray(value)) return value.map(redactValues);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactValues(v)]),
+    );
+  }
+  return value;
 }
 
 /**
