@@ -68,6 +68,76 @@ async function allBodies(indexPath: string): Promise<string> {
   }
 }
 
+/** The project folder of the scripted Claude Code sessions below. */
+const ZOO = "/.claude/projects/-home-dev-src-zoo";
+
+/**
+ * Line makers for a scripted Claude Code 2.1 session in the zoo project:
+ * `line` any line (id, cwd, version, uuid and time filled in), `said` a
+ * text turn, `bash` a Bash call and `result` its tool result.
+ */
+function zooSession(id: string) {
+  const line = (o: Record<string, unknown>) =>
+    JSON.stringify({
+      sessionId: id,
+      cwd: "/home/dev/src/zoo",
+      version: "2.1.290",
+      uuid: crypto.randomUUID(),
+      timestamp: "2026-11-20T10:00:00.000Z",
+      ...o,
+    }) + "\n";
+  const said = (role: string, text: string, extra = {}) =>
+    line({
+      type: role,
+      message: {
+        role,
+        content: role === "user" ? text : [{ type: "text", text }],
+      },
+      ...extra,
+    });
+  const bash = (call: string, command: string) =>
+    line({
+      type: "assistant",
+      timestamp: "2026-11-20T10:00:02.000Z",
+      message: {
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id: call,
+          name: "Bash",
+          input: { command },
+        }],
+      },
+    });
+  const result = (call: string, content: string, isError = false) =>
+    line({
+      type: "user",
+      timestamp: "2026-11-20T10:00:04.000Z",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: call,
+          content,
+          ...(isError ? { is_error: true } : {}),
+        }],
+      },
+    });
+  return { line, said, bash, result };
+}
+
+/** Writes a scripted zoo session's file (creating its folder); its path. */
+async function writeZoo(
+  home: string,
+  name: string,
+  text: string,
+): Promise<string> {
+  const path = `${home}${ZOO}/${name}`;
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
 Deno.test("indexStores() indexes the fixture HOME and a second pass only stats", async () => {
   const { home, indexPath } = await tempHome();
   const first = await pass(home, indexPath);
@@ -865,36 +935,13 @@ Deno.test("deja index names the file a malformed line was skipped in", async () 
 Deno.test("search() finds a session by a word only its given title holds", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-1111-4222-8333-944455556666";
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(dir, { recursive: true });
-  const line = (o: Record<string, unknown>) => JSON.stringify(o);
-  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.40" };
-  await Deno.writeTextFile(
-    `${dir}/${id}.jsonl`,
-    [
-      line({
-        ...base,
-        type: "user",
-        uuid: "u1",
-        timestamp: "2026-11-20T10:00:00.000Z",
-        message: { role: "user", content: "move the enclosure tables over" },
-      }),
-      line({
-        ...base,
-        type: "assistant",
-        uuid: "a1",
-        timestamp: "2026-11-20T10:00:05.000Z",
-        message: {
-          role: "assistant",
-          content: [{ type: "text", text: "Moved the enclosure tables." }],
-        },
-      }),
-      line({
-        type: "custom-title",
-        customTitle: "Otter migration",
-        sessionId: id,
-      }),
-    ].join("\n") + "\n",
+  const z = zooSession(id);
+  await writeZoo(
+    home,
+    `${id}.jsonl`,
+    z.said("user", "move the enclosure tables over") +
+      z.said("assistant", "Moved the enclosure tables.") +
+      z.line({ type: "custom-title", customTitle: "Otter migration" }),
   );
   await pass(home, indexPath);
   const db = openIndex(indexPath, { readOnly: true });
@@ -953,19 +1000,11 @@ Deno.test("deja search shows the notes deja remember kept that hold its words", 
 Deno.test("a title the harness writes after the first pass replaces the first prompt's", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-2222-4222-8333-944455556666";
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(dir, { recursive: true });
-  const file = `${dir}/${id}.jsonl`;
-  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.40" };
-  await Deno.writeTextFile(
-    file,
-    JSON.stringify({
-      ...base,
-      type: "user",
-      uuid: "u1",
-      timestamp: "2026-11-20T10:00:00.000Z",
-      message: { role: "user", content: "move the enclosure tables over" },
-    }) + "\n",
+  const z = zooSession(id);
+  const file = await writeZoo(
+    home,
+    `${id}.jsonl`,
+    z.said("user", "move the enclosure tables over"),
   );
   const titleOf = () => {
     const db = openIndex(indexPath, { readOnly: true });
@@ -981,11 +1020,7 @@ Deno.test("a title the harness writes after the first pass replaces the first pr
   equal(titleOf(), "move the enclosure tables over");
   await Deno.writeTextFile(
     file,
-    JSON.stringify({
-      type: "custom-title",
-      customTitle: "Otter migration",
-      sessionId: id,
-    }) + "\n",
+    z.line({ type: "custom-title", customTitle: "Otter migration" }),
     { append: true },
   );
   await pass(home, indexPath);
@@ -995,44 +1030,29 @@ Deno.test("a title the harness writes after the first pass replaces the first pr
 Deno.test("an agent an agent started links to it, and search follows the chain to the session", async () => {
   const { home, indexPath } = await tempHome();
   const root = "5b6c7d8e-3333-4222-8333-944455556666";
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(`${dir}/${root}/subagents`, { recursive: true });
-  const turn = (o: Record<string, unknown>) =>
-    JSON.stringify({
-      sessionId: root,
-      cwd: "/home/dev/src/zoo",
-      version: "2.1.290",
-      timestamp: "2026-11-20T10:00:00.000Z",
-      uuid: crypto.randomUUID(),
-      ...o,
-    }) + "\n";
-  const said = (role: string, text: string, extra = {}) =>
-    turn({
-      type: role,
-      message: {
-        role,
-        content: role === "user" ? text : [{ type: "text", text }],
-      },
-      ...extra,
-    });
-  await Deno.writeTextFile(
-    `${dir}/${root}.jsonl`,
+  const { said } = zooSession(root);
+  await writeZoo(
+    home,
+    `${root}.jsonl`,
     said("user", "audit the aviary feeders") +
       said("assistant", "Starting two agents."),
   );
   const agent = (id: string) => ({ agentId: id, isSidechain: true });
-  await Deno.writeTextFile(
-    `${dir}/${root}/subagents/agent-aaa111.jsonl`,
+  await writeZoo(
+    home,
+    `${root}/subagents/agent-aaa111.jsonl`,
     said("user", "check the feeders", agent("aaa111")) +
       said("assistant", "Starting a helper.", agent("aaa111")),
   );
-  await Deno.writeTextFile(
-    `${dir}/${root}/subagents/agent-bbb222.jsonl`,
+  await writeZoo(
+    home,
+    `${root}/subagents/agent-bbb222.jsonl`,
     said("user", "count the seed hoppers", agent("bbb222")) +
       said("assistant", "Found eleven pelican hoppers.", agent("bbb222")),
   );
-  await Deno.writeTextFile(
-    `${dir}/${root}/subagents/agent-bbb222.meta.json`,
+  await writeZoo(
+    home,
+    `${root}/subagents/agent-bbb222.meta.json`,
     JSON.stringify({
       agentType: "Explore",
       spawnDepth: 2,
@@ -1089,51 +1109,17 @@ Deno.test("a session a harness wrote to two files is one hit", async () => {
 Deno.test("a secret a command printed is cleaned when its output comes in a later pass", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-4444-4222-8333-944455556666";
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(dir, { recursive: true });
-  const file = `${dir}/${id}.jsonl`;
-  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.290" };
-  const line = (o: Record<string, unknown>) =>
-    JSON.stringify({ ...base, uuid: crypto.randomUUID(), ...o }) + "\n";
-  await Deno.writeTextFile(
-    file,
-    line({
-      type: "user",
-      timestamp: "2026-11-20T10:00:00.000Z",
-      message: { role: "user", content: "what is the db password set to?" },
-    }) +
-      line({
-        type: "assistant",
-        timestamp: "2026-11-20T10:00:02.000Z",
-        message: {
-          role: "assistant",
-          content: [{
-            type: "tool_use",
-            id: "toolu_01A9xK2mRbQ7",
-            name: "Bash",
-            input: { command: "printenv DB_PASSWORD" },
-          }],
-        },
-      }),
+  const z = zooSession(id);
+  const call = "toolu_01A9xK2mRbQ7";
+  const file = await writeZoo(
+    home,
+    `${id}.jsonl`,
+    z.said("user", "what is the db password set to?") +
+      z.bash(call, "printenv DB_PASSWORD"),
   );
   await pass(home, indexPath);
   const secret = "NqVwYS81VP7Hb1DX8pPd#1";
-  await Deno.writeTextFile(
-    file,
-    line({
-      type: "user",
-      timestamp: "2026-11-20T10:00:04.000Z",
-      message: {
-        role: "user",
-        content: [{
-          type: "tool_result",
-          tool_use_id: "toolu_01A9xK2mRbQ7",
-          content: secret,
-        }],
-      },
-    }),
-    { append: true },
-  );
+  await Deno.writeTextFile(file, z.result(call, secret), { append: true });
   const report = await pass(home, indexPath);
   equal(report.appended, 1);
   const db = openIndex(indexPath, { readOnly: true });
@@ -1151,30 +1137,14 @@ Deno.test("a secret a command printed is cleaned when its output comes in a late
 
 Deno.test("a prompt sent twice is one hit, and the count says so", async () => {
   const { home, indexPath } = await tempHome();
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(dir, { recursive: true });
-  for (
-    const id of [
-      "5b6c7d8e-5555-4222-8333-944455556661",
-      "5b6c7d8e-5555-4222-8333-944455556662",
-    ]
-  ) {
-    const turn = (role: string, text: string) =>
-      JSON.stringify({
-        sessionId: id,
-        cwd: "/home/dev/src/zoo",
-        type: role,
-        uuid: crypto.randomUUID(),
-        timestamp: "2026-11-20T10:00:00.000Z",
-        message: {
-          role,
-          content: role === "user" ? text : [{ type: "text", text }],
-        },
-      }) + "\n";
-    await Deno.writeTextFile(
-      `${dir}/${id}.jsonl`,
-      turn("user", "paint the flamingo enclosure teal") +
-        turn("assistant", "Painted the flamingo enclosure teal."),
+  for (const n of [1, 2]) {
+    const id = `5b6c7d8e-5555-4222-8333-94445555666${n}`;
+    const { said } = zooSession(id);
+    await writeZoo(
+      home,
+      `${id}.jsonl`,
+      said("user", "paint the flamingo enclosure teal") +
+        said("assistant", "Painted the flamingo enclosure teal."),
     );
   }
   await pass(home, indexPath);
@@ -1247,50 +1217,17 @@ Deno.test("deja sources counts the transcripts on disk before the first index", 
 Deno.test("a tool call id that ends like a credential word keeps its tool across passes", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-6666-4222-8333-944455556666";
-  const dir = `${home}/.claude/projects/-home-dev-src-zoo`;
-  await Deno.mkdir(dir, { recursive: true });
-  const file = `${dir}/${id}.jsonl`;
-  const base = { sessionId: id, cwd: "/home/dev/src/zoo", version: "2.1.290" };
-  const line = (o: Record<string, unknown>) =>
-    JSON.stringify({ ...base, uuid: crypto.randomUUID(), ...o }) + "\n";
+  const z = zooSession(id);
   const call = "toolu_01_pw";
-  await Deno.writeTextFile(
-    file,
-    line({
-      type: "user",
-      timestamp: "2026-11-20T10:00:00.000Z",
-      message: { role: "user", content: "run the zoo tests" },
-    }) +
-      line({
-        type: "assistant",
-        timestamp: "2026-11-20T10:00:02.000Z",
-        message: {
-          role: "assistant",
-          content: [{
-            type: "tool_use",
-            id: call,
-            name: "Bash",
-            input: { command: "npm test" },
-          }],
-        },
-      }),
+  const file = await writeZoo(
+    home,
+    `${id}.jsonl`,
+    z.said("user", "run the zoo tests") + z.bash(call, "npm test"),
   );
   await pass(home, indexPath);
   await Deno.writeTextFile(
     file,
-    line({
-      type: "user",
-      timestamp: "2026-11-20T10:00:04.000Z",
-      message: {
-        role: "user",
-        content: [{
-          type: "tool_result",
-          tool_use_id: call,
-          content: "Exit code 3\n2 tests failed",
-          is_error: true,
-        }],
-      },
-    }),
+    z.result(call, "Exit code 3\n2 tests failed", true),
     { append: true },
   );
   await pass(home, indexPath);
