@@ -161,6 +161,7 @@ export const VSCODE_HOSTS: readonly string[] = [
   "Trae CN",
   "Void",
   "Positron",
+  "VSCodium - Insiders",
 ];
 
 /** The remote-server data folders (SSH, WSL, dev containers) on Linux. */

@@ -30,6 +30,7 @@ import { childDirs, segments } from "./_paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { pathList, presentVscodeUserDirs, vscodeUserDirs } from "./_roots.ts";
 
 const HARNESS_ID = "copilot-chat";
 
@@ -39,17 +40,6 @@ const HARNESS_ID = "copilot-chat";
  * `github.copilot-chat` in global storage.
  */
 const EXTENSION_DIR = "github.copilot-chat";
-
-/** VS Code builds that host the chat, by their user-data folder name. */
-const HOSTS = [
-  "Code",
-  "Code - Insiders",
-  "Code - OSS",
-  "VSCodium",
-  "VSCodium - Insiders",
-  "Cursor",
-  "Windsurf",
-];
 
 /** Tool calls recorded in `result.metadata.toolCallRounds`. */
 const DIALECT: ToolDialect = {
@@ -551,22 +541,14 @@ export async function parseCopilotChatTranscript(
   });
 }
 
-/** The `User` directories of every VS Code host, or `DEJA_COPILOT_CHAT_ROOTS` (path list). */
-function userDirs(source: SourceEnv): string[] {
-  const sep = source.os === "windows" ? ";" : ":";
-  const override = source.env.DEJA_COPILOT_CHAT_ROOTS;
-  if (override) return override.split(sep).filter((p) => p.length > 0);
-  const home = source.home.replace(/[\\/]+$/, "");
-  let base: string;
-  if (source.os === "darwin") base = `${home}/Library/Application Support`;
-  else if (source.os === "windows") {
-    base = source.env.APPDATA || `${home}/AppData/Roaming`;
-  } else base = source.env.XDG_CONFIG_HOME || `${home}/.config`;
-  const dirs = HOSTS.map((host) => `${base}/${host}/User`);
-  if (source.os !== "darwin" && source.os !== "windows") {
-    dirs.push(`${home}/.vscode-server/data/User`);
-  }
-  return dirs;
+/**
+ * The `User` directories of every VS Code host (those installed here when
+ * `present`), or `DEJA_COPILOT_CHAT_ROOTS` (path list).
+ */
+function userDirs(source: SourceEnv, present = false): string[] {
+  const override = pathList(source.env.DEJA_COPILOT_CHAT_ROOTS, source);
+  if (override.length) return override;
+  return present ? presentVscodeUserDirs(source) : vscodeUserDirs(source);
 }
 
 const sessionKind: FileKind = {
@@ -599,10 +581,10 @@ export const copilotChat: Harness = {
   format:
     "JSON document or JSONL mutation log per chat session (workspaceStorage/*/chatSessions), plus the extension's JSONL event transcripts",
   envOverrides: ["APPDATA", "XDG_CONFIG_HOME", "DEJA_COPILOT_CHAT_ROOTS"],
-  roots: userDirs,
+  roots: (source) => userDirs(source),
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      userDirs(source).flatMap((user) =>
+      userDirs(source, true).flatMap((user) =>
         withoutStaleCopies([
           ...walkFiles(`${user}/workspaceStorage`, isSessionPath, {
             maxDepth: 2,
@@ -624,7 +606,7 @@ export const copilotChat: Harness = {
   revision: 3,
   docs: {
     store:
-      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus `~/.vscode-server/data/User`) for hosts Code, Code - Insiders, Code - OSS, VSCodium, VSCodium - Insiders, Cursor and Windsurf; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
+      "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
       "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
