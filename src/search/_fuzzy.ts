@@ -39,6 +39,30 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 /**
+ * Every lowercase word one edit from `word` (a letter dropped, added,
+ * changed, or two neighbours swapped): what a single slip could have made
+ * of the word meant.
+ *
+ * @param word A lowercase word.
+ * @returns The words one edit away (with repeats).
+ */
+export function oneEditAway(word: string): string[] {
+  const out: string[] = [];
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail) out.push(head + tail.slice(1));
+    if (tail.length > 1) out.push(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of letters) {
+      out.push(head + c + tail);
+      if (tail && c !== tail[0]) out.push(head + c + tail.slice(1));
+    }
+  }
+  return out;
+}
+
+/**
  * How far a word may be from a suggestion: none under five letters (too
  * many real words sit one letter apart), 1 up to seven, 2 from eight (a
  * long word with two slips is still recognisable).

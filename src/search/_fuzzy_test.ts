@@ -1,5 +1,5 @@
-import { equal } from "node:assert/strict";
-import { editDistance, fuzzyBudget } from "./_fuzzy.ts";
+import { equal, ok } from "node:assert/strict";
+import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 
 Deno.test("editDistance() counts edits, a transposition as one", async (t) => {
   const cases: Array<[string, string, number, number]> = [
@@ -21,4 +21,13 @@ Deno.test("fuzzyBudget() allows no edit under five letters, two from eight", () 
   equal(fuzzyBudget("mine"), 0);
   equal(fuzzyBudget("redis"), 1);
   equal(fuzzyBudget("kubernetes"), 2);
+});
+
+Deno.test("oneEditAway() makes every single slip of a word", () => {
+  const near = new Set(oneEditAway("redsi"));
+  for (const w of ["redis", "reds", "redsis", "resdi", "rexsi"]) {
+    ok(near.has(w), w);
+  }
+  ok(!near.has("redsi"), "the word itself is no edit");
+  ok(!near.has("rdsie"), "two edits away");
 });

@@ -15,7 +15,7 @@ import {
   RECORD_SLOTS,
   sessionOfRecord,
 } from "../index/schema.ts";
-import { editDistance, fuzzyBudget } from "./_fuzzy.ts";
+import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import { prepared, type Statement } from "./_statements.ts";
 import { hiddenSessions } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
@@ -427,6 +427,16 @@ export class Retriever {
     // "neg", one letter from "new", which is no reading of it.
     const stemBudget = Math.min(budget, fuzzyBudget(stem));
     const prefixes = new Set([word.slice(0, 2), word[1]! + word[0]!]);
+    // The index holds stems, which an English word outgrows: "migratoins"
+    // is two edits from the stem "migrati" (Dutch "migraties") but one
+    // swap from "migrations", whose stem is "migrat". A stem one slip of
+    // the word stems to is one edit away, unless stemming left too little
+    // of it to be sure ("married" → "marred" → "mar").
+    const slipStems = new Set(
+      oneEditAway(word).map(porterStem).filter((s) =>
+        s.length >= 5 || s.length >= word.length - 1
+      ),
+    );
     let best: { term: string; distance: number; doc: number } | undefined;
     const consider = (rows: Array<{ term: string; doc: number }>) => {
       for (const { term, doc } of rows) {
@@ -434,7 +444,7 @@ export class Retriever {
         const byStem = stemBudget > 0
           ? editDistance(stem, term, stemBudget)
           : budget + 1;
-        const d = Math.min(
+        const d = slipStems.has(term) ? 1 : Math.min(
           editDistance(word, term, budget),
           byStem <= stemBudget ? byStem : budget + 1,
         );

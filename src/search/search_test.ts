@@ -520,6 +520,15 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         ["assistant", "Reply to the negative review politely."],
       ],
     },
+    {
+      id: "schema",
+      project: "shop",
+      age: 4,
+      turns: [
+        ["user", "de migraties van het schema zijn klaar (3 Mar)"],
+        ["assistant", "The migrations ran; the schema is current."],
+      ],
+    },
   ], async (db) => {
     await t.step("a word said in another project is no typo", async () => {
       const r = await search(db, "negative job", { now: NOW, project: "home" });
@@ -543,6 +552,19 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
       const second = await search(db, "negative rwview", { now: NOW });
       ok(second.didYouMean?.includes("review"), second.didYouMean);
     });
+    await t.step(
+      "a swapped pair is read as the English word, not a nearer stem",
+      async () => {
+        // "migratoins" is two edits from the stem of Dutch "migraties" and
+        // from nothing nearer but one swap from "migrations".
+        const r = await search(db, "migratoins", { now: NOW });
+        ok(r.didYouMean?.includes("migrations"), r.didYouMean);
+        // One slip of "married" is "marred", whose stem "mar" is too
+        // little of the word to offer.
+        const married = await search(db, "married", { now: NOW });
+        ok(!(married.didYouMean ?? "").includes("mar"), married.didYouMean);
+      },
+    );
   });
 });
 
