@@ -17,7 +17,7 @@ import {
 } from "../index/schema.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import { prepared, type Statement } from "./_statements.ts";
-import { hiddenSessions } from "./_corpus.ts";
+import { hiddenSessions, scopeTotals } from "./_corpus.ts";
 import { porterStem } from "./_stem.ts";
 import type { QueryTerm } from "./understand_query.ts";
 
@@ -99,6 +99,7 @@ export class Retriever {
   #workRoles: readonly Role[] | undefined;
   #hidden: ReadonlySet<number>;
   #allowed: Set<number> | undefined;
+  #scope: { where: string; params: Array<string | number> };
   #cache = new Map<string, number[]>();
 
   #vocab = new Set<FtsTable>();
@@ -123,6 +124,7 @@ export class Retriever {
       : undefined;
     this.#hidden = hiddenSessions(db);
     const { where, params } = sessionFilterSql(filter);
+    this.#scope = { where, params };
     if (params.length) {
       this.#allowed = new Set(
         (db.prepare(`SELECT s.rowid AS rowid FROM sessions s WHERE ${where}`)
@@ -138,6 +140,11 @@ export class Retriever {
   /** The tables searched. */
   get tables(): readonly FtsTable[] {
     return this.#tables;
+  }
+
+  /** How many sessions the filters leave (hidden ones not counted). */
+  get scopeSize(): number {
+    return scopeTotals(this.#db, this.#scope.where, this.#scope.params).n;
   }
 
   /** Whether the search has session filters. */

@@ -960,7 +960,7 @@ function climb(
 
   // Relaxed: drop the rarest terms that cannot be satisfied (never seen
   // first), one and then two at a time.
-  const relaxed = relax(postings, required);
+  const relaxed = relax(postings, required, r.scopeSize);
   ladder.push({
     tier: "relaxed",
     searched: relaxed
@@ -1055,7 +1055,7 @@ function climb(
 
   // Nothing holds every term in any form: settle for the relaxed set,
   // recomputed with the forms and corrections found on the way.
-  const again = relax(postings, required);
+  const again = relax(postings, required, r.scopeSize);
   if (again) {
     plan.strict = again.sessions;
     plan.tier = "relaxed";
@@ -1065,15 +1065,16 @@ function climb(
 }
 
 /**
- * The smallest set of words (one, then two) whose removal lets some session
- * hold all the others. Words never seen go first (nothing can satisfy
- * them); then, among the drops that unblock the rest, the one that keeps
- * the most information: the commonest word goes before a rare one, since
- * the rare words are what the query is about.
+ * The set of words (one or two) whose removal lets some session hold all
+ * the others at the least loss. Words never seen go first (nothing can
+ * satisfy them); then, among the drops that unblock the rest, the one that
+ * keeps the most information: common words go before a rare one, since the
+ * rare words are what the query is about.
  */
 function relax(
   postings: readonly (readonly number[])[],
   required: readonly boolean[],
+  sessions: number,
 ): { drop: number[]; sessions: Set<number> } | undefined {
   const idx = required.flatMap((u, i) => (u ? [i] : []));
   if (idx.length < 2) return undefined;
@@ -1089,22 +1090,39 @@ function relax(
     const hit = tryDrop(unseen);
     if (hit || unseen.length === 2) return hit;
   }
-  // Commonest first: it carries the least of what the query is about. A
-  // seen word is dropped only while two words are left: "a b" never said
-  // together is an answer in itself ("seen, but never together").
-  const seen = idx.filter((i) => postings[i]!.length > 0)
-    .sort((a, b) => postings[b]!.length - postings[a]!.length || a - b);
+  // What the query is about weighs most: the drops tried cheapest first,
+  // a word costing its IDF in sessions, so two words nearly every session
+  // says go before the one rare name ("did we end up installing pinchtab
+  // or skip it?" keeps "pinchtab"). A seen word is dropped only while two
+  // words are left: "a b" never said together is an answer in itself
+  // ("seen, but never together").
+  const seen = idx.filter((i) => postings[i]!.length > 0);
   if (seen.length < 3) return undefined;
-  for (const i of seen) {
-    const hit = tryDrop([...unseen, i]);
-    if (hit) return hit;
-  }
-  if (unseen.length > 0 || seen.length < 4) return undefined;
-  for (let a = 0; a < seen.length; a++) {
-    for (let b = a + 1; b < seen.length; b++) {
-      const hit = tryDrop([seen[a]!, seen[b]!]);
-      if (hit) return hit;
+  const idf = new Map(seen.map((i) => {
+    const df = sessionsOf(postings[i]!).length;
+    return [i, Math.log(1 + (Math.max(sessions, df) - df + 0.5) / (df + 0.5))];
+  }));
+  const drops: Array<{ drop: number[]; cost: number }> = seen.map((i) => ({
+    drop: [...unseen, i],
+    cost: idf.get(i)!,
+  }));
+  if (unseen.length === 0 && seen.length >= 4) {
+    for (let a = 0; a < seen.length; a++) {
+      for (let b = a + 1; b < seen.length; b++) {
+        drops.push({
+          drop: [seen[a]!, seen[b]!],
+          cost: idf.get(seen[a]!)! + idf.get(seen[b]!)!,
+        });
+      }
     }
+  }
+  drops.sort((x, y) =>
+    x.cost - y.cost || x.drop.length - y.drop.length ||
+    x.drop[x.drop.length - 1]! - y.drop[y.drop.length - 1]!
+  );
+  for (const { drop } of drops) {
+    const hit = tryDrop(drop);
+    if (hit) return hit;
   }
   return undefined;
 }

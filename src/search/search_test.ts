@@ -894,3 +894,34 @@ Deno.test("search() finds an adjective when asked with its adverb", async () => 
     equal(r.results[0]?.tier, "stemmed");
   });
 });
+
+Deno.test("search() relaxes a query by the words it can best spare, not its rare name", async () => {
+  const chatter = (id: string, text: string) => ({
+    id,
+    project: "bot",
+    age: 3,
+    turns: [["user", text], ["assistant", "ok"]] as Array<[
+      "user" | "assistant",
+      string,
+    ]>,
+  });
+  await withFixtures([
+    chatter("common", "in the end we skip installing anything for the agent"),
+    chatter(
+      "rare",
+      "pinchtab is not worth it: do not install it for the agent",
+    ),
+    chatter("a", "at the end of the day skip the flaky test"),
+    chatter("b", "skip the end to end suite for now"),
+    chatter("c", "the agent will skip the cache in the end"),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "did we end up installing pinchtab for the agent or skip it?",
+      { now: NOW },
+    );
+    const relaxed = r.ladder?.find((s) => s.tier === "relaxed");
+    equal(relaxed?.note, "ignoring end, skip");
+    equal(r.results[0]?.session.id, "rare");
+  });
+});
