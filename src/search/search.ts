@@ -462,16 +462,23 @@ async function searchSaidThenWork(
       const extra = both.results.filter((h) => !seen.has(h.session.id));
       if (said.results.length && extra.length) {
         const limit = options.all ? Infinity : options.limit ?? 10;
+        // Nothing said falls in the time asked for: sessions of that time
+        // whose records hold the words come before what was said.
+        const then = understood.time === undefined
+          ? []
+          : extra.filter(saidInWindow(both));
+        const rest = extra.filter((h) => !then.includes(h));
         return {
           ...said,
-          results: [...said.results, ...extra].slice(0, limit),
+          results: [...then, ...said.results, ...rest].slice(0, limit),
           total: said.total + extra.length,
           ladder: [...(said.ladder ?? []), {
             tier: extra[0]!.tier,
             searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
             sessions: extra.length,
-            note:
-              "after what was said: sessions that say some words and print the rest",
+            note: then.length
+              ? "before what was said: sessions from the time asked for whose messages and output hold the words"
+              : "after what was said: sessions that say some words and print the rest",
           }],
         };
       }
@@ -551,8 +558,24 @@ const WORK_HITS = 5;
  */
 function lookInWork(result: SearchResult, q: UnderstoodQuery): boolean {
   if (result.results.length === 0) return true;
-  if (asksAQuestion(q) || q.time !== undefined) return false;
+  // A time said in words that nothing said falls in: what happened then
+  // may only have been printed ("last month claude said my api key was
+  // invalid" is an error the agent showed, not a message).
+  if (q.time !== undefined) return !result.results.some(saidInWindow(result));
+  if (asksAQuestion(q)) return false;
   return !result.results.some((h) => h.tier === "exact");
+}
+
+/** Whether a hit's session overlaps the window the search ranked by. */
+function saidInWindow(result: SearchResult): (h: SearchHit) => boolean {
+  const time = result.reading?.time;
+  const from = time ? Date.parse(time.from) : NaN;
+  const to = time ? Date.parse(time.to) : NaN;
+  return (h) => {
+    const start = Date.parse(h.session.started ?? h.session.updated ?? "");
+    const end = Date.parse(h.session.updated ?? h.session.started ?? "");
+    return !(start >= to) && !(end < from);
+  };
 }
 
 /**

@@ -925,3 +925,32 @@ Deno.test("search() relaxes a query by the words it can best spare, not its rare
     equal(r.results[0]?.session.id, "rare");
   });
 });
+
+Deno.test("search() looks in work records when nothing said falls in the time asked for", async () => {
+  await withFixtures([
+    {
+      id: "pasted",
+      age: 200,
+      turns: [
+        ["user", "the log says: workspace config invalid, api key missing"],
+        ["assistant", "Set the api key in the workspace settings."],
+      ],
+    },
+    {
+      id: "failed",
+      age: 40,
+      turns: [
+        ["user", "hello there"],
+        ["tool-output", "Invalid API key · Please run /login"],
+      ],
+    },
+  ], async (db) => {
+    const r = await search(
+      db,
+      "last month the agent told me my api key was invalid, which session?",
+      { now: NOW },
+    );
+    deepEqual(ids(r).slice(0, 2), ["failed", "pasted"]);
+    ok(r.ladder?.some((s) => s.note?.startsWith("before what was said")));
+  });
+});
