@@ -225,6 +225,23 @@ export function porterStem(token: string): string {
   return stem;
 }
 
+/**
+ * A word that stems to `stem`, to ask FTS5 for it: its porter tokenizer
+ * stems the query again, and Porter does not always leave a stem as it is
+ * ("databas" → "databa"). The stem itself when it does, else the stem with
+ * a common ending put back ("databas" + "e").
+ *
+ * @param stem A Porter stem from the index's vocabulary.
+ * @returns A word whose stem is `stem` (the stem when none is found).
+ */
+export function wordForStem(stem: string): string {
+  for (const ending of ["", "e", "es", "ed", "ing", "y", "ion", "er", "al"]) {
+    const word = stem + ending;
+    if (porterStem(word) === stem) return word;
+  }
+  return stem;
+}
+
 /** Stems already worked out, up to {@linkcode STEM_CACHE} of them. */
 const STEMS = new Map<string, string>();
 const STEM_CACHE = 20_000;

@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import { openDatabase } from "../core/_sqlite.ts";
-import { porterStem } from "./_stem.ts";
+import { porterStem, wordForStem } from "./_stem.ts";
 
 const WORDS = `running runs ran deploy deployed deploying deployment deployments
 configuration configure configured studies study happily generalization
@@ -36,4 +36,11 @@ Deno.test("porterStem() stems every word as FTS5's porter tokenizer does", () =>
   } finally {
     db.close();
   }
+});
+
+Deno.test("wordForStem() gives a word FTS5 stems back to the stem", () => {
+  for (const stem of ["databas", "supabas", "migrat", "review", "cach"]) {
+    equal(porterStem(wordForStem(stem)), stem, stem);
+  }
+  equal(wordForStem("review"), "review");
 });

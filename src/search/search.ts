@@ -62,7 +62,7 @@ import {
 import { prepared } from "./_statements.ts";
 import { BM25, postingsOf } from "./_bm25.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
-import { porterStem } from "./_stem.ts";
+import { porterStem, wordForStem } from "./_stem.ts";
 import {
   type QueryTerm,
   type TimeWindow,
@@ -1049,7 +1049,7 @@ function climb(
       plan.unseen.push({ term: t.text });
       continue;
     }
-    const found = r.postings(quote(s.term));
+    const found = r.postings(quote(wordForStem(s.term)));
     const surface = r.surfaceOf(s.term, found) ?? s.term;
     plan.unseen.push({ term: t.text, suggestion: surface });
     if (found.length === 0) continue;

@@ -526,7 +526,7 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
       age: 4,
       turns: [
         ["user", "de migraties van het schema zijn klaar (3 Mar)"],
-        ["assistant", "The migrations ran; the schema is current."],
+        ["assistant", "The migrations ran; the database schema is current."],
       ],
     },
   ], async (db) => {
@@ -559,6 +559,11 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         // from nothing nearer but one swap from "migrations".
         const r = await search(db, "migratoins", { now: NOW });
         ok(r.didYouMean?.includes("migrations"), r.didYouMean);
+        // "database" stems to "databas", which FTS5 would stem again to
+        // "databa" if asked for as it is.
+        const db2 = await search(db, "databse schema", { now: NOW });
+        ok(db2.didYouMean?.includes("database"), db2.didYouMean);
+        equal(db2.results[0]?.tier, "fuzzy");
         // One slip of "married" is "marred", whose stem "mar" is too
         // little of the word to offer.
         const married = await search(db, "married", { now: NOW });
