@@ -521,13 +521,16 @@ async function searchSaidThenWork(
 
 /**
  * The names in a query (identifiers, quoted text, compounds — not plain
- * words, which a tool's output may happen to hold) that no speech record
+ * words or words joined by a hyphen or dot, such as "sub-agent" or
+ * "next.js", which a tool's output may happen to hold) that no speech record
  * holds but some work record does: the whole index, whatever the filters,
  * a first-match probe each.
  */
 function termsOnlyInWork(db: Database, q: UnderstoodQuery): QueryTerm[] {
   return q.terms.slice(0, 30).filter((t) => {
-    if (t.optional || (t.kind !== "code" && t.kind !== "phrase")) return false;
+    if (t.optional || t.plain || (t.kind !== "code" && t.kind !== "phrase")) {
+      return false;
+    }
     const expression = termExpression(t);
     return !matchesAny(db, "fts_speech", expression) &&
       matchesAny(db, "fts_work", expression);

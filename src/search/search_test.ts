@@ -959,3 +959,34 @@ Deno.test("search() looks in work records when nothing said falls in the time as
     ok(r.ladder?.some((s) => s.note?.startsWith("before what was said")));
   });
 });
+
+Deno.test("search() reads words joined by a hyphen or dot as words, not a name only output holds", async () => {
+  await withFixtures([
+    {
+      id: "migration",
+      age: 5,
+      turns: [
+        ["user", "help me move the atlas library from mongoose to supabase"],
+        [
+          "assistant",
+          "Plan: replace each mongoose model with a supabase table.",
+        ],
+      ],
+    },
+    {
+      id: "gitignore",
+      age: 2,
+      turns: [
+        ["user", "write a frontend"],
+        ["tool-output", "# Next.js build output\n.next\nout\n"],
+      ],
+    },
+  ], async (db) => {
+    const r = await search(
+      db,
+      "mongoose to supabase move for the atlas library next.js frontend",
+      { now: NOW },
+    );
+    equal(ids(r)[0], "migration");
+  });
+});

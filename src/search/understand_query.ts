@@ -55,7 +55,15 @@ export interface QueryTerm {
    * may also be said in the session ("in March we moved…").
    */
   optional?: boolean;
+  /**
+   * A compound of plain words joined by hyphens or dots ("sub-agent",
+   * "Next.js"): a way of writing words, not a name only code would hold.
+   */
+  plain?: boolean;
 }
+
+/** Lowercase-led words joined by hyphens or dots, no digit or underscore. */
+const PLAIN_COMPOUND = /^\p{L}\p{Ll}*(?:[-.]\p{Ll}+)+$/u;
 
 /** A query, understood. */
 export interface UnderstoodQuery {
@@ -264,6 +272,7 @@ function termsOf(
         stem: words.join(" "),
         weight,
         alternatives: [],
+        ...(PLAIN_COMPOUND.test(raw) ? { plain: true } : {}),
       });
       continue;
     }

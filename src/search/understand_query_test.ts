@@ -289,3 +289,18 @@ Deno.test("understandQuery() searches a noun as its verb and back where Porter k
   // Porter already joins these: no second spelling.
   deepEqual(alts("deployment"), [["deployment", []]]);
 });
+
+Deno.test("understandQuery() marks words joined by hyphens or dots as plain", () => {
+  const terms = understandQuery("sub-agent next.js logout_user eu-west-1", {
+    now: NOW,
+  }).terms;
+  deepEqual(
+    terms.map((t) => [t.text, t.plain ?? false]),
+    [
+      ["sub agent", true],
+      ["next js", true],
+      ["logout user", false],
+      ["eu west 1", false],
+    ],
+  );
+});
