@@ -46,7 +46,14 @@ const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
 
 const BEFORE = /\b(?:in|with|from|by|using|asked|ask|told)\s+$/i;
 const AFTER =
-  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|chat|chats|agent|cli)\b)/i;
+  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
+
+/**
+ * An article or possessive before a name makes it a thing of the project
+ * ("the copilot chat page", "our claude api key") unless an agent word
+ * follows ("the codex session").
+ */
+const DETERMINER = /\b(?:the|a|an|our|my|your|their|this|that|its)\s+$/i;
 
 /** What {@linkcode agentNamed} found. */
 export interface AgentMention {
@@ -79,10 +86,12 @@ export function agentNamed(query: string): AgentMention | undefined {
     const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
     const before = query.slice(0, m.index);
     const after = query.slice(m.index + m[0].length);
-    const ids = DISTINCT[word] ??
-      (AMBIGUOUS[word] && (BEFORE.test(before) || AFTER.test(after))
-        ? AMBIGUOUS[word]
-        : undefined);
+    const cued = BEFORE.test(before) || AFTER.test(after);
+    const ids = DISTINCT[word] && (cued || !DETERMINER.test(before))
+      ? DISTINCT[word]
+      : AMBIGUOUS[word] && cued
+      ? AMBIGUOUS[word]
+      : undefined;
     if (!ids) continue;
     // Two agents named ("convert the claude agents to the qwen format"):
     // the query is about them, not asking what one of them did.

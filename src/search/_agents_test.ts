@@ -34,6 +34,15 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ["codex and codex again", ["codex"], "and codex again"],
     ["continue the migration after the backup", undefined],
     ["redis timeout in production", undefined],
+    ["E2F0FF background in the copilot chat page", undefined],
+    ["rotate our claude api key", undefined],
+    [
+      "what did the codex session change",
+      ["codex"],
+      "what did the session change",
+    ],
+    ["the copilot chat about the login page", ["copilot-cli", "copilot-chat"]],
+    ["cursor chat where we fixed the login", ["cursor"]],
   ];
   for (const [query, ids, rest] of cases) {
     await t.step(query, () => {
