@@ -664,6 +664,8 @@ async function searchRoles(
     result.why = `No session holds every word: ignoring ${
       plan.ignored.map((w) => `"${w}"`).join(", ")
     }`;
+  } else if (plan.strict.size === 0 && !questionLike) {
+    result.why = `${neverTogether(plan)}: sessions holding some of them`;
   }
   const { top, rows, copies } = distinctTop(db, ranked.order, limit);
   // Copies passed over are no sessions of their own ("9 of 10" would
@@ -1220,8 +1222,11 @@ async function rank(
   const gate = (s: SessionRelevance): boolean => {
     if (plan.strict.has(s.session)) return true;
     const held = popcount(s.mask);
-    // A question's words are rarely all in its answer: any overlap counts.
-    if (questionLike) return held >= 1;
+    // A question's words are rarely all in its answer: any overlap counts;
+    // so do two words no session says together (each one's sessions).
+    if (questionLike || (knownTerms <= 2 && plan.strict.size === 0)) {
+      return held >= 1;
+    }
     return knownTerms >= 3 && held >= Math.max(2, knownTerms - 1);
   };
   const pool = [...relevance.values()].filter(gate);
@@ -1781,15 +1786,16 @@ function whyNoHit(
         : ""
     }`;
   }
+  return `No session matches: ${neverTogether(plan)}`;
+}
+
+/** Each term with the sessions it is seen in, "but never together". */
+function neverTogether(plan: Plan): string {
   const seen = plan.terms.map((t, i) => {
-    const sessions = new Set(
-      sessionsOf(plan.postings[i]!),
-    );
-    return `"${t.text}" (${sessions.size} session${
-      sessions.size === 1 ? "" : "s"
-    })`;
+    const sessions = sessionsOf(plan.postings[i]!).length;
+    return `"${t.text}" (${sessions} session${sessions === 1 ? "" : "s"})`;
   });
-  return `No session matches: ${seen.join(", ")} are seen, but never together`;
+  return `${seen.join(", ")} are seen, but never together`;
 }
 
 /** Lowercased word stems used to highlight matches in snippets. */
