@@ -51,7 +51,11 @@ small V8 young generation keeps both threads under 300 MB; docs/benchmarks.md),
 DEJA_NO_REDACT=1 (unsafe: writes credentials in clear), plus each harness's
 root overrides (CLAUDE_CONFIG_DIR, CODEX_HOME, ...).
 
-Exit: 0 done, 3 some stores could not be read (each is named; the rest was indexed).`,
+Ctrl-C stops a pass: what it had committed (every 32 MB read) stays, and the
+next pass reads only the rest.
+
+Exit: 0 done, 3 some stores could not be read (each is named; the rest was
+indexed), 130 stopped by Ctrl-C.`,
   permissions: { read: true, write: true, env: true, sys: true },
   options: {
     harness: { type: "string", multiple: true },
@@ -83,6 +87,15 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
     let lastPrint = Date.now();
+    // Ctrl-C: the batches a pass committed stay, and the next pass reads
+    // only the rest. Say so rather than vanish.
+    const interrupted = () => {
+      io.stderr.write(
+        "\ndeja: stopped; what the pass had committed (it commits every 32 MB read) stays in the index and is not read again: run deja index to finish\n",
+      );
+      Deno.exit(130); // what a shell reports for a Ctrl-C (128 + SIGINT)
+    };
+    Deno.addSignalListener("SIGINT", interrupted);
     const report = await indexStores({
       indexPath: path,
       harnesses: selectedHarnesses(io, only),
@@ -109,7 +122,7 @@ Exit: 0 done, 3 some stores could not be read (each is named; the rest was index
           }), ${plural(p.sessions, "session")} so far\n`,
         );
       },
-    });
+    }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
     if (!redactionEnabled(io.env)) {
       io.stderr.write(
         "warning: DEJA_NO_REDACT=1 — credentials were written to the index unredacted\n",

@@ -1241,3 +1241,26 @@ Deno.test("a tool call id that ends like a credential word keeps its tool across
     db.close();
   }
 });
+
+Deno.test("indexStores() keeps what a first pass stopped half-way committed", async () => {
+  const { home, indexPath } = await tempHome();
+  let claudeFiles = 0;
+  const stopped = await indexStores({
+    indexPath,
+    harnesses: [claudeCode, codex],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+    batchBytes: 1,
+    onProgress: (p) => {
+      // Ctrl-C once the Claude Code files are written: codex is never read.
+      if (p.harness !== "claude-code") return;
+      claudeFiles = p.files;
+      throw new Error("interrupted");
+    },
+  }).then(() => "finished", (err) => String(err));
+  equal(stopped, "Error: interrupted");
+  ok(claudeFiles > 0);
+  const resumed = await pass(home, indexPath);
+  equal(resumed.unchanged, claudeFiles);
+  equal(resumed.replaced, resumed.harnesses["codex"]!.files);
+});

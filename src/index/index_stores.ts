@@ -80,6 +80,11 @@ export interface IndexOptions {
    * left to read (default 4 MiB).
    */
   partBytes?: number;
+  /**
+   * Parsed bytes written per transaction before it commits (default 32
+   * MiB): what a pass stopped half-way keeps.
+   */
+  batchBytes?: number;
 }
 
 /** Per-harness totals of one pass. */
@@ -445,15 +450,18 @@ class Writer {
 /**
  * Groups many files' writes into one transaction. FTS5 flushes a segment at
  * every commit, so one commit per file cost a third of a cold pass; a batch
- * commits every {@linkcode BATCH_BYTES} of parsed input and at the end.
+ * commits every {@linkcode BATCH_BYTES} (or the pass's `batchBytes`) of
+ * parsed input and at the end.
  */
 class Batch {
   #db: Database;
+  #limit: number;
   #open = false;
   #bytes = 0;
 
-  constructor(db: Database) {
+  constructor(db: Database, limit: number) {
     this.#db = db;
+    this.#limit = limit;
   }
 
   write<T>(bytes: number, fn: () => T): T {
@@ -463,7 +471,7 @@ class Batch {
     }
     const result = fn();
     this.#bytes += bytes;
-    if (this.#bytes >= BATCH_BYTES) this.commit();
+    if (this.#bytes >= this.#limit) this.commit();
     return result;
   }
 
@@ -562,7 +570,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     failures: [],
     durationMs: 0,
   };
-  const batch = new Batch(db);
+  const batch = new Batch(db, options.batchBytes ?? BATCH_BYTES);
   const redactOn = options.redact ?? true;
   const pool = await ParsePool.create(options);
   const queue: Array<
@@ -640,6 +648,18 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     // A harness whose parser changed since its files were read: read them
     // all again, as its new parser would.
     const parsers = parserRevisions(db, options.harnesses);
+    // A first pass has nothing stale to re-read: what it settles is
+    // written with its first batch, so a pass stopped half-way (Ctrl-C)
+    // leaves the files it committed unchanged for the next one.
+    if (known.size === 0) {
+      batch.write(0, () => {
+        const put = db.prepare(
+          "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+        );
+        if (parsers.write) put.run("parsers", parsers.write);
+        put.run("include_subagents", subagents);
+      });
+    }
     if (parsers.changed.size > 0) {
       for (const file of known.values()) {
         if (parsers.changed.has(file.harness)) file.whole = true;
