@@ -105,8 +105,10 @@ export const fixCommand: Command = {
   name: "fix",
   summary: "What ran after this error last time, without the error coming back",
   usage: 'deja fix "<error text>" [--project NAME] [--json]',
-  help: `Looks up the error's distinctive words in recorded command output, then
-reads what followed each occurrence: the commands that ran and succeeded
+  help: `Looks up the error's distinctive words on one line of a failed step's
+output (its command exited non-zero, or the output is flagged as an error;
+a file read is no failure), dropping the least distinctive until one does,
+then reads what followed each occurrence: the commands that ran and succeeded
 before the error stopped appearing, and the failed command passing on a
 re-run. This project's sessions come first (--project, default: the
 current directory's). Irreversible commands (force pushes, hard resets,

@@ -177,6 +177,11 @@ function signalsError(line: string): boolean {
     ERROR_CLASS.test(line)) && !BARE_EXIT.test(line);
 }
 
+/** Whether one line of the text holds every term. */
+function lineHoldsAll(text: string, terms: readonly string[]): boolean {
+  return text.split("\n").some((line) => holdsAll(line, terms));
+}
+
 function holdsAll(text: string, terms: readonly string[]): boolean {
   const lower = text.toLowerCase();
   return terms.every((t) => lower.includes(t.toLowerCase()));
@@ -214,13 +219,23 @@ export async function fixFor(
       why: "The error has no distinctive words to look for",
     };
   }
+  // Fewer terms (the least distinctive dropped) until a recorded failure
+  // says them on one line.
   let terms = all;
-  let hits = matchRecords(db, { terms, roles: ["tool-output"], limit: 400 });
-  while (hits.length === 0 && terms.length > Math.min(2, all.length)) {
+  let seen = false;
+  let bySession = new Map<number, FixPair>();
+  for (;;) {
+    const hits = matchRecords(db, {
+      terms,
+      roles: ["tool-output"],
+      limit: 400,
+    });
+    seen ||= hits.length > 0;
+    if (hits.length) bySession = await pairsOf(db, hits, terms, error, options);
+    if (bySession.size || terms.length <= Math.min(2, all.length)) break;
     terms = terms.slice(0, -1);
-    hits = matchRecords(db, { terms, roles: ["tool-output"], limit: 400 });
   }
-  if (hits.length === 0) {
+  if (!seen) {
     return {
       error,
       terms: all,
@@ -230,6 +245,29 @@ export async function fixFor(
       }`,
     };
   }
+  const pairs = [...bySession.values()].sort((a, b) =>
+    Number(b.sameProject) - Number(a.sameProject) ||
+    Number(b.remedy.length > 0 || !!b.verified) -
+      Number(a.remedy.length > 0 || !!a.verified) ||
+    (Date.parse(b.session.updated ?? "") || 0) -
+      (Date.parse(a.session.updated ?? "") || 0)
+  ).slice(0, options.limit ?? 5);
+  const result: FixResult = { error, terms, pairs };
+  if (pairs.length === 0) {
+    result.why =
+      "The error was seen before, but nothing recorded after it ran cleanly";
+  }
+  return result;
+}
+
+/** The first fitting pair of each session the hits are in. */
+async function pairsOf(
+  db: Database,
+  hits: ReturnType<typeof matchRecords>,
+  terms: readonly string[],
+  error: string,
+  options: FixOptions,
+): Promise<Map<number, FixPair>> {
   const rows = sessionRows(db, hits.map((h) => h.session));
   const bySession = new Map<number, FixPair>();
   const refused = SHELL_REFUSED.test(error);
@@ -262,19 +300,7 @@ export async function fixFor(
       ...pair,
     });
   }
-  const pairs = [...bySession.values()].sort((a, b) =>
-    Number(b.sameProject) - Number(a.sameProject) ||
-    Number(b.remedy.length > 0 || !!b.verified) -
-      Number(a.remedy.length > 0 || !!a.verified) ||
-    (Date.parse(b.session.updated ?? "") || 0) -
-      (Date.parse(a.session.updated ?? "") || 0)
-  ).slice(0, options.limit ?? 5);
-  const result: FixResult = { error, terms, pairs };
-  if (pairs.length === 0) {
-    result.why =
-      "The error was seen before, but nothing recorded after it ran cleanly";
-  }
-  return result;
+  return bySession;
 }
 
 /** Where an error happened and what to judge what followed by. */
@@ -297,17 +323,24 @@ function pairAfter(
 ): Omit<FixPair, "session" | "sameProject"> | undefined {
   const { session, window, errorSeq, terms, refused } = site;
   const out = window.find((r) => r.seq === errorSeq);
-  if (!out) return undefined;
-  // A model call's error (tool `model`) is no command's output.
-  const failedRec = out.tool === "model"
-    ? undefined
-    : [...window].reverse().find((r) =>
-      r.seq < errorSeq && r.role === "command"
-    );
+  // The error as asked is one line of the output: terms scattered over a
+  // long output (a file read, a log) are another error, or none.
+  if (!out || !lineHoldsAll(out.text, terms)) return undefined;
+  // The command this output came from: the step just before it, when that
+  // step ran a command of the same tool. A model call's error (tool
+  // `model`) and a file read's text are no command's output.
+  const step = [...window].reverse().find((r) =>
+    r.seq < errorSeq && r.role !== "user" && r.role !== "assistant"
+  );
+  const failedRec = out.tool !== "model" && step?.role === "command" &&
+      (!step.tool || !out.tool || step.tool === out.tool)
+    ? step
+    : undefined;
   const failed = failedRec ? normalizeCommand(failedRec.text) : undefined;
+  // Only a failure counts: an output flagged as an error, or its command's.
   if (
-    failedRec && !commandFailed(db, { session, command: failedRec }) &&
-    !out.isError
+    !out.isError &&
+    (!failedRec || !commandFailed(db, { session, command: failedRec }))
   ) {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { withSessions } from "./_test_kit.ts";
 import { errorLine, fixFor } from "./fix.ts";
 
@@ -34,7 +34,10 @@ Deno.test("fixFor() quotes the line that errs, not the npm script echo that shar
       },
     ],
   }, async (db) => {
-    const result = await fixFor(db, "Cannot find module '@playwright/test'");
+    const result = await fixFor(
+      db,
+      "ReferenceError: __filename is not defined in ES module scope",
+    );
     const pair = result.pairs[0];
     ok(pair, result.why);
     equal(
@@ -42,6 +45,10 @@ Deno.test("fixFor() quotes the line that errs, not the npm script echo that shar
       "ReferenceError: __filename is not defined in ES module scope",
     );
     equal(pair.verified, e2e);
+    // Another error whose words the output holds only here and there is
+    // not this one.
+    const other = await fixFor(db, "Cannot find module '@playwright/test'");
+    deepEqual(other.pairs, []);
   });
 });
 
@@ -102,4 +109,45 @@ Deno.test("errorLine() finds an error named by its class", async (t) => {
   for (const [name, text, want] of cases) {
     await t.step(name, () => equal(errorLine(text), want));
   }
+});
+
+Deno.test("fixFor() reads a failure only in a failed step's output, not in a file read", async () => {
+  await withSessions({
+    "dev-server": [
+      { role: "user", text: "start the dev server" },
+      { role: "files", tool: "Read", text: "/app/.env.json" },
+      {
+        role: "tool-output",
+        tool: "Read",
+        text:
+          '10→ "VITE_FIREBASE_API_KEY": {\n11→ "found": true,\n12→ "value": ""',
+      },
+      { role: "command", text: "docker ps", tool: "Bash", exitCode: 1 },
+      {
+        role: "tool-output",
+        tool: "Bash",
+        flags: { isError: true },
+        text: "Cannot connect to the Docker daemon",
+      },
+      { role: "command", text: "npm run dev", tool: "Bash", exitCode: 127 },
+      {
+        role: "tool-output",
+        tool: "Bash",
+        flags: { isError: true },
+        text: "> web@1.0.0 dev\n> vite\n\nsh: 1: vite: not found",
+      },
+      { role: "command", text: "npm install", tool: "Bash", exitCode: 0 },
+      { role: "tool-output", tool: "Bash", text: "added 212 packages" },
+      { role: "command", text: "npm run dev", tool: "Bash", exitCode: 0 },
+      { role: "tool-output", tool: "Bash", text: "VITE v7 ready in 300 ms" },
+    ],
+  }, async (db) => {
+    const result = await fixFor(db, "sh: 1: vite: not found");
+    equal(result.pairs.length, 1, result.why);
+    const pair = result.pairs[0]!;
+    equal(pair.error, "sh: 1: vite: not found");
+    equal(pair.failed, "npm run dev");
+    deepEqual(pair.remedy, ["npm install"]);
+    equal(pair.verified, "npm run dev");
+  });
 });

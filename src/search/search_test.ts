@@ -574,6 +574,9 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         // little of the word to offer.
         const married = await search(db, "married", { now: NOW });
         ok(!(married.didYouMean ?? "").includes("mar"), married.didYouMean);
+        // A pasted run of letters is no typo: nothing is made of its slips.
+        const blob = await search(db, `zqxw${"v".repeat(8000)}`, { now: NOW });
+        equal(blob.didYouMean, undefined);
       },
     );
   });
