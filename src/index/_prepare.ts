@@ -7,7 +7,12 @@
  */
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
-import { printsSecret, redact, redactPrintedSecret } from "../redact/mod.ts";
+import {
+  printsSecret,
+  redact,
+  redactPrintedSecret,
+  withoutInvisible,
+} from "../redact/mod.ts";
 import { titleFrom } from "../core/text.ts";
 import {
   DECISION_PATTERN,
@@ -71,9 +76,10 @@ export function prepareSessions(
     }
   };
   const scrub = (raw: string, role: Role | undefined): string => {
-    // NULs between characters (UTF-16 text a command printed) hide every
-    // shape from the rules, and cut a stored string short.
-    const text = raw.includes("\0") ? raw.replaceAll("\0", "") : raw;
+    // NULs between characters (UTF-16 text a command printed) and
+    // zero-width characters inside a copied token hide every shape from
+    // the rules; a NUL also cuts a stored string short.
+    const text = withoutInvisible(raw);
     if (!redactOn) return text;
     // Passwords said in words live in what people and agents say; the
     // secrets a command takes in its own place, in commands.

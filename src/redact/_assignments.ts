@@ -9,6 +9,7 @@
 import {
   continuedRun,
   type Edits,
+  gutterLength,
   isHexLike,
   isPathLike,
   isPlaceholder,
@@ -18,6 +19,7 @@ import {
   isTypeWord,
   readValue,
   SENTENCE_END,
+  type ValueSpan,
 } from "./_scan.ts";
 
 // Credential words in other languages and scripts.
@@ -75,9 +77,12 @@ const CREDENTIAL_WORDS = [
   "[_-]pat",
   "tf_token_[a-z0-9_]+",
   "auth[_-]?key",
+  "subscription[_-]?key",
   "credentials?",
   "auth",
   "(?<![a-z])pw",
+  "mnemonic",
+  "(?:seed|recovery)[_-]?phrase",
   ...OTHER_WORDS,
 ];
 // The scan's lookbehind uses fewer, broader stems (`key` for every *_key)
@@ -92,6 +97,8 @@ const SCAN_STEMS = [
   "key[_-]?base",
   "key[_-]?id",
   "pat",
+  "mnemonic",
+  "phrase",
   "tf_token_[a-z0-9_]+",
   "auth",
   "credentials?",
@@ -126,17 +133,23 @@ function separatorAt(text: string, at: number): string {
   return text[at]!;
 }
 
+/** Keys of a wallet's seed phrase (`MNEMONIC`, `SEED_PHRASE`). */
+const SEED_KEY = /(?:mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
+
 /** Decides whether the value after `key<sep>` is a secret worth replacing. */
 function credentialValueOk(
   raw: string,
   quoted: boolean,
   tight: boolean,
+  key = "",
 ): boolean {
   // "auth: required." ends a sentence; the period is no part of a word.
   const value = quoted || tight ? raw : raw.replace(SENTENCE_END, "");
   if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
   if (isPlaceholder(value) || isTypeWord(value)) return false;
   if (quoted) {
+    // A wallet's seed phrase is words and blanks: 12 or more of them.
+    if (SEED_KEY.test(key)) return value.trim().split(/\s+/).length >= 12;
     // UI labels and prose in a string: "Enter your password".
     return !(/\s/.test(value) && /^[\p{L}\s,.'!?:-]+$/u.test(value));
   }
@@ -290,10 +303,141 @@ function doubleEscaped(text: string, edits: Edits): void {
   }
 }
 
+/** `define('DB_PASSWORD', '…')` and WordPress's `AUTH_KEY` and salts. */
+const PHP_DEFINE = /\bdefine\([ \t]*(['"])(\w+)\1[ \t]*,/g;
+const DEFINED_SECRET =
+  /(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|_KEY|SALT|API_?KEY)$/i;
+
+/** Adds an edit for the quoted value of every PHP constant named for a secret. */
+function phpDefines(text: string, edits: Edits): void {
+  if (!text.includes("define(")) return;
+  PHP_DEFINE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PHP_DEFINE.exec(text)) !== null) {
+    if (!DEFINED_SECRET.test(m[2]!) || PUBLIC_KEY.test(m[2]!)) continue;
+    const v = readValue(text, PHP_DEFINE.lastIndex);
+    if (!v?.quoted) continue;
+    const value = text.slice(v.start, v.end);
+    if (credentialValueOk(value, true, false)) {
+      edits.push({ start: v.start, end: v.end, id: "credential" });
+    }
+  }
+}
+
+/**
+ * A Groovy DSL password (Gradle's `storePassword "…"`, `keyPassword '…'`,
+ * `password "…"` in a repository's credentials): a line that is the name,
+ * a blank and a quoted value. Tried where the `pass` scan of `_words.ts`
+ * finds the word (sticky at it).
+ */
+const GROOVY_PASSWORD = /(?:password|Password|PASSWORD)[ \t]+(?=["'])/y;
+/** What may stand before the name on its line: a line-number gutter, indentation, the name's head. */
+const GROOVY_HEAD = /^(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*\w*$/;
+
+/**
+ * Adds an edit when the password word at `at` names a Groovy DSL line's
+ * quoted value.
+ *
+ * @returns True when it did.
+ */
+export function groovyPasswordAt(
+  text: string,
+  at: number,
+  edits: Edits,
+): boolean {
+  GROOVY_PASSWORD.lastIndex = at;
+  if (!GROOVY_PASSWORD.test(text)) return false;
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  if (at - lineStart > 80 || !GROOVY_HEAD.test(text.slice(lineStart, at))) {
+    return false;
+  }
+  const v = readValue(text, GROOVY_PASSWORD.lastIndex);
+  if (!v?.quoted) return false;
+  // The value ends the line: `password "x" // note` is the most there is.
+  const rest = text.slice(v.end + 1, v.end + 80).split("\n", 1)[0]!;
+  if (!/^[ \t;,)]*(?:\/\/.*)?\r?$/.test(rest)) return false;
+  const value = text.slice(v.start, v.end);
+  if (!credentialValueOk(value, true, false)) return false;
+  edits.push({ start: v.start, end: v.end, id: "credential" });
+  return true;
+}
+
+const SENSITIVE = /"sensitive"[ \t]*:[ \t]*true/g;
+const JSON_STRING_VALUE = /"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"/;
+
+/**
+ * Adds an edit for the string `"value"` of every object `terraform output
+ * -json` marks `"sensitive": true`.
+ */
+function sensitiveValues(text: string, edits: Edits): void {
+  if (!text.includes('"sensitive"')) return;
+  SENSITIVE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SENSITIVE.exec(text)) !== null) {
+    const open = text.lastIndexOf("{", m.index);
+    const close = text.indexOf("}", m.index);
+    if (open < 0 || close < 0) continue;
+    const value = JSON_STRING_VALUE.exec(text.slice(open, close));
+    if (!value) continue;
+    const end = open + value.index + value[0].length - 1;
+    credentialAt(edits, end - value[1]!.length, value[1]!);
+  }
+}
+
+/** A YAML block scalar's indicator: `|`, `>-`, `|+2`. */
+const YAML_BLOCK = /^[|>][+-]?[1-9]?$/;
+
+/**
+ * A YAML value below its key (`password:` then an indented line) or in a
+ * block scalar (`client_secret: >-` then indented lines), for the key whose
+ * separator is at `sepAt`: the span from the first character of the value
+ * to the last, or null when the key has none there (a nested mapping, a
+ * list, a comment).
+ */
+function yamlValueBelow(text: string, sepAt: number): ValueSpan | null {
+  const head = /^[ \t]*([|>][+-]?[1-9]?)?[ \t]*\r?\n/.exec(
+    text.slice(sepAt + 1, sepAt + 16),
+  );
+  if (!head) return null;
+  const lineStart = text.lastIndexOf("\n", sepAt) + 1;
+  const keyLine = text.slice(lineStart, sepAt);
+  const keyIndent =
+    /^[ \t]*/.exec(keyLine.slice(gutterLength(keyLine)))![0].length;
+  const block = head[1] !== undefined;
+  let start = -1;
+  let end = -1;
+  let at = sepAt + 1 + head[0].length;
+  for (let lines = 0; at < text.length && lines < 64; lines++) {
+    const nl = text.indexOf("\n", at);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const full = text.slice(at, lineEnd).replace(/\r$/, "");
+    const gutter = gutterLength(full);
+    const line = full.slice(gutter);
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    if (line.trim() !== "") {
+      if (indent <= keyIndent) break;
+      if (start < 0) {
+        // A nested mapping, a list or a comment is no value.
+        if (!block && /^(?:[-#]|[\w"'.-][^:]*:(?:\s|$))/.test(line.trim())) {
+          return null;
+        }
+        start = at + gutter + indent;
+      }
+      end = at + gutter + line.trimEnd().length;
+      if (!block) break;
+    }
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return start < 0 ? null : { start, end, quoted: block };
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   xmlValues(text, edits);
   doubleEscaped(text, edits);
+  phpDefines(text, edits);
+  sensitiveValues(text, edits);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
@@ -322,9 +466,17 @@ export function collectAssignments(text: string, edits: Edits): void {
     if (/(?:^|\s)--[\w-]+$/.test(key)) continue;
     // bypass=, oauth:, PublicKeyToken= (.NET assembly names) are no secrets.
     if (NOT_A_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
-    const v = readValue(text, at + sep.length);
+    let v = readValue(text, at + sep.length);
+    if (sep === ":" && (!v || YAML_BLOCK.test(text.slice(v.start, v.end)))) {
+      v = yamlValueBelow(text, at);
+    }
     if (!v) continue;
     const value = text.slice(v.start, v.end);
+    // Go's test log (`--- PASS: TestLogin/valid_user`) names a test.
+    if (
+      /(?:^|[\s-])PASS$/.test(key) &&
+      /^(?:Test|Benchmark|Example|Fuzz)/.test(value)
+    ) continue;
     if (sep.startsWith("==") && !v.quoted) continue;
     if (
       AWS_END.test(key) && /^[A-Za-z0-9\/+=]{16,}$/.test(value) &&
@@ -337,7 +489,7 @@ export function collectAssignments(text: string, edits: Edits): void {
     if (IN_ARN.test(text.slice(Math.max(0, k - 120), k + 1))) continue;
     // KEY=value with no blanks, as in .env files and shell.
     const tight = sep === "=" && k === at - 1 && v.start === at + 1;
-    if (credentialValueOk(value, v.quoted, tight)) {
+    if (credentialValueOk(value, v.quoted, tight, key)) {
       // A whole env line (`KEY=v&x=y`, an `env` dump): the value is the
       // rest of the line up to a blank, `&` or not.
       const end = !v.quoted && tight && envLineKey(text, k)

@@ -7,6 +7,9 @@
  *
  * @module
  */
+import { collectAssignments } from "./_assignments.ts";
+import { collectTokens } from "./_tokens.ts";
+import { collectUrls } from "./_urls.ts";
 import {
   type Edits,
   isPathLike,
@@ -25,7 +28,7 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
@@ -80,14 +83,24 @@ function take(
   }
 }
 
-/** Takes the password of a `user:password` value at `at`; the user stays. */
+/**
+ * Takes the password of a `user:password` value at `at`; the user stays.
+ * The password may be quoted on its own (`admin:'pa ss'`).
+ */
 function userPassword(text: string, at: number, edits: Edits): void {
   const v = readValue(text, at);
   if (!v) return;
   const colon = text.indexOf(":", v.start);
-  if (colon < 0 || colon >= v.end - 1) return;
+  if (colon < 0 || colon >= v.end) return;
+  if (colon === v.end - 1) {
+    if (v.quoted || !QUOTES.includes(text[colon + 1] ?? "")) return;
+    take(text, readValue(text, colon + 1), false, edits);
+    return;
+  }
   take(text, { start: colon + 1, end: v.end, quoted: false }, false, edits);
 }
+
+const QUOTES = "'\"";
 
 /** A secret's name: words joined by `-`/`_` (`db-pass`, `id=npmrc`). */
 const SECRET_NAME = /^(?:id=)?[a-z]+(?:[-_][a-z]+)*(?:,|$)/;
@@ -155,72 +168,187 @@ export function collectShortFlags(text: string, edits: Edits): void {
  * Secrets a command takes in its own place, each behind a literal the text
  * must hold: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`,
  * `smbclient -U user%PASS`, `gh secret set NAME --body X`, `echo X | docker
- * login --password-stdin` (or `gh auth login --with-token`), `npm config set
- * //registry/:_authToken X`, `yarn config set npmAuthToken X`, `aws
- * configure set aws_secret_access_key X`, and the admin key given to
- * `algoliasearch("APPID", "…")` in code. Group 2 is the secret.
+ * login --password-stdin` (or `gh auth login --with-token`, `az devops
+ * login`, `sudo -S`, `chpasswd`), `npm config set //registry/:_authToken
+ * X`, `yarn config set npmAuthToken X`, `aws configure set
+ * aws_secret_access_key X`, the admin key given to `algoliasearch("APPID",
+ * "…")` in code, and the password flags of programs whose short flag means
+ * a password only there (`ldapsearch -w`, `sqlcmd -P`, `pscp -pw`,
+ * `xfreerdp /p:`, `7z -pX`, `openssl enc -k`, `ssh-keygen -N`, `vercel
+ * -t`, `ngrok config add-authtoken`, `mc alias set NAME URL ACCESS
+ * SECRET`). Group 2 is the secret.
  */
 const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
     "htpasswd",
-    /\bhtpasswd(?:[ \t]+-[A-Za-z]*[cmBdspDvi]*)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+    /\bhtpasswd(?:[ \t]+-[A-Za-z]*[cmBdspDvi]*)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
   [
     "rabbitmqctl",
-    /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+    /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
-  [" -U ", /[ \t]-U[ \t]+[^\s%]+%(['"]?)(\S+?)\1(?=\s|$)/g],
+  [" -U ", /[ \t]-U[ \t]+[^\s%]+%(['"]?)(\S+?)\1(?=\s|$)/dg],
   [
     "gh secret",
-    /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)[ \t=]+(['"]?)([^\s'"]+)\1/g,
+    /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)[ \t=]+(['"]?)([^\s'"]+)\1/dg,
   ],
   [
     "-stdin",
-    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:docker|podman|helm[ \t]+registry|oras|gh[ \t]+auth|buildah|skopeo)[ \t]+login\b[^\n]*?--password-stdin/g,
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:docker|podman|helm[ \t]+registry|oras|gh[ \t]+auth|buildah|skopeo)[ \t]+login\b[^\n]*?--password-stdin/dg,
   ],
   [
     "--with-token",
-    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*gh[ \t]+auth[ \t]+login\b[^\n]*?--with-token/g,
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*gh[ \t]+auth[ \t]+login\b[^\n]*?--with-token/dg,
   ],
   [
     "config set",
-    /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+    /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
   [
     " -P",
-    /\b(?:zip|unzip|7z|7za)\b[^\n|;&]*?[ \t]-P[ \t]*(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/g,
+    /\b(?:zip|unzip|7z|7za|sqlcmd|bcp|osql)\b[^\n|;&]*?[ \t]-P[ \t]*(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    " -p",
+    /\b(?:7z[arz]?|7zz|(?:un)?rar)\b[^\n|;&]*?[ \t]-h?p(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "ldap",
+    /\bldap[a-z]+\b[^\n|;&]*?[ \t]-w[ \t]*(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    " -pw ",
+    /\b(?:pscp|plink|psftp|putty)(?:\.exe)?\b[^\n|;&]*?[ \t]-pw[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  ["/p:", /\b[xw]freerdp3?\b[^\n|;&]*?[ \t]\/p:(['"]?)([^\s'"]+)\1(?=\s|$)/dg],
+  [
+    "openssl",
+    /\bopenssl\b[^\n|;&]*?[ \t]-k[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "ssh-keygen",
+    /\bssh-keygen\b[^\n|;&]*?[ \t]-[NP][ \t]*(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "sudo",
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{4,})\1[ \t]*\|[ \t]*sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b/dg,
+  ],
+  [
+    "<<<",
+    /\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b[^\n|;&]*?<<<[ \t]*(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "chpasswd",
+    /\b(?:echo|printf)[ \t]+(['"]?)[^\s:'"|]+:([^\s'"|]+)\1[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b/dg,
+  ],
+  [
+    "devops",
+    /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*az[ \t]+devops[ \t]+login\b/dg,
+  ],
+  [
+    "authtoken",
+    /\bngrok\b[^\n|;&]*?[ \t](?:config[ \t]+add-authtoken|authtoken)[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "vercel",
+    /\bvercel\b[^\n|;&]*?[ \t]-t[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // MinIO's access key, then its secret key.
+  [
+    "mc ",
+    /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1[ \t]/dg,
+  ],
+  [
+    "mc ",
+    /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
   ],
   [
     "algoliasearch",
-    /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/g,
+    /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/dg,
   ],
   [
     "aws configure",
-    /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/g,
+    /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
 ];
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -P/;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc /;
+
+/** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
+const DECODED_ECHO =
+  /\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(['"]?)([A-Za-z0-9+\/]{16,}={0,2})\1[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b/dg;
+
+/** Adds an edit for a base64 value echoed into `base64 -d` that decodes to a token or credential. */
+function decodedEcho(text: string, edits: Edits): void {
+  DECODED_ECHO.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DECODED_ECHO.exec(text)) !== null) {
+    let decoded: string;
+    try {
+      decoded = atob(m[2]!.padEnd(Math.ceil(m[2]!.length / 4) * 4, "="));
+    } catch {
+      continue;
+    }
+    const found: Edits = [];
+    collectTokens(decoded, found);
+    collectAssignments(decoded, found);
+    collectUrls(decoded, found);
+    if (found.length === 0) continue;
+    const [start, end] = m.indices![2]!;
+    edits.push({ start, end, id: ID });
+  }
+}
 
 /** Adds an edit for every secret a command takes in its own place. */
 export function collectPositional(text: string, edits: Edits): void {
+  if (text.includes("base64")) decodedEcho(text, edits);
   if (!POSITIONAL_GATE.test(text)) return;
   for (const [literal, re] of POSITIONAL) {
     if (!text.includes(literal)) continue;
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
-      const value = m[2]!;
-      const start = m.index + m[0].lastIndexOf(value);
-      take(
-        text,
-        { start, end: start + value.length, quoted: false },
-        false,
-        edits,
-      );
+      const [start, end] = m.indices![2]!;
+      take(text, { start, end, quoted: false }, false, edits);
     }
+  }
+}
+
+/**
+ * A line of tool output that echoes a command: Gemini CLI's `Command: …`
+ * header (to its `Directory:` line), or a shell prompt (`$ `, `user@host:~$
+ * `). Group 1 is the command.
+ */
+const ECHOED =
+  /^(?:Command:|[ \t]*(?:[\w.-]+@[\w.-]+(?::[^\n$#]{0,120})?)?\$)[ \t]+(\S[^\n]*)/gm;
+
+/**
+ * Adds an edit for every secret a command takes in its own place, on the
+ * lines of tool output that echo a command: the output of a shell tool
+ * that prints its command back gets the command-line rules there, and
+ * only there.
+ */
+export function collectEchoedCommands(text: string, edits: Edits): void {
+  if (!text.includes("Command:") && !text.includes("$ ")) return;
+  if (!POSITIONAL_GATE.test(text) && !text.includes("base64")) return;
+  ECHOED.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ECHOED.exec(text)) !== null) {
+    const start = m.index + m[0].length - m[1]!.length;
+    let end = start + m[1]!.length;
+    if (m[0].startsWith("Command:")) {
+      // A command over several lines runs to Gemini's next header.
+      const header = text.indexOf("\nDirectory:", start);
+      if (header > end && header - start < 8192) end = header;
+    }
+    const found: Edits = [];
+    collectPositional(text.slice(start, end), found);
+    for (const e of found) {
+      edits.push({ start: e.start + start, end: e.end + start, id: e.id });
+    }
+    ECHOED.lastIndex = Math.max(ECHOED.lastIndex, end);
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * PEM and PGP private key blocks: the body between header and footer is
- * replaced, so "BEGIN RSA PRIVATE KEY" stays searchable.
+ * replaced, so "BEGIN RSA PRIVATE KEY" stays searchable. PuTTY `.ppk`
+ * files: the `Private-Lines:` body and the `Private-MAC:` value.
  *
  * @module
  */
-import { type Edits, isRedacted } from "./_scan.ts";
+import { type Edits, gutterLength, isRedacted } from "./_scan.ts";
 
 const PEM_HEADER =
   /-----BEGIN ((?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?)-----/g;
@@ -21,6 +22,7 @@ const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
  * (to the end of the text), indented or JSON-escaped (`\n` written out).
  */
 export function collectPrivateKeys(text: string, edits: Edits): void {
+  if (text.indexOf("Private-Lines:") >= 0) puttyKeys(text, edits);
   if (text.indexOf("-----BEGIN ") < 0) return;
   PEM_HEADER.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -45,5 +47,51 @@ export function collectPrivateKeys(text: string, edits: Edits): void {
       id: "private-key",
     });
     if (footerAt < 0) return;
+  }
+}
+
+/** A PuTTY key's private part: its line count, then that many lines of base64. */
+const PPK_PRIVATE =
+  /Private-Lines:[ \t]*(\d{1,3})[ \t]*(?:\r?\n|(?:\\+r)?\\+n)/g;
+const PPK_LINE =
+  /(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*[A-Za-z0-9+\/=]+[ \t]*(?:\r?\n|(?:\\+r)?\\+n|$)/y;
+const PPK_MAC = /Private-(?:MAC|Hash):[ \t]*([0-9a-fA-F]{16,})/y;
+
+/** The length of `body` less its trailing blanks and written-out line breaks. */
+function trimmedLength(body: string): number {
+  return body.length - PEM_GAP_END.exec(body)![0].length;
+}
+
+/**
+ * Adds an edit for the private lines of every PuTTY key (with `Encryption:
+ * none` they are the whole private key) and for the MAC after them.
+ */
+function puttyKeys(text: string, edits: Edits): void {
+  PPK_PRIVATE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PPK_PRIVATE.exec(text)) !== null) {
+    const body = PPK_PRIVATE.lastIndex;
+    const start = body + gutterLength(text.slice(body, body + 16));
+    let end = start;
+    PPK_LINE.lastIndex = body;
+    for (let n = Number(m[1]); n > 0 && PPK_LINE.test(text); n--) {
+      end = PPK_LINE.lastIndex;
+    }
+    end = start + trimmedLength(text.slice(start, end));
+    if (end === start || isRedacted(text.slice(start, end))) continue;
+    edits.push({ start, end, id: "private-key" });
+    let next = end + PEM_GAP.exec(text.slice(end, end + 16))![0].length;
+    next += gutterLength(text.slice(next, next + 16));
+    PPK_MAC.lastIndex = next;
+    const mac = PPK_MAC.exec(text);
+    if (mac) {
+      const macEnd = PPK_MAC.lastIndex;
+      edits.push({
+        start: macEnd - mac[1]!.length,
+        end: macEnd,
+        id: "private-key",
+      });
+    }
+    PPK_PRIVATE.lastIndex = Math.max(PPK_PRIVATE.lastIndex, end);
   }
 }

@@ -44,7 +44,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "private-key",
     description:
-      "PEM and PGP private key blocks, whole, cut short (to the end of the text), indented or JSON-escaped; header and footer kept",
+      "PEM and PGP private key blocks, whole, cut short (to the end of the text), indented or JSON-escaped; header and footer kept; PuTTY .ppk Private-Lines and Private-MAC",
   },
   ...SHAPES.map(({ id, description }) => ({ id, description })),
   {
@@ -55,7 +55,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "url-credentials",
     description:
-      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ ends the password), a key as the user (https://<32 hex>@…, Sentry DSNs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=)",
+      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ before the host ends the password, which may hold #, / or ?), a key as the user (https://<32 hex>@…, Sentry DSNs, Azure DevOps PATs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=)",
   },
   {
     id: "slack-webhook",
@@ -68,9 +68,14 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
       "Discord webhook URLs (https://discord.com/api/webhooks/<id>/<token>): id and token",
   },
   {
+    id: "teams-webhook",
+    description:
+      "Microsoft Teams incoming webhook URLs (…webhook.office.com/webhookb2/…, outlook.office.com/webhook/…): the path after it",
+  },
+  {
     id: "cli-credential",
     description:
-      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X",
+      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
   },
   {
     id: "bearer",
@@ -90,12 +95,12 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "credential",
     description:
-      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, пароль, 密码, パスワード, contraseña, mot de passe, …)",
+      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…')",
   },
   {
     id: "password-hash",
     description:
-      "Password hashes that can be cracked offline: bcrypt ($2b$), Apache MD5 ($apr1$), sha256/512-crypt ($5$, $6$), md5-crypt ($1$), yescrypt ($y$), as in htpasswd and /etc/shadow",
+      "Password hashes that can be cracked offline: bcrypt ($2b$), Apache MD5 ($apr1$), sha256/512-crypt ($5$, $6$), md5-crypt ($1$), yescrypt ($y$), argon2 ($argon2id$), Django pbkdf2_sha256$ and Werkzeug pbkdf2:/scrypt: hashes, as in htpasswd, /etc/shadow and user tables",
   },
   {
     id: "netrc",
@@ -104,7 +109,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
   },
   {
     id: "command-output",

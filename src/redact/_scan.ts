@@ -176,6 +176,17 @@ export function isTypeWord(value: string): boolean {
   return TYPE_WORDS.has(value.toLowerCase());
 }
 
+/**
+ * The line-number gutter a file reader puts before each line (Claude Code's
+ * `     4→`, Copilot's `4. `, `cat -n`'s `     4\t`).
+ */
+const GUTTER = /^[ \t]*\d{1,7}(?:→|\t|\. )/;
+
+/** How many characters of `line` a line-number gutter takes (0 when none). */
+export function gutterLength(line: string): number {
+  return GUTTER.exec(line)?.[0].length ?? 0;
+}
+
 /** True for a value that starts like a path: `/x`, `~/x`, `./x`, `C:\x`. */
 export function isPathLike(value: string): boolean {
   const c = value[0];

@@ -51,9 +51,19 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     id: "gitlab-token",
-    prefixes: ["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glft-"],
-    description: "GitLab tokens (glpat-, gldt-, glrt-, glptt-, glcbt-, glft-)",
-    pattern: String.raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}`,
+    prefixes: [
+      "glpat-",
+      "gldt-",
+      "glrt-",
+      "glptt-",
+      "glcbt-",
+      "glft-",
+      "GR1348941",
+    ],
+    description:
+      "GitLab tokens (glpat-, gldt-, glrt-, glptt-, glcbt-, glft-, runner registration GR1348941…)",
+    pattern: String
+      .raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,}`,
   },
   {
     id: "slack-token",
@@ -367,6 +377,25 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`AAAA[A-Za-z0-9_-]{7}:APA91[A-Za-z0-9_-]{60,}`,
   },
   {
+    id: "netlify-token",
+    prefixes: ["nfp_"],
+    description: "Netlify personal access tokens (nfp_…)",
+    pattern: String.raw`nfp_[A-Za-z0-9]{36,}`,
+  },
+  {
+    id: "onepassword-token",
+    prefixes: ["ops_eyJ"],
+    description: "1Password service account tokens (ops_eyJ…)",
+    pattern: String.raw`ops_eyJ[A-Za-z0-9+\/_=-]{40,}`,
+  },
+  {
+    id: "openshift-token",
+    prefixes: ["sha256~"],
+    description:
+      "OpenShift OAuth access tokens (sha256~…, as oc whoami -t prints)",
+    pattern: String.raw`sha256~[A-Za-z0-9_-]{43}`,
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -476,6 +505,9 @@ const STOP_KEYS = new Set([
   "cert",
   "certificate",
   "nonce",
+  "challenge",
+  "x5c",
+  "x5t",
 ]);
 const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -484,10 +516,15 @@ const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi)/;
 const OBJECT_ID = /^[a-z]{2,8}_[A-Za-z0-9]{12,}$/;
 const KEY_WORDS_OF = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
 
-/** The last word of a key, lower-cased: `commitSha` → `sha`. */
+/**
+ * The last word of a key that is not a number, lower-cased: `commitSha` →
+ * `sha`, `SHA256` → `sha`, `x-amz-id-2` → `id`.
+ */
 function lastKeyWord(key: string): string {
-  const words = key.match(KEY_WORDS_OF);
-  return (words?.[words.length - 1] ?? key).toLowerCase();
+  const words = key.match(KEY_WORDS_OF) ?? [];
+  let w = words.length - 1;
+  while (w > 0 && /^[0-9]/.test(words[w]!)) w--;
+  return (words[w] ?? key).toLowerCase();
 }
 
 const KEY_CHAR = new Uint8Array(65536);
@@ -510,7 +547,10 @@ function keyBefore(text: string, sepAt: number): string {
 /** True when a token run reads as random: long, mixed and high in entropy. */
 function looksRandom(core: string): boolean {
   if (core.length < MIN_RUN || core.length > 256) return false;
-  if (isHexLike(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
+  // Digests and CSP nonces: `sha512-…`, `'nonce-…'`.
+  if (isHexLike(core) || /^(?:sha(?:1|256|384|512)|nonce)-/.test(core)) {
+    return false;
+  }
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
   // An age recipient (age1…, bech32) is a public key.
   if (/^age1[02-9ac-hj-np-z]{50,}$/.test(core)) return false;
@@ -580,11 +620,18 @@ function secretPosition(text: string, a: number, end: number): boolean {
     if (text[i] === "\\") i--;
   }
   while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+  // The first string of a JSON list stands for its key: `"x5c": ["MII…"]`.
+  if (quote && text[i] === "[") {
+    i--;
+    while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+  }
   const sep = text[i];
   // The `:` of a URL scheme is no key separator.
   if (sep === "=" || (sep === ":" && text[i + 1] !== "/")) {
     const key = keyBefore(text, i);
-    if (STOP_KEYS.has(lastKeyWord(key))) return false;
+    if (STOP_KEYS.has(lastKeyWord(key)) || STOP_KEYS.has(key.toLowerCase())) {
+      return false;
+    }
     // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
     if (IN_ARN.test(text.slice(Math.max(0, i - 120), i))) return false;
     if (key.toLowerCase().includes("public")) return false;
@@ -684,6 +731,9 @@ function tokenRun(
     let d = a - 1;
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;
+  } else if (text[a - 1] === "~" && text.startsWith("sha256~", a - 7)) {
+    // An OpenShift token: its `~` ends the run before it.
+    from = a - 7;
   } else if (
     text.startsWith(".atlasv1.", a - 9) &&
     /^[A-Za-z0-9]{14}$/.test(text.slice(a - 23, a - 9))
@@ -757,6 +807,12 @@ function tokenRun(
     if (more) last.end = more.end;
     return;
   }
+  if (dockerConfig(text, a)) {
+    let end = b;
+    while (end < text.length && end - b < 2 && text[end] === "=") end++;
+    edits.push({ start: a, end, id: "credential" });
+    return;
+  }
   if (b - a > 256) return;
   if (wrappedToken(text, a, b, edits)) return;
   if (spokenSecret(text, a, b, edits)) return;
@@ -771,6 +827,19 @@ function tokenRun(
   if (looksRandom(text.slice(a, b))) {
     edits.push({ start: a, end, id: "entropy" });
   }
+}
+
+const DOCKER_CONFIG_KEY =
+  /\.docker(?:configjson|cfg)["']?[ \t]*[:=][ \t]*["']?$/;
+
+/**
+ * Whether the run at `a` is the value of a Kubernetes registry secret's
+ * `.dockerconfigjson` (base64 of JSON holding the registry password, which
+ * the rule for base64 of JSON would take for a cursor).
+ */
+function dockerConfig(text: string, a: number): boolean {
+  const head = text.slice(Math.max(0, a - 24), a);
+  return head.includes("docker") && DOCKER_CONFIG_KEY.test(head);
 }
 
 /** Whether `[a, b)` is a whole line (no other character on it). */

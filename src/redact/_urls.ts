@@ -1,8 +1,8 @@
 /**
  * Credentials inside URLs: the password of `scheme://user:pass@host`, a
  * key standing as the user (`https://<32 hex>@…sentry.io`), signatures in
- * the query (`sig=`, `X-Amz-Signature=`), and the secret path of Slack and
- * Discord webhook URLs.
+ * the query (`sig=`, `X-Amz-Signature=`), and the secret path of Slack,
+ * Discord and Microsoft Teams webhook URLs.
  *
  * @module
  */
@@ -22,6 +22,8 @@ const SIGNATURE_PARAM =
   /[?&](?:sig|signature|x-amz-signature|x-goog-signature)=([^&#\s"'<>`\\]{8,})/gi;
 const SLACK_PATH =
   /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_\/-]{8,})/y;
+const TEAMS_PATH =
+  /(?:[\w-]+\.webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/([A-Za-z0-9@\/_-]{40,})/y;
 const DISCORD_PATH =
   /(?:[a-z]+\.)?discord(?:app)?\.com\/api\/(?:v\d+\/)?webhooks\/(\d+\/[A-Za-z0-9_-]{8,})/y;
 
@@ -43,7 +45,10 @@ function webhookPath(
 /** A user part that is a key: 32+ hex digits, or a long random token. */
 function keyAsUser(user: string): boolean {
   if (isRedacted(user) || isReference(user)) return false;
-  if (/^[0-9a-f]{32,}$/i.test(user)) return true;
+  // 32+ hex digits, or an Azure DevOps PAT (52 characters of base32).
+  if (/^[0-9a-f]{32,}$/i.test(user) || /^[a-z2-7]{52}$/.test(user)) {
+    return true;
+  }
   return user.length >= 24 && /^[A-Za-z0-9_-]+$/.test(user) &&
     charClasses(user) === 3 && !isIdentifierLike(user);
 }
@@ -62,6 +67,34 @@ function signatures(text: string, from: number, to: number, edits: Edits) {
   }
 }
 
+/** What may follow a URL's `@`: a host name or address, a port, then the path. */
+const HOST_AFTER =
+  /[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?(?=[\/?#\s"'<>`\\,;)\]]|$)/y;
+
+/**
+ * Where the user info of a URL ends when its password holds a `#`, `/` or
+ * `?` that cut the authority short at `stop` (`postgres://app:Q#x@db`):
+ * the last `@` before the next blank (within 256 characters) that a host
+ * follows. After a port (`host:8080/…/@alice`, `host:3000?to=a@b.io`)
+ * nothing changes: `stop` is returned.
+ */
+function userinfoEnd(text: string, host: number, stop: number): number {
+  const c = text[stop];
+  if (c !== "#" && c !== "/" && c !== "?") return stop;
+  const colon = text.indexOf(":", host);
+  if (/^\d+$/.test(text.slice(colon + 1, stop))) return stop;
+  if (!/^[\w.%+-]*$/.test(text.slice(host, colon))) return stop;
+  URL_END.lastIndex = stop;
+  const end = Math.min(
+    URL_END.exec(text)?.index ?? text.length,
+    stop + 256,
+  );
+  const at = text.lastIndexOf("@", end - 1);
+  if (at <= stop) return stop;
+  HOST_AFTER.lastIndex = at + 1;
+  return HOST_AFTER.test(text) ? at + 1 : stop;
+}
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
   let at = text.indexOf("://");
@@ -69,7 +102,10 @@ export function collectUrls(text: string, edits: Edits): void {
     const host = at + 3;
     AUTHORITY_END.lastIndex = host;
     const stop = AUTHORITY_END.exec(text)?.index ?? text.length;
-    const authority = text.slice(host, stop);
+    let authority = text.slice(host, stop);
+    if (authority.indexOf("@") < 0 && authority.indexOf(":") >= 0) {
+      authority = text.slice(host, userinfoEnd(text, host, stop));
+    }
     const lastAt = authority.lastIndexOf("@");
     // A key standing as the user, already replaced, holds the marker's `:`.
     const colon = lastAt < 0 || isRedacted(authority.slice(0, lastAt))
@@ -93,6 +129,7 @@ export function collectUrls(text: string, edits: Edits): void {
     }
     webhookPath(text, host, SLACK_PATH, "slack-webhook", edits);
     webhookPath(text, host, DISCORD_PATH, "discord-webhook", edits);
+    webhookPath(text, host, TEAMS_PATH, "teams-webhook", edits);
     if (text[stop] === "?" || text[stop] === "/") {
       URL_END.lastIndex = stop;
       const end = URL_END.exec(text)?.index ?? text.length;

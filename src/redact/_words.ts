@@ -7,10 +7,12 @@
  *
  * @module
  */
+import { groovyPasswordAt } from "./_assignments.ts";
 import { passFlagAt } from "./_command_line.ts";
 import {
   type Edits,
   isIdentifierLike,
+  isPathLike,
   isPlaceholder,
   isRedacted,
   isReference,
@@ -84,12 +86,22 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   edits.push({ start: end - value.length, end, id: "prose-password" });
 }
 
-/** Adds an edit for every netrc password and password stated in prose. */
+/** A password word a SQL statement may set: `PASSWORD '…'`, `PASSWORD = PASSWORD('…')`. */
+const SQL_HINT = /password\b[ \t]*=?[ \t]*(?:password\()?['"]/iy;
+
+/**
+ * Adds an edit for every netrc password, password stated in prose, Groovy
+ * DSL password and password a SQL statement sets.
+ */
 export function collectPassWords(text: string, edits: Edits): void {
   PASS.lastIndex = 0;
+  let sql = false;
   let m: RegExpExecArray | null;
   while ((m = PASS.exec(text)) !== null) {
     const at = m.index;
+    SQL_HINT.lastIndex = at;
+    sql ||= SQL_HINT.test(text);
+    if (groovyPasswordAt(text, at, edits)) continue;
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
     NETRC_AFTER.lastIndex = at;
@@ -115,6 +127,12 @@ export function collectPassWords(text: string, edits: Edits): void {
     if (edits.length === before) quotedNear(text, at, edits);
     if (edits.length === before) valueBefore(text, at, edits);
   }
+  // Upper-case literals are cheap to look for; lower-case `identified by`
+  // only in MySQL's `'user'@'host'` form.
+  if (
+    sql || text.includes("IDENTIFIED") || text.includes("SET PASSWORD") ||
+    (text.includes("'@'") && text.includes("identified"))
+  ) sqlPasswords(text, edits);
 }
 
 /**
@@ -142,25 +160,39 @@ const LABEL_BEFORE =
   /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
-const LABELLED = /pass(?:word|phrase|wd)?[ \t]*:?[ \t]+(\S+)/iy;
+const LABELLED =
+  /pass(?:word|phrase|wd)?(?:[ \t]*:?[ \t]+|[ \t]*:[ \t]*\r?\n[ \t]*)(\S+)/iy;
 
-/** A password right after its word, where a label before says whose. */
+/**
+ * A password right after its word, where a label before says whose, or
+ * on the line below a line that starts with the word and a colon (`pass:`
+ * then the value; not a test runner's upper-case `PASS:`).
+ */
 function labelled(text: string, at: number, edits: Edits): boolean {
   LABELLED.lastIndex = at;
   const m = LABELLED.exec(text);
   if (!m || !/[0-9]|[^\p{L}\p{N}\s]/u.test(m[1]!)) return false;
   const before = text.slice(Math.max(0, at - 60), at);
-  if (!LABEL_BEFORE.test(before)) {
+  const below = m[0].includes("\n") && !text.startsWith("PASS", at) &&
+    SENTENCE_START.test(before);
+  if (!LABEL_BEFORE.test(before) && !below) {
     const word = text.slice(at, at + 10).toLowerCase();
     if (
       !SENTENCE_START.test(before) ||
       !(word.startsWith("password") || word.startsWith("passphrase"))
     ) return false;
   }
-  const raw = m[1]!;
+  let raw = m[1]!;
+  // Below a `password:` line, a `key:` is YAML's nested mapping.
+  if (below && raw.endsWith(":")) return false;
+  let start = LABELLED.lastIndex - raw.length;
+  // A quoted value (`WITH PASSWORD 'x';`): the quotes stay.
+  if (/^['"`]/.test(raw)) {
+    raw = raw.slice(1);
+    start++;
+  }
   const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
   if (!secretWord(value)) return false;
-  const start = LABELLED.lastIndex - raw.length;
   edits.push({ start, end: start + value.length, id: "prose-password" });
   return true;
 }
@@ -179,15 +211,16 @@ function valueBefore(text: string, at: number, edits: Edits): void {
 /** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
-  if (isPlaceholder(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    return false;
-  }
+  if (
+    isPlaceholder(value) || isPathLike(value) ||
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+  ) return false;
   return /[0-9]/.test(value) || /[^\p{L}\p{N}\-'’]/u.test(value);
 }
 
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
 /** "the api key is …", "the secret is …", "my pw is …", "the wifi key is …": a value with a digit or symbol. */
 const KEY_IS =
   /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
@@ -198,7 +231,7 @@ const KEY_IS =
  * X", "密码是X", "パスワードは X です".
  */
 const FOREIGN_PROSE =
-  /(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|パスワード|비밀번호)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、]+)/giu;
+  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
 /** The same, tried only where a `pass` word starts (sticky). */
 const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
@@ -209,8 +242,18 @@ const SET_TO =
 // deno-lint-ignore no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
-const FOREIGN_CHARS = /[пП密口パ비şŞñłé]/;
-const LOGIN_GATE = /log ?in|sign in|creds?[ \t]+(?:are|is)/i;
+const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞñłéèü]/;
+const LOGIN_GATE = /log ?in|sign in|cred/i;
+
+/** "ssh in as root, pw X": the short word, then the value. */
+const PW_VALUE = /(?:^|[\s,;(])pw[ \t]*[:=]?[ \t]+(\S+)/gi;
+/** "use PGPASSWORD X", "DB_PASSWORD is X": a credential variable's name, then its value. */
+const NAME_VALUE =
+  /\b[A-Z][A-Z0-9]*_?(?:PASSWORD|PASSWD|TOKEN|SECRET|API_?KEY)[ \t]+(?:(?:is|=|to|as)[ \t]+)?([^\s'"`]+)/g;
+const NAME_GATE = /PASSWORD|PASSWD|TOKEN|SECRET|API_?KEY/;
+/** "reset db pw to X", "set the webhook secret to X", "reset the admin login to X". */
+const SET_WORD_TO =
+  /\b(?:set|reset|change|changed|update|rotate|rotated)[ \t]+(?:[\w.-]+[ \t]+){0,3}?(?:pw|pwd|pass(?:word|wd|phrase)?|secret|token|api[ _-]?key|login)[ \t]+to[ \t]+(\S+)/gi;
 
 /**
  * Each rule with a cheap test the text must pass first; on texts without
@@ -222,6 +265,9 @@ const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
   [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
   [SET_TO, () => true],
   [KEY_IS, (t) => t.includes(" is ") || t.includes(" was ")],
+  [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
+  [NAME_VALUE, (t) => NAME_GATE.test(t)],
+  [SET_WORD_TO, (t) => t.includes(" to ")],
 ];
 
 /**
@@ -257,33 +303,92 @@ export function collectBearerWords(text: string, edits: Edits): void {
   }
 }
 
-/** Where a password hash may start: `$2b$`, `$apr1$`, `$6$`, `$y$`, … */
-const CRYPT_START = /\$(?:2[aby]|apr1|[156]|y)\$/g;
-/** bcrypt, Apache MD5, sha256/512-crypt, md5-crypt and yescrypt hashes. */
-const CRYPT =
-  /\$(?:2[aby]\$\d\d\$[.\/A-Za-z0-9]{53}|apr1\$[.\/A-Za-z0-9]{1,8}\$[.\/A-Za-z0-9]{22}|[156]\$(?:rounds=\d+\$)?[.\/A-Za-z0-9]{1,16}\$[.\/A-Za-z0-9]{22,86}|y\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]{43})/y;
+/**
+ * Where a password hash may start: `$2b$`, `$apr1$`, `$6$`, `$y$`,
+ * `$argon2id$`, Django's `pbkdf2_sha256$`, Werkzeug's `pbkdf2:sha256:…$`
+ * and `scrypt:…$`.
+ */
+const CRYPT_START = /\$(?:2[aby]|apr1|[156]|y|argon2(?:id|i|d))\$/g;
+/** The same for the hashes named before their first `$` (Django, Werkzeug). */
+const NAMED_START =
+  /\b(?:pbkdf2_sha(?:1|256)|pbkdf2:sha\d+(?::\d+)?|scrypt:\d+:\d+:\d+)\$/g;
+/**
+ * bcrypt, Apache MD5, sha256/512-crypt, md5-crypt, yescrypt and argon2
+ * hashes, and Django's and Werkzeug's PBKDF2 and scrypt hashes.
+ */
+const CRYPT = new RegExp(
+  [
+    String.raw`\$2[aby]\$\d\d\$[.\/A-Za-z0-9]{53}`,
+    String.raw`\$apr1\$[.\/A-Za-z0-9]{1,8}\$[.\/A-Za-z0-9]{22}`,
+    String
+      .raw`\$[156]\$(?:rounds=\d+\$)?[.\/A-Za-z0-9]{1,16}\$[.\/A-Za-z0-9]{22,86}`,
+    String.raw`\$y\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]+\$[.\/A-Za-z0-9]{43}`,
+    String
+      .raw`\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+\/]{8,}\$[A-Za-z0-9+\/]{16,}`,
+    String
+      .raw`pbkdf2_sha(?:1|256)\$\d+\$[A-Za-z0-9.\/+]{4,}\$[A-Za-z0-9+\/]{20,}={0,2}`,
+    String
+      .raw`(?:pbkdf2:sha\d+(?::\d+)?|scrypt:\d+:\d+:\d+)\$[A-Za-z0-9.\/+]{4,}\$[0-9a-f]{32,}`,
+  ].join("|"),
+  "y",
+);
 /** A .pgpass line (host:port:database:user:password), also echoed in quotes. */
 const PGPASS =
   /(?:^|["'\s])([A-Za-z*][^:\s"'#]*):(?:\d{1,5}|\*):[^:\s"']+:[^:\s"']+:([^\s"']{4,})/gm;
 
+/** Adds an edit for each whole hash that starts where `start` finds a head. */
+function cryptHashes(text: string, start: RegExp, edits: Edits): void {
+  start.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = start.exec(text)) !== null) {
+    CRYPT.lastIndex = m.index;
+    const hash = CRYPT.exec(text);
+    if (!hash) continue;
+    edits.push({
+      start: m.index,
+      end: m.index + hash[0].length,
+      id: "password-hash",
+    });
+    start.lastIndex = m.index + hash[0].length;
+  }
+}
+
 /**
- * Adds an edit for every password hash (htpasswd, /etc/shadow: crackable
- * offline) and every .pgpass password.
+ * A password a SQL statement sets: `CREATE USER … IDENTIFIED BY '…'`,
+ * `ALTER ROLE … WITH PASSWORD '…'`, `CREATE LOGIN … WITH PASSWORD = '…'`,
+ * `SET PASSWORD FOR … = '…'`, Oracle's bare `IDENTIFIED BY tiger`. Group 2
+ * is a quoted value, group 3 a bare one.
+ */
+const SQL_PASSWORD =
+  /(?:\b(?:(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN)|GRANT)\b[^;\n]{0,200}?(?:\bIDENTIFIED(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?|\bPASSWORD\b[ \t]*=?)|\bSET[ \t]+PASSWORD\b[^;\n=]{0,200}=[ \t]*(?:PASSWORD\()?)[ \t]*(?:(['"])([^'"\n]{3,}?)\1|(?<=BY[ \t]+)([^\s;'"()]{3,}))/gi;
+
+/** Adds an edit for every password a SQL statement sets (in any kind of text). */
+function sqlPasswords(text: string, edits: Edits): void {
+  SQL_PASSWORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SQL_PASSWORD.exec(text)) !== null) {
+    const value = m[2] ?? m[3]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    // `IDENTIFIED BY PASSWORD '*6BB…'` is the hash, and a bare word after
+    // BY may be a keyword or a variable: only a value with a digit or symbol.
+    if (m[3] !== undefined && !/[0-9]|[^\w]/.test(value)) continue;
+    const end = m.index + m[0].length - (m[2] === undefined ? 0 : 1);
+    edits.push({ start: end - value.length, end, id: "credential" });
+  }
+}
+
+/**
+ * Adds an edit for every password hash (htpasswd, /etc/shadow, argon2,
+ * Django: crackable offline), every .pgpass password and every password a
+ * SQL statement sets.
  */
 export function collectPasswordLines(text: string, edits: Edits): void {
   if (text.includes("$")) {
-    CRYPT_START.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = CRYPT_START.exec(text)) !== null) {
-      CRYPT.lastIndex = m.index;
-      const hash = CRYPT.exec(text);
-      if (!hash) continue;
-      edits.push({
-        start: m.index,
-        end: m.index + hash[0].length,
-        id: "password-hash",
-      });
-      CRYPT_START.lastIndex = m.index + hash[0].length;
+    cryptHashes(text, CRYPT_START, edits);
+    if (text.includes("pbkdf2") || text.includes("scrypt:")) {
+      cryptHashes(text, NAMED_START, edits);
     }
   }
   if (!text.includes(":*:") && !/:\d{1,5}:/.test(text)) return;

@@ -24,6 +24,7 @@ const PRINTS_SECRET = new RegExp(
     String
       .raw`\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n]*\|\s*base64\s+(?:-d|--decode|-D)\b`,
     String.raw`\bkubectl\s+create\s+token\b`,
+    String.raw`\boc\s+whoami\s+(?:-t|--show-token)\b`,
     String.raw`\bvault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]`,
     String.raw`\bop\s+(?:read|item\s+get\b[^\n]*--fields?)\b`,
     String.raw`\b(?:gopass|pass)\s+show\b`,
@@ -45,6 +46,7 @@ const PRINTS_SECRET = new RegExp(
     String.raw`\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n]*jsonpath`,
     String
       .raw`\bcat\s+(?:\S*\/)?\.?(?:[\w-]*[_-])?(?:token|secret|password|passwd|api[_-]?key)s?(?:\.(?:txt|key))?(?=\s|$)`,
+    String.raw`\bcat\s+(?:\S*\/)?master\.key(?=\s|$)`,
   ].join("|"),
   "i",
 );

@@ -27,4 +27,5 @@ export {
   RedactionTally,
   type RedactionTallyJson,
   type RedactOptions,
+  withoutInvisible,
 } from "./redact.ts";

@@ -14,7 +14,7 @@
  */
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSpokenPasswords } from "./_words.ts";
-import { collectPositional } from "./_command_line.ts";
+import { collectEchoedCommands, collectPositional } from "./_command_line.ts";
 import { type Edit, type Edits, marker } from "./_scan.ts";
 
 /** What redact() returns. */
@@ -48,6 +48,52 @@ const TERMINAL_ESCAPE =
   // deno-lint-ignore no-control-regex -- matching escape bytes is the point
   /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]|\x9b[0-?]*[ -\/]*[@-~]|\x1b/g;
 
+/**
+ * Characters a copied token carries that no one sees: NUL (UTF-16 text a
+ * command printed), the soft hyphen, zero-width space, word joiner and BOM
+ * anywhere, and the zero-width (non-)joiner after an ASCII character (in
+ * emoji and Indic or Persian words they shape the text, so they stay).
+ */
+const INVISIBLE = /[\0\u00ad\u200b\u2060\ufeff]|(?<=[!-~])[\u200c\u200d]/g;
+/** One scan for any character the text is cleaned or folded for. */
+const UNUSUAL = /[\0\u00ad\u200b-\u200d\u2060\ufeff\uff01-\uff5e]/;
+/** Fullwidth forms of ASCII `!`…`~` (`ｇｈｐ＿…`). */
+const FULLWIDTH = /[\uff01-\uff5e]/g;
+
+/**
+ * Drops the invisible characters that split a token when it is copied
+ * from chat, a wiki or a PDF (NUL, U+00AD, U+200B, U+2060, U+FEFF, and
+ * U+200C/U+200D after an ASCII character). redact() does this first; the
+ * indexer also does it when redaction is off, so a NUL never cuts a
+ * stored string short.
+ *
+ * @param text Any text.
+ * @returns The text without those characters (the same string when none).
+ * @example
+ * ```ts
+ * import { withoutInvisible } from "./redact.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(withoutInvisible("ghp_ab\u200bcd"), "ghp_abcd");
+ * ```
+ */
+export function withoutInvisible(text: string): string {
+  return UNUSUAL.test(text) ? text.replace(INVISIBLE, "") : text;
+}
+
+/**
+ * The text the rules read: fullwidth ASCII folded to ASCII. Each fullwidth
+ * character is one UTF-16 unit, as its ASCII form is, so an edit found in
+ * the folded text applies to the text as it was.
+ */
+function folded(text: string): string {
+  FULLWIDTH.lastIndex = 0;
+  if (!FULLWIDTH.test(text)) return text;
+  return text.replace(
+    FULLWIDTH,
+    (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0),
+  );
+}
+
 /** Options for {@linkcode redact}. */
 export interface RedactOptions {
   /**
@@ -62,9 +108,11 @@ export interface RedactOptions {
 
 /**
  * Replaces secret values in `text` with `[redacted:<rule-id>]` and counts
- * the replacements per rule. Terminal escape sequences are removed first
- * when present (the returned text is then the stripped text), so colour
- * codes cannot split a key from its value. Redacting twice gives the same
+ * the replacements per rule. Terminal escape sequences and invisible
+ * characters (zero-width, soft hyphen, NUL) are removed first when present
+ * (the returned text is then the stripped text), so colour codes and
+ * copy artefacts cannot split a key from its value or a token in two;
+ * fullwidth ASCII (`ｇｈｐ＿…`) is read as ASCII. Redacting twice gives the same
  * text as redacting once.
  *
  * @param text Any text: a message, a tool output, a command.
@@ -88,11 +136,19 @@ export function redact(
   if (input.indexOf("\x1b") >= 0 || input.indexOf("\x9b") >= 0) {
     input = input.replace(TERMINAL_ESCAPE, "");
   }
+  let scanned = input;
+  if (UNUSUAL.test(input)) {
+    input = input.replace(INVISIBLE, "");
+    scanned = folded(input);
+  }
   const edits: Edits = [];
-  for (const collect of COLLECTORS) collect(input, edits);
-  if (options.kind !== "output") collectPositional(input, edits);
+  for (const collect of COLLECTORS) collect(scanned, edits);
+  // Output gets the command-line rules only on the lines that echo a
+  // command (Gemini's `Command: …`, a shell prompt).
+  if (options.kind === "output") collectEchoedCommands(scanned, edits);
+  else collectPositional(scanned, edits);
   if (options.kind === undefined || options.kind === "speech") {
-    collectSpokenPasswords(input, edits);
+    collectSpokenPasswords(scanned, edits);
   }
   const counts: Record<string, number> = {};
   let out = input;
@@ -108,15 +164,49 @@ export function redact(
     parts.push(input.slice(at));
     out = parts.join("");
   }
-  return PERCENT_ESCAPE.test(out)
+  const result = PERCENT_ESCAPE.test(out)
     ? percentEncoded(out, options, counts)
     : { text: out, counts };
+  return result.text.includes("\\u00")
+    ? unicodeEscaped(result, options)
+    : result;
 }
 
-/** A percent escape of a separator a credential hides behind (`=`, `:`, `@`, `/`, `?`, `&`). */
-const PERCENT_ESCAPE = /%(?:3[dDaA]|40|2[fF]|3[fF]|26)/;
+/** A JSON `\u00XX` escape of a printable ASCII character. */
+const UNICODE_ESCAPE = /\\u00([2-7][0-9a-fA-F])/g;
+
+/**
+ * Credentials in JSON whose quotes and separators are written as escapes
+ * (`{\u0022client_secret\u0022:\u0022…\u0022}`): the escapes are decoded and
+ * the text redacted again; when that finds a secret, the text is kept
+ * decoded and redacted, else as it was.
+ */
+function unicodeEscaped(
+  result: RedactionResult,
+  options: RedactOptions,
+): RedactionResult {
+  const decoded = result.text.replace(
+    UNICODE_ESCAPE,
+    (_, hex: string) => String.fromCharCode(parseInt(hex, 16)),
+  );
+  if (decoded === result.text) return result;
+  const inner = redact(decoded, options);
+  if (Object.keys(inner.counts).length === 0) return result;
+  const counts = { ...result.counts };
+  for (const [rule, n] of Object.entries(inner.counts)) {
+    counts[rule] = (counts[rule] ?? 0) + n;
+  }
+  return { text: inner.text, counts };
+}
+
+/**
+ * A percent escape of a separator a credential hides behind (`=`, `:`,
+ * `@`, `/`, `?`, `&`), also escaped twice (`%253A`).
+ */
+const PERCENT_ESCAPE = /%(?:25)?(?:3[dDaA]|40|2[fF]|3[fF]|26)/;
 /** A run without blanks that holds such an escape. */
-const ENCODED_RUN = /[^\s"'<>`]*%(?:3[dDaA]|40|2[fF]|3[fF]|26)[^\s"'<>`]*/g;
+const ENCODED_RUN =
+  /[^\s"'<>`]*%(?:25)?(?:3[dDaA]|40|2[fF]|3[fF]|26)[^\s"'<>`]*/g;
 
 /**
  * Credentials hidden in percent-encoded text (a URL carried in another

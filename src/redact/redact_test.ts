@@ -4,6 +4,7 @@ import {
   REDACTION_RULES,
   redactionEnabled,
   RedactionTally,
+  withoutInvisible,
 } from "./mod.ts";
 import { sampleTexts, SECRET_SNIPPETS, transcriptCorpus } from "./_corpus.ts";
 
@@ -1167,6 +1168,35 @@ const POSITIVES: Positive[] = [
     keep: ["aws configure set aws_secret_access_key "],
     id: "cli-credential",
   },
+  // Found by the sixth blind audit.
+  {
+    text:
+      "curl -d @msg.json https://acme.webhook.office.com/webhookb2/5f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b@9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d/IncomingWebhook/0123456789abcdef0123456789abcdef/7e6d5c4b-3a2f-4e1d-9c8b-7a6f5e4d3c2b/V2Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh",
+    secret: "0123456789abcdef0123456789abcdef",
+    keep: ["https://acme.webhook.office.com/webhookb2/"],
+    id: "teams-webhook",
+  },
+  {
+    text:
+      "Netlify token created: nfp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCd. Add it to CI.",
+    secret: "nfp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCd",
+    keep: ["Netlify token created: ", ". Add it to CI."],
+    id: "netlify-token",
+  },
+  {
+    text:
+      "the 1password service account is ops_eyJzaWduSW5BZGRyZXNzIjoiYWNtZS4xcGFzc3dvcmQuY29tIiwic2VjcmV0S2V5IjoiQTMtWFlaIn0",
+    secret:
+      "ops_eyJzaWduSW5BZGRyZXNzIjoiYWNtZS4xcGFzc3dvcmQuY29tIiwic2VjcmV0S2V5IjoiQTMtWFlaIn0",
+    keep: ["the 1password service account is "],
+    id: "onepassword-token",
+  },
+  {
+    text: "$ oc whoami -t\nsha256~Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh1_k",
+    secret: "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh1_k",
+    keep: ["$ oc whoami -t\n"],
+    id: "openshift-token",
+  },
 ];
 
 const LONG_PNG =
@@ -1294,6 +1324,14 @@ const NEGATIVES: string[] = [
   "this.someVeryLongPropertyNameHere = 1; vars.s.abcdefghijklmnopqrstuvwx",
   '<add key="ServerUrl" value="https://nuget.example.com/v3/index.json" />',
   "run it with --auth to log in first",
+  // Over-redacted before the sixth blind audit.
+  "--- PASS: TestCreateUser2 (0.00s)\n    --- PASS: TestLoginFlow/valid_user (0.01s)",
+  "    --- PASS: TestRouter/GET_/api/v1/users (0.00s)",
+  "ED25519 key fingerprint is SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s.",
+  "GET /authorize?code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
+  '{"keys":[{"kty":"RSA","kid":"abc","x5c":["MIIDBTCCAe2gAwIBAgIQN33ROaIJ6bJBWDCxtmJEbjANBgkqhkiG9w0BAQsFADAt"]}]}',
+  "x-amz-id-2: Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg==",
+  "Content-Security-Policy: script-src 'self' 'nonce-rAnd0mN0nc3Base64Value9'",
 ];
 
 Deno.test("redact() removes each secret, keeps key and prose, counts the rule", async (t) => {
@@ -1639,4 +1677,349 @@ Deno.test("redact() finds credentials percent-encoded inside a URL parameter, an
   equal(redact(plain).text, plain);
   // A broken escape is left as it is.
   equal(redact("rate%3D100% off").text, "rate%3D100% off");
+});
+
+/** Texts of one kind whose every listed secret must go (sixth blind audit). */
+const AUDIT6: ReadonlyArray<
+  readonly [string, "speech" | "command" | "output", string, string[]]
+> = [
+  // 1. A command echoed in tool output gets the command-line rules.
+  [
+    "Gemini's Command: echo",
+    "output",
+    "Command: htpasswd -b -c /etc/nginx/.htpasswd admin 'Zephyr2169$syn'\nDirectory: (root)\nOutput: Adding password for user admin\nExit Code: 0",
+    ["Zephyr2169$syn"],
+  ],
+  [
+    "a shell prompt",
+    "output",
+    "dev@box:~/app$ rabbitmqctl add_user deploy Zephyr2169x\nAdding user",
+    ["Zephyr2169x"],
+  ],
+  // 2. URL passwords holding #, / or ?.
+  [
+    "# in a URL password",
+    "speech",
+    "psql postgres://app:Quartz6079#bba@db:5432/shop fails",
+    ["Quartz6079#bba"],
+  ],
+  ["/ and ?", "speech", "postgres://app:Q9/x@db redis://:Q9?x@db", [
+    "Q9/x",
+    "Q9?x",
+  ]],
+  // 3. Password flags and commands.
+  [
+    "ldapsearch -w",
+    "command",
+    `ldapsearch -x -D "cn=admin" -w 'Harbor1237@juv' -b dc=x`,
+    ["Harbor1237@juv"],
+  ],
+  [
+    "sqlcmd -P",
+    "command",
+    "sqlcmd -S tcp:sql,1433 -U sa -P 'Harbor1237@juv' -Q x",
+    ["Harbor1237@juv"],
+  ],
+  ["pscp -pw", "command", "pscp -pw Harbor1237@juv a.zip d@h:/srv/", [
+    "Harbor1237@juv",
+  ]],
+  [
+    "xfreerdp /p:",
+    "command",
+    "xfreerdp /v:h /u:Administrator /p:Harbor1237@juv /cert:ignore",
+    ["Harbor1237@juv"],
+  ],
+  ["7z -p", "command", "7z a -pHarbor1237@juv -mhe=on b.7z ./s/", [
+    "Harbor1237@juv",
+  ]],
+  [
+    "openssl -k",
+    "command",
+    "openssl enc -aes-256-cbc -k 'Harbor1237@juv' -in a",
+    ["Harbor1237@juv"],
+  ],
+  [
+    "ssh-keygen -N",
+    "command",
+    "ssh-keygen -t ed25519 -f k -N 'Harbor1237@juv'",
+    ["Harbor1237@juv"],
+  ],
+  ["sudo -S", "command", `echo "Harbor1237@juv" | sudo -S apt-get update`, [
+    "Harbor1237@juv",
+  ]],
+  ["sudo -S <<<", "command", "sudo -S apt update <<< 'Harbor1237@juv'", [
+    "Harbor1237@juv",
+  ]],
+  ["chpasswd", "command", "echo 'deploy:Harbor1237@juv' | sudo chpasswd", [
+    "Harbor1237@juv",
+  ]],
+  [
+    "mc alias set",
+    "command",
+    "mc alias set prod https://minio.x AKmin1234Access5678 Sk3cretKey9Sk3cretKey9Sk3cretKey9Sk3cre",
+    ["AKmin1234Access5678", "Sk3cretKey9Sk3cretKey9Sk3cretKey9Sk3cre"],
+  ],
+  [
+    "ngrok",
+    "command",
+    "ngrok config add-authtoken 2Ab3dEf6hIj9kLm2nOp5qRs8tU_v1wXy4z",
+    ["2Ab3dEf6hIj9kLm2nOp5qRs8tU_v1wXy4z"],
+  ],
+  ["vercel -t", "command", "vercel deploy --prod -t Ab3dEf6hIj9kLm2nOp5qRs8t", [
+    "Ab3dEf6hIj9kLm2nOp5qRs8t",
+  ]],
+  [
+    "az devops login",
+    "command",
+    "echo abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst | az devops login",
+    ["abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst"],
+  ],
+  [
+    "an Azure DevOps PAT as the URL user",
+    "command",
+    "git clone https://abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst@dev.azure.com/acme/p/_git/p",
+    ["abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst"],
+  ],
+  [
+    "curl -su user:'pw'",
+    "command",
+    "curl -su admin:'Harbor1237@juv' https://ci/api",
+    ["Harbor1237@juv"],
+  ],
+  [
+    "SQL in a command",
+    "command",
+    `mysql -e "CREATE USER 'app'@'%' IDENTIFIED BY 'Harbor1237@juv';"`,
+    ["Harbor1237@juv"],
+  ],
+  [
+    "SQL in output",
+    "output",
+    "CREATE USER 'app'@'%' IDENTIFIED BY 'Harbor1237@juv';\nalter role app password 'Velvet7339!ncd';",
+    ["Harbor1237@juv", "Velvet7339!ncd"],
+  ],
+  [
+    "base64 -d of a token",
+    "command",
+    `echo ${btoa("ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug")} | base64 -d > t`,
+    [btoa("ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug")],
+  ],
+  [
+    "base64 -d echoed in output",
+    "output",
+    `Command: echo ${
+      btoa("ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug")
+    } | base64 -d > t\nDirectory: (root)`,
+    [btoa("ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug")],
+  ],
+  // 4. Tool-output shapes.
+  [
+    "terraform output -json",
+    "output",
+    JSON.stringify(
+      { db: { sensitive: true, type: "string", value: "Summit9649%eym" } },
+      null,
+      2,
+    ),
+    ["Summit9649%eym"],
+  ],
+  [
+    "PHP define",
+    "output",
+    "define( 'DB_PASSWORD', 'Summit9649%eym' );\ndefine( 'AUTH_KEY', 'a!b@c#d$e%f^g&h*i(j)k-l_m[n]o{p}q<r>s~t' );",
+    ["Summit9649%eym", "a!b@c#d$e%f^g&h*i(j)k-l_m[n]o{p}q<r>s~t"],
+  ],
+  [
+    "Gradle Groovy",
+    "output",
+    `     5→            storePassword "Summit9649%eym"\n     6→            keyPassword 'Harbor1237@juv'`,
+    ["Summit9649%eym", "Harbor1237@juv"],
+  ],
+  [
+    "YAML value below its key",
+    "output",
+    "db:\n  user: app\n  password:\n    Summit9649%eym\n",
+    ["Summit9649%eym"],
+  ],
+  [
+    "YAML block scalar",
+    "output",
+    "  client_secret: >-\n    Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh\n  redirect: x",
+    ["Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh"],
+  ],
+  [
+    "JSON with \\u0022",
+    "output",
+    '{"cfg":"{\\u0022client_secret\\u0022:\\u0022Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z\\u0022}"}',
+    ["Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"],
+  ],
+  [
+    "argon2id and Django hashes",
+    "output",
+    " admin | pbkdf2_sha256$600000$Ab3dEf6hIj9kLm2nOp5qRs$Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh12=\n ops | $argon2id$v=19$m=65536,t=3,p=4$Ab3dEf6hIj9kLm2nOp5qRs$Zb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh12",
+    [
+      "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh12",
+      "Zb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAbCdEfGh12",
+    ],
+  ],
+  [
+    "PuTTY .ppk",
+    "output",
+    "Encryption: none\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5AAAAIAbc\nPrivate-Lines: 1\nAAAAIAbCdEfGh1234IjKlMnOpQrStUvWx12345678abcd\nPrivate-MAC: 0123456789abcdef0123456789abcdef\n",
+    [
+      "AAAAIAbCdEfGh1234IjKlMnOpQrStUvWx12345678abcd",
+      "0123456789abcdef0123456789abcdef",
+    ],
+  ],
+  [
+    "a registry secret",
+    "output",
+    "data:\n  .dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5hY21lLmlvIjp7InBhc3N3b3JkIjoiSGFyYm9yMTIzN0BqdXYifX19\n",
+    ["eyJhdXRocyI6eyJyZWdpc3RyeS5hY21lLmlvIjp7InBhc3N3b3JkIjoiSGFyYm9yMTIzN0BqdXYifX19"],
+  ],
+  [
+    "a seed phrase",
+    "output",
+    'MNEMONIC="copper glacier ember falcon harbor meadow quartz lantern orchid summit tundra velvet"',
+    ["copper glacier ember"],
+  ],
+  // 5. Token formats and headers.
+  [
+    "GitLab runner registration",
+    "speech",
+    "register with GR1348941Ab3dEf6hIj9kLm2nOp5q please",
+    ["GR1348941Ab3dEf6hIj9kLm2nOp5q"],
+  ],
+  [
+    "Ocp-Apim-Subscription-Key",
+    "command",
+    `curl -H "Ocp-Apim-Subscription-Key: 0123456789abcdef0123456789abcdef" https://x`,
+    ["0123456789abcdef0123456789abcdef"],
+  ],
+  // 6. Invisible and fullwidth characters.
+  [
+    "a zero-width space",
+    "speech",
+    "copied from Slack: ghp_R8x2Lq9Zt4Wm\u200b7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug",
+    ["7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug"],
+  ],
+  [
+    "a soft hyphen",
+    "speech",
+    "key sk_live_51Ab3dEf6hIj\u00ad9kLm2nOp5qRs8tUv1wXy4z",
+    ["9kLm2nOp5qRs8tUv1wXy4z"],
+  ],
+  ["a word joiner", "speech", "AKIA\u2060Z7QW3ER5TY6UI8OP", [
+    "Z7QW3ER5TY6UI8OP",
+  ]],
+  [
+    "fullwidth",
+    "speech",
+    "ｇｈｐ＿Ｒ８ｘ２Ｌｑ９Ｚｔ４Ｗｍ７Ｋｃ１Ｖｂ５Ｎｄ３Ｈｓ６",
+    ["Ｒ８ｘ２Ｌｑ９Ｚｔ４Ｗｍ７Ｋｃ１"],
+  ],
+  // 7. Passwords said in words.
+  [
+    "German",
+    "speech",
+    "Der API-Schlüssel lautet Ab3dEf6hIj9kLm2nOp5qRs8t, bitte eintragen.",
+    ["Ab3dEf6hIj9kLm2nOp5qRs8t"],
+  ],
+  ["Italian", "speech", "la mia password è Harbor1237@juv", ["Harbor1237@juv"]],
+  ["Italian key", "speech", "la chiave API è Ab3dEf6hIj9kLm2nOp5qRs8t", [
+    "Ab3dEf6hIj9kLm2nOp5qRs8t",
+  ]],
+  ["Japanese", "speech", "トークンは Ab3dEf6hIj9kLm2nOp5qRs8t です", [
+    "Ab3dEf6hIj9kLm2nOp5qRs8t",
+  ]],
+  ["Korean", "speech", "API 키는 Ab3dEf6hIj9kLm2nOp5qRs8t 입니다", [
+    "Ab3dEf6hIj9kLm2nOp5qRs8t",
+  ]],
+  ["Chinese", "speech", "我的令牌是Ab3dEf6hIj9kLm2nOp5qRs8t，请配置", [
+    "Ab3dEf6hIj9kLm2nOp5qRs8t",
+  ]],
+  ["pw X", "speech", "ssh into 10.0.0.7 as root, pw Harbor1237@juv", [
+    "Harbor1237@juv",
+  ]],
+  ["creds: a / X", "speech", "grafana admin creds: admin / Harbor1237@juv", [
+    "Harbor1237@juv",
+  ]],
+  ["pass: then a line", "speech", "user: admin\npass:\nHarbor1237@juv", [
+    "Harbor1237@juv",
+  ]],
+  [
+    "a variable's name, then its value",
+    "speech",
+    "use PGPASSWORD Harbor1237@juv instead",
+    ["Harbor1237@juv"],
+  ],
+  ["reset … to X", "speech", "reset db pw to Velvet7339!ncd", [
+    "Velvet7339!ncd",
+  ]],
+  [
+    "login to X",
+    "speech",
+    "Reset staging admin login to Harbor1237@juv per ops",
+    ["Harbor1237@juv"],
+  ],
+];
+
+Deno.test("redact() covers what the sixth blind audit found leaking", async (t) => {
+  for (const [name, kind, text, secrets] of AUDIT6) {
+    await t.step(name, () => {
+      const r = redact(text, { kind });
+      for (const secret of secrets) {
+        ok(!r.text.includes(secret), `${secret} left in ${r.text}`);
+      }
+      equal(redact(r.text, { kind }).text, r.text);
+    });
+  }
+});
+
+/** Texts of one kind that must come back unchanged: guards for the rules above. */
+const AUDIT6_KEPT: ReadonlyArray<
+  readonly [string, "speech" | "command" | "output"]
+> = [
+  // A command named in prose, not echoed, in output.
+  ["run rabbitmqctl add_user deploy Zephyr2169x to add one", "output"],
+  // A port, then an `@` in the path or query.
+  ["https://host:8080/users/@alice and https://h:3000?to=a@b.io", "speech"],
+  ["https://medium.com/@bob/post#top", "speech"],
+  ["mkdir -p build && 7z x archive.7z -o./out", "command"],
+  ["ssh-keygen -t ed25519 -N '' -f k", "command"],
+  ["echo $PW | sudo -S true", "command"],
+  ["ALTER USER scott IDENTIFIED BY tiger;", "output"],
+  ["ALTER ROLE app SET search_path = 'public';", "output"],
+  ["the bug identified by 'bob' was fixed", "output"],
+  ["password:\n  min_length: 8\n  require_digit: true\n", "output"],
+  ["token:\n  - a\n", "output"],
+  ["define('NONCE_SALT', 'put your unique phrase here');", "output"],
+  ['label password "Enter your password"', "output"],
+  ['MNEMONIC_LANG="english words only"', "output"],
+  ["Der Schlüssel ist im Schrank, Raum 12.", "speech"],
+  ["la password è sbagliata", "speech"],
+  ["トークンは期限切れです", "speech"],
+  ["change the login to /auth/v2 route", "speech"],
+  ["set the log level to debug", "speech"],
+  ["the pw field is required", "speech"],
+  ["GITHUB_TOKEN is missing in CI", "speech"],
+  ["PASS:\nsrc/auth/login.test.ts", "output"],
+  [`echo ${btoa("hello world, this is plain")} | base64 -d`, "command"],
+  ['{"html":"\\u003cb\\u003ehi\\u003c/b\\u003e"}', "output"],
+  ["家族 👨\u200d👩\u200d👧 ok", "speech"],
+];
+
+Deno.test("redact() keeps what the sixth audit's rules could over-reach to", async (t) => {
+  for (const [text, kind] of AUDIT6_KEPT) {
+    await t.step(text.slice(0, 50).replaceAll("\n", "⏎"), () => {
+      equal(redact(text, { kind }).text, text);
+    });
+  }
+});
+
+Deno.test("redact() drops invisible characters and reads fullwidth ASCII as ASCII", () => {
+  equal(redact("a\u200bb\u00adc\ufeffd\0e").text, "abcde");
+  // Fullwidth text with no secret is kept as it was.
+  equal(redact("ＡＢＣ：１２３").text, "ＡＢＣ：１２３");
+  equal(withoutInvisible("x\u2060y"), "xy");
 });
