@@ -932,6 +932,28 @@ Deno.test("deja index names the file a malformed line was skipped in", async () 
   equal(report.skippedIn[0].path, file);
 });
 
+Deno.test("index and sources warn, without failing, when DEJA_EXCLUDE_HARNESSES names no harness", async (t) => {
+  const { home, indexPath } = await tempHome();
+  const env = {
+    HOME: home,
+    DEJA_INDEX: indexPath,
+    DEJA_EXCLUDE_HARNESSES: "bogus, codex",
+  };
+  for (const argv of [["index", "--quiet"], ["sources"]]) {
+    await t.step(argv[0] as string, async () => {
+      const io = captureIo({ env, now: NOW });
+      equal(await run(argv, io, { keepPermissions: true }), 0, io.err());
+      ok(
+        io.err().includes(
+          'warning: DEJA_EXCLUDE_HARNESSES names no harness called "bogus" (known: claude-code, codex, gemini,',
+        ),
+        io.err(),
+      );
+      ok(!io.err().includes('"codex"'), "a real id is no typo");
+    });
+  }
+});
+
 Deno.test("search() finds a session by a word only its given title holds", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-1111-4222-8333-944455556666";
