@@ -51,6 +51,24 @@ export function excludedHarnessIds(io: Io): string[] {
 }
 
 /**
+ * Warns on stderr, without failing, when `DEJA_EXCLUDE_HARNESSES` names an
+ * id no harness has: a typo would otherwise read the harness the person
+ * meant to leave out.
+ *
+ * @param io The io.
+ * @param known The registered harness ids.
+ */
+export function warnUnknownExcluded(io: Io, known: readonly string[]): void {
+  const unknown = excludedHarnessIds(io).filter((h) => !known.includes(h));
+  if (!unknown.length) return;
+  io.stderr.write(
+    `warning: DEJA_EXCLUDE_HARNESSES names no harness called ${
+      unknown.map((h) => `"${h}"`).join(", ")
+    } (known: ${known.join(", ")})\n`,
+  );
+}
+
+/**
  * Whether sub-agent transcripts are read (`DEJA_INCLUDE_SUBAGENTS`, default 1).
  *
  * @param io The io.

@@ -18,6 +18,7 @@ import {
   includeSubagents,
   selectedHarnesses,
   sourceEnv,
+  warnUnknownExcluded,
 } from "./_harnesses.ts";
 import { indexStores, openIndex } from "../src/index/mod.ts";
 import { indexStats } from "../src/search/mod.ts";
@@ -73,17 +74,7 @@ indexed), 130 stopped by Ctrl-C.`,
       }
       return id;
     });
-    const unknown = excludedHarnessIds(io).filter((h) =>
-      !HARNESS_IDS.includes(h)
-    );
-    if (unknown.length) {
-      // A typo here would read a harness the person meant to leave out.
-      io.stderr.write(
-        `warning: DEJA_EXCLUDE_HARNESSES names no harness called ${
-          unknown.map((h) => `"${h}"`).join(", ")
-        } (known: ${HARNESS_IDS.join(", ")})\n`,
-      );
-    }
+    warnUnknownExcluded(io, HARNESS_IDS);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
     let lastPrint = Date.now();

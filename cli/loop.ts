@@ -649,6 +649,8 @@ Options:
       };
       const store = openExisting(args, io, true);
       let result: TransitionResult;
+      // An apply that cannot be undone gets no "undo with" line.
+      let undoable = true;
       try {
         const hash = resolveRec(store, args.positionals[0]);
         switch (verb) {
@@ -661,6 +663,8 @@ Options:
               ...options,
               allowDestructive: boolFlag(args, "allow-destructive"),
             });
+            undoable = store.recommendation(hash, options.now)?.rollbackable ??
+              false;
             break;
           case "rollback":
             result = store.rollback(hash, options);
@@ -685,10 +689,12 @@ Options:
         const what = verb === "rollback" ? "reverted" : "wrote";
         io.stdout.write(`  ${what} ${result.results.map(short).join(", ")}\n`);
       }
-      if (next) {
+      if (next && undoable) {
         io.stdout.write(
           next.replaceAll("{h}", short(result.hash)) + dbHint(args) + "\n",
         );
+      } else if (verb === "apply") {
+        io.stdout.write("  it cannot be rolled back\n");
       }
       return Promise.resolve(EXIT.ok);
     },

@@ -62,7 +62,13 @@ MCP servers.`,
   options: { scopes: { type: "string" }, actor: { type: "string" } },
   async run(args, io) {
     const scopes = parseScopes(stringFlag(args, "scopes"));
-    const actor = stringFlag(args, "actor")?.trim() || "agent:mcp";
+    const given = stringFlag(args, "actor");
+    if (given !== undefined && !given.trim()) {
+      throw new UsageError(
+        "--actor needs a label such as agent:worker (leave it out for agent:mcp)",
+      );
+    }
+    const actor = given?.trim() || "agent:mcp";
     if (!/^[a-z]+:\S+$/i.test(actor)) {
       throw new UsageError(`--actor "${actor}" should look like agent:name`);
     }

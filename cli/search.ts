@@ -46,8 +46,9 @@ What was said comes first. Work records (commands, files, edits, tool
 output, summaries) are searched too when nothing said holds every word of a
 query that is not a question (an error message, a command): up to five
 sessions whose work records hold them all are shown, marked "in work
-records". Notes kept with deja remember that hold the query's words come
-first (under "notes" in --json). --role searches only the roles named. A question naming an agent
+records". Accepted notes kept with deja remember that hold the query's words
+come first (under "notes" in --json); proposed ones (an agent's, not yet
+accepted) are only counted ("proposedNotes"). --role searches only the roles named. A question naming an agent
 ("what did codex change in the parser?") puts that agent's sessions first.
 
 Options:
@@ -158,10 +159,10 @@ Examples:
     }
     // Notes kept with `deja remember` are about projects, not sessions: a
     // search narrowed to harnesses, roles, a session or a pattern skips them.
-    const notes = options.regex || options.harnesses || options.roles ||
-        options.session
-      ? []
-      : await matchingNotes(io, query, project);
+    const { notes, proposed } =
+      options.regex || options.harnesses || options.roles || options.session
+        ? { notes: [], proposed: 0 }
+        : await matchingNotes(io, query, project);
     if (boolFlag(args, "json")) {
       printJson(io, {
         ...result,
@@ -172,41 +173,57 @@ Examples:
           created: new Date(n.note.created_at).toISOString(),
           text: n.note.text,
         })),
+        proposedNotes: proposed,
       });
     } else {
-      if (notes.length) await printNotes(io, notes);
+      if (notes.length || proposed) await printNotes(io, notes, proposed);
       printResult(io, result, explain);
     }
     return EXIT.ok;
   },
 };
 
-/** Notes in the memory file holding the query's words (none without one). */
+/**
+ * Reviewed notes in the memory file holding the query's words (none without
+ * one), and how many proposed ones hold them too.
+ */
 async function matchingNotes(
   io: Io,
   query: string,
   project: string | undefined,
-): Promise<Note[]> {
+): Promise<{ notes: Note[]; proposed: number }> {
   const path = memoryPath(io.env);
   try {
     Deno.statSync(path);
   } catch {
-    return [];
+    return { notes: [], proposed: 0 };
   }
-  const { loadNotes, notesMatching } = await import(
+  const { loadNotes, notesMatching, proposedMatching } = await import(
     "../src/recall/project_notes.ts"
   );
   const notes = await loadNotes(path, project ? { project } : {});
-  return notesMatching(notes, parseQuery(query).words).slice(0, NOTES_SHOWN);
+  const words = parseQuery(query).words;
+  return {
+    notes: notesMatching(notes, words).slice(0, NOTES_SHOWN),
+    proposed: proposedMatching(notes, words),
+  };
 }
 
 /** Notes shown above the sessions, at most. */
 const NOTES_SHOWN = 5;
 
-async function printNotes(io: Io, notes: readonly Note[]): Promise<void> {
-  const { noteLine } = await import("../src/recall/project_notes.ts");
+async function printNotes(
+  io: Io,
+  notes: readonly Note[],
+  proposed: number,
+): Promise<void> {
+  const { noteLine, proposedNotesLine } = await import(
+    "../src/recall/project_notes.ts"
+  );
   io.stdout.write("Notes (deja remember):\n");
   for (const n of notes) io.stdout.write(`- ${noteLine(n, 300)}\n`);
+  const waiting = proposedNotesLine(proposed);
+  if (waiting) io.stdout.write(`(${waiting})\n`);
   io.stdout.write("\n");
 }
 

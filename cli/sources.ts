@@ -6,7 +6,11 @@
  */
 import { boolFlag, type Command, EXIT, printJson } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { selectedHarnesses, sourceEnv } from "./_harnesses.ts";
+import {
+  selectedHarnesses,
+  sourceEnv,
+  warnUnknownExcluded,
+} from "./_harnesses.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 import { type HarnessStats, indexStats } from "../src/search/mod.ts";
 
@@ -27,6 +31,7 @@ Options:
   options: { json: { type: "boolean" } },
   async run(args, io) {
     const source = sourceEnv(io);
+    warnUnknownExcluded(io, HARNESSES.map((h) => h.id));
     const enabled = new Set(selectedHarnesses(io).map((h) => h.id));
     const db = openIndexForQuery(io);
     const stats = new Map<string, HarnessStats>();

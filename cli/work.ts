@@ -216,7 +216,7 @@ Options:
       const cmd = resumeCommand(session);
       if (!cmd) {
         throw new DejaError(
-          "QRY-E002",
+          "QRY-E005",
           `${
             AGENT_NAMES[session.harness] ?? session.harness
           } has no resume command deja knows (it knows ${

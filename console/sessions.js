@@ -188,12 +188,23 @@ export async function renderSessions(root, ctx) {
     if (my !== seq) return;
     clear(status);
     results.querySelector(".more")?.remove();
-    if (res.state === "building") {
+    // "empty": no index and no pass running (the console starts none);
+    // "building": a pass holds the index lock right now.
+    if (res.state === "empty") {
       results.appendChild(
         emptyState(
           "Nothing is indexed yet",
           "Index the transcripts of every agent on this machine; secrets are redacted first.",
           "deja index",
+        ),
+      );
+      return;
+    }
+    if (res.state === "building") {
+      results.appendChild(
+        emptyState(
+          "The index is being built",
+          "An index pass is running now. Search again in a moment.",
         ),
       );
       return;

@@ -402,6 +402,50 @@ Deno.test({
       );
 
       await t.step(
+        "no index: the sessions tab says nothing is indexed, and building only while a pass runs",
+        async () => {
+          const dir = await Deno.makeTempDir({ prefix: "deja-console-empty-" });
+          const indexPath = join(dir, "index.db");
+          const served = await serve({
+            dir,
+            home: dir,
+            indexPath,
+            memoryPath: join(dir, "memory.db"),
+          }, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            const empty = page.locator(".results .empty h3");
+            await empty.waitFor();
+            equal(await empty.textContent(), "Nothing is indexed yet");
+            match(
+              (await page.locator(".results .empty").textContent()) ?? "",
+              /deja index/,
+            );
+            const lock = await Deno.open(`${indexPath}.lock`, {
+              create: true,
+              write: true,
+            });
+            try {
+              await lock.lock(true);
+              await page.reload();
+              await page.locator(".results .empty h3", {
+                hasText: "The index is being built",
+              }).waitFor();
+            } finally {
+              lock.close();
+            }
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });

@@ -405,6 +405,8 @@ Deno.test("loop apply of a destructive recommendation needs admin and --allow-de
     "clean up",
   ]);
   equal(done.code, 0, done.err);
+  ok(!done.out.includes("undo with"), done.out);
+  ok(done.out.includes("it cannot be rolled back"), done.out);
   const back = await deja([
     "loop",
     "rollback",

@@ -1,9 +1,12 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openMemory } from "../src/memory/mod.ts";
+import { createMcpServer, type McpContext } from "../src/mcp/mod.ts";
 import { livePath, stampLive } from "../src/recall/mod.ts";
 import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
 
@@ -169,6 +172,24 @@ Deno.test({
           ok(r.text.includes(needle), r.text);
         });
       }
+
+      await t.step(
+        "a note remember proposed is counted, not quoted, in every agent's recall",
+        async () => {
+          const r = await call(reviewer, "deja", {
+            mode: "recall",
+            query: "staging secrets vault",
+          });
+          ok(!r.text.includes("never from .env files"), r.text);
+          ok(!r.text.includes("[proposed note"), r.text);
+          ok(
+            r.text.includes(
+              "1 proposed note matches but is not shown until a person reviews it",
+            ),
+            r.text,
+          );
+        },
+      );
 
       await t.step(
         "recall leaves a live session out of its own recall",
@@ -389,6 +410,19 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "resources/read of an unknown session is the protocol's not-found error",
+        async () => {
+          const err = await worker.readResource({
+            uri: "deja://session/claude-code:nope",
+          }).then(() => undefined, (e: unknown) => e as McpError);
+          ok(err instanceof McpError, "a JSON-RPC error, not content");
+          equal(err.code, ErrorCode.InvalidParams);
+          ok(err.message.includes("claude-code:nope"), err.message);
+          ok(err.message.includes("QRY-E002"), err.message);
+        },
+      );
+
       await t.step("prompts/list and prompts/get", async () => {
         const prompts =
           ((await worker.listPrompts()).prompts as Array<{ name: string }>).map(
@@ -410,33 +444,82 @@ Deno.test({
 
 Deno.test({
   name:
-    "deja mcp says the index is still building when there is none, and answers without one",
+    "deja mcp with no index starts a detached pass and says it is building; with automatic indexing off it says to run deja index",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const dir = await Deno.makeTempDir();
-    const client = await connect({
-      HOME: dir,
-      DEJA_INDEX: `${dir}/index.db`,
-      DEJA_DB: `${dir}/memory.db`,
-      DEJA_NO_AUTO_INDEX: "1",
-    });
-    try {
-      ok((client.getInstructions() ?? "").includes("still building"));
-      const r = await call(client, "deja", {
-        mode: "recall",
-        query: "anything",
-      });
-      ok(r.text.includes("still being built"));
-      equal(
-        await Deno.stat(`${dir}/index.db`).then(() => true, () => false),
-        false,
-        "no cold build inside a call",
+  fn: async (t) => {
+    await t.step("automatic indexing on: building", async () => {
+      const dir = await Deno.makeTempDir();
+      const bin = `${dir}/fake-deja`;
+      await Deno.writeTextFile(
+        bin,
+        `#!/bin/sh\necho "$@" >> '${dir}/spawned'\n`,
       );
-    } finally {
-      await client.close();
-    }
+      await Deno.chmod(bin, 0o755);
+      const client = await connect({
+        HOME: dir,
+        DEJA_INDEX: `${dir}/index.db`,
+        DEJA_DB: `${dir}/memory.db`,
+        DEJA_BIN: bin,
+      });
+      try {
+        ok((client.getInstructions() ?? "").includes("still building"));
+        const r = await call(client, "deja", {
+          mode: "recall",
+          query: "anything",
+        });
+        ok(r.text.includes("still being built"), r.text);
+        equal(
+          await Deno.stat(`${dir}/index.db`).then(() => true, () => false),
+          false,
+          "no cold build inside a call",
+        );
+        let spawned = "";
+        for (let i = 0; i < 50 && !spawned; i++) {
+          spawned = await Deno.readTextFile(`${dir}/spawned`).catch(() => "");
+          if (!spawned) await new Promise((r) => setTimeout(r, 50));
+        }
+        equal(spawned.trim(), "index --quiet", "one detached pass");
+      } finally {
+        await client.close();
+      }
+    });
+    await t.step("automatic indexing off: run deja index", async () => {
+      const dir = await Deno.makeTempDir();
+      const client = await connect({
+        HOME: dir,
+        DEJA_INDEX: `${dir}/index.db`,
+        DEJA_DB: `${dir}/memory.db`,
+        DEJA_NO_AUTO_INDEX: "1",
+      });
+      try {
+        const instructions = client.getInstructions() ?? "";
+        ok(instructions.includes("run deja index"), instructions);
+        ok(!instructions.includes("still building"), instructions);
+        const r = await call(client, "deja", {
+          mode: "recall",
+          query: "anything",
+        });
+        ok(r.text.includes("run deja index"), r.text);
+        ok(!r.text.includes("being built"), r.text);
+      } finally {
+        await client.close();
+      }
+    });
   },
+});
+
+Deno.test("deja mcp refuses an empty actor label as a usage error", async (t) => {
+  for (const actor of ["", "   "]) {
+    await t.step(JSON.stringify(actor), async () => {
+      const io = captureIo({ env: {}, cwd: "/" });
+      const code = await run(["mcp", "--actor", actor], io, {
+        keepPermissions: true,
+      });
+      equal(code, 64, io.err());
+      ok(io.err().includes("--actor"), io.err());
+    });
+  }
 });
 
 Deno.test("deja mcp refuses an actor label reserved for deja's own parties", async (t) => {
@@ -456,5 +539,109 @@ Deno.test("deja mcp refuses an actor label reserved for deja's own parties", asy
       equal(code, 64, io.err());
       ok(io.err().includes("reserved"), io.err());
     });
+  }
+});
+
+/** An SDK client talking to an in-process server over an in-memory pipe. */
+async function inMemoryClient(
+  ctx: McpContext,
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer(ctx);
+  await server.connect(serverSide);
+  const client = new Client({ name: "deja-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+Deno.test("deja_recommendations never applies a destructive recommendation over MCP, and says where a person does", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/memory.db`;
+  const cli = async (args: string[]) => {
+    const io = captureIo({ env: { DEJA_DB: db }, cwd: "/" });
+    equal(await run(args, io, { keepPermissions: true }), 0, io.err());
+    return io.out();
+  };
+  await cli(["init", "--db", db, "--template", "demo"]);
+  await cli(["loop", "run", "--db", db, "--format", "json"]);
+  const rows = JSON.parse(await cli(["loop", "list", "--db", db, "--json"]));
+  const rec = rows.find((r: { destructive: boolean }) => r.destructive);
+  ok(rec, "the demo has an expired fact to forget");
+  await cli([
+    "loop",
+    "approve",
+    rec.hash,
+    "--db",
+    db,
+    "--actor",
+    "human:alice",
+    "--because",
+    "the promo ended",
+  ]);
+  const { client, close } = await inMemoryClient({
+    indexPath: `${dir}/index.db`,
+    memoryPath: db,
+    env: { DEJA_NO_AUTO_INDEX: "1" },
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read", "write", "review", "apply", "admin"],
+    actor: "agent:reviewer",
+    log: () => {},
+  });
+  try {
+    const r = await call(client, "deja_recommendations", {
+      action: "apply",
+      hash: rec.hash,
+      because: "clean up",
+    });
+    equal(r.isError, true, r.text);
+    ok(!r.text.includes("--allow-destructive"), r.text);
+    ok(r.text.includes("a person applies it from the deja CLI or the console"));
+    ok(r.text.includes("LOOP-E002"), r.text);
+    const show = await call(client, "deja_recommendations", {
+      action: "show",
+      hash: rec.hash,
+    });
+    ok(show.text.includes("status: approved"), show.text);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("deja_recommendations list with nothing stored says so in words", async () => {
+  const dir = await Deno.makeTempDir();
+  openMemory(`${dir}/memory.db`).close();
+  const { client, close } = await inMemoryClient({
+    indexPath: `${dir}/index.db`,
+    memoryPath: `${dir}/memory.db`,
+    env: { DEJA_NO_AUTO_INDEX: "1" },
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    for (
+      const [status, words] of [
+        ["all", "No recommendations."],
+        ["rolled_back", "No rolled back recommendations."],
+        ["pending", "No pending recommendations."],
+      ]
+    ) {
+      const r = await call(client, "deja_recommendations", {
+        action: "list",
+        status,
+      });
+      ok(r.text.includes(`\n${words}\n`), r.text);
+    }
+  } finally {
+    await close();
   }
 });

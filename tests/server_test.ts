@@ -312,6 +312,30 @@ Deno.test("createApp() with a token reviews but applies only with --allow-apply"
       });
       isProblem(r.body, 400, "LOOP-E005");
     });
+    await t.step(
+      "reason problems speak the request's terms, not the CLI's",
+      async () => {
+        const missing = await call(app, "POST", "/api/loop/review", {
+          body: { hash: rec.hash, decision: "approve" },
+          token: TOKEN,
+        });
+        isProblem(missing.body, 400, "LOOP-E005");
+        match(String(missing.body.detail), /needs a reason: send "because"/);
+        ok(!String(missing.body.detail).includes("--because"));
+        const long = await call(app, "POST", "/api/loop/review", {
+          body: {
+            hash: rec.hash,
+            decision: "approve",
+            because: "x".repeat(600),
+          },
+          token: TOKEN,
+        });
+        isProblem(long.body, 400, "LOOP-E005");
+        match(String(long.body.title), /too long/);
+        ok(!String(long.body.title).includes("--because"));
+        match(String(long.body.detail), /600 characters; the limit is 500/);
+      },
+    );
     await t.step("decision must be approve or reject", async () => {
       const r = await call(app, "POST", "/api/loop/review", {
         body: { hash: rec.hash, decision: "yes", because: "x" },
@@ -894,6 +918,27 @@ Deno.test("GET /api/session/:harness/:id resolves locators to resolved, stale or
         equal((r2.body.locate as { state: string }).state, "unavailable");
       },
     );
+    await t.step(
+      "an unknown harness filter is a 400 naming the valid ids",
+      async () => {
+        const r = await call(
+          app,
+          "GET",
+          "/api/sessions/message-search?q=email&harness=nope",
+        );
+        isProblem(r.body, 400, "SRV-E006");
+        match(
+          String(r.body.detail),
+          /Unknown harness "nope": use one of claude-code, codex,/,
+        );
+        const known = await call(
+          app,
+          "GET",
+          "/api/sessions/message-search?q=email&harness=Codex",
+        );
+        equal(known.status, 200);
+      },
+    );
     await t.step("malformed → 400; unknown session → 404", async () => {
       isProblem(
         (await call(app, "GET", `${path}?locate=%7Bnope`)).body,
@@ -928,7 +973,33 @@ Deno.test("GET routes answer empty states when the stores do not exist yet", asy
       "GET",
       "/api/sessions/message-search?q=anything",
     );
-    equal(search.body.state, "building");
+    // Nothing builds it: the console starts no index pass.
+    equal(search.body.state, "empty");
+    match(String(search.body.hint), /run deja index/);
+    // While a pass holds the index lock, it is building.
+    const lock = await Deno.open(join(dir, "index.db.lock"), {
+      create: true,
+      write: true,
+    });
+    try {
+      await lock.lock(true);
+      const building = await call(
+        app,
+        "GET",
+        "/api/sessions/message-search?q=anything",
+      );
+      equal(building.body.state, "building");
+      match(String(building.body.hint), /index pass is running/);
+    } finally {
+      lock.close();
+    }
+    // A harness typo is refused before the missing index is reported.
+    const typo = await call(
+      app,
+      "GET",
+      "/api/sessions/message-search?q=anything&harness=nope",
+    );
+    isProblem(typo.body, 400, "SRV-E006");
     const queue = await call(app, "GET", "/api/loop/recommendations");
     equal(queue.body.exists, false);
     match(String(queue.body.hint), /deja init/);
@@ -1018,6 +1089,21 @@ Deno.test("GET loop, memory, config and setup routes describe the demo file", as
         equal(one.body.hash, acme.hash);
         ok((one.body.chain as unknown[]).length >= 1);
         ok((one.body.cited_by as unknown[]).length >= 1);
+      },
+    );
+    await t.step(
+      "grain and recommendation ids: malformed → 400, well-formed but unknown → 404",
+      async () => {
+        for (
+          const route of ["/api/memory/grain/", "/api/loop/recommendation/"]
+        ) {
+          for (const bad of ["nothex", "zzzz", "ab1", "a".repeat(65)]) {
+            const r = await call(app, "GET", `${route}${bad}`);
+            isProblem(r.body, 400, "SRV-E006");
+          }
+          const unknown = await call(app, "GET", `${route}00000000`);
+          equal(unknown.status, 404, `${route}: ${unknown.body.code}`);
+        }
       },
     );
     await t.step("stats and sources", async () => {

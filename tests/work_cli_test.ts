@@ -1,6 +1,8 @@
 import { equal, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
+import { openIndex } from "../src/index/mod.ts";
 import { buildWorld, NOW, type RecallWorld } from "./_recall_fixture.ts";
 
 let world: RecallWorld | undefined;
@@ -47,6 +49,32 @@ Deno.test("deja resume prints the native command, and refuses a harness without 
     JSON.parse(codex.out).argv.join(" "),
     "codex resume 0199fd22-8e41-7b3a-b5c0-6a1e93f4d208",
   );
+  // An aider session exists, but aider has no resume flag: not QRY-E002
+  // ("no session matches"), which would send the person hunting for it.
+  const home = await Deno.makeTempDir();
+  const copied = await new Deno.Command("cp", {
+    args: [
+      "-R",
+      `${fileURLToPath(new URL("../fixtures/aider", import.meta.url))}/.`,
+      home,
+    ],
+  }).output();
+  equal(copied.code, 0);
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const flags = { keepPermissions: true };
+  const indexed = captureIo({ env, now: NOW });
+  equal(await run(["index", "--quiet"], indexed, flags), 0, indexed.err());
+  const db = openIndex(`${home}/index.db`, { readOnly: true });
+  const id = (db.prepare(
+    "SELECT id FROM sessions WHERE harness = 'aider' LIMIT 1",
+  ).get() as { id: string } | undefined)?.id;
+  db.close();
+  ok(id, "the aider fixture is indexed");
+  const io = captureIo({ env, now: NOW });
+  equal(await run(["resume", `aider:${id}`], io, flags), 1);
+  ok(io.err().includes("[QRY-E005]"), io.err());
+  ok(io.err().includes("has no resume command deja knows"), io.err());
+  ok(!io.err().includes("QRY-E002"), io.err());
 });
 
 Deno.test("deja handoff --to addresses the packet", async () => {

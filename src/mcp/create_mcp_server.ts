@@ -11,15 +11,11 @@ import {
   McpServer,
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DejaError } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
-import {
-  contextDigest,
-  frameRecall,
-  indexState,
-  lastSessions,
-} from "../recall/mod.ts";
+import { contextDigest, frameRecall, lastSessions } from "../recall/mod.ts";
 import { answerDeja, DEJA_MODES, type DejaArgs } from "./deja_tool.ts";
 import {
   answerLoop,
@@ -27,7 +23,12 @@ import {
   type LoopArgs,
   type RecommendationArgs,
 } from "./loop_tools.ts";
-import { liveExclusions, type McpContext, openForCall } from "./mcp_context.ts";
+import {
+  liveExclusions,
+  type McpContext,
+  noIndexText,
+  openForCall,
+} from "./mcp_context.ts";
 
 /**
  * Longest argument each tool takes, in characters. Answers quote what was
@@ -53,16 +54,22 @@ export const RESOURCE_SESSIONS = 20;
 
 /**
  * The `initialize` instructions: how to use the tools, the trust frame, and
- * the index's state right now.
+ * the index's state right now. Opens the index once, as a call does, so a
+ * missing, old or unreadable index starts its background pass.
  *
  * @param ctx The server context.
  * @returns The instructions text.
  */
 export function serverInstructions(ctx: McpContext): string {
   const now = ctx.now();
-  const state = indexState(ctx.indexPath, now);
+  const opened = openForCall(ctx);
+  opened.db?.close();
+  const { state } = opened;
   let index: string;
-  if (state === "missing" || state === "building") {
+  const off = ctx.env.DEJA_NO_AUTO_INDEX === "1" && state === "missing";
+  if (opened.unreadable !== undefined || off) {
+    index = noIndexText(opened, ctx);
+  } else if (state === "missing" || state === "building") {
     index =
       "The index is still building: deja is reading this machine's agent transcripts in the background, so early answers may be empty or incomplete. Ask again in a minute.";
   } else {
@@ -206,15 +213,14 @@ export function createMcpServer(ctx: McpContext): McpServer {
           Array.isArray(variables.ref) ? variables.ref[0] : variables.ref ?? "",
         ),
       );
-      const { db } = openForCall(ctx);
+      const opened = openForCall(ctx);
+      const { db } = opened;
       if (!db) {
         return {
           contents: [{
             uri: uri.href,
             mimeType: "text/markdown",
-            text: frameRecall("The index is still being built.", {
-              kind: "context",
-            }),
+            text: frameRecall(noIndexText(opened, ctx), { kind: "context" }),
           }],
         };
       }
@@ -227,9 +233,13 @@ export function createMcpServer(ctx: McpContext): McpServer {
           });
           text = digest.markdown;
         } catch (err) {
-          // An unknown or ambiguous session is an answer, not a server fault.
+          // An unknown or ambiguous session is no resource: the protocol's
+          // not-found answer (as for a URI outside deja://session/).
           if (!(err instanceof DejaError)) throw err;
-          text = `No session to read: ${err.message}`;
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Resource ${uri.href} not found: ${err.message} [${err.code}]`,
+          );
         }
         return {
           contents: [{

@@ -31,6 +31,7 @@ import {
   holds,
   liveExclusions,
   type McpContext,
+  noIndexText,
   openForCall,
   projectFor,
 } from "./mcp_context.ts";
@@ -135,15 +136,11 @@ export async function answerDeja(
 async function dispatch(args: DejaArgs, ctx: McpContext): Promise<ToolAnswer> {
   const project = projectFor(ctx, args.project);
   if (args.mode === "remember") return rememberNote(args, ctx, project);
-  const { db, state, refreshing } = openForCall(ctx);
+  const opened = openForCall(ctx);
+  const { db, state, refreshing } = opened;
   if (!db) {
     return {
-      text: frameRecall(
-        state === "missing" || state === "building"
-          ? "The index is still being built in the background; nothing can be recalled yet. Ask again in a minute."
-          : "The index cannot be read right now; a rebuild has been started.",
-        { kind: args.mode },
-      ),
+      text: frameRecall(noIndexText(opened, ctx), { kind: args.mode }),
     };
   }
   const now = ctx.now();

@@ -218,7 +218,9 @@ export function answerRecommendations(
         });
         return recs.length
           ? recs.slice(0, 50).map(line).join("\n")
-          : `No ${status} recommendations.`;
+          : status === "all"
+          ? "No recommendations."
+          : `No ${status.replace("_", " ")} recommendations.`;
       });
       return Promise.resolve(
         frame(
@@ -283,6 +285,18 @@ export function answerRecommendations(
     }
     const text = withStore(ctx, true, (store) => {
       const hash = store.resolve(prefix, { type: "recommendation" });
+      if (
+        args.action === "apply" && store.recommendation(hash, now)?.destructive
+      ) {
+        // Whatever this process's scopes: a change that forgets grains and
+        // cannot be undone is a person's call, made where a person is.
+        throw new DejaError(
+          "LOOP-E002",
+          `Cannot apply ${
+            hash.slice(0, 12)
+          } over MCP: it forgets grains and cannot be rolled back, so a person applies it from the deja CLI or the console, never an agent`,
+        );
+      }
       const options = { actor: ctx.actor, because, scopes: ctx.scopes, now };
       const result = args.action === "apply"
         ? store.apply(hash, {

@@ -17,6 +17,8 @@ export {
   holds,
   liveExclusions,
   type McpContext,
+  noIndexText,
+  type OpenedIndex,
   openForCall,
   projectFor,
 } from "./mcp_context.ts";

@@ -8,7 +8,6 @@ import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer } from "./create_mcp_server.ts";
 import type { McpContext } from "./mcp_context.ts";
-import { openForCall } from "./mcp_context.ts";
 
 /**
  * Runs the server on stdin/stdout until the client closes the connection.
@@ -18,8 +17,8 @@ import { openForCall } from "./mcp_context.ts";
  * @returns When the connection closes.
  */
 export async function serveMcpStdio(ctx: McpContext): Promise<void> {
-  const { db } = openForCall(ctx);
-  db?.close();
+  // Building the instructions opens the index once: a missing, old or
+  // unreadable one starts its background pass before any call.
   const server = createMcpServer(ctx);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

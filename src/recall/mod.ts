@@ -108,7 +108,14 @@ export {
   type HandoffPacket,
   handoffPacket,
 } from "./handoff.ts";
-export { loadNotes, noteLine, notesMatching } from "./project_notes.ts";
+export {
+  loadNotes,
+  noteLine,
+  notesMatching,
+  type NotesMatchingOptions,
+  proposedMatching,
+  proposedNotesLine,
+} from "./project_notes.ts";
 export {
   RECALL_BUDGET,
   type RecallAnswer,

@@ -2,6 +2,7 @@
  * Notes for recall: read from the memory file (never written here), matched
  * against a question, and rendered one line each. Notes outrank
  * transcripts: a curated decision is shown before the sessions it came from.
+ * Only a note a person reviewed is quoted; a proposed one is only counted.
  *
  * @module
  */
@@ -47,13 +48,25 @@ export async function loadNotes(
   }
 }
 
+/** Options for {@linkcode notesMatching}. */
+export interface NotesMatchingOptions {
+  /**
+   * Match proposed notes too (default false). A proposed note is one an agent
+   * wrote (MCP `remember`) that no person has accepted yet: recall never puts
+   * it before the history, it only counts it.
+   */
+  proposed?: boolean;
+}
+
 /**
  * Notes that hold the question's words (its stop words aside, unless it is
  * nothing else): every word when there are at most two, else at least half
- * of them.
+ * of them. Rejected and superseded notes never match; proposed ones only
+ * when asked for.
  *
  * @param notes Candidate notes.
  * @param words Lowercased words of the question.
+ * @param options Whether proposed notes match.
  * @returns Matching notes, accepted first, then newest.
  * @example
  * ```ts
@@ -61,11 +74,15 @@ export async function loadNotes(
  * import { equal } from "node:assert/strict";
  * const note = { hash: "h", note: { type: "note" as const, namespace: "notes", created_at: 1, actor: "human:me", text: "we pin redis to 7.2", state: "accepted" as const } };
  * equal(notesMatching([note], ["redis", "pin"]).length, 1);
+ * const agents = { ...note, note: { ...note.note, state: "proposed" as const } };
+ * equal(notesMatching([agents], ["redis"]).length, 0);
+ * equal(notesMatching([agents], ["redis"], { proposed: true }).length, 1);
  * ```
  */
 export function notesMatching(
   notes: readonly Note[],
   words: readonly string[],
+  options: NotesMatchingOptions = {},
 ): Note[] {
   const content = words.filter((w) => !isStopWord(w));
   const asked = content.length ? content : words;
@@ -75,12 +92,59 @@ export function notesMatching(
     if (n.note.state === "rejected" || n.note.state === "superseded") {
       return false;
     }
+    if (n.note.state === "proposed" && !options.proposed) return false;
     const text = n.note.text.toLowerCase();
     return asked.filter((w) => text.includes(w.toLowerCase())).length >= need;
   }).sort((a, b) =>
     Number(b.note.state === "accepted") - Number(a.note.state === "accepted") ||
     b.note.created_at - a.note.created_at
   );
+}
+
+/**
+ * The line that stands in for proposed notes that matched: how many wait for
+ * a person, never their text (an agent wrote it and nobody vouched for it).
+ *
+ * @param count How many proposed notes matched.
+ * @returns The line, or undefined for none.
+ * @example
+ * ```ts
+ * import { proposedNotesLine } from "./project_notes.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(proposedNotesLine(0), undefined);
+ * equal(proposedNotesLine(2)?.startsWith("2 proposed notes match"), true);
+ * ```
+ */
+export function proposedNotesLine(count: number): string | undefined {
+  if (count <= 0) return undefined;
+  const one = count === 1;
+  return `${count} proposed note${one ? " matches" : "s match"} but ${
+    one ? "is" : "are"
+  } not shown until a person reviews ${
+    one ? "it" : "them"
+  }: deja remember --list --state proposed, then deja promote <hash> --state accepted`;
+}
+
+/**
+ * How many proposed notes hold the question's words.
+ *
+ * @param notes Candidate notes.
+ * @param words Lowercased words of the question.
+ * @returns The count.
+ * @example
+ * ```ts
+ * import { proposedMatching } from "./project_notes.ts";
+ * import { equal } from "node:assert/strict";
+ * const note = { hash: "h", note: { type: "note" as const, namespace: "notes", created_at: 1, actor: "agent:mcp", text: "we pin redis", state: "proposed" as const } };
+ * equal(proposedMatching([note], ["redis"]), 1);
+ * ```
+ */
+export function proposedMatching(
+  notes: readonly Note[],
+  words: readonly string[],
+): number {
+  return notesMatching(notes, words, { proposed: true })
+    .filter((n) => n.note.state === "proposed").length;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * MCP `recall`: dense snippets for a question, within 4 KiB including the
- * trust frame — matching notes first, then the asker's project, then the
- * rest of the machine, from one ranked search each.
+ * trust frame — matching reviewed notes first, then the asker's project,
+ * then the rest of the machine, from one ranked search each; proposed notes
+ * (an agent's, not yet accepted by a person) are only counted, last.
  *
  * @module
  */
@@ -12,7 +13,12 @@ import type { Note } from "../memory/mod.ts";
 import { parseQuery, search, type SearchHit } from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
 import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
-import { noteLine, notesMatching } from "./project_notes.ts";
+import {
+  noteLine,
+  notesMatching,
+  proposedMatching,
+  proposedNotesLine,
+} from "./project_notes.ts";
 
 /** Default budget of a recall answer, frame included. */
 export const RECALL_BUDGET = 4096;
@@ -41,6 +47,8 @@ export interface RecallAnswer {
   sessions: string[];
   /** Notes quoted, by hash. */
   notes: string[];
+  /** Proposed notes that matched and were counted, not quoted. */
+  proposedNotes: number;
   /** Why nothing was found, when nothing was. */
   why?: string;
 }
@@ -127,6 +135,8 @@ export async function recallAnswer(
   const limit = options.limit ?? 8;
   const words = parseQuery(query).words;
   const notes = notesMatching(options.notes ?? [], words).slice(0, 4);
+  const proposedNotes = proposedMatching(options.notes ?? [], words);
+  const proposedLine = proposedNotesLine(proposedNotes);
   const slack = options.exclude?.size ?? 0;
   const project = options.project
     ? await search(db, query, {
@@ -176,7 +186,8 @@ export async function recallAnswer(
   const out: string[] = [];
   const quoted: string[] = [];
   const notesQuoted: string[] = [];
-  let used = 0;
+  // The proposed-notes line goes last but its room is kept from the start.
+  let used = proposedLine ? byteLength(proposedLine) + 1 : 0;
   const add = (block: string): boolean => {
     const size = byteLength(block) + 1;
     if (used + size > budget) return false;
@@ -220,9 +231,10 @@ export async function recallAnswer(
     if (options.project) section("elsewhere on this machine:", elsewhere);
   }
   const answer: RecallAnswer = {
-    text: out.join("\n"),
+    text: [...out, ...(proposedLine ? [proposedLine] : [])].join("\n"),
     sessions: quoted,
     notes: notesQuoted,
+    proposedNotes,
   };
   if (quoted.length === 0 && notesQuoted.length === 0) {
     answer.why = machine.why ??
@@ -233,7 +245,7 @@ export async function recallAnswer(
     // (the reason may quote the query too).
     answer.text = `Nothing recalled for "${clip(query, 200)}": ${
       clip(answer.why, 400)
-    }`;
+    }${proposedLine ? `\n${proposedLine}` : ""}`;
   }
   return answer;
 }

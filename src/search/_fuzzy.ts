@@ -62,14 +62,20 @@ export function oneEditAway(word: string): string[] {
   return out;
 }
 
+/** Longest word the fuzzy tier corrects: past it, a pasted blob, no typo. */
+export const FUZZY_MAX_LENGTH = 40;
+
 /**
  * How far a word may be from a suggestion: none under five letters (too
  * many real words sit one letter apart), 1 up to seven, 2 from eight (a
- * long word with two slips is still recognisable).
+ * long word with two slips is still recognisable), none past
+ * {@linkcode FUZZY_MAX_LENGTH} (every slip of a pasted 8,000-letter run
+ * would be made and stemmed: half a minute per query).
  *
  * @param word The word typed.
  * @returns The largest edit distance accepted.
  */
 export function fuzzyBudget(word: string): number {
+  if (word.length > FUZZY_MAX_LENGTH) return 0;
   return word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
 }

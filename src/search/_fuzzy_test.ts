@@ -21,6 +21,7 @@ Deno.test("fuzzyBudget() allows no edit under five letters, two from eight", () 
   equal(fuzzyBudget("mine"), 0);
   equal(fuzzyBudget("redis"), 1);
   equal(fuzzyBudget("kubernetes"), 2);
+  equal(fuzzyBudget(`zqxw${"v".repeat(8000)}`), 0, "a pasted run is no typo");
 });
 
 Deno.test("oneEditAway() makes every single slip of a word", () => {

@@ -123,3 +123,21 @@ export function boolParam(c: Context, name: string): boolean | undefined {
   if (["0", "false", "off", "no"].includes(raw)) return false;
   return bad(`"${name}" must be true or false`);
 }
+
+/**
+ * A hash or hash prefix from a path or body: 4 to 64 hex digits, optionally
+ * after `grain:` or `sha256:`. Malformed is the request's fault (400); a
+ * well-formed prefix nothing holds is the store's to answer (404).
+ *
+ * @param raw What the request gave.
+ * @param what What the hash names, for the message ("grain").
+ * @returns The prefix, lowercased, without its label.
+ * @throws {DejaError} SRV-E006 when it is no hash or prefix.
+ */
+export function hashPrefix(raw: string, what: string): string {
+  const p = raw.trim().toLowerCase().replace(/^(grain:)?(sha256:)?/, "");
+  if (!/^[0-9a-f]{4,64}$/.test(p)) {
+    bad(`"${raw}" is not a ${what} hash or prefix (4 to 64 hex digits)`);
+  }
+  return p;
+}

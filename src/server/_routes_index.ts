@@ -5,6 +5,7 @@
  * @module
  */
 import { DejaError } from "../core/errors.ts";
+import { indexBuilding } from "../recall/mod.ts";
 import { indexStats } from "../search/mod.ts";
 import { HARNESSES } from "../sources/registry.ts";
 import { modeOf } from "./_guard.ts";
@@ -133,14 +134,32 @@ export function indexRoutes(app: Hono, state: ServerState): void {
     const includeSuperseded = boolParam(c, "include_superseded");
     const limit = intParam(c, "limit", 1, 100);
     const since = intParam(c, "since_ms", 0, Number.MAX_SAFE_INTEGER);
+    // An unknown id is a typo, refused as the CLI's --harness refuses it,
+    // not an empty answer.
+    const harness = c.req.queries("harness")?.map((h) => {
+      const id = h.trim().toLowerCase();
+      if (!HARNESSES.some((x) => x.id === id)) {
+        throw new DejaError(
+          "SRV-E006",
+          `Unknown harness "${h}": use one of ${
+            HARNESSES.map((x) => x.id).join(", ")
+          }`,
+        );
+      }
+      return id;
+    });
     if (!db) {
+      // The console starts no index pass: "building" only while one runs.
+      const building = indexBuilding(state.stores.options.indexPath);
       return json({
-        state: "building",
+        state: building ? "building" : "empty",
         mode: "search",
         sessions: [],
         cursor: null,
         coverage: { sources: [] },
-        hint: "Nothing is indexed yet: run deja index",
+        hint: building
+          ? "An index pass is running: search again in a moment"
+          : "Nothing is indexed yet: run deja index",
       });
     }
     if (state.searches.active >= state.searches.max) {
@@ -153,7 +172,6 @@ export function indexRoutes(app: Hono, state: ServerState): void {
       );
     }
     const req: MessageSearchRequest = { q: c.req.query("q") ?? "" };
-    const harness = c.req.queries("harness");
     if (harness?.length) req.harnesses = harness;
     const project = c.req.query("project");
     if (project) req.project = project;

@@ -21,6 +21,7 @@ import {
 import {
   grainText,
   hashGrain,
+  MAX_BECAUSE,
   type MemoryReader,
   type MemoryStore,
   type Op,
@@ -31,7 +32,7 @@ import {
 } from "../memory/mod.ts";
 import { authorize, modeOf, scopesOf } from "./_guard.ts";
 import type { Context, Hono } from "./_hono.ts";
-import { json, strictBody, stringField } from "./_http.ts";
+import { hashPrefix, json, strictBody, stringField } from "./_http.ts";
 import type { ServerState } from "./_state.ts";
 
 const STATUSES = [
@@ -73,13 +74,9 @@ function resolveRec(
   prefix: string,
   now: number,
 ): RecommendationView {
-  if (!/^[0-9a-f]{4,64}$/.test(prefix)) {
-    throw new DejaError(
-      "SRV-E006",
-      `"${prefix}" is not a recommendation hash or prefix (4+ hex digits)`,
-    );
-  }
-  const hash = store.resolve(prefix, { type: "recommendation" });
+  const hash = store.resolve(hashPrefix(prefix, "recommendation"), {
+    type: "recommendation",
+  });
   const view = store.recommendation(hash, now);
   if (!view) throw new DejaError("SRV-E005", `No recommendation "${prefix}"`);
   return view;
@@ -450,9 +447,24 @@ export function loopRoutes(app: Hono, state: ServerState): void {
   });
   const transitionOptions = (body: Record<string, unknown>) => {
     const version = versionOf(body);
+    // Said here in the request's terms: the store's own message names the
+    // CLI's --because.
+    const because = typeof body.because === "string" ? body.because.trim() : "";
+    if (!because) {
+      throw new DejaError(
+        "LOOP-E005",
+        `The request needs a reason: send "because": "…" (at most ${MAX_BECAUSE} characters; it is audited)`,
+      );
+    }
+    if (because.length > MAX_BECAUSE) {
+      throw new DejaError(
+        "LOOP-E005",
+        `The reason ("because") is too long: ${because.length} characters; the limit is ${MAX_BECAUSE}`,
+      );
+    }
     return {
       actor: state.auth.actor,
-      because: typeof body.because === "string" ? body.because : "",
+      because,
       scopes: scopesOf(state.auth),
       ...(version === undefined ? {} : { expectedVersion: version }),
     };

@@ -16,7 +16,7 @@ import {
 import type { GrainType } from "../memory/mod.ts";
 import { renderSummary } from "../loop/mod.ts";
 import type { Hono } from "./_hono.ts";
-import { intParam, json } from "./_http.ts";
+import { hashPrefix, intParam, json } from "./_http.ts";
 import type { ServerState } from "./_state.ts";
 
 const BROWSABLE: readonly GrainType[] = [
@@ -160,7 +160,7 @@ export function memoryRoutes(app: Hono, state: ServerState): void {
 
   app.get("/api/memory/grain/:hash", (c) => {
     const store = state.stores.requireMemory();
-    const hash = store.resolve(c.req.param("hash"));
+    const hash = store.resolve(hashPrefix(c.req.param("hash"), "grain"));
     const g = store.get(hash);
     if (!g) throw new DejaError("SRV-E005", `No grain "${hash}"`);
     const now = state.now();

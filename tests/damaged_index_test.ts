@@ -1,0 +1,150 @@
+/**
+ * A damaged index on the paths that never build one themselves: the MCP
+ * server and the hooks start the repair `deja index` performs (it moves the
+ * file aside as `index.db.damaged-<ms>` and rebuilds it), and say truthfully
+ * what runs.
+ *
+ * @module
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+import { indexBuilding } from "../src/recall/mod.ts";
+import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
+
+/** Overwrites the index's first page header: SQLite no longer knows it. */
+async function damage(path: string): Promise<void> {
+  const file = await Deno.open(path, { write: true });
+  try {
+    await file.write(
+      new TextEncoder().encode("no SQLite format here, sorry!!"),
+    );
+  } finally {
+    file.close();
+  }
+}
+
+async function connect(env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
+    cwd: "/",
+    env: {
+      ...env,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "deja-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function recall(client: Client, query: string): Promise<string> {
+  const r = await client.callTool({
+    name: "deja",
+    arguments: { mode: "recall", query },
+  }) as { content: Array<{ text: string }> };
+  return r.content[0]?.text ?? "";
+}
+
+async function asideFiles(indexPath: string): Promise<string[]> {
+  const dir = indexPath.slice(0, indexPath.lastIndexOf("/"));
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (/^index\.db\.damaged-\d+$/.test(e.name)) out.push(e.name);
+  }
+  return out;
+}
+
+Deno.test({
+  name:
+    "deja mcp on a damaged index starts the deja index repair and says so; recall works once it is done",
+  // The SDK's stdio transport keeps timers for the child it spawns.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const w = await buildWorld();
+    await damage(w.indexPath);
+    // Automatic indexing on, and the real deja started in the background.
+    const client = await connect({ ...w.env, DEJA_NO_AUTO_INDEX: "0" });
+    try {
+      const instructions = client.getInstructions() ?? "";
+      ok(
+        instructions.includes("cannot be read (it is damaged)") &&
+          instructions.includes("A background deja index pass was started"),
+        instructions,
+      );
+      // The pass started at initialize holds the lock, moves the file aside
+      // and rebuilds: wait for it (a detached child, up to 60 s on a slow box).
+      const deadline = Date.now() + 60_000;
+      let text = "";
+      while (Date.now() < deadline) {
+        text = await recall(client, "terraform versioning");
+        if (text.includes("0199fd22")) break;
+        ok(
+          !text.includes("rebuild has been started"),
+          "no promise of a rebuild that is not running",
+        );
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      ok(text.includes("0199fd22"), text);
+      equal((await asideFiles(w.indexPath)).length, 1, "moved aside once");
+      for (let i = 0; i < 200 && indexBuilding(w.indexPath); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "deja mcp on a damaged index with automatic indexing off says to run deja index and starts nothing",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const w = await buildWorld();
+    await damage(w.indexPath);
+    const client = await connect(w.env);
+    try {
+      const text = await recall(client, "terraform");
+      ok(text.includes("cannot be read (it is damaged)"), text);
+      ok(text.includes("run deja index"), text);
+      ok(!/started|rebuild has been/.test(text), text);
+      await new Promise((r) => setTimeout(r, 300));
+      deepEqual(await asideFiles(w.indexPath), [], "nothing was repaired");
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+Deno.test("hook-context on a damaged index starts deja index in the background", async () => {
+  const w = await buildWorld();
+  await damage(w.indexPath);
+  const dir = await Deno.makeTempDir();
+  const bin = `${dir}/fake-deja`;
+  await Deno.writeTextFile(bin, `#!/bin/sh\necho "$@" >> '${dir}/spawned'\n`);
+  await Deno.chmod(bin, 0o755);
+  const io = captureIo({
+    env: { ...w.env, DEJA_NO_AUTO_INDEX: "0", DEJA_BIN: bin },
+    now: Date.now(),
+    stdin: await Deno.readTextFile(
+      `${ROOT}fixtures/hooks/claude-code/session_start.json`,
+    ),
+    cwd: "/",
+  });
+  equal(await run(["hook-context"], io, { keepPermissions: true }), 0);
+  let calls = "";
+  for (let i = 0; i < 50 && !calls; i++) {
+    calls = await Deno.readTextFile(`${dir}/spawned`).catch(() => "");
+    if (!calls) await new Promise((r) => setTimeout(r, 50));
+  }
+  equal(calls.trim(), "index --quiet");
+});
