@@ -428,11 +428,7 @@ export class Retriever {
    */
   suggest(word: string): { term: string; distance: number } | undefined {
     const budget = fuzzyBudget(word);
-    // No word of a language runs past MAX_TYPO letters: a long run of
-    // letters (a pasted hash, a blob) is no typo to correct.
-    if (budget === 0 || word.length > MAX_TYPO || !/^[a-z]+$/.test(word)) {
-      return undefined;
-    }
+    if (budget === 0 || !/^[a-z]+$/.test(word)) return undefined;
     const stem = porterStem(word);
     // The stem is held to its own length's budget: "negative" stems to
     // "neg", one letter from "new", which is no reading of it.
@@ -482,9 +478,6 @@ export class Retriever {
     return best ? { term: best.term, distance: best.distance } : undefined;
   }
 }
-
-/** The longest word the fuzzy tier corrects. */
-const MAX_TYPO = 40;
 
 /** SQL for the session filters over `sessions s`. */
 export function sessionFilterSql(
