@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { UsageError } from "../src/core/errors.ts";
 
 /** Every harness id in registry order. */
 export const HARNESS_IDS: readonly string[] = [
@@ -67,4 +68,22 @@ export function harnessId(name: string): string | undefined {
   const key = name.trim().toLowerCase();
   const id = ALIASES[key] ?? key;
   return HARNESS_IDS.includes(id) ? id : undefined;
+}
+
+/**
+ * The registered id a `--harness` value names, or a usage error listing
+ * the ids.
+ *
+ * @param name What was typed.
+ * @returns The registered id.
+ * @throws {UsageError} When no harness goes by that name.
+ */
+export function knownHarness(name: string): string {
+  const id = harnessId(name);
+  if (!id) {
+    throw new UsageError(
+      `Unknown harness "${name}": use one of ${HARNESS_IDS.join(", ")}`,
+    );
+  }
+  return id;
 }

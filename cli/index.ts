@@ -11,8 +11,7 @@ import {
   printJson,
 } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
-import { HARNESS_IDS, harnessId } from "./_harness_ids.ts";
-import { UsageError } from "../src/core/errors.ts";
+import { HARNESS_IDS, knownHarness } from "./_harness_ids.ts";
 import {
   excludedHarnessIds,
   includeSubagents,
@@ -65,15 +64,7 @@ indexed), 130 stopped by Ctrl-C.`,
   },
   async run(args, io) {
     const quiet = boolFlag(args, "quiet");
-    const only = listFlag(args, "harness").map((h) => {
-      const id = harnessId(h);
-      if (!id) {
-        throw new UsageError(
-          `Unknown harness "${h}": use one of ${HARNESS_IDS.join(", ")}`,
-        );
-      }
-      return id;
-    });
+    const only = listFlag(args, "harness").map(knownHarness);
     warnUnknownExcluded(io, HARNESS_IDS);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.

@@ -12,7 +12,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { HARNESS_IDS, harnessId } from "./_harness_ids.ts";
+import { knownHarness } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import { isRole, type Role, ROLES } from "../src/core/types.ts";
@@ -85,15 +85,7 @@ Examples:
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
     const options: SearchOptions = { now: io.now() };
-    const harnesses = listFlag(args, "harness").map((h) => {
-      const id = harnessId(h);
-      if (!id) {
-        throw new UsageError(
-          `Unknown harness "${h}": use one of ${HARNESS_IDS.join(", ")}`,
-        );
-      }
-      return id;
-    });
+    const harnesses = listFlag(args, "harness").map(knownHarness);
     if (harnesses.length) options.harnesses = harnesses;
     const project = stringFlag(args, "project");
     if (project) options.project = project;

@@ -13,6 +13,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
+import { knownHarness } from "./_harness_ids.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import type { Database } from "../src/core/_sqlite.ts";
@@ -308,20 +309,27 @@ export const lastCommand: Command = {
 runs left out, each with its native resume command when there is one.
 
 Options:
+  --limit N        The same as n
   --project NAME   Only this project
   --harness ID     Only this harness
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
-  options: { ...PROJECT_OPTION, harness: { type: "string" }, ...JSON_OPTION },
+  options: {
+    ...PROJECT_OPTION,
+    harness: { type: "string" },
+    limit: { type: "string" },
+    ...JSON_OPTION,
+  },
   run(args, io) {
-    const raw = args.positionals[0] ?? "10";
+    const raw = args.positionals[0] ?? stringFlag(args, "limit") ?? "10";
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) {
       throw new UsageError(`"${raw}" is not a positive whole number`);
     }
+    const named = stringFlag(args, "harness");
+    const harness = named === undefined ? undefined : knownHarness(named);
     return withIndex(io, (db) => {
       const project = stringFlag(args, "project");
-      const harness = stringFlag(args, "harness");
       const sessions = lastSessions(db, n, {
         ...(project ? { project } : {}),
         ...(harness ? { harnesses: [harness] } : {}),

@@ -88,6 +88,11 @@ Deno.test("deja last lists recent sessions with resume commands", async () => {
   equal(r.out.match(/^\d+\. /gm)?.length, 3);
   ok(r.out.includes("resume: "));
   equal((await deja(["last", "zero"])).code, 64);
+  // --limit as search spells it, and a harness in any case or alias.
+  const limited = await deja(["last", "--limit", "2", "--harness", "Claude"]);
+  equal(limited.out.match(/^\d+\. /gm)?.length, 2, limited.out);
+  ok(limited.out.includes("claude-code"), limited.out);
+  equal((await deja(["last", "--harness", "clod"])).code, 64);
 });
 
 Deno.test("work verbs say so when nothing is indexed", async () => {
