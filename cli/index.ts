@@ -155,8 +155,8 @@ indexed), 130 stopped by Ctrl-C.`,
       for (const f of shown) {
         io.stderr.write(
           `note: skipped ${
-            plural(f.skipped, "malformed or unknown line")
-          } in ${f.harness} file "${f.path}" (the rest was read)\n`,
+            plural(f.skipped, "line")
+          } (malformed, of an unknown kind, or over 8 MiB) in ${f.harness} file "${f.path}" (the rest was read)\n`,
         );
       }
       const more = report.skippedIn.length - shown.length;

@@ -920,7 +920,7 @@ Deno.test("deja index names the file a malformed line was skipped in", async () 
   equal(await run(["index"], io, flags), 0, io.err());
   ok(
     io.err().includes(
-      `note: skipped 1 malformed or unknown line in claude-code file "${file}" (the rest was read)`,
+      `note: skipped 1 line (malformed, of an unknown kind, or over 8 MiB) in claude-code file "${file}" (the rest was read)`,
     ),
     io.err(),
   );
