@@ -137,9 +137,12 @@ export const howCommand: Command = {
   summary: "The real invocation agents used for something here",
   usage: "deja how <what...> [--project NAME] [--json]",
   help: `Finds recorded commands matching the words ("run the tests" → test) and
-ranks each distinct invocation by how many sessions ran it, this project's
-first, then by how often it succeeded. Only invocations that succeeded at
-least once are shown.
+ranks each distinct invocation by how many of the words it runs, then this
+project's first, then by how many sessions ran it and how often it
+succeeded. Only invocations that succeeded at least once are shown, and
+never one that only reads or shows (cat, git status, docker ps). When no
+command names the words, the commands of the sessions that talked about
+them are offered, and the answer says so.
 
 Options:
   --project NAME   Rank this project first (default: the current directory's)

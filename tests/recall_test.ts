@@ -542,11 +542,16 @@ Deno.test("howTo() does not offer a command that only reads the words it was ask
   const home = await Deno.makeTempDir();
   const dir = `${home}/.claude/projects/-home-dev-src-api`;
   await Deno.mkdir(dir, { recursive: true });
-  const session = (id: string, command: string, at: number) =>
+  const session = (
+    id: string,
+    command: string,
+    at: number,
+    said = "run the tests please",
+  ) =>
     [
       {
         type: "user",
-        message: { role: "user", content: "run the tests please" },
+        message: { role: "user", content: said },
       },
       {
         type: "assistant",
@@ -631,6 +636,42 @@ Deno.test("howTo() does not offer a command that only reads the words it was ask
     ok(!result.invocations.some((i) => i.command.startsWith("bd ")));
   } finally {
     again.close();
+  }
+  // The command naming more of the question goes first; one that only
+  // shows (docker ps) is never the answer.
+  const more: Array<[string, string, string?]> = [
+    ["f", "npm run build"],
+    ["g", "npm run build"],
+    ["h", "docker ps"],
+    ["i", "docker build -t api ."],
+    ["j", "git status", "ship it: deploy the api to staging"],
+    ["k", "./scripts/release.sh staging", "deploy again"],
+  ];
+  for (const [id, command, said] of more) {
+    await Deno.writeTextFile(
+      `${dir}/${id}.jsonl`,
+      session(id, command, NOW - 3e5, said),
+    );
+  }
+  await indexStores({
+    indexPath,
+    harnesses: [claudeCode],
+    source: { home, env: {}, os: "linux" },
+  });
+  const third = openIndex(indexPath, { readOnly: true });
+  try {
+    const docker = await howTo(third, "build the docker image", { now: NOW });
+    equal(docker.invocations[0]?.command, "docker build -t api .");
+    ok(!docker.invocations.some((i) => i.command === "docker ps"));
+    // Nothing ran under the words: the commands of sessions that talked
+    // about it, said to be that.
+    const talked = await howTo(third, "how do we deploy", { now: NOW });
+    equal(talked.fromTalk, true);
+    deepEqual(talked.invocations.map((i) => i.command), [
+      "./scripts/release.sh staging",
+    ]);
+  } finally {
+    third.close();
   }
 });
 

@@ -60,6 +60,11 @@ export interface HowResult {
   invocations: Invocation[];
   /** Why there are none, when there are none. */
   why?: string;
+  /**
+   * No command names the words: these ran in the sessions that talked
+   * about them (a lead, not an answer).
+   */
+  fromTalk?: boolean;
 }
 
 const FILLER = new Set([
@@ -249,9 +254,10 @@ export async function howTo(
       rowids.push(...cmds.map((c) => c.rowid));
     }
     rowids = [...new Set(rowids)];
-    ranked = await rankInvocations(db, rowids, terms, options);
+    ranked = await rankInvocations(db, rowids, terms, options, true);
   }
   const result: HowResult = { what, terms, invocations: ranked.invocations };
+  if (ranked.fromTalk && ranked.invocations.length) result.fromTalk = true;
   if (ranked.invocations.length === 0) {
     result.why = rowids.length
       ? "Commands matched, but none of them ever succeeded"
@@ -271,7 +277,8 @@ async function rankInvocations(
   rowids: readonly number[],
   terms: readonly string[],
   options: HowOptions,
-): Promise<{ invocations: Invocation[]; strong: boolean }> {
+  fromTalk = false,
+): Promise<{ invocations: Invocation[]; strong: boolean; fromTalk: boolean }> {
   const groups = new Map<
     string,
     Invocation & {
@@ -351,12 +358,23 @@ async function rankInvocations(
   // names the words without being the invocation asked about; so does one
   // that says them only inside a quoted argument (a commit message, an
   // issue's --description="…").
+  // Commands of sessions that only talked about it name nothing: of those,
+  // the ones that change something.
   const real = invocations.filter((inv) =>
-    !READ_ONLY.has(programOf(inv.command)) &&
-    namesOutsideQuotes(inv.command, terms)
+    !readsOnly(inv.command) &&
+    (fromTalk || namesOutsideQuotes(inv.command, terms))
+  );
+  // The more of the question a command names, the more it is the answer
+  // ("docker build" before "npm run build" for "build the docker image").
+  const named = new Map(
+    invocations.map((inv) => [
+      inv,
+      terms.filter((t) => namesOutsideQuotes(inv.command, [t])).length,
+    ]),
   );
   const best = (real.length > 0 ? real : invocations)
     .sort((a, b) =>
+      named.get(b)! - named.get(a)! ||
       Number(b.projectSessions > 0) - Number(a.projectSessions > 0) ||
       b.family - a.family ||
       b.sessions - a.sessions ||
@@ -364,5 +382,14 @@ async function rankInvocations(
       a.command.length - b.command.length ||
       (b.last ?? 0) - (a.last ?? 0)
     ).slice(0, options.limit ?? 5);
-  return { invocations: best, strong: real.length > 0 };
+  return { invocations: best, strong: real.length > 0, fromTalk };
 }
+
+/** A command that only reads, lists or shows (`cat`, `git status`). */
+function readsOnly(command: string): boolean {
+  return READ_ONLY.has(programOf(command)) || SHOWS_ONLY.test(command);
+}
+
+/** Subcommands of git, docker and kubectl that only show what there is. */
+const SHOWS_ONLY =
+  /^(?:git\s+(?:status|diff|log|show|blame|branch|remote|rev-parse|ls-files)|docker\s+(?:ps|images|logs|inspect|version|info)|kubectl\s+(?:get|describe|logs))\b/;

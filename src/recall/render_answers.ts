@@ -71,7 +71,12 @@ export function renderHow(result: HowResult, now: number): string {
   if (result.invocations.length === 0) {
     return `No invocation on file. ${result.why ?? ""}`.trim();
   }
-  return result.invocations.map((inv, i) => {
+  const lead = result.fromTalk
+    ? `No command names ${
+      result.terms.map((t) => `"${t}"`).join(", ")
+    }; these ran in the sessions that talked about it:\n`
+    : "";
+  return lead + result.invocations.map((inv, i) => {
     const when = inv.last !== undefined ? formatAge(inv.last, now) : "undated";
     const where = inv.projects.length ? ` in ${inv.projects.join(", ")}` : "";
     const more = inv.family > inv.sessions
