@@ -704,3 +704,44 @@ Deno.test("promptDigest() quotes another project's session only on a named thing
     db.close();
   }
 });
+
+Deno.test("recallAnswer() quotes no session that shares only a word with an exact answer", async () => {
+  const w = await buildWorld([
+    {
+      id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+      cwd: "/home/dev/src/kiosk",
+      start: "2026-11-20T09:00:00Z",
+      steps: [
+        {
+          user:
+            "docker says permission denied, add me to the docker-users group",
+        },
+        {
+          assistant:
+            "Added you to the docker-users group; sign out and back in once.",
+        },
+      ],
+    },
+    {
+      id: "6b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e",
+      cwd: "/home/dev/src/mail",
+      start: "2026-11-21T09:00:00Z",
+      steps: [
+        { user: "reply to the newsletter group thread about the launch" },
+        { assistant: "Drafted a reply for the group thread." },
+      ],
+    },
+  ]);
+  const db = openIndex(w.indexPath, { readOnly: true });
+  try {
+    const answer = await recallAnswer(
+      db,
+      "why did we add the docker-users group",
+      { now: NOW },
+    );
+    ok(answer.sessions.some((s) => s.includes("5a1b2c3d")), answer.text);
+    ok(!answer.sessions.some((s) => s.includes("6b2c3d4e")), answer.text);
+  } finally {
+    db.close();
+  }
+});

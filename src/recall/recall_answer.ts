@@ -118,6 +118,21 @@ function hitBlock(hit: SearchHit, now: number): string {
 }
 
 /**
+ * The relevance-tier hits far below the best, when some hit holds every
+ * word: they share a word or two of the question and nothing more.
+ */
+function looseHits(hits: readonly SearchHit[]): Set<SearchHit> {
+  const best = Math.max(0, ...hits.map((h) => h.score));
+  if (!hits.some((h) => h.tier !== "relevance")) return new Set();
+  return new Set(
+    hits.filter((h) => h.tier === "relevance" && h.score < LOOSE * best),
+  );
+}
+
+/** The share of the best score a relevance-only hit needs to be quoted. */
+const LOOSE = 0.6;
+
+/**
  * Answers a recall question from the index and the notes.
  *
  * @param db The index.
@@ -183,6 +198,10 @@ export async function recallAnswer(
     seen.add(key);
     elsewhere.push(hit);
   }
+  // One exact hit is the answer: sessions that only share a word or two
+  // of the question would take the budget from it.
+  const loose = looseHits([...ours, ...elsewhere]);
+  const keep = (hits: SearchHit[]) => hits.filter((h) => !loose.has(h));
   const out: string[] = [];
   const quoted: string[] = [];
   const notesQuoted: string[] = [];
@@ -226,9 +245,9 @@ export async function recallAnswer(
   } else {
     section(
       options.project ? `in ${options.project}:` : "sessions:",
-      options.project ? ours : elsewhere,
+      keep(options.project ? ours : elsewhere),
     );
-    if (options.project) section("elsewhere on this machine:", elsewhere);
+    if (options.project) section("elsewhere on this machine:", keep(elsewhere));
   }
   const answer: RecallAnswer = {
     text: [...out, ...(proposedLine ? [proposedLine] : [])].join("\n"),
