@@ -4,6 +4,7 @@ import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { byteLength, livePath, readLiveFile } from "../src/recall/mod.ts";
 import { SESSION_END_LOOP } from "../src/hooks/mod.ts";
+import { pendingPassSince } from "../src/index/mod.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import {
   buildWorld,
@@ -325,6 +326,37 @@ Deno.test("hook-session-end starts the gated loop run detached", async () => {
   deepEqual(await fake.calls(), [
     "loop run --from-index --min-new 20 --min-new-errors 3 --quiet",
   ]);
+});
+
+Deno.test("hook-session-end starts an index pass even within a minute of the last refresh", async () => {
+  const { fake, dir, env } = await noIndexYet();
+  const now = Date.now();
+  // Another hook started the stale-index refresh 15 s ago.
+  await Deno.writeTextFile(`${dir}/index.db.refresh`, String(now - 15_000));
+  await hook(
+    ["hook-session-end"],
+    await fixture("claude-code/session_end.json"),
+    env,
+    now,
+  );
+  deepEqual(await fake.calls(), ["index --quiet"]);
+});
+
+Deno.test("hook-session-end while a pass holds the lock marks a pending pass and starts none", async () => {
+  const { fake, dir, env } = await noIndexYet();
+  using lock = await Deno.open(`${dir}/index.db.lock`, {
+    create: true,
+    write: true,
+  });
+  await lock.lock(true);
+  await hook(
+    ["hook-session-end"],
+    await fixture("claude-code/session_end.json"),
+    env,
+    Date.now(),
+  );
+  deepEqual(await fake.calls(), [], "the running pass reads again instead");
+  ok(pendingPassSince(`${dir}/index.db`, Date.now() - 60_000));
 });
 
 Deno.test("the loop run hook-session-end starts learns the ended sessions' commands", async () => {

@@ -43,6 +43,7 @@ export {
   REFRESH_EVERY_MS,
   type RefreshOptions,
   requestRefresh,
+  requestSessionPass,
   selfCommand,
   spawnSelf,
   type SpawnSelfOptions,
