@@ -42,6 +42,7 @@ export {
   showSession,
 } from "./show.ts";
 export { type HarnessStats, type IndexStats, indexStats } from "./stats.ts";
+export { idfOf, type TermIdf, termIdf } from "./term_idf.ts";
 export {
   readRecordText,
   readSessionRecords,
