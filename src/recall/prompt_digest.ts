@@ -273,7 +273,9 @@ export async function promptDigest(
   // Read once, on the first line of another project that needs it.
   const distinctive = (held: readonly string[]): boolean => {
     if (idf.size === 0) {
-      const rarity = termIdf(db, terms);
+      const rarity = termIdf(db, terms, {
+        atMostShare: 1 / RARE_WORD_SHARE,
+      });
       rarity.idf.forEach((v, i) => idf.set(terms[i] as string, v));
       const n = rarity.sessions;
       rareBar = idfOf(Math.max(1, n / RARE_WORD_SHARE), n);

@@ -42,7 +42,12 @@ export {
   showSession,
 } from "./show.ts";
 export { type HarnessStats, type IndexStats, indexStats } from "./stats.ts";
-export { idfOf, type TermIdf, termIdf } from "./term_idf.ts";
+export {
+  idfOf,
+  type TermIdf,
+  termIdf,
+  type TermIdfOptions,
+} from "./term_idf.ts";
 export {
   readRecordText,
   readSessionRecords,
