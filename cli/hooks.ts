@@ -31,7 +31,9 @@ host's JSON envelope (hookSpecificOutput.additionalContext), Cursor's
 {"additional_context": ...} with --cursor, or the bare text with --plain.
 Fail-open: malformed input or any error prints nothing and exits 0. The
 index is never built here: a missing or old one starts \`deja index\` in a
-detached process. DEJA_HOOK_DEBUG=1 writes errors to stderr.
+detached process. DEJA_HOOK_DEBUG=1 writes errors to stderr;
+DEJA_HOOK_BUDGET_MS (default 300) is the wall time hook-prompt's searches
+may take before it answers nothing.
 
 Options:
   --plain          Print the text without the JSON envelope

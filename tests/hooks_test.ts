@@ -3,7 +3,12 @@ import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { byteLength, livePath, readLiveFile } from "../src/recall/mod.ts";
-import { SESSION_END_LOOP } from "../src/hooks/mod.ts";
+import {
+  hookPrompt,
+  parsePayload,
+  SESSION_END_LOOP,
+} from "../src/hooks/mod.ts";
+import { pendingPassSince } from "../src/index/mod.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import {
   buildWorld,
@@ -101,6 +106,90 @@ Deno.test("hook-prompt speaks once per ask, on the ask rather than the pasted lo
   ok(text.includes("1b6e4f9a"), text);
   const again = await hook(["hook-prompt"], payload, w.env, NOW + 60_000);
   equal(again.out, "");
+});
+
+Deno.test("hook-prompt quotes a new line of a session it quoted before, never the same line twice", async () => {
+  const w = await buildWorld([{
+    id: "5a0c1d2e-3f40-4a51-8b62-7c8d9e0f1a2b",
+    cwd: "/home/dev/src/mictlan",
+    start: "2026-11-21T09:00:00Z",
+    steps: [
+      { user: "the dev container fails to start" },
+      {
+        assistant:
+          "The dev container fails because Docker Desktop is not installed yet.",
+      },
+      { user: "docker is installed now, start the vite dev server" },
+      {
+        assistant:
+          "The vite dev server is running: Local http://localhost:5174/ is the port to open.",
+      },
+    ],
+  }]);
+  const ask = (prompt: string, at: number) =>
+    hook(
+      ["hook-prompt"],
+      JSON.stringify({
+        session_id: "ab5e0000-1111-4222-8333-444455556666",
+        cwd: "/home/dev/src/mictlan",
+        hook_event_name: "UserPromptSubmit",
+        prompt,
+      }),
+      w.env,
+      at,
+    ).then((r) => r.out ? context(r.out).text : "");
+  const first = await ask("why does the dev container fail to start?", NOW);
+  ok(first.includes("5a0c1d2e"), first);
+  const second = await ask(
+    "what port is the vite dev server on?",
+    NOW + 60_000,
+  );
+  ok(second.includes("5a0c1d2e") && second.includes("5174"), second);
+  const third = await ask(
+    "which port does the vite dev server listen on?",
+    NOW + 120_000,
+  );
+  ok(!third.includes("5174"), third);
+});
+
+Deno.test("hook-prompt answers nothing when its searches outrun the time budget", async (t) => {
+  const w = await theWorld();
+  const payload = parsePayload(
+    await fixture("claude-code/user_prompt_submit.json"),
+  );
+  const answer = async (
+    budget: string,
+    step: number,
+    sessionId: string,
+  ) => {
+    let elapsed = 0;
+    return await hookPrompt({ ...payload, sessionId }, {
+      indexPath: w.indexPath,
+      memoryPath: w.memoryPath,
+      env: { ...w.env, DEJA_HOOK_BUDGET_MS: budget },
+      cwd: "/",
+      now: NOW,
+      // Each look at the clock finds `step` ms gone.
+      clock: () => (elapsed += step),
+    });
+  };
+  await t.step("within the budget it answers", async () => {
+    ok(
+      (await answer("300", 1, "b0d9e700-0000-4000-8000-000000000001")).context,
+    );
+  });
+  await t.step("past the default budget it is silent", async () => {
+    deepEqual(
+      await answer("", 200, "b0d9e700-0000-4000-8000-000000000002"),
+      {},
+    );
+  });
+  await t.step("DEJA_HOOK_BUDGET_MS widens it", async () => {
+    ok(
+      (await answer("100000", 200, "b0d9e700-0000-4000-8000-000000000003"))
+        .context,
+    );
+  });
 });
 
 Deno.test("hook-tool-after answers a failed command with the remedy on file, once", async () => {
@@ -325,6 +414,37 @@ Deno.test("hook-session-end starts the gated loop run detached", async () => {
   deepEqual(await fake.calls(), [
     "loop run --from-index --min-new 20 --min-new-errors 3 --quiet",
   ]);
+});
+
+Deno.test("hook-session-end starts an index pass even within a minute of the last refresh", async () => {
+  const { fake, dir, env } = await noIndexYet();
+  const now = Date.now();
+  // Another hook started the stale-index refresh 15 s ago.
+  await Deno.writeTextFile(`${dir}/index.db.refresh`, String(now - 15_000));
+  await hook(
+    ["hook-session-end"],
+    await fixture("claude-code/session_end.json"),
+    env,
+    now,
+  );
+  deepEqual(await fake.calls(), ["index --quiet"]);
+});
+
+Deno.test("hook-session-end while a pass holds the lock marks a pending pass and starts none", async () => {
+  const { fake, dir, env } = await noIndexYet();
+  using lock = await Deno.open(`${dir}/index.db.lock`, {
+    create: true,
+    write: true,
+  });
+  await lock.lock(true);
+  await hook(
+    ["hook-session-end"],
+    await fixture("claude-code/session_end.json"),
+    env,
+    Date.now(),
+  );
+  deepEqual(await fake.calls(), [], "the running pass reads again instead");
+  ok(pendingPassSince(`${dir}/index.db`, Date.now() - 60_000));
 });
 
 Deno.test("the loop run hook-session-end starts learns the ended sessions' commands", async () => {

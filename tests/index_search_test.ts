@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
-import { indexStores, openIndex } from "../src/index/mod.ts";
+import { indexStores, markPendingPass, openIndex } from "../src/index/mod.ts";
 import { search, showSession } from "../src/search/mod.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 import { claudeCode } from "../src/sources/claude_code.ts";
@@ -177,6 +177,44 @@ Deno.test("indexStores() resumes an appended transcript from its safe offset", a
   db.close();
   equal(found.total, 1);
   equal(found.results[0]?.session.project, "web");
+});
+
+Deno.test("indexStores() reads again when a session ended while it held the lock", async () => {
+  const { home, indexPath } = await tempHome();
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  const last = JSON.stringify({
+    type: "user",
+    sessionId: "e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50",
+    cwd: "/home/dev/src/web",
+    uuid: "ended-1",
+    timestamp: "2026-11-20T10:00:00.000Z",
+    message: {
+      role: "user",
+      content: "flush the zanzibarcache before deploys",
+    },
+  });
+  let ended = false;
+  await indexStores({
+    indexPath,
+    harnesses: [claudeCode, codex],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+    // Claude Code's files are read before Codex's: the session's last turn
+    // lands after its file was read, and its end marks a pending pass, as
+    // hook-session-end does while the lock is held.
+    onProgress: (p) => {
+      if (p.harness !== "codex" || ended) return;
+      ended = true;
+      Deno.writeTextFileSync(file, last + "\n", { append: true });
+      equal(markPendingPass(indexPath), true);
+    },
+  });
+  ok(ended);
+  const db = openIndex(indexPath, { readOnly: true });
+  const found = await search(db, "zanzibarcache", { now: NOW });
+  db.close();
+  equal(found.total, 1);
 });
 
 Deno.test("indexStores() gives a command its exit code when the result comes after a pass", async () => {

@@ -396,17 +396,18 @@ Deno.test("promptDigest() speaks only when the prompt names something the histor
       ok(hit.text.includes("1b6e4f9a"), hit.text);
     });
     await t.step(
-      "a session already shown this hour is not shown again",
+      "a line quoted this hour is not quoted again",
       async () => {
         const shown = Object.fromEntries(
-          hit.sessions.map((s) => [s, NOW - 60_000]),
+          hit.quoted.map((k) => [k, NOW - 60_000]),
         );
         const again = await promptDigest(
           db,
           "why does the nightly export job time out?",
           { project: "api", now: NOW, shown },
         );
-        ok(hit.sessions.every((s) => !again.sessions.includes(s)));
+        ok(hit.quoted.length > 0);
+        ok(hit.quoted.every((k) => !again.quoted.includes(k)));
       },
     );
   });
@@ -675,31 +676,55 @@ Deno.test("howTo() does not offer a command that only reads the words it was ask
   }
 });
 
-Deno.test("promptDigest() quotes another project's session only on a named thing or three words of the ask", async () => {
-  const w = await buildWorld([{
+Deno.test("promptDigest() quotes another project's line only on a named thing or rare words of the ask", async (t) => {
+  // Words said across many projects ("restart", "frontend", "server") and
+  // words only one session of another project says ("zeppelin", "renderer").
+  const everyday = Array.from({ length: 30 }, (_, i) => ({
+    id: `0e1c2d3f-0a1b-4c2d-8e3f-${String(i).padStart(12, "0")}`,
+    cwd: `/home/dev/src/app${i}`,
+    start: "2026-11-10T09:00:00Z",
+    steps: [
+      { user: "restart the frontend server please" },
+      { assistant: "The frontend server is back up after the restart." },
+    ],
+  }));
+  const w = await buildWorld([...everyday, {
     id: "7e1c2d3f-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
     cwd: "/home/dev/src/kiosk",
     start: "2026-11-20T09:00:00Z",
     steps: [
-      { user: "the frontend server crashed at boot after the upgrade" },
-      { assistant: "The frontend server needed its cache folder back." },
+      {
+        user:
+          "the zeppelin renderer crashed when the frontend server restarted",
+      },
+      {
+        assistant:
+          "The zeppelin renderer crashed because zeppelin.config.ts pointed at the old frontend server.",
+      },
     ],
   }]);
   const db = openIndex(w.indexPath, { readOnly: true });
-  try {
-    // Two ordinary words of the ask meet in another project: silent.
-    const two = await promptDigest(db, "make the frontend server faster", {
-      project: "api",
-      now: NOW,
-    });
-    equal(two.text.includes("kiosk"), false, two.text);
-    // Three of them: that session is about this.
-    const three = await promptDigest(
-      db,
-      "why did the frontend server crash at boot?",
-      { project: "api", now: NOW },
+  // The projects quoted, other than the asker's.
+  const others = (ask: string) =>
+    promptDigest(db, ask, { project: "api", now: NOW }).then((d) =>
+      d.text.split("\n").slice(1).map((l) => l.split(" · ")[0]?.slice(2))
+        .filter((p) => p !== "api")
     );
-    ok(three.text.includes("kiosk"), three.text);
+  try {
+    await t.step("silent on words every project says", async () => {
+      deepEqual(await others("can you restart the frontend server?"), []);
+    });
+    await t.step("silent on one rare word in a small index", async () => {
+      deepEqual(await others("is the zeppelin ok?"), []);
+    });
+    await t.step("quotes it on several rare words", async () => {
+      deepEqual(await others("why did the zeppelin renderer crash?"), [
+        "kiosk",
+      ]);
+    });
+    await t.step("quotes it on a named thing", async () => {
+      deepEqual(await others("who reads zeppelin.config.ts?"), ["kiosk"]);
+    });
   } finally {
     db.close();
   }

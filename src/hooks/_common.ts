@@ -30,6 +30,8 @@ export interface HookContext {
   cwd: string;
   /** The clock, epoch ms. */
   now: number;
+  /** Monotonic clock for time budgets, ms (default `performance.now`). */
+  clock?: () => number;
   /** Harness id the install wired this hook for. */
   harness?: string;
   /** Starts detached processes (tests replace it). */

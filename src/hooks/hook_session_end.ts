@@ -1,12 +1,13 @@
 /**
  * `hook-session-end` (SessionEnd, Cursor's sessionEnd): the session is
- * history now — drop its live stamp, start an index pass for what it wrote,
- * and start a gated loop run, both detached.
+ * history now — drop its live stamp, start an index pass for what it wrote
+ * (never rate-limited; when a pass is running, that pass reads again once
+ * done), and start a gated loop run, both detached.
  *
  * @module
  */
 import { dropLive, livePath } from "../recall/live_stamps.ts";
-import { requestRefresh, spawnSelf } from "../recall/refresh.ts";
+import { requestSessionPass, spawnSelf } from "../recall/refresh.ts";
 import type { HookContext } from "./_common.ts";
 import type { HookAnswer } from "./envelope.ts";
 import type { HookPayload } from "./payload.ts";
@@ -43,7 +44,9 @@ export function hookSessionEnd(
     dropLive(livePath(ctx.indexPath), payload.sessionId, ctx.now);
   }
   const spawn = ctx.spawn ? { spawn: ctx.spawn } : {};
-  requestRefresh(ctx.indexPath, { env: ctx.env, now: ctx.now, ...spawn });
+  // Always, unlike the stale-index refresh: the session's last turns are
+  // known complete only now.
+  requestSessionPass(ctx.indexPath, { env: ctx.env, now: ctx.now, ...spawn });
   if (ctx.env.DEJA_NO_AUTO_LOOP !== "1") {
     spawnSelf(SESSION_END_LOOP, { env: ctx.env, ...spawn });
   }

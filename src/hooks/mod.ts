@@ -33,6 +33,11 @@ export {
   STDIN_MAX_BYTES,
 } from "./read_bounded.ts";
 export { BUILDING_MESSAGE, hookContext } from "./hook_context.ts";
-export { ASK_COOLDOWN_MS, hookPrompt } from "./hook_prompt.ts";
+export {
+  ASK_COOLDOWN_MS,
+  HOOK_BUDGET_MS,
+  hookBudgetMs,
+  hookPrompt,
+} from "./hook_prompt.ts";
 export { hookToolAfter } from "./hook_tool_after.ts";
 export { hookSessionEnd, SESSION_END_LOOP } from "./hook_session_end.ts";

@@ -22,6 +22,7 @@ import { isZstdPath, readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
 import { redact } from "../redact/mod.ts";
+import { pendingPassSince } from "./pending_pass.ts";
 import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
@@ -538,13 +539,44 @@ function openOrRebuild(
   }
 }
 
+/** Passes run again at most after one, for passes asked for meanwhile. */
+const PENDING_ROUNDS = 2;
+
 /**
- * Runs one indexing pass over every harness's stores.
+ * Runs one indexing pass over every harness's stores. When a pass was asked
+ * for while this one held the lock (`hook-session-end` marks
+ * `<index>.pending` rather than start a pass that would wait), it reads
+ * again once it is done — quietly, and not counted in the report — so an
+ * ended session's last turns are never left for some later pass.
  *
  * @param options Index path, harnesses, environment and switches.
  * @returns What the pass did, including every store it could not read.
  */
 export async function indexStores(options: IndexOptions): Promise<IndexReport> {
+  const first = await onePass(options);
+  const { onProgress: _progress, onWait: _wait, ...quiet } = options;
+  let lockedAt = first.lockedAt;
+  for (
+    let round = 0;
+    round < PENDING_ROUNDS && pendingPassSince(options.indexPath, lockedAt);
+    round++
+  ) {
+    try {
+      lockedAt = (await onePass({ ...quiet, lockWaitMs: 0 })).lockedAt;
+    } catch (err) {
+      // Another pass took the lock after this one, so after the mark: it
+      // reads what the mark asked for.
+      if (err instanceof DejaError && err.code === "IDX-E002") break;
+      throw err;
+    }
+  }
+  return first.report;
+}
+
+/** One pass, and when it took the lock (wall clock, epoch ms). */
+async function onePass(
+  options: IndexOptions,
+): Promise<{ report: IndexReport; lockedAt: number }> {
   const now = options.now ?? Date.now;
   const started = performance.now();
   await Deno.mkdir(dirname(options.indexPath), { recursive: true });
@@ -553,6 +585,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     options.lockWaitMs ?? 60_000,
     options.onWait,
   );
+  const lockedAt = Date.now();
   const db = openOrRebuild(options.indexPath, options.onReset);
   const report: IndexReport = {
     files: 0,
@@ -823,7 +856,7 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
     lock.close();
   }
   report.durationMs = Math.round(performance.now() - started);
-  return report;
+  return { report, lockedAt };
 }
 
 /**

@@ -12,6 +12,11 @@ export {
   indexStores,
 } from "./index_stores.ts";
 export {
+  markPendingPass,
+  pendingPassPath,
+  pendingPassSince,
+} from "./pending_pass.ts";
+export {
   FLAG,
   ftsTableFor,
   INDEX_FORMAT,

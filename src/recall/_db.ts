@@ -203,8 +203,17 @@ export function decisionSentence(
 }
 
 /**
- * The conclusion of a session: the last assistant turn that states a
- * decision, else the last assistant turn.
+ * Assistant turns that close a session: a decision stated before them may
+ * have been reversed since ("Docker isn't installed" → "✅ Dev server is
+ * running"), so only these speak for how it ended.
+ */
+export const CLOSING_TURNS = 6;
+
+/**
+ * The conclusion of a session: the latest of its closing assistant turns
+ * ({@linkcode CLOSING_TURNS}) that states a decision, else its last
+ * assistant turn. An earlier decision is not quoted: later turns may have
+ * undone it.
  *
  * @param records The session's records in order.
  * @returns One sentence (or "") and whether it states a decision.
@@ -213,7 +222,9 @@ export function conclusionOf(
   records: readonly StoredRecord[],
 ): { text: string; decided: boolean } {
   const said = records.filter((r) => r.role === "assistant" && r.text.trim());
-  const decided = [...said].reverse().find((r) => DECISION_LINE.test(r.text));
+  const decided = said.slice(-CLOSING_TURNS).reverse().find((r) =>
+    DECISION_LINE.test(r.text)
+  );
   const pick = decided ?? said.at(-1);
   return {
     text: pick ? decisionSentence(pick.text) : "",

@@ -208,16 +208,16 @@ function decisionAbout(
     (r.role === "assistant" || r.role === "user") && r.text.trim()
   );
   const about = speech.filter((r) => pattern.test(r.text));
-  const decided = [...about].reverse().find((r) => DECISION_LINE.test(r.text));
-  if (decided) {
+  // The latest word on the file: a decision the assistant came back to
+  // later ("isn't installed yet" → "✅ has the base image") is outdated.
+  const latest = [...about].reverse().find((r) =>
+    r.role === "assistant" || DECISION_LINE.test(r.text)
+  );
+  if (latest) {
     return {
-      text: decisionSentence(decided.text, 240, pattern),
-      kind: "decided",
+      text: decisionSentence(latest.text, 240, pattern),
+      kind: DECISION_LINE.test(latest.text) ? "decided" : "said",
     };
-  }
-  const said = [...about].reverse().find((r) => r.role === "assistant");
-  if (said) {
-    return { text: decisionSentence(said.text, 240, pattern), kind: "said" };
   }
   const concluded = conclusionOf(records);
   return { text: concluded.text, kind: concluded.decided ? "decided" : "said" };

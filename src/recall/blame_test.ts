@@ -73,3 +73,39 @@ Deno.test("blame() labels a sentence that decides nothing as said, not decided",
     });
   }
 });
+
+Deno.test("blame() quotes the latest word on the file, not a decision the session came back to", async () => {
+  await withSessions({
+    "dev-box": [
+      { role: "user", text: "start the dev container" },
+      {
+        role: "assistant",
+        text:
+          "Nothing starts from devcontainer.json yet because Docker Desktop is not installed.",
+      },
+      { role: "user", text: "docker is installed now" },
+      {
+        role: "edit",
+        tool: "Edit",
+        text: '/srv/dash/.devcontainer/devcontainer.json\n"image": "node:22"',
+      },
+      {
+        role: "assistant",
+        text:
+          "Gave devcontainer.json a base image; the container builds and the dev server runs.",
+      },
+    ],
+  }, async (db) => {
+    const result = await blame(db, ".devcontainer/devcontainer.json", {
+      cwd: "/srv/dash",
+      now: START + 86_400_000,
+    });
+    const entry = result.entries[0];
+    ok(entry, result.why);
+    equal(
+      entry.decision,
+      "Gave devcontainer.json a base image; the container builds and the dev server runs.",
+    );
+    equal(entry.decisionKind, "said");
+  });
+});

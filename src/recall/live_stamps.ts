@@ -22,7 +22,7 @@ export interface LiveEntry {
   at: number;
   /** Harness id, when the hook knew it. */
   harness?: string;
-  /** Sessions already shown to this one, by `harness:id`, with the time. */
+  /** Records already quoted to this one (the prompt digest's key), with the time. */
   shown?: Record<string, number>;
   /** Asks already answered (hash of the ask), with the time. */
   asked?: Record<string, number>;

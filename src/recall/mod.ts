@@ -43,6 +43,7 @@ export {
   REFRESH_EVERY_MS,
   type RefreshOptions,
   requestRefresh,
+  requestSessionPass,
   selfCommand,
   spawnSelf,
   type SpawnSelfOptions,
@@ -132,10 +133,13 @@ export {
   askOf,
   askTerms,
   namesThing,
+  OTHER_PROJECT_RARE_WORDS,
   PROMPT_BUDGET,
   type PromptDigest,
   promptDigest,
   type PromptDigestOptions,
+  quotedKey,
+  RARE_WORD_SHARE,
   SHOWN_COOLDOWN_MS,
 } from "./prompt_digest.ts";
 export {

@@ -12,14 +12,20 @@ import type { Database } from "../core/_sqlite.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { formatAge } from "../core/time.ts";
 import { SPEECH_ROLES } from "../core/types.ts";
-import { search, type SearchHit } from "../search/mod.ts";
+import {
+  idfOf,
+  search,
+  type SearchHit,
+  type Snippet,
+  termIdf,
+} from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
 import { byteLength, frameOverhead } from "./frame.ts";
 
 /** Default budget of the prompt digest, frame included. */
 export const PROMPT_BUDGET = 1536;
 
-/** A session shown to the same asker is not shown again for this long. */
+/** A line quoted to the same asker is not quoted again for this long. */
 export const SHOWN_COOLDOWN_MS = 60 * 60_000;
 
 const STOP = new Set(
@@ -133,18 +139,42 @@ export function namesThing(term: string): boolean {
     /^[A-Z]{4,}$/.test(term);
 }
 
+/**
+ * A word of the ask is rare when at most one session in this many says it
+ * (or only one does, in an index of fewer sessions).
+ */
+export const RARE_WORD_SHARE = 20;
+
+/**
+ * What the rare words of the ask a line of another project holds must weigh
+ * together, in IDFs of a word at the rare bar: two rare words, or one said
+ * in a handful of a large index's sessions. Words most projects say ("npm",
+ * "dev", "server") weigh nothing, however many of them meet.
+ */
+export const OTHER_PROJECT_RARE_WORDS = 2;
+
 /** Options for {@linkcode promptDigest}. */
 export interface PromptDigestOptions {
   /** The asker's project; its sessions come first. */
   project?: string;
   /** Session ids to leave out (the asker, live ones). */
   exclude?: ReadonlySet<string>;
-  /** Sessions already shown to this asker, by `harness:id`, with the time. */
+  /**
+   * Records already quoted to this asker, by {@linkcode quotedKey}, with the
+   * time: a line is not quoted twice within the hour.
+   */
   shown?: Readonly<Record<string, number>>;
   /** Sessions to quote at most (default 3). */
   limit?: number;
   /** Byte budget of the body (default: 1.5 KiB minus the frame). */
   budget?: number;
+  /**
+   * Wall time the searches may take, ms: past it the digest is silent
+   * (checked before each search and after the last).
+   */
+  timeBudgetMs?: number;
+  /** Monotonic clock for the time budget, ms (default `performance.now`). */
+  clock?: () => number;
   /** The clock, epoch ms. */
   now: number;
 }
@@ -159,33 +189,54 @@ export interface PromptDigest {
   text: string;
   /** Sessions quoted, as `harness:id`. */
   sessions: string[];
-}
-
-function holdsTwo(
-  text: string,
-  terms: readonly string[],
-  need = 2,
-): boolean {
-  const lower = text.toLowerCase();
-  let n = 0;
-  for (const t of terms) {
-    const stem = t.length > 5
-      ? t.toLowerCase().slice(0, t.length - 2)
-      : t.toLowerCase();
-    if (lower.includes(stem)) n++;
-    if (n >= need) return true;
-  }
-  return false;
+  /** Records quoted, by {@linkcode quotedKey} (for the line cooldown). */
+  quoted: string[];
 }
 
 /**
- * Builds the digest for a prompt, or stays silent: it speaks only when two
- * of the ask's words stand in one quoted line, or a quoted line names a
- * thing the ask names.
+ * The key a quoted record is remembered by: its file and place.
+ *
+ * @param snippet The quoted snippet.
+ * @returns A short hash.
+ * @example
+ * ```ts
+ * import { quotedKey } from "./prompt_digest.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(quotedKey({ locator: { path: "/a.jsonl", seq: 4 } }).length, 16);
+ * ```
+ */
+export function quotedKey(snippet: Pick<Snippet, "locator">): string {
+  return sha256Hex(`${snippet.locator.path}\n${snippet.locator.seq}`).slice(
+    0,
+    16,
+  );
+}
+
+/** The ask's terms a text holds, each matched from the start of a word. */
+function heldTerms(text: string, terms: readonly string[]): string[] {
+  return terms.filter((t) => {
+    const lower = t.toLowerCase();
+    const stem = lower.length > 5 ? lower.slice(0, lower.length - 2) : lower;
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(stem)}`, "iu")
+      .test(text);
+  });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Builds the digest for a prompt, or stays silent. A line of the asker's
+ * project speaks when it holds two of the ask's words or a thing the ask
+ * names; a line of another project only on a named thing or rare words of
+ * the ask ({@linkcode OTHER_PROJECT_RARE_WORDS}). A line already quoted to this
+ * asker within the hour is not quoted again; the session's other lines
+ * may be.
  *
  * @param db The index.
  * @param prompt The prompt.
- * @param options Project, exclusions, cooldowns, size, clock.
+ * @param options Project, exclusions, cooldowns, size, time budget, clock.
  * @returns The digest ("" text when silent).
  */
 export async function promptDigest(
@@ -195,7 +246,13 @@ export async function promptDigest(
 ): Promise<PromptDigest> {
   const ask = askOf(prompt);
   const askHash = sha256Hex(collapse(ask).toLowerCase()).slice(0, 16);
-  const silent: PromptDigest = { ask, askHash, text: "", sessions: [] };
+  const silent: PromptDigest = {
+    ask,
+    askHash,
+    text: "",
+    sessions: [],
+    quoted: [],
+  };
   const terms = askTerms(ask);
   if (terms.length === 0) return silent;
   const things = terms.filter(namesThing);
@@ -205,79 +262,111 @@ export async function promptDigest(
   }
   if (terms.length >= 3) queries.push(terms.slice(0, 4).map(quote).join(" "));
   for (const t of things.slice(0, 2)) queries.push(quote(t));
-  const hits = new Map<
-    string,
-    { hit: SearchHit; ours: boolean; order: number }
-  >();
-  let order = 0;
-  for (const q of queries) {
-    const scopes = options.project ? [options.project, undefined] : [undefined];
-    for (const project of scopes) {
+  const clock = options.clock ?? (() => performance.now());
+  const deadline = clock() + (options.timeBudgetMs ?? Infinity);
+  const limit = options.limit ?? 3;
+  const project = options.project?.toLowerCase();
+  const hits = new Map<string, SearchHit>();
+  const picked: Array<{ key: string; hit: SearchHit; snip: Snippet }> = [];
+  const idf = new Map<string, number>();
+  let rareBar = Infinity;
+  // Read once, on the first line of another project that needs it.
+  const distinctive = (held: readonly string[]): boolean => {
+    if (idf.size === 0) {
+      const rarity = termIdf(db, terms, {
+        atMostShare: 1 / RARE_WORD_SHARE,
+      });
+      rarity.idf.forEach((v, i) => idf.set(terms[i] as string, v));
+      const n = rarity.sessions;
+      rareBar = idfOf(Math.max(1, n / RARE_WORD_SHARE), n);
+    }
+    const weight = held.reduce((sum, t) => {
+      const v = idf.get(t) ?? 0;
+      return v >= rareBar ? sum + v : sum;
+    }, 0);
+    return weight >= OTHER_PROJECT_RARE_WORDS * rareBar;
+  };
+  const speaks = (hit: SearchHit, snip: Snippet): boolean => {
+    const lower = snip.text.toLowerCase();
+    if (things.some((t) => lower.includes(t.toLowerCase()))) return true;
+    const held = heldTerms(snip.text, terms);
+    const own = !project || hit.session.project.toLowerCase() === project;
+    if (own) return held.length >= 2;
+    return held.length > 0 && distinctive(held);
+  };
+  const consider = (key: string, hit: SearchHit): void => {
+    const s = hit.session;
+    if (
+      options.exclude?.has(s.id) || (s.parent && options.exclude?.has(s.parent))
+    ) return;
+    const fresh = hit.snippets.filter((snip) => {
+      const at = options.shown?.[quotedKey(snip)];
+      return at === undefined || options.now - at >= SHOWN_COOLDOWN_MS;
+    });
+    // The line holding most of the ask's words; the search's order breaks
+    // ties.
+    let snip: Snippet | undefined;
+    let most = -1;
+    for (const candidate of fresh) {
+      const held = heldTerms(candidate.text, terms).length;
+      if (held > most && speaks(hit, candidate)) {
+        snip = candidate;
+        most = held;
+      }
+    }
+    if (snip) picked.push({ key, hit, snip });
+  };
+  // The asker's project first: once it fills the digest, the machine-wide
+  // searches are not run at all.
+  const scopes = options.project ? [options.project, undefined] : [undefined];
+  for (const scope of scopes) {
+    for (const q of queries) {
+      if (clock() > deadline) return silent;
       // What was said only: a hook runs before every prompt, and a second
       // search of work records per query would double its time.
       const found = await search(db, q, {
         now: options.now,
         limit: 6,
-        snippets: 2,
+        snippets: 3,
         roles: SPEECH_ROLES,
         // A typo in a prompt needs no "did you mean"; the vocabulary scan
         // behind one is the costliest step on a large index.
         fuzzy: false,
-        ...(project ? { project } : {}),
+        ...(scope ? { project: scope } : {}),
       });
       for (const hit of found.results) {
         const key = `${hit.session.harness}:${hit.session.id}`;
         if (hits.has(key)) continue;
-        hits.set(key, { hit, ours: !!project, order: order++ });
+        hits.set(key, hit);
+        consider(key, hit);
       }
     }
+    if (picked.length >= limit) break;
   }
-  const limit = options.limit ?? 3;
-  const budget = options.budget ?? PROMPT_BUDGET - frameOverhead("prompt");
-  // Another project's session speaks only on a named thing or three words
-  // of the ask: two ordinary words ("frontend", "server") meet everywhere.
-  const otherNeed = Math.min(3, terms.length);
-  const picked = [...hits.entries()].filter(([key, { hit, ours }]) => {
-    const s = hit.session;
-    if (
-      options.exclude?.has(s.id) || (s.parent && options.exclude?.has(s.parent))
-    ) return false;
-    const shownAt = options.shown?.[key];
-    if (shownAt !== undefined && options.now - shownAt < SHOWN_COOLDOWN_MS) {
-      return false;
-    }
-    const own = ours || !options.project;
-    return hit.snippets.some((snip) =>
-      holdsTwo(snip.text, terms, own ? 2 : otherNeed) ||
-      things.some((t) => snip.text.toLowerCase().includes(t.toLowerCase()))
-    );
-  }).sort((a, b) =>
-    Number(b[1].ours) - Number(a[1].ours) || a[1].order - b[1].order
-  ).slice(0, limit);
+  if (clock() > deadline) return silent;
   if (picked.length === 0) return silent;
+  const budget = options.budget ?? PROMPT_BUDGET - frameOverhead("prompt");
   const lines = ["deja: earlier sessions touched this ask"];
   let used = byteLength(lines[0] as string);
   const sessions: string[] = [];
-  for (const [key, { hit }] of picked) {
+  const quoted: string[] = [];
+  for (const { key, hit, snip } of picked.slice(0, limit)) {
     const s = hit.session;
     const updated = s.updated ? Date.parse(s.updated) : undefined;
-    const snip = hit.snippets.find((sn) => holdsTwo(sn.text, terms)) ??
-      hit.snippets[0];
     const line = `- ${s.project || "-"} · ${s.harness} ${
       shortSessionId(s.id)
-    } · ${updated ? formatAge(updated, options.now) : "undated"}: ${
-      snip
-        ? `${snip.role}: "${clip(collapse(snip.text), 260)}"`
-        : collapse(s.title)
-    }`;
+    } · ${
+      updated ? formatAge(updated, options.now) : "undated"
+    }: ${snip.role}: "${clip(collapse(snip.text), 260)}"`;
     const size = byteLength(line) + 1;
     if (used + size > budget) break;
     lines.push(line);
     used += size;
     sessions.push(key);
+    quoted.push(quotedKey(snip));
   }
   if (sessions.length === 0) return silent;
-  return { ask, askHash, text: lines.join("\n"), sessions };
+  return { ask, askHash, text: lines.join("\n"), sessions, quoted };
 }
 
 function quote(term: string): string {

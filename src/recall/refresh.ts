@@ -6,6 +6,7 @@
  * @module
  */
 import { basename, dirname, fromFileUrl, join } from "../core/paths.ts";
+import { markPendingPass } from "../index/pending_pass.ts";
 
 /** The index has not been written for this long: start a refresh. */
 export const STALE_AFTER_MS = 2 * 60_000;
@@ -120,6 +121,40 @@ export function requestRefresh(
     Deno.writeTextFileSync(marker, String(options.now));
   } catch {
     return false;
+  }
+  return spawnSelf(["index", ...(options.args ?? ["--quiet"])], options);
+}
+
+/**
+ * Starts `deja index --quiet` for a session that just ended, with no rate
+ * limit: its last turns are complete only now. When a pass already holds the
+ * lock nothing is started; the mark `<index>.pending` (written first) makes
+ * that pass read again once it is done. Off with `DEJA_NO_AUTO_INDEX=1`.
+ * Never waits and never throws.
+ *
+ * @param indexPath The index path.
+ * @param options Environment, clock and spawner.
+ * @returns Whether a process was started.
+ * @example
+ * ```ts
+ * import { requestSessionPass } from "./refresh.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(requestSessionPass("/nonexistent/i.db", { env: { DEJA_NO_AUTO_INDEX: "1" }, now: 0 }), false);
+ * ```
+ */
+export function requestSessionPass(
+  indexPath: string,
+  options: RefreshOptions,
+): boolean {
+  if (options.env.DEJA_NO_AUTO_INDEX === "1") return false;
+  // Marked before the lock is looked at: a pass that holds it now finds the
+  // mark when it finishes, whatever the order of the two.
+  if (!markPendingPass(indexPath) || indexBuilding(indexPath)) return false;
+  try {
+    // Counts as the minute's refresh: the other hooks need not start one.
+    Deno.writeTextFileSync(`${indexPath}.refresh`, String(options.now));
+  } catch {
+    // The mark beside it was written: this one only spares a refresh.
   }
   return spawnSelf(["index", ...(options.args ?? ["--quiet"])], options);
 }

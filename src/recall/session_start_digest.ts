@@ -8,10 +8,10 @@ import { shortSessionId } from "../core/text.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { formatAge } from "../core/time.ts";
 import type { Note } from "../memory/mod.ts";
-import { FLAG } from "../index/schema.ts";
 import type { SessionRow } from "../search/mod.ts";
 import {
   clip,
+  CLOSING_TURNS,
   collapse,
   DECISION_LINE,
   decisionSentence,
@@ -49,26 +49,23 @@ export interface SessionStartDigest {
   notes: number;
 }
 
+/**
+ * How a session ended: the latest decision among its closing assistant
+ * turns, else its last substantial one. A decision from earlier in the
+ * session is not quoted, however marked: later turns may have undone it.
+ */
 async function closingLine(db: Database, row: SessionRow): Promise<string> {
-  const flagged = db.prepare(
-    `SELECT rowid FROM records WHERE session = ? AND role = 'assistant' AND (flags & ${FLAG.decision}) != 0
-     ORDER BY seq DESC LIMIT 1`,
-  ).get(row.rowid) as { rowid: number } | undefined;
-  const recent = db.prepare(
-    "SELECT rowid FROM records WHERE session = ? AND role = 'assistant' ORDER BY seq DESC LIMIT 6",
-  ).all(row.rowid) as Array<{ rowid: number }>;
-  const ids = flagged
-    ? [flagged.rowid, ...recent.map((r) => r.rowid)]
-    : recent.map((r) => r.rowid);
-  let fallback = "";
-  for (const id of ids) {
-    const rec = await recordAt(db, id);
-    const text = rec?.text.trim();
+  const closing = db.prepare(
+    "SELECT rowid FROM records WHERE session = ? AND role = 'assistant' ORDER BY seq DESC LIMIT ?",
+  ).all(row.rowid, CLOSING_TURNS) as Array<{ rowid: number }>;
+  let last = "";
+  for (const { rowid } of closing) {
+    const text = (await recordAt(db, rowid))?.text.trim();
     if (!text) continue;
     if (DECISION_LINE.test(text)) return decisionSentence(text, 200);
-    fallback ||= decisionSentence(text, 200);
+    last ||= decisionSentence(text, 200);
   }
-  return fallback;
+  return last;
 }
 
 /**

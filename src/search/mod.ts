@@ -43,6 +43,12 @@ export {
 } from "./show.ts";
 export { type HarnessStats, type IndexStats, indexStats } from "./stats.ts";
 export {
+  idfOf,
+  type TermIdf,
+  termIdf,
+  type TermIdfOptions,
+} from "./term_idf.ts";
+export {
   readRecordText,
   readSessionRecords,
   recordOf,

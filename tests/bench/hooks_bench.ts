@@ -74,7 +74,8 @@ const prompt = (text: string) => (i: number) => ({
   prompt: text,
 });
 // Rows: label → [command, payload]. The second prompt has a word no
-// transcript holds (a typo), the case that used to scan the vocabulary.
+// transcript holds (a typo), the case that used to scan the vocabulary; the
+// third only words most sessions say.
 const payloads: Record<
   string,
   [string, (i: number) => Record<string, unknown>]
@@ -96,6 +97,11 @@ const payloads: Record<
     prompt(
       "pasted log line\nwhy does the migrtae script fail with relation orders_archive does not exist?",
     ),
+  ],
+  // Words every generated session says: the slowest case on a big store.
+  "  common words": [
+    "hook-prompt",
+    prompt("how do we retry the queue worker?"),
   ],
   "hook-tool-after": ["hook-tool-after", (i) => ({
     session_id: `bench-tool-${i}`,

@@ -1,0 +1,31 @@
+import { ok } from "node:assert/strict";
+import { START, withSessions } from "./_test_kit.ts";
+import { sessionStartDigest } from "./session_start_digest.ts";
+
+Deno.test("sessionStartDigest() closes a session with how it ended, not a decision it later undid", async () => {
+  const later = [
+    "Docker Desktop is installed and running.",
+    "The image pulled; the container builds.",
+    "Dependencies are installed.",
+    "Starting the dev server outside the container.",
+    "Checking the output of the dev server.",
+    "The dev server is running: open http://localhost:5174 in the browser.",
+  ];
+  await withSessions({
+    "dev-box": [
+      { role: "user", text: "why does the dev container do nothing?" },
+      {
+        role: "assistant",
+        text:
+          "The dev container does nothing because Docker Desktop is not installed yet.",
+      },
+      ...later.map((text) => ({ role: "assistant" as const, text })),
+    ],
+  }, async (db) => {
+    const digest = await sessionStartDigest(db, "shop-web", {
+      now: START + 86_400_000,
+    });
+    ok(digest.text.includes("localhost:5174"), digest.text);
+    ok(!digest.text.includes("not installed"), digest.text);
+  });
+});
