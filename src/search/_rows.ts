@@ -8,6 +8,7 @@ import type { Database } from "../core/_sqlite.ts";
 // the indexer's graph (redaction, zlib, crypto) at start-up.
 import { FLAG } from "../index/schema.ts";
 import { readBody } from "../index/read_body.ts";
+import { prepared } from "./_statements.ts";
 
 /** A `sessions` row as stored. */
 export interface SessionRow {
@@ -149,8 +150,6 @@ export async function recordOf(row: RecordRow): Promise<StoredRecord> {
   };
 }
 
-const cache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
-
 /**
  * Reads one record by rowid.
  *
@@ -169,7 +168,8 @@ export async function readRecordTexts(
   db: Database,
   rowids: readonly number[],
 ): Promise<Map<number, StoredRecord>> {
-  const rows = db.prepare(
+  const rows = prepared(
+    db,
     "SELECT r.* FROM json_each(?) AS w JOIN records r ON r.rowid = w.value",
   ).all(JSON.stringify(rowids)) as unknown as RecordRow[];
   const out = new Map<number, StoredRecord>();
@@ -181,12 +181,9 @@ export function readRecordText(
   db: Database,
   rowid: number,
 ): Promise<StoredRecord | undefined> {
-  let stmt = cache.get(db);
-  if (!stmt) {
-    stmt = db.prepare("SELECT * FROM records WHERE rowid = ?");
-    cache.set(db, stmt);
-  }
-  const row = stmt.get(rowid) as unknown as RecordRow | undefined;
+  const row = prepared(db, "SELECT * FROM records WHERE rowid = ?").get(
+    rowid,
+  ) as unknown as RecordRow | undefined;
   return row ? recordOf(row) : Promise.resolve(undefined);
 }
 
@@ -201,7 +198,8 @@ export function readSessionRecords(
   db: Database,
   session: number,
 ): Promise<StoredRecord[]> {
-  const rows = db.prepare(
+  const rows = prepared(
+    db,
     "SELECT * FROM records WHERE session = ? ORDER BY seq",
   )
     .all(session) as unknown as RecordRow[];
