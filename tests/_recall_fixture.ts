@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
@@ -261,4 +263,32 @@ export async function buildWorld(
 export function denoDir(): string {
   const env = Deno.env.toObject();
   return env.DENO_DIR ?? `${env.XDG_CACHE_HOME ?? `${env.HOME}/.cache`}/deno`;
+}
+
+/**
+ * An MCP SDK client talking to `deja mcp` in a child process over stdio.
+ *
+ * @param env The child's environment (HOME, DEJA_INDEX, …).
+ * @param args Extra arguments after `mcp`.
+ * @returns The connected client.
+ */
+export async function connectMcp(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp", ...args],
+    cwd: "/",
+    env: {
+      ...env,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "deja-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
 }

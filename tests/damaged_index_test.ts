@@ -7,12 +7,11 @@
  * @module
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { indexBuilding } from "../src/recall/mod.ts";
-import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
+import { buildWorld, connectMcp, ROOT } from "./_recall_fixture.ts";
 
 /** Overwrites the index's first page header: SQLite no longer knows it. */
 async function damage(path: string): Promise<void> {
@@ -26,23 +25,7 @@ async function damage(path: string): Promise<void> {
   }
 }
 
-async function connect(env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
-    cwd: "/",
-    env: {
-      ...env,
-      DENO_DIR: denoDir(),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      NO_COLOR: "1",
-    },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "deja-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
+const connect = connectMcp;
 
 async function recall(client: Client, query: string): Promise<string> {
   const r = await client.callTool({

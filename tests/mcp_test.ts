@@ -1,6 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { run } from "../cli/mod.ts";
@@ -8,33 +7,14 @@ import { captureIo } from "../src/core/io.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import { createMcpServer, type McpContext } from "../src/mcp/mod.ts";
 import { livePath, stampLive } from "../src/recall/mod.ts";
-import { buildWorld, denoDir, ROOT } from "./_recall_fixture.ts";
+import { buildWorld, connectMcp } from "./_recall_fixture.ts";
 
 type TextResult = {
   content: Array<{ type: string; text: string }>;
   isError?: boolean;
 };
 
-async function connect(
-  env: Record<string, string>,
-  args: string[] = [],
-): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}main.ts`, "mcp", ...args],
-    cwd: "/",
-    env: {
-      ...env,
-      DENO_DIR: denoDir(),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      NO_COLOR: "1",
-    },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "deja-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
+const connect = connectMcp;
 
 async function call(
   client: Client,
