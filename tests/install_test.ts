@@ -4,6 +4,7 @@ import { dirname } from "../src/core/paths.ts";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import {
+  dejaConfigDir,
   INSTALL_HARNESSES,
   type InstallHarness,
   installHarness,
@@ -253,6 +254,169 @@ Deno.test("uninstallHarness() gives an empty config file back empty", async () =
   installHarness("gemini", options);
   uninstallHarness("gemini", options);
   equal(await Deno.readTextFile(path), "");
+});
+
+/** Claude Code settings written by hand: compact arrays, a one-line group. */
+const HAND_SETTINGS = `{
+  "permissions": {
+    "allow": ["Bash(npm test:*)", "Read(~/notes/**)"],
+    "deny": []
+  },
+  "model": "opus",
+  "hooks": {
+    "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier"}]}]
+  }
+}
+`;
+
+Deno.test("installHarness() keeps a compact permissions array on one line", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.claude/settings.json`;
+  await Deno.writeTextFile(path, HAND_SETTINGS);
+  installHarness("claude-code", options);
+  const after = await Deno.readTextFile(path);
+  ok(
+    after.includes(
+      '\n    "allow": ["Bash(npm test:*)", "Read(~/notes/**)"],\n    "deny": []\n',
+    ),
+    after,
+  );
+  // deja's PostToolUse group joins the one-line array inline.
+  ok(
+    after.includes(
+      '\n    "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier"}]}, {"matcher": "Bash", ',
+    ),
+    after,
+  );
+});
+
+Deno.test("installHarness() keeps a one-line ~/.claude.json on one line", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.claude.json`;
+  await Deno.writeTextFile(
+    path,
+    '{"numStartups":5,"mcpServers":{"linear":{"type":"http","url":"https://mcp.linear.example/mcp"}},"userID":"abc"}',
+  );
+  installHarness("claude-code", options);
+  equal(
+    await Deno.readTextFile(path),
+    `{"numStartups":5,"mcpServers":{"linear":{"type":"http","url":"https://mcp.linear.example/mcp"},"deja":{"type":"stdio","command":${
+      JSON.stringify(launcherPath(home, {}))
+    },"args":["mcp"],"env":{}}},"userID":"abc"}`,
+  );
+});
+
+Deno.test("installHarness() keeps CRLF line endings and key order", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.gemini/settings.json`;
+  const original = [
+    "{",
+    '  "theme": "GitHub",',
+    '  "2": "numeric-looking keys come first in a JS object",',
+    '  "mcpServers": {',
+    '    "sqlite": {"command": "uvx", "args": ["mcp-server-sqlite"]}',
+    "  },",
+    '  "10": true',
+    "}",
+    "",
+  ].join("\r\n");
+  await Deno.writeTextFile(path, original);
+  installHarness("gemini", options);
+  const after = await Deno.readTextFile(path);
+  equal(after.replaceAll("\r\n", "").includes("\n"), false, "CRLF only");
+  const sqlite = original.indexOf("\r\n  },");
+  ok(after.startsWith(`${original.slice(0, sqlite)},\r\n`), after);
+  ok(after.indexOf('"2"') < after.indexOf('"mcpServers"'), "key order");
+  ok(after.indexOf('"mcpServers"') < after.indexOf('"10"'), "key order");
+  uninstallHarness("gemini", options);
+  equal(await Deno.readTextFile(path), original);
+});
+
+Deno.test("installHarness() on a hand-formatted file adds only deja's lines; a second install changes nothing", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.claude/settings.json`;
+  await Deno.writeTextFile(path, HAND_SETTINGS);
+  const first = installHarness("claude-code", options);
+  const diff = first.changes.find((c) => c.path === path)?.diff ?? "";
+  const lines = diff.split("\n");
+  const removed = lines.filter((l) =>
+    l.startsWith("-") && !l.startsWith("---")
+  );
+  // A line install touches only gains a comma, or deja's inline entry.
+  for (const line of removed) {
+    ok(
+      lines.some((l) => l.startsWith(`+${line.slice(1)},`)) ||
+        lines.some((l) => l.startsWith(`+${line.slice(1, -1)}, {`)),
+      `${line} rewritten in:\n${diff}`,
+    );
+  }
+  const installed = await Deno.readTextFile(path);
+  const second = installHarness("claude-code", options);
+  deepEqual(second.changes.map((c) => c.action), [
+    "unchanged",
+    "unchanged",
+    "unchanged",
+  ]);
+  equal(await Deno.readTextFile(path), installed);
+});
+
+Deno.test("uninstallHarness() takes out only deja's text, byte for byte", async (t) => {
+  const claudeJson =
+    '{"numStartups":5,"mcpServers":{"linear":{"type":"http"}},"userID":"abc"}\n';
+  async function setUp() {
+    const { home, options } = await tempHome();
+    const settings = `${home}/.claude/settings.json`;
+    await Deno.writeTextFile(settings, HAND_SETTINGS);
+    await Deno.writeTextFile(`${home}/.claude.json`, claudeJson);
+    installHarness("claude-code", options);
+    return { home, options, settings };
+  }
+  await t.step("right after install", async () => {
+    const { home, options, settings } = await setUp();
+    uninstallHarness("claude-code", options);
+    equal(await Deno.readTextFile(settings), HAND_SETTINGS);
+    equal(await Deno.readTextFile(`${home}/.claude.json`), claudeJson);
+  });
+  await t.step("without the install record", async () => {
+    const { home, options, settings } = await setUp();
+    await Deno.remove(
+      `${dejaConfigDir(home, options.env)}/install/claude-code.json`,
+    );
+    uninstallHarness("claude-code", options);
+    equal(await Deno.readTextFile(settings), HAND_SETTINGS);
+    equal(await Deno.readTextFile(`${home}/.claude.json`), claudeJson);
+  });
+  await t.step("after the person changed something else", async () => {
+    const { options, settings } = await setUp();
+    const edited = (await Deno.readTextFile(settings)).replace(
+      '"opus"',
+      '"sonnet"',
+    );
+    await Deno.writeTextFile(settings, edited);
+    uninstallHarness("claude-code", options);
+    equal(
+      await Deno.readTextFile(settings),
+      HAND_SETTINGS.replace('"opus"', '"sonnet"'),
+    );
+  });
+});
+
+Deno.test("installHarness() writes a missing or empty config indented by two spaces", async (t) => {
+  const cases: Array<[string, string | undefined]> = [
+    ["missing", undefined],
+    ["empty", ""],
+  ];
+  for (const [name, content] of cases) {
+    await t.step(name, async () => {
+      const { home, options } = await tempHome();
+      const path = `${home}/.gemini/settings.json`;
+      if (content === undefined) await Deno.remove(path);
+      else await Deno.writeTextFile(path, content);
+      installHarness("gemini", options);
+      const after = await Deno.readTextFile(path);
+      equal(after, `${JSON.stringify(JSON.parse(after), null, 2)}\n`);
+    });
+  }
 });
 
 Deno.test("installHarness() refuses to replace someone else's deja MCP entry", async () => {

@@ -1,10 +1,11 @@
 /**
  * `deja install <harness>` and `deja uninstall <harness>`: wire the MCP
- * server and the hooks into a harness's config files, structurally (JSON
- * parsed and re-written in the file's own indentation; TOML edited by exact
- * byte ranges), after a backup of every file it changes. Running install
- * twice changes nothing; uninstall takes out exactly what install added and,
- * when nothing else changed, leaves each file byte-identical to before.
+ * server and the hooks into a harness's config files by exact text edits
+ * (JSON: only the members deja adds, changes or removes are rewritten, in
+ * the style around them; TOML: exact byte ranges), after a backup of every
+ * file it changes. Running install twice changes nothing; uninstall takes
+ * out exactly what install added and, when nothing else changed, leaves each
+ * file byte-identical to before.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
   type CodexTomlRecord,
   removeCodexToml,
 } from "./codex_toml.ts";
+import { rewriteJson } from "./json_doc.ts";
 import { dejaConfigDir, launcherPath, launcherScript } from "./launcher.ts";
 import { lineDiff } from "./line_diff.ts";
 import {
@@ -139,16 +141,6 @@ function parseJson(path: string, text: string | undefined): JsonObject {
     throw new TypeError(`${path} does not hold a JSON object`);
   }
   return data as JsonObject;
-}
-
-function indentOf(text: string | undefined): string {
-  const m = text?.match(/\n([ \t]+)["}\]]/);
-  return m?.[1] ?? "  ";
-}
-
-function writeJsonText(doc: JsonObject, like: string | undefined): string {
-  const body = JSON.stringify(doc, null, indentOf(like));
-  return like === undefined || like.endsWith("\n") ? `${body}\n` : body;
 }
 
 function sameJson(a: string, b: string): boolean {
@@ -320,7 +312,7 @@ export function installHarness(
       target.add(doc, ours);
       after = canonicalJson(doc) === snapshot && before !== undefined
         ? before
-        : writeJsonText(doc, before);
+        : rewriteJson(before, doc);
     }
     planned.push({ target, before, after, file });
   }
@@ -440,7 +432,7 @@ export function uninstallHarness(
       }
       after = canonicalJson(doc) === snapshot
         ? before
-        : writeJsonText(doc, before);
+        : rewriteJson(before, doc);
     }
     if (file?.pristine) {
       const pristine = readText(file.pristine);

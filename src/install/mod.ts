@@ -37,6 +37,7 @@ export {
   type CodexTomlRecord,
   removeCodexToml,
 } from "./codex_toml.ts";
+export { rewriteJson } from "./json_doc.ts";
 export {
   normalizeKey,
   readToml,
