@@ -52,6 +52,8 @@ export interface CopilotEventsState {
   cwd?: string;
   /** Parent session of a fork. */
   parent?: string;
+  /** Title from the last `session.title_changed`. */
+  title?: string;
   /** Next seq of each sub-agent side chain. */
   sides?: Record<string, number>;
 }
@@ -76,7 +78,7 @@ function readState(value: unknown): CopilotEventsState {
   if (typeof value.nextSeq === "number" && Number.isInteger(value.nextSeq)) {
     state.nextSeq = Math.max(0, value.nextSeq);
   }
-  for (const key of ["sessionId", "cwd", "parent"] as const) {
+  for (const key of ["sessionId", "cwd", "parent", "title"] as const) {
     const v = str(value[key]);
     if (v) state[key] = v;
   }
@@ -90,25 +92,68 @@ function readState(value: unknown): CopilotEventsState {
   return state;
 }
 
-/** The agent a sub-agent's event is stamped with, if any. */
+/**
+ * The agent a sub-agent's event is stamped with, if any: `agentId` on the
+ * event (current builds), else the deprecated `parentToolCallId` in its data
+ * (the builds before `agentId`), the call that spawned the sub-agent.
+ */
 function agentOf(event: Json, data: Json): string | undefined {
-  return str(event.agentId) ?? str(data.agentId);
+  return str(event.agentId) ?? str(data.agentId) ?? str(data.parentToolCallId);
+}
+
+/**
+ * A user turn nobody typed: a skill's hidden injection (`source:
+ * "skill-<name>"`) or autopilot's continuation prompt.
+ */
+function isInjected(data: Json): boolean {
+  return data.isAutopilotContinuation === true ||
+    (str(data.source) ?? "").startsWith("skill-");
+}
+
+/** Text blocks of a result's `contents` (text, terminal, shell_exit). */
+function contentsText(contents: unknown[]): string {
+  return contents
+    .map((c) => {
+      if (!isObject(c)) return "";
+      if (typeof c.text === "string") return c.text;
+      return c.type === "shell_exit" ? str(c.outputPreview) ?? "" : "";
+    })
+    .filter((t) => t.length > 0)
+    .join("\n");
 }
 
 function resultText(data: Json): string {
   const result = data.result;
   if (isObject(result)) {
     const content = result.content ?? result.detailedContent;
-    if (typeof content === "string") return content;
-    if (Array.isArray(content)) {
-      return content
-        .map((c) => isObject(c) && typeof c.text === "string" ? c.text : "")
-        .filter((t) => t.length > 0)
-        .join("\n");
+    if (typeof content === "string" && content.length > 0) return content;
+    if (Array.isArray(content)) return contentsText(content);
+    if (Array.isArray(result.contents)) {
+      const text = contentsText(result.contents);
+      if (text) return text;
     }
+    if (typeof result.detailedContent === "string") {
+      return result.detailedContent;
+    }
+    if (typeof content === "string") return content;
   } else if (typeof result === "string") return result;
   if (isObject(data.error)) return str(data.error.message) ?? "";
   return typeof data.error === "string" ? data.error : "";
+}
+
+/** The exit code a shell result states in its `shell_exit`/`terminal` block. */
+function resultExitCode(data: Json): number | undefined {
+  const result = isObject(data.result) ? data.result : {};
+  const contents = Array.isArray(result.contents) ? result.contents : [];
+  for (const c of contents) {
+    if (
+      isObject(c) && (c.type === "shell_exit" || c.type === "terminal") &&
+      typeof c.exitCode === "number" && Number.isInteger(c.exitCode)
+    ) {
+      return c.exitCode;
+    }
+  }
+  return undefined;
 }
 
 class EventsReader {
@@ -140,7 +185,8 @@ class EventsReader {
       parent: this.state.parent,
       lineage: this.state.parent ? "fork" : undefined,
     });
-    if (options.title) this.main.setTitle(options.title);
+    const title = this.state.title ?? options.title;
+    if (title) this.main.setTitle(title);
     this.#mainTools = new ToolRecorder(this.main, DIALECT);
   }
 
@@ -156,6 +202,15 @@ class EventsReader {
     const time = parseTime(event.timestamp);
     if (type === "session.start" || type === "session.resume") {
       this.#start(data, time);
+      return;
+    }
+    if (type === "session.title_changed") {
+      const title = str(data.title)?.trim();
+      if (title) {
+        this.state.title = title;
+        this.main.setTitle(title);
+      }
+      this.main.touch(time);
       return;
     }
     if (type === "session.info") {
@@ -183,6 +238,10 @@ class EventsReader {
     const at = { locator, time, flags };
     switch (type) {
       case "user.message":
+        if (isInjected(data)) {
+          builder.touch(time);
+          break;
+        }
         builder.add("user", cleanSpeech(str(data.content) ?? ""), {
           locator,
           time,
@@ -226,7 +285,13 @@ class EventsReader {
           this.#quiet.delete(id);
           break;
         }
-        tools.result(id, resultText(data), data.success === false, at);
+        tools.result(
+          id,
+          resultText(data),
+          data.success === false,
+          at,
+          resultExitCode(data),
+        );
         break;
       }
       case "session.compaction_complete":
@@ -325,8 +390,11 @@ class EventsReader {
  * assistant messages, tool calls as command/files/edit records, results as
  * tool-output (isError when `success` is false; a shell result's
  * `<exited with exit code N>` footer becomes the command's exit code),
- * compaction and task summaries, sub-agent events (stamped `agentId`) as side
- * chains, and a `/fork`'s source from its `session.info` note.
+ * compaction and task summaries, sub-agent events (stamped `agentId`, or
+ * `parentToolCallId` in older builds) as side chains, the latest
+ * `session.title_changed` title, and a `/fork`'s source from its
+ * `session.info` note. User turns nobody typed (skill injections, autopilot
+ * continuations) are left out.
  *
  * @param path The events file.
  * @param options Harness id, fallback id, resume point and side-file facts.

@@ -5,6 +5,12 @@
  * with Anthropic-style blocks (`text`, `thinking`, `tool_use`, and
  * `tool_result` blocks whose `run` holds the status and result).
  *
+ * Since the spring 2026 CLI, threads live on ampcode.com and Amp writes no
+ * new local thread files (`~/.cache/amp/logs/threads/T-<id>.log` is a
+ * content-free operational log). The files already on disk stay readable,
+ * and a thread saved with `amp threads export <id>` into `threads/` has the
+ * same shape, with the 2026 tool set (`shell_command`, `apply_patch`, `Task`).
+ *
  * @module
  */
 import type {
@@ -23,11 +29,13 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { filesOfApplyPatch } from "./_work_records.ts";
 
 const HARNESS_ID = "amp";
 
 const DIALECT: ToolDialect = {
-  shell: new Set(["Bash", "bash"]),
+  // `shell_command` is the shell of the GPT-backed modes (2026 builds).
+  shell: new Set(["Bash", "bash", "shell_command"]),
   commandKeys: ["cmd", "command"],
   pathTools: new Set(["Read", "read_file", "create_file", "format_file"]),
   pathKeys: ["path", "file_path"],
@@ -63,7 +71,19 @@ function workspaceOf(thread: Json): string | undefined {
   return undefined;
 }
 
-/** A tool run's output text and explicit exit code. */
+/** The text blocks of an MCP-shaped `content` list. */
+function contentText(list: unknown[]): string {
+  return list
+    .map((c) => isObject(c) && typeof c.text === "string" ? c.text : "")
+    .filter((t) => t.length > 0)
+    .join("\n");
+}
+
+/**
+ * A tool run's output text and explicit exit code. `run.result` is shaped by
+ * the tool: a string (Task), `{output, exitCode}` (Bash, shell_command),
+ * `{content: [...]}` (skill, MCP tools), `{files, summary}` (apply_patch).
+ */
 function runOutput(run: Json): { text: string; exitCode?: number } {
   const result = run.result ?? run.error;
   if (typeof result === "string") return { text: result };
@@ -73,13 +93,44 @@ function runOutput(run: Json): { text: string; exitCode?: number } {
     };
   }
   if (isObject(result)) {
-    const text = str(result.output) ?? str(result.content) ??
-      str(result.message) ?? JSON.stringify(result);
-    const out: { text: string; exitCode?: number } = { text };
+    let text = str(result.output) ?? str(result.content) ??
+      str(result.message);
+    if (text === undefined && Array.isArray(result.content)) {
+      text = contentText(result.content);
+    }
+    if (text === undefined && Array.isArray(result.files)) {
+      const parts = [str(result.summary) ?? ""];
+      for (const file of result.files) {
+        if (isObject(file)) parts.push(str(file.diff) ?? str(file.uri) ?? "");
+      }
+      text = parts.filter((p) => p.length > 0).join("\n");
+    }
+    const out: { text: string; exitCode?: number } = {
+      text: text ?? JSON.stringify(result),
+    };
     if (typeof result.exitCode === "number") out.exitCode = result.exitCode;
     return out;
   }
   return { text: "" };
+}
+
+/** The patch text of an `apply_patch` call (Codex-style envelope). */
+function patchOf(input: unknown): string | undefined {
+  if (typeof input === "string") return input;
+  if (!isObject(input)) return undefined;
+  return str(input.patchText) ?? str(input.patch) ?? str(input.input);
+}
+
+/**
+ * When an assistant turn happened: Amp stamps only user turns (`meta.sentAt`);
+ * 2026 builds also stamp `usage.timestamp` and each block's `startTime`.
+ */
+function messageTime(message: Json): number | undefined {
+  const meta = isObject(message.meta) ? message.meta : {};
+  const usage = isObject(message.usage) ? message.usage : {};
+  const first = Array.isArray(message.content) ? message.content[0] : {};
+  return parseTime(meta.sentAt) ?? parseTime(usage.timestamp) ??
+    (isObject(first) ? parseTime(first.startTime) : undefined);
 }
 
 /** Options for {@linkcode parseAmpThread}. */
@@ -138,15 +189,15 @@ export async function parseAmpThread(
       skipped++;
       continue;
     }
+    const mid = message.messageId;
     const locator: Locator = {
       path,
-      recordId: String(
-        typeof message.messageId === "number" ? message.messageId : i,
-      ),
+      recordId: typeof mid === "number" || (typeof mid === "string" && mid)
+        ? String(mid)
+        : str(message.protocolMessageID) ?? String(i),
     };
-    const meta = isObject(message.meta) ? message.meta : {};
-    // Assistant turns carry no time of their own: they take the prompt's.
-    time = parseTime(meta.sentAt) ?? time;
+    // A turn with no time of its own takes the one before it.
+    time = messageTime(message) ?? time;
     const at = { locator, time };
     if (message.role === "user") {
       const texts: string[] = [];
@@ -184,7 +235,14 @@ export async function parseAmpThread(
         } else if (block.type === "tool_use") {
           flush();
           const name = str(block.name);
-          if (name) tools.call(str(block.id), name, block.input, at);
+          if (!name) continue;
+          tools.call(str(block.id), name, block.input, at);
+          if (name === "apply_patch") {
+            for (const file of filesOfApplyPatch(patchOf(block.input) ?? "")) {
+              tools.file(file.path, name, at);
+              if (file.removed) tools.edit(file.path, file.removed, name, at);
+            }
+          }
         }
       }
       flush();
@@ -224,6 +282,7 @@ export const amp: Harness = {
   id: HARNESS_ID,
   name: "Amp",
   format: "one JSON thread object per conversation (threads/T-<uuid>.json)",
+  revision: 2,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -236,12 +295,12 @@ export const amp: Harness = {
   kinds: [threadKind],
   docs: {
     store:
-      "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory)",
+      "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory). Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
     extracts:
-      "user text, assistant text, tool calls as commands (Bash `cmd`, exit code from the run result), files (Read, create_file, edit_file, format_file), edits (edit_file old_str), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit), the thread title, the first workspace tree as project; assistant turns take the time of the prompt they answer (Amp stores no per-message time for them)",
+      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results), the thread title, the first workspace tree as project; each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
     omits:
-      "thinking blocks, usage ledgers and debug state, `history.jsonl` (bare prompt strings with no session or time; every prompt is also in its thread), thread relationships (handoff/fork links; shape unverified), the VS Code extension's globalStorage copy",
+      "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the VS Code extension's globalStorage copy",
     verified:
-      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run)",
+      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread)",
   },
 };

@@ -7,6 +7,8 @@ import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
 const HOME = new URL("../../fixtures/amp", import.meta.url).pathname;
 const THREAD =
   `${HOME}/.local/share/amp/threads/T-2c9e4b17-6a0d-4f83-b5e2-8d1c7a3f9e06.json`;
+const THREAD_2026 =
+  `${HOME}/.local/share/amp/threads/T-019f3c2a-7b1e-74d0-9a35-c61f0e8d2b47.json`;
 const SAMPLES = sampleDir("amp");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
@@ -36,7 +38,7 @@ Deno.test("amp.roots() honours DEJA_AMP_ROOT, then XDG_DATA_HOME, then HOME", as
 });
 
 Deno.test("amp.discover() finds thread files and not the prompt history", async () => {
-  deepEqual(await amp.discover(source), [THREAD]);
+  deepEqual((await amp.discover(source)).sort(), [THREAD_2026, THREAD].sort());
 });
 
 Deno.test("parseAmpThread() reads speech, tool calls, results and exit codes", async () => {
@@ -125,6 +127,70 @@ Deno.test("parseAmpThread() survives hostile input", async (t) => {
       ok(result.skipped >= 0);
     });
   }
+});
+
+Deno.test("parseAmpThread() reads a 2026 thread: shell_command, apply_patch, Task and stamped times", async () => {
+  const result = await parse(THREAD_2026);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.title, "Retry budget for the uploader");
+  equal(s.project, "uploader");
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
+    ["user", undefined, undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+    ["command", "shell_command", 0, undefined],
+    ["command", "shell_command", 1, undefined],
+    ["tool-output", "shell_command", undefined, undefined],
+    ["tool-output", "shell_command", undefined, { isError: true }],
+    ["files", "apply_patch", undefined, undefined],
+    ["edit", "apply_patch", undefined, undefined],
+    ["tool-output", "apply_patch", undefined, undefined],
+    ["tool-output", "Task", undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  equal(s.records[2]?.text, "grep -n retry src/upload.ts");
+  equal(s.records[6]?.text, "src/upload.ts");
+  ok(s.records[7]?.text.includes("while (true) { // retry"));
+  ok(s.records[8]?.text.startsWith("Updated src/upload.ts"));
+  ok(s.records[9]?.text.includes("downloader already caps at three"));
+  ok(
+    !s.records.some((r) => r.text.includes("retries are counted")),
+    "thinking",
+  );
+  // Assistant turns carry their own usage time, the last one its block's start.
+  equal(s.records[1]?.time, Date.parse("2026-07-27T18:34:17.000Z"));
+  equal(s.records[10]?.time, 1785177290000);
+  equal(s.records[10]?.locator.recordId, "6");
+});
+
+Deno.test("parseAmpThread() reads a torn or hostile 2026 thread without throwing", async (t) => {
+  const whole = await Deno.readTextFile(THREAD_2026);
+  await t.step("torn", async () => {
+    const cut = await threadFile(whole.slice(0, whole.length - 40));
+    deepEqual(await parse(cut), { sessions: [], skipped: 1 });
+  });
+  await t.step("hostile", async () => {
+    const thread = JSON.parse(whole);
+    thread.created = "not a time";
+    thread.messages[1].usage = { timestamp: { at: 1 } };
+    thread.messages[1].content[2].input = { command: 7 };
+    thread.messages[2].content[0].run = {
+      result: { files: "x", exitCode: "0" },
+    };
+    thread.messages[2].content[1].run = {
+      result: { content: [null, 4, { text: 5 }] },
+    };
+    thread.messages[3].content[0].input = { patchText: "*** Update File: \n-" };
+    thread.messages[3].messageId = { id: 1 };
+    thread.messages[4].content[0].run = {
+      result: { files: [null, { diff: 3 }] },
+    };
+    const result = await parse(await threadFile(JSON.stringify(thread)));
+    equal(result.skipped, 0);
+    const s = result.sessions[0] as Session;
+    ok(s.records.length > 0);
+    ok(!s.records.some((r) => r.role === "command" && r.text === "7"));
+  });
 });
 
 const SAMPLE_COUNTS: Record<string, [number, number, number]> = {

@@ -224,6 +224,9 @@ export const copilotCli: Harness = {
   name: "GitHub Copilot CLI",
   format:
     "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml; pre-1.0 JSON dumps (history-session-state/<id>.json)",
+  // 2: parentToolCallId side chains, injected user turns left out, shell_exit exit codes,
+  // `result.contents` text, `session.title_changed` titles.
+  revision: 2,
   envOverrides: ["COPILOT_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -243,10 +246,10 @@ export const copilotCli: Harness = {
     store:
       "`${COPILOT_HOME:-~/.copilot}/session-state/<session>/events.jsonl` with `workspace.yaml`, legacy `session-state/<session>.jsonl`, pre-1.0 dumps in `history-session-state/<session>.json` (`%USERPROFILE%\\.copilot` on Windows; `DEJA_COPILOT_ROOT` names the session-state directory)",
     extracts:
-      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd and title from `session.start` and `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
+      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from the result's `shell_exit`/`terminal` block, else `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output (`result.content`, else the text of `result.contents` blocks, else `detailedContent`; MCP tools too) with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` (or, in older builds, `parentToolCallId`) as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd from `session.start` and `workspace.yaml`, title from the last `session.title_changed`, else `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
     omits:
-      "reasoning (`reasoningText`, encrypted content), report_intent calls and their results, turn/model/usage/hook events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no exit code for that call",
+      'reasoning (`reasoningText`, `assistant.reasoning`, encrypted content), user turns nobody typed (`source: "skill-…"` skill injections, `isAutopilotContinuation` prompts), report_intent calls and their results, attachments, binary assets, turn/model/usage/hook/permission events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no footer-derived exit code for that call',
     verified:
-      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); sub-agent stamping and the fork note from public parsers' tests (no real sample of either)",
+      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); the 2026 event fields (`agentId`, deprecated `parentToolCallId`, `user.message` `source`/`isAutopilotContinuation`, `result.contents` with `shell_exit`, `session.title_changed`) from the generated event schema in github/copilot-sdk (nodejs/src/generated/session-events.ts); the fork note from public parsers' tests (no real sample of a 2026 log, a sub-agent or a fork)",
   },
 };

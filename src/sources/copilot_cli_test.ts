@@ -6,12 +6,18 @@ import {
   type CopilotCliParseOptions,
   parseCopilotCliSession,
 } from "./copilot_cli.ts";
-import { hasSamples, sampleDir, tempFileAt } from "./_test_kit.ts";
+import {
+  hasSamples,
+  resumeOptions,
+  sampleDir,
+  tempFileAt,
+} from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/copilot-cli", import.meta.url).pathname;
 const SAMPLES = sampleDir("copilot");
 const MAIN = "3e7a9c15-2b4d-4f60-8a1e-9d5c0b7f2e48";
 const FORK = "8a4f2c61-0d3e-4b9a-b7c5-1e6d2f8a9c03";
+const CURRENT = "c41d7e90-5a2b-4c8f-9e13-7f0a6b2d8e55";
 const STATE = `${HOME}/.copilot/session-state`;
 
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
@@ -58,7 +64,11 @@ Deno.test("copilotCli.roots() honours DEJA_COPILOT_ROOT, then COPILOT_HOME, then
 Deno.test("copilotCli.discover() finds events.jsonl and legacy flat logs", async () => {
   deepEqual(
     (await copilotCli.discover(source)).sort(),
-    [`${STATE}/${MAIN}/events.jsonl`, `${STATE}/${FORK}/events.jsonl`].sort(),
+    [
+      `${STATE}/${MAIN}/events.jsonl`,
+      `${STATE}/${FORK}/events.jsonl`,
+      `${STATE}/${CURRENT}/events.jsonl`,
+    ].sort(),
   );
   const kind = copilotCli.kinds[0];
   ok(kind?.match("/x/session-state/abc.jsonl"));
@@ -101,6 +111,130 @@ Deno.test("parseCopilotCliSession() reads messages, tools, exit codes and a sub-
       .sessions.length,
     1,
   );
+});
+
+Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents, title changes, injected turns", async () => {
+  const result = await parse(`${STATE}/${CURRENT}/events.jsonl`);
+  equal(result.skipped, 0);
+  const [main, side] = result.sessions;
+  equal(main?.id, CURRENT);
+  equal(main?.title, "Invoice rounding drift");
+  equal(main?.cwd, "/home/dev/src/billing");
+  deepEqual(main?.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
+    ["user", undefined, undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+    ["command", "bash", 1, undefined],
+    ["tool-output", "bash", undefined, undefined],
+    ["tool-output", "github-mcp-server-search_issues", undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  equal(main?.records[0]?.text, "Why does the invoice total drift by a cent?");
+  equal(main?.records[4]?.text, "#412 Invoice totals off by one cent (open)");
+  ok(!main?.records.some((r) => r.text.includes("integer cents for all")));
+  ok(!main?.records.some((r) => r.text.includes("Continue working")));
+  ok(!main?.records.some((r) => r.text.includes("float summation")));
+  equal(side?.id, `${CURRENT}:explore-1`);
+  deepEqual(side?.records.map((r) => r.role), ["user", "assistant"]);
+  deepEqual(side?.records[1]?.flags, { subagent: true });
+});
+
+Deno.test("parseCopilotCliSession() files events stamped only with the older parentToolCallId as a side chain", async () => {
+  const path = await eventsFile(
+    [
+      ev("session.start", { sessionId: "s1", context: { cwd: "/w" } }, "a1"),
+      ev("user.message", { content: "audit the retries" }, "a2"),
+      ev("assistant.message", {
+        content: "Delegating.",
+        toolRequests: [{
+          toolCallId: "call_task",
+          name: "task",
+          arguments: {},
+        }],
+      }, "a3"),
+      ev("assistant.message", {
+        content: "Found two retry loops.",
+        parentToolCallId: "call_task",
+      }, "a4"),
+      ev("tool.execution_start", {
+        toolCallId: "call_sub",
+        toolName: "bash",
+        arguments: { command: "grep -rn retry" },
+        parentToolCallId: "call_task",
+      }, "a5"),
+      ev("tool.execution_complete", {
+        toolCallId: "call_sub",
+        success: true,
+        result: { content: "src/a.ts:3: retry" },
+        parentToolCallId: "call_task",
+      }, "a6"),
+    ].join("\n") + "\n",
+  );
+  const result = await parse(path);
+  const [main, side] = result.sessions;
+  deepEqual(main?.records.map((r) => r.text), [
+    "audit the retries",
+    "Delegating.",
+  ]);
+  equal(side?.id, "s1:call_task");
+  deepEqual(side?.records.map((r) => [r.role, r.exitCode]), [
+    ["assistant", undefined],
+    ["command", 0],
+    ["tool-output", undefined],
+  ]);
+  const off = await parse(path, { includeSubagents: false });
+  equal(off.sessions.length, 1);
+});
+
+Deno.test("parseCopilotCliSession() keeps a changed title across an incremental pass", async () => {
+  const first = ev("user.message", { content: "hello" }, "b1") + "\n" +
+    ev("session.title_changed", { title: "Greeting" }, "b2") + "\n";
+  const path = await eventsFile(first);
+  const r1 = await parse(path);
+  equal(r1.sessions[0]?.title, "Greeting");
+  await Deno.writeTextFile(
+    path,
+    ev("assistant.message", { content: "hi" }, "b3") + "\n",
+    { append: true },
+  );
+  const r2 = await parse(path, resumeOptions(r1));
+  equal(r2.sessions[0]?.title, "Greeting");
+});
+
+Deno.test("parseCopilotCliSession() survives hostile 2026-shaped results", async () => {
+  const path = await eventsFile([
+    ev("session.title_changed", { title: 5 }, "h1"),
+    ev("user.message", {
+      content: "x",
+      source: 3,
+      isAutopilotContinuation: "yes",
+    }, "h2"),
+    ev("tool.execution_start", {
+      toolCallId: "t1",
+      toolName: "bash",
+      arguments: { command: "ls" },
+    }, "h3"),
+    ev("tool.execution_complete", {
+      toolCallId: "t1",
+      success: false,
+      result: {
+        content: 4,
+        contents: [null, { type: "shell_exit", exitCode: 1.5 }, {
+          type: "terminal",
+          exitCode: "2",
+          text: 9,
+        }],
+      },
+      parentToolCallId: {},
+    }, "h4"),
+    '{"type":"tool.execution_complete","data":{"toolCallId":"t1","result":{"contents":"',
+  ].join("\n"));
+  const result = await parse(path);
+  const s = result.sessions[0];
+  equal(s?.records[0]?.text, "x");
+  deepEqual(s?.records.map((r) => [r.role, r.exitCode]), [
+    ["user", undefined],
+    ["command", undefined],
+  ]);
 });
 
 Deno.test("parseCopilotCliSession() files a /fork under the session its note names", async () => {

@@ -43,6 +43,7 @@ import {
 } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { editBody, exitCodeIn } from "./_work_records.ts";
+import { decodeZstdFrames } from "./_zstd_frames.ts";
 
 const HARNESS_ID = "crush";
 const NAME = "Crush";
@@ -104,6 +105,27 @@ async function discoverCrush(source: SourceEnv): Promise<string[]> {
   return found;
 }
 
+/** The first four bytes of a zstd frame (magic 0xFD2FB528, little-endian). */
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+/**
+ * The `parts` column as JSON text. Crush stores JSON text; the zstd
+ * compression proposed upstream (charmbracelet/crush#3581) writes a BLOB that
+ * starts with the zstd magic, and rows written before it stay JSON, so each
+ * row is sniffed on its own.
+ */
+function partsText(value: unknown): string | undefined {
+  if (
+    value instanceof Uint8Array &&
+    ZSTD_MAGIC.every((b, i) => value[i] === b)
+  ) {
+    const decoded = decodeZstdFrames(value);
+    if (decoded.bad > 0 || !decoded.complete) return undefined;
+    return new TextDecoder().decode(decoded.bytes);
+  }
+  return textColumn(value);
+}
+
 /** Options for {@linkcode parseCrushDb}. */
 export type CrushParseOptions = ParseOptions;
 
@@ -121,7 +143,8 @@ class CrushSession {
   readonly builder: SessionBuilder;
   #path: string;
   #flags: RecordFlags | undefined;
-  #summaryMessage: string | undefined;
+  /** Ids of summary messages: the session's pointer, `is_summary_message` rows. */
+  #summaries = new Set<string>();
   /** Command records waiting for their exit code: tool call id → record. */
   #commands = new Map<string, SessionRecord>();
   /** Tool names by call id, so each output knows its tool. */
@@ -143,7 +166,7 @@ class CrushSession {
     if (subagent) this.#flags = { subagent: true };
     if (row.title) this.builder.setTitle(row.title);
     this.builder.touch(row.created);
-    this.#summaryMessage = row.summaryMessage;
+    if (row.summaryMessage) this.#summaries.add(row.summaryMessage);
   }
 
   #opts(recordId: string, time: number | undefined, extra: Partial<{
@@ -166,7 +189,8 @@ class CrushSession {
     const id = textColumn(row.id) ?? "";
     const role = textColumn(row.role);
     const time = parseTime(numberColumn(row.created_at));
-    const parts = parseJson(textColumn(row.parts));
+    if (numberColumn(row.is_summary) === 1) this.#summaries.add(id);
+    const parts = parseJson(partsText(row.parts));
     if (!Array.isArray(parts)) return 1;
     let skipped = 0;
     const texts: string[] = [];
@@ -178,7 +202,10 @@ class CrushSession {
       const data = obj(part.data);
       switch (part.type) {
         case "text":
-          if (typeof data.text === "string") texts.push(data.text);
+          // `hidden` marks a continuation Crush generated, not a turn typed.
+          if (typeof data.text === "string" && data.hidden !== true) {
+            texts.push(data.text);
+          }
           break;
         case "tool_call":
           this.#flushText(role, texts, id, time);
@@ -208,7 +235,7 @@ class CrushSession {
     if (role === "user") {
       this.builder.add("user", text, this.#opts(id, time));
     } else if (role === "assistant") {
-      const kind = id === this.#summaryMessage ? "summary" : "assistant";
+      const kind = this.#summaries.has(id) ? "summary" : "assistant";
       this.builder.add(kind, text, this.#opts(id, time));
     }
   }
@@ -331,7 +358,8 @@ function readSessions(store: Store): SessionRow[] {
 
 /**
  * Parses one Crush `crush.db`: every session with its messages. Text parts
- * are speech (the session's summary message becomes a `summary`), `bash`
+ * are speech, except those marked `hidden` (the session's summary message,
+ * or a message flagged `is_summary_message`, becomes a `summary`), `bash`
  * calls become commands whose exit code comes from the `Exit code N` line of
  * their result, `view`/`edit`/`multiedit`/`write` give files and edits, and
  * tool results are `tool-output` with `is_error`. Sub-agent (task) sessions
@@ -355,7 +383,7 @@ export function parseCrushDb(
 ): Promise<ParseResult> {
   return readStore(path, NAME, (store) => {
     requireTables(store, ["sessions", "messages"]);
-    requireColumns(store, "messages", [
+    const messageColumns = requireColumns(store, "messages", [
       "id",
       "session_id",
       "role",
@@ -376,8 +404,10 @@ export function parseCrushDb(
         store,
         `SELECT ${col("id")}, ${col("session_id")}, ${col("role")}, ${
           col("parts")
-        }, ${
-          col("created_at")
+        }, ${col("created_at")}, ${
+          messageColumns.has("is_summary_message")
+            ? col(ident("is_summary_message"), "is_summary")
+            : "NULL AS is_summary"
         } FROM messages ORDER BY session_id, created_at, rowid`,
       )
     ) {
@@ -416,6 +446,8 @@ export const crush: Harness = {
   id: HARNESS_ID,
   name: NAME,
   format: "SQLite crush.db per project (sessions, messages with JSON parts)",
+  // 2: `messages.is_summary_message`, hidden continuation text, zstd-compressed parts.
+  revision: 2,
   envOverrides: ["CRUSH_GLOBAL_DATA", "XDG_DATA_HOME", "LOCALAPPDATA"],
   roots: crushRoots,
   discover: discoverCrush,
@@ -424,10 +456,10 @@ export const crush: Harness = {
     store:
       "`<project>/.crush/crush.db` (the data directory each project uses); the list of projects is `projects.json` in `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\\crush` (Windows) or `~/.local/share/crush` (Linux, macOS); also `~/.crush/crush.db` and `.crush/crush.db` found in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case) three levels deep",
     extracts:
-      "user/assistant text parts, the session's summary message as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent",
+      "user/assistant text parts (the `parts` column as JSON text or, per row, a zstd-compressed BLOB as proposed in charmbracelet/crush#3581), the summary message (`sessions.summary_message_id`, or `messages.is_summary_message` since 2025-08) as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent",
     omits:
-      "reasoning parts, images and binary attachments, finish markers, the `files` version table (full file snapshots, not conversation), Crush's `title-*` title-generation sessions (harness bookkeeping)",
+      "reasoning parts, text parts marked `hidden` (continuations Crush generated, not typed), images and binary attachments (and the base64 `data` of media tool results), finish markers, `read_files`/todos and the other bookkeeping tables and columns of newer schemas, the `files` version table (full file snapshots, not conversation), Crush's `title-*` title-generation sessions (harness bookkeeping)",
     verified:
-      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush",
+      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush; the later columns and part fields (`is_summary_message`, text `hidden`, tool-result `data`/`mime_type`) from charmbracelet/crush's migrations and internal/message/content.go; zstd parts from the open upstream proposal (PR #3581, not merged when checked), fixture only",
   },
 };

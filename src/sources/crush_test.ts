@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
+import { zstdCompressSync } from "node:zlib";
 import { DejaError } from "../core/errors.ts";
 import { crush, parseCrushDb } from "./crush.ts";
 import {
@@ -56,16 +57,19 @@ Deno.test("crush discovers the fixture store in a project folder and parses it",
     crush,
     linuxHome(FIXTURE),
   );
-  equal(files.length, 1);
-  ok(files[0]?.endsWith("code/tidepool/.crush/crush.db"));
+  deepEqual(
+    files.map((f) => f.split("/").slice(-4).join("/")).sort(),
+    ["code/tidepool/.crush/crush.db", "work/reefline/.crush/crush.db"],
+  );
   equal(skipped, 0);
+  const tidepool = sessions.filter((s) => s.project === "tidepool");
   equal(
-    sessions.length,
+    tidepool.length,
     2,
     "main + task sub-agent; the title- session is skipped",
   );
-  const main = sessions.find((s) => s.parent === undefined);
-  const task = sessions.find((s) => s.parent !== undefined);
+  const main = tidepool.find((s) => s.parent === undefined);
+  const task = tidepool.find((s) => s.parent !== undefined);
   ok(main && task);
   deepEqual(roleCounts(main), {
     user: 1,
@@ -101,10 +105,93 @@ Deno.test("crush discovers the fixture store in a project folder and parses it",
   );
 });
 
+const STORE_2026 = join(FIXTURE, "work/reefline/.crush/crush.db");
+const SCHEMA_2026 = `
+CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, todos TEXT);
+CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL default '[]', created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, is_summary_message INTEGER DEFAULT 0 NOT NULL);
+`;
+
+function zstd(value: unknown): Uint8Array {
+  return new Uint8Array(
+    zstdCompressSync(new TextEncoder().encode(JSON.stringify(value))),
+  );
+}
+
+Deno.test("crush reads the 2026 store: zstd parts, is_summary_message, hidden continuations", async () => {
+  const { sessions, skipped } = await parseCrushDb(STORE_2026, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 0);
+  equal(sessions.length, 1);
+  const s = sessions[0];
+  ok(s);
+  equal(s.title, "Negative depth readings");
+  equal(s.project, "reefline");
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
+    ["user", undefined, undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+    ["command", "bash", 0, undefined],
+    ["tool-output", "bash", undefined, undefined],
+    ["files", "edit", undefined, undefined],
+    ["edit", "edit", undefined, undefined],
+    ["tool-output", "edit", undefined, undefined],
+    ["tool-output", "mcp_sensors_list_stations", undefined, { isError: true }],
+    ["assistant", undefined, undefined, undefined],
+    ["summary", undefined, undefined, undefined],
+  ]);
+  equal(s.records[2]?.text, "rg -n 'depth <' src");
+  ok(!s.records.some((r) => r.text.includes("remaining steps")), "hidden");
+  ok(!s.records.some((r) => r.text.includes("Find the depth filter")));
+  equal(s.started, 1789200000000);
+});
+
+Deno.test("crush counts a torn or hostile compressed row and reads the rest", async () => {
+  const good = zstd([{ type: "text", data: { text: "keep me" } }]);
+  const path = join(await Deno.makeTempDir(), "p", ".crush", "crush.db");
+  const row = (id: string, parts: string | Uint8Array, summary = 0) => ({
+    id,
+    session_id: "s1",
+    role: "user",
+    parts,
+    created_at: 1789200000,
+    updated_at: 1789200000,
+    is_summary_message: summary,
+  });
+  await writeFixtureDb(path, SCHEMA_2026, [
+    {
+      table: "sessions",
+      rows: [{ id: "s1", title: "t", created_at: 1789200000, updated_at: 1 }],
+    },
+    {
+      table: "messages",
+      rows: [
+        row("a", good.subarray(0, good.length - 3)),
+        row("b", new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4, 5])),
+        row("c", zstd({ not: "a list" })),
+        row(
+          "d",
+          new Uint8Array(zstdCompressSync(new Uint8Array([0xff, 0xfe]))),
+        ),
+        row("e", good, 7),
+        row("f", "[]", 1),
+      ],
+    },
+  ]);
+  const { sessions, skipped } = await parseCrushDb(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 4);
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    ["user", "keep me"],
+  ]);
+});
+
 Deno.test("crush leaves sub-agent sessions out when asked to", async () => {
   const { sessions } = await parseHome(crush, linuxHome(FIXTURE), false);
-  equal(sessions.length, 1);
-  equal(sessions[0]?.parent, undefined);
+  equal(sessions.length, 2);
+  ok(sessions.every((s) => s.parent === undefined));
 });
 
 Deno.test("crush finds stores named by projects.json and under project folders", async () => {

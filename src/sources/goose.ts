@@ -28,12 +28,14 @@ import { baseName } from "./_paths.ts";
 import { roamingAppData, xdgDataHome } from "./_roots.ts";
 import {
   col,
+  columnsOf,
   ident,
   numberColumn,
   readStore,
   requireColumns,
   requireTables,
   rows,
+  type Store,
   textColumn,
 } from "./_sqlite_store.ts";
 import {
@@ -295,6 +297,7 @@ class GooseSession {
 
 interface SessionRow {
   id: string;
+  thread?: string;
   cwd?: string;
   title?: string;
   type?: string;
@@ -311,6 +314,46 @@ function titleOf(row: Record<string, unknown>): string | undefined {
     return name || undefined;
   }
   return undefined;
+}
+
+/**
+ * Names ACP sessions after their thread. Goose schemas 10 and 11 (spring
+ * 2026) kept an ACP conversation's name and folder in a `threads` row, the
+ * session itself being an internal "ACP Session" that points at it through
+ * `thread_id`; schema 12 folded threads back into sessions and dropped the
+ * table.
+ */
+function applyThreads(store: Store, sessions: SessionRow[]): void {
+  if (!store.tables.has("threads")) return;
+  if (!sessions.some((s) => s.thread !== undefined)) return;
+  const columns = columnsOf(store, "threads");
+  if (!columns.has("id")) return;
+  const pick = (name: string) =>
+    columns.has(name) ? col(ident(name), name) : `NULL AS ${ident(name)}`;
+  const threads = new Map<string, { title?: string; cwd?: string }>();
+  for (
+    const row of rows(
+      store,
+      `SELECT ${col("id")}, ${pick("name")}, ${pick("user_set_name")}, ${
+        pick("working_dir")
+      } FROM threads`,
+    )
+  ) {
+    const id = textColumn(row.id);
+    if (!id) continue;
+    const info: { title?: string; cwd?: string } = {};
+    const title = titleOf(row);
+    if (title) info.title = title;
+    const cwd = textColumn(row.working_dir);
+    if (cwd) info.cwd = cwd;
+    threads.set(id, info);
+  }
+  for (const session of sessions) {
+    const thread = session.thread ? threads.get(session.thread) : undefined;
+    if (!thread) continue;
+    if (thread.title) session.title ??= thread.title;
+    if (thread.cwd) session.cwd ??= thread.cwd;
+  }
 }
 
 /**
@@ -367,6 +410,7 @@ export function parseGooseDb(
             "parent_session_id",
             "created_at",
             "updated_at",
+            "thread_id",
           ]
             .map((c) => pick(sessionColumns, c)).join(", ")
         } FROM sessions ORDER BY ${
@@ -383,6 +427,8 @@ export function parseGooseDb(
       if (title) session.title = title;
       const type = textColumn(row.session_type);
       if (type) session.type = type;
+      const thread = textColumn(row.thread_id);
+      if (thread) session.thread = thread;
       const parent = textColumn(row.parent_session_id);
       if (parent) session.parent = parent;
       const created = parseTime(textColumn(row.created_at));
@@ -391,6 +437,7 @@ export function parseGooseDb(
       if (updated !== undefined) session.updated = updated;
       sessionRows.push(session);
     }
+    applyThreads(store, sessionRows);
     const hasMessageId = messageColumns.has("message_id");
     // Message ids → the first session that holds them, to tell forks.
     const owner = new Map<string, string>();
@@ -590,6 +637,8 @@ export const goose: Harness = {
   name: NAME,
   format:
     "SQLite sessions.db (sessions, messages with JSON content); legacy JSONL per session",
+  // 2: ACP sessions of schemas 10-11 take their thread's name and folder.
+  revision: 2,
   envOverrides: [
     "GOOSE_PATH_ROOT",
     "XDG_DATA_HOME",
@@ -603,10 +652,10 @@ export const goose: Harness = {
     store:
       "`sessions/sessions.db` (goose 1.10+) and legacy `sessions/<id>.jsonl` under `$GOOSE_PATH_ROOT/data`, else `%APPDATA%\\Block\\goose\\data` (Windows), else `$XDG_DATA_HOME/goose` or `~/.local/share/goose` (Linux, macOS); also the legacy `~/.goose/sessions`; `DEJA_GOOSE_ROOT` redirects",
     extracts:
-      "user/assistant text, shell tool requests as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session's message ids) with only their own turns; title from the description or a user-set name",
+      'user/assistant text, shell tool requests as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session\'s message ids) with only their own turns; title from the description or a user-set name, and for an ACP (goose2) session of schemas 10–11, whose own name is the placeholder "ACP Session", the name and folder of the `threads` row its `thread_id` names',
     omits:
-      "thinking and redacted-thinking parts, images, tool confirmations and notifications, text marked `userVisible: false` (what only the model saw: injected context, compaction prompts), `hidden` sessions",
+      "thinking and redacted-thinking parts, images, tool confirmations and notifications, text marked `userVisible: false` (what only the model saw: injected context, compaction prompts), `hidden` sessions, the `thread_messages` table of schemas 10–11 (copies of the ACP session's own messages), token/cost/provider columns",
     verified:
-      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's documented schema (migrations to v13) and fixtures/goose",
+      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's schema (crates/goose/src/session/migrations.rs, migrations to v13; the repository is now aaif-goose/goose), the ACP threads layer from goose-acp's server and aaif-goose/goose#9078 (which dropped it), fixtures/goose and fixtures/goose-acp",
   },
 };

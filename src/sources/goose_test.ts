@@ -10,6 +10,7 @@ import {
   writeFixtureDb,
 } from "./_store_test_kit.ts";
 import { hasSamples, SAMPLES } from "./_test_kit.ts";
+import { SCHEMA as ACP_SCHEMA } from "../../tests/fixtures_gen/goose_acp.ts";
 
 const FIXTURE = new URL("../../fixtures/goose", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");
@@ -72,6 +73,86 @@ Deno.test("goose parses the fixture store and legacy JSONL", async () => {
   const legacy = sessions.find((s) => s.id === "20250301_1");
   deepEqual(legacy && roleCounts(legacy), { user: 1, assistant: 1 });
   equal(legacy?.project, "quince");
+});
+
+const ACP_FIXTURE = new URL("../../fixtures/goose-acp", import.meta.url)
+  .pathname;
+
+Deno.test("goose names an ACP session (schema 10-11) after its thread and reads its messages once", async () => {
+  const { files, sessions, skipped } = await parseHome(
+    goose,
+    linuxHome(ACP_FIXTURE),
+  );
+  equal(files.length, 1);
+  equal(skipped, 0);
+  equal(sessions.length, 1, "thread_messages copies are not a second session");
+  const s = sessions[0];
+  equal(s?.id, "20260410_3");
+  equal(s?.title, "Flaky orchard sync test");
+  equal(s?.project, "orchard");
+  deepEqual(s?.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
+    ["user", undefined, undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+    ["command", "developer__shell", undefined, undefined],
+    ["tool-output", "developer__shell", undefined, { isError: true }],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  ok(!s?.records.some((r) => r.text.includes("info-msg")));
+  ok(!s?.records.some((r) => r.text.includes("race in the sync loop")));
+});
+
+Deno.test("goose survives a hostile or half-written threads table", async () => {
+  const path = join(await Deno.makeTempDir(), "sessions.db");
+  await writeFixtureDb(path, ACP_SCHEMA, [
+    {
+      table: "threads",
+      rows: [
+        { id: "t1", name: "", user_set_name: 0, working_dir: null },
+        { id: "t2", name: "New Chat", user_set_name: 0 },
+      ],
+    },
+    {
+      table: "sessions",
+      rows: [
+        {
+          id: "a",
+          name: "ACP Session",
+          session_type: "acp",
+          working_dir: "/w/a",
+          thread_id: "t1",
+        },
+        {
+          id: "b",
+          name: "ACP Session",
+          session_type: "acp",
+          working_dir: "/w/b",
+          thread_id: "missing",
+        },
+        {
+          id: "c",
+          name: "Kept name",
+          user_set_name: 1,
+          session_type: "acp",
+          working_dir: "/w/c",
+          thread_id: "t2",
+        },
+      ],
+    },
+    {
+      table: "messages",
+      rows: ["a", "b", "c"].map((id, i) => ({
+        session_id: id,
+        role: "user",
+        content_json: JSON.stringify([{ type: "text", text: `hello ${id}` }]),
+        created_timestamp: 1775815200 + i,
+      })),
+    },
+  ]);
+  const { sessions } = await parseGooseDb(path, OPTIONS);
+  deepEqual(
+    sessions.map((s) => [s.id, s.title]).sort(),
+    [["a", "hello a"], ["b", "hello b"], ["c", "Kept name"]],
+  );
 });
 
 Deno.test("goose leaves sub-agent sessions out when asked to", async () => {
