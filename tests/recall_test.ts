@@ -770,3 +770,14 @@ Deno.test("recallAnswer() quotes no session that shares only a word with an exac
     db.close();
   }
 });
+
+Deno.test("recallAnswer() asks for a word that names something when given only common ones", async () => {
+  await withDb(async (db) => {
+    const answer = await recallAnswer(db, "what is the", { now: NOW });
+    deepEqual(answer.sessions, []);
+    ok(answer.text.includes("only common words"), answer.text);
+    // A quoted phrase of common words is asked for on purpose.
+    const quoted = await recallAnswer(db, '"to be or not"', { now: NOW });
+    ok(!quoted.text.includes("only common words"), quoted.text);
+  });
+});

@@ -10,7 +10,12 @@ import type { Database } from "../core/_sqlite.ts";
 import { shortSessionId } from "../core/text.ts";
 import { formatAge } from "../core/time.ts";
 import type { Note } from "../memory/mod.ts";
-import { parseQuery, search, type SearchHit } from "../search/mod.ts";
+import {
+  isStopWord,
+  parseQuery,
+  search,
+  type SearchHit,
+} from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
 import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
 import {
@@ -148,7 +153,19 @@ export async function recallAnswer(
   const budget = options.budget ??
     RECALL_BUDGET - frameOverhead("recall", "x".repeat(60));
   const limit = options.limit ?? 8;
-  const words = parseQuery(query).words;
+  const { words, phrases } = parseQuery(query);
+  // "what is the": every session says it, and 4 KiB of them helps no one.
+  if (phrases.length === 0 && words.length > 0 && words.every(isStopWord)) {
+    return {
+      text: `Nothing recalled for "${
+        clip(query, 200)
+      }": it has only common words; ask with one that names the thing (a file, an error, a command, a topic)`,
+      sessions: [],
+      notes: [],
+      proposedNotes: 0,
+      why: "The question has only common words",
+    };
+  }
   const notes = notesMatching(options.notes ?? [], words).slice(0, 4);
   const proposedNotes = proposedMatching(options.notes ?? [], words);
   const proposedLine = proposedNotesLine(proposedNotes);
