@@ -37,12 +37,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import {
-  childDirs,
-  isRegularFile,
-  isRegularFileSync,
-  segments,
-} from "./_paths.ts";
+import { childDirs, isRegularFile, segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
@@ -689,12 +684,18 @@ async function cliWorkDir(
   return undefined;
 }
 
-/** Sub-agent instances of a session that keep their own wire log. */
+/**
+ * Sub-agent instances of a session that keep their own wire log. The CLI
+ * creates an empty one with the instance, so only a log with content counts.
+ */
 function instancesWithWire(sessionDir: string): Set<string> {
   const out = new Set<string>();
   for (const agent of childDirs(`${sessionDir}/subagents`)) {
-    if (isRegularFileSync(`${sessionDir}/subagents/${agent}/wire.jsonl`)) {
-      out.add(agent);
+    try {
+      const info = Deno.statSync(`${sessionDir}/subagents/${agent}/wire.jsonl`);
+      if (info.isFile && info.size > 0) out.add(agent);
+    } catch {
+      // No log of its own: its events are read from the parent's wire.
     }
   }
   return out;

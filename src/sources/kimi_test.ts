@@ -138,6 +138,34 @@ Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, st
   deepEqual((await cli(`${CLI_NEW}/context.jsonl`)).sessions, []);
 });
 
+Deno.test("parseKimiCliSession() keeps a sub-agent's events when its own wire log is still empty", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s1/subagents/a1`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/sessions/h/s1/subagents/a1/wire.jsonl`, "");
+  const path = `${dir}/sessions/h/s1/wire.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    jsonLines([{
+      timestamp: 1,
+      message: {
+        type: "SubagentEvent",
+        payload: {
+          parent_tool_call_id: "t1",
+          agent_id: "a1",
+          event: {
+            type: "ContentPart",
+            payload: { type: "text", text: "side work" },
+          },
+        },
+      },
+    }]),
+  );
+  const result = await cli(path);
+  deepEqual(result.sessions.map((s) => [s.id, s.records[0]?.text]), [
+    ["s1:a1", "side work"],
+  ]);
+});
+
 Deno.test("parseKimiCliSession() reads a sub-agent instance's own wire as a child session", async () => {
   const path = `${CLI_NEW}/subagents/a1b2c3d4/wire.jsonl`;
   equal(kimi.kinds.find((k) => k.match(path))?.id, "cli-session");
