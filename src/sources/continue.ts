@@ -26,11 +26,26 @@ import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 const HARNESS_ID = "continue";
 const LIST_NAME = "sessions.json";
 
-/** Continue's built-in tools and where their arguments keep paths and text. */
+/** Titles Continue shows until it names a chat (the IDE's, then the `cn` CLI's). */
+const PLACEHOLDER_TITLES = new Set(["New Session", "Untitled Session"]);
+
+/**
+ * Continue's built-in tools and where their arguments keep paths and text:
+ * the IDE extension's snake_case names and the `cn` CLI's (Bash, Read,
+ * Write, Edit, MultiEdit, whose edits name `file_path`).
+ */
 const DIALECT: ToolDialect = {
-  shell: new Set(["run_terminal_command", "builtin_run_terminal_command"]),
+  shell: new Set([
+    "run_terminal_command",
+    "builtin_run_terminal_command",
+    "Bash",
+  ]),
   commandKeys: ["command"],
   pathTools: new Set([
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
     "read_file",
     "read_file_range",
     "edit_existing_file",
@@ -42,8 +57,13 @@ const DIALECT: ToolDialect = {
     "builtin_edit_existing_file",
     "builtin_create_new_file",
   ]),
-  pathKeys: ["filepath", "filePath", "path"],
-  editTools: new Set(["single_find_and_replace", "multi_edit"]),
+  pathKeys: ["filepath", "filePath", "file_path", "path"],
+  editTools: new Set([
+    "single_find_and_replace",
+    "multi_edit",
+    "Edit",
+    "MultiEdit",
+  ]),
   oldKeys: ["old_string", "oldString"],
   editListKey: "edits",
 };
@@ -151,10 +171,9 @@ export async function parseContinueSession(
   const entry = await listEntry(dirOf(path), id);
   const cwd = pathFromUri(str(value.workspaceDirectory)) ?? entry.workspace;
   const builder = new SessionBuilder({ harness: HARNESS_ID, id, path, cwd });
-  // "New Session" is the placeholder Continue shows until it names a chat.
   const own = str(value.title);
-  const title = own && own !== "New Session" ? own : entry.title;
-  if (title && title !== "New Session") builder.setTitle(title);
+  const title = own && !PLACEHOLDER_TITLES.has(own) ? own : entry.title;
+  if (title && !PLACEHOLDER_TITLES.has(title)) builder.setTitle(title);
   builder.touch(entry.created);
   try {
     builder.touch((await Deno.stat(path)).mtime?.getTime());
@@ -205,7 +224,9 @@ export async function parseContinueSession(
           }
           if (state.output === undefined) continue;
           const text = outputText(state.output);
-          const errored = state.status === "errored";
+          // A call the person or Continue cancelled did not do its work.
+          const errored = state.status === "errored" ||
+            state.status === "canceled";
           tools.result(
             callId,
             text,
@@ -266,7 +287,7 @@ async function parseServerSession(
     cwd: pathFromUri(str(value.workspace_directory)) ?? entry.workspace,
   });
   const title = str(value.title) ?? entry.title;
-  if (title && title !== "New Session") builder.setTitle(title);
+  if (title && !PLACEHOLDER_TITLES.has(title)) builder.setTitle(title);
   builder.touch(entry.created);
   try {
     builder.touch((await Deno.stat(path)).mtime?.getTime());
@@ -376,15 +397,17 @@ export const continueDev: Harness = {
   },
   kinds: [sessionKind],
   // 2: single `toolCallState` items and the Python server's session_state documents are read.
-  revision: 2,
+  // 3: the `cn` CLI's tools (Bash/Read/Write/Edit/MultiEdit), cancelled tool
+  // calls as errors, its "Untitled Session" placeholder title.
+  revision: 3,
   docs: {
     store:
       "`${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json` plus `sessions.json` (same on every OS: `%USERPROFILE%\\.continue` on Windows)",
     extracts:
-      "user and assistant messages, built-in tool calls (run_terminal_command as command with the exit code its output reports, read/edit/create file tools as files, single_find_and_replace/multi_edit/search_and_replace_in_file removed text as edit), tool results as tool-output (`errored` → isError; `toolCallStates`, or the older single `toolCallState`), conversation summaries as summary; title and creation date from the document and sessions.json, workspace (file URIs decoded) as project; sessions of the pre-2024 Python server (`session_state.history` steps): typed input as user, visible step descriptions as assistant",
+      "user and assistant messages, built-in tool calls of the IDE extension and the `cn` CLI (run_terminal_command/Bash as command with the exit code its output reports, read/edit/create file tools and Read/Write/Edit/MultiEdit as files, single_find_and_replace/multi_edit/search_and_replace_in_file/Edit/MultiEdit removed text as edit), tool results as tool-output (`errored` or `canceled` → isError; `toolCallStates`, or the older single `toolCallState`), conversation summaries as summary; title (not the `New Session`/`Untitled Session` placeholders) and creation date from the document and sessions.json, workspace (file URIs decoded) as project; sessions of the pre-2024 Python server (`session_state.history` steps): typed input as user, visible step descriptions as assistant",
     omits:
       "thinking messages and reasoning, system messages, context items (file and terminal contents the IDE attached: not something said), prompt logs; per-message times (Continue does not store them: records carry none)",
     verified:
-      "built from Continue's published session types (core/index.d.ts: Session, ChatHistoryItem, ToolCallState); no real sample, fixtures/continue",
+      "built from Continue's published session types (core/index.d.ts: Session, ChatHistoryItem, ToolCallState with its six statuses), core/util/history.ts and the `cn` CLI's session.ts and tool definitions (extensions/cli/src/tools); no real sample, fixtures/continue",
   },
 };

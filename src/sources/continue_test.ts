@@ -10,6 +10,7 @@ const FIXTURE_HOME = fileURLToPath(
 const SESSIONS = `${FIXTURE_HOME}/.continue/sessions`;
 const CSV = "6f0c7e52-2b7d-4d3e-9a51-0c8f4b2e7d19";
 const SINCE = "1d2e3f40-5a6b-4c7d-8e9f-a0b1c2d3e4f5";
+const CLI = "9a7b6c5d-4e3f-4a2b-8c1d-0e9f8a7b6c5d";
 
 const source: SourceEnv = { home: FIXTURE_HOME, env: {}, os: "linux" };
 const opts: ParseOptions = { includeSubagents: true, source };
@@ -23,6 +24,7 @@ Deno.test("continueDev.discover() lists session documents, not the list", async 
   deepEqual(await continueDev.discover(source), [
     `${SESSIONS}/${SINCE}.json`,
     `${SESSIONS}/${CSV}.json`,
+    `${SESSIONS}/${CLI}.json`,
   ]);
   equal(continueDev.kinds[0]?.match(`${SESSIONS}/sessions.json`), false);
   deepEqual(
@@ -289,4 +291,94 @@ Deno.test("parseContinueSession() reads a Python-server session_state document",
   equal(s?.project, "kiln");
   equal(s?.title, "kiln.fire return value");
   equal(s?.started, 1698000000500);
+});
+
+Deno.test("parseContinueSession() reads a cn CLI session: Bash/Read/Edit/MultiEdit, cancelled calls, placeholder title", async () => {
+  const { sessions, skipped } = await parseContinueSession(
+    `${SESSIONS}/${CLI}.json`,
+    opts,
+  );
+  equal(skipped, 0);
+  const s = sessions[0];
+  ok(s);
+  ok(s.title !== "Untitled Session", "Untitled Session is a placeholder");
+  equal(s.project, "report-kit");
+  equal(s.started, 1790100000000);
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.exitCode, r.flags?.isError]),
+    [
+      ["user", "the CSV export breaks on quotes, fix it", undefined, undefined],
+      ["assistant", "Running the report tests first.", undefined, undefined],
+      ["command", "npm test -- report", 1, undefined],
+      ["files", "src/report/csv.ts", undefined, undefined],
+      [
+        "tool-output",
+        "1 failing: quotes are not doubled\nExit code: 1",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "export function cell(value: string) { return value.replace(/\"/g, '\"'); }",
+        undefined,
+        undefined,
+      ],
+      [
+        "assistant",
+        "Doubling the quotes and switching the separator.",
+        undefined,
+        undefined,
+      ],
+      ["files", "src/report/csv.ts", undefined, undefined],
+      [
+        "edit",
+        "src/report/csv.ts\nvalue.replace(/\"/g, '\"')",
+        undefined,
+        undefined,
+      ],
+      ["files", "src/report/header.ts", undefined, undefined],
+      ["edit", "src/report/header.ts\nconst SEP = ';'", undefined, undefined],
+      ["tool-output", "Error: String not found in file", undefined, true],
+      ["tool-output", "The user cancelled this tool call.", undefined, true],
+      ["user", "skip the header change", undefined, undefined],
+      ["assistant", "Understood, only csv.ts changes.", undefined, undefined],
+    ],
+  );
+});
+
+Deno.test("parseContinueSession() survives torn and hostile cn CLI sessions", async (t) => {
+  await t.step("torn document", async () => {
+    const text = await Deno.readTextFile(`${SESSIONS}/${CLI}.json`);
+    const { sessions, skipped } = await parseContinueSession(
+      await sessionFile(text.slice(0, text.length / 2)),
+      opts,
+    );
+    deepEqual([sessions, skipped], [[], 1]);
+  });
+  await t.step("hostile tool states", async () => {
+    const { sessions } = await parseContinueSession(
+      await sessionFile({
+        sessionId: "h",
+        title: "Untitled Session",
+        history: [{
+          message: {
+            role: "assistant",
+            content: "x",
+            toolCalls: [
+              { function: { name: "Bash", arguments: '{"command":' } },
+              { function: { name: "Edit", arguments: { file_path: 5 } } },
+              { function: { name: "MultiEdit", arguments: "[1]" } },
+            ],
+          },
+          toolCallStates: [
+            { status: "canceled", output: "nope" },
+            { toolCallId: 7, status: "canceled", output: [{ content: 3 }] },
+          ],
+        }],
+      }),
+      opts,
+    );
+    ok(sessions[0]?.title !== "Untitled Session");
+    ok(sessions[0]?.records.every((r) => typeof r.text === "string"));
+  });
 });

@@ -10,9 +10,13 @@
  *   `context.apply_compaction`.
  * - Kimi CLI (`${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/`):
  *   `wire.jsonl` of `{timestamp, message:{type, payload}}` UI events
- *   (TurnBegin, ContentPart, ToolCall, ToolResult, SubagentEvent…), and
- *   `context.jsonl` of chat messages, read only where no wire log exists;
- *   `kimi.json` maps the hashed directories back to work directories.
+ *   (TurnBegin, SteerInput, ContentPart, ToolCall, ToolResult,
+ *   SubagentEvent, BtwBegin/BtwEnd…), and `context.jsonl` of chat messages,
+ *   read only where no wire log exists; `state.json` holds the title and
+ *   `kimi.json` maps the hashed directories back to work directories. Each
+ *   sub-agent instance keeps the same files in `<session>/subagents/<id>/`
+ *   (with `meta.json`); `imported_sessions/<session>/` holds imported ones;
+ *   builds before session directories wrote `sessions/<md5>/<session>.jsonl`.
  *
  * @module
  */
@@ -33,7 +37,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { isRegularFile, segments } from "./_paths.ts";
+import { childDirs, isRegularFile, segments } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
@@ -72,22 +76,84 @@ function codePlace(
   };
 }
 
-/** `…/sessions/<md5>/<session>/(wire|context).jsonl` (Kimi CLI). */
-function cliPlace(
-  path: string,
-): { session: string; workHash: string; file: string } | undefined {
+/** Where a Kimi CLI session file sits, for each layout the CLI has written. */
+interface CliPlace {
+  /** The session id (the parent's, for a sub-agent instance). */
+  session: string;
+  /** `wire.jsonl`, `context.jsonl`, or `legacy` (`sessions/<md5>/<session>.jsonl`). */
+  file: "wire.jsonl" | "context.jsonl" | "legacy";
+  /** The directory holding `state.json` (and `subagents/`). */
+  sessionDir: string;
+  /** The share directory (`~/.kimi`), where `kimi.json` lives. */
+  shareDir: string;
+  /** The md5 of the work directory, when the layout has one. */
+  workHash?: string;
+  /** The sub-agent instance id (`subagents/<agent_id>/`). */
+  agent?: string;
+}
+
+function up(path: string, levels: number): string {
+  let out = path;
+  for (let i = 0; i < levels; i++) out = dirname(out);
+  return out;
+}
+
+/**
+ * Kimi CLI session files: `sessions/<md5>/<session>/(wire|context).jsonl`,
+ * a sub-agent instance's `sessions/<md5>/<session>/subagents/<agent>/…`,
+ * an imported `imported_sessions/<session>/…`, and the pre-directory
+ * `sessions/<md5>/<session>.jsonl` context file.
+ */
+function cliPlace(path: string): CliPlace | undefined {
   const parts = segments(path);
-  const file = parts.at(-1);
-  if (file !== "wire.jsonl" && file !== "context.jsonl") return undefined;
-  if (parts.at(-4) !== "sessions" || parts.at(-3) === undefined) {
-    return undefined;
+  const file = parts.at(-1) ?? "";
+  if (file === "wire.jsonl" || file === "context.jsonl") {
+    if (parts.at(-3) === "subagents" && parts.at(-6) === "sessions") {
+      return {
+        session: parts.at(-4) as string,
+        agent: parts.at(-2) as string,
+        workHash: parts.at(-5) as string,
+        file,
+        sessionDir: up(path, 3),
+        shareDir: up(path, 6),
+      };
+    }
+    if (parts.at(-3) === "imported_sessions") {
+      return {
+        session: parts.at(-2) as string,
+        file,
+        sessionDir: up(path, 1),
+        shareDir: up(path, 3),
+      };
+    }
+    if (
+      parts.at(-4) !== "sessions" || parts.length < 4 ||
+      parts.at(-3) === "agents"
+    ) {
+      return undefined;
+    }
+    return {
+      session: parts.at(-2) as string,
+      workHash: parts.at(-3) as string,
+      file,
+      sessionDir: up(path, 1),
+      shareDir: up(path, 4),
+    };
   }
-  if (parts.at(-3) === "agents") return undefined;
-  return {
-    session: parts.at(-2) as string,
-    workHash: parts.at(-3) as string,
-    file,
-  };
+  if (
+    file.endsWith(".jsonl") && file.length > ".jsonl".length &&
+    parts.at(-3) === "sessions" && parts.length >= 3
+  ) {
+    const session = file.slice(0, -".jsonl".length);
+    return {
+      session,
+      workHash: parts.at(-2) as string,
+      file: "legacy",
+      sessionDir: `${up(path, 1)}/${session}`,
+      shareDir: up(path, 3),
+    };
+  }
+  return undefined;
 }
 
 /** Text of a content value: a string or `[{type:"text", text}]` parts. */
@@ -445,6 +511,21 @@ function cliEvent(
     case "TurnBegin":
       s.user(textOf(payload.user_input), at, true);
       break;
+    case "SteerInput":
+      // Input the person added while the turn was running (wire 1.5).
+      s.user(textOf(payload.user_input), at, true);
+      break;
+    case "BtwBegin": {
+      // A `/btw` side question (wire 1.9) and, in BtwEnd, its answer.
+      const question = str(payload.question);
+      if (question) s.user(question, at, false);
+      break;
+    }
+    case "BtwEnd": {
+      const response = str(payload.response);
+      if (response) s.assistant(response, at);
+      break;
+    }
     case "StepBegin":
     case "StepInterrupted":
     case "TurnEnd":
@@ -483,10 +564,12 @@ function cliEvent(
       break;
     }
     case "SubagentEvent": {
-      const taskId = str(payload.task_tool_call_id);
+      // Wire 1.6 renamed `task_tool_call_id` and added the instance id.
+      const key = str(payload.agent_id) ?? str(payload.parent_tool_call_id) ??
+        str(payload.task_tool_call_id);
       const inner = isObject(payload.event) ? payload.event : undefined;
-      if (!taskId || !inner || depth > 8) break;
-      const target = side(taskId);
+      if (!key || !inner || depth > 8) break;
+      const target = side(key);
       if (target) {
         cliEvent(
           target,
@@ -602,11 +685,37 @@ async function cliWorkDir(
 }
 
 /**
+ * Sub-agent instances of a session that keep their own wire log. The CLI
+ * creates an empty one with the instance, so only a log with content counts.
+ */
+function instancesWithWire(sessionDir: string): Set<string> {
+  const out = new Set<string>();
+  for (const agent of childDirs(`${sessionDir}/subagents`)) {
+    try {
+      const info = Deno.statSync(`${sessionDir}/subagents/${agent}/wire.jsonl`);
+      if (info.isFile && info.size > 0) out.add(agent);
+    } catch {
+      // No log of its own: its events are read from the parent's wire.
+    }
+  }
+  return out;
+}
+
+/** A JSON object file's fields, or an empty object. */
+async function jsonObject(path: string): Promise<Json> {
+  const doc = await readJsonDocument(path, 2 << 20);
+  return doc.ok && isObject(doc.value) ? doc.value : {};
+}
+
+/**
  * Parses one Kimi CLI session file: `wire.jsonl` (UI events, with
  * timestamps and sub-agent events), or `context.jsonl` when the session has
- * no wire log (older builds).
+ * no wire log (older builds, and the pre-directory `<session>.jsonl`). A
+ * sub-agent instance's own files (`subagents/<agent_id>/`) are a sub-agent
+ * session of their parent; the parent's wire leaves out the events of an
+ * instance that has its own wire log.
  *
- * @param path `wire.jsonl` or `context.jsonl`.
+ * @param path `wire.jsonl`, `context.jsonl` or a legacy `<session>.jsonl`.
  * @param options Sub-agent switch and line cap.
  * @returns The session and its sub-agent sessions.
  * @example
@@ -629,32 +738,63 @@ export async function parseKimiCliSession(
   path: string,
   options: KimiParseOptions,
 ): Promise<ParseResult> {
+  const none: ParseResult = { sessions: [], skipped: 0 };
   const place = cliPlace(path);
-  const isContext = segments(path).at(-1) === "context.jsonl";
-  if (isContext && await isRegularFile(`${dirname(path)}/wire.jsonl`)) {
-    return { sessions: [], skipped: 0 };
+  const name = segments(path).at(-1);
+  const isContext = name !== "wire.jsonl";
+  if (place?.agent !== undefined && !options.includeSubagents) return none;
+  if (place?.file === "legacy") {
+    // The CLI moves this file into `<session>/` when it next opens it.
+    const dir = place.sessionDir;
+    if (
+      await isRegularFile(`${dir}/context.jsonl`) ||
+      await isRegularFile(`${dir}/wire.jsonl`)
+    ) {
+      return none;
+    }
+  } else if (isContext && await isRegularFile(`${dirname(path)}/wire.jsonl`)) {
+    return none;
   }
   const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
+  const sub = place?.agent;
   const builder = new SessionBuilder({
     harness: HARNESS_ID,
-    id: sessionId,
+    id: sub ? `${sessionId}:${sub}` : sessionId,
     path,
+    parent: sub ? sessionId : undefined,
+    lineage: sub ? "subagent" : undefined,
   });
   if (place) {
-    const share = dirname(dirname(dirname(dirname(path))));
-    const workDir = await cliWorkDir(share, place.workHash);
+    const workDir = place.workHash
+      ? await cliWorkDir(place.shareDir, place.workHash)
+      : undefined;
     if (workDir) builder.setCwd(workDir);
+    if (sub) {
+      const meta = await jsonObject(dirname(path) + "/meta.json");
+      const title = str(meta.description) ?? str(meta.subagent_type);
+      if (title) builder.setTitle(title);
+      const spec = isObject(meta.launch_spec) ? meta.launch_spec : {};
+      const specDir = str(spec.work_dir);
+      if (!workDir && specDir) builder.setCwd(specDir);
+    } else {
+      const state = await jsonObject(`${place.sessionDir}/state.json`);
+      const title = str(state.custom_title) ?? str(state.title);
+      if (title) builder.setTitle(title);
+    }
   }
-  const main = new KimiSession(builder, undefined);
+  const main = new KimiSession(builder, sub ? { subagent: true } : undefined);
   const sides = new Map<string, KimiSession>();
-  const side = (taskId: string): KimiSession | undefined => {
-    if (!options.includeSubagents) return undefined;
-    let s = sides.get(taskId);
+  const ownWire = place && !sub
+    ? instancesWithWire(place.sessionDir)
+    : new Set<string>();
+  const side = (key: string): KimiSession | undefined => {
+    if (!options.includeSubagents || ownWire.has(key)) return undefined;
+    let s = sides.get(key);
     if (!s) {
       s = new KimiSession(
         new SessionBuilder({
           harness: HARNESS_ID,
-          id: `${sessionId}:${taskId}`,
+          id: `${sessionId}:${key}`,
           path,
           cwd: builder.build().cwd,
           parent: sessionId,
@@ -662,7 +802,7 @@ export async function parseKimiCliSession(
         }),
         { subagent: true },
       );
-      sides.set(taskId, s);
+      sides.set(key, s);
     }
     return s;
   };
@@ -721,12 +861,11 @@ function contextLine(s: KimiSession, obj: Json, locator: LineLocator): number {
       s.result(str(obj.tool_call_id), text, error, at);
       return 0;
     }
-    case "_checkpoint":
-    case "_usage":
     case "system":
       return 0;
     default:
-      return 1;
+      // `_system_prompt`, `_checkpoint`, `_usage`: the CLI's own bookkeeping.
+      return typeof obj.role === "string" && obj.role.startsWith("_") ? 0 : 1;
   }
 }
 
@@ -770,7 +909,7 @@ export const kimi: Harness = {
   id: HARNESS_ID,
   name: "Kimi Code",
   format:
-    "JSONL wire log per agent (sessions/<wd>/<session>/agents/<agent>/wire.jsonl) with state.json; Kimi CLI wire.jsonl/context.jsonl per session",
+    "JSONL wire log per agent (sessions/<wd>/<session>/agents/<agent>/wire.jsonl) with state.json; Kimi CLI wire.jsonl/context.jsonl per session and per sub-agent instance",
   envOverrides: [
     "KIMI_CODE_HOME",
     "KIMI_SHARE_DIR",
@@ -783,20 +922,27 @@ export const kimi: Harness = {
       ...codeRoots(source).flatMap((root) =>
         walkFiles(`${root}/sessions`, wireKind.match, { maxDepth: 5 })
       ),
-      ...cliRoots(source).flatMap((root) =>
-        walkFiles(`${root}/sessions`, cliKind.match, { maxDepth: 3 })
-      ),
+      ...cliRoots(source).flatMap((root) => [
+        ...walkFiles(`${root}/sessions`, cliKind.match, { maxDepth: 4 }),
+        ...walkFiles(`${root}/imported_sessions`, cliKind.match, {
+          maxDepth: 1,
+        }),
+      ]),
     ]);
   },
   kinds: [wireKind, cliKind],
+  // 2: Kimi CLI wire 1.5-1.9 (renamed SubagentEvent fields, SteerInput, /btw),
+  // sub-agent instance files, imported and pre-directory sessions, state.json
+  // titles.
+  revision: 2,
   docs: {
     store:
-      "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
+      "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N`, else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, sub-agent wires and Kimi CLI SubagentEvents as sub-agent sessions, `context.undo` as `undo` marks over the undone prompts and everything after them; title and work directory from state.json or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N`, else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json or kimi.json",
     omits:
-      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/config/llm.request records; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
-      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample)",
+      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },
 };

@@ -16,6 +16,9 @@ const SESSION =
 const CLI_DIR =
   `${HOME}/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57`;
 
+const CLI_NEW =
+  `${HOME}/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64`;
+
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
 function code(
@@ -91,9 +94,185 @@ Deno.test("kimi.discover() finds agent wires and Kimi CLI session files", async 
   deepEqual(found, [
     "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/agent-explore-1/wire.jsonl",
     "/.kimi-code/sessions/wd_orchard_5e1d0c/session_019a7c55-3d2e-7b41-9f06-4c8e2a1b9d73/agents/main/wire.jsonl",
+    "/.kimi/imported_sessions/b7c8d9e0-1f2a-4b3c-8d4e-5f6a7b8c9d0e/wire.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/0e4d2c1b-9a8f-4e7d-b6c5-a4b3c2d1e0f9.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64/context.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64/subagents/a1b2c3d4/context.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64/subagents/a1b2c3d4/wire.jsonl",
+    "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64/wire.jsonl",
     "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57/context.jsonl",
     "/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/7c1e9a20-5b3d-4e8f-a6c2-0d9b4f1e3a57/wire.jsonl",
   ]);
+});
+
+Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, steer input, /btw, state.json title", async () => {
+  const result = await cli(`${CLI_NEW}/wire.jsonl`);
+  equal(result.skipped, 0);
+  const [s, side, extra] = result.sessions as [Session, Session, undefined];
+  equal(extra, undefined);
+  equal(s.id, "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64");
+  equal(s.title, "Night humidity alerts");
+  equal(s.project, "greenhouse");
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "why do humidity alerts fire at night?"],
+    [
+      "tool-output",
+      "agent_id: a1b2c3d4\nstatus: completed\n\n[summary]\nalerts/rules.py sets night_max = 70.",
+    ],
+    [
+      "assistant",
+      "The night threshold in alerts/rules.py is 70%, below the usual night humidity.",
+    ],
+    ["user", "also check the sensor calibration"],
+    ["assistant", "Calibration looks right; raise night_max to 85."],
+    ["user", "which sensor model is it?"],
+    ["assistant", "A DHT22 on every bench."],
+    ["user", "and the firmware?"],
+  ]);
+  // a1b2c3d4 keeps its own wire log (read on its own); a9e8d7c6 does not.
+  equal(side.id, "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64:a9e8d7c6");
+  deepEqual([side.parent, side.lineage], [s.id, "subagent"]);
+  deepEqual(side.records.map((r) => r.text), [
+    "Calibration offsets live in sensors.toml.",
+  ]);
+  deepEqual((await cli(`${CLI_NEW}/context.jsonl`)).sessions, []);
+});
+
+Deno.test("parseKimiCliSession() keeps a sub-agent's events when its own wire log is still empty", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s1/subagents/a1`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/sessions/h/s1/subagents/a1/wire.jsonl`, "");
+  const path = `${dir}/sessions/h/s1/wire.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    jsonLines([{
+      timestamp: 1,
+      message: {
+        type: "SubagentEvent",
+        payload: {
+          parent_tool_call_id: "t1",
+          agent_id: "a1",
+          event: {
+            type: "ContentPart",
+            payload: { type: "text", text: "side work" },
+          },
+        },
+      },
+    }]),
+  );
+  const result = await cli(path);
+  deepEqual(result.sessions.map((s) => [s.id, s.records[0]?.text]), [
+    ["s1:a1", "side work"],
+  ]);
+});
+
+Deno.test("parseKimiCliSession() reads a sub-agent instance's own wire as a child session", async () => {
+  const path = `${CLI_NEW}/subagents/a1b2c3d4/wire.jsonl`;
+  equal(kimi.kinds.find((k) => k.match(path))?.id, "cli-session");
+  const result = await cli(path);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64:a1b2c3d4");
+  deepEqual([s.parent, s.lineage, s.title, s.project], [
+    "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64",
+    "subagent",
+    "Trace alert thresholds",
+    "greenhouse",
+  ]);
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+    ["user", "Find where humidity alert thresholds are set", undefined],
+    ["command", "grep -rn night_max alerts/", 0],
+    ["tool-output", "alerts/rules.py:14:night_max = 70", undefined],
+    ["assistant", "alerts/rules.py sets night_max = 70.", undefined],
+  ]);
+  ok(s.records.every((r) => r.flags?.subagent === true));
+  deepEqual((await cli(path, { includeSubagents: false })).sessions, []);
+  deepEqual(
+    (await cli(`${CLI_NEW}/subagents/a1b2c3d4/context.jsonl`)).sessions,
+    [],
+  );
+});
+
+Deno.test("parseKimiCliSession() reads imported sessions and pre-directory context files", async () => {
+  const imported = await cli(
+    `${HOME}/.kimi/imported_sessions/b7c8d9e0-1f2a-4b3c-8d4e-5f6a7b8c9d0e/wire.jsonl`,
+  );
+  const i = imported.sessions[0] as Session;
+  equal(i.id, "b7c8d9e0-1f2a-4b3c-8d4e-5f6a7b8c9d0e");
+  deepEqual(i.records.map((r) => r.role), ["user", "assistant"]);
+  const legacyPath =
+    `${HOME}/.kimi/sessions/784d5ca626cb1b737d8819ab41e5d391/0e4d2c1b-9a8f-4e7d-b6c5-a4b3c2d1e0f9.jsonl`;
+  const legacy = await cli(legacyPath);
+  equal(legacy.skipped, 0);
+  const l = legacy.sessions[0] as Session;
+  deepEqual([l.id, l.project], [
+    "0e4d2c1b-9a8f-4e7d-b6c5-a4b3c2d1e0f9",
+    "greenhouse",
+  ]);
+  deepEqual(l.records.map((r) => [r.role, r.text]), [
+    ["user", "list the greenhouse zones"],
+    ["assistant", "Zones: north, south, propagation."],
+  ]);
+  // Once the CLI has moved it into `<session>/`, the old file is a leftover.
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s9`, { recursive: true });
+  const text = jsonLines([{ role: "user", content: "hello" }]);
+  await Deno.writeTextFile(`${dir}/sessions/h/s9.jsonl`, text);
+  await Deno.writeTextFile(`${dir}/sessions/h/s9/context.jsonl`, text);
+  deepEqual((await cli(`${dir}/sessions/h/s9.jsonl`)).sessions, []);
+  equal((await cli(`${dir}/sessions/h/s9/context.jsonl`)).sessions.length, 1);
+});
+
+Deno.test("parseKimiCliSession() survives torn and hostile new-shape sub-agent files", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const agentDir = `${dir}/sessions/h/s1/subagents/a1`;
+  await Deno.mkdir(agentDir, { recursive: true });
+  const line = (type: string, payload: unknown) =>
+    JSON.stringify({ timestamp: 1, message: { type, payload } });
+  await t.step("torn last line, broken meta.json", async () => {
+    await Deno.writeTextFile(
+      `${agentDir}/wire.jsonl`,
+      `${line("TurnBegin", { user_input: "task" })}\n${
+        line("ContentPart", { type: "text", text: "partial" })
+      }\n{"timestamp":2,"message":{"type":"ContentPart","payl`,
+    );
+    await Deno.writeTextFile(`${agentDir}/meta.json`, "{nope");
+    const result = await cli(`${agentDir}/wire.jsonl`);
+    equal(result.skipped, 0);
+    deepEqual(result.sessions[0]?.records.map((r) => r.text), [
+      "task",
+      "partial",
+    ]);
+  });
+  await t.step("hostile payloads", async () => {
+    await Deno.writeTextFile(
+      `${agentDir}/meta.json`,
+      JSON.stringify({ description: [1], launch_spec: "x" }),
+    );
+    await Deno.writeTextFile(
+      `${agentDir}/wire.jsonl`,
+      [
+        line("SubagentEvent", {
+          agent_id: 5,
+          parent_tool_call_id: { x: 1 },
+          event: { type: "TurnBegin", payload: { user_input: "deep" } },
+        }),
+        line("SubagentEvent", {
+          agent_id: "__proto__",
+          event: { type: "SteerInput", payload: { user_input: null } },
+        }),
+        line("SteerInput", { user_input: 42 }),
+        line("BtwBegin", { question: ["q"] }),
+        line("BtwEnd", { response: { text: "r" } }),
+      ].join("\n") + "\n",
+    );
+    await Deno.writeTextFile(
+      `${dir}/sessions/h/s1/state.json`,
+      JSON.stringify({ custom_title: 9, title: ["x"] }),
+    );
+    const result = await cli(`${agentDir}/wire.jsonl`);
+    ok(result.sessions.every((s) => s.title === undefined));
+  });
 });
 
 Deno.test("parseKimiCodeWire() joins streamed text, keeps tools and marks the undone turn", async () => {
@@ -235,6 +414,7 @@ Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
         ],
       },
       { role: "_usage", token_count: 5 },
+      { role: "_system_prompt", content: "You are Kimi." },
       { role: "weird" },
     ]),
   );

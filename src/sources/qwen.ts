@@ -3,7 +3,10 @@
  * `${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`.
  * Every line is a record of a `uuid`/`parentUuid` tree: the conversation is
  * the chain from the last record back to the root, so records a rewind or a
- * branch left behind are off that chain and superseded.
+ * branch left behind are off that chain and superseded. Background
+ * sub-agents write their own transcript of the same records beside it, in
+ * `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl`, with an
+ * `agent-<id>.meta.json` sidecar (type and description).
  *
  * @module
  */
@@ -20,6 +23,7 @@ import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
+import { readJsonDocument } from "./_json_doc.ts";
 import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
@@ -47,7 +51,16 @@ const NOT_TYPED_SUBTYPES = new Set([
   "background_task_completed",
   "agent_launch_prompt",
   "agent_bootstrap",
+  "goal_runtime",
+  // Another workspace agent's message, written under the user role.
+  "agent_message",
 ]);
+
+/** Multi-agent records that carry the author's `agentId` yet sit on the main chain. */
+const MAIN_CHAIN_AGENT_SUBTYPES = new Set(["agent_mention", "agent_message"]);
+
+/** User records whose payload holds what the person typed (`displayText`). */
+const DISPLAY_TEXT_SUBTYPES = new Set([undefined, "mid_turn_user_message"]);
 
 /** Provenances of records a person wrote (or unlabelled ones). */
 const PERSON_PROVENANCE = new Set(["real_user"]);
@@ -59,8 +72,34 @@ function isChatPath(path: string): boolean {
     parts[chats - 2] === "projects";
 }
 
+/** `projects/<cwd>/subagents/<session>/agent-<id>.jsonl` (a background sub-agent). */
+function isSubagentPath(path: string): boolean {
+  const parts = segments(path);
+  const name = parts.at(-1) ?? "";
+  return /^agent-.+\.jsonl$/.test(name) && parts.at(-3) === "subagents" &&
+    parts.at(-5) === "projects";
+}
+
 function isSide(obj: Json): boolean {
-  return obj.isSidechain === true || str(obj.agentId) !== undefined;
+  if (obj.isSidechain === true) return true;
+  // `agent_message` names its author agent but is a main-chain record.
+  const subtype = str(obj.subtype);
+  return str(obj.agentId) !== undefined &&
+    !(subtype && MAIN_CHAIN_AGENT_SUBTYPES.has(subtype));
+}
+
+/** What a user record's person typed: the payload's `displayText`, else the parts. */
+function typedText(obj: Json, message: Json): string {
+  const payload = isObject(obj.systemPayload) ? obj.systemPayload : undefined;
+  const display = payload ? str(payload.displayText) : undefined;
+  // Newer builds send hook context and expanded files to the model in the
+  // parts and keep the person's own words in the payload.
+  if (display !== undefined && DISPLAY_TEXT_SUBTYPES.has(str(obj.subtype))) {
+    return display;
+  }
+  const raw = partsText(message.parts);
+  const cut = raw.indexOf(REFERENCED_FILES);
+  return cut === -1 ? raw : raw.slice(0, cut);
 }
 
 /** Text parts of a Gemini-style `Content`, thoughts left out. */
@@ -189,10 +228,11 @@ class ChatReader {
       const provenance = str(obj.provenance);
       if (subtype && NOT_TYPED_SUBTYPES.has(subtype)) return;
       if (provenance && !PERSON_PROVENANCE.has(provenance)) return;
-      const raw = partsText(message.parts);
-      const cut = raw.indexOf(REFERENCED_FILES);
-      const text = cut === -1 ? raw : raw.slice(0, cut);
-      builder.add("user", cleanSpeech(text), { locator, time, ...extra });
+      builder.add("user", cleanSpeech(typedText(obj, message)), {
+        locator,
+        time,
+        ...extra,
+      });
     } else if (type === "assistant") {
       builder.add("assistant", cleanSpeech(partsText(message.parts)), {
         locator,
@@ -327,10 +367,25 @@ export async function parseQwenChat(
     (obj, locator) => reader.line(obj, locator),
   );
   reader.finish();
+  if (isSubagentPath(path)) await nameFromMeta(path, reader.sides());
   const sessions = [reader.main, ...reader.sides()]
     .map((b) => b.build())
     .filter((s) => s.records.length > 0);
   return { sessions, skipped: walked.skipped + reader.skipped };
+}
+
+/** Titles a background sub-agent's session from its `agent-<id>.meta.json`. */
+async function nameFromMeta(
+  path: string,
+  sides: readonly SessionBuilder[],
+): Promise<void> {
+  const meta = await readJsonDocument(
+    path.replace(/\.jsonl$/, ".meta.json"),
+    1 << 20,
+  );
+  if (!meta.ok || !isObject(meta.value)) return;
+  const title = str(meta.value.description) ?? str(meta.value.agentType);
+  if (title) { for (const side of sides) side.setTitle(title); }
 }
 
 /** The Qwen homes: `DEJA_QWEN_ROOT`, else `QWEN_RUNTIME_DIR` and `QWEN_HOME` (else `~/.qwen`). */
@@ -349,6 +404,17 @@ const chatKind: FileKind = {
   match: isChatPath,
   parse: (path, options) => parseQwenChat(path, options),
 };
+
+const subagentKind: FileKind = {
+  id: "subagent",
+  appendOnly: false,
+  match: isSubagentPath,
+  parse: (path, options) => parseQwenChat(path, options),
+};
+
+function isQwenPath(path: string): boolean {
+  return isChatPath(path) || isSubagentPath(path);
+}
 
 /**
  * The Qwen Code harness: JSONL chats under `<root>/projects/<cwd>/chats`.
@@ -370,19 +436,23 @@ export const qwen: Harness = {
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
       qwenRoots(source).flatMap((root) =>
-        walkFiles(`${root}/projects`, isChatPath, { maxDepth: 4 })
+        walkFiles(`${root}/projects`, isQwenPath, { maxDepth: 4 })
       ),
     );
   },
-  kinds: [chatKind],
+  kinds: [chatKind, subagentKind],
+  // 2: background sub-agent transcripts (subagents/<session>/agent-<id>.jsonl),
+  // the typed `displayText` of prompts, and agent_message records kept on the
+  // main chain.
+  revision: 2,
   docs: {
     store:
-      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
+      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (without at-command file contents), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
     omits:
-      "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history and attribution snapshots, notification/cron/background prompts the tool wrote under the user role",
+      "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
-      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records)",
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
   },
 };

@@ -9,6 +9,9 @@ const SAMPLES = sampleDir("qwen");
 const FIXTURE =
   `${HOME}/.qwen/projects/-home-dev-code-orchard/chats/6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40.jsonl`;
 
+const SUBAGENT =
+  `${HOME}/.qwen/projects/-home-dev-code-orchard/subagents/6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40/agent-explore-7f3c.jsonl`;
+
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
 function parse(
@@ -55,8 +58,135 @@ Deno.test("qwen.roots() honours DEJA_QWEN_ROOT, QWEN_RUNTIME_DIR and QWEN_HOME",
   }
 });
 
-Deno.test("qwen.discover() finds the fixture chat", async () => {
-  deepEqual(await qwen.discover(source), [FIXTURE]);
+Deno.test("qwen.discover() finds the fixture chat and the background sub-agent transcript", async () => {
+  deepEqual(await qwen.discover(source), [FIXTURE, SUBAGENT]);
+  deepEqual(
+    qwen.kinds.map((k) => [k.id, k.match(FIXTURE), k.match(SUBAGENT)]),
+    [["chat", true, false], ["subagent", false, true]],
+  );
+});
+
+Deno.test("parseQwenChat() reads a background sub-agent transcript as a titled side session", async () => {
+  const result = await parse(SUBAGENT);
+  equal(result.skipped, 0);
+  equal(result.sessions.length, 1);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40:explore-7f3c");
+  deepEqual([s.parent, s.lineage], [
+    "6d0e4c2b-91a7-4f3e-8b5c-2a9f1e7d3c40",
+    "sidechain",
+  ]);
+  equal(s.title, "Locate varieties.csv readers");
+  equal(s.project, "orchard");
+  deepEqual(s.records.map((r) => [r.role, r.text, r.flags?.isError ?? false]), [
+    ["user", "Find every place the seeder reads varieties.csv", false],
+    ["tool-output", "seed/load.ts:12: readCsv('varieties.csv')", false],
+    ["files", "/home/dev/code/orchard/seed/missing.ts", false],
+    ["tool-output", "File not found: seed/missing.ts", true],
+    ["assistant", "Only seed/load.ts reads varieties.csv, at line 12.", false],
+  ]);
+  ok(s.records.every((r) => r.flags?.subagent === true));
+  deepEqual(
+    (await parse(SUBAGENT, { includeSubagents: false })).sessions,
+    [],
+  );
+});
+
+Deno.test("parseQwenChat() reads what the person typed from displayText, not hook context", async () => {
+  serial = 0;
+  const records = [
+    rec("user", null, {
+      provenance: "real_user",
+      message: {
+        role: "user",
+        parts: [
+          { text: "fix the flaky test" },
+          {
+            text: "<hook_context>branch is main, 3 files dirty</hook_context>",
+          },
+        ],
+      },
+      systemPayload: {
+        displayText: "fix the flaky test",
+        hookContext: "branch is main, 3 files dirty",
+      },
+    }),
+    rec("assistant", "r1", {
+      message: { role: "model", parts: [{ text: "Looking." }] },
+    }),
+    rec("user", "r2", {
+      subtype: "mid_turn_user_message",
+      message: {
+        role: "user",
+        parts: [{
+          text: "\n[User message received during tool execution]: skip lint",
+        }],
+      },
+      systemPayload: { displayText: "skip lint" },
+    }),
+    // Another workspace agent's message names its author but stays on the chain.
+    rec("user", "r3", {
+      subtype: "agent_message",
+      provenance: "external_agent",
+      agentId: "reviewer-2",
+      agentName: "Reviewer",
+      message: { role: "user", parts: [{ text: "[Reviewer]: looks fine" }] },
+      systemPayload: { author: { agentId: "reviewer-2", name: "Reviewer" } },
+    }),
+    rec("assistant", "r4", {
+      message: { role: "model", parts: [{ text: "Done." }] },
+    }),
+  ];
+  const result = await parse(await chatFile(jsonLines(records)));
+  equal(result.sessions.length, 1);
+  const s = result.sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "fix the flaky test"],
+    ["assistant", "Looking."],
+    ["user", "skip lint"],
+    ["assistant", "Done."],
+  ]);
+  deepEqual(s.marks, []);
+});
+
+Deno.test("parseQwenChat() survives torn and hostile sub-agent transcripts", async (t) => {
+  const path = "projects/p/subagents/s1/agent-x.jsonl";
+  const good = {
+    uuid: "a1",
+    parentUuid: null,
+    sessionId: "s1",
+    type: "assistant",
+    isSidechain: true,
+    agentId: "x",
+    message: { role: "model", parts: [{ text: "found it" }] },
+  };
+  await t.step("torn last line and a broken meta sidecar", async () => {
+    const file = await tempFileAt(
+      path,
+      `${JSON.stringify(good)}\n{"uuid":"a2","isSidechain":true,"type":"assi`,
+    );
+    await Deno.writeTextFile(file.replace(/\.jsonl$/, ".meta.json"), "{nope");
+    const result = await parse(file);
+    equal(result.sessions.length, 1);
+    equal(result.sessions[0]?.title, undefined);
+    deepEqual(result.sessions[0]?.records.map((r) => r.text), ["found it"]);
+  });
+  await t.step("hostile meta and records", async () => {
+    const file = await tempFileAt(
+      path,
+      jsonLines([
+        { ...good, agentId: ["x"], sessionId: 7 },
+        { ...good, uuid: "a3", systemPayload: { displayText: 5 } },
+        { uuid: "a4", type: "user", isSidechain: true, message: null },
+      ]),
+    );
+    await Deno.writeTextFile(
+      file.replace(/\.jsonl$/, ".meta.json"),
+      JSON.stringify({ description: { x: 1 }, agentType: 3 }),
+    );
+    const result = await parse(file);
+    ok(result.sessions.every((s) => s.title === undefined));
+  });
 });
 
 Deno.test("parseQwenChat() reads turns, tools and exit codes, and marks the abandoned branch", async () => {

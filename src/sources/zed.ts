@@ -99,6 +99,25 @@ function decodeDocument(dataType: string, data: unknown): Json | undefined {
   return Object.keys(doc).length > 0 ? doc : undefined;
 }
 
+/**
+ * A tool call's input. Zed now writes it tagged, `{"type":"json","value":{…}}`
+ * (or `"text"` for free-form input); earlier builds wrote the object itself.
+ * A free-form or missing input falls back to `raw_input`, the JSON the model
+ * streamed.
+ */
+function toolInput(use: Json): Json {
+  const input = use.input;
+  if (
+    isObject(input) && Object.keys(input).length === 2 &&
+    typeof input.type === "string" && "value" in input
+  ) {
+    if (input.type === "json") return objectOf(input.value);
+    if (input.type === "text") return objectOf(use.raw_input);
+    return input;
+  }
+  return isObject(input) ? input : objectOf(use.raw_input);
+}
+
 /** Text of a tool result's content: `{"Text": ...}`, a string, or parts. */
 function resultText(result: Json): string {
   const content = result.content;
@@ -207,7 +226,7 @@ class ThreadReader {
         const use = part.ToolUse;
         const id = str(use.id);
         const result = id && isObject(results[id]) ? results[id] : undefined;
-        this.#toolUse(str(use.name), objectOf(use.input), result, index);
+        this.#toolUse(str(use.name), toolInput(use), result, index);
       }
       // Thinking and RedactedThinking are the model's reasoning, not speech.
     }
@@ -318,12 +337,26 @@ class ThreadReader {
   }
 }
 
-/** The project folder of a thread: first `folder_paths` line, else the first worktree. */
-function cwdOf(folderPaths: string | undefined, doc: Json): string | undefined {
-  const first = folderPaths?.split("\n").map((s) => s.trim()).find((s) =>
-    s.length > 0
-  );
+/**
+ * The project folder of a thread: the folder the person opened first, else
+ * the first worktree of the initial snapshot. Zed stores `folder_paths`
+ * sorted, one per line, and `folder_paths_order` as the comma-separated
+ * original position of each sorted path.
+ */
+function cwdOf(
+  folderPaths: string | undefined,
+  order: string | undefined,
+  doc: Json,
+): string | undefined {
+  const paths = (folderPaths ?? "").split("\n").map((s) => s.trim());
+  const positions = (order ?? "").split(",").map((s) => Number(s.trim()));
+  const opened = positions.indexOf(0);
+  const first = positions.length === paths.length && opened >= 0
+    ? paths[opened]
+    : undefined;
   if (first) return first;
+  const any = paths.find((s) => s.length > 0);
+  if (any) return any;
   const snapshot = obj(doc.initial_project_snapshot);
   const worktree = list(snapshot.worktree_snapshots)[0];
   return isObject(worktree) ? str(worktree.worktree_path) : undefined;
@@ -374,8 +407,8 @@ export function parseZedThreads(
         `SELECT ${col("id")}, ${col("summary")}, ${col("updated_at")}, ${
           col("data_type")
         }, data, ${optional("parent_id")}, ${optional("folder_paths")}, ${
-          optional("created_at")
-        } FROM threads ORDER BY ${
+          optional("folder_paths_order")
+        }, ${optional("created_at")} FROM threads ORDER BY ${
           columns.has("created_at") ? "created_at, " : ""
         }updated_at, id`,
       )
@@ -396,7 +429,11 @@ export function parseZedThreads(
         parseTime(textColumn(row.updated_at)) ?? parseTime(doc.updated_at);
       const reader = new ThreadReader(path, id, time, parent);
       reader.builder.touch(parseTime(textColumn(row.updated_at)));
-      const cwd = cwdOf(textColumn(row.folder_paths), doc);
+      const cwd = cwdOf(
+        textColumn(row.folder_paths),
+        textColumn(row.folder_paths_order),
+        doc,
+      );
       if (cwd) reader.builder.setCwd(cwd);
       const messages = list(doc.messages);
       const legacy = messages.some((m) => isObject(m) && "role" in m);
@@ -445,14 +482,17 @@ export const zed: Harness = {
   roots: zedRoots,
   discover: discoverZed,
   kinds: [threadsKind],
+  // 2: tagged tool inputs (`{"type":"json","value":…}`, else `raw_input`) and
+  // the first-opened folder from `folder_paths_order`.
+  revision: 2,
   docs: {
     store:
       "`threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); `DEJA_ZED_ROOT` redirects",
     extracts:
-      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; title from the document, else the row summary; project from `folder_paths`, else the first worktree of the initial snapshot",
+      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
     omits:
       "Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
     verified:
-      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed)",
+      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them)",
   },
 };

@@ -30,11 +30,11 @@ async function threadsDb(
   return path;
 }
 
-Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent)", async () => {
+Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent, tagged inputs)", async () => {
   const { files, sessions, skipped } = await parseHome(zed, linuxHome(FIXTURE));
   equal(files.length, 1);
   equal(skipped, 0);
-  equal(sessions.length, 3);
+  equal(sessions.length, 4);
   const main = sessions.find((s) =>
     s.title === "Fix flaky lantern render test"
   );
@@ -90,9 +90,116 @@ Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent)", asy
   );
 });
 
+Deno.test("zed reads tagged tool inputs, list-shaped results and the first-opened folder", async () => {
+  const { sessions } = await parseHome(zed, linuxHome(FIXTURE));
+  const s = sessions.find((x) =>
+    x.title === "Rename the humidity probe module"
+  );
+  ok(s);
+  equal(
+    s.cwd,
+    "/home/dev/src/sensors",
+    "folder_paths_order puts sensors first",
+  );
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode]), [
+    [
+      "user",
+      "Rename probe.rs to humidity_probe.rs and fix imports.",
+      undefined,
+    ],
+    ["files", "sensors/src/probe.rs", undefined],
+    ["files", "sensors/src/humidity_probe.rs", undefined],
+    [
+      "tool-output",
+      "Moved sensors/src/probe.rs to sensors/src/humidity_probe.rs",
+      undefined,
+    ],
+    ["command", "cargo build -p sensors", 101],
+    [
+      "tool-output",
+      'Command "cargo build -p sensors" failed with exit code 101.\n\n```\nerror[E0583]: file not found for module `probe`\n```',
+      undefined,
+    ],
+    [
+      "assistant",
+      "The build still names `mod probe`; updating lib.rs.",
+      undefined,
+    ],
+    ["files", "sensors/src/lib.rs", undefined],
+    ["edit", "sensors/src/lib.rs\nmod probe;", undefined],
+    ["tool-output", "Edited sensors/src/lib.rs", undefined],
+  ]);
+});
+
+Deno.test("zed survives hostile tagged tool inputs and folder orders", async () => {
+  const doc = JSON.stringify({
+    version: "0.3.0",
+    messages: [{
+      Agent: {
+        content: [
+          { ToolUse: { name: "terminal", input: { type: "json", value: 5 } } },
+          {
+            ToolUse: {
+              name: "terminal",
+              input: { type: "text", value: ["x"] },
+              raw_input: "{not json",
+            },
+          },
+          {
+            ToolUse: {
+              name: "read_file",
+              input: { type: "yaml", value: { path: "p" } },
+            },
+          },
+          {
+            ToolUse: {
+              name: "read_file",
+              input: { type: "json", value: { path: "kept.rs" } },
+              raw_input: '{"path":"ignored.rs"}',
+            },
+          },
+          { Text: "done" },
+        ],
+        tool_results: { x: { content: [{ Text: 5 }, null, "plain"] } },
+      },
+    }],
+  });
+  const rows = [
+    ["a", "/b\n/a", "9,x"],
+    ["b", "/b\n/a", "0"],
+    ["c", "", "0,1"],
+    ["d", "/only", "__proto__"],
+  ].map(([id, folders, order]) => ({
+    id: id as string,
+    summary: "s",
+    updated_at: "2026-10-01T00:00:00Z",
+    data_type: "json",
+    data: doc,
+    parent_id: null,
+    folder_paths: folders as string,
+    folder_paths_order: order as string,
+    created_at: null,
+  }));
+  const path = join(await Deno.makeTempDir(), "threads.db");
+  await writeFixtureDb(
+    path,
+    "CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL, parent_id TEXT, folder_paths TEXT, folder_paths_order TEXT, created_at TEXT);",
+    [{ table: "threads", rows }],
+  );
+  const { sessions } = await parseZedThreads(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  deepEqual(sessions.map((s) => s.cwd), ["/b", "/b", undefined, "/only"]);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.text]),
+    [["files", "kept.rs"], ["assistant", "done"]],
+  );
+});
+
 Deno.test("zed leaves sub-agent threads out when asked to", async () => {
   const { sessions } = await parseHome(zed, linuxHome(FIXTURE), false);
-  equal(sessions.length, 2);
+  equal(sessions.length, 3);
   ok(sessions.every((s) => s.parent === undefined));
 });
 

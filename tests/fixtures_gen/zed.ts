@@ -1,7 +1,8 @@
 /**
  * Writes fixtures/zed: a HOME whose `.local/share/zed/threads/threads.db`
- * holds a 0.3.0 thread (zstd), a legacy 0.2.0 thread (plain JSON) and a
- * sub-agent thread. Run: `deno run -A tests/fixtures_gen/zed.ts`.
+ * holds a 0.3.0 thread (zstd), a legacy 0.2.0 thread (plain JSON), a
+ * sub-agent thread, and a 0.3.0 thread in the late-2026 shape (tagged tool
+ * inputs, list-shaped tool results, two folders with `folder_paths_order`). Run: `deno run -A tests/fixtures_gen/zed.ts`.
  *
  * @module
  */
@@ -235,6 +236,138 @@ const legacy = {
   ],
 };
 
+const SENSORS = "/home/dev/src/sensors";
+
+/** The late-2026 shape: tagged tool inputs and list-shaped result content. */
+const tagged = {
+  title: "Rename the humidity probe module",
+  version: "0.3.0",
+  updated_at: "2026-10-04T16:20:00Z",
+  messages: [
+    {
+      User: {
+        id: "t1",
+        content: [{
+          Text: "Rename probe.rs to humidity_probe.rs and fix imports.",
+        }],
+      },
+    },
+    {
+      Agent: {
+        content: [
+          { Thinking: { text: "Move first, then build.", signature: null } },
+          {
+            ToolUse: {
+              id: "toolu_mv1",
+              name: "move_path",
+              raw_input:
+                '{"source_path":"sensors/src/probe.rs","destination_path":"sensors/src/humidity_probe.rs"}',
+              input: {
+                type: "json",
+                value: {
+                  source_path: "sensors/src/probe.rs",
+                  destination_path: "sensors/src/humidity_probe.rs",
+                },
+              },
+              is_input_complete: true,
+              thought_signature: null,
+            },
+          },
+          {
+            ToolUse: {
+              id: "toolu_t2",
+              name: "terminal",
+              raw_input: '{"command":"cargo build -p sensors","cd":"sensors"}',
+              input: {
+                type: "json",
+                value: { command: "cargo build -p sensors", cd: "sensors" },
+              },
+              is_input_complete: true,
+              thought_signature: null,
+            },
+          },
+        ],
+        tool_results: {
+          toolu_mv1: {
+            tool_use_id: "toolu_mv1",
+            tool_name: "move_path",
+            is_error: false,
+            content: [{
+              Text:
+                "Moved sensors/src/probe.rs to sensors/src/humidity_probe.rs",
+            }],
+            output: null,
+          },
+          toolu_t2: {
+            tool_use_id: "toolu_t2",
+            tool_name: "terminal",
+            is_error: false,
+            content: [{
+              Text:
+                'Command "cargo build -p sensors" failed with exit code 101.\n\n```\nerror[E0583]: file not found for module `probe`\n```',
+            }],
+            output: null,
+          },
+        },
+        reasoning_details: null,
+      },
+    },
+    {
+      Agent: {
+        content: [
+          { Text: "The build still names `mod probe`; updating lib.rs." },
+          {
+            ToolUse: {
+              id: "toolu_e3",
+              name: "streaming_edit_file",
+              // A free-form (text) input: the path comes from raw_input.
+              raw_input:
+                '{"path":"sensors/src/lib.rs","edits":[{"old_text":"mod probe;","new_text":"mod humidity_probe;"}]}',
+              input: {
+                type: "text",
+                value: "mod probe; -> mod humidity_probe;",
+              },
+              is_input_complete: true,
+              thought_signature: null,
+            },
+          },
+        ],
+        tool_results: {
+          toolu_e3: {
+            tool_use_id: "toolu_e3",
+            tool_name: "streaming_edit_file",
+            is_error: false,
+            content: [{ Text: "Edited sensors/src/lib.rs" }],
+            output: null,
+          },
+        },
+        reasoning_details: null,
+      },
+    },
+  ],
+  detailed_summary: null,
+  initial_project_snapshot: null,
+  cumulative_token_usage: { input_tokens: 5120, output_tokens: 610 },
+  request_token_usage: {},
+  model: { provider: "zed.dev", model: "claude-sonnet-4-6" },
+  profile: "write",
+  subagent_context: null,
+  speed: null,
+  thinking_enabled: true,
+  thinking_effort: null,
+  draft_prompt: null,
+  ui_scroll_position: null,
+  sandboxed_terminal_temp_dir: null,
+  sandbox_grants: {
+    write_paths: [],
+    network_hosts: [],
+    network_any_host: false,
+    allow_fs_write_all: false,
+    unsandboxed: false,
+    sandbox_fallback: false,
+  },
+};
+
 function zstd(doc: unknown): Uint8Array {
   return new Uint8Array(
     zstdCompressSync(new TextEncoder().encode(JSON.stringify(doc))),
@@ -284,6 +417,18 @@ export async function generate(): Promise<void> {
           folder_paths: null,
           folder_paths_order: null,
           created_at: null,
+        },
+        {
+          id: "5d8c1a3e-7f2b-4c6d-9e0a-b1c2d3e4f5a6",
+          summary: "Rename the humidity probe module",
+          updated_at: "2026-10-04T16:20:00.123456789+00:00",
+          data_type: "zstd",
+          data: zstd(tagged),
+          parent_id: null,
+          // Sorted; the person opened sensors first (order "1,0").
+          folder_paths: `${ROOT}\n${SENSORS}`,
+          folder_paths_order: "1,0",
+          created_at: "2026-10-04T16:15:00.000000000+00:00",
         },
       ],
     }],
