@@ -170,6 +170,18 @@ class PiReader {
           }
         }
         flush();
+        // A turn the provider failed or the person aborted keeps the reason
+        // (`stopReason` "error" / "aborted" with `errorMessage`).
+        const error = str(message.errorMessage);
+        if (
+          error &&
+          (message.stopReason === "error" || message.stopReason === "aborted")
+        ) {
+          this.builder.add("assistant", error, {
+            ...at,
+            flags: { isError: true },
+          });
+        }
         break;
       }
       case "toolResult":

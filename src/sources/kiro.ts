@@ -1,14 +1,20 @@
 /**
- * Kiro CLI (kiro-cli 2.x): one append-only JSONL log per session under
- * `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl`, with
- * `<sessionId>.json` beside it holding the title, cwd, times and, for a
- * sub-agent, its parent. Each line is `{version, kind, data}`: a `Prompt`,
- * an `AssistantMessage` (text and `toolUse` blocks), `ToolResults`, or a
- * `Clear` that wipes the conversation so far.
+ * Kiro, AWS's agentic IDE and its CLI, in the three places they keep chats:
+ *
+ * - kiro-cli 2.x: one append-only JSONL log per session under
+ *   `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl`, with
+ *   `<sessionId>.json` beside it holding the title, cwd, times and, for a
+ *   sub-agent, its parent. Each line is `{version, kind, data}`: a `Prompt`,
+ *   an `AssistantMessage` (text and `toolUse` blocks), `ToolResults`, or a
+ *   `Clear` that wipes the conversation so far.
+ * - kiro-cli 1.x: the SQLite store `data.sqlite3` in its data folder
+ *   (`_kiro_db.ts`); users who upgraded still have it on disk.
+ * - the Kiro IDE: one JSON file per chat in its agent extension's global
+ *   storage (`_kiro_ide.ts`).
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type {
   FileKind,
   Harness,
@@ -23,19 +29,20 @@ import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines, type WalkJsonLinesOptions } from "./_jsonl_walk.ts";
 import { isObject, list, obj, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
-import { walkRoots } from "./_roots.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { parseKiroCliDb } from "./_kiro_db.ts";
+import { parseKiroIdeSession } from "./_kiro_ide.ts";
+import { KIRO_DIALECT, KIRO_ID, kiroResultText } from "./_kiro_common.ts";
+import {
+  localAppData,
+  macAppSupport,
+  roamingAppData,
+  walkRoots,
+  xdgDataHome,
+} from "./_roots.ts";
+import { isRegularFileSync } from "./_paths.ts";
+import { ToolRecorder } from "./_tool_records.ts";
 
-const HARNESS_ID = "kiro";
-
-const DIALECT: ToolDialect = {
-  shell: new Set(["shell", "execute_bash", "execute_cmd"]),
-  commandKeys: ["command"],
-  pathTools: new Set(["read", "write", "fs_read", "fs_write"]),
-  pathKeys: ["path", "file_path"],
-  editTools: new Set(["write", "fs_write"]),
-  oldKeys: ["old_str", "oldStr", "old_string"],
-};
+const HARNESS_ID = KIRO_ID;
 
 /**
  * What a log parse returns as `state`, to resume at `safeOffset`. Malformed
@@ -61,32 +68,6 @@ function texts(content: unknown): string {
     .map((b) => isObject(b) && b.kind === "text" ? str(b.data) ?? "" : "")
     .filter((t) => t.trim() !== "")
     .join("\n\n");
-}
-
-/** A tool result's text and exit code (shell results carry `exit_status`). */
-function resultText(content: unknown): { text: string; code?: number } {
-  const parts: string[] = [];
-  let code: number | undefined;
-  for (const block of list(content)) {
-    if (!isObject(block)) continue;
-    if (block.kind === "text") {
-      const text = str(block.data);
-      if (text) parts.push(text);
-    } else if (block.kind === "json") {
-      const data = block.data;
-      if (isObject(data) && ("stdout" in data || "exit_status" in data)) {
-        const m = /(-?\d+)\s*$/.exec(str(data.exit_status) ?? "");
-        if (m) code = Number(m[1]);
-        for (const key of ["stdout", "stderr"]) {
-          const text = str(data[key]);
-          if (text?.trim()) parts.push(text);
-        }
-      } else if (data !== undefined) parts.push(JSON.stringify(data));
-    }
-  }
-  return code === undefined
-    ? { text: parts.join("\n") }
-    : { text: parts.join("\n"), code };
 }
 
 /** What `<sessionId>.json` beside a log says. */
@@ -158,7 +139,7 @@ export async function parseKiroLog(
     parent: meta.parent,
     lineage: meta.parent ? "subagent" : undefined,
   });
-  const tools = new ToolRecorder(b, DIALECT);
+  const tools = new ToolRecorder(b, KIRO_DIALECT);
   let activeFrom = state?.activeFrom ?? 0;
   let time: number | undefined;
   let skipped = 0;
@@ -205,7 +186,7 @@ export async function parseKiroLog(
           for (const block of list(data.content)) {
             if (!isObject(block) || block.kind !== "toolResult") continue;
             const result = obj(block.data);
-            const { text, code } = resultText(result.content);
+            const { text, code } = kiroResultText(result.content);
             tools.result(
               str(result.toolUseId),
               text,
@@ -241,11 +222,52 @@ export async function parseKiroLog(
   };
 }
 
-/** The CLI sessions folder: `DEJA_KIRO_ROOT`, else `${KIRO_HOME:-~/.kiro}/sessions/cli`. */
-function kiroRoots(source: SourceEnv): string[] {
-  if (source.env.DEJA_KIRO_ROOT) return [source.env.DEJA_KIRO_ROOT];
+/** The 2.x CLI sessions folder: `DEJA_KIRO_ROOT`, else `${KIRO_HOME:-~/.kiro}/sessions/cli`. */
+function cliLogRoot(source: SourceEnv): string {
+  if (source.env.DEJA_KIRO_ROOT) return source.env.DEJA_KIRO_ROOT;
   const home = source.env.KIRO_HOME || join(source.home, ".kiro");
-  return [join(home, "sessions", "cli")];
+  return join(home, "sessions", "cli");
+}
+
+/**
+ * The 1.x CLI store: `DEJA_KIRO_DB`, else `data.sqlite3` in kiro-cli's data
+ * folder (`${XDG_DATA_HOME:-~/.local/share}/kiro-cli` on Linux,
+ * `~/Library/Application Support/kiro-cli` on macOS, `%LOCALAPPDATA%\kiro-cli`
+ * on Windows).
+ */
+function cliDbPath(source: SourceEnv): string {
+  if (source.env.DEJA_KIRO_DB) return source.env.DEJA_KIRO_DB;
+  const base = source.os === "darwin"
+    ? macAppSupport(source)
+    : source.os === "windows"
+    ? localAppData(source)
+    : xdgDataHome(source);
+  return join(base, "kiro-cli", "data.sqlite3");
+}
+
+/**
+ * The IDE's sessions folder: `DEJA_KIRO_IDE_ROOT`, else
+ * `<Kiro User>/globalStorage/kiro.kiroagent/workspace-sessions`.
+ */
+function ideRoot(source: SourceEnv): string {
+  if (source.env.DEJA_KIRO_IDE_ROOT) return source.env.DEJA_KIRO_IDE_ROOT;
+  const base = source.os === "darwin"
+    ? macAppSupport(source)
+    : source.os === "windows"
+    ? roamingAppData(source)
+    : source.env.XDG_CONFIG_HOME || join(source.home, ".config");
+  return join(
+    base,
+    "Kiro",
+    "User",
+    "globalStorage",
+    "kiro.kiroagent",
+    "workspace-sessions",
+  );
+}
+
+function kiroRoots(source: SourceEnv): string[] {
+  return [cliLogRoot(source), cliDbPath(source), ideRoot(source)];
 }
 
 const logKind: FileKind = {
@@ -255,37 +277,75 @@ const logKind: FileKind = {
   parse: (path, options) => parseKiroLog(path, options),
 };
 
+const dbKind: FileKind = {
+  id: "cli-db",
+  appendOnly: false,
+  match: (path) => basename(path) === "data.sqlite3",
+  parse: (path, options) => parseKiroCliDb(path, options),
+};
+
+const ideKind: FileKind = {
+  id: "ide-session",
+  appendOnly: false,
+  match: (path) => path.endsWith(".json") && basename(path) !== "sessions.json",
+  parse: (path, options) => parseKiroIdeSession(path, options),
+};
+
 /**
- * The Kiro CLI harness.
+ * The Kiro harness: kiro-cli 2.x session logs, the 1.x CLI's SQLite store
+ * and the IDE's chat sessions.
  *
  * @example
  * ```ts
  * import { kiro } from "./kiro.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(kiro.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.kiro/sessions/cli"]);
+ * deepEqual(kiro.roots({ home: "/h", env: {}, os: "linux" }), [
+ *   "/h/.kiro/sessions/cli",
+ *   "/h/.local/share/kiro-cli/data.sqlite3",
+ *   "/h/.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions",
+ * ]);
  * ```
  */
 export const kiro: Harness = {
   id: HARNESS_ID,
   name: "Kiro",
   format:
-    "append-only JSONL (Prompt / AssistantMessage / ToolResults / Clear) per CLI session, metadata JSON beside it",
-  envOverrides: ["KIRO_HOME", "DEJA_KIRO_ROOT"],
+    "append-only JSONL (Prompt / AssistantMessage / ToolResults / Clear) per kiro-cli 2.x session, metadata JSON beside it; kiro-cli 1.x SQLite `data.sqlite3` (ConversationState JSON per row); Kiro IDE session JSON per chat",
+  envOverrides: [
+    "KIRO_HOME",
+    "DEJA_KIRO_ROOT",
+    "DEJA_KIRO_DB",
+    "DEJA_KIRO_IDE_ROOT",
+    "XDG_DATA_HOME",
+    "XDG_CONFIG_HOME",
+    "APPDATA",
+    "LOCALAPPDATA",
+  ],
   roots: kiroRoots,
   discover(source: SourceEnv): Promise<string[]> {
-    return Promise.resolve(
-      walkRoots(kiroRoots(source), logKind.match, { maxDepth: 0 }),
+    const found = walkRoots([cliLogRoot(source)], logKind.match, {
+      maxDepth: 0,
+    });
+    const db = cliDbPath(source);
+    if (dbKind.match(db) && isRegularFileSync(db)) found.push(db);
+    // Sessions sit one folder down, in their workspace's folder.
+    const ide = ideRoot(source);
+    found.push(
+      ...walkRoots([ide], ideKind.match, { maxDepth: 1 })
+        .filter((p) => dirname(p) !== ide),
     );
+    return Promise.resolve(found);
   },
-  kinds: [logKind],
+  kinds: [logKind, dbKind, ideKind],
+  revision: 2,
   docs: {
     store:
-      "`${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder)",
+      "kiro-cli 2.x: `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder). kiro-cli 1.x: `data.sqlite3` in `${XDG_DATA_HOME:-~/.local/share}/kiro-cli` (Linux), `~/Library/Application Support/kiro-cli` (macOS), `%LOCALAPPDATA%\\kiro-cli` (Windows); `DEJA_KIRO_DB` names the file. Kiro IDE: `<User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 workspace>/<sessionId>.json`, `<User>` being `~/.config/Kiro/User`, `~/Library/Application Support/Kiro/User` or `%APPDATA%\\Kiro\\User` (`DEJA_KIRO_IDE_ROOT` names the workspace-sessions folder)",
     extracts:
-      "prompts and replies (text blocks), tool calls as commands (`shell`) with the exit status of their result, files (read/write) and edits (old_str), tool results (stdout and stderr) with error status; the metadata's title, cwd as project and `parent_session_id` as sub-agent parent; a `Clear` puts what came before under a `clear` mark",
+      "2.x logs: prompts and replies (text blocks), tool calls as commands (`shell`) with the exit status of their result, files (read/write) and edits (old_str), tool results (stdout and stderr) with error status; the metadata's title, cwd as project and `parent_session_id` as sub-agent parent; a `Clear` puts what came before under a `clear` mark. 1.x store (`conversations_v2`, else `conversations`): one session per conversation with prompts, replies, tool uses (`execute_bash` as commands, `fs_read`/`fs_write` paths and `old_str` edits), `ToolUseResults` and cancelled tool uses with `Error` status and shell exit codes, the compaction summary, the prompt's cwd (else the row's folder key) and the row times. IDE: user and assistant text, title, workspace folder (from `workspaceDirectory` or the base64 folder name), `sessions.json` dates",
     omits:
-      "thinking and image blocks, tool-use purposes, model and credit metadata; the Kiro IDE's chat stores and the CLI's older SQLite conversation tables (their on-disk shape was not verified); replies carry their prompt's time (the log stamps prompts only)",
+      "thinking and image blocks, tool-use purposes, model and credit metadata; in the 1.x store, the `transcript` copy, tool specs and context files; in IDE sessions, tool traffic and prompt logs (their shape was not verified), and per-message times (the file stamps none that were verified); replies carry their prompt's time (the 2.x log and 1.x store stamp prompts only)",
     verified:
-      "fixture only: no real Kiro sample; the line shapes, `Clear`, the metadata fields and `KIRO_HOME` from public kiro-cli 2.x session readers",
+      "fixtures only: no real Kiro sample; the 2.x line shapes, `Clear`, the metadata fields and `KIRO_HOME` from public kiro-cli 2.x session readers; the 1.x table (`conversations_v2` migration) and ConversationState/UserMessage/AssistantMessage serde shapes from aws/amazon-q-developer-cli `crates/chat-cli` (kiro-cli's predecessor), its data-folder names from public kiro-cli readers; the IDE folder and session fields from public Kiro IDE readers",
   },
 };

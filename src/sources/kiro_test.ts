@@ -1,7 +1,11 @@
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import type { ParseOptions, ParseResult, SourceEnv } from "../core/harness.ts";
 import { isSuperseded, type Session } from "../core/types.ts";
 import { kiro, parseKiroLog } from "./kiro.ts";
+import { parseKiroCliDb } from "./_kiro_db.ts";
+import { parseKiroIdeSession } from "./_kiro_ide.ts";
+import { copyFile, writeFixtureDb } from "./_store_test_kit.ts";
+import { SCHEMA } from "../../tests/fixtures_gen/kiro.ts";
 import { jsonLines, resumeOptions, tempFileAt } from "./_test_kit.ts";
 
 const HOME = new URL("../../fixtures/kiro", import.meta.url).pathname;
@@ -34,13 +38,54 @@ Deno.test("kiro.roots() honours DEJA_KIRO_ROOT, then KIRO_HOME, then HOME", asyn
     ] as const
   ) {
     await t.step(JSON.stringify(env), () => {
-      deepEqual(kiro.roots({ home: "/h", env, os: "linux" }), [want]);
+      equal(kiro.roots({ home: "/h", env, os: "linux" })[0], want);
     });
   }
 });
 
-Deno.test("kiro.discover() finds the log, not its metadata", async () => {
-  deepEqual(await kiro.discover(source), [FIXTURE]);
+Deno.test("kiro.roots() names the 1.x store and the IDE sessions on each OS", async (t) => {
+  const ide = "Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions";
+  for (
+    const [os, env, want] of [
+      ["linux", {}, [
+        "/h/.local/share/kiro-cli/data.sqlite3",
+        `/h/.config/${ide}`,
+      ]],
+      ["linux", { XDG_DATA_HOME: "/d", XDG_CONFIG_HOME: "/c" }, [
+        "/d/kiro-cli/data.sqlite3",
+        `/c/${ide}`,
+      ]],
+      ["darwin", {}, [
+        "/h/Library/Application Support/kiro-cli/data.sqlite3",
+        `/h/Library/Application Support/${ide}`,
+      ]],
+      ["windows", { LOCALAPPDATA: "/l", APPDATA: "/r" }, [
+        "/l/kiro-cli/data.sqlite3",
+        `/r/${ide}`,
+      ]],
+      ["linux", { DEJA_KIRO_DB: "/x.db", DEJA_KIRO_IDE_ROOT: "/ide" }, [
+        "/x.db",
+        "/ide",
+      ]],
+    ] as const
+  ) {
+    await t.step(`${os} ${JSON.stringify(env)}`, () => {
+      deepEqual(kiro.roots({ home: "/h", env, os }).slice(1), [...want]);
+    });
+  }
+});
+
+const DB = `${HOME}/.local/share/kiro-cli/data.sqlite3`;
+const IDE_DIR =
+  `${HOME}/.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions/L2hvbWUvZGV2L2NvZGUvdGlkZXBvb2w`;
+const IDE = `${IDE_DIR}/d2b7c9e1-58a4-4f0e-9c3b-6e1a7f2d4c85.json`;
+
+Deno.test("kiro.discover() finds the log, the 1.x store and IDE sessions, not metadata or indexes", async () => {
+  deepEqual(await kiro.discover(source), [FIXTURE, DB, IDE]);
+  deepEqual(
+    [FIXTURE, DB, IDE].map((p) => kiro.kinds.find((k) => k.match(p))?.id),
+    ["cli-log", "cli-db", "ide-session"],
+  );
 });
 
 Deno.test("parseKiroLog() reads prompts, tools and results, and marks what a Clear wiped", async () => {
@@ -158,6 +203,197 @@ Deno.test("parseKiroLog() survives hostile input", async (t) => {
       const path = await logFile(text);
       await Deno.writeTextFile(path.replace(/\.jsonl$/, ".json"), "[1,");
       ok((await parse(path)).skipped >= 0);
+    });
+  }
+});
+
+Deno.test("parseKiroCliDb() reads each conversations_v2 row as a session with its tools", async () => {
+  const r = await parseKiroCliDb(await copyFile(DB), {
+    includeSubagents: true,
+    source,
+  });
+  equal(r.skipped, 1, "the torn row");
+  equal(r.sessions.length, 2);
+  const s = r.sessions[0] as Session;
+  deepEqual([s.id, s.project, s.cwd, s.started, s.updated], [
+    "0f4d2c9a-6b1e-4e73-9a58-c2d7e1b4f306",
+    "tidepool",
+    "/home/dev/code/tidepool",
+    1778483643120,
+    1778483800002,
+  ]);
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.exitCode, r.flags?.isError]),
+    [
+      ["user", undefined, undefined, undefined],
+      ["assistant", undefined, undefined, undefined],
+      ["command", "execute_bash", 101, undefined],
+      ["tool-output", "execute_bash", undefined, true],
+      ["files", "fs_read", undefined, undefined],
+      ["tool-output", "fs_read", undefined, undefined],
+      ["assistant", undefined, undefined, undefined],
+      ["files", "fs_write", undefined, undefined],
+      ["edit", "fs_write", undefined, undefined],
+      ["tool-output", "fs_write", undefined, true],
+      ["user", undefined, undefined, undefined],
+      ["assistant", undefined, undefined, undefined],
+    ],
+  );
+  equal(s.records[2]?.text, "cargo test -p importer");
+  ok(s.records[3]?.text.includes("index out of bounds"));
+  equal(s.records[4]?.text, "/home/dev/code/tidepool/src/row.rs");
+  equal(s.records[10]?.text, "Wait, keep the panic message too.");
+  equal(s.records[1]?.locator.recordId, "a1");
+  const c = r.sessions[1] as Session;
+  deepEqual(c.records.map((x) => [x.role, x.text]), [
+    [
+      "summary",
+      "We renamed the crate to tidepool-core and moved the CLI into its own binary.",
+    ],
+    ["user", "Now add a --since flag to the export command."],
+    ["assistant", "Added --since, parsed with humantime."],
+  ]);
+  equal(c.project, "tidepool", "the row's folder key");
+});
+
+Deno.test("parseKiroCliDb() reads the older conversations table and refuses unknown stores", async () => {
+  const dir = await Deno.makeTempDir();
+  const old = `${dir}/old/data.sqlite3`;
+  await writeFixtureDb(
+    old,
+    "CREATE TABLE conversations (key TEXT PRIMARY KEY, value TEXT);",
+    [
+      {
+        table: "conversations",
+        rows: [{
+          key: "/w/app",
+          value: JSON.stringify({
+            conversation_id: "c1",
+            history: [[
+              { content: { Prompt: { prompt: "hi" } } },
+              { Response: { message_id: "m", content: "hello" } },
+            ]],
+          }),
+        }],
+      },
+    ],
+  );
+  const r = await parseKiroCliDb(old, { includeSubagents: true, source });
+  deepEqual(r.sessions.map((s) => [s.id, s.project, s.records.length]), [
+    ["c1", "app", 2],
+  ]);
+  const other = `${dir}/other/data.sqlite3`;
+  await writeFixtureDb(
+    other,
+    "CREATE TABLE auth_kv (key TEXT, value TEXT);",
+    [],
+  );
+  await rejects(
+    parseKiroCliDb(other, { includeSubagents: true, source }),
+    /Unknown Kiro CLI schema/,
+  );
+});
+
+Deno.test("parseKiroCliDb() survives hostile values", async () => {
+  const path = `${await Deno.makeTempDir()}/data.sqlite3`;
+  const values = [
+    "null",
+    "[]",
+    JSON.stringify({ conversation_id: 5, history: "x" }),
+    JSON.stringify({
+      conversation_id: "h1",
+      latest_summary: { no: 1 },
+      history: [
+        null,
+        [],
+        { user: { content: { Prompt: { prompt: 3 } } }, assistant: "x" },
+        {
+          user: { content: { ToolUseResults: { tool_use_results: [7, {}] } } },
+          assistant: {
+            ToolUse: {
+              tool_uses: [null, { name: 4 }, {
+                name: "fs_read",
+                args: { operations: "x" },
+              }],
+            },
+          },
+        },
+        {
+          user: { timestamp: "soon", content: { Prompt: { prompt: "kept" } } },
+        },
+      ],
+    }),
+  ];
+  await writeFixtureDb(path, SCHEMA, [{
+    table: "conversations_v2",
+    rows: values.map((value, i) => ({
+      key: `k${i}`,
+      conversation_id: `id${i}`,
+      value,
+      created_at: i,
+      updated_at: 2 ** 60,
+    })),
+  }]);
+  const r = await parseKiroCliDb(path, { includeSubagents: true, source });
+  ok(r.skipped >= 2);
+  ok(r.sessions.some((s) => s.records.some((x) => x.text === "kept")));
+});
+
+Deno.test("parseKiroIdeSession() reads text, title and workspace of an IDE chat", async () => {
+  const r = await parseKiroIdeSession(IDE, { includeSubagents: true, source });
+  const s = r.sessions[0] as Session;
+  deepEqual([s.id, s.title, s.project, s.started], [
+    "d2b7c9e1-58a4-4f0e-9c3b-6e1a7f2d4c85",
+    "Spec for tide alerts",
+    "tidepool",
+    1778659200000,
+  ]);
+  deepEqual(s.records.map((x) => [x.role, x.locator.recordId]), [
+    ["user", "u-1"],
+    ["assistant", "m-1"],
+    ["user", "u-2"],
+    ["assistant", "m-2"],
+  ]);
+  ok(!s.records.some((x) => x.text.includes("base64")), "image parts");
+  ok(!s.records.some((x) => x.text.includes("system prompt")), "prompt logs");
+});
+
+Deno.test("parseKiroIdeSession() takes the workspace from the folder name, and skips torn or hostile files", async (t) => {
+  const dir = `${await Deno.makeTempDir()}/L3cvYXBw`;
+  await Deno.mkdir(dir);
+  const cases: Array<[string, string, number]> = [
+    [
+      "plain",
+      JSON.stringify({
+        history: [{ message: { role: "user", content: "hi" } }],
+      }),
+      1,
+    ],
+    ["torn", '{"sessionId":"x","history":[{"message":{"role":"us', 0],
+    ["not an object", "[1,2]", 0],
+    [
+      "wrong types",
+      JSON.stringify({
+        sessionId: 3,
+        title: [],
+        history: [null, 4, { message: { role: "tool", content: "x" } }, {
+          message: { role: "user", content: [null, { type: "text", text: 5 }] },
+        }],
+      }),
+      0,
+    ],
+    ["huge nesting", '{"history":' + "[".repeat(100_000), 0],
+  ];
+  for (const [name, text, count] of cases) {
+    await t.step(name, async () => {
+      const path = `${dir}/s.json`;
+      await Deno.writeTextFile(path, text);
+      const r = await parseKiroIdeSession(path, {
+        includeSubagents: true,
+        source,
+      });
+      equal(r.sessions.length, count);
+      if (count) equal(r.sessions[0]?.project, "app");
     });
   }
 });

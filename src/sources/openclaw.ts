@@ -163,6 +163,7 @@ export const openclaw: Harness = {
     );
   },
   kinds: [sessionKind],
+  revision: 2,
   docs: {
     store:
       "`${OPENCLAW_STATE_DIR:-~/.openclaw}/agents/<agentId>/sessions/<sessionId>.jsonl` with `sessions.json` beside it (same on every OS; `DEJA_OPENCLAW_ROOT` names the agents folder)",

@@ -94,14 +94,15 @@ export const pi: Harness = {
     );
   },
   kinds: [sessionKind],
+  revision: 2,
   docs: {
     store:
       "`${PI_CODING_AGENT_DIR:-~/.pi/agent}/sessions/--<encoded-cwd>--/<time>_<uuid>.jsonl` (same on every OS; `DEJA_PI_ROOT` names the sessions directory)",
     extracts:
-      "user and assistant text, tool calls as commands (bash), files (read/write/edit) and edits (oldText), tool results with isError, `!` shell runs with their exit code and output, compaction and branch summaries, the session name as title, the header's cwd as project and `parentSession` as fork parent; entries on branches other than the active leaf's chain are kept under `branch` marks",
+      "user and assistant text, tool calls as commands (bash), files (read/write/edit) and edits (oldText), tool results with isError, the `errorMessage` of a turn that stopped with `error` or `aborted` (flagged as an error), `!` shell runs with their exit code and output, compaction and branch summaries, the session name as title, the header's cwd as project and `parentSession` as fork parent; entries on branches other than the active leaf's chain are kept under `branch` marks",
     omits:
       "thinking blocks, images, extension (custom/hook) messages and state entries, model and thinking-level changes, labels",
     verified:
-      "fixture only: no real Pi sample; entry types and the leaf-chain rule from pi-mono's session-manager source (session version 3)",
+      "fixture only: no real Pi sample; entry types, the v1-v3 migrations and the leaf-chain rule from the session-manager source of badlogic/pi-mono and its successor earendil-works/pi (session version 3, still current), `stopReason`/`errorMessage` from pi-ai's assistant message",
   },
 };

@@ -161,6 +161,48 @@ Deno.test("parsePiSession() names a fork's parent and drops extension messages",
   ]);
 });
 
+Deno.test("parsePiSession() keeps the error of a failed or aborted turn, flagged", async () => {
+  const path = await sessionFile(jsonLines([
+    HEADER,
+    msg("a", null, { role: "user", content: "summarise the kiln log" }),
+    msg("b", "a", {
+      role: "assistant",
+      content: [{ type: "thinking", thinking: "hm" }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      stopReason: "error",
+      errorMessage: "429 rate_limit_error: Number of request tokens exceeded",
+      timestamp: 1767225601000,
+    }),
+    msg("c", "b", {
+      role: "assistant",
+      content: [{ type: "text", text: "Partial: the kiln" }],
+      stopReason: "aborted",
+      errorMessage: "Request was aborted",
+    }),
+    msg("d", "c", {
+      role: "assistant",
+      content: "fine",
+      stopReason: "stop",
+      errorMessage: "ignored when the turn stopped normally",
+    }),
+    msg("e", "d", { role: "assistant", stopReason: "error", errorMessage: 5 }),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.flags?.isError]), [
+    ["user", "summarise the kiln log", undefined],
+    [
+      "assistant",
+      "429 rate_limit_error: Number of request tokens exceeded",
+      true,
+    ],
+    ["assistant", "Partial: the kiln", undefined],
+    ["assistant", "Request was aborted", true],
+    ["assistant", "fine", undefined],
+  ]);
+});
+
 Deno.test("parsePiSession() leaves a torn last line and counts malformed and oversized ones", async () => {
   const text = jsonLines([
     HEADER,
