@@ -291,6 +291,9 @@ function printLadder(io: Io, result: SearchResult): void {
       io.stdout.write(`  (over budget: ${r.overBudget.join(", ")})`);
     }
     io.stdout.write("\n");
+    if (r.notMeant) {
+      io.stdout.write(`not meant (not searched): ${r.notMeant}\n`);
+    }
     if (r.time) {
       io.stdout.write(
         `time: "${r.time.phrase}" → ${r.time.from.slice(0, 10)} … ${

@@ -46,7 +46,7 @@ const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
 
 const BEFORE = /\b(?:in|with|from|by|using|asked|ask|told)\s+$/i;
 const AFTER =
-  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
+  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli|run|runs|thread|threads|conversation|conversations)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
 
 /**
  * An article or possessive before a name makes it a thing of the project
@@ -86,6 +86,11 @@ export function agentNamed(query: string): AgentMention | undefined {
     const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
     const before = query.slice(0, m.index);
     const after = query.slice(m.index + m[0].length);
+    // A part of a path, a file name or an identifier names no agent
+    // (src/app/copilot/copilot.page.html, codex_config).
+    if (
+      /[\w/\\.-]$/.test(before) || /^(?:[/\\_]|\.\w|-(?!cli\b)\w)/i.test(after)
+    ) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
     const ids = DISTINCT[word] && (cued || !DETERMINER.test(before))
       ? DISTINCT[word]

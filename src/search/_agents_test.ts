@@ -35,6 +35,15 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ["continue the migration after the backup", undefined],
     ["redis timeout in production", undefined],
     ["E2F0FF background in the copilot chat page", undefined],
+    ["src/app/copilot/copilot.page.html:13:10 - error NG8002", undefined],
+    ["load codex_config.toml in the wizard", undefined],
+    ["what did gemini-cli say about the quota", ["gemini"]],
+    [
+      "the aider run that hit the quota",
+      ["aider"],
+      "the run that hit the quota",
+    ],
+    ["Claude Code's fix.", ["claude-code"], "fix."],
     ["rotate our claude api key", undefined],
     [
       "what did the codex session change",

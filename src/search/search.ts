@@ -226,6 +226,8 @@ export interface QueryReading {
   overBudget: string[];
   /** A time window said in words. */
   time?: { from: string; to: string; phrase: string };
+  /** A clause naming what is not meant (", not the long one"), not searched. */
+  notMeant?: string;
 }
 
 /** A search answer. */
@@ -792,6 +794,7 @@ function readingOf(q: UnderstoodQuery): QueryReading {
     dropped: q.dropped,
     overBudget: q.overBudget,
   };
+  if (q.notMeant) out.notMeant = q.notMeant;
   if (q.time) {
     out.time = {
       from: new Date(q.time.from).toISOString(),

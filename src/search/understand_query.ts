@@ -83,7 +83,20 @@ export interface UnderstoodQuery {
   long: boolean;
   /** The ask is about the asker ("did I…", "my…"): weigh their own turns. */
   personal: boolean;
+  /**
+   * A clause of the ask naming what is not meant (", not the long one"):
+   * its words are not searched.
+   */
+  notMeant?: string;
 }
+
+/**
+ * ", not the openrouter one", "; not that session", "but not the cache":
+ * a clause setting aside another thing the asker remembers. ("redis, not
+ * memcached" without an article is the choice itself, and stays.)
+ */
+const NOT_MEANT =
+  /(?:[,;—–]|\bbut)\s*not\s+(?:the|that|this|a|an|my|our|those|these)\b[^,.;?!]*/gi;
 
 /**
  * A question about the asker: first person singular ("did I", "my") and no
@@ -327,6 +340,10 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
 const SESSION_FRAMING =
   /\b(?:(?:find|show)(?:\s+me)?\s+)?(which|what|the|that)\s+sessions?\b(?!\s+(?:timeouts?|cookies?|tokens?|ids?|stores?|keys?|storage|state|data|handling|management|manager|middleware|expir\w*|length|lifetime|replay|fixation|hijacking|tables?|variables?|objects?|affinity|limits?|ttl|secrets?|pool|count|start|end|hooks?|files?)\b)/gi;
 
+/** "the short chat", "a long session": how big a session was, no topic. */
+const SESSION_SIZE =
+  /\b(?:short|shorter|long|longer|quick|brief)\s+(?:chat|session|conversation|thread)s?\b/gi;
+
 /**
  * Understands a query: the ask, its terms in budget order, the time window.
  *
@@ -355,7 +372,14 @@ export function understandQuery(
   const time = askTime.window ?? restTime.window;
   const dropped: string[] = [];
   const found: QueryTerm[] = [];
-  termsOf(askTime.text.replace(SESSION_FRAMING, "$1"), 1, found, dropped);
+  const notMeant = askTime.text.match(NOT_MEANT) ?? [];
+  termsOf(
+    askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " ")
+      .replace(SESSION_FRAMING, "$1"),
+    1,
+    found,
+    dropped,
+  );
   termsOf(restTime.text, long ? 0.3 : 0.7, found, dropped);
   if (time) {
     // Absolute times are words too: keep a month or year, not required.
@@ -411,6 +435,10 @@ export function understandQuery(
     personal: isPersonal(ask),
   };
   if (time) out.time = time;
+  if (notMeant.length) {
+    out.notMeant = notMeant.map((c) => c.replace(/^[\s,;—–]+/, "").trim())
+      .join("; ");
+  }
   return out;
 }
 

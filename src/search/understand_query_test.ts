@@ -304,3 +304,23 @@ Deno.test("understandQuery() marks words joined by hyphens or dots as plain", ()
     ],
   );
 });
+
+Deno.test("understandQuery() leaves out a clause naming what is not meant", () => {
+  const q = understandQuery(
+    "the aider run that failed on the quota, not the openrouter invalid model one",
+    { now: NOW },
+  );
+  deepEqual(q.terms.map((t) => t.text), ["aider", "run", "failed", "quota"]);
+  equal(q.notMeant, "not the openrouter invalid model one");
+  // The choice itself stays: no article after "not".
+  const choice = understandQuery("why did we pick redis, not memcached", {
+    now: NOW,
+  });
+  ok(choice.terms.some((t) => t.text === "memcached"));
+  equal(choice.notMeant, undefined);
+  // "the short chat" says how big a session was, not what it was about.
+  const size = understandQuery("the short chat about the container", {
+    now: NOW,
+  });
+  deepEqual(size.terms.map((t) => t.text), ["container"]);
+});

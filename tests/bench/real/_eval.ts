@@ -132,7 +132,12 @@ export function scoreOutcomes(outcomes: readonly Outcome[]): KindScore[] {
       mrr: of.reduce((a, o) => a + (o.rank > 0 ? 1 / o.rank : 0), 0) / n,
     };
   };
-  return [...QUESTION_KINDS.map(score).filter((s) => s.n > 0), score("all")];
+  // A question file may name kinds of its own: they follow the known ones.
+  const kinds = new Set<QuestionKind>([
+    ...QUESTION_KINDS,
+    ...outcomes.map((o) => o.question.kind),
+  ]);
+  return [...[...kinds].map(score).filter((s) => s.n > 0), score("all")];
 }
 
 /**
