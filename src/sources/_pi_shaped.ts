@@ -58,12 +58,12 @@ class PiReader {
   #headerSeen = false;
   skipped = 0;
 
-  constructor(path: string, off: Set<number>, shape: PiShape) {
+  constructor(path: string, off: Set<number>, shape: PiShape, id?: string) {
     this.#off = off;
     this.#shape = shape;
     this.builder = new SessionBuilder({
       harness: shape.harness,
-      id: shape.idFromName(segments(path).at(-1) ?? ""),
+      id: id ?? shape.idFromName(segments(path).at(-1) ?? ""),
       path,
       project: shape.fallbackProject,
     });
@@ -278,11 +278,7 @@ export async function parsePiShaped(
   const seen = new Set<string>();
   let index = 0;
   await walkJsonLines(path, walkOptions, (entry) => {
-    const i = index++;
-    const id = str(entry.id);
-    if (entry.type === "session" || !id || seen.has(id)) return;
-    seen.add(id);
-    nodes.push({ id, parent: str(entry.parentId), index: i });
+    treeNode(entry, index++, nodes, seen);
   });
   const reader = new PiReader(path, offChain(nodes), shape);
   const walked = await walkJsonLines(
@@ -290,10 +286,68 @@ export async function parsePiShaped(
     walkOptions,
     (entry, locator) => reader.line(entry, locator),
   );
+  return finish(reader, walked.skipped);
+}
+
+/** Adds an entry's place in the tree, once per id; the header has none. */
+function treeNode(
+  entry: Json,
+  index: number,
+  nodes: TreeNode[],
+  seen: Set<string>,
+): void {
+  const id = str(entry.id);
+  if (entry.type === "session" || !id || seen.has(id)) return;
+  seen.add(id);
+  nodes.push({ id, parent: str(entry.parentId), index });
+}
+
+function finish(reader: PiReader, skipped: number): ParseResult {
   reader.finish();
   const session = reader.builder.build();
   return {
     sessions: session.records.length > 0 ? [session] : [],
-    skipped: walked.skipped + reader.skipped,
+    skipped: skipped + reader.skipped,
   };
+}
+
+/** One pi-shaped entry already read, with where it was read. */
+export interface PiEntry {
+  /** The entry (one line of a session file). */
+  entry: Json;
+  /** Where it was read. */
+  locator: Locator;
+}
+
+/**
+ * Parses one pi-shaped session whose entries were read from somewhere other
+ * than a JSONL file (OpenClaw's agent database keeps each line as a row),
+ * exactly as {@linkcode parsePiShaped} reads a file.
+ *
+ * @param path The store the entries came from.
+ * @param entries The session's entries, in order.
+ * @param shape The harness, and the session id when no header names one.
+ * @returns The session.
+ * @example
+ * ```ts
+ * import { parsePiShapedEntries } from "./_pi_shaped.ts";
+ * import { equal } from "node:assert/strict";
+ * const locator = { path: "/s/agent.sqlite", recordId: "s1:0" };
+ * const { sessions } = parsePiShapedEntries("/s/agent.sqlite", [
+ *   { entry: { type: "message", id: "e1", message: { role: "user", content: "hi" } }, locator },
+ * ], { harness: "openclaw", idFromName: (n) => n, id: "s1" });
+ * equal(sessions[0]?.id, "s1");
+ * ```
+ */
+export function parsePiShapedEntries(
+  path: string,
+  entries: readonly PiEntry[],
+  shape: PiShape & { id?: string },
+): ParseResult {
+  const nodes: TreeNode[] = [];
+  const seen = new Set<string>();
+  entries.forEach(({ entry }, i) => treeNode(entry, i, nodes, seen));
+  const reader = new PiReader(path, offChain(nodes), shape, shape.id);
+  for (const { entry, locator } of entries) reader.line(entry, locator);
+  return finish(reader, 0);
 }

@@ -88,7 +88,8 @@ function textBlocks(content: unknown): string {
 
 /** Text of a tool result: v3 nests a `tool-result` block, v4 is the message. */
 function resultText(data: Json): { text: string; isError: boolean } {
-  let isError = data.isError === true;
+  // Current logs mark a failed call with `error: { name, code }`.
+  let isError = data.isError === true || isObject(data.error);
   const parts: string[] = [];
   const message = isObject(data.message) ? data.message : undefined;
   if (message) {
@@ -162,6 +163,8 @@ class EventReader {
   #deltaAt: { locator: Locator; time?: number } | undefined;
   /** Text flushed from deltas, so a late complete message is not doubled. */
   #flushed: string | undefined;
+  /** Leading events a child inherited from its parent, still to pass over. */
+  #seedLeft = 0;
 
   constructor(path: string, options: ParseOptions) {
     this.#path = path;
@@ -188,13 +191,20 @@ class EventReader {
     const depth = typeof obj.delegationDepth === "number"
       ? obj.delegationDepth
       : 0;
-    const sub = depth > 0;
+    const sub = depth > 0 || obj.origin === "subagent";
     if (sub && !this.#options.includeSubagents) {
       this.dropped = true;
       return;
     }
-    const parent = (str(obj.parentSessionId) ?? str(obj.parentId) ??
-      str(obj.parent))?.replace(/^session-/, "");
+    // Current headers name the parent `parentSession`; older ones differed.
+    const parent = (str(obj.parentSession) ?? str(obj.parentSessionId) ??
+      str(obj.parentId) ?? str(obj.parent))?.replace(/^session-/, "");
+    // A child seeded from its parent starts with that parent's events, which
+    // the parent's own log already holds.
+    if (
+      parent && typeof obj.seedLength === "number" &&
+      Number.isSafeInteger(obj.seedLength) && obj.seedLength > 0
+    ) this.#seedLeft = obj.seedLength;
     const cwd = str(obj.cwd);
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
@@ -202,8 +212,8 @@ class EventReader {
       path: this.#path,
       cwd,
       project: cwd ? undefined : baseName(dirOf(dirOf(this.#path))),
-      parent: sub ? parent : undefined,
-      lineage: sub && parent ? "subagent" : undefined,
+      parent,
+      lineage: parent ? (sub ? "subagent" : "fork") : undefined,
     });
     this.builder.touch(parseTime(obj.createdAt));
     this.#tools = new ToolRecorder(this.builder, DIALECT);
@@ -234,6 +244,10 @@ class EventReader {
     }
     if (typeof type !== "string") {
       this.skipped++;
+      return;
+    }
+    if (this.#seedLeft > 0) {
+      this.#seedLeft--;
       return;
     }
     const builder = this.#session();
@@ -458,6 +472,8 @@ const logKind: FileKind = {
  */
 export const deepseek: Harness = {
   id: HARNESS_ID,
+  // 2: parentSession, seedLength, origin and tool/result error identities.
+  revision: 2,
   name: "DeepSeek Harness",
   format:
     "JSONL event log per session (session.vN.jsonl, zstd-framed .zstd by default), newest generation per session",
@@ -502,10 +518,10 @@ export const deepseek: Harness = {
     store:
       "`${DSH_HOME:-~/.dsh}/sessions/<workspace-slug>/session-<uuid>/session.vN.jsonl[.zstd]` (older `session.jsonl[.zstd]`), same on every OS; `DEJA_DEEPSEEK_ROOT` names the sessions folder",
     extracts:
-      "the newest generation per session directory; user/message with source kind `user` as user, assistant/message text blocks as assistant (streamed text-delta chunks and packed text-chunks only for an answer that never completed), tool/call as command (bash/pwsh) and files/edit (read/write/edit/str_replace_editor), tool/result (v3 nested and v4 message shapes) as tool-output with isError and the `[exit code: N]` footer as exit code, session/title as title, header cwd as project; sessions with delegationDepth > 0 as sub-agents",
+      "the newest generation per session directory; user/message with source kind `user` as user, assistant/message text blocks as assistant (streamed text-delta chunks and packed text-chunks only for an answer that never completed), tool/call as command (bash/pwsh) and files/edit (read/write/edit/str_replace_editor), tool/result (v3 nested and v4 message shapes) as tool-output with isError (or an `error: { name, code }` identity) and the `[exit code: N]` footer as exit code, session/title as title, header cwd as project; sessions with delegationDepth > 0 or `origin: \"subagent\"` as sub-agents of the header's `parentSession` (older `parentSessionId`), other sessions naming a `parentSession` as its forks; a seeded child's first `seedLength` events (its parent's history) left to the parent",
     omits:
-      "reasoning blocks, plugin-spliced user messages (sandbox policy, skill catalogue), older generations of a rewritten session, step/turn bookkeeping; zstd frames are decoded in-process (no zstd CLI needed)",
+      "reasoning blocks, plugin-spliced user messages (sandbox policy, skill catalogue), older generations of a rewritten session, step/turn bookkeeping, request headers and context, identity and end-seed markers; zstd frames are decoded in-process (no zstd CLI needed)",
     verified:
-      "built from the documented format (dsh 0.1.1-rc.2 log, v4 changes from dsh-base 0.1.7-rc.2); no real sample, fixtures/deepseek (generated by tests/fixtures_gen/deepseek.ts)",
+      "built from the documented format (dsh 0.1.1-rc.2 log, v4 changes from dsh-base 0.1.7-rc.2) and the header and event types in dsh's packages/core/session/src/types.ts (`parentSession`, `seedLength`, `origin`, `delegationDepth`; `tool/result.error`), read from a public fork; no real sample, fixtures/deepseek (generated by tests/fixtures_gen/deepseek.ts)",
   },
 };

@@ -254,3 +254,116 @@ Deno.test("decodeZstdFrames() decodes every frame and reports a torn tail", () =
   equal(torn.complete, false);
   equal(new TextDecoder().decode(torn.bytes), "one\n");
 });
+
+Deno.test("parseDeepseekLog() reads a current header: parentSession, seedLength, origin, and failed results", async (t) => {
+  const seeded = (header: Record<string, unknown>) =>
+    jsonLines([
+      {
+        type: "session",
+        version: 4,
+        id: "session-c1",
+        createdAt: 1795500000000,
+        cwd: "/home/dev/shop",
+        parentSession: "session-p1",
+        seedLength: 2,
+        ...header,
+      },
+      // The two events the child inherited from its parent.
+      {
+        type: "user/message",
+        seq: 0,
+        time: 1795400000000,
+        data: {
+          source: { kind: "user" },
+          message: { content: [{ type: "text", text: "parent's question" }] },
+        },
+      },
+      {
+        type: "assistant/message",
+        seq: 1,
+        time: 1795400001000,
+        data: {
+          turn: 0,
+          step: 0,
+          message: { content: [{ type: "text", text: "parent's answer" }] },
+        },
+      },
+      { type: "session/end-seed", seq: 2, time: 1795500000100, data: {} },
+      {
+        type: "user/message",
+        seq: 3,
+        time: 1795500001000,
+        data: {
+          source: { kind: "user" },
+          message: {
+            content: [{ type: "text", text: "now try it on staging" }],
+          },
+        },
+      },
+      {
+        type: "tool/call",
+        seq: 4,
+        time: 1795500002000,
+        data: {
+          turn: 1,
+          step: 0,
+          callId: "c1",
+          name: "bash",
+          arguments: '{"command":"make deploy-staging"}',
+        },
+      },
+      {
+        type: "tool/result",
+        seq: 5,
+        time: 1795500003000,
+        data: {
+          turn: 1,
+          step: 0,
+          message: {
+            toolCallId: "c1",
+            content: [{ type: "text", text: "permission denied" }],
+          },
+          error: { name: "ToolExecutionError", code: "EXEC_FAILED" },
+        },
+      },
+    ]);
+  await t.step("a fork", async () => {
+    const s = (await parseDeepseekLog(await logFile(seeded({})), opts))
+      .sessions[0];
+    deepEqual([s?.id, s?.parent, s?.lineage], ["c1", "p1", "fork"]);
+    deepEqual(
+      s?.records.map((r) => [r.role, r.text, r.flags?.isError]),
+      [
+        ["user", "now try it on staging", undefined],
+        ["command", "make deploy-staging", undefined],
+        ["tool-output", "permission denied", true],
+      ],
+    );
+  });
+  await t.step("a sub-agent by origin", async () => {
+    const path = await logFile(seeded({ origin: "subagent" }));
+    const s = (await parseDeepseekLog(path, opts)).sessions[0];
+    deepEqual([s?.parent, s?.lineage], ["p1", "subagent"]);
+    deepEqual(
+      (await parseDeepseekLog(path, { ...opts, includeSubagents: false }))
+        .sessions,
+      [],
+    );
+  });
+  await t.step("a seed length of the wrong type is ignored", async () => {
+    for (const seedLength of ["2", -1, 1.5, 1e300]) {
+      const s = (await parseDeepseekLog(
+        await logFile(seeded({ seedLength })),
+        opts,
+      )).sessions[0];
+      equal(s?.records[0]?.text, "parent's question");
+    }
+  });
+  await t.step("a seed longer than the log leaves nothing", async () => {
+    const r = await parseDeepseekLog(
+      await logFile(seeded({ seedLength: 99 })),
+      opts,
+    );
+    deepEqual(r.sessions, []);
+  });
+});

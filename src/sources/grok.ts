@@ -551,8 +551,11 @@ function outputText(value: unknown): string {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === "string") return parsed;
     if (isObject(parsed)) {
-      const inner = str(parsed.output) ?? str(parsed.text) ??
-        str(parsed.content);
+      // grok-cli stores a `ToolResult` ({ success, output, error, diff }),
+      // else the SDK's output part ({ type: "text" | "error-text", value }).
+      const inner = str(parsed.output) ?? str(parsed.error) ??
+        str(parsed.text) ?? str(parsed.content) ??
+        (typeof parsed.type === "string" ? str(parsed.value) : undefined);
       if (inner !== undefined) return inner;
     }
     return JSON.stringify(parsed);
@@ -611,6 +614,42 @@ function dbResults(store: Store): Map<string, DbResult[]> {
   return out;
 }
 
+/** A context compaction: its summary and when it was written. */
+interface DbCompaction {
+  summary: string;
+  time: number | undefined;
+  id: string;
+}
+
+/** Compaction summaries by session, oldest first, when the store has them. */
+function dbCompactions(store: Store): Map<string, DbCompaction[]> {
+  const out = new Map<string, DbCompaction[]>();
+  if (!store.tables.has("compactions")) return out;
+  const cols = requireColumns(store, "compactions", ["session_id", "summary"]);
+  const created = cols.has("created_at") ? "created_at" : "NULL";
+  const order = cols.has("id") ? "id" : "rowid";
+  for (
+    const row of rows(
+      store,
+      `SELECT session_id, summary, ${created} AS created,
+        CAST(${order} AS TEXT) AS row_id FROM compactions ORDER BY ${order}`,
+    )
+  ) {
+    const session = textColumn(row.session_id);
+    const summary = textColumn(row.summary);
+    if (!session || !summary?.trim()) continue;
+    const compaction = {
+      summary,
+      time: parseTime(textColumn(row.created)),
+      id: textColumn(row.row_id) ?? "",
+    };
+    const bucket = out.get(session);
+    if (bucket) bucket.push(compaction);
+    else out.set(session, [compaction]);
+  }
+  return out;
+}
+
 function readGrokDb(store: Store, path: string): ParseResult {
   requireTables(store, ["sessions", "messages"]);
   const sessionCols = requireColumns(store, "sessions", ["id"]);
@@ -634,15 +673,33 @@ function readGrokDb(store: Store, path: string): ParseResult {
     if (id) meta.set(id, row);
   }
   const results = dbResults(store);
+  const compactions = dbCompactions(store);
   const sessions: Session[] = [];
   let skipped = 0;
   interface Open {
     id: string;
     b: SessionBuilder;
     tools: ToolRecorder;
+    /** Compaction summaries not yet placed. */
+    summaries: DbCompaction[];
   }
   let current: Open | undefined;
+  /** Places the summaries written before `time` (all of them at the end). */
+  const summarise = (open: Open, time: number | undefined): void => {
+    while (open.summaries.length > 0) {
+      const next = open.summaries[0] as DbCompaction;
+      if (time !== undefined && (next.time === undefined || next.time > time)) {
+        return;
+      }
+      open.summaries.shift();
+      open.b.add("summary", next.summary, {
+        locator: { path, recordId: `${open.id}:compaction:${next.id}` },
+        time: next.time,
+      });
+    }
+  };
   const close = (): void => {
+    if (current) summarise(current, undefined);
     if (current && current.b.records.length > 0) {
       sessions.push(current.b.build());
     }
@@ -676,7 +733,12 @@ function readGrokDb(store: Store, path: string): ParseResult {
       if (title) b.setTitle(title);
       b.touch(parseTime(textColumn(m.created)));
       b.touch(parseTime(textColumn(m.updated)));
-      current = { id: sessionId, b, tools: new ToolRecorder(b, DB_DIALECT) };
+      current = {
+        id: sessionId,
+        b,
+        tools: new ToolRecorder(b, DB_DIALECT),
+        summaries: [...(compactions.get(sessionId) ?? [])],
+      };
     }
     const { b, tools }: Open = current;
     let message: unknown;
@@ -693,6 +755,8 @@ function readGrokDb(store: Store, path: string): ParseResult {
     const locator: Locator = { path, recordId: `${sessionId}:${seq}` };
     const time = parseTime(textColumn(row.created));
     const at = { locator, time };
+    // A compaction's summary goes before the first message written after it.
+    summarise(current, time ?? Number.NEGATIVE_INFINITY);
     const role = textColumn(row.role) ?? str(message.role);
     const content = message.content;
     if (role === "user") {
@@ -823,6 +887,8 @@ const dbKind: FileKind = {
  */
 export const grok: Harness = {
   id: HARNESS_ID,
+  // 2: grok.db compaction summaries, failed results' error text.
+  revision: 2,
   name: "Grok Build",
   format:
     "ACP session-update JSONL (updates.jsonl) + summary.json per session folder; SQLite grok.db",
@@ -841,10 +907,10 @@ export const grok: Harness = {
     store:
       "`${GROK_HOME:-~/.grok}/sessions/<url-encoded-cwd>/<sessionId>/updates.jsonl` with `summary.json` beside it, and `${GROK_HOME:-~/.grok}/grok.db` (same on every OS; `DEJA_GROK_ROOT` names the sessions folder, `DEJA_GROK_DB` the store)",
     extracts:
-      "user and assistant text (streamed chunks joined into one record per message; a turn's `agent_result` when nothing was streamed), `execute` tool calls as commands with an exit code from their final update, paths of read/edit tool calls as files, diff blocks as edits, tool output with `failed` as an error; summary.json's generated title (else session summary), cwd and parent (`subagent` for a sub-agent session kind, else `fork`); turns a rewind marker took back are kept under `rewind` marks. From grok.db: message text, tool-call blocks and `tool_results` outputs",
+      "user and assistant text (streamed chunks joined into one record per message; a turn's `agent_result` when nothing was streamed), `execute` tool calls as commands with an exit code from their final update, paths of read/edit tool calls as files, diff blocks as edits, tool output with `failed` as an error; summary.json's generated title (else session summary), cwd and parent (`subagent` for a sub-agent session kind, else `fork`); turns a rewind marker took back are kept under `rewind` marks. From grok.db: message text, tool-call blocks and `tool_results` outputs (a `ToolResult`'s output, else its error, flagged by `success`), `compactions` summaries as summary records placed where they were written",
     omits:
-      "thought chunks, plans, mode/model/command-list updates, images; `chat_history.jsonl` (a context cache compaction rewrites); in grok.db, system and tool-role messages (outputs come from `tool_results`). A message still streaming while deja reads the log may be split into two records",
+      "thought chunks, plans, mode/model/command-list updates, images; `chat_history.jsonl` (a context cache compaction rewrites); in grok.db, system and tool-role messages (outputs come from `tool_results`), usage events, workspaces. A message still streaming while deja reads the log may be split into two records",
     verified:
-      "fixture only: no real Grok sample; the update envelope, chunk kinds, rewind markers and summary.json fields from public parsers of Grok Build sessions, the grok.db tables from a public test fixture",
+      "fixture only: no real Grok sample; the update envelope, chunk kinds, rewind markers and summary.json fields from public parsers of Grok Build sessions, the grok.db tables (`sessions`, `messages`, `tool_calls`, `tool_results`, `compactions`, user_version 2) and the `ToolResult` output shape from superagent-ai/grok-cli (src/storage/migrations.ts, transcript.ts, db.ts)",
   },
 };

@@ -353,3 +353,94 @@ Deno.test("parseGrokDb() names a store of another shape", async () => {
   const junk = await tempFileAt("grok.db", "not a database at all");
   await rejects(parseGrokDb(junk, { includeSubagents: true, source }));
 });
+
+Deno.test("parseGrokDb() places compaction summaries and reads a failed ToolResult's error", async () => {
+  const path = `${await Deno.makeTempDir()}/grok.db`;
+  const msg = (seq: number, role: string, content: unknown, at: string) => ({
+    session_id: "g3",
+    seq,
+    role,
+    message_json: JSON.stringify({ role, content }),
+    created_at: at,
+  });
+  await writeFixtureDb(
+    path,
+    DB_SCHEMA +
+      "CREATE TABLE compactions (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, first_kept_seq INTEGER, summary TEXT, tokens_before INTEGER, created_at TEXT);",
+    [
+      { table: "sessions", rows: [{ id: "g3", title: "Long run" }] },
+      {
+        table: "messages",
+        rows: [
+          msg(1, "user", "migrate the schema", "2026-11-20T09:00:00Z"),
+          msg(2, "assistant", [{
+            type: "tool-call",
+            toolCallId: "c9",
+            toolName: "bash",
+            input: { command: "npm run migrate" },
+          }], "2026-11-20T09:00:05Z"),
+          msg(3, "user", "and now the seed data", "2026-11-20T09:30:00Z"),
+        ],
+      },
+      {
+        table: "tool_calls",
+        rows: [{
+          session_id: "g3",
+          message_seq: 2,
+          tool_call_id: "c9",
+          tool_name: "bash",
+        }],
+      },
+      {
+        table: "tool_results",
+        rows: [{
+          tool_call_row_id: 1,
+          output_kind: "json",
+          output_json: JSON.stringify({
+            success: false,
+            error: "relation users already exists",
+          }),
+          success: 0,
+        }, {
+          tool_call_row_id: 1,
+          output_kind: "error-text",
+          output_json: JSON.stringify({ type: "error-text", value: "retry" }),
+          success: 0,
+        }],
+      },
+      {
+        table: "compactions",
+        rows: [
+          {
+            session_id: "g3",
+            first_kept_seq: 3,
+            summary: "Migrated the schema; users table already existed.",
+            created_at: "2026-11-20T09:10:00Z",
+          },
+          {
+            session_id: "g3",
+            first_kept_seq: 3,
+            summary: "Seeding next.",
+            created_at: "2026-11-20T10:00:00Z",
+          },
+          { session_id: "g3", summary: "  " },
+          {
+            session_id: 7,
+            summary: "orphan",
+          },
+        ],
+      },
+    ],
+  );
+  const r = await parseGrokDb(path, { includeSubagents: true, source });
+  const s = r.sessions[0] as Session;
+  deepEqual(s.records.map((x) => [x.role, x.text, x.flags?.isError]), [
+    ["user", "migrate the schema", undefined],
+    ["command", "npm run migrate", undefined],
+    ["tool-output", "relation users already exists", true],
+    ["tool-output", "retry", true],
+    ["summary", "Migrated the schema; users table already existed.", undefined],
+    ["user", "and now the seed data", undefined],
+    ["summary", "Seeding next.", undefined],
+  ]);
+});

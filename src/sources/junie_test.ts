@@ -7,6 +7,9 @@ import { jsonLines, tempFileAt } from "./_test_kit.ts";
 const HOME = new URL("../../fixtures/junie", import.meta.url).pathname;
 const FIXTURE =
   `${HOME}/.junie/sessions/session-260412-101502-q7zk/events.jsonl`;
+/** A late-2026 log: timed lines, request ids, MCP and markdown blocks. */
+const CURRENT =
+  `${HOME}/.junie/sessions/session-261118-143005-m2tx/events.jsonl`;
 
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
@@ -39,8 +42,8 @@ Deno.test("junie.roots() honours DEJA_JUNIE_ROOT, then JUNIE_HOME, then HOME", a
   }
 });
 
-Deno.test("junie.discover() finds the fixture log, not index.jsonl", async () => {
-  deepEqual(await junie.discover(source), [FIXTURE]);
+Deno.test("junie.discover() finds the fixture logs, not index.jsonl or task folders", async () => {
+  deepEqual((await junie.discover(source)).sort(), [FIXTURE, CURRENT]);
 });
 
 Deno.test("parseJunieEvents() keeps each step's last block in its first place", async () => {
@@ -95,6 +98,204 @@ Deno.test("parseJunieEvents() keeps each step's last block in its first place", 
   equal(s.project, "");
 });
 
+Deno.test("parseJunieEvents() reads the current log shape", async () => {
+  const result = await parse(CURRENT);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  const t0 = Date.UTC(2026, 10, 18, 14, 30, 5);
+  deepEqual([s.id, s.title, s.cwd, s.project, s.started, s.updated], [
+    "session-261118-143005-m2tx",
+    "Keep quoted names in CSV export",
+    "/home/dev/shop",
+    "shop",
+    t0,
+    t0 + 62_000,
+  ]);
+  deepEqual(
+    s.records.map((r) => [
+      r.role,
+      r.tool,
+      r.time === undefined ? undefined : r.time - t0,
+      r.exitCode,
+      r.flags?.isError,
+      r.text.split("\n")[0],
+    ]),
+    [
+      [
+        "user",
+        undefined,
+        0,
+        undefined,
+        undefined,
+        "The CSV export drops rows with a quote in the name. Fix it.",
+      ],
+      [
+        "assistant",
+        undefined,
+        5300,
+        undefined,
+        undefined,
+        "Let me read the CSV writer and its test first.",
+      ],
+      [
+        "command",
+        "terminal",
+        6000,
+        1,
+        undefined,
+        "cd /home/dev/shop && npx vitest run src/export",
+      ],
+      [
+        "tool-output",
+        "terminal",
+        6000,
+        undefined,
+        true,
+        "FAIL src/export/csv.test.ts > keeps quoted names",
+      ],
+      [
+        "tool-output",
+        "search_project",
+        9300,
+        undefined,
+        undefined,
+        "src/export/csv.ts:14 function escapeCell(v: string)",
+      ],
+      ["files", "edit", 10_000, undefined, undefined, "src/export/csv.ts"],
+      ["edit", "edit", 10_000, undefined, undefined, "src/export/csv.ts"],
+      [
+        "tool-output",
+        "apply_patch",
+        10_100,
+        undefined,
+        true,
+        "Patch did not apply: context mismatch in src/export/index.ts",
+      ],
+      [
+        "command",
+        "terminal",
+        12_000,
+        undefined,
+        undefined,
+        "npx vitest run src/export",
+      ],
+      [
+        "tool-output",
+        "terminal",
+        12_000,
+        undefined,
+        undefined,
+        "✓ src/export/csv.test.ts (3 tests)",
+      ],
+      [
+        "assistant",
+        undefined,
+        13_000,
+        undefined,
+        undefined,
+        "Cells with a quote are now quoted and escaped instead of emptied; the export tests pass.",
+      ],
+    ],
+  );
+  equal(
+    s.records[6]?.text,
+    "src/export/csv.ts\n  return v.includes('\"') ? '' : v;",
+  );
+  // The sent prompt's IDE context and the environment never reach a record.
+  ok(
+    !s.records.some((r) => /ide-context|API_TOKEN|never-indexed/.test(r.text)),
+  );
+});
+
+Deno.test("parseJunieEvents() takes the directory and title from wherever they are stated", async (t) => {
+  const prompt = { kind: "UserPromptEvent", prompt: "go" };
+  const named = block("AgentTaskNameUpdatedEvent", { name: "From the agent" });
+  const where = block("CurrentDirectoryUpdatedEvent", {
+    currentDirectory: "/w/api",
+  });
+  const index = JSON.stringify({
+    sessionId: "session-1",
+    taskName: "From the index",
+    projectDir: "/w/from-index",
+  });
+  const cases: Array<[string, unknown[], string | undefined, string[]]> = [
+    ["log only", [prompt, named, where], undefined, ["From the agent", "api"]],
+    ["index beats the agent's name", [prompt, named], index, [
+      "From the index",
+      "from-index",
+    ]],
+    ["the log's directory beats the index", [prompt, where], index, [
+      "From the index",
+      "api",
+    ]],
+    [
+      "a title set in the log beats all",
+      [prompt, named, { kind: "SessionTitleSetEvent", name: "Renamed" }],
+      index,
+      ["Renamed", "from-index"],
+    ],
+  ];
+  for (const [name, lines, indexLine, want] of cases) {
+    await t.step(name, async () => {
+      const path = await eventsFile(jsonLines(lines));
+      if (indexLine) {
+        await Deno.writeTextFile(
+          path.replace("session-1/events.jsonl", "index.jsonl"),
+          indexLine + "\n",
+        );
+      }
+      const s = (await parse(path)).sessions[0] as Session;
+      deepEqual([s.title, s.project], want);
+    });
+  }
+});
+
+Deno.test("parseJunieEvents() keeps a prompt restated under its request id once, and drops undelivered ones", async () => {
+  const path = await eventsFile(jsonLines([
+    { kind: "UserPromptEvent", requestId: "a", prompt: "draft" },
+    {
+      kind: "UserPromptEvent",
+      requestId: "a",
+      presentablePrompt: "final words",
+      prompt: "final words + context",
+    },
+    { kind: "UserPromptEvent", requestId: "b", prompt: "queued" },
+    { kind: "UserMessagesDroppedFromHistory", userMessageIds: ["b", 3] },
+    {
+      kind: "UserPromptEvent",
+      requestId: "c",
+      prompt: "x",
+      delivery: "Failed",
+    },
+    { kind: "UserResponseEvent", prompt: "yes, go on" },
+    {
+      kind: "UserAsyncResponseEvent",
+      entries: [{ question: "Which DB?", answer: "Postgres" }, null],
+    },
+    { kind: "AgentTaskFailedEvent" },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.flags?.isError]), [
+    ["user", "final words", undefined],
+    ["user", "yes, go on", undefined],
+    ["user", "Which DB?\nPostgres", undefined],
+    ["tool-output", "Agent task failed", true],
+  ]);
+});
+
+Deno.test("parseJunieEvents() keeps a specialised block when a generic tool label shares its step", async () => {
+  const path = await eventsFile(jsonLines([
+    block("TerminalBlockUpdatedEvent", {
+      stepId: "s",
+      command: "ls",
+      output: "a.ts",
+    }),
+    block("ToolBlockUpdatedEvent", { stepId: "s", text: "Running command" }),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => r.text), ["ls", "a.ts"]);
+});
+
 Deno.test("parseJunieEvents() reads failures and skips cancelled or empty results", async () => {
   const path = await eventsFile(jsonLines([
     { kind: "UserPromptEvent", prompt: "deploy it" },
@@ -117,7 +318,7 @@ Deno.test("parseJunieEvents() reads failures and skips cancelled or empty result
 Deno.test("parseJunieEvents() leaves a torn last line and counts malformed ones", async () => {
   const text = jsonLines([{ kind: "UserPromptEvent", prompt: "kept" }]) +
     "{bad\n[]\n" + JSON.stringify({ kind: "SessionA2uxEvent", event: 3 }) +
-    '\n{"kind":"UserPromptEvent","prompt":"to';
+    '\n{"kind":"UserPromptEvent","timestampMs":1795012205000,"prompt":"to';
   const result = await parse(await eventsFile(text));
   equal(result.skipped, 3);
   deepEqual(result.sessions[0]?.records.map((r) => r.text), ["kept"]);
@@ -142,6 +343,23 @@ Deno.test("parseJunieEvents() survives hostile input", async (t) => {
         }),
         block("ResultBlockUpdatedEvent", { stepId: "r", result: {} }),
         { kind: "SessionA2uxEvent", event: { agentEvent: { kind: [] } } },
+        { kind: "UserPromptEvent", timestampMs: "soon", requestId: 7 },
+        { kind: "UserMessagesDroppedFromHistory", userMessageIds: "b" },
+        { kind: "UserAsyncResponseEvent", entries: [{ question: 1 }] },
+        { kind: "SessionTitleSetEvent", name: ["t"] },
+        block("McpBlockUpdatedEvent", { stepId: "m", toolName: 3, input: {} }),
+        block("MarkdownBlockUpdatedEvent", { stepId: "k", text: null }),
+        block("FileChangesBlockUpdatedEvent", {
+          stepId: "g",
+          status: "FAILED",
+          changes: [{
+            afterRelativePath: "b",
+            beforeContent: { text: 5 },
+            afterContent: [],
+          }],
+        }),
+        block("CurrentDirectoryUpdatedEvent", { currentDirectory: 42 }),
+        block("AgentTaskNameUpdatedEvent", { name: {} }),
       ]),
     ],
     ["huge nesting", `${'{"kind":'.repeat(100_000)}\n`],
