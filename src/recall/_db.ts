@@ -265,3 +265,73 @@ export function commandFailed(
   ).get(session, command.seq, command.seq + 3) as { flags: number } | undefined;
   return out !== undefined && (out.flags & FLAG.isError) !== 0;
 }
+
+/**
+ * Whether a command only reads, lists or shows (`cat`, `sed -n`,
+ * `git status`, `docker ps`, a bare `cd`): never a recipe, a remedy or the
+ * invocation asked about. Leading `cd … &&`, variable assignments and a
+ * `powershell -Command` wrapper are looked past.
+ *
+ * @param command The command line.
+ * @returns True when it changes nothing.
+ * @example
+ * ```ts
+ * import { readsOnly } from "./_db.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(readsOnly("cd api && git status"), true);
+ * equal(readsOnly("sed -i 's/a/b/' x.ts"), false);
+ * ```
+ */
+export function readsOnly(command: string): boolean {
+  const rest = withoutWrappers(command);
+  const program = (rest.split(/\s+/, 1)[0] ?? "").toLowerCase();
+  if (program === "sed") return !/\s(?:-i|--in-place)\b/.test(rest);
+  return READ_ONLY.has(program) || SHOWS_ONLY.test(rest);
+}
+
+/** What a command line runs after `cd … &&`, assignments and a PowerShell wrapper. */
+function withoutWrappers(command: string): string {
+  let rest = command.trim();
+  for (;;) {
+    const wrapper = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest) ??
+      /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest) ??
+      /^(?:powershell|pwsh)(?:\.exe)?\s+(?:-\w+\s+)*-Command\s+["']?/i.exec(
+        rest,
+      );
+    if (!wrapper) return rest;
+    rest = rest.slice(wrapper[0].length);
+  }
+}
+
+/** Programs that only read, list or print. */
+const READ_ONLY = new Set([
+  "cat",
+  "ls",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "grep",
+  "rg",
+  "find",
+  "awk",
+  "echo",
+  "printf",
+  "wc",
+  "file",
+  "stat",
+  "tree",
+  "pwd",
+  "cd",
+  "which",
+  "type",
+  "test-path",
+  "get-content",
+  "get-childitem",
+  "select-string",
+  "dir",
+]);
+
+/** Subcommands of git, docker and kubectl that only show what there is. */
+const SHOWS_ONLY =
+  /^(?:git\s+(?:status|diff|log|show|blame|rev-parse|ls-files)\b|git\s+(?:branch|remote)(?:\s+-[avr]+)*\s*$|docker\s+(?:ps|images|logs|inspect|version|info)\b|kubectl\s+(?:get|describe|logs)\b)/;

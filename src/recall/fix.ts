@@ -20,6 +20,7 @@ import {
   isExcluded,
   matchRecords,
   normalizeCommand,
+  readsOnly,
   recordsBetween,
   sessionRows,
 } from "./_db.ts";
@@ -187,9 +188,6 @@ function holdsAll(text: string, terms: readonly string[]): boolean {
   return terms.every((t) => lower.includes(t.toLowerCase()));
 }
 
-/** Reading a file or the tree is never a remedy. */
-const INSPECTION =
-  /^(ls|cat|sed -n|head|tail|grep|rg|find|wc|echo|pwd|which|stat|tree|less|more|git (status|diff|log|show))\b/;
 const EDIT_TOOLS =
   /^(edit|multiedit|write|apply_patch|write_file|replace|str_replace|create_file|edit_file|patch)$/i;
 const SHELL_REFUSED =
@@ -379,7 +377,7 @@ function pairAfter(
       verified = cmd;
       continue;
     }
-    if (isIrreversible(cmd) || INSPECTION.test(cmd)) continue;
+    if (isIrreversible(cmd) || readsOnly(cmd)) continue;
     if (
       refused && !INSTALL.test(cmd) &&
       firstWord(cmd) !== firstWord(failed ?? "")

@@ -12,6 +12,7 @@ import {
   isExcluded,
   matchRecords,
   normalizeCommand,
+  readsOnly,
   recordAt,
   sessionRows,
 } from "./_db.ts";
@@ -108,38 +109,6 @@ const FILLER = new Set([
   "real",
 ]);
 
-/** Programs that only read, list or print: never the answer to "how do we X". */
-const READ_ONLY = new Set([
-  "sed",
-  "cat",
-  "ls",
-  "head",
-  "tail",
-  "less",
-  "more",
-  "grep",
-  "rg",
-  "find",
-  "echo",
-  "printf",
-  "wc",
-  "file",
-  "stat",
-  "tree",
-  "pwd",
-  "which",
-  "type",
-  "test-path",
-  "get-content",
-  "get-childitem",
-  "select-string",
-  "dir",
-]);
-
-/**
- * The program a command line runs: after `cd … &&`, env assignments and
- * `powershell -Command "…"` wrappers, lowercased.
- */
 /** Whether a word of the question is in the command outside its quotes. */
 function namesOutsideQuotes(
   command: string,
@@ -151,31 +120,6 @@ function namesOutsideQuotes(
   return terms.some((t) =>
     bare.includes(t.slice(0, Math.max(4, t.length - 2)))
   );
-}
-
-function programOf(command: string): string {
-  let rest = command.trim();
-  for (;;) {
-    const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
-    if (cd) {
-      rest = rest.slice(cd[0].length);
-      continue;
-    }
-    const env = /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest);
-    if (env) {
-      rest = rest.slice(env[0].length);
-      continue;
-    }
-    const shell =
-      /^(?:powershell|pwsh)(?:\.exe)?\s+(?:-\w+\s+)*-Command\s+["']?/i
-        .exec(rest);
-    if (shell) {
-      rest = rest.slice(shell[0].length);
-      continue;
-    }
-    break;
-  }
-  return (rest.split(/\s+/, 1)[0] ?? "").toLowerCase();
 }
 
 /**
@@ -384,12 +328,3 @@ async function rankInvocations(
     ).slice(0, options.limit ?? 5);
   return { invocations: best, strong: real.length > 0, fromTalk };
 }
-
-/** A command that only reads, lists or shows (`cat`, `git status`). */
-function readsOnly(command: string): boolean {
-  return READ_ONLY.has(programOf(command)) || SHOWS_ONLY.test(command);
-}
-
-/** Subcommands of git, docker and kubectl that only show what there is. */
-const SHOWS_ONLY =
-  /^(?:git\s+(?:status|diff|log|show|blame|branch|remote|rev-parse|ls-files)|docker\s+(?:ps|images|logs|inspect|version|info)|kubectl\s+(?:get|describe|logs))\b/;

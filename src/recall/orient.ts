@@ -10,6 +10,7 @@ import {
   commandFailed,
   isExcluded,
   normalizeCommand,
+  readsOnly,
   recordAt,
   sessionRows,
 } from "./_db.ts";
@@ -52,10 +53,6 @@ export interface OrientOptions {
   now: number;
 }
 
-/** Reading a file or the tree is not something to hand over as a recipe. */
-const INSPECTION =
-  /^(ls|cat|sed|awk|head|tail|grep|rg|find|wc|echo|pwd|cd|which|file|stat|tree|less|more|git (status|diff|log|show|branch)$|git (status|diff|log|show)\b)/;
-
 /**
  * The project's recurring commands and most-opened files.
  *
@@ -88,7 +85,7 @@ export async function orient(
       if (!rec) continue;
       const command = normalizeCommand(rec.text);
       if (
-        !command || command.length > 200 || INSPECTION.test(command) ||
+        !command || command.length > 200 || readsOnly(command) ||
         isIrreversible(command)
       ) {
         continue;
