@@ -31,7 +31,7 @@ export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
 /** Scores for one category (or all). */
 export interface CategoryScore {
   /** Category number, or "all" (categories 1–4). */
-  category: number | "all";
+  category: number | "all" | "every";
   /** Its name. */
   name: string;
   /** Questions asked. */
@@ -82,6 +82,11 @@ export interface ConversationalReport {
   scores: CategoryScore[];
   /** Category 5, scored the same way but reported apart. */
   adversarial?: CategoryScore;
+  /**
+   * Every question, category 5 too (how some published LoCoMo figures
+   * count: 1,982 questions of ten conversations).
+   */
+  everything?: CategoryScore;
   /** Questions skipped: no evidence, or evidence naming no session. */
   skipped: number;
   /** In-process search latency, ms. */
@@ -125,15 +130,23 @@ interface Asked {
 
 function score(
   ranks: Array<{ q: Asked; rank: number }>,
-  category: number | "all",
+  category: number | "all" | "every",
 ): CategoryScore {
   const of = ranks.filter((r) =>
-    category === "all" ? r.q.category !== 5 : r.q.category === category
+    category === "every"
+      ? true
+      : category === "all"
+      ? r.q.category !== 5
+      : r.q.category === category
   );
   const n = of.length || 1;
   return {
     category,
-    name: category === "all" ? "all (1–4)" : CATEGORY_NAMES[category] ?? "?",
+    name: category === "all"
+      ? "all (1–4)"
+      : category === "every"
+      ? "every question (1–5)"
+      : CATEGORY_NAMES[category] ?? "?",
     n: of.length,
     hit1: of.filter((r) => r.rank === 1).length / n,
     hit5: of.filter((r) => r.rank >= 1 && r.rank <= 5).length / n,
@@ -256,6 +269,7 @@ export async function runConversationalEval(
     };
     if (asked.some((q) => q.category === 5)) {
       report.adversarial = score(ranks, 5);
+      report.everything = score(ranks, "every");
     }
     if (options.cli && asked.length > 0) {
       report.cli = await cliCheck(

@@ -57,14 +57,16 @@ if (values.json) {
   );
   console.log("| category | questions | hit@1 | hit@5 | MRR |");
   console.log("|---|---|---|---|---|");
-  const rows = report.adversarial
-    ? [...report.scores, report.adversarial]
-    : report.scores;
+  const rows = [
+    ...report.scores,
+    ...(report.adversarial ? [report.adversarial] : []),
+    ...(report.everything ? [report.everything] : []),
+  ];
   for (const s of rows) {
     console.log(
-      `| ${s.category === "all" ? "" : `${s.category} `}${s.name} | ${s.n} | ${
-        f(s.hit1)
-      } | ${f(s.hit5)} | ${f(s.mrr)} |`,
+      `| ${
+        typeof s.category === "number" ? `${s.category} ` : ""
+      }${s.name} | ${s.n} | ${f(s.hit1)} | ${f(s.hit5)} | ${f(s.mrr)} |`,
     );
   }
   if (report.skipped) {
