@@ -1399,7 +1399,6 @@ async function rank(
   };
 }
 
-/** The postings of the given sessions (postings descending). */
 const DAY_MS = 86_400_000;
 /** What "recently" spans, back from the latest activity searched. */
 const RECENT_MS = 30 * DAY_MS;
@@ -1488,6 +1487,7 @@ function recentWindow(
   return window;
 }
 
+/** The postings of the given sessions (postings descending). */
 function onlySessions(
   rowids: readonly number[],
   sessions: ReadonlySet<number>,
