@@ -16,16 +16,17 @@ import { codex } from "../src/sources/codex.ts";
 const HIT5_FLOOR = 0.95;
 
 /**
- * The four sets written blind (`heldout.json`: 0.975 after the fixes it
+ * The five sets written blind (`heldout.json`: 0.975 after the fixes it
  * prompted; `heldout2.json`: 0.950 on first sight; `heldout3.json`: 0.950 on
- * first sight, 0.975 after its fixes; `heldout4.json`: 0.975 on first sight),
- * held a little under.
+ * first sight, 0.975 after its fixes; `heldout4.json`: 0.975 on first sight;
+ * `heldout5.json`: 0.950 on first sight), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
   ["heldout2.json", 0.9],
   ["heldout3.json", 0.925],
   ["heldout4.json", 0.925],
+  ["heldout5.json", 0.9],
 ];
 
 const samples = samplesDir();
