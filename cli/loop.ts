@@ -311,6 +311,7 @@ Exit codes: 0 none match the gate, 2 the gate matched, 1 error.
 Example:
   deja loop list --status pending --fail-on high`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: {
     ...DB_OPTION,
     status: { type: "string" },

@@ -28,6 +28,7 @@ records, redactions and read errors the index holds for it.
 Options:
   --json   Machine-readable output`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: { json: { type: "boolean" } },
   async run(args, io) {
     const source = sourceEnv(io);
