@@ -564,6 +564,34 @@ Deno.test("a folder deja may not read is named, and its sessions stay in the ind
   equal(count(), before);
 });
 
+Deno.test("deja sources names a folder it cannot read, as deja index does", async () => {
+  const { home, indexPath } = await tempHome();
+  const folder = `${home}/.claude/projects/-home-dev-src-web`;
+  const deno = denoIn(home, indexPath);
+  const shown = await deno([
+    "run",
+    "-A",
+    `--deny-read=${folder}`,
+    "main.ts",
+    "sources",
+    "--json",
+  ]);
+  equal(shown.code, 0, new TextDecoder().decode(shown.stderr));
+  const claude = (JSON.parse(new TextDecoder().decode(shown.stdout))
+    .sources as Array<{ id: string; unreadable: Array<{ path: string }> }>)
+    .find((s) => s.id === "claude-code");
+  deepEqual(claude?.unreadable.map((u) => u.path), [folder]);
+  const text = await deno([
+    "run",
+    "-A",
+    `--deny-read=${folder}`,
+    "main.ts",
+    "sources",
+  ]);
+  const out = new TextDecoder().decode(text.stdout);
+  ok(out.includes(`cannot read folder: ${folder}: `), out);
+});
+
 Deno.test("indexStores() moves a damaged index aside and rebuilds it", async () => {
   const { home, indexPath } = await tempHome();
   await Deno.writeTextFile(indexPath, "this is not a database");
