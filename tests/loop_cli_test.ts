@@ -150,6 +150,20 @@ Deno.test("loop list --fail-on exits 2 when a listed recommendation is severe en
   );
 });
 
+Deno.test("loop list --limit takes a positive number; 0 is a usage error, not an empty queue", async () => {
+  const db = await demoDb();
+  equal((await list(db, "--limit", "2")).length, 2);
+  for (const bad of ["0", "-1", "1.5", "abc"]) {
+    const r = await deja(["loop", "list", "--db", db, "--limit", bad]);
+    equal(r.code, 64, `${bad}: ${r.out}`);
+    equal(
+      r.err.split("\n")[0],
+      `error: --limit "${bad}" is not a positive whole number`,
+    );
+    equal(r.out, "");
+  }
+});
+
 Deno.test("loop show prints evidence, the literal proposal and a verified audit chain", async () => {
   const db = await demoDb();
   const rec = (await list(db)).find((r) =>
