@@ -696,6 +696,41 @@ Deno.test("capture tool-call and import --format tool-log feed the tool-failure 
   ok((await list(db)).some((r) => r.analyzer === "deja.tool_failure/1"));
 });
 
+Deno.test("import names a file it cannot read before it opens or writes the memory file", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "agent.db");
+  const log = join(dir, "history.jsonl");
+  await Deno.writeTextFile(
+    log,
+    JSON.stringify({
+      tool: "x",
+      input: {},
+      result: "Error: boom",
+      is_error: true,
+    }) +
+      "\n",
+  );
+  for (const bad of [join(dir, "missing.jsonl"), dir]) {
+    const r = await deja([
+      "import",
+      "--format",
+      "tool-log",
+      log,
+      bad,
+      "--db",
+      db,
+    ]);
+    equal(r.code, 64, r.err);
+    ok(r.err.startsWith(`error: `) && r.err.includes(`"${bad}"`), r.err);
+    equal(r.out, "", "nothing was imported from the first file");
+    equal(
+      await Deno.stat(db).then(() => true, () => false),
+      false,
+      "no memory file was made",
+    );
+  }
+});
+
 Deno.test("remember, promote and remember --list manage notes", async () => {
   const db = join(await Deno.makeTempDir(), "m.db");
   const r = await deja([
