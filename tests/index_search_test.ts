@@ -818,6 +818,44 @@ Deno.test("indexStores() re-reads sub-agent transcripts when DEJA_INCLUDE_SUBAGE
   equal(count(), 0);
 });
 
+Deno.test("DEJA_INCLUDE_SUBAGENTS=false (or no, off) leaves sub-agents out; a value it does not know is warned about", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const subagents = () => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (db.prepare(
+        "SELECT COUNT(*) AS n FROM sessions WHERE lineage = 'subagent'",
+      ).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  for (const [value, want] of [["false", 0], ["1", 1], [" OFF ", 0]] as const) {
+    const env = {
+      HOME: home,
+      DEJA_INDEX: indexPath,
+      DEJA_INCLUDE_SUBAGENTS: value,
+    };
+    const io = captureIo({ env, now: NOW });
+    equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+    equal(io.err(), "");
+    equal(Math.min(subagents(), 1), want, value);
+  }
+  const env = {
+    HOME: home,
+    DEJA_INDEX: indexPath,
+    DEJA_INCLUDE_SUBAGENTS: "maybe",
+  };
+  const io = captureIo({ env, now: NOW });
+  equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+  ok(
+    io.err().includes('DEJA_INCLUDE_SUBAGENTS="maybe" is neither 0 nor 1'),
+    io.err(),
+  );
+  ok(subagents() >= 1);
+});
+
 Deno.test("indexStores() reads a harness's files again when its parser revision changes", async () => {
   const { home, indexPath } = await tempHome();
   const texts: string[] = [];
