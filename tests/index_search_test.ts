@@ -1340,6 +1340,41 @@ Deno.test("deja search --harness takes an id in any case and the name people typ
   equal(await run(["search", "redis", "--harness", "clod"], bad, flags), 64);
 });
 
+Deno.test("deja search --session takes harness:id-prefix, as show and resume print it", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  equal(
+    await run(["index", "--quiet"], captureIo({ env, now: NOW }), flags),
+    0,
+  );
+  const ids = async (session: string) => {
+    const io = captureIo({ env, now: NOW });
+    equal(
+      await run(["search", "redis", "--session", session, "--json"], io, flags),
+      0,
+      io.err(),
+    );
+    return (JSON.parse(io.out()).results as Array<
+      { session: { harness: string; id: string } }
+    >).map((r) => `${r.session.harness}:${r.session.id}`);
+  };
+  const want = ["claude-code:3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34"];
+  deepEqual(await ids("3f2b8c1e"), want);
+  deepEqual(await ids("claude-code:3f2b8c1e"), want);
+  deepEqual(await ids("claude:3f2b"), want);
+  deepEqual(await ids("codex:3f2b8c1e"), []);
+  const clash = captureIo({ env, now: NOW });
+  equal(
+    await run(
+      ["search", "redis", "--session", "codex:3f", "--harness", "claude-code"],
+      clash,
+      flags,
+    ),
+    64,
+  );
+});
+
 Deno.test("deja search says --since 9m is minutes when that window empties the page", async () => {
   const { home, indexPath } = await tempHome();
   const env = { HOME: home, DEJA_INDEX: indexPath };
