@@ -592,6 +592,47 @@ Deno.test("deja sources names a folder it cannot read, as deja index does", asyn
   ok(out.includes(`cannot read folder: ${folder}: `), out);
 });
 
+/** `setpriv` drops root's right to write any file, so a mode bit binds root too. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "an index file deja may not write is named, with the way out",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const { home, indexPath } = await tempHome();
+    const first = await denoIn(home, indexPath)([
+      "run",
+      "-A",
+      "main.ts",
+      "index",
+      "--quiet",
+    ]);
+    equal(first.code, 0, new TextDecoder().decode(first.stderr));
+    await Deno.chmod(indexPath, 0o444);
+    const argv = [Deno.execPath(), "run", "-A", "main.ts", "index", "--quiet"];
+    const [program, ...args] = Deno.uid() === 0
+      ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...argv]
+      : argv;
+    const again = await new Deno.Command(program!, {
+      args,
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(again.stderr);
+    equal(again.code, 1, said);
+    ok(said.startsWith(`error: Cannot write the index "${indexPath}"`), said);
+    ok(said.includes("point DEJA_INDEX at a writable file [IDX-E001]"), said);
+  },
+});
+
 Deno.test("indexStores() moves a damaged index aside and rebuilds it", async () => {
   const { home, indexPath } = await tempHome();
   await Deno.writeTextFile(indexPath, "this is not a database");
