@@ -731,6 +731,62 @@ Deno.test("import names a file it cannot read before it opens or writes the memo
   }
 });
 
+/** `setpriv` drops root's right to write any file, so a mode bit binds root too. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "a memory file deja may not write is named on a write, and still reads",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const db = join(dir, "m.db");
+    const kept = await deja([
+      "remember",
+      "pin redis to 7.2",
+      "--project",
+      "api",
+      "--db",
+      db,
+    ]);
+    equal(kept.code, 0, kept.err);
+    await Deno.chmod(db, 0o444);
+    const main = new URL("../main.ts", import.meta.url).pathname;
+    const as = async (argv: string[]) => {
+      const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
+      const [program, ...args] = Deno.uid() === 0
+        ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
+        : cmd;
+      const out = await new Deno.Command(program!, {
+        args,
+        env: { HOME: dir },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: out.code,
+        out: new TextDecoder().decode(out.stdout),
+        err: new TextDecoder().decode(out.stderr),
+      };
+    };
+    const wrote = await as(["capture", "tool-call", "--tool", "x", "--db", db]);
+    equal(wrote.code, 1, wrote.err);
+    ok(
+      wrote.err.startsWith(`error: Cannot write memory file "${db}"`),
+      wrote.err,
+    );
+    ok(wrote.err.trimEnd().endsWith("[MEM-E001]"), wrote.err);
+    const read = await as(["remember", "--list", "--db", db]);
+    equal(read.code, 0, read.err);
+    ok(read.out.includes("pin redis to 7.2"), read.out);
+  },
+});
+
 Deno.test("remember, promote and remember --list manage notes", async () => {
   const db = join(await Deno.makeTempDir(), "m.db");
   const r = await deja([
