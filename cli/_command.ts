@@ -48,6 +48,11 @@ export interface Command {
   permissions: Permissions;
   /** Declared options (the node:util parseArgs shape). */
   options: Record<string, OptionSpec>;
+  /**
+   * The most positional arguments the command takes; the dispatcher refuses
+   * more as a usage error. Unset: the command checks its own.
+   */
+  maxPositionals?: number;
   /** Runs the command; returns the exit code. */
   run(args: ParsedArgs, io: Io): Promise<number>;
 }

@@ -70,10 +70,20 @@ export function warnUnknownExcluded(io: Io, known: readonly string[]): void {
 
 /**
  * Whether sub-agent transcripts are read (`DEJA_INCLUDE_SUBAGENTS`, default 1).
+ * "0", "false", "no" and "off" turn them off; a value that is neither that
+ * nor "1", "true", "yes" or "on" is warned about and keeps the default.
  *
  * @param io The io.
- * @returns False only for "0".
+ * @returns False when switched off.
  */
 export function includeSubagents(io: Io): boolean {
-  return io.env.DEJA_INCLUDE_SUBAGENTS !== "0";
+  const raw = io.env.DEJA_INCLUDE_SUBAGENTS;
+  const value = raw?.trim().toLowerCase() ?? "";
+  if (["0", "false", "no", "off"].includes(value)) return false;
+  if (!["", "1", "true", "yes", "on"].includes(value)) {
+    io.stderr.write(
+      `warning: DEJA_INCLUDE_SUBAGENTS="${raw}" is neither 0 nor 1; sub-agent transcripts are read (the default)\n`,
+    );
+  }
+  return true;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import { UsageError } from "../src/core/errors.ts";
+import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { memoryPath } from "../src/core/paths.ts";
 import {
@@ -44,6 +44,24 @@ export function memoryDbPath(args: ParsedArgs, io: Io): string {
  */
 export function openStore(args: ParsedArgs, io: Io): MemoryStore {
   return openMemory(memoryDbPath(args, io), { now: io.now });
+}
+
+/**
+ * Opens the memory file for a command that only reads: read-only when it
+ * is there and current (so a file this process may not write still reads),
+ * else as {@linkcode openStore} does (creating or migrating it).
+ *
+ * @param args Parsed arguments.
+ * @param io The io (its clock becomes the store's).
+ * @returns The store.
+ */
+export function openStoreToRead(args: ParsedArgs, io: Io): MemoryStore {
+  try {
+    return openMemory(memoryDbPath(args, io), { readOnly: true, now: io.now });
+  } catch (err) {
+    if (!(err instanceof DejaError) || err.code !== "MEM-E001") throw err;
+    return openStore(args, io);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, isAbsolute, resolve } from "node:path";
-import { UsageError } from "../src/core/errors.ts";
+import { messageOf, UsageError } from "../src/core/errors.ts";
 import { readLines } from "../src/core/lines.ts";
 import { importToolLog, type ImportToolLogOptions } from "../src/memory/mod.ts";
 import {
@@ -21,6 +21,17 @@ const FORMATS = ["tool-log"];
 
 async function* texts(path: string): AsyncGenerator<string> {
   for await (const line of readLines(path)) yield line.text;
+}
+
+/** Refuses a path that is no readable file, as config-import does. */
+function readableFile(path: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (err) {
+    throw new UsageError(`Cannot read "${path}": ${messageOf(err)}`);
+  }
+  if (!info.isFile) throw new UsageError(`"${path}" is not a file`);
 }
 
 /** The `import` subcommand. */
@@ -71,11 +82,16 @@ Example:
       throw new UsageError("Name at least one file to import");
     }
     const json = boolFlag(args, "json");
+    // Every file is checked before the memory file is opened: a typo neither
+    // creates a memory file nor stops the import halfway through the list.
+    const paths = args.positionals.map((file) =>
+      isAbsolute(file) ? file : resolve(io.cwd, file)
+    );
+    for (const path of paths) readableFile(path);
     const store = openStore(args, io);
     const reports = [];
     try {
-      for (const file of args.positionals) {
-        const path = isAbsolute(file) ? file : resolve(io.cwd, file);
+      for (const path of paths) {
         const options: ImportToolLogOptions = {
           thread: stringFlag(args, "thread") ??
             basename(path).replace(/\.(jsonl|json|ndjson|log)(\.zst)?$/, ""),

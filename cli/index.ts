@@ -57,6 +57,7 @@ next pass reads only the rest.
 Exit: 0 done, 3 some stores could not be read (each is named; the rest was
 indexed), 130 stopped by Ctrl-C.`,
   permissions: { read: true, write: true, env: true, sys: true },
+  maxPositionals: 0,
   options: {
     harness: { type: "string", multiple: true },
     json: { type: "boolean" },

@@ -311,6 +311,7 @@ Exit codes: 0 none match the gate, 2 the gate matched, 1 error.
 Example:
   deja loop list --status pending --fail-on high`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: {
     ...DB_OPTION,
     status: { type: "string" },
@@ -332,8 +333,12 @@ Example:
       );
     }
     const limitText = stringFlag(args, "limit");
-    if (limitText !== undefined && !/^\d+$/.test(limitText)) {
-      throw new UsageError(`--limit needs a whole number`);
+    // At least one row: --limit 0 printed "No pending recommendations." over
+    // a full queue, and gated nothing.
+    if (limitText !== undefined && !/^0*[1-9]\d*$/.test(limitText)) {
+      throw new UsageError(
+        `--limit "${limitText}" is not a positive whole number`,
+      );
     }
     const store = openExisting(args, io);
     let views: RecommendationView[];

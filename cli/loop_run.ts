@@ -206,6 +206,7 @@ Examples:
   deja loop run --min-new 20 --min-new-errors 3 --if-stale 6h --quiet
   deja loop run --dry-run --only acme.hello/1 --analyzer-cmd 'acme.hello/1=python3 hello.py'`,
   permissions: { read: true, write: true, env: true, run: true },
+  maxPositionals: 0,
   options: {
     db: { type: "string" },
     "min-new": { type: "string" },
@@ -308,6 +309,7 @@ Options:
   --policy FILE    Host policy (default $DEJA_LOOP_POLICY)
   --format json    Manifests, params and activation as JSON (also --json)`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: {
     db: { type: "string" },
     policy: { type: "string" },
@@ -587,6 +589,7 @@ Options:
   --db FILE        Memory file baked into the command (absolute)
   --deja PATH      Program to run instead of the detected deja`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: {
     print: { type: "boolean" },
     every: { type: "string" },

@@ -59,6 +59,7 @@ Supervisor pattern: run a worker (deja mcp --actor agent:worker) and a
 reviewer (deja mcp --scopes review,apply --actor agent:reviewer) as two
 MCP servers.`,
   permissions: { read: true, write: true, env: true, run: true },
+  maxPositionals: 0,
   options: { scopes: { type: "string" }, actor: { type: "string" } },
   async run(args, io) {
     const scopes = parseScopes(stringFlag(args, "scopes"));

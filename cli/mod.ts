@@ -117,6 +117,24 @@ function overview(): string {
   ].join("\n");
 }
 
+/**
+ * Refuses positional arguments past what the command declares, so a slip
+ * such as `deja index codex` (for `--harness codex`) is not silently a
+ * whole pass.
+ */
+function checkPositionals(command: Command, positionals: string[]): void {
+  const max = command.maxPositionals;
+  if (max === undefined || positionals.length <= max) return;
+  const extra = positionals.slice(max).map((p) => `"${p}"`).join(", ");
+  throw new UsageError(
+    max === 0
+      ? `${command.name} takes no arguments, got ${extra}`
+      : `${command.name} takes at most ${max} argument${
+        max === 1 ? "" : "s"
+      }; ${extra} is one too many`,
+  );
+}
+
 /** Options for {@linkcode run}. */
 export interface RunOptions {
   /** Skip permission revocation (in-process tests that reuse the runtime). */
@@ -173,6 +191,7 @@ export async function run(
   }
   try {
     const parsed = parseArgv(rest, command.options);
+    checkPositionals(command, parsed.positionals);
     if (!options.keepPermissions) await revokeUndeclared(command.permissions);
     return await command.run(
       parsed,

@@ -25,6 +25,7 @@ import {
   DB_OPTION,
   JSON_OPTIONS,
   openStore,
+  openStoreToRead,
   wantsJson,
 } from "./_memory_args.ts";
 import { printsSafely } from "./_printable.ts";
@@ -75,9 +76,10 @@ Examples:
   run(args, io) {
     const state = stateFlag(stringFlag(args, "state"));
     const project = stringFlag(args, "project");
-    const store = openStore(args, io);
+    const list = boolFlag(args, "list");
+    const store = list ? openStoreToRead(args, io) : openStore(args, io);
     try {
-      if (boolFlag(args, "list")) {
+      if (list) {
         if (args.positionals.length) {
           throw new UsageError("--list takes no note text");
         }

@@ -12,7 +12,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { knownHarness } from "./_harness_ids.ts";
+import { harnessId, knownHarness } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import { isRole, type Role, ROLES } from "../src/core/types.ts";
@@ -56,7 +56,7 @@ Options:
   --project NAME   Only this project
   --since WHEN     30d, 12h, 2w, 3mo (m is minutes) or a date (2026-05-01)
   --role ROLE      user, assistant, tool-output, command, files, edit, summary (repeatable, or a,b)
-  --session ID     Only sessions whose id starts with ID
+  --session ID     Only sessions whose id starts with ID (harness:ID too)
   --limit N        Sessions to show (default 10)
   --all            Every matching session
   --re             Treat the query as a regular expression (scans records of every role unless --role names some)
@@ -110,7 +110,7 @@ Examples:
     }
     if (roles.length) options.roles = roles as Role[];
     const session = stringFlag(args, "session");
-    if (session) options.session = session;
+    if (session) sessionFilter(session, options);
     const limit = stringFlag(args, "limit");
     if (limit) {
       const n = Number(limit);
@@ -199,6 +199,28 @@ async function matchingNotes(
     notes: notesMatching(notes, words).slice(0, NOTES_SHOWN),
     proposed: proposedMatching(notes, words),
   };
+}
+
+/**
+ * Sets the `--session` filter. `harness:id-prefix`, as show and resume take
+ * it and print it, narrows to that harness too.
+ */
+function sessionFilter(value: string, options: SearchOptions): void {
+  const colon = value.indexOf(":");
+  const named = colon > 0 ? harnessId(value.slice(0, colon)) : undefined;
+  if (!named) {
+    options.session = value;
+    return;
+  }
+  if (options.harnesses && !options.harnesses.includes(named)) {
+    throw new UsageError(
+      `--session "${value}" is a ${named} session, but --harness names ${
+        options.harnesses.join(", ")
+      }`,
+    );
+  }
+  options.harnesses = [named];
+  options.session = value.slice(colon + 1);
 }
 
 /** Notes shown above the sessions, at most. */

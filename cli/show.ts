@@ -29,6 +29,7 @@ Options:
   --role ROLE   Only these roles (repeatable)
   --json        Machine-readable output`,
   permissions: { read: true, env: true },
+  maxPositionals: 1,
   options: {
     role: { type: "string", multiple: true },
     json: { type: "boolean" },

@@ -18,6 +18,7 @@ export const statsCommand: Command = {
 Options:
   --json   Machine-readable output`,
   permissions: { read: true, env: true },
+  maxPositionals: 0,
   options: { json: { type: "boolean" } },
   run(args, io) {
     const db = openIndexForQuery(io);

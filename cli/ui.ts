@@ -100,6 +100,7 @@ Examples:
   deja ui --db demo.db
   DEJA_TOKEN=s3cret deja ui --db demo.db --token-env DEJA_TOKEN --allow-apply`,
   permissions: { read: true, write: true, env: true, net: true },
+  maxPositionals: 0,
   options: {
     db: { type: "string" },
     port: { type: "string" },

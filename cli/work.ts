@@ -212,6 +212,7 @@ Options:
   --exec   Run the command instead of printing it
   --json   Machine-readable output`,
   permissions: { read: true, env: true, run: true },
+  maxPositionals: 1,
   options: { exec: { type: "boolean" }, ...JSON_OPTION },
   run(args, io) {
     const ref = text(args, "a session id");
@@ -278,6 +279,7 @@ Options:
   --project NAME   Whose latest session (default: the current directory's)
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
+  maxPositionals: 1,
   options: { to: { type: "string" }, ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const session = args.positionals[0];
@@ -317,6 +319,7 @@ Options:
   --harness ID     Only this harness
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
+  maxPositionals: 1,
   options: {
     ...PROJECT_OPTION,
     harness: { type: "string" },

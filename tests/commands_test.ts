@@ -37,3 +37,36 @@ Deno.test("an unknown command names the nearest one when it is a slip", async ()
     equal(io.err().split("\n")[0], `error: ${message}`);
   }
 });
+
+Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const cases: Array<[string[], string]> = [
+    [["index", "codex"], 'index takes no arguments, got "codex"'],
+    [["stats", "codex"], 'stats takes no arguments, got "codex"'],
+    [["sources", "x"], 'sources takes no arguments, got "x"'],
+    [
+      ["loop", "list", "x", "--db", `${home}/m.db`],
+      'loop list takes no arguments, got "x"',
+    ],
+    [["last", "3", "4"], 'last takes at most 1 argument; "4" is one too many'],
+    [
+      ["show", "ab", "cd"],
+      'show takes at most 1 argument; "cd" is one too many',
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    const io = captureIo({ env, now: 0 });
+    equal(await run(argv, io, { keepPermissions: true }), 64, argv.join(" "));
+    equal(io.err().split("\n")[0], `error: ${message}`);
+    equal(io.err().includes("Usage: deja"), true);
+  }
+  // Nothing ran: no index was written.
+  equal(
+    await Deno.stat(`${home}/index.db`).then(() => true, () => false),
+    false,
+  );
+  await Deno.remove(home, { recursive: true });
+});

@@ -564,6 +564,75 @@ Deno.test("a folder deja may not read is named, and its sessions stay in the ind
   equal(count(), before);
 });
 
+Deno.test("deja sources names a folder it cannot read, as deja index does", async () => {
+  const { home, indexPath } = await tempHome();
+  const folder = `${home}/.claude/projects/-home-dev-src-web`;
+  const deno = denoIn(home, indexPath);
+  const shown = await deno([
+    "run",
+    "-A",
+    `--deny-read=${folder}`,
+    "main.ts",
+    "sources",
+    "--json",
+  ]);
+  equal(shown.code, 0, new TextDecoder().decode(shown.stderr));
+  const claude = (JSON.parse(new TextDecoder().decode(shown.stdout))
+    .sources as Array<{ id: string; unreadable: Array<{ path: string }> }>)
+    .find((s) => s.id === "claude-code");
+  deepEqual(claude?.unreadable.map((u) => u.path), [folder]);
+  const text = await deno([
+    "run",
+    "-A",
+    `--deny-read=${folder}`,
+    "main.ts",
+    "sources",
+  ]);
+  const out = new TextDecoder().decode(text.stdout);
+  ok(out.includes(`cannot read folder: ${folder}: `), out);
+});
+
+/** `setpriv` drops root's right to write any file, so a mode bit binds root too. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "an index file deja may not write is named, with the way out",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const { home, indexPath } = await tempHome();
+    const first = await denoIn(home, indexPath)([
+      "run",
+      "-A",
+      "main.ts",
+      "index",
+      "--quiet",
+    ]);
+    equal(first.code, 0, new TextDecoder().decode(first.stderr));
+    await Deno.chmod(indexPath, 0o444);
+    const argv = [Deno.execPath(), "run", "-A", "main.ts", "index", "--quiet"];
+    const [program, ...args] = Deno.uid() === 0
+      ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...argv]
+      : argv;
+    const again = await new Deno.Command(program!, {
+      args,
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(again.stderr);
+    equal(again.code, 1, said);
+    ok(said.startsWith(`error: Cannot write the index "${indexPath}"`), said);
+    ok(said.includes("point DEJA_INDEX at a writable file [IDX-E001]"), said);
+  },
+});
+
 Deno.test("indexStores() moves a damaged index aside and rebuilds it", async () => {
   const { home, indexPath } = await tempHome();
   await Deno.writeTextFile(indexPath, "this is not a database");
@@ -788,6 +857,44 @@ Deno.test("indexStores() re-reads sub-agent transcripts when DEJA_INCLUDE_SUBAGE
   ok(count() >= 1, "sub-agents come back when switched on");
   await pass(false);
   equal(count(), 0);
+});
+
+Deno.test("DEJA_INCLUDE_SUBAGENTS=false (or no, off) leaves sub-agents out; a value it does not know is warned about", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const subagents = () => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (db.prepare(
+        "SELECT COUNT(*) AS n FROM sessions WHERE lineage = 'subagent'",
+      ).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  for (const [value, want] of [["false", 0], ["1", 1], [" OFF ", 0]] as const) {
+    const env = {
+      HOME: home,
+      DEJA_INDEX: indexPath,
+      DEJA_INCLUDE_SUBAGENTS: value,
+    };
+    const io = captureIo({ env, now: NOW });
+    equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+    equal(io.err(), "");
+    equal(Math.min(subagents(), 1), want, value);
+  }
+  const env = {
+    HOME: home,
+    DEJA_INDEX: indexPath,
+    DEJA_INCLUDE_SUBAGENTS: "maybe",
+  };
+  const io = captureIo({ env, now: NOW });
+  equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+  ok(
+    io.err().includes('DEJA_INCLUDE_SUBAGENTS="maybe" is neither 0 nor 1'),
+    io.err(),
+  );
+  ok(subagents() >= 1);
 });
 
 Deno.test("indexStores() reads a harness's files again when its parser revision changes", async () => {
@@ -1272,6 +1379,41 @@ Deno.test("deja search --harness takes an id in any case and the name people typ
   }
   const bad = captureIo({ env, now: NOW });
   equal(await run(["search", "redis", "--harness", "clod"], bad, flags), 64);
+});
+
+Deno.test("deja search --session takes harness:id-prefix, as show and resume print it", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const flags = { keepPermissions: true };
+  equal(
+    await run(["index", "--quiet"], captureIo({ env, now: NOW }), flags),
+    0,
+  );
+  const ids = async (session: string) => {
+    const io = captureIo({ env, now: NOW });
+    equal(
+      await run(["search", "redis", "--session", session, "--json"], io, flags),
+      0,
+      io.err(),
+    );
+    return (JSON.parse(io.out()).results as Array<
+      { session: { harness: string; id: string } }
+    >).map((r) => `${r.session.harness}:${r.session.id}`);
+  };
+  const want = ["claude-code:3f2b8c1e-7a4d-4e91-b6c2-1d9e0f5a7b34"];
+  deepEqual(await ids("3f2b8c1e"), want);
+  deepEqual(await ids("claude-code:3f2b8c1e"), want);
+  deepEqual(await ids("claude:3f2b"), want);
+  deepEqual(await ids("codex:3f2b8c1e"), []);
+  const clash = captureIo({ env, now: NOW });
+  equal(
+    await run(
+      ["search", "redis", "--session", "codex:3f", "--harness", "claude-code"],
+      clash,
+      flags,
+    ),
+    64,
+  );
 });
 
 Deno.test("deja search says --since 9m is minutes when that window empties the page", async () => {

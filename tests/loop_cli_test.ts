@@ -150,6 +150,20 @@ Deno.test("loop list --fail-on exits 2 when a listed recommendation is severe en
   );
 });
 
+Deno.test("loop list --limit takes a positive number; 0 is a usage error, not an empty queue", async () => {
+  const db = await demoDb();
+  equal((await list(db, "--limit", "2")).length, 2);
+  for (const bad of ["0", "-1", "1.5", "abc"]) {
+    const r = await deja(["loop", "list", "--db", db, "--limit", bad]);
+    equal(r.code, 64, `${bad}: ${r.out}`);
+    equal(
+      r.err.split("\n")[0],
+      `error: --limit "${bad}" is not a positive whole number`,
+    );
+    equal(r.out, "");
+  }
+});
+
 Deno.test("loop show prints evidence, the literal proposal and a verified audit chain", async () => {
   const db = await demoDb();
   const rec = (await list(db)).find((r) =>
@@ -680,6 +694,97 @@ Deno.test("capture tool-call and import --format tool-log feed the tool-failure 
   );
   ok(ran.analyzers_run.includes("deja.tool_failure/1"));
   ok((await list(db)).some((r) => r.analyzer === "deja.tool_failure/1"));
+});
+
+Deno.test("import names a file it cannot read before it opens or writes the memory file", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "agent.db");
+  const log = join(dir, "history.jsonl");
+  await Deno.writeTextFile(
+    log,
+    JSON.stringify({
+      tool: "x",
+      input: {},
+      result: "Error: boom",
+      is_error: true,
+    }) +
+      "\n",
+  );
+  for (const bad of [join(dir, "missing.jsonl"), dir]) {
+    const r = await deja([
+      "import",
+      "--format",
+      "tool-log",
+      log,
+      bad,
+      "--db",
+      db,
+    ]);
+    equal(r.code, 64, r.err);
+    ok(r.err.startsWith(`error: `) && r.err.includes(`"${bad}"`), r.err);
+    equal(r.out, "", "nothing was imported from the first file");
+    equal(
+      await Deno.stat(db).then(() => true, () => false),
+      false,
+      "no memory file was made",
+    );
+  }
+});
+
+/** `setpriv` drops root's right to write any file, so a mode bit binds root too. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "a memory file deja may not write is named on a write, and still reads",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const db = join(dir, "m.db");
+    const kept = await deja([
+      "remember",
+      "pin redis to 7.2",
+      "--project",
+      "api",
+      "--db",
+      db,
+    ]);
+    equal(kept.code, 0, kept.err);
+    await Deno.chmod(db, 0o444);
+    const main = new URL("../main.ts", import.meta.url).pathname;
+    const as = async (argv: string[]) => {
+      const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
+      const [program, ...args] = Deno.uid() === 0
+        ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
+        : cmd;
+      const out = await new Deno.Command(program!, {
+        args,
+        env: { HOME: dir },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: out.code,
+        out: new TextDecoder().decode(out.stdout),
+        err: new TextDecoder().decode(out.stderr),
+      };
+    };
+    const wrote = await as(["capture", "tool-call", "--tool", "x", "--db", db]);
+    equal(wrote.code, 1, wrote.err);
+    ok(
+      wrote.err.startsWith(`error: Cannot write memory file "${db}"`),
+      wrote.err,
+    );
+    ok(wrote.err.trimEnd().endsWith("[MEM-E001]"), wrote.err);
+    const read = await as(["remember", "--list", "--db", db]);
+    equal(read.code, 0, read.err);
+    ok(read.out.includes("pin redis to 7.2"), read.out);
+  },
 });
 
 Deno.test("remember, promote and remember --list manage notes", async () => {

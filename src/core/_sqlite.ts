@@ -54,7 +54,7 @@ export function openDatabase(
   } catch (cause) {
     throw new DejaError(
       "IDX-E001",
-      `Cannot open database "${path}": ${messageOf(cause)}`,
+      `Cannot open database "${path}": ${whyNot(path, cause)}`,
       { cause },
     );
   }
@@ -70,11 +70,26 @@ export function openDatabase(
     if (cause instanceof DejaError) throw cause;
     throw new DejaError(
       "IDX-E001",
-      `Cannot open database "${path}": ${messageOf(cause)}`,
+      `Cannot open database "${path}": ${whyNot(path, cause)}`,
       { cause },
     );
   }
   return db;
+}
+
+/**
+ * Why SQLite could not open a path, in words: a folder is named as one
+ * (SQLite says only "unable to open database file" or "disk I/O error").
+ */
+function whyNot(path: string, cause: unknown): string {
+  try {
+    if (path !== ":memory:" && Deno.statSync(path).isDirectory) {
+      return "it is a folder, not a database file";
+    }
+  } catch {
+    // Missing or unreadable: SQLite's own words say which.
+  }
+  return messageOf(cause);
 }
 
 function probeFts5(db: DatabaseSync): void {

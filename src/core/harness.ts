@@ -144,9 +144,51 @@ export function takeUnreadableDirs(): Map<string, string> {
 }
 
 /**
+ * Decides which links one walk follows: those whose real target lies outside
+ * every tree walked so far (the root's, and each followed folder's) and
+ * holds none of them. Real paths are asked only when a link is met.
+ */
+class LinkGuard {
+  #root: string;
+  #trees: string[] | undefined;
+  #files = new Set<string>();
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  /** What a link leads to, when the walk should follow it; else undefined. */
+  follow(path: string): { isDirectory: boolean; isFile: boolean } | undefined {
+    let info: Deno.FileInfo;
+    let real: string;
+    try {
+      info = Deno.statSync(path);
+      real = Deno.realPathSync(path);
+      this.#trees ??= [Deno.realPathSync(this.#root)];
+    } catch {
+      // Dangling, or out of reach: there is nothing to list.
+      return undefined;
+    }
+    const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+    if (this.#trees.some((t) => within(real, t))) return undefined;
+    if (info.isDirectory) {
+      if (this.#trees.some((t) => within(t, real))) return undefined;
+      this.#trees.push(real);
+    } else if (info.isFile) {
+      if (this.#files.has(real)) return undefined;
+      this.#files.add(real);
+    }
+    return info;
+  }
+}
+
+/**
  * Lists the regular files under a directory tree that satisfy `match`, in
  * sorted order so index writes are deterministic. A missing root lists
- * nothing; symlinked directories are not followed.
+ * nothing. A link (to a folder or a file) is followed when it leads out of
+ * everything walked so far, such as a project folder kept on another disk;
+ * one that leads back into the tree, or to a place already walked, is not,
+ * so a file is never listed twice and a loop ends.
  *
  * Synchronous on purpose: a walk is many small reads, and an unchanged index
  * pass is little more than this walk.
@@ -173,6 +215,7 @@ export function walkFiles(
   const maxDepth = options.maxDepth ?? 8;
   const found: string[] = [];
   const stack: Array<[string, number]> = [[root, 0]];
+  const links = new LinkGuard(root);
   while (stack.length > 0) {
     const [dir, depth] = stack.pop() as [string, number];
     let entries: Deno.DirEntry[];
@@ -186,20 +229,24 @@ export function walkFiles(
       }
       continue;
     }
-    // Descending, so the stack pops subdirectories in ascending order.
-    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
-    const files: string[] = [];
+    // Ascending, so of two links to one place the first name is followed.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const dirs: string[] = [];
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory) {
+      const kind = entry.isSymlink ? links.follow(path) : entry;
+      if (kind?.isDirectory) {
         if (depth < maxDepth && !options.skipDirs?.has(entry.name)) {
-          stack.push([path, depth + 1]);
+          dirs.push(path);
         }
-      } else if (entry.isFile && match(path)) {
-        files.push(path);
+      } else if (kind?.isFile && match(path)) {
+        found.push(path);
       }
     }
-    for (let i = files.length - 1; i >= 0; i--) found.push(files[i] as string);
+    // Pushed in reverse, so the stack pops subdirectories in ascending order.
+    for (let i = dirs.length - 1; i >= 0; i--) {
+      stack.push([dirs[i] as string, depth + 1]);
+    }
   }
   return found;
 }
