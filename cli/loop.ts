@@ -634,9 +634,9 @@ Options:
       if (args.positionals.length > 1) {
         throw new UsageError(`loop ${verb} takes one hash`);
       }
-      // A missing reason is a usage error (exit 64); an empty one, the
-      // store's to refuse (LOOP-E005) as every other surface does.
-      if (stringFlag(args, "because") === undefined) {
+      // A missing or blank reason is a usage error (exit 64); the store
+      // refuses it too (LOOP-E005), as on every other surface.
+      if ((stringFlag(args, "because") ?? "").trim() === "") {
         throw new UsageError(
           `loop ${verb} needs --because "…": the reason is audited [LOOP-E005]`,
         );

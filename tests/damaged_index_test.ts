@@ -131,3 +131,16 @@ Deno.test("hook-context on a damaged index starts deja index in the background",
   }
   equal(calls.trim(), "index --quiet");
 });
+
+Deno.test("deja search on a damaged index names it and says deja index repairs it", async () => {
+  const w = await buildWorld();
+  await damage(w.indexPath);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  const code = await run(["search", "redis"], io, { keepPermissions: true });
+  ok(code !== 0, `exit ${code}`);
+  const err = io.err();
+  ok(err.includes(w.indexPath), err);
+  ok(err.includes("run deja index"), err);
+  ok(!/delete/.test(err), err);
+  deepEqual(await asideFiles(w.indexPath), []);
+});

@@ -284,6 +284,20 @@ Deno.test("loop approve refuses self-approval by the creator and the triggering 
   ]);
   equal(noReason.code, 64);
   match(noReason.err, /LOOP-E005/);
+  // A blank reason is no reason either: the same usage error.
+  const blankReason = await deja([
+    "loop",
+    "approve",
+    hash,
+    "--db",
+    db,
+    "--actor",
+    "human:alice",
+    "--because",
+    "  ",
+  ]);
+  equal(blankReason.code, 64);
+  match(blankReason.err, /LOOP-E005/);
   const ok1 = await deja([
     "loop",
     "approve",

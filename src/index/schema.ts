@@ -227,7 +227,7 @@ function openIndexFile(path: string, readOnly: boolean): Database {
     ) {
       throw new DejaError(
         "IDX-E001",
-        `${err.message}. The index is a cache deja rebuilds: delete "${path}" (and any "${path}-wal", "${path}-shm") and run deja index`,
+        `${err.message}. The index is a cache deja rebuilds: run deja index (it moves the damaged file aside and reads the transcripts again)`,
         { cause: err },
       );
     }
