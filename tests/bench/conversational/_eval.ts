@@ -30,8 +30,11 @@ export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
 
 /** Scores for one category (or all). */
 export interface CategoryScore {
-  /** Category number, or "all" (categories 1–4). */
-  category: number | "all" | "every";
+  /**
+   * Category number, "all" (categories 1–4) or "every" (1–5); for
+   * LongMemEval, the question type.
+   */
+  category: number | string;
   /** Its name. */
   name: string;
   /** Questions asked. */
@@ -115,7 +118,14 @@ export interface ConversationalEvalOptions {
   now?: number;
 }
 
-function percentile(xs: number[], p: number): number {
+/**
+ * The p-th percentile of some timings (nearest rank).
+ *
+ * @param xs Timings.
+ * @param p A share, 0–1.
+ * @returns The value, 0 for none.
+ */
+export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0;
 }
@@ -139,18 +149,39 @@ function score(
       ? r.q.category !== 5
       : r.q.category === category
   );
-  const n = of.length || 1;
-  return {
+  return scoreRanks(
     category,
-    name: category === "all"
+    category === "all"
       ? "all (1–4)"
       : category === "every"
       ? "every question (1–5)"
       : CATEGORY_NAMES[category] ?? "?",
-    n: of.length,
-    hit1: of.filter((r) => r.rank === 1).length / n,
-    hit5: of.filter((r) => r.rank >= 1 && r.rank <= 5).length / n,
-    mrr: of.reduce((a, r) => a + (r.rank > 0 ? 1 / r.rank : 0), 0) / n,
+    of.map((r) => r.rank),
+  );
+}
+
+/**
+ * hit@1, hit@5 and MRR of a set of questions.
+ *
+ * @param category What the set is (a category, a question type, "all").
+ * @param name Its name in the table.
+ * @param ranks Each question's 1-based rank of its first answer session, 0
+ *   when it was not in the first ten.
+ * @returns The scores.
+ */
+export function scoreRanks(
+  category: number | string,
+  name: string,
+  ranks: readonly number[],
+): CategoryScore {
+  const n = ranks.length || 1;
+  return {
+    category,
+    name,
+    n: ranks.length,
+    hit1: ranks.filter((r) => r === 1).length / n,
+    hit5: ranks.filter((r) => r >= 1 && r <= 5).length / n,
+    mrr: ranks.reduce((a, r) => a + (r > 0 ? 1 / r : 0), 0) / n,
   };
 }
 

@@ -2,17 +2,23 @@
 /**
  * `deno task bench:conversational --data <file> [--json] [--misses]
  * [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped]
- * [--only TEXT] [--cli N]`: the conversational-memory eval on a LoCoMo-shaped file (not in
- * the repository; see docs/search.md). Prints hit@1, hit@5 and MRR per
- * question category and overall (categories 1–4; 5 apart), and the
- * in-process search latency; `--cli N` also asks N questions through
- * `deja search --json` and checks the CLI agrees with the library.
+ * [--only TEXT] [--cli N]`: the conversational-memory eval on a LoCoMo- or
+ * LongMemEval-shaped file (not in the repository; see docs/search.md), told
+ * apart by its shape. Prints hit@1, hit@5 and MRR per question category or
+ * type and overall (LoCoMo: categories 1–4, 5 apart, then all five;
+ * LongMemEval: abstention questions apart), and the in-process search
+ * latency; `--cli N` (LoCoMo) also asks N questions through
+ * `deja search --json` and checks the CLI agrees with the library. The
+ * speaker and caption options are LoCoMo's (LongMemEval's turns already say
+ * user or assistant).
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { readLocomo } from "./convert.ts";
-import { runConversationalEval } from "./_eval.ts";
+import type { LocomoSample } from "./convert.ts";
+import { type CategoryScore, runConversationalEval } from "./_eval.ts";
+import { runLongMemEval } from "./_longmemeval_eval.ts";
+import { isLongMemEval } from "./longmemeval.ts";
 
 const { values } = parseArgs({
   // `deno task … -- --flag` passes the `--` through.
@@ -31,11 +37,70 @@ const { values } = parseArgs({
 });
 if (!values.data) {
   console.error(
-    "usage: deno task bench:conversational --data <locomo.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped] [--only TEXT] [--cli N]",
+    "usage: deno task bench:conversational --data <locomo.json or longmemeval.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped] [--only TEXT] [--cli N]",
   );
   Deno.exit(64);
 }
-const samples = await readLocomo(values.data);
+const data = JSON.parse(await Deno.readTextFile(values.data)) as unknown;
+const f = (x: number) => x.toFixed(3);
+const table = (rows: readonly CategoryScore[]) => {
+  console.log("| category | questions | hit@1 | hit@5 | MRR |");
+  console.log("|---|---|---|---|---|");
+  for (const s of rows) {
+    console.log(
+      `| ${
+        typeof s.category === "number" ? `${s.category} ` : ""
+      }${s.name} | ${s.n} | ${f(s.hit1)} | ${f(s.hit5)} | ${f(s.mrr)} |`,
+    );
+  }
+};
+const latency = (l: { p50: number; p95: number; max: number }) =>
+  console.log(
+    `\nsearch latency in process: p50 ${l.p50.toFixed(2)} ms, p95 ${
+      l.p95.toFixed(2)
+    } ms, max ${l.max.toFixed(2)} ms`,
+  );
+if (isLongMemEval(data)) {
+  const report = await runLongMemEval(
+    data,
+    values.only ? { only: values.only } : {},
+  );
+  if (values.json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    console.log(
+      `LongMemEval-shaped eval: ${report.questions} questions, ${report.sessions} sessions, ${report.turns} turns\n`,
+    );
+    table([
+      ...report.scores,
+      ...(report.abstention ? [report.abstention] : []),
+    ]);
+    if (report.skipped) {
+      console.log(
+        `\n${report.skipped} questions skipped (no answer session in the haystack)`,
+      );
+    }
+    latency(report.latency);
+    if (values.misses) {
+      console.log("\nmisses:");
+      for (const m of report.misses) {
+        console.log(
+          `- [${m.id} ${m.type}] rank ${m.rank || ">10"}: ${m.question}`,
+        );
+        for (const e of m.evidence) console.log(`    evidence ${e}`);
+        for (const t of m.top) console.log(`    got ${t}`);
+      }
+    }
+  }
+  Deno.exit(0);
+}
+if (!Array.isArray(data)) {
+  console.error(
+    `bench:conversational: "${values.data}" is neither LoCoMo- nor LongMemEval-shaped (an array of samples or of questions)`,
+  );
+  Deno.exit(65);
+}
+const samples = data as LocomoSample[];
 const report = await runConversationalEval(samples, {
   speakers: values.speakers === "b-user" ? "b-user" : "a-user",
   names: !values["no-names"],
@@ -47,7 +112,6 @@ const report = await runConversationalEval(samples, {
 if (values.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
-  const f = (x: number) => x.toFixed(3);
   console.log(
     `conversational eval: ${report.samples} conversations, ${report.sessions} sessions, ${report.turns} turns (${values.speakers}, names ${
       values["no-names"] ? "off" : "on"
@@ -55,30 +119,15 @@ if (values.json) {
       values.unscoped ? ", unscoped" : ""
     })\n`,
   );
-  console.log("| category | questions | hit@1 | hit@5 | MRR |");
-  console.log("|---|---|---|---|---|");
-  const rows = [
+  table([
     ...report.scores,
     ...(report.adversarial ? [report.adversarial] : []),
     ...(report.everything ? [report.everything] : []),
-  ];
-  for (const s of rows) {
-    console.log(
-      `| ${
-        typeof s.category === "number" ? `${s.category} ` : ""
-      }${s.name} | ${s.n} | ${f(s.hit1)} | ${f(s.hit5)} | ${f(s.mrr)} |`,
-    );
-  }
+  ]);
   if (report.skipped) {
     console.log(`\n${report.skipped} questions skipped (no evidence turn)`);
   }
-  console.log(
-    `\nsearch latency in process: p50 ${
-      report.latency.p50.toFixed(2)
-    } ms, p95 ${report.latency.p95.toFixed(2)} ms, max ${
-      report.latency.max.toFixed(2)
-    } ms`,
-  );
+  latency(report.latency);
   if (report.cli) {
     console.log(
       `CLI check: ${report.cli.agreed}/${report.cli.asked} questions return the same sessions in the same order through \`deja search --json\``,

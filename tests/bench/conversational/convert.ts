@@ -143,22 +143,8 @@ export function parseLocomoDate(text: string): number {
   return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
 }
 
-/**
- * Reads a LoCoMo-shaped JSON file.
- *
- * @param path The file.
- * @returns Its samples.
- */
-export async function readLocomo(path: string): Promise<LocomoSample[]> {
-  const data = JSON.parse(await Deno.readTextFile(path)) as unknown;
-  if (!Array.isArray(data)) {
-    throw new TypeError(`"${path}" is not an array of LoCoMo samples`);
-  }
-  return data as LocomoSample[];
-}
-
 /** A UUID-shaped id derived from a seed, so reruns write the same ids. */
-function uuidOf(seed: string): string {
+export function uuidOf(seed: string): string {
   const h = createHash("sha256").update(seed).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${
     h.slice(17, 20)
@@ -166,8 +152,78 @@ function uuidOf(seed: string): string {
 }
 
 /** Claude Code's folder name for a cwd: every "/" and "." becomes "-". */
-function encodeCwd(cwd: string): string {
+export function encodeCwd(cwd: string): string {
   return cwd.replace(/[/.]/g, "-");
+}
+
+/** One turn to write: who said it, what, when, and a seed for its uuid. */
+export interface TranscriptTurn {
+  /** The user said it (else the assistant). */
+  user: boolean;
+  /** What was said. */
+  text: string;
+  /** When (ms). */
+  time: number;
+  /** Seed of the line's uuid (stable across reruns). */
+  seed: string;
+}
+
+/**
+ * Writes turns as one Claude Code transcript: a `user` line with string
+ * content or an `assistant` line with a text block, `uuid`/`parentUuid`
+ * chained, `sessionId`, `cwd` and an ISO `timestamp` on each.
+ *
+ * @param path The `.jsonl` file.
+ * @param session The cwd and session id every line carries, and the turns.
+ * @returns The latest time written (ms), 0 for no turns.
+ */
+export async function writeTranscript(
+  path: string,
+  session: { cwd: string; sessionId: string; turns: readonly TranscriptTurn[] },
+): Promise<number> {
+  const lines: string[] = [];
+  let parent: string | null = null;
+  let latest = 0;
+  for (const turn of session.turns) {
+    const uuid = uuidOf(turn.seed);
+    latest = Math.max(latest, turn.time);
+    const base = {
+      parentUuid: parent,
+      isSidechain: false,
+      userType: "external",
+      cwd: session.cwd,
+      sessionId: session.sessionId,
+      version: "2.1.38",
+      gitBranch: "main",
+    };
+    lines.push(JSON.stringify(
+      turn.user
+        ? {
+          ...base,
+          type: "user",
+          message: { role: "user", content: turn.text },
+          uuid,
+          timestamp: new Date(turn.time).toISOString(),
+        }
+        : {
+          ...base,
+          message: {
+            model: "claude-sonnet-4-5",
+            id: `msg_${uuid.replaceAll("-", "").slice(0, 24)}`,
+            type: "message",
+            role: "assistant",
+            content: [{ type: "text", text: turn.text }],
+            stop_reason: "end_turn",
+          },
+          type: "assistant",
+          uuid,
+          timestamp: new Date(turn.time).toISOString(),
+        },
+    ));
+    parent = uuid;
+  }
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  return latest;
 }
 
 /** The session numbers of a conversation, ascending. */
@@ -223,53 +279,26 @@ export async function convertLocomo(
         ? parseLocomoDate(when)
         : Date.UTC(2023, 0, n);
       const sessionId = uuidOf(`${sample.sample_id}/${n}`);
-      const lines: string[] = [];
-      let parent: string | null = null;
-      turns.forEach((turn, i) => {
-        const uuid = uuidOf(`${sample.sample_id}/${turn.dia_id}/${i}`);
-        const time = start + i * 60_000;
-        out.latest = Math.max(out.latest, time);
+      const path = join(dir, `${sessionId}.jsonl`);
+      const written = turns.map((turn, i) => {
         const body = turnBody(turn, options);
         texts.set(turn.dia_id, body);
-        const user = turn.speaker === userName;
-        const base = {
-          parentUuid: parent,
-          isSidechain: false,
-          userType: "external",
+        return {
+          user: turn.speaker === userName,
+          text: body,
+          time: start + i * 60_000,
+          seed: `${sample.sample_id}/${turn.dia_id}/${i}`,
+        };
+      });
+      out.latest = Math.max(
+        out.latest,
+        await writeTranscript(path, {
           cwd,
           sessionId,
-          version: "2.1.38",
-          gitBranch: "main",
-        };
-        lines.push(JSON.stringify(
-          user
-            ? {
-              ...base,
-              type: "user",
-              message: { role: "user", content: body },
-              uuid,
-              timestamp: new Date(time).toISOString(),
-            }
-            : {
-              ...base,
-              message: {
-                model: "claude-sonnet-4-5",
-                id: `msg_${uuid.replaceAll("-", "").slice(0, 24)}`,
-                type: "message",
-                role: "assistant",
-                content: [{ type: "text", text: body }],
-                stop_reason: "end_turn",
-              },
-              type: "assistant",
-              uuid,
-              timestamp: new Date(time).toISOString(),
-            },
-        ));
-        parent = uuid;
-        out.turns++;
-      });
-      const path = join(dir, `${sessionId}.jsonl`);
-      await Deno.writeTextFile(path, lines.join("\n") + "\n");
+          turns: written,
+        }),
+      );
+      out.turns += written.length;
       sessions.push({ number: n, sessionId, path });
       bySession.set(n, sessionId);
     }
