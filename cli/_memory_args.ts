@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { memoryPath } from "../src/core/paths.ts";
@@ -24,15 +24,36 @@ export const DB_OPTION = { db: { type: "string" } } as const;
 
 /**
  * The memory file path: `--db`, else `$DEJA_DB`, else the XDG default,
- * resolved against the working directory.
+ * resolved against the working directory. A `--db` in a folder that does
+ * not exist is a usage error (a mistyped path would otherwise start a new,
+ * empty memory file there); the default's folder is made when needed.
  *
  * @param args Parsed arguments.
  * @param io The io.
  * @returns An absolute path.
+ * @throws {UsageError} When `--db` names a file in a missing folder.
  */
 export function memoryDbPath(args: ParsedArgs, io: Io): string {
-  const p = stringFlag(args, "db") ?? memoryPath(io.env);
-  return isAbsolute(p) ? p : resolve(io.cwd, p);
+  const flag = stringFlag(args, "db");
+  const p = flag ?? memoryPath(io.env);
+  const path = isAbsolute(p) ? p : resolve(io.cwd, p);
+  if (flag !== undefined && path !== resolve(memoryPath(io.env))) {
+    const folder = dirname(path);
+    if (!isFolder(folder)) {
+      throw new UsageError(
+        `--db "${flag}": the folder "${folder}" does not exist`,
+      );
+    }
+  }
+  return path;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 /**

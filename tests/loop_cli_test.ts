@@ -1061,3 +1061,24 @@ Deno.test("remember --list never sends a note's control characters to the termin
   equal(listed.code, 0, listed.err);
   ok(listed.out.includes("pin redis␛]0;pwned␇ to 7.2"), listed.out);
 });
+
+Deno.test("a --db in a folder that does not exist is a usage error; nothing is created", async () => {
+  const base = await Deno.makeTempDir();
+  const db = join(base, "typo-folder", "memory.db");
+  for (
+    const argv of [
+      ["loop", "run", "--db", db],
+      ["remember", "--list", "--db", db],
+      ["loop", "list", "--db", db],
+    ]
+  ) {
+    const r = await deja(argv);
+    equal(r.code, 64, `${argv.join(" ")}: ${r.err}`);
+    match(r.err, /typo-folder" does not exist/);
+  }
+  equal(await Deno.stat(join(base, "typo-folder")).catch(() => null), null);
+  // A new file in a folder that is there is still made on first use.
+  const fresh = await deja(["loop", "run", "--db", join(base, "new.db")]);
+  equal(fresh.code, 0, fresh.err);
+  await Deno.remove(base, { recursive: true });
+});
