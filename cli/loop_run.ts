@@ -19,7 +19,7 @@ import {
   SEVERITIES,
   severityRank,
 } from "../src/memory/mod.ts";
-import type { Severity } from "../src/memory/mod.ts";
+import type { MemoryStore, Severity } from "../src/memory/mod.ts";
 import {
   activation,
   ANALYZERS,
@@ -389,40 +389,50 @@ policy still wins: a denied analyzer stays off whatever the file says.
 
 Options:
   --db FILE       Memory file
-  --actor LABEL   Who made the change (default ${DEFAULT_ACTOR})`,
+  --actor LABEL   Who made the change (default ${DEFAULT_ACTOR})
+  --json          Print the analyzer's stored config as JSON`,
     permissions: { read: true, write: true, env: true },
-    options: { db: { type: "string" }, actor: { type: "string" } },
+    options: {
+      db: { type: "string" },
+      actor: { type: "string" },
+      ...JSON_OPTIONS,
+    },
     run(args, io) {
       if (args.positionals.length > 1) {
         throw new UsageError(`loop ${verb} takes one analyzer`);
       }
       const id = requireAnalyzer(args.positionals[0]);
+      const json = wantsJson(args);
       const store = openMemory(dbPath(args, io), { now: io.now });
       try {
-        const current = store.config()[id];
-        const {
-          analyzer: _a,
-          actor: _b,
-          source: _c,
-          updated_at: _d,
-          ...config
-        } = current ?? {
-          analyzer: id,
-          actor: "",
-          source: "",
-          updated_at: 0,
-        };
-        store.setConfig(id, { ...config, enabled }, {
+        store.setConfig(id, { ...editableConfig(store, id), enabled }, {
           actor: actorFlag(args),
           now: io.now(),
         });
+        if (json) printJson(io, store.config()[id]);
       } finally {
         store.close();
       }
-      io.stdout.write(`${id}: ${verb}d\n`);
+      if (!json) io.stdout.write(`${id}: ${verb}d\n`);
       return Promise.resolve(EXIT.ok);
     },
   };
+}
+
+/**
+ * An analyzer's stored config without the fields the store writes itself
+ * (who, from where, when): what a change starts from.
+ */
+function editableConfig(store: MemoryStore, id: string) {
+  const {
+    analyzer: _a,
+    actor: _b,
+    source: _c,
+    updated_at: _d,
+    ...config
+  } = store.config()[id] ??
+    { analyzer: id, actor: "", source: "", updated_at: 0 };
+  return config;
 }
 
 /** `deja loop enable`. */
@@ -448,13 +458,19 @@ Examples:
 
 Options:
   --db FILE       Memory file
-  --actor LABEL   Who made the change (default ${DEFAULT_ACTOR})`,
+  --actor LABEL   Who made the change (default ${DEFAULT_ACTOR})
+  --json          Print each changed analyzer's stored config as JSON`,
   permissions: { read: true, write: true, env: true },
-  options: { db: { type: "string" }, actor: { type: "string" } },
+  options: {
+    db: { type: "string" },
+    actor: { type: "string" },
+    ...JSON_OPTIONS,
+  },
   run(args, io) {
     if (args.positionals.length === 0) {
       throw new UsageError("Give at least one <analyzer>.<param>=<value>");
     }
+    const json = wantsJson(args);
     const changes = args.positionals.map((p) => {
       const m = /^(.+)\.([a-z_][a-z0-9_]*)=(.*)$/s.exec(p);
       if (!m) {
@@ -505,15 +521,7 @@ Options:
     const store = openMemory(dbPath(args, io), { now: io.now });
     try {
       for (const c of changes) {
-        const current = store.config()[c.id];
-        const {
-          analyzer: _a,
-          actor: _b,
-          source: _c,
-          updated_at: _d,
-          ...config
-        } = current ??
-          { analyzer: c.id, actor: "", source: "", updated_at: 0 };
+        const config = editableConfig(store, c.id);
         if ("param" in c) {
           const params = { ...(config.params ?? {}) };
           if (c.value === undefined) delete params[c.name];
@@ -529,11 +537,18 @@ Options:
           actor: actorFlag(args),
           now: io.now(),
         });
-        io.stdout.write(
-          `${c.id}.${c.name} = ${
-            c.value === undefined ? "(default)" : JSON.stringify(c.value)
-          }\n`,
-        );
+        if (!json) {
+          io.stdout.write(
+            `${c.id}.${c.name} = ${
+              c.value === undefined ? "(default)" : JSON.stringify(c.value)
+            }\n`,
+          );
+        }
+      }
+      if (json) {
+        const ids = [...new Set(changes.map((c) => c.id))];
+        const config = store.config();
+        printJson(io, ids.map((id) => config[id]));
       }
     } finally {
       store.close();

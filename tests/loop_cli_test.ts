@@ -1082,3 +1082,34 @@ Deno.test("a --db in a folder that does not exist is a usage error; nothing is c
   equal(fresh.code, 0, fresh.err);
   await Deno.remove(base, { recursive: true });
 });
+
+Deno.test("loop enable, disable and set print the stored config with --json", async () => {
+  const db = join(await Deno.makeTempDir(), "memory.db");
+  const off = await deja([
+    "loop",
+    "disable",
+    "tool_failure",
+    "--db",
+    db,
+    "--json",
+  ]);
+  equal(off.code, 0, off.err);
+  const disabled = JSON.parse(off.out);
+  equal(disabled.enabled, false);
+  match(disabled.analyzer, /tool_failure/);
+  const set = await deja([
+    "loop",
+    "set",
+    "tool_failure.min_count=5",
+    "--db",
+    db,
+    "--json",
+  ]);
+  equal(set.code, 0, set.err);
+  const [config] = JSON.parse(set.out);
+  equal(config.params.min_count, 5);
+  equal(config.enabled, false);
+  const on = await deja(["loop", "enable", "tool_failure", "--db", db]);
+  equal(on.code, 0, on.err);
+  match(on.out, /enabled/);
+});
