@@ -452,3 +452,20 @@ Deno.test("deja install rejects an unknown harness with usage help", async () =>
   equal(await run(["install", "notepad"], io, { keepPermissions: true }), 64);
   ok(io.err().includes("deja installs into claude-code"));
 });
+
+Deno.test("uninstall after install into a HOME without the agent's folders leaves the HOME as it was", async () => {
+  const home = `${await Deno.makeTempDir({ prefix: "deja-install-" })}/home`;
+  await Deno.mkdir(home, { recursive: true });
+  await Deno.writeTextFile(`${home}/.profile`, "# mine\n");
+  const options = {
+    home,
+    env: { HOME: home },
+    self: selfCommand({}),
+    now: NOW,
+  };
+  for (const h of INSTALL_HARNESSES) installHarness(h, options);
+  for (const h of INSTALL_HARNESSES) uninstallHarness(h, options);
+  const left: string[] = [];
+  for await (const e of Deno.readDir(home)) left.push(e.name);
+  deepEqual(left, [".profile"]);
+});

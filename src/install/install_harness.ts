@@ -76,6 +76,8 @@ interface FileRecord {
   pristine?: string;
   /** Codex TOML edits. */
   toml?: CodexTomlRecord;
+  /** Folders install made to hold the file, outermost first. */
+  madeDirs?: string[];
 }
 
 interface InstallRecord {
@@ -299,6 +301,10 @@ export function installHarness(
     const before = readText(target.path);
     const file: FileRecord = record.files[target.path] ??
       { existed: before !== undefined };
+    if (before === undefined && file.madeDirs === undefined) {
+      const made = missingDirs(target.path);
+      if (made.length) file.madeDirs = made;
+    }
     let after: string;
     if (target.kind === "toml") {
       const added = addCodexToml(before ?? "", launcher);
@@ -329,8 +335,17 @@ export function installHarness(
     diff: lineDiff(launcher, oldScript ?? "", script),
   };
   if (!report.dryRun && oldScript !== script) {
+    // The folders above deja's own config folder that install makes (a
+    // HOME without ~/.config) are noted there, for the last uninstall.
+    const configDir = dejaConfigDir(options.home, options.env);
+    const outside = missingDirs(launcher).filter((d) =>
+      !`${d}/`.startsWith(`${configDir}/`)
+    );
     writeFile(launcher, script);
     Deno.chmodSync(launcher, 0o755);
+    if (outside.length) {
+      writeFile(madeDirsPath(options), `${JSON.stringify(outside)}\n`);
+    }
   }
   report.changes.push(launcherChange);
   for (const { target, before, after, file } of planned) {
@@ -447,12 +462,18 @@ export function uninstallHarness(
     if (file && !file.existed && after !== before && isEmpty(target, after)) {
       after = undefined;
     }
-    report.changes.push(
-      apply(target, before, options, harness, {
-        path: target.path,
-        role: target.role,
-      }, after),
-    );
+    const change = apply(target, before, options, harness, {
+      path: target.path,
+      role: target.role,
+    }, after);
+    report.changes.push(change);
+    // The folders install made for a file it created go with the file,
+    // when nothing else was put in them since.
+    if (change.action === "remove" && !report.dryRun) {
+      for (const dir of [...file?.madeDirs ?? []].reverse()) {
+        removeIfEmpty(dir);
+      }
+    }
   }
   if (!report.dryRun) {
     try {
@@ -481,9 +502,11 @@ export function uninstallHarness(
     if (!report.dryRun) {
       Deno.removeSync(launcher);
       // The folders install made go too, when nothing else is in them.
+      const made = readMadeDirs(options);
       removeIfEmpty(dirname(launcher));
       removeIfEmpty(dirname(recPath));
       removeIfEmpty(dejaConfigDir(options.home, options.env));
+      for (const dir of made.reverse()) removeIfEmpty(dir);
     }
   } else if (others.length) {
     report.notes.push(
@@ -493,6 +516,38 @@ export function uninstallHarness(
     );
   }
   return report;
+}
+
+function madeDirsPath(options: InstallOptions): string {
+  return join(dejaConfigDir(options.home, options.env), "made-dirs.json");
+}
+
+/** Reads and removes the note of folders made above deja's config folder. */
+function readMadeDirs(options: InstallOptions): string[] {
+  const path = madeDirsPath(options);
+  try {
+    const dirs = JSON.parse(Deno.readTextFileSync(path));
+    Deno.removeSync(path);
+    return Array.isArray(dirs)
+      ? dirs.filter((d): d is string => typeof d === "string")
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The folders above a path that do not exist yet, outermost first. */
+function missingDirs(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      Deno.statSync(dir);
+      break;
+    } catch {
+      out.unshift(dir);
+    }
+  }
+  return out;
 }
 
 function removeIfEmpty(dir: string): void {
