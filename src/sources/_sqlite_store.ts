@@ -28,8 +28,9 @@ export interface Store {
 
 /**
  * Turns a SQLite failure into the error callers catch: a locked store is
- * SRC-E004, a file that is not a database an unknown schema (SRC-E002),
- * anything else an unreadable store (SRC-E001).
+ * SRC-E004, a file that is not a database an unknown schema (SRC-E002), a
+ * damaged database (cut short, overwritten) or anything else an unreadable
+ * store (SRC-E001).
  */
 function storeError(harness: string, path: string, cause: unknown): DejaError {
   if (cause instanceof DejaError && cause.code !== "IDX-E001") return cause;
@@ -41,10 +42,17 @@ function storeError(harness: string, path: string, cause: unknown): DejaError {
       { cause },
     );
   }
-  if (/not a database|malformed|SQLITE_NOTADB|SQLITE_CORRUPT/i.test(message)) {
+  if (/malformed|SQLITE_CORRUPT/i.test(message)) {
+    return new DejaError(
+      "SRC-E001",
+      `Cannot read the ${harness} store "${path}": the database is damaged (${message})`,
+      { cause },
+    );
+  }
+  if (/not a database|SQLITE_NOTADB/i.test(message)) {
     return new DejaError(
       "SRC-E002",
-      `Unknown ${harness} schema in "${path}": not a readable SQLite database (${message})`,
+      `Unknown ${harness} schema in "${path}": not a SQLite database (${message})`,
       { cause },
     );
   }

@@ -273,7 +273,8 @@ Deno.test("crush names an unknown schema and never reads it as empty", async (t)
     await parseCrushDb(copy, { includeSubagents: true, source: SOURCE }).then(
       () => {},
       (e: unknown) => {
-        ok(e instanceof DejaError && e.code === "SRC-E002", String(e));
+        ok(e instanceof DejaError && e.code === "SRC-E001", String(e));
+        ok(/damaged/.test(String(e)), String(e));
       },
     );
   });
