@@ -5,7 +5,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { DejaError, messageOf } from "./errors.ts";
+import { DejaError, type ErrorCode, messageOf } from "./errors.ts";
 
 /** An open SQLite database. */
 export type Database = DatabaseSync;
@@ -138,5 +138,41 @@ export function transaction<T>(db: Database, fn: () => T): T {
   } catch (err) {
     db.exec("ROLLBACK");
     throw err;
+  }
+}
+
+/**
+ * Refuses a database file this process may not write, by name: SQLite
+ * opens one anyway and fails at the first write with only "attempt to write
+ * a readonly database". A missing file (created next) or anything else (a
+ * folder, say) is left for the open to name.
+ *
+ * @param path The database file.
+ * @param code The error code to throw.
+ * @param what What the file is ("the index", "memory file").
+ * @param way What to do instead ("point DEJA_INDEX at a writable file").
+ * @throws {DejaError} When the file exists and cannot be written.
+ */
+export function assertWritable(
+  path: string,
+  code: ErrorCode,
+  what: string,
+  way: string,
+): void {
+  try {
+    Deno.openSync(path, { write: true }).close();
+  } catch (err) {
+    if (
+      err instanceof Deno.errors.PermissionDenied ||
+      /read-only|os error (13|30)/i.test(String(err))
+    ) {
+      throw new DejaError(
+        code,
+        `Cannot write ${what} "${path}" (${
+          messageOf(err)
+        }): make it writable, or ${way}`,
+        { cause: err },
+      );
+    }
   }
 }

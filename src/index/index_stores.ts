@@ -7,7 +7,7 @@
  * @module
  */
 import { dirname } from "../core/paths.ts";
-import type { Database } from "../core/_sqlite.ts";
+import { assertWritable, type Database } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import {
   type FileKind,
@@ -539,32 +539,6 @@ function openOrRebuild(
   }
 }
 
-/**
- * Refuses an index file this process may not write, by name: SQLite opens
- * it anyway and fails at the first write with only "attempt to write a
- * readonly database".
- */
-function checkWritable(path: string): void {
-  try {
-    Deno.openSync(path, { write: true }).close();
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return;
-    if (
-      err instanceof Deno.errors.PermissionDenied ||
-      /read-only|os error (13|30)/i.test(String(err))
-    ) {
-      throw new DejaError(
-        "IDX-E001",
-        `Cannot write the index "${path}" (${
-          messageOf(err)
-        }): make it writable, or point DEJA_INDEX at a writable file`,
-        { cause: err },
-      );
-    }
-    // Anything else (a folder, say) is for the open to name.
-  }
-}
-
 /** Passes run again at most after one, for passes asked for meanwhile. */
 const PENDING_ROUNDS = 2;
 
@@ -613,7 +587,12 @@ async function onePass(
   );
   const lockedAt = Date.now();
   try {
-    checkWritable(options.indexPath);
+    assertWritable(
+      options.indexPath,
+      "IDX-E001",
+      "the index",
+      "point DEJA_INDEX at a writable file",
+    );
   } catch (err) {
     lock.close();
     throw err;

@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname } from "../core/paths.ts";
-import { openDatabase } from "../core/_sqlite.ts";
+import { assertWritable, openDatabase } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { Store } from "./_store.ts";
 import { ensureSchema, SCHEMA_VERSION, schemaVersion } from "./_schema.ts";
@@ -57,7 +57,7 @@ export function openMemory(
         { cause: err },
       );
     }
-    checkWritable(path);
+    assertWritable(path, "MEM-E001", "memory file", "name another with --db");
   }
   if (readOnly) {
     try {
@@ -115,29 +115,4 @@ export function openMemory(
     );
   }
   return new Store(db, path, readOnly, options.now ?? (() => Date.now()));
-}
-
-/**
- * Refuses a memory file this process may not write, by name: SQLite opens
- * it anyway and fails at the first write with only "attempt to write a
- * readonly database".
- */
-function checkWritable(path: string): void {
-  try {
-    Deno.openSync(path, { write: true }).close();
-  } catch (err) {
-    if (
-      err instanceof Deno.errors.PermissionDenied ||
-      /read-only|os error (13|30)/i.test(String(err))
-    ) {
-      throw new DejaError(
-        "MEM-E001",
-        `Cannot write memory file "${path}" (${
-          messageOf(err)
-        }): make it writable, or name another with --db`,
-        { cause: err },
-      );
-    }
-    // Missing (it is created next) or anything else: for the open to name.
-  }
 }

@@ -118,16 +118,25 @@ export interface ConversationalEvalOptions {
   now?: number;
 }
 
-/**
- * The p-th percentile of some timings (nearest rank).
- *
- * @param xs Timings.
- * @param p A share, 0–1.
- * @returns The value, 0 for none.
- */
-export function percentile(xs: number[], p: number): number {
+function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0;
+}
+
+/**
+ * The median, 95th percentile and maximum of some timings (nearest rank).
+ *
+ * @param times Timings, ms.
+ * @returns p50, p95 and max (0 for none).
+ */
+export function latencyOf(
+  times: number[],
+): { p50: number; p95: number; max: number } {
+  return {
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    max: Math.max(0, ...times),
+  };
 }
 
 interface Asked {
@@ -291,11 +300,7 @@ export async function runConversationalEval(
       turns: store.turns,
       scores: [...categories.map((c) => score(ranks, c)), score(ranks, "all")],
       skipped,
-      latency: {
-        p50: percentile(times, 0.5),
-        p95: percentile(times, 0.95),
-        max: Math.max(0, ...times),
-      },
+      latency: latencyOf(times),
       misses,
     };
     if (asked.some((q) => q.category === 5)) {

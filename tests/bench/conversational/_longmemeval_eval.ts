@@ -13,7 +13,7 @@
 import { indexStores, openIndex } from "../../../src/index/mod.ts";
 import { search } from "../../../src/search/mod.ts";
 import { claudeCode } from "../../../src/sources/claude_code.ts";
-import { type CategoryScore, percentile, scoreRanks } from "./_eval.ts";
+import { type CategoryScore, latencyOf, scoreRanks } from "./_eval.ts";
 import {
   type ConvertedQuestion,
   convertLongMemEval,
@@ -155,11 +155,7 @@ export async function runLongMemEval(
         scoreRanks("all", "all", answered.map((r) => r.rank)),
       ],
       skipped,
-      latency: {
-        p50: percentile(times, 0.5),
-        p95: percentile(times, 0.95),
-        max: Math.max(0, ...times),
-      },
+      latency: latencyOf(times),
       misses,
     };
     const abstaining = ranks.filter((r) => isAbstention(r.q.item));
