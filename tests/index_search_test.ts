@@ -149,6 +149,20 @@ Deno.test("indexStores() indexes the fixture HOME and a second pass only stats",
   equal(second.records, 0);
 });
 
+Deno.test("indexStores() counts a file whose stamp moved with nothing new as unchanged", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const file =
+    `${home}/.claude/projects/-home-dev-src-web/e5d09b3c-2f71-4a8e-83b4-6a1c9f2e7d50.jsonl`;
+  const later = new Date(Date.now() + 60_000);
+  await Deno.utime(file, later, later);
+  const report = await pass(home, indexPath);
+  equal(report.appended, 0);
+  equal(report.replaced, 0);
+  equal(report.bytes, 0);
+  ok(report.unchanged > 0);
+});
+
 Deno.test("indexStores() resumes an appended transcript from its safe offset", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

@@ -1097,7 +1097,10 @@ async function commitFile(
     return n;
   });
   if (!job.continued) {
-    if (resume) report.appended++;
+    // A file whose stamp moved while the last pass read it, with nothing
+    // past where that pass stopped, is unchanged.
+    if (resume && parsedBytes === 0) report.unchanged++;
+    else if (resume) report.appended++;
     else report.replaced++;
     totals.parsed++;
   }
