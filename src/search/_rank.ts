@@ -41,7 +41,7 @@ export const RANK = {
    * what a person said about themselves is in their own turns, while the
    * assistant's advice repeats the same words in every chat on the topic.
    */
-  personalUserWeight: 2,
+  personalUserWeight: 1.5,
   k1: 1.2,
   b: 0.75,
   coverage: 0.45,
