@@ -12,7 +12,7 @@ import { collectTokens } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
 import {
   type Edits,
-  isPathLike,
+  isPathValue,
   isPlaceholder,
   isPlainWord,
   isRedacted,
@@ -28,7 +28,7 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth|bearer)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
@@ -63,7 +63,7 @@ function programAt(text: string, at: number): string {
 function valueOk(raw: string, spaced: boolean): boolean {
   const value = spaced ? raw.replace(SENTENCE_END, "") : raw;
   if (value.length === 0 || isRedacted(value)) return false;
-  if (isReference(value) || isPlaceholder(value) || isPathLike(value)) {
+  if (isReference(value) || isPlaceholder(value) || isPathValue(value)) {
     return false;
   }
   if (!spaced) return !isTypeWord(value);
@@ -262,6 +262,22 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "mc ",
     /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
   ],
+  // A credential-named variable set by Windows' setx or fish's set -x.
+  [
+    "set",
+    /\b(?:setx(?:[ \t]+\/[A-Za-z]+)*|set[ \t]+-[a-zA-Z]*x[a-zA-Z]*)[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dgi,
+  ],
+  // HTTPie (and xh): -a user:X.
+  [
+    " -a ",
+    /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?-a[ \t]+(['"]?)[^\s:'"]+:([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // Oracle's user/password@db on the command line (the last @ a host
+  // follows ends the password).
+  [
+    "/",
+    /\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+target)?[ \t]+(['"]?)[A-Za-z][\w$#]*\/([^\s'"\/]+?)(?=@(?:\/\/)?[\w.-]+(?::\d+)?(?:\/[\w.-]*)?(?=[\s'"]|$)|\1(?:\s|$))/dg,
+  ],
   [
     "algoliasearch",
     /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/dg,
@@ -274,7 +290,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc /;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |setx |set -[a-zA-Z]*x| -a |sqlplus|sqlldr|expdp|impdp|rman |dgmgrl/;
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =

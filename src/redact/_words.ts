@@ -155,9 +155,12 @@ function spoken(m: RegExpExecArray, edits: Edits): void {
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
-/** What names whose password follows: "sudo password X", "login admin pass X", "with password X". */
+/**
+ * What names whose password follows: "sudo password X", "login admin pass
+ * X", "the staging password X", "with password X".
+ */
 const LABEL_BEFORE =
-  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
+  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
 const LABELLED =
@@ -177,10 +180,12 @@ function labelled(text: string, at: number, edits: Edits): boolean {
     SENTENCE_START.test(before);
   if (!LABEL_BEFORE.test(before) && !below) {
     const word = text.slice(at, at + 10).toLowerCase();
-    if (
-      !SENTENCE_START.test(before) ||
-      !(word.startsWith("password") || word.startsWith("passphrase"))
-    ) return false;
+    const opens = SENTENCE_START.test(before) &&
+      (word.startsWith("password") || word.startsWith("passphrase"));
+    // With no label before, only a value no word or name reads like.
+    if (!opens && !(word.startsWith("pass") && strongPassword(m[1]!))) {
+      return false;
+    }
   }
   let raw = m[1]!;
   // Below a `password:` line, a `key:` is YAML's nested mapping.
@@ -208,6 +213,19 @@ function valueBefore(text: string, at: number, edits: Edits): void {
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
+/**
+ * A value that reads as a password with no label to say so: 8+
+ * characters, a digit, and an upper-case letter or a symbol; no name made
+ * of words (`PBKDF2_SHA256_ITERATIONS`), env variable, path or URL.
+ */
+function strongPassword(raw: string): boolean {
+  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  if (value.length < 8 || !/[0-9]/.test(value)) return false;
+  if (!/[A-Z]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return false;
+  if (ENV_NAME.test(value) || isIdentifierLike(value)) return false;
+  return secretWord(value) && !/^['"`]/.test(value);
+}
+
 /** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
@@ -220,10 +238,51 @@ function secretWord(value: string): boolean {
 
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /** "the api key is …", "the secret is …", "my pw is …", "the wifi key is …": a value with a digit or symbol. */
 const KEY_IS =
   /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
+
+/**
+ * "the mistral key is …", "my Stripe key was: …": the bare word key, so
+ * only a value that reads as a random key counts (see {@linkcode randomKey}).
+ */
+const WORD_KEY_IS = /\bkey[ \t]+(?:is|was)[ \t]*:?[ \t]+([^\s,;'"`]{20,})/gi;
+
+/**
+ * A value said after the bare word key that reads as one: 32+ hex digits,
+ * or 20+ characters of three classes (lower, upper, digits), not a name
+ * made of words, a path or a URL.
+ */
+function randomKey(value: string): boolean {
+  if (isRedacted(value) || isPathLike(value) || value.includes("/")) {
+    return false;
+  }
+  if (/^[0-9a-f]{32,}$/i.test(value)) return true;
+  return /^[A-Za-z0-9_+=.-]+$/.test(value) && /[a-z]/.test(value) &&
+    /[A-Z]/.test(value) && /[0-9]/.test(value) && !isIdentifierLike(value);
+}
+
+/**
+ * A password a program printed on the line below its announcement (Jenkins'
+ * "Please use the following password to proceed to installation:", a
+ * generated or initial password): the value alone on that line, or the one
+ * after a blank line.
+ */
+const PASSWORD_BELOW =
+  /\b(?:following|generated|initial|temporary|new|one-time|random)[ \t]+(?:(?:admin(?:istrator)?|root|user|superuser)[ \t]+)?password\b[^\n]{0,80}?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(\S{8,})[ \t]*(?=\r?\n|$)/gi;
+
+/** Adds an edit for every password printed below its announcement. */
+function passwordsBelow(text: string, edits: Edits): void {
+  PASSWORD_BELOW.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PASSWORD_BELOW.exec(text)) !== null) {
+    const value = m[1]!;
+    if (!secretWord(value)) continue;
+    const end = m.index + m[0].length;
+    edits.push({ start: end - value.length, end, id: "prose-password" });
+  }
+}
 
 /**
  * A password said in another language, a few words after its word and a
@@ -280,6 +339,16 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) spoken(m, edits);
+  }
+  if (text.includes(" is ") || text.includes(" was ")) {
+    WORD_KEY_IS.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = WORD_KEY_IS.exec(text)) !== null) {
+      const value = m[1]!.replace(SENTENCE_END, "");
+      if (!randomKey(value)) continue;
+      const start = m.index + m[0].length - m[1]!.length;
+      edits.push({ start, end: start + value.length, id: "prose-password" });
+    }
   }
 }
 
@@ -385,6 +454,9 @@ function sqlPasswords(text: string, edits: Edits): void {
  * SQL statement sets.
  */
 export function collectPasswordLines(text: string, edits: Edits): void {
+  if (text.includes("assword") && text.includes(":")) {
+    passwordsBelow(text, edits);
+  }
   if (text.includes("$")) {
     cryptHashes(text, CRYPT_START, edits);
     if (text.includes("pbkdf2") || text.includes("scrypt:")) {
