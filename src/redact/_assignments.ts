@@ -542,9 +542,8 @@ function credentialName(name: string): boolean {
     !PUBLIC_KEY.test(last);
 }
 
-/** A `value` key of a name/value pair (`value:`, `"Value":`, `value=`). */
-const VALUE_KEY =
-  /(?<![\w$-])(["']?)(?:value|Value|VALUE|ParameterValue)\1[ \t]*[:=][ \t]*/g;
+/** After a `value` word: its closing quote (if any), blanks, `:` or `=`, blanks. */
+const VALUE_SEP = /["']?[ \t]*[:=][ \t]*/y;
 /** A `name` key and its value, the variable the pair sets. */
 const NAME_KEY =
   /(?<![\w$-])(["']?)(?:name|Name|NAME|key|Key|ParameterKey|ParameterName)\1[ \t]*[:=][ \t]*(["']?)([^\s"',{}]{2,100})\2/g;
@@ -557,60 +556,103 @@ const NAME_KEY =
  * at most 240 characters before the value, in the same object.
  */
 function nameValuePairs(text: string, edits: Edits): void {
-  if (!text.includes("alue")) return;
-  VALUE_KEY.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = VALUE_KEY.exec(text)) !== null) {
-    const from = Math.max(0, m.index - 240);
-    const window = text.slice(from, m.index);
+  // `value`, `Value`, `VALUE`, `ParameterValue`: found by their `alue`.
+  let at = text.indexOf("alue");
+  for (; at > 0; at = text.indexOf("alue", at + 4)) {
+    const v = text[at - 1];
+    if (v !== "v" && v !== "V") continue;
+    let word = at - 1;
+    if (text.startsWith("Parameter", word - 9)) word -= 9;
+    const before = text[word - 1] ?? "";
+    if (/[\w$-]/.test(before)) continue;
+    const open = before === '"' || before === "'";
+    VALUE_SEP.lastIndex = at + 4;
+    if (!VALUE_SEP.test(text)) continue;
+    if (open !== /^["']/.test(text.slice(at + 4, at + 5))) continue;
+    const from = Math.max(0, word - 240);
+    const window = text.slice(from, word);
     NAME_KEY.lastIndex = 0;
     let name: RegExpExecArray | null = null;
     for (let n = NAME_KEY.exec(window); n; n = NAME_KEY.exec(window)) name = n;
     if (!name || !credentialName(name[3]!)) continue;
     // Another object between them: the name is not this value's.
     if (/[{}]/.test(window.slice(name.index + name[0].length))) continue;
-    const v = readValue(text, m.index + m[0].length);
-    if (!v) continue;
-    const value = text.slice(v.start, v.end);
-    if (isPlainWord(value) || !credentialValueOk(value, v.quoted, false)) {
+    const span = readValue(text, VALUE_SEP.lastIndex);
+    if (!span) continue;
+    const value = text.slice(span.start, span.end);
+    if (isPlainWord(value) || !credentialValueOk(value, span.quoted, false)) {
       continue;
     }
-    edits.push({ start: v.start, end: v.end, id: "credential" });
+    edits.push({ start: span.start, end: span.end, id: "credential" });
   }
 }
 
 /**
- * A row of an aligned table whose first column names a credential and whose
- * second is one value (`vault kv get`'s `password    X`, PowerShell's
- * `Get-ChildItem Env:`); found at the credential word and 2+ blanks.
+ * A row of an aligned table of keys and values (a text with a `Value`
+ * header: `vault kv get`'s `password    X`, PowerShell's
+ * `Get-ChildItem Env:`) whose first column names a credential, found at
+ * 2+ spaces after a credential word: the name alone at the line's start
+ * (after a reader's line number), one value from the spaces to the line's
+ * end.
  */
-const TABLE_WORD =
-  /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key)(?:[ ]{2,}|\t[ \t]*)(?=[^\s]+[ \t]*(?:\r?\n|$))/gi;
-/** What a table row's first column may be: a name alone at the line's start. */
-const ROW_HEAD = /^(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*([A-Za-z][\w.-]*)$/;
+const ROW_HEAD =
+  /^(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*([A-Za-z][\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|key))$/i;
+/** One value, then blanks to the line's end. */
+const ROW_VALUE = /(\S+)[ \t]*(?:\r?\n|$)/y;
 
 function alignedValues(text: string, edits: Edits): void {
-  if (!text.includes("  ") && !text.includes("\t")) return;
-  TABLE_WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TABLE_WORD.exec(text)) !== null) {
-    const wordEnd = m.index + m[0].trimEnd().length;
-    const lineStart = text.lastIndexOf("\n", m.index) + 1;
-    if (wordEnd - lineStart > 80) continue;
-    const head = ROW_HEAD.exec(text.slice(lineStart, wordEnd));
-    if (!head) continue;
-    const key = head[1]!;
-    const start = m.index + m[0].length;
-    let end = start;
-    while (end < text.length && !/\s/.test(text[end]!)) end++;
-    const value = text.slice(start, end);
-    const named = credentialName(key) && !/^(?:PASS|FAIL)$/i.test(key);
-    const ok = named
-      ? !isPlainWord(value) && credentialValueOk(value, false, false)
-      : /^[A-Z][A-Z0-9_]*KEY$/.test(key) && !PUBLIC_KEY.test(key) &&
-        !/[GP]PG_KEY$/.test(key) && keyLikeValue(value);
-    if (ok) edits.push({ start, end, id: "credential" });
+  let at = text.indexOf("  ");
+  while (at > 2) {
+    let gap = at + 2;
+    while (text.charCodeAt(gap) === 32) gap++;
+    if (CREDENTIAL_TAILS.has(tailOf(text, at))) {
+      alignedRow(text, at, gap, edits);
+    }
+    at = text.indexOf("  ", gap);
   }
+}
+
+/**
+ * The last three characters of a credential word, lower-cased: password,
+ * passwd, passphrase, pwd, secret, token, key, pass.
+ */
+const CREDENTIAL_TAILS = new Set([
+  "ord",
+  "swd",
+  "ase",
+  "pwd",
+  "ret",
+  "ken",
+  "key",
+  "ass",
+]);
+
+/** The three characters before `at`, lower-cased (ASCII letters only). */
+function tailOf(text: string, at: number): string {
+  return String.fromCharCode(
+    text.charCodeAt(at - 3) | 32,
+    text.charCodeAt(at - 2) | 32,
+    text.charCodeAt(at - 1) | 32,
+  );
+}
+
+/** Checks the row whose first column ends at `at` and whose value starts at `gap`. */
+function alignedRow(text: string, at: number, gap: number, edits: Edits) {
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  if (at - lineStart > 80) return;
+  const head = ROW_HEAD.exec(text.slice(lineStart, at));
+  if (!head) return;
+  ROW_VALUE.lastIndex = gap;
+  const row = ROW_VALUE.exec(text);
+  if (!row) return;
+  const key = head[1]!;
+  const value = row[1]!;
+  const named = credentialName(key) && !/^(?:PASS|FAIL)$/i.test(key);
+  const ok = named
+    ? !isPlainWord(value) && credentialValueOk(value, false, false)
+    : /^[A-Z][A-Z0-9_]*KEY$/.test(key) && !PUBLIC_KEY.test(key) &&
+      !/[GP]PG_KEY$/.test(key) && keyLikeValue(value);
+  if (ok) edits.push({ start: gap, end: gap + value.length, id: "credential" });
 }
 
 /**
@@ -624,11 +666,14 @@ const SETTER_CALL =
   /\b(?:[Ss]etenv|setdefault|setProperty|SetEnvironmentVariable|putenv)\([ \t]*(["'])([\w.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,})\3/g;
 const AUTH_PAIR =
   /(?:\bauth[ \t]*=[ \t]*\(|\b(?:HTTP|aiohttp\.)?(?:Basic|Digest)Auth\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(["'])([^"'\n]{3,})\2/g;
+/** The name of one of the calls above, right before its `(` and a quote. */
 const SETTER_GATE =
-  /[Ss]et(?:env|default|Property|EnvironmentVariable)\(|putenv\(|auth[ \t]*=[ \t]*\(|Auth\(/;
+  /(?<=(?:[Ss]etenv|setdefault|setProperty|SetEnvironmentVariable|putenv|auth[ \t]*=[ \t]*|Auth))\([ \t]*["']/;
 
 function setterCalls(text: string, edits: Edits): void {
-  if (!text.includes("(") || !SETTER_GATE.test(text)) return;
+  // Each form opens its arguments with a quote: a cheap test first.
+  if (!text.includes('("') && !text.includes("('")) return;
+  if (!SETTER_GATE.test(text)) return;
   SETTER_CALL.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SETTER_CALL.exec(text)) !== null) {
@@ -652,8 +697,11 @@ export function collectAssignments(text: string, edits: Edits): void {
   doubleEscaped(text, edits);
   phpDefines(text, edits);
   sensitiveValues(text, edits);
-  nameValuePairs(text, edits);
-  alignedValues(text, edits);
+  if (text.includes("alue")) {
+    nameValuePairs(text, edits);
+    // Tables of keys and values print a Value header (vault, PowerShell).
+    if (text.includes("Value")) alignedValues(text, edits);
+  }
   setterCalls(text, edits);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -682,10 +730,10 @@ export function collectAssignments(text: string, edits: Edits): void {
     ) sep = "=";
     // An earlier replacement (`[redacted:cli-credential] :8000`) names
     // no key.
-    const mark = text.lastIndexOf("[redacted:", k);
-    if (mark >= 0 && k - mark < 40 && text.indexOf("]", mark) === k + 1) {
-      continue;
-    }
+    if (
+      text[k + 1] === "]" &&
+      text.slice(Math.max(0, k - 39), k + 1).includes("[redacted:")
+    ) continue;
     const key = text.slice(Math.max(0, k - 31), k + 1);
     if (AUTH_END.test(key)) {
       if (sep === ":" || sep === "=") authorizationValue(text, at + 1, edits);

@@ -164,6 +164,17 @@ export function collectShortFlags(text: string, edits: Edits): void {
   }
 }
 
+/** `setx NAME value`, fish's `set -x NAME value`, for a credential-named variable. */
+const SET_VARIABLE =
+  /\b(?:setx(?:[ \t]+\/[A-Za-z]+)*|set[ \t]+-[a-zA-Z]*x[a-zA-Z]*)[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dgi;
+
+/**
+ * Oracle's `user/password@db` (`sqlplus`, `expdp`, `rman target …`): the last
+ * `@` a host follows ends the password.
+ */
+const ORACLE_LOGIN =
+  /\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+target)?[ \t]+(['"]?)[A-Za-z][\w$#]*\/([^\s'"\/]+?)(?=@(?:\/\/)?[\w.-]+(?::\d+)?(?:\/[\w.-]*)?(?=[\s'"]|$)|\1(?:\s|$))/dg;
+
 /**
  * Secrets a command takes in its own place, each behind a literal the text
  * must hold: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`,
@@ -262,22 +273,6 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "mc ",
     /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
   ],
-  // A credential-named variable set by Windows' setx or fish's set -x.
-  [
-    "set",
-    /\b(?:setx(?:[ \t]+\/[A-Za-z]+)*|set[ \t]+-[a-zA-Z]*x[a-zA-Z]*)[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dgi,
-  ],
-  // HTTPie (and xh): -a user:X.
-  [
-    " -a ",
-    /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?-a[ \t]+(['"]?)[^\s:'"]+:([^\s'"]+)\1(?=\s|$)/dg,
-  ],
-  // Oracle's user/password@db on the command line (the last @ a host
-  // follows ends the password).
-  [
-    "/",
-    /\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+target)?[ \t]+(['"]?)[A-Za-z][\w$#]*\/([^\s'"\/]+?)(?=@(?:\/\/)?[\w.-]+(?::\d+)?(?:\/[\w.-]*)?(?=[\s'"]|$)|\1(?:\s|$))/dg,
-  ],
   [
     "algoliasearch",
     /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/dg,
@@ -290,7 +285,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |setx |set -[a-zA-Z]*x| -a |sqlplus|sqlldr|expdp|impdp|rman |dgmgrl/;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc /;
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =
@@ -318,10 +313,25 @@ function decodedEcho(text: string, edits: Edits): void {
 }
 
 /** Adds an edit for every secret a command takes in its own place. */
-export function collectPositional(text: string, edits: Edits): void {
+export function collectPositional(
+  text: string,
+  edits: Edits,
+  commandLine = true,
+): void {
   if (text.includes("base64")) decodedEcho(text, edits);
-  if (!POSITIONAL_GATE.test(text)) return;
-  for (const [literal, re] of POSITIONAL) {
+  if (commandLine && COMMAND_GATE.test(text)) {
+    positional(text, COMMAND_FORMS, edits);
+  }
+  if (POSITIONAL_GATE.test(text)) positional(text, POSITIONAL, edits);
+}
+
+/** Adds an edit for the secret (group 2) of each form whose literal the text holds. */
+function positional(
+  text: string,
+  forms: ReadonlyArray<readonly [string, RegExp]>,
+  edits: Edits,
+): void {
+  for (const [literal, re] of forms) {
     if (!text.includes(literal)) continue;
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -331,6 +341,29 @@ export function collectPositional(text: string, edits: Edits): void {
     }
   }
 }
+
+/**
+ * Forms found on command lines (a command record, a command echoed in tool
+ * output, text of unknown kind) but not looked for in speech, where their
+ * anchors would cost a scan of every message: `setx NAME X`, fish's
+ * `set -x NAME X`, HTTPie's `-a user:X`, Oracle's `user/X@db`.
+ */
+const COMMAND_FORMS: ReadonlyArray<readonly [string, RegExp]> = [
+  // A credential-named variable set by Windows' setx or fish's set -x.
+  ["setx ", SET_VARIABLE],
+  ["set -", SET_VARIABLE],
+  // HTTPie (and xh): -a user:X.
+  [
+    " -a ",
+    /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?-a[ \t]+(['"]?)[^\s:'"]+:([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // Oracle's user/password@db on the command line.
+  ...["sqlplus ", "sqlldr ", "expdp ", "impdp ", "rman ", "dgmgrl "].map((
+    program,
+  ) => [program, ORACLE_LOGIN] as const),
+];
+const COMMAND_GATE =
+  /\bset(?:x | -[a-zA-Z]*x)| -a |\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl) /;
 
 /**
  * A line of tool output that echoes a command: Gemini CLI's `Command: …`
@@ -348,7 +381,10 @@ const ECHOED =
  */
 export function collectEchoedCommands(text: string, edits: Edits): void {
   if (!text.includes("Command:") && !text.includes("$ ")) return;
-  if (!POSITIONAL_GATE.test(text) && !text.includes("base64")) return;
+  if (
+    !POSITIONAL_GATE.test(text) && !COMMAND_GATE.test(text) &&
+    !text.includes("base64")
+  ) return;
   ECHOED.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ECHOED.exec(text)) !== null) {

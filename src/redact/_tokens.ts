@@ -562,15 +562,20 @@ const SHAPE_AT = new RegExp(
   `(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
   "y",
 );
-// Shape prefixes by their first two characters, so a run is tested with two
-// lookups and a startsWith before the regex runs.
-const PREFIXES = new Map<number, string[]>();
-for (const shape of SHAPES) {
-  for (const p of shape.prefixes) {
-    const head = p.charCodeAt(0) * 65536 + p.charCodeAt(1);
-    PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), p]);
+// Each shape on its own, tried where one of its prefixes starts.
+const SHAPE_RES = SHAPES.map((s) =>
+  new RegExp(`(?:${s.pattern})(?![A-Za-z0-9_-])`, "y")
+);
+// Shape prefixes by their first two characters, with their shapes in rank
+// order, so a run is tested with two lookups and a startsWith before the
+// one regex of that shape runs.
+const PREFIXES = new Map<number, { prefix: string; index: number }[]>();
+SHAPES.forEach((shape, index) => {
+  for (const prefix of shape.prefixes) {
+    const head = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
+    PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), { prefix, index }]);
   }
-}
+});
 
 // Characters of a token run: base64, base64url and the `-`/`_` of prefixes.
 const TOKEN_CHAR = new Uint8Array(65536);
@@ -928,24 +933,36 @@ function tokenRun(
     const starts = PREFIXES.get(
       text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
     );
-    // A Telegram token (digits) starts before the run, at `from`.
-    if (
-      (starts && starts.some((p) => text.startsWith(p, s))) ||
-      (s < a && s === from)
-    ) {
+    // A token that starts before the run (Telegram's digits) is tried with
+    // every shape; one at a prefix only with the shapes of that prefix.
+    let m: RegExpExecArray | null = null;
+    let shape: Shape | undefined;
+    if (s < a && s === from) {
       SHAPE_AT.lastIndex = s;
-      const m = SHAPE_AT.exec(text);
-      const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
-      const shape = SHAPES[k];
-      if (
-        m && shape && (!shape.accept || shape.accept(m[0])) &&
-        !isStandIn(m[0])
-      ) {
-        edits.push({ start: s, end: s + m[0].length, id: shape.id });
-        found = true;
-        s += m[0].length;
-        continue;
+      m = SHAPE_AT.exec(text);
+      shape = m
+        ? SHAPES[m.findIndex((g, j) => j > 0 && g !== undefined) - 1]
+        : undefined;
+    } else if (starts) {
+      for (const { prefix, index } of starts) {
+        if (!text.startsWith(prefix, s)) continue;
+        const re = SHAPE_RES[index]!;
+        re.lastIndex = s;
+        m = re.exec(text);
+        if (m) {
+          shape = SHAPES[index];
+          break;
+        }
       }
+    }
+    if (
+      m && shape && (!shape.accept || shape.accept(m[0])) &&
+      !isStandIn(m[0])
+    ) {
+      edits.push({ start: s, end: s + m[0].length, id: shape.id });
+      found = true;
+      s += m[0].length;
+      continue;
     }
     // Shapes also start after a `/` inside the run (paths, URLs) or a `-`
     // (a folder named deploy-ghp_…).
@@ -1049,7 +1066,7 @@ function wrappedToken(text: string, a: number, b: number, edits: Edits) {
     const starts = PREFIXES.get(
       text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
     );
-    if (starts?.some((p) => text.startsWith(p, s))) {
+    if (starts?.some(({ prefix }) => text.startsWith(prefix, s))) {
       const pieces: Array<[number, number]> = [...lines, [a, b]];
       if (!pieces.every(([ps, pe]) => allTokenChars(text, ps, pe))) {
         return false;

@@ -104,6 +104,7 @@ export function collectPassWords(text: string, edits: Edits): void {
     if (groovyPasswordAt(text, at, edits)) continue;
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    if (passwordBelowAt(text, at, edits)) continue;
     NETRC_AFTER.lastIndex = at;
     if (
       NETRC_AFTER.test(text) &&
@@ -148,10 +149,14 @@ function foreignAt(text: string, at: number, edits: Edits): void {
 
 /** Adds the value (group 1) of a spoken-password match when it reads as one. */
 function spoken(m: RegExpExecArray, edits: Edits): void {
-  const raw = m[1]!;
+  spokenAt(m.index, m[0], m[1]!, edits);
+}
+
+/** The same for a match at `index` of text `whole` whose value is `raw`. */
+function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
   const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
   if (!secretWord(value)) return;
-  const start = m.index + m[0].lastIndexOf(raw);
+  const start = index + whole.lastIndexOf(raw);
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
@@ -239,15 +244,14 @@ function secretWord(value: string): boolean {
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
   /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
-/** "the api key is …", "the secret is …", "my pw is …", "the wifi key is …": a value with a digit or symbol. */
-const KEY_IS =
-  /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
-
 /**
- * "the mistral key is …", "my Stripe key was: …": the bare word key, so
- * only a value that reads as a random key counts (see {@linkcode randomKey}).
+ * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
+ * a value with a digit or symbol; after the bare word key ("the mistral key
+ * is …", group 1), only a value that reads as a random key
+ * ({@linkcode randomKey}). Group 2 is the value.
  */
-const WORD_KEY_IS = /\bkey[ \t]+(?:is|was)[ \t]*:?[ \t]+([^\s,;'"`]{20,})/gi;
+const KEY_IS =
+  /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk)|(key))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
 
 /**
  * A value said after the bare word key that reads as one: 32+ hex digits,
@@ -267,21 +271,31 @@ function randomKey(value: string): boolean {
  * A password a program printed on the line below its announcement (Jenkins'
  * "Please use the following password to proceed to installation:", a
  * generated or initial password): the value alone on that line, or the one
- * after a blank line.
+ * after a blank line. Tried where the `pass` scan finds `password`, when a
+ * word before says the password is a new one.
  */
-const PASSWORD_BELOW =
-  /\b(?:following|generated|initial|temporary|new|one-time|random)[ \t]+(?:(?:admin(?:istrator)?|root|user|superuser)[ \t]+)?password\b[^\n]{0,80}?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(\S{8,})[ \t]*(?=\r?\n|$)/gi;
+const BELOW_AFTER =
+  /password\b[^\n]{0,80}?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(\S{8,})[ \t]*(?=\r?\n|$)/iy;
+const BELOW_BEFORE =
+  /\b(?:following|generated|initial|temporary|new|one-time|random)[ \t]+(?:(?:admin(?:istrator)?|root|user|superuser)[ \t]+)?$/i;
 
-/** Adds an edit for every password printed below its announcement. */
-function passwordsBelow(text: string, edits: Edits): void {
-  PASSWORD_BELOW.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = PASSWORD_BELOW.exec(text)) !== null) {
-    const value = m[1]!;
-    if (!secretWord(value)) continue;
-    const end = m.index + m[0].length;
-    edits.push({ start: end - value.length, end, id: "prose-password" });
+/**
+ * Adds an edit when the password word at `at` announces a value printed
+ * below it.
+ *
+ * @returns True when it did.
+ */
+function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
+  BELOW_AFTER.lastIndex = at;
+  const m = BELOW_AFTER.exec(text);
+  if (!m || !BELOW_BEFORE.test(text.slice(Math.max(0, at - 40), at))) {
+    return false;
   }
+  const value = m[1]!;
+  if (!secretWord(value)) return false;
+  const end = BELOW_AFTER.lastIndex;
+  edits.push({ start: end - value.length, end, id: "prose-password" });
+  return true;
 }
 
 /**
@@ -323,7 +337,7 @@ const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
   [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
   [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
   [SET_TO, () => true],
-  [KEY_IS, (t) => t.includes(" is ") || t.includes(" was ")],
+
   [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
   [NAME_VALUE, (t) => NAME_GATE.test(t)],
   [SET_WORD_TO, (t) => t.includes(" to ")],
@@ -340,15 +354,23 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) spoken(m, edits);
   }
-  if (text.includes(" is ") || text.includes(" was ")) {
-    WORD_KEY_IS.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = WORD_KEY_IS.exec(text)) !== null) {
-      const value = m[1]!.replace(SENTENCE_END, "");
-      if (!randomKey(value)) continue;
-      const start = m.index + m[0].length - m[1]!.length;
-      edits.push({ start, end: start + value.length, id: "prose-password" });
+  if (text.includes(" is ") || text.includes(" was ")) keyIs(text, edits);
+}
+
+/** Adds an edit for every value said after a key word and is/was ({@linkcode KEY_IS}). */
+function keyIs(text: string, edits: Edits): void {
+  KEY_IS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = KEY_IS.exec(text)) !== null) {
+    const raw = m[2]!;
+    if (m[1] === undefined) {
+      spokenAt(m.index, m[0], raw, edits);
+      continue;
     }
+    const value = raw.replace(SENTENCE_END, "");
+    if (!randomKey(value)) continue;
+    const start = m.index + m[0].length - raw.length;
+    edits.push({ start, end: start + value.length, id: "prose-password" });
   }
 }
 
@@ -454,9 +476,6 @@ function sqlPasswords(text: string, edits: Edits): void {
  * SQL statement sets.
  */
 export function collectPasswordLines(text: string, edits: Edits): void {
-  if (text.includes("assword") && text.includes(":")) {
-    passwordsBelow(text, edits);
-  }
   if (text.includes("$")) {
     cryptHashes(text, CRYPT_START, edits);
     if (text.includes("pbkdf2") || text.includes("scrypt:")) {

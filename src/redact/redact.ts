@@ -155,7 +155,7 @@ export function redact(
   // Output gets the command-line rules only on the lines that echo a
   // command (Gemini's `Command: …`, a shell prompt).
   if (options.kind === "output") collectEchoedCommands(scanned, edits);
-  else collectPositional(scanned, edits);
+  else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
   }

@@ -2317,6 +2317,12 @@ const AUDIT7: ReadonlyArray<
     ],
   ],
   [
+    "command-line forms on Gemini's echoed Command: line",
+    "output",
+    "Command: set -x API_TOKEN kHk7egyFWZY9Zmti18c6EudM7Oyf5TNS05kOY2oN\nDirectory: (root)\nOutput: (empty)",
+    ["kHk7egyFWZY9Zmti18c6EudM7Oyf5TNS05kOY2oN"],
+  ],
+  [
     "a password starting my_ or holding %…%",
     "command",
     "wget --password=my_.2Y%r^kTf https://x && sshpass -p '%CMCt9viXpuBi%E' ssh d@h",
