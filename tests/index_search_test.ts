@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { indexStores, markPendingPass, openIndex } from "../src/index/mod.ts";
+import { REDACTION_REVISION } from "../src/redact/mod.ts";
 import { search, showSession } from "../src/search/mod.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 import { claudeCode } from "../src/sources/claude_code.ts";
@@ -469,6 +470,62 @@ Deno.test("indexStores() writes secrets in clear only with redaction off", async
     redact: false,
   });
   ok(!(await allBodies(indexPath)).includes("[redacted:"));
+});
+
+/** The index file and its write-ahead log, as bytes read as Latin-1 text. */
+async function rawIndex(indexPath: string): Promise<string> {
+  let text = "";
+  for (const suffix of ["", "-wal"]) {
+    try {
+      text += new TextDecoder("latin1").decode(
+        await Deno.readFile(`${indexPath}${suffix}`),
+      );
+    } catch {
+      // No log: nothing to add.
+    }
+  }
+  return text;
+}
+
+Deno.test("indexStores() empties an index written under other redaction rules, its freed pages overwritten", async () => {
+  const { home, indexPath } = await tempHome();
+  const secret = "Zk3pQ9vT2mWx8LrN5bYc7HdJ1sFa4GeU6oKi0TqR";
+  const pass = (redact: boolean, harnesses = [claudeCode, codex]) =>
+    indexStores({
+      indexPath,
+      harnesses,
+      source: { home, env: {}, os: "linux" },
+      now: () => NOW,
+      redact,
+    });
+  const found = async () => {
+    const raw = (await rawIndex(indexPath)).toLowerCase();
+    return raw.includes(secret.slice(4, 28).toLowerCase());
+  };
+  // Written in clear (redaction off, or rules that let it through).
+  const plain = await pass(false);
+  ok(await found(), "the clear index holds the secret");
+  // A pass over Codex alone: the Claude Code pages it frees are not
+  // written again, so only overwriting them clears the secret.
+  const codexOnly = await pass(true, [codex]);
+  equal(codexOnly.replaced, plain.harnesses["codex"]!.files);
+  ok(!(await found()), "no byte of the file or its log holds it any more");
+  const next = await pass(true);
+  equal(next.replaced, plain.harnesses["claude-code"]!.files);
+  const same = await pass(true);
+  equal(same.unchanged, same.files, "the same rules read nothing");
+  // An index written by a deja with older rules.
+  const db = openIndex(indexPath);
+  try {
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'redaction'")
+      .run(String(REDACTION_REVISION - 1));
+  } finally {
+    db.close();
+  }
+  const older = await pass(true);
+  equal(older.replaced, plain.files, "older rules: every file read afresh");
+  const after = await pass(true);
+  equal(after.unchanged, after.files, "the new revision is remembered");
 });
 
 Deno.test("indexStores() names a store it cannot read and indexes the rest", async () => {

@@ -21,9 +21,14 @@ import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
-import { redact } from "../redact/mod.ts";
+import { redact, REDACTION_REVISION } from "../redact/mod.ts";
 import { pendingPassSince } from "./pending_pass.ts";
-import { ftsTableFor, openIndex, recordRowid } from "./schema.ts";
+import {
+  ftsTableFor,
+  openIndex,
+  recordRowid,
+  resetIndexData,
+} from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
 export interface IndexProgress {
@@ -539,6 +544,28 @@ function openOrRebuild(
   }
 }
 
+/**
+ * Checks the redaction rules an index was written under (meta
+ * `redaction`): under other rules, what they let through may be in it, so
+ * it is emptied with its freed pages overwritten (`resetIndexData`) and
+ * this pass reads every file afresh. A new or current index only records
+ * the revision; a pass with redaction off forgets it, so the next pass
+ * with redaction on starts afresh too.
+ */
+function rulesRevision(db: Database, redactOn: boolean): void {
+  if (!redactOn) {
+    db.exec("DELETE FROM meta WHERE key = 'redaction'");
+    return;
+  }
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'redaction'")
+    .get() as { value: string } | undefined;
+  const current = String(REDACTION_REVISION);
+  if (row?.value === current) return;
+  if (db.prepare("SELECT 1 FROM files LIMIT 1").get()) resetIndexData(db);
+  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('redaction', ?)")
+    .run(current);
+}
+
 /** Passes run again at most after one, for passes asked for meanwhile. */
 const PENDING_ROUNDS = 2;
 
@@ -598,6 +625,13 @@ async function onePass(
     throw err;
   }
   const db = openOrRebuild(options.indexPath, options.onReset);
+  try {
+    rulesRevision(db, options.redact ?? true);
+  } catch (err) {
+    db.close();
+    lock.close();
+    throw err;
+  }
   const report: IndexReport = {
     files: 0,
     unchanged: 0,

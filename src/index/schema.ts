@@ -161,6 +161,60 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_work USING fts5(
 );
 `;
 
+/** The tables that hold what was read (all but `meta`), dropped on a reset. */
+const DATA_TABLES = [
+  "fts",
+  "fts_speech",
+  "fts_work",
+  "marks",
+  "records",
+  "sessions",
+  "files",
+] as const;
+
+/**
+ * Empties an index written under other redaction rules so that what they
+ * let through is overwritten, not only unlinked: with `secure_delete` on,
+ * the pages already free are filled with zeros (a zero blob takes them,
+ * then goes), the tables that hold what was read are dropped (their pages
+ * zeroed) and made again. `meta` stays; every file is then read afresh.
+ * The write-ahead log is emptied after.
+ *
+ * @param db An index opened for writing.
+ */
+export function resetIndexData(db: Database): void {
+  db.exec("PRAGMA secure_delete = ON");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const free = (db.prepare("PRAGMA freelist_count").get() as {
+        freelist_count: number;
+      }).freelist_count;
+      const size = (db.prepare("PRAGMA page_size").get() as {
+        page_size: number;
+      }).page_size;
+      if (free > 0) {
+        db.exec("CREATE TABLE deja_scrub (b BLOB)");
+        const fill = db.prepare("INSERT INTO deja_scrub VALUES (zeroblob(?))");
+        // 64 MiB a row: a blob's pages come from the free list first.
+        for (let left = free * size; left > 0; left -= 1 << 26) {
+          fill.run(Math.min(left, 1 << 26));
+        }
+        db.exec("DROP TABLE deja_scrub");
+      }
+      for (const t of DATA_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
+      db.exec(SCHEMA);
+      db.exec("COMMIT");
+    } catch (err) {
+      db.exec("ROLLBACK");
+      throw err;
+    }
+  } finally {
+    db.exec("PRAGMA secure_delete = OFF");
+  }
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
 /** Options for {@linkcode openIndex}. */
 export interface OpenIndexOptions {
   /** Open for reading only (search, show). */
@@ -192,18 +246,7 @@ export function openIndex(
     );
   }
   if (version !== undefined && version < INDEX_FORMAT) {
-    for (
-      const t of [
-        "fts",
-        "fts_speech",
-        "fts_work",
-        "marks",
-        "records",
-        "sessions",
-        "files",
-        "meta",
-      ]
-    ) {
+    for (const t of [...DATA_TABLES, "meta"]) {
       db.exec(`DROP TABLE IF EXISTS ${t}`);
     }
   }

@@ -6,12 +6,13 @@
  *
  * @module
  */
+import { looksRandomToken } from "./_tokens.ts";
 import {
   continuedRun,
   type Edits,
   gutterLength,
   isHexLike,
-  isPathLike,
+  isPathValue,
   isPlaceholder,
   isPlainWord,
   isRedacted,
@@ -64,9 +65,9 @@ const CREDENTIAL_WORDS = [
   "pwd",
   "secret",
   "token",
-  "api[_-]?key",
-  "access[_-]?key",
-  "secret[_-]?key",
+  "api[ _-]?key",
+  "access[ _-]?key(?:[ _-]?id)?",
+  "secret[ _-]?key",
   "secret[_-]?key[_-]?base",
   "private[_-]?key",
   "private[_-]?key[_-]?id",
@@ -106,8 +107,11 @@ const SCAN_STEMS = [
   "cookie",
   ...OTHER_WORDS,
 ];
+// `||=` and `??=` (Ruby's ENV['X'] ||= '…', JS) assign as `=` does.
 const ASSIGNMENT = new RegExp(
-  `(?<=(?:${SCAN_STEMS.join("|")})(?:\\\\?["'\\]]){0,2}[ \\t]*)[:=：＝]`,
+  `(?<=(?:${
+    SCAN_STEMS.join("|")
+  })(?:\\\\?["'\\]]){0,2}[ \\t]*(?:\\|\\||\\?\\?)?)[:=：＝]`,
   "gi",
 );
 const CREDENTIAL_END = new RegExp(`(?:${CREDENTIAL_WORDS.join("|")})$`, "i");
@@ -142,6 +146,8 @@ function credentialValueOk(
   quoted: boolean,
   tight: boolean,
   key = "",
+  // An env line's `KEY=…`: the value is text, not code.
+  envLine = false,
 ): boolean {
   // "auth: required." ends a sentence; the period is no part of a word.
   const value = quoted || tight ? raw : raw.replace(SENTENCE_END, "");
@@ -150,18 +156,28 @@ function credentialValueOk(
   if (quoted) {
     // A wallet's seed phrase is words and blanks: 12 or more of them.
     if (SEED_KEY.test(key)) return value.trim().split(/\s+/).length >= 12;
+    // A passphrase on an env line is words and blanks too.
+    if (envLine && PHRASE_KEY.test(key)) return /\S\s+\S/.test(value);
     // UI labels and prose in a string: "Enter your password".
     return !(/\s/.test(value) && /^[\p{L}\s,.'!?:-]+$/u.test(value));
   }
-  if (isPathLike(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
+  if (isPathValue(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return false;
+  }
   if (/^[0-9]{1,5}$/.test(value)) return false;
-  // Code: calls, indexing, generics, member access, references.
-  if (/[()[\]{}<>]/.test(value)) return false;
+  // Code: calls, indexing, generics, member access, references. On an env
+  // line (KEY=…) brackets are the value's own characters
+  // (`django-insecure-n&14c(79…`), unless it is a call, an index or JSON.
+  const literal = envLine && !/^(?:[\w.$]+[([]|[{[<])/.test(value);
+  if (!literal && /[()[\]{}<>]/.test(value)) return false;
   // Member access (process.env.KEY, req.body.password) is code, unless a
-  // part of it reads as random: a token with dots (ab12.Cd34Ef…).
+  // part of it reads as random: a token with dots (ab12.Cd34Ef…). On an env
+  // line (KEY=a.b, no blanks) a dotted value is text, unless it starts
+  // with an object code reads settings from (settings.X, config.db.pass).
   if (
     /^[&*]*[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/.test(value) &&
-    !value.split(/\.|::|->/).some(randomPart)
+    !value.split(/\.|::|->/).some(randomPart) &&
+    (!(tight && envLine) || CODE_OBJECT.test(value))
   ) {
     return false;
   }
@@ -174,6 +190,10 @@ function credentialValueOk(
   }
   return true;
 }
+
+/** Objects code reads settings from: `settings.DB_PASSWORD` is no value. */
+const CODE_OBJECT =
+  /^(?:settings|config|conf|cfg|env|os|process|self|this|secrets|vars|app|options|opts|params|args|values|ctx|context|props|state|window|global)\./i;
 
 /**
  * A part of a dotted value that reads as random: mixed case with digits,
@@ -264,7 +284,9 @@ function xmlValues(text: string, edits: Edits): void {
 }
 
 const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
-const ENV_LINE = /(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z_][A-Z0-9_]*$/;
+// After a reader's line number, a diff's or patch's `-`/`+`, a YAML `- `.
+const ENV_LINE =
+  /(?:^|\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:[-+][ \t]*)?(?:export[ \t]+)?[A-Z_][A-Z0-9_]*$/;
 
 /**
  * Whether the key ending at `k` starts its line as an env variable does
@@ -272,6 +294,19 @@ const ENV_LINE = /(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z_][A-Z0-9_]*$/;
  */
 function envLineKey(text: string, k: number): boolean {
   return ENV_LINE.test(text.slice(Math.max(0, k - 80), k + 1));
+}
+
+/** How many key characters (`[\w.-]`) end at `k`. */
+function keyLength(text: string, k: number): number {
+  let i = k;
+  while (i >= 0 && k - i < 64 && /[\w.-]/.test(text[i]!)) i--;
+  return k - i;
+}
+
+/** Whether the key ending at `k` is an upper-case env name (`DB_PASS`). */
+function envName(text: string, k: number): boolean {
+  const key = text.slice(k - keyLength(text, k) + 1, k + 1);
+  return /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(key);
 }
 
 /** The end of the non-blank run that reaches `from`. */
@@ -432,24 +467,273 @@ function yamlValueBelow(text: string, sepAt: number): ValueSpan | null {
   return start < 0 ? null : { start, end, quoted: block };
 }
 
+/** Keys of a secret made of words: a passphrase, a wallet's seed phrase. */
+const PHRASE_KEY =
+  /(?:pass[ _-]?phrase|mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
+
+/**
+ * A passphrase on an env line (`PASSPHRASE=correct horse battery`, as `env`
+ * prints it): the value is the rest of the line, less a `#` comment.
+ *
+ * @returns True when an edit was added.
+ */
+function phraseToLineEnd(text: string, start: number, edits: Edits): boolean {
+  let end = text.indexOf("\n", start);
+  if (end < 0 || end - start > 256) end = Math.min(text.length, start + 256);
+  const line = text.slice(start, end).replace(/[ \t]+#.*$|\s+$/, "");
+  if (line.length < 3 || isRedacted(line) || isReference(line)) return false;
+  if (isPlaceholder(line)) return false;
+  edits.push({ start, end: start + line.length, id: "credential" });
+  return true;
+}
+
+/**
+ * An env-style name ending in `KEY` (`AZURE_OPENAI_KEY`, `MAPS_KEY`): upper
+ * case, first on its line (after indentation, a reader's line number,
+ * `export`, a YAML `- ` or a quote). Lower-case `cache_key`, `sort_key`
+ * are names of other things.
+ */
+const ENV_KEY_LINE =
+  /(?:^|\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:export[ \t]+|-[ \t]+)?["']?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?KEY$/;
+
+/** Whether the key ending at `k` is an env-style `…_KEY` name first on its line. */
+function envKeyName(text: string, k: number): boolean {
+  return text[k] === "Y" &&
+    ENV_KEY_LINE.test(text.slice(Math.max(0, k - 80), k + 1));
+}
+
+/**
+ * A value that reads as a key, not a word, name or path: 32+ hex digits,
+ * or a random run of 20+ token characters with no `/`.
+ */
+function keyLikeValue(value: string): boolean {
+  if (/^[0-9a-f]{32,}$/i.test(value)) return true;
+  return !value.includes("/") && looksRandomToken(value);
+}
+
+/**
+ * `AZURE_OPENAI_KEY=0b22…`, `MAPS_KEY: 9f3a…`: a key-like value after an
+ * env-style `…_KEY` name that no credential word ends.
+ */
+function envKeyValue(
+  text: string,
+  at: number,
+  sep: string,
+  k: number,
+  key: string,
+  edits: Edits,
+): void {
+  if (sep !== "=" && sep !== ":") return;
+  // A GPG key id (the Python images' GPG_KEY) names a public key.
+  if (PUBLIC_KEY.test(key) || /[GP]PG_KEY$/.test(key)) return;
+  if (!envKeyName(text, k)) return;
+  const v = readValue(text, at + 1);
+  if (!v) return;
+  const value = text.slice(v.start, v.end);
+  if (keyLikeValue(value)) {
+    edits.push({ start: v.start, end: v.end, id: "credential" });
+  }
+}
+
+/** Whether `name` (a variable, a parameter path) names a credential. */
+function credentialName(name: string): boolean {
+  const last = name.split(/[\/.:]/).pop() ?? name;
+  return CREDENTIAL_END.test(last) && !NOT_A_KEY.test(last) &&
+    !PUBLIC_KEY.test(last);
+}
+
+/** After a `value` word: its closing quote (if any), blanks, `:` or `=`, blanks. */
+const VALUE_SEP = /["']?[ \t]*[:=][ \t]*/y;
+/** A `name` key and its value, the variable the pair sets. */
+const NAME_KEY =
+  /(?<![\w$-])(["']?)(?:name|Name|NAME|key|Key|ParameterKey|ParameterName)\1[ \t]*[:=][ \t]*(["']?)([^\s"',{}]{2,100})\2/g;
+
+/**
+ * A value set by name and value: Kubernetes env (`- name: DB_PASSWORD` then
+ * `value: …`), ECS task definitions and Postman environments (`{"name":
+ * "API_TOKEN", "value": "…"}`), an SSM parameter (`"Name":
+ * "/prod/db/password"`, …, `"Value": "…"`), an HTML input. The name comes
+ * at most 240 characters before the value, in the same object.
+ */
+function nameValuePairs(text: string, edits: Edits): void {
+  // `value`, `Value`, `VALUE`, `ParameterValue`: found by their `alue`.
+  let at = text.indexOf("alue");
+  for (; at > 0; at = text.indexOf("alue", at + 4)) {
+    const v = text[at - 1];
+    if (v !== "v" && v !== "V") continue;
+    let word = at - 1;
+    if (text.startsWith("Parameter", word - 9)) word -= 9;
+    const before = text[word - 1] ?? "";
+    if (/[\w$-]/.test(before)) continue;
+    const open = before === '"' || before === "'";
+    VALUE_SEP.lastIndex = at + 4;
+    if (!VALUE_SEP.test(text)) continue;
+    if (open !== /^["']/.test(text.slice(at + 4, at + 5))) continue;
+    const from = Math.max(0, word - 240);
+    const window = text.slice(from, word);
+    NAME_KEY.lastIndex = 0;
+    let name: RegExpExecArray | null = null;
+    for (let n = NAME_KEY.exec(window); n; n = NAME_KEY.exec(window)) name = n;
+    if (!name || !credentialName(name[3]!)) continue;
+    // Another object between them: the name is not this value's.
+    if (/[{}]/.test(window.slice(name.index + name[0].length))) continue;
+    const span = readValue(text, VALUE_SEP.lastIndex);
+    if (!span) continue;
+    const value = text.slice(span.start, span.end);
+    if (isPlainWord(value) || !credentialValueOk(value, span.quoted, false)) {
+      continue;
+    }
+    edits.push({ start: span.start, end: span.end, id: "credential" });
+  }
+}
+
+/**
+ * A row of an aligned table of keys and values (a text with a `Value`
+ * header: `vault kv get`'s `password    X`, PowerShell's
+ * `Get-ChildItem Env:`) whose first column names a credential, found at
+ * 2+ spaces after a credential word: the name alone at the line's start
+ * (after a reader's line number), one value from the spaces to the line's
+ * end.
+ */
+const ROW_HEAD =
+  /^(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*([A-Za-z][\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|key))$/i;
+/** One value, then blanks to the line's end. */
+const ROW_VALUE = /(\S+)[ \t]*(?:\r?\n|$)/y;
+
+function alignedValues(text: string, edits: Edits): void {
+  let at = text.indexOf("  ");
+  while (at > 2) {
+    let gap = at + 2;
+    while (text.charCodeAt(gap) === 32) gap++;
+    if (CREDENTIAL_TAILS.has(tailOf(text, at))) {
+      alignedRow(text, at, gap, edits);
+    }
+    at = text.indexOf("  ", gap);
+  }
+}
+
+/**
+ * The last three characters of a credential word, lower-cased: password,
+ * passwd, passphrase, pwd, secret, token, key, pass.
+ */
+const CREDENTIAL_TAILS = new Set([
+  "ord",
+  "swd",
+  "ase",
+  "pwd",
+  "ret",
+  "ken",
+  "key",
+  "ass",
+]);
+
+/** The three characters before `at`, lower-cased (ASCII letters only). */
+function tailOf(text: string, at: number): string {
+  return String.fromCharCode(
+    text.charCodeAt(at - 3) | 32,
+    text.charCodeAt(at - 2) | 32,
+    text.charCodeAt(at - 1) | 32,
+  );
+}
+
+/** Checks the row whose first column ends at `at` and whose value starts at `gap`. */
+function alignedRow(text: string, at: number, gap: number, edits: Edits) {
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  if (at - lineStart > 80) return;
+  const head = ROW_HEAD.exec(text.slice(lineStart, at));
+  if (!head) return;
+  ROW_VALUE.lastIndex = gap;
+  const row = ROW_VALUE.exec(text);
+  if (!row) return;
+  const key = head[1]!;
+  const value = row[1]!;
+  const named = credentialName(key) && !/^(?:PASS|FAIL)$/i.test(key);
+  const ok = named
+    ? !isPlainWord(value) && credentialValueOk(value, false, false)
+    : /^[A-Z][A-Z0-9_]*KEY$/.test(key) && !PUBLIC_KEY.test(key) &&
+      !/[GP]PG_KEY$/.test(key) && keyLikeValue(value);
+  if (ok) edits.push({ start: gap, end: gap + value.length, id: "credential" });
+}
+
+/**
+ * A credential set by a call that takes the name, then the value:
+ * `os.Setenv("DB_PASSWORD", "…")`, `os.environ.setdefault(…)`,
+ * `[Environment]::SetEnvironmentVariable(…)`, `System.setProperty(…)`;
+ * and HTTP basic auth given as a pair (`auth=("user", "…")`,
+ * `HTTPBasicAuth("user", "…")`).
+ */
+const SETTER_CALL =
+  /\b(?:[Ss]etenv|setdefault|setProperty|SetEnvironmentVariable|putenv)\([ \t]*(["'])([\w.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,})\3/g;
+const AUTH_PAIR =
+  /(?:\bauth[ \t]*=[ \t]*\(|\b(?:HTTP|aiohttp\.)?(?:Basic|Digest)Auth\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(["'])([^"'\n]{3,})\2/g;
+/** The name of one of the calls above, right before its `(` and a quote. */
+const SETTER_GATE =
+  /(?<=(?:[Ss]etenv|setdefault|setProperty|SetEnvironmentVariable|putenv|auth[ \t]*=[ \t]*|Auth))\([ \t]*["']/;
+
+function setterCalls(text: string, edits: Edits): void {
+  // Each form opens its arguments with a quote: a cheap test first.
+  if (!text.includes('("') && !text.includes("('")) return;
+  if (!SETTER_GATE.test(text)) return;
+  SETTER_CALL.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SETTER_CALL.exec(text)) !== null) {
+    const name = m[2]!;
+    const value = m[4]!;
+    if (!credentialName(name) && !/^[A-Z][A-Z0-9_]*_KEY$/.test(name)) continue;
+    if (!credentialValueOk(value, true, false)) continue;
+    credentialAt(edits, m.index + m[0].length - 1 - value.length, value);
+  }
+  AUTH_PAIR.lastIndex = 0;
+  while ((m = AUTH_PAIR.exec(text)) !== null) {
+    const value = m[3]!;
+    if (!credentialValueOk(value, true, false)) continue;
+    credentialAt(edits, m.index + m[0].length - 1 - value.length, value);
+  }
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   xmlValues(text, edits);
   doubleEscaped(text, edits);
   phpDefines(text, edits);
   sensitiveValues(text, edits);
+  if (text.includes("alue")) {
+    nameValuePairs(text, edits);
+    // Tables of keys and values print a Value header (vault, PowerShell).
+    if (text.includes("Value")) alignedValues(text, edits);
+  }
+  setterCalls(text, edits);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
     const at = m.index;
-    const sep = separatorAt(text, at);
+    let sep = separatorAt(text, at);
     if (sep.length > 1) ASSIGNMENT.lastIndex = at + sep.length;
     let k = at - 1;
     while (text[k] === " " || text[k] === "\t") k--;
+    if (
+      k === at - 1 && (text[k] === "|" || text[k] === "?") &&
+      text[k - 1] === text[k]
+    ) {
+      k -= 2;
+      while (text[k] === " " || text[k] === "\t") k--;
+    }
     for (let q = 0; q < 2 && /["'\]]/.test(text[k] ?? ""); q++) {
       k--;
       while (text[k] === "\\") k--;
     }
+    // A value that starts with `=` (`DB_PASS==x9…`, `?password==x9…`): no
+    // comparison has an env name or a query parameter on its left.
+    if (
+      sep.startsWith("==") && k === at - 1 && /\S/.test(text[at + 2] ?? "") &&
+      (envName(text, k) || "?&;".includes(text[k - keyLength(text, k)] || "_"))
+    ) sep = "=";
+    // An earlier replacement (`[redacted:cli-credential] :8000`) names
+    // no key.
+    if (
+      text[k + 1] === "]" &&
+      text.slice(Math.max(0, k - 39), k + 1).includes("[redacted:")
+    ) continue;
     const key = text.slice(Math.max(0, k - 31), k + 1);
     if (AUTH_END.test(key)) {
       if (sep === ":" || sep === "=") authorizationValue(text, at + 1, edits);
@@ -460,7 +744,10 @@ export function collectAssignments(text: string, edits: Edits): void {
       continue;
     }
     const word = CREDENTIAL_END.exec(key);
-    if (!word) continue;
+    if (!word) {
+      envKeyValue(text, at, sep, k, key, edits);
+      continue;
+    }
     // `--secret=…`, `--api-key=…`: a flag's value is the command-line
     // rule's to judge (`--secret=db-pass` names a secret).
     if (/(?:^|\s)--[\w-]+$/.test(key)) continue;
@@ -487,14 +774,18 @@ export function collectAssignments(text: string, edits: Edits): void {
     }
     // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
     if (IN_ARN.test(text.slice(Math.max(0, k - 120), k + 1))) continue;
+    // A passphrase or seed phrase on an env line runs to the line's end.
+    if (
+      !v.quoted && PHRASE_KEY.test(key) && envLineKey(text, k) &&
+      phraseToLineEnd(text, v.start, edits)
+    ) continue;
     // KEY=value with no blanks, as in .env files and shell.
     const tight = sep === "=" && k === at - 1 && v.start === at + 1;
-    if (credentialValueOk(value, v.quoted, tight, key)) {
-      // A whole env line (`KEY=v&x=y`, an `env` dump): the value is the
-      // rest of the line up to a blank, `&` or not.
-      const end = !v.quoted && tight && envLineKey(text, k)
-        ? bareEnd(text, v.end)
-        : v.end;
+    const envLine = envLineKey(text, k) && (sep === "=" || sep === ":");
+    if (credentialValueOk(value, v.quoted, tight, key, envLine)) {
+      // A whole env line (`KEY=v&x=y`, an `env` dump, `KEY = a(b)c`): the
+      // value is the rest of the line up to a blank, `&`, `)` or not.
+      const end = !v.quoted && envLine ? bareEnd(text, v.end) : v.end;
       edits.push({ start: v.start, end, id: "credential" });
     }
   }

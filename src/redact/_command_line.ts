@@ -12,7 +12,7 @@ import { collectTokens } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
 import {
   type Edits,
-  isPathLike,
+  isPathValue,
   isPlaceholder,
   isPlainWord,
   isRedacted,
@@ -28,7 +28,7 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth|bearer)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
@@ -63,7 +63,7 @@ function programAt(text: string, at: number): string {
 function valueOk(raw: string, spaced: boolean): boolean {
   const value = spaced ? raw.replace(SENTENCE_END, "") : raw;
   if (value.length === 0 || isRedacted(value)) return false;
-  if (isReference(value) || isPlaceholder(value) || isPathLike(value)) {
+  if (isReference(value) || isPlaceholder(value) || isPathValue(value)) {
     return false;
   }
   if (!spaced) return !isTypeWord(value);
@@ -163,6 +163,17 @@ export function collectShortFlags(text: string, edits: Edits): void {
     }
   }
 }
+
+/** `setx NAME value`, fish's `set -x NAME value`, for a credential-named variable. */
+const SET_VARIABLE =
+  /\b(?:setx(?:[ \t]+\/[A-Za-z]+)*|set[ \t]+-[a-zA-Z]*x[a-zA-Z]*)[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dgi;
+
+/**
+ * Oracle's `user/password@db` (`sqlplus`, `expdp`, `rman target …`): the last
+ * `@` a host follows ends the password.
+ */
+const ORACLE_LOGIN =
+  /\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+target)?[ \t]+(['"]?)[A-Za-z][\w$#]*\/([^\s'"\/]+?)(?=@(?:\/\/)?[\w.-]+(?::\d+)?(?:\/[\w.-]*)?(?=[\s'"]|$)|\1(?:\s|$))/dg;
 
 /**
  * Secrets a command takes in its own place, each behind a literal the text
@@ -302,10 +313,25 @@ function decodedEcho(text: string, edits: Edits): void {
 }
 
 /** Adds an edit for every secret a command takes in its own place. */
-export function collectPositional(text: string, edits: Edits): void {
+export function collectPositional(
+  text: string,
+  edits: Edits,
+  commandLine = true,
+): void {
   if (text.includes("base64")) decodedEcho(text, edits);
-  if (!POSITIONAL_GATE.test(text)) return;
-  for (const [literal, re] of POSITIONAL) {
+  if (commandLine && COMMAND_GATE.test(text)) {
+    positional(text, COMMAND_FORMS, edits);
+  }
+  if (POSITIONAL_GATE.test(text)) positional(text, POSITIONAL, edits);
+}
+
+/** Adds an edit for the secret (group 2) of each form whose literal the text holds. */
+function positional(
+  text: string,
+  forms: ReadonlyArray<readonly [string, RegExp]>,
+  edits: Edits,
+): void {
+  for (const [literal, re] of forms) {
     if (!text.includes(literal)) continue;
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -315,6 +341,29 @@ export function collectPositional(text: string, edits: Edits): void {
     }
   }
 }
+
+/**
+ * Forms found on command lines (a command record, a command echoed in tool
+ * output, text of unknown kind) but not looked for in speech, where their
+ * anchors would cost a scan of every message: `setx NAME X`, fish's
+ * `set -x NAME X`, HTTPie's `-a user:X`, Oracle's `user/X@db`.
+ */
+const COMMAND_FORMS: ReadonlyArray<readonly [string, RegExp]> = [
+  // A credential-named variable set by Windows' setx or fish's set -x.
+  ["setx ", SET_VARIABLE],
+  ["set -", SET_VARIABLE],
+  // HTTPie (and xh): -a user:X.
+  [
+    " -a ",
+    /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?-a[ \t]+(['"]?)[^\s:'"]+:([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // Oracle's user/password@db on the command line.
+  ...["sqlplus ", "sqlldr ", "expdp ", "impdp ", "rman ", "dgmgrl "].map((
+    program,
+  ) => [program, ORACLE_LOGIN] as const),
+];
+const COMMAND_GATE =
+  /\bset(?:x | -[a-zA-Z]*x)| -a |\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl) /;
 
 /**
  * A line of tool output that echoes a command: Gemini CLI's `Command: …`
@@ -332,7 +381,10 @@ const ECHOED =
  */
 export function collectEchoedCommands(text: string, edits: Edits): void {
   if (!text.includes("Command:") && !text.includes("$ ")) return;
-  if (!POSITIONAL_GATE.test(text) && !text.includes("base64")) return;
+  if (
+    !POSITIONAL_GATE.test(text) && !COMMAND_GATE.test(text) &&
+    !text.includes("base64")
+  ) return;
   ECHOED.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ECHOED.exec(text)) !== null) {

@@ -85,13 +85,21 @@ export function readValue(text: string, i: number): ValueSpan | null {
   while (i < n) {
     const ch = text.charCodeAt(i);
     if (ch < 128 && BARE_STOP[ch] === 1) break;
-    if (ch === 38 /* & */) {
+    // A value may start with `&` (`Password=&WX4…;` in a connection
+    // string): only in a URL query does a first `&name=` end it.
+    if (ch === 38 /* & */ && (i > start || inQuery(text, start))) {
       QUERY_NEXT.lastIndex = i;
       if (QUERY_NEXT.test(text)) break;
     }
     i++;
   }
   return i > start ? { start, end: i, quoted: false } : null;
+}
+
+/** Whether a `?` stands before `at` on its line (within 2 KiB): a URL query. */
+function inQuery(text: string, at: number): boolean {
+  const q = text.lastIndexOf("?", at);
+  return q >= 0 && at - q < 2048 && text.lastIndexOf("\n", at) < q;
 }
 
 const CONTINUED = /\\\r?\n[ \t]*([A-Za-z0-9._~+\/=-]{8,})/y;
@@ -121,17 +129,24 @@ function closingQuote(text: string, quote: string, from: number): number {
 }
 
 const REFERENCE =
-  /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_]\w*%|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
+  /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_]\w*%(?:$|[\\\/;])|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
 
-/** True for a reference to a secret, not the secret: `$TOKEN`, `${{ secrets.X }}`, `%PASS%`. */
+/**
+ * True for a reference to a secret, not the secret: `$TOKEN`,
+ * `${{ secrets.X }}`, `%PASS%` (a whole `%NAME%`, or one a path follows;
+ * `%Ab3%x9…` is a password).
+ */
 export function isReference(value: string): boolean {
   return REFERENCE.test(value);
 }
 
 const PLACEHOLDER =
-  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ]/i;
+  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ][a-z]+(?:[-_ ][a-z]+)*$/i;
 
-/** True for stand-ins like `<token>`, `****`, `sk-xxxx`, `sk-...`, `your-api-key`. */
+/**
+ * True for stand-ins like `<token>`, `****`, `sk-xxxx`, `sk-...`,
+ * `your-api-key` (your/my and words only: `my_.2Y%r` is a password).
+ */
 export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);
 }
@@ -187,12 +202,30 @@ export function gutterLength(line: string): number {
   return GUTTER.exec(line)?.[0].length ?? 0;
 }
 
+/** A home-relative path: `~`, `~/x`, `~user/x` (not `~x!9…`, a password). */
+const HOME_PATH = /^~(?:[\w.-]*\/|$)/;
+
 /** True for a value that starts like a path: `/x`, `~/x`, `./x`, `C:\x`. */
 export function isPathLike(value: string): boolean {
   const c = value[0];
-  if (c === "/" || c === "~") return true;
+  if (c === "/") return true;
+  if (c === "~") return HOME_PATH.test(value);
   if (c === "." && (value[1] === "/" || value.startsWith("../"))) return true;
   return /^[A-Za-z]:[\\/]/.test(value);
+}
+
+/**
+ * True for a value that is a path, not base64 that happens to start with
+ * `/` (`/GUKBtzpegSqW93FOoGREIVZkMtBW…=`, one base64 secret in 64): a
+ * path's pieces are names, a key's are a long random run.
+ */
+export function isPathValue(value: string): boolean {
+  if (!isPathLike(value)) return false;
+  if (
+    value.length < 20 || !/^[A-Za-z0-9+\/]+={0,2}$/.test(value) ||
+    charClasses(value) < 3
+  ) return true;
+  return !value.split("/").some((p) => p.length >= 16 && !isIdentifierLike(p));
 }
 
 /** An ordinary word: letters only, maybe hyphen-joined (`prompt`, `case-sensitive`, `Ключ`). */

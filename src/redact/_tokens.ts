@@ -25,6 +25,8 @@ export interface Shape {
   pattern: string;
   /** Extra check on the match; false keeps it. */
   accept?: (token: string) => boolean;
+  /** No prefix: tried on a whole token run (that is all of it). */
+  whole?: boolean;
 }
 
 /** Token shapes, most specific first (sk-ant- before sk-). */
@@ -62,8 +64,9 @@ export const SHAPES: readonly Shape[] = [
     ],
     description:
       "GitLab tokens (glpat-, gldt-, glrt-, glptt-, glcbt-, glft-, runner registration GR1348941…)",
+    // A routable token (GitLab 17.x) ends in `.01.` and a routing suffix.
     pattern: String
-      .raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,}`,
+      .raw`gl(?:pat|dt|rt|ptt|cbt|ft)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?|GR1348941[A-Za-z0-9_-]{20,}`,
   },
   {
     id: "slack-token",
@@ -134,19 +137,12 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     id: "stripe-key",
-    prefixes: [
-      "sk_live_",
-      "sk_test_",
-      "rk_live_",
-      "rk_test_",
-      "pk_live_",
-      "pk_test_",
-      "whsec_",
-    ],
+    prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
+    // Publishable keys (pk_live_, pk_test_) are public by design: kept.
     description:
-      "Stripe keys and webhook secrets (sk_live_, rk_live_, pk_live_, *_test_, whsec_)",
+      "Stripe secret and restricted keys and webhook secrets (sk_live_, rk_live_, *_test_, whsec_)",
     pattern: String
-      .raw`[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}`,
+      .raw`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}`,
   },
   {
     id: "shopify-token",
@@ -396,6 +392,126 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`sha256~[A-Za-z0-9_-]{43}`,
   },
   {
+    id: "langsmith-key",
+    prefixes: ["lsv2_"],
+    description: "LangSmith API keys (lsv2_pt_…, lsv2_sk_…)",
+    pattern: String.raw`lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`,
+  },
+  {
+    id: "dynatrace-token",
+    prefixes: ["dt0c01."],
+    description: "Dynatrace API tokens (dt0c01.….…)",
+    pattern: String.raw`dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`,
+  },
+  {
+    id: "brevo-key",
+    prefixes: ["xkeysib-", "xsmtpsib-"],
+    description: "Brevo (Sendinblue) API and SMTP keys (xkeysib-, xsmtpsib-)",
+    pattern: String.raw`x(?:key|smtp)sib-[a-f0-9]{64}-[A-Za-z0-9]{16}`,
+  },
+  {
+    id: "buildkite-token",
+    prefixes: ["bkua_"],
+    description: "Buildkite API access tokens (bkua_…)",
+    pattern: String.raw`bkua_[a-f0-9]{40}`,
+  },
+  {
+    id: "render-key",
+    prefixes: ["rnd_"],
+    description: "Render API keys (rnd_…)",
+    pattern: String.raw`rnd_[A-Za-z0-9]{32,}`,
+    accept: (t) => charClasses(t.slice(4)) >= 2,
+  },
+  {
+    id: "pinecone-key",
+    prefixes: ["pcsk_"],
+    description: "Pinecone API keys (pcsk_…_…)",
+    pattern: String.raw`pcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,}`,
+  },
+  {
+    id: "contentful-token",
+    prefixes: ["CFPAT-"],
+    description: "Contentful personal access tokens (CFPAT-…)",
+    pattern: String.raw`CFPAT-[A-Za-z0-9_-]{40,}`,
+  },
+  {
+    id: "planetscale-token",
+    prefixes: ["pscale_"],
+    description:
+      "PlanetScale service tokens and passwords (pscale_tkn_, pscale_pw_, pscale_oauth_)",
+    pattern: String.raw`pscale_(?:tkn|pw|oauth|otkn)_[A-Za-z0-9_-]{32,}`,
+  },
+  {
+    id: "airtable-token",
+    prefixes: ["pat"],
+    description: "Airtable personal access tokens (pat + 14, a dot, 64 hex)",
+    pattern: String.raw`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`,
+  },
+  {
+    id: "circleci-token",
+    prefixes: ["CCIPAT_", "CCIPRJ_"],
+    description: "CircleCI personal and project tokens (CCIPAT_, CCIPRJ_)",
+    pattern: String.raw`CCIP(?:AT|RJ)_[A-Za-z0-9]{20,}_[a-f0-9]{40}`,
+  },
+  {
+    id: "intercom-token",
+    prefixes: ["dG9rOj"],
+    description: "Intercom access tokens (base64 of tok:…, dG9rOj…)",
+    pattern: String.raw`dG9rOj[A-Za-z0-9+\/_-]{40,}={0,2}`,
+  },
+  {
+    id: "launchdarkly-key",
+    prefixes: ["sdk-", "mob-"],
+    description: "LaunchDarkly SDK and mobile keys (sdk-<uuid>, mob-<uuid>)",
+    pattern: String
+      .raw`(?:sdk|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+  },
+  {
+    id: "tailscale-key",
+    prefixes: ["tskey-"],
+    description: "Tailscale auth, API and OAuth client keys (tskey-auth-…)",
+    pattern: String.raw`tskey-[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}`,
+  },
+  {
+    id: "neon-password",
+    prefixes: ["npg_"],
+    description:
+      "Neon database passwords (npg_…; also shorter than a token run)",
+    pattern: String.raw`npg_[A-Za-z0-9]{12,}`,
+    accept: (t) => charClasses(t.slice(4)) >= 2,
+  },
+  {
+    id: "braintree-token",
+    prefixes: [],
+    description:
+      "Braintree access tokens (access_token$production$…$…, also $sandbox$)",
+    pattern: String
+      .raw`access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}`,
+  },
+  {
+    id: "asana-token",
+    prefixes: [],
+    description: "Asana personal access tokens (1/ or 2/, two ids, :, 32 hex)",
+    pattern: String.raw`[12]\/[0-9]{12,20}\/[0-9]{12,20}:[a-f0-9]{32}`,
+  },
+  {
+    id: "mailchimp-key",
+    prefixes: [],
+    whole: true,
+    description: "Mailchimp API keys (32 hex digits, -us and the datacenter)",
+    pattern: String.raw`[0-9a-f]{32}-us[0-9]{1,2}`,
+  },
+  {
+    id: "ngrok-token",
+    prefixes: [],
+    whole: true,
+    description: "ngrok authtokens (a digit, 26 characters, _, 21 characters)",
+    pattern: String.raw`[1-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}`,
+    // Both halves random: no name made of words has this shape.
+    accept: (t) =>
+      t.split("_").every((p) => charClasses(p) === 3 && !isIdentifierLike(p)),
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -406,11 +522,24 @@ export const SHAPES: readonly Shape[] = [
 /** Prefixes holding a dot, whose token run begins after it. */
 const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
   p.includes(".")
-).concat("eyJ");
+).concat("eyJ", "pat");
 
 const AZURE_SECRET_HEAD = /^[A-Za-z0-9_-]{3}\d[A-Za-z]~$/;
 const AZURE_SECRET =
   /[A-Za-z0-9_-]{3}\d[A-Za-z]~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-]|\.[A-Za-z0-9_~-])/y;
+
+/** What stands before the hex run of an Asana token (`2/<id>/<id>:`). */
+const ASANA_HEAD = /(?<![\w\/])[12]\/[0-9]{12,20}\/[0-9]{12,20}:$/;
+/** What stands before the hex run of a Braintree token. */
+const BRAINTREE_HEAD = /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$$/;
+
+/** Shapes with no prefix, tried on a whole run of one of their lengths. */
+const WHOLE_RUN_SHAPES = SHAPES.filter((s) => s.whole);
+const WHOLE_RUN = new RegExp(
+  `^(?:${WHOLE_RUN_SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
+);
+/** Mailchimp keys are 36–37 characters, ngrok authtokens 49. */
+const WHOLE_RUN_LENGTHS = new Set([36, 37, 49]);
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/g;
@@ -433,15 +562,20 @@ const SHAPE_AT = new RegExp(
   `(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
   "y",
 );
-// Shape prefixes by their first two characters, so a run is tested with two
-// lookups and a startsWith before the regex runs.
-const PREFIXES = new Map<number, string[]>();
-for (const shape of SHAPES) {
-  for (const p of shape.prefixes) {
-    const head = p.charCodeAt(0) * 65536 + p.charCodeAt(1);
-    PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), p]);
+// Each shape on its own, tried where one of its prefixes starts.
+const SHAPE_RES = SHAPES.map((s) =>
+  new RegExp(`(?:${s.pattern})(?![A-Za-z0-9_-])`, "y")
+);
+// Shape prefixes by their first two characters, with their shapes in rank
+// order, so a run is tested with two lookups and a startsWith before the
+// one regex of that shape runs.
+const PREFIXES = new Map<number, { prefix: string; index: number }[]>();
+SHAPES.forEach((shape, index) => {
+  for (const prefix of shape.prefixes) {
+    const head = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
+    PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), { prefix, index }]);
   }
-}
+});
 
 // Characters of a token run: base64, base64url and the `-`/`_` of prefixes.
 const TOKEN_CHAR = new Uint8Array(65536);
@@ -508,6 +642,14 @@ const STOP_KEYS = new Set([
   "challenge",
   "x5c",
   "x5t",
+  // Test data: a FIXTURE or SAMPLE constant holds made-up bytes.
+  "fixture",
+  "fixtures",
+  "sample",
+  "mock",
+  "dummy",
+  "fake",
+  "stub",
 ]);
 const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -544,6 +686,15 @@ function keyBefore(text: string, sepAt: number): string {
   return text.slice(i + 1, end);
 }
 
+/**
+ * True when a value reads as a random key: a run of 20–256 token characters,
+ * mixed and high in entropy, and none of the digests, ids, paths, names
+ * or encoded text the entropy rule keeps.
+ */
+export function looksRandomToken(value: string): boolean {
+  return allTokenChars(value, 0, value.length) && looksRandom(value);
+}
+
 /** True when a token run reads as random: long, mixed and high in entropy. */
 function looksRandom(core: string): boolean {
   if (core.length < MIN_RUN || core.length > 256) return false;
@@ -552,6 +703,8 @@ function looksRandom(core: string): boolean {
     return false;
   }
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
+  // A Stripe publishable key is meant to be public (it ships in web pages).
+  if (/^pk_(?:live|test)_/.test(core)) return false;
   // An age recipient (age1…, bech32) is a public key.
   if (/^age1[02-9ac-hj-np-z]{50,}$/.test(core)) return false;
   if (base64OfText(core)) return false;
@@ -721,6 +874,7 @@ function tokenRun(
   // Some tokens begin before the run: a Telegram token's digits sit before
   // a `:`, and SendGrid keys and JWTs with a short header before a `.`.
   let from = a;
+  let head: RegExpExecArray | null;
   if (
     text[a - 1] === ":" && text.startsWith("APA91", a) &&
     /^AAAA[A-Za-z0-9_-]{7}$/.test(text.slice(a - 12, a - 1))
@@ -731,6 +885,20 @@ function tokenRun(
     let d = a - 1;
     while (d > 0 && isDigit(text.charCodeAt(d - 1))) d--;
     if (a - 1 - d >= 8) from = d;
+  } else if (
+    text[a - 1] === ":" && (head = ASANA_HEAD.exec(
+      text.slice(Math.max(0, a - 48), a),
+    ))
+  ) {
+    // An Asana token: 1/ or 2/, two ids and a `:` before the hex run.
+    from = a - head[0].length;
+  } else if (
+    text[a - 1] === "$" && (head = BRAINTREE_HEAD.exec(
+      text.slice(Math.max(0, a - 48), a),
+    ))
+  ) {
+    // A Braintree token: access_token$production$…$ before the hex run.
+    from = a - head[0].length;
   } else if (text[a - 1] === "~" && text.startsWith("sha256~", a - 7)) {
     // An OpenShift token: its `~` ends the run before it.
     from = a - 7;
@@ -765,24 +933,36 @@ function tokenRun(
     const starts = PREFIXES.get(
       text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
     );
-    // A Telegram token (digits) starts before the run, at `from`.
-    if (
-      (starts && starts.some((p) => text.startsWith(p, s))) ||
-      (s < a && s === from)
-    ) {
+    // A token that starts before the run (Telegram's digits) is tried with
+    // every shape; one at a prefix only with the shapes of that prefix.
+    let m: RegExpExecArray | null = null;
+    let shape: Shape | undefined;
+    if (s < a && s === from) {
       SHAPE_AT.lastIndex = s;
-      const m = SHAPE_AT.exec(text);
-      const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
-      const shape = SHAPES[k];
-      if (
-        m && shape && (!shape.accept || shape.accept(m[0])) &&
-        !isStandIn(m[0])
-      ) {
-        edits.push({ start: s, end: s + m[0].length, id: shape.id });
-        found = true;
-        s += m[0].length;
-        continue;
+      m = SHAPE_AT.exec(text);
+      shape = m
+        ? SHAPES[m.findIndex((g, j) => j > 0 && g !== undefined) - 1]
+        : undefined;
+    } else if (starts) {
+      for (const { prefix, index } of starts) {
+        if (!text.startsWith(prefix, s)) continue;
+        const re = SHAPE_RES[index]!;
+        re.lastIndex = s;
+        m = re.exec(text);
+        if (m) {
+          shape = SHAPES[index];
+          break;
+        }
       }
+    }
+    if (
+      m && shape && (!shape.accept || shape.accept(m[0])) &&
+      !isStandIn(m[0])
+    ) {
+      edits.push({ start: s, end: s + m[0].length, id: shape.id });
+      found = true;
+      s += m[0].length;
+      continue;
     }
     // Shapes also start after a `/` inside the run (paths, URLs) or a `-`
     // (a folder named deploy-ghp_…).
@@ -800,6 +980,15 @@ function tokenRun(
       ? dashAt
       : slash.at;
     s = next < 0 || next >= b ? -1 : next + 1;
+  }
+  if (!found && WHOLE_RUN_LENGTHS.has(b - a)) {
+    const m = WHOLE_RUN.exec(text.slice(a, b));
+    const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
+    const shape = WHOLE_RUN_SHAPES[k];
+    if (m && shape && (!shape.accept || shape.accept(m[0]))) {
+      edits.push({ start: a, end: b, id: shape.id });
+      found = true;
+    }
   }
   if (found) {
     const last = edits[edits.length - 1]!;
@@ -877,7 +1066,7 @@ function wrappedToken(text: string, a: number, b: number, edits: Edits) {
     const starts = PREFIXES.get(
       text.charCodeAt(s) * 65536 + text.charCodeAt(s + 1),
     );
-    if (starts?.some((p) => text.startsWith(p, s))) {
+    if (starts?.some(({ prefix }) => text.startsWith(prefix, s))) {
       const pieces: Array<[number, number]> = [...lines, [a, b]];
       if (!pieces.every(([ps, pe]) => allTokenChars(text, ps, pe))) {
         return false;
@@ -938,9 +1127,28 @@ function azureSecrets(text: string, edits: Edits): void {
   }
 }
 
+/** A Neon password: shorter than the runs the sampled pass looks at. */
+const NEON = /npg_[A-Za-z0-9]{12,}(?![A-Za-z0-9_-])/y;
+
+/** Adds an edit for every Neon password (`npg_…`), found from its literal. */
+function neonPasswords(text: string, edits: Edits): void {
+  let at = text.indexOf("npg_");
+  while (at >= 0) {
+    if (at === 0 || TOKEN_CHAR[text.charCodeAt(at - 1)] !== 1) {
+      NEON.lastIndex = at;
+      const m = NEON.exec(text);
+      if (m && charClasses(m[0].slice(4)) >= 2 && !isStandIn(m[0])) {
+        edits.push({ start: at, end: at + m[0].length, id: "neon-password" });
+      }
+    }
+    at = text.indexOf("npg_", at + 4);
+  }
+}
+
 /** Adds an edit for every token shape and every high-entropy value. */
 export function collectTokens(text: string, edits: Edits): void {
   azureSecrets(text, edits);
+  neonPasswords(text, edits);
   const n = text.length;
   const slash = { at: -1 };
   // Any run of MIN_RUN token characters covers one of every MIN_RUN-th
@@ -954,5 +1162,43 @@ export function collectTokens(text: string, edits: Edits): void {
     if (b - a < MIN_RUN) continue;
     tokenRun(text, a, b, slash, edits);
     i = b;
+  }
+}
+
+/** Runs speech is checked for: a key pasted with no word before it. */
+const SPOKEN_RUN = 32;
+/** Object ids with words for a prefix (`chatcmpl-…`, `agent_msg_01…`). */
+const WORD_PREFIXED = /^[a-z]{2,10}(?:[_-][a-z]{2,10})*[_-][A-Za-z0-9]{12,}$/;
+/** The longest piece between `-` and `_` a pasted key holds, at least. */
+const SPOKEN_PIECE = 20;
+/** An IPFS CIDv0: a public content hash. */
+const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
+
+/**
+ * Adds an edit for every run of 32+ token characters in speech that reads
+ * as a random key even with no key word before it ("ok the new one is
+ * Kq2L…"): three character classes, a piece of 20+ between `-`/`_`, no
+ * `/` (paths and URLs), and none of the shapes an ordinary long run has
+ * (digests, ids, names made of words, base64 of text, image data). Only for speech: tool output holds many
+ * such runs that are no secret (ids, cursors, nonces).
+ */
+export function collectSpokenTokens(text: string, edits: Edits): void {
+  const n = text.length;
+  for (let i = SPOKEN_RUN - 1; i < n; i += SPOKEN_RUN) {
+    if (TOKEN_CHAR[text.charCodeAt(i)] !== 1) continue;
+    let a = i;
+    while (a > 0 && TOKEN_CHAR[text.charCodeAt(a - 1)] === 1) a--;
+    let b = i + 1;
+    while (b < n && TOKEN_CHAR[text.charCodeAt(b)] === 1) b++;
+    i = b;
+    if (b - a < SPOKEN_RUN || b - a > 256) continue;
+    const run = text.slice(a, b);
+    if (run.includes("/") || charClasses(run) !== 3) continue;
+    if (WORD_PREFIXED.test(run) || CID_V0.test(run)) continue;
+    // Words joined by dashes with a short random tail
+    // (baseline-browser-mapping-ipLq5lrP, a temp file's name).
+    const pieces = run.split(/[-_]/);
+    if (!pieces.some((p) => p.length >= SPOKEN_PIECE)) continue;
+    if (looksRandom(run)) edits.push({ start: a, end: b, id: "entropy" });
   }
 }

@@ -24,6 +24,9 @@ const SLACK_PATH =
   /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_\/-]{8,})/y;
 const TEAMS_PATH =
   /(?:[\w-]+\.webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/([A-Za-z0-9@\/_-]{40,})/y;
+/** Web3 RPC endpoints whose path holds the project's key (Infura, Alchemy). */
+const RPC_KEY_PATH =
+  /(?:[\w-]+\.)*(?:infura\.io\/v3|alchemy(?:api)?\.(?:com|io)\/v2)\/([0-9a-f]{32}|[A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])/y;
 const DISCORD_PATH =
   /(?:[a-z]+\.)?discord(?:app)?\.com\/api\/(?:v\d+\/)?webhooks\/(\d+\/[A-Za-z0-9_-]{8,})/y;
 
@@ -83,7 +86,7 @@ function userinfoEnd(text: string, host: number, stop: number): number {
   if (c !== "#" && c !== "/" && c !== "?") return stop;
   const colon = text.indexOf(":", host);
   if (/^\d+$/.test(text.slice(colon + 1, stop))) return stop;
-  if (!/^[\w.%+-]*$/.test(text.slice(host, colon))) return stop;
+  if (!/^[\w.%+@-]*$/.test(text.slice(host, colon))) return stop;
   URL_END.lastIndex = stop;
   const end = Math.min(
     URL_END.exec(text)?.index ?? text.length,
@@ -103,7 +106,16 @@ export function collectUrls(text: string, edits: Edits): void {
     AUTHORITY_END.lastIndex = host;
     const stop = AUTHORITY_END.exec(text)?.index ?? text.length;
     let authority = text.slice(host, stop);
-    if (authority.indexOf("@") < 0 && authority.indexOf(":") >= 0) {
+    // A password holding #, / or ? cuts the authority short; one holding @
+    // as well (`u:b@K#x@host`, `u:@Q#x@host`) too when a `#` cut it (no
+    // fragment comes before a host) or nothing stands between : and @.
+    // A user may hold an @ of its own (postmaster@mg.example.org:…).
+    const colon0 = authority.indexOf(":");
+    const at0 = authority.indexOf("@", colon0 + 1);
+    if (
+      colon0 >= 0 &&
+      (at0 < 0 || text[stop] === "#" || at0 === colon0 + 1)
+    ) {
       authority = text.slice(host, userinfoEnd(text, host, stop));
     }
     const lastAt = authority.lastIndexOf("@");
@@ -113,8 +125,11 @@ export function collectUrls(text: string, edits: Edits): void {
       : authority.indexOf(":");
     if (colon >= 0 && colon < lastAt) {
       const password = authority.slice(colon + 1, lastAt);
+      // JDBC SQL Server's `host:1433;user=sa;password=…@…`: parameters,
+      // not user info (the credential rule reads `password=`).
       if (
         password.length > 0 && !isRedacted(password) &&
+        !/;[A-Za-z]\w*=/.test(password) &&
         !isReference(password) && !isPlaceholder(password)
       ) {
         edits.push({
@@ -130,6 +145,7 @@ export function collectUrls(text: string, edits: Edits): void {
     webhookPath(text, host, SLACK_PATH, "slack-webhook", edits);
     webhookPath(text, host, DISCORD_PATH, "discord-webhook", edits);
     webhookPath(text, host, TEAMS_PATH, "teams-webhook", edits);
+    webhookPath(text, host, RPC_KEY_PATH, "url-credentials", edits);
     if (text[stop] === "?" || text[stop] === "/") {
       URL_END.lastIndex = stop;
       const end = URL_END.exec(text)?.index ?? text.length;

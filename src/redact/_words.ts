@@ -104,6 +104,7 @@ export function collectPassWords(text: string, edits: Edits): void {
     if (groovyPasswordAt(text, at, edits)) continue;
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    if (passwordBelowAt(text, at, edits)) continue;
     NETRC_AFTER.lastIndex = at;
     if (
       NETRC_AFTER.test(text) &&
@@ -148,16 +149,23 @@ function foreignAt(text: string, at: number, edits: Edits): void {
 
 /** Adds the value (group 1) of a spoken-password match when it reads as one. */
 function spoken(m: RegExpExecArray, edits: Edits): void {
-  const raw = m[1]!;
+  spokenAt(m.index, m[0], m[1]!, edits);
+}
+
+/** The same for a match at `index` of text `whole` whose value is `raw`. */
+function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
   const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
   if (!secretWord(value)) return;
-  const start = m.index + m[0].lastIndexOf(raw);
+  const start = index + whole.lastIndexOf(raw);
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
-/** What names whose password follows: "sudo password X", "login admin pass X", "with password X". */
+/**
+ * What names whose password follows: "sudo password X", "login admin pass
+ * X", "the staging password X", "with password X".
+ */
 const LABEL_BEFORE =
-  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
+  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
 const LABELLED =
@@ -177,10 +185,12 @@ function labelled(text: string, at: number, edits: Edits): boolean {
     SENTENCE_START.test(before);
   if (!LABEL_BEFORE.test(before) && !below) {
     const word = text.slice(at, at + 10).toLowerCase();
-    if (
-      !SENTENCE_START.test(before) ||
-      !(word.startsWith("password") || word.startsWith("passphrase"))
-    ) return false;
+    const opens = SENTENCE_START.test(before) &&
+      (word.startsWith("password") || word.startsWith("passphrase"));
+    // With no label before, only a value no word or name reads like.
+    if (!opens && !(word.startsWith("pass") && strongPassword(m[1]!))) {
+      return false;
+    }
   }
   let raw = m[1]!;
   // Below a `password:` line, a `key:` is YAML's nested mapping.
@@ -208,6 +218,19 @@ function valueBefore(text: string, at: number, edits: Edits): void {
   edits.push({ start, end: start + value.length, id: "prose-password" });
 }
 
+/**
+ * A value that reads as a password with no label to say so: 8+
+ * characters, a digit, and an upper-case letter or a symbol; no name made
+ * of words (`PBKDF2_SHA256_ITERATIONS`), env variable, path or URL.
+ */
+function strongPassword(raw: string): boolean {
+  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  if (value.length < 8 || !/[0-9]/.test(value)) return false;
+  if (!/[A-Z]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return false;
+  if (ENV_NAME.test(value) || isIdentifierLike(value)) return false;
+  return secretWord(value) && !/^['"`]/.test(value);
+}
+
 /** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
@@ -220,10 +243,60 @@ function secretWord(value: string): boolean {
 
 /** `login with admin / secret`, `creds are ops:secret`: the second half. */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[:\/]|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*)(\S+)/gi;
-/** "the api key is …", "the secret is …", "my pw is …", "the wifi key is …": a value with a digit or symbol. */
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+/**
+ * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
+ * a value with a digit or symbol; after the bare word key ("the mistral key
+ * is …", group 1), only a value that reads as a random key
+ * ({@linkcode randomKey}). Group 2 is the value.
+ */
 const KEY_IS =
-  /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
+  /\b(?:api[ _-]?key|secret|token|passphrase|pw|pwd|private[ _-]key|(?:wi-?fi|wpa2?|wlan)[ \t]+(?:key|password|passphrase|psk)|(key))[ \t]+(?:is|was)[ \t]*:?[ \t]+(\S{8,})/gi;
+
+/**
+ * A value said after the bare word key that reads as one: 32+ hex digits,
+ * or 20+ characters of three classes (lower, upper, digits), not a name
+ * made of words, a path or a URL.
+ */
+function randomKey(value: string): boolean {
+  if (isRedacted(value) || isPathLike(value) || value.includes("/")) {
+    return false;
+  }
+  if (/^[0-9a-f]{32,}$/i.test(value)) return true;
+  return /^[A-Za-z0-9_+=.-]+$/.test(value) && /[a-z]/.test(value) &&
+    /[A-Z]/.test(value) && /[0-9]/.test(value) && !isIdentifierLike(value);
+}
+
+/**
+ * A password a program printed on the line below its announcement (Jenkins'
+ * "Please use the following password to proceed to installation:", a
+ * generated or initial password): the value alone on that line, or the one
+ * after a blank line. Tried where the `pass` scan finds `password`, when a
+ * word before says the password is a new one.
+ */
+const BELOW_AFTER =
+  /password\b[^\n]{0,80}?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(\S{8,})[ \t]*(?=\r?\n|$)/iy;
+const BELOW_BEFORE =
+  /\b(?:following|generated|initial|temporary|new|one-time|random)[ \t]+(?:(?:admin(?:istrator)?|root|user|superuser)[ \t]+)?$/i;
+
+/**
+ * Adds an edit when the password word at `at` announces a value printed
+ * below it.
+ *
+ * @returns True when it did.
+ */
+function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
+  BELOW_AFTER.lastIndex = at;
+  const m = BELOW_AFTER.exec(text);
+  if (!m || !BELOW_BEFORE.test(text.slice(Math.max(0, at - 40), at))) {
+    return false;
+  }
+  const value = m[1]!;
+  if (!secretWord(value)) return false;
+  const end = BELOW_AFTER.lastIndex;
+  edits.push({ start: end - value.length, end, id: "prose-password" });
+  return true;
+}
 
 /**
  * A password said in another language, a few words after its word and a
@@ -264,7 +337,7 @@ const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
   [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
   [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
   [SET_TO, () => true],
-  [KEY_IS, (t) => t.includes(" is ") || t.includes(" was ")],
+
   [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
   [NAME_VALUE, (t) => NAME_GATE.test(t)],
   [SET_WORD_TO, (t) => t.includes(" to ")],
@@ -280,6 +353,24 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) spoken(m, edits);
+  }
+  if (text.includes(" is ") || text.includes(" was ")) keyIs(text, edits);
+}
+
+/** Adds an edit for every value said after a key word and is/was ({@linkcode KEY_IS}). */
+function keyIs(text: string, edits: Edits): void {
+  KEY_IS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = KEY_IS.exec(text)) !== null) {
+    const raw = m[2]!;
+    if (m[1] === undefined) {
+      spokenAt(m.index, m[0], raw, edits);
+      continue;
+    }
+    const value = raw.replace(SENTENCE_END, "");
+    if (!randomKey(value)) continue;
+    const start = m.index + m[0].length - raw.length;
+    edits.push({ start, end: start + value.length, id: "prose-password" });
   }
 }
 

@@ -47,19 +47,27 @@ const PRINTS_SECRET = new RegExp(
     String
       .raw`\bcat\s+(?:\S*\/)?\.?(?:[\w-]*[_-])?(?:token|secret|password|passwd|api[_-]?key)s?(?:\.(?:txt|key))?(?=\s|$)`,
     String.raw`\bcat\s+(?:\S*\/)?master\.key(?=\s|$)`,
+    // Jenkins' secrets/initialAdminPassword and other camelCase files.
+    String.raw`\bcat\s+(?:\S*\/)?[a-z]\w*(?:Password|Token|Secret)(?=\s|$)`,
+    String.raw`\bCONFIG\s+GET\s+(?:requirepass|masterauth)\b`,
   ].join("|"),
   "i",
 );
 
 /**
- * A line that is one bare value (no blank, 8+ characters), alone or after
- * an `Output:` label as Gemini CLI and Qwen Code print a command's result.
+ * A line that is one bare value (no blank, 8+ characters), alone, after an
+ * `Output:` label as Gemini CLI and Qwen Code print a command's result, or
+ * as a quoted item of redis-cli's numbered reply (`2) "…"`).
  */
-const BARE_LINE = /^([ \t]*(?:Output:[ \t]*)?)(\S{8,})([ \t]*)$/gm;
+const BARE_LINE =
+  /^([ \t]*(?:Output:[ \t]*)?)(\S{8,})([ \t]*)$|^([ \t]*\d{1,3}\)[ \t]+")([^"\s]{8,})("[ \t]*)$/gm;
 
-/** Values that are no secret whatever printed them: paths, URLs, numbers. */
+/**
+ * Values that are no secret whatever printed them: paths (`/x`, `./x`,
+ * `~/x`; not `~bY…` or `.Hi6…`, passwords), URLs, numbers.
+ */
 const NOT_SECRET =
-  /^(?:[\/~.]|[a-z][a-z0-9+.-]*:\/\/|\d+(?:\.\d+)*$|(?:true|false|null|none)$|<exited|\(none\))/i;
+  /^(?:\/|\.{1,2}\/|~(?:[\w.-]*\/|$)|[a-z][a-z0-9+.-]*:\/\/|\d+(?:\.\d+)*$|(?:true|false|null|none)$|<exited|\(none\)|(?:requirepass|masterauth)$)/i;
 
 /**
  * Whether a command prints a secret (its output is then passed to
@@ -98,10 +106,19 @@ export function redactPrintedSecret(output: string): RedactionResult {
   let n = 0;
   const text = output.replace(
     BARE_LINE,
-    (line, lead: string, value: string, trail: string) => {
-      if (isRedacted(value) || NOT_SECRET.test(value)) return line;
+    (
+      line,
+      lead?: string,
+      value?: string,
+      trail?: string,
+      item?: string,
+      quoted?: string,
+      close?: string,
+    ) => {
+      const v = value ?? quoted!;
+      if (isRedacted(v) || NOT_SECRET.test(v)) return line;
       n++;
-      return `${lead}[redacted:command-output]${trail}`;
+      return `${lead ?? item}[redacted:command-output]${trail ?? close}`;
     },
   );
   return { text, counts: n ? { "command-output": n } : {} };

@@ -21,6 +21,7 @@
 export { printsSecret, redactPrintedSecret } from "./command_output.ts";
 export {
   redact,
+  REDACTION_REVISION,
   REDACTION_RULES,
   redactionEnabled,
   type RedactionResult,

@@ -14,8 +14,17 @@
  */
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSpokenPasswords } from "./_words.ts";
+import { collectSpokenTokens } from "./_tokens.ts";
 import { collectEchoedCommands, collectPositional } from "./_command_line.ts";
 import { type Edit, type Edits, marker } from "./_scan.ts";
+
+/**
+ * The revision of the redaction rules. Bump it whenever redact() replaces
+ * something it did not before (or stops replacing something): an index
+ * written under another revision has every file read again by the next
+ * `deja index`, so secrets the new rules find are no longer kept in it.
+ */
+export const REDACTION_REVISION = 7;
 
 /** What redact() returns. */
 export interface RedactionResult {
@@ -146,10 +155,13 @@ export function redact(
   // Output gets the command-line rules only on the lines that echo a
   // command (Gemini's `Command: …`, a shell prompt).
   if (options.kind === "output") collectEchoedCommands(scanned, edits);
-  else collectPositional(scanned, edits);
+  else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
   }
+  // A key pasted with no word before it: only where the kind is known to
+  // be speech (unknown text may be output, full of ids that look random).
+  if (options.kind === "speech") collectSpokenTokens(scanned, edits);
   const counts: Record<string, number> = {};
   let out = input;
   if (edits.length > 0) {
