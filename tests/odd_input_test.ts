@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { equal } from "node:assert/strict";
+import { equal, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
@@ -69,5 +69,23 @@ Deno.test("a time no Date can hold in an older index prints as none in search, l
   }
   const shown = JSON.parse((await t.cli("show", "0b0e4f9a", "--json")).out);
   equal(shown.session.started, null);
+  await t.done();
+});
+
+Deno.test("show and search --session take a session id over SQLite's LIKE pattern limit", async () => {
+  const id = `s${"a".repeat(60_000)}`;
+  const t = await homeWith({
+    ".claude/projects/-home-dev-api/long.jsonl":
+      claudeLine({ sessionId: id }, "the heron export times out") + "\n",
+  });
+  equal((await t.cli("index", "--quiet")).code, 0);
+  const shown = await t.cli("show", `claude-code:${id}`, "--json");
+  equal(shown.code, 0, shown.err);
+  equal(JSON.parse(shown.out).session.id, id);
+  // A prefix still matches as before, case folded.
+  equal((await t.cli("show", "SAAAA")).code, 0);
+  const found = await t.cli("search", "heron", "--session", id, "--json");
+  equal(found.code, 0, found.err);
+  ok(JSON.parse(found.out).results.length === 1);
   await t.done();
 });
