@@ -481,6 +481,37 @@ Deno.test("a .jsonl.zst rollout parses like its plain twin", async () => {
   deepEqual(u.sessions[0]?.records.map((r) => r.text), ["last words"]);
 });
 
+Deno.test("a .jsonl.zst rollout of several frames is read whole; one cut short is named, not read as empty", async () => {
+  const dir = await Deno.makeTempDir();
+  const frame = (text: string) =>
+    new Uint8Array(zstdCompressSync(new TextEncoder().encode(text)));
+  // pzstd, or an appending writer, leaves one frame per part.
+  const parts = `${dir}/rollout-parts.jsonl.zst`;
+  await Deno.writeFile(
+    parts,
+    new Uint8Array([
+      ...frame(`${meta("z2")}\n${userEvent("first part")}\n`),
+      ...frame(`${userEvent("second part")}\n`),
+    ]),
+  );
+  const both = await parse(parts);
+  deepEqual(both.sessions[0]?.records.map((r) => r.text), [
+    "first part",
+    "second part",
+  ]);
+  // The node decoder read a truncated frame as nothing, and said nothing.
+  const whole = frame(`${meta("z3")}\n${userEvent("lost words")}\n`);
+  const cut = `${dir}/rollout-cut.jsonl.zst`;
+  await Deno.writeFile(cut, whole.subarray(0, whole.length - 1));
+  const err = await parse(cut).then(() => undefined, (e: Error) => e);
+  ok(err instanceof Error);
+  ok(err.message.includes("cut short"), err.message);
+  const plain = `${dir}/rollout-plain.jsonl.zst`;
+  await Deno.writeTextFile(plain, `${userEvent("not compressed")}\n`);
+  const notZstd = await parse(plain).then(() => undefined, (e: Error) => e);
+  ok(notZstd?.message.includes("Not zstd data"), notZstd?.message);
+});
+
 Deno.test("history.jsonl gives one user session per session id", async () => {
   const result = await parse(`${FIXTURE}/history.jsonl`);
   deepEqual(result.sessions.map((s) => s.id), [ID_A, ID_B, ID_GONE]);
