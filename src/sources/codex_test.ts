@@ -1913,3 +1913,46 @@ Deno.test("the newest rollout shapes read whole, in one pass or resumed at any l
     }
   });
 });
+
+Deno.test("a rollout of unclosed environment blocks and tool calls reads in linear time", async () => {
+  // Lazy regexes retried each later unclosed `<environment_context>` or
+  // `tools.exec_command({`: 200 KB of them took 0.5 s and 2 s, a few MB
+  // minutes, and the index pass waited.
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/rollout-2026-01-01T00-00-00-soup.jsonl`;
+  const item = (payload: Record<string, unknown>) =>
+    JSON.stringify({
+      timestamp: "2026-01-01T00:00:01Z",
+      type: "response_item",
+      payload,
+    });
+  await Deno.writeTextFile(
+    path,
+    [
+      JSON.stringify({
+        timestamp: "2026-01-01T00:00:00Z",
+        type: "session_meta",
+        payload: { id: "soup" },
+      }),
+      item({
+        type: "message",
+        role: "user",
+        content: [{
+          type: "input_text",
+          text: "<environment_context>".repeat(40_000),
+        }],
+      }),
+      item({
+        type: "custom_tool_call",
+        name: "exec",
+        call_id: "c1",
+        input: "tools.exec_command({".repeat(40_000),
+      }),
+      userEvent("after the soup"),
+    ].join("\n") + "\n",
+  );
+  const t0 = performance.now();
+  const result = await parse(path);
+  ok(performance.now() - t0 < 3000, `${performance.now() - t0} ms`);
+  equal(result.sessions[0]?.records.at(-1)?.text, "after the soup");
+});
