@@ -75,9 +75,11 @@ Options:
           r.truncated ? "truncated" : "",
           r.exitCode != null && r.exitCode !== 0 ? `exit ${r.exitCode}` : "",
         ].filter(Boolean);
-        const when = r.time
-          ? new Date(r.time).toISOString().slice(0, 19).replace("T", " ")
-          : "";
+        // A time no Date can hold (an older index's) prints as none.
+        const date = new Date(r.time || Number.NaN);
+        const when = Number.isNaN(date.getTime())
+          ? ""
+          : date.toISOString().slice(0, 19).replace("T", " ");
         // An edit record keeps the path, then the text the edit replaced.
         const role = r.role === "edit"
           ? "edit (path, then the text replaced)"

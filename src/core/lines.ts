@@ -1,12 +1,12 @@
 /**
  * A streaming line reader with byte offsets and a per-line size cap, for
  * JSONL transcripts (plain or zstd-compressed). It never holds more than one
- * chunk plus one line in memory.
+ * chunk plus one line in memory, besides a compressed file's own bytes.
  *
  * @module
  */
-import { createReadStream } from "node:fs";
 import { createZstdDecompress } from "node:zlib";
+import { splitZstdFrames } from "./_zstd_frames.ts";
 
 /** One line of a file. */
 export interface Line {
@@ -71,6 +71,9 @@ export function isZstdPath(path: string): boolean {
   return path.endsWith(".zst") || path.endsWith(".zstd");
 }
 
+/** The first bytes of a zstd frame. */
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
 async function* chunksOf(
   path: string,
   offset: number,
@@ -78,16 +81,30 @@ async function* chunksOf(
 ): AsyncGenerator<Uint8Array> {
   if (isZstdPath(path)) {
     // Offsets count decompressed bytes; a compressed file is always read from
-    // its start and the bytes before `offset` are dropped.
-    const stream = createReadStream(path).pipe(createZstdDecompress());
+    // its start and the bytes before `offset` are dropped. Its frames are
+    // decoded one at a time: the decoder stops after the first and says
+    // nothing of one cut short, so a truncated file read as empty.
+    const bytes = await Deno.readFile(path);
+    const { frames, complete } = splitZstdFrames(bytes);
     let skip = offset;
-    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-      if (skip >= chunk.length) {
-        skip -= chunk.length;
-        continue;
+    for (const frame of frames) {
+      const stream = createZstdDecompress();
+      stream.end(frame);
+      for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+        if (skip >= chunk.length) {
+          skip -= chunk.length;
+          continue;
+        }
+        yield skip > 0 ? chunk.subarray(skip) : chunk;
+        skip = 0;
       }
-      yield skip > 0 ? chunk.subarray(skip) : chunk;
-      skip = 0;
+    }
+    if (!complete) {
+      throw new Error(
+        ZSTD_MAGIC.every((b, i) => bytes[i] === b)
+          ? "The zstd data is cut short or damaged (a truncated file?)"
+          : "Not zstd data (no zstd frame at its start)",
+      );
     }
     return;
   }

@@ -17,14 +17,13 @@ export const MAX_RECORD_CHARS = 64 * 1024;
  */
 export const MAX_OUTPUT_CHARS = 1024 * 1024;
 
-const WHOLE_BLOCKS = [
-  /<deja-recall\b[^>]*>[\s\S]*?<\/deja-recall>/g,
-  /&lt;deja-recall\b[\s\S]*?&lt;\/deja-recall&gt;/g,
-  /<system-reminder>[\s\S]*?<\/system-reminder>/g,
-  /<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g,
-  /<local-command-stdout>[\s\S]*?<\/local-command-stdout>/g,
-  /<command-name>[\s\S]*?<\/command-args>/g,
-  /<command-message>[\s\S]*?<\/command-message>/g,
+/** Blocks removed wherever they are (besides deja's own recall frames). */
+const WHOLE_BLOCKS: ReadonlyArray<[string, string]> = [
+  ["<system-reminder>", "</system-reminder>"],
+  ["<local-command-caveat>", "</local-command-caveat>"],
+  ["<local-command-stdout>", "</local-command-stdout>"],
+  ["<command-name>", "</command-args>"],
+  ["<command-message>", "</command-message>"],
 ];
 
 const LEADING_BLOCKS = [
@@ -69,7 +68,15 @@ export function cleanSpeech(text: string): string {
   if (text.length === 0) return "";
   let out = text;
   if (out.includes("<")) {
-    for (const re of WHOLE_BLOCKS) out = out.replace(re, "");
+    // deja's own recall frame, raw (with attributes) or escaped.
+    out = stripBlocks(out, [["<deja-recall", "</deja-recall>"]], "tag");
+    out = stripBlocks(
+      out,
+      [["&lt;deja-recall", "&lt;/deja-recall&gt;"]],
+      "word",
+    );
+    // One kind at a time, in this order, as the regexes these replace did.
+    for (const block of WHOLE_BLOCKS) out = stripBlocks(out, [block]);
     let changed = true;
     while (changed) {
       changed = false;
@@ -89,6 +96,65 @@ export function cleanSpeech(text: string): string {
     ).join("\n");
   }
   return out.trim().normalize("NFC");
+}
+
+/**
+ * Removes every block that opens with one of `blocks`' opens and ends at the
+ * first matching close after it, as `/<(a|b)>[\s\S]*?<\/\1>/g` does, but in
+ * one pass: the regex tries each later open again when one has no close, so
+ * a line of a few MB of unclosed tags took hours.
+ *
+ * @param text The text.
+ * @param blocks `[open, close]` pairs, e.g. `["<system-reminder>", "</system-reminder>"]`.
+ * @param opens `exact`: the open itself; `word`: the open then no word
+ * character (a regex's `\b`); `tag`: that, then anything up to its `>`
+ * (`<tag a="…">`).
+ * @returns The text without the blocks.
+ * @example
+ * ```ts
+ * import { stripBlocks } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(stripBlocks("a<x>b</x>c<x>d", [["<x>", "</x>"]]), "ac<x>d");
+ * ```
+ */
+export function stripBlocks(
+  text: string,
+  blocks: ReadonlyArray<readonly [string, string]>,
+  opens: "exact" | "word" | "tag" = "exact",
+): string {
+  const live = blocks.map(([open, close]) => ({
+    open,
+    close,
+    at: text.indexOf(open),
+  }));
+  let out = "";
+  let kept = 0;
+  while (true) {
+    let next: (typeof live)[number] | undefined;
+    for (const b of live) {
+      if (b.at !== -1 && (next === undefined || b.at < next.at)) next = b;
+    }
+    if (next === undefined) break;
+    const at = next.at;
+    let body = at + next.open.length;
+    if (opens !== "exact" && /\w/.test(text[body] ?? "")) {
+      next.at = text.indexOf(next.open, at + 1);
+      continue;
+    }
+    if (opens === "tag") body = text.indexOf(">", body) + 1;
+    const end = body === 0 ? -1 : text.indexOf(next.close, body);
+    // No close after this open: none after a later one of its kind either.
+    if (end === -1) {
+      next.at = -1;
+      continue;
+    }
+    out += text.slice(kept, at);
+    kept = end + next.close.length;
+    for (const b of live) {
+      if (b.at !== -1 && b.at < kept) b.at = text.indexOf(b.open, kept);
+    }
+  }
+  return out + text.slice(kept);
 }
 
 /**

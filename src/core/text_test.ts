@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { capText, cleanSpeech } from "./text.ts";
+import { capText, cleanSpeech, stripBlocks } from "./text.ts";
 
 Deno.test("cleanSpeech() drops what a harness injected as a user message", async (t) => {
   const cases: Array<[string, string]> = [
@@ -32,4 +32,29 @@ Deno.test("capText() keeps a long text's first and last halves, each ending at a
   // The second half starts at a line, and says what was left out.
   ok(/\n\[… \d+ characters …\]\nline \d+ ok\n/.test(text));
   equal(capText("short", 10).truncated, false);
+});
+
+Deno.test("cleanSpeech() and stripBlocks() take linear time over unclosed tags", () => {
+  // The lazy block regexes tried every later unclosed open again: 400 KB of
+  // `<deja-recall` took ~25 s, a few MB hours.
+  for (
+    const open of ["<deja-recall", "<system-reminder>", "<command-name>"]
+  ) {
+    const text = `${open.repeat(400_000 / open.length)} keep`;
+    const t0 = performance.now();
+    ok(cleanSpeech(text).endsWith("keep"));
+    ok(performance.now() - t0 < 2000, `${open}: ${performance.now() - t0} ms`);
+  }
+  // Blocks end at their first close; several kinds go leftmost first.
+  equal(
+    stripBlocks("a<x>1<y>2</x>b<y>3</y>c</y>", [["<x>", "</x>"], [
+      "<y>",
+      "</y>",
+    ]]),
+    "abc</y>",
+  );
+  equal(
+    stripBlocks('<r a="1">x</r><rz>y</r>', [["<r", "</r>"]], "tag"),
+    "<rz>y</r>",
+  );
 });

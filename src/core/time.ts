@@ -23,7 +23,10 @@
 export function parseTime(value: unknown): number | undefined {
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value <= 0) return undefined;
-    return value > 1e12 ? Math.round(value) : Math.round(value * 1000);
+    const ms = value > 1e12 ? Math.round(value) : Math.round(value * 1000);
+    // Past what a Date can hold (1e308 in a corrupt line): no time at all,
+    // or every reader of the index would fail to print it.
+    return ms <= MAX_DATE_MS ? ms : undefined;
   }
   if (typeof value !== "string" || value.length === 0) return undefined;
   // The common shape first (`2025-01-02T03:04:05.678Z`, every JSONL line of
@@ -40,6 +43,9 @@ export function parseTime(value: unknown): number | undefined {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }
+
+/** The latest time a Date can hold (ECMAScript: 8.64e15 ms past the epoch). */
+const MAX_DATE_MS = 8.64e15;
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 

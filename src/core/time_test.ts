@@ -27,3 +27,10 @@ Deno.test("parseTime() reads RFC 3339 on its fast path and refuses impossible da
   equal(parseTime("2025-13-45T99:00:00Z"), undefined);
   equal(parseTime("2025-01-02 03:04"), Date.UTC(2025, 0, 2, 3, 4));
 });
+
+Deno.test("parseTime() refuses a number past what a Date can hold (a corrupt line's 1e308)", () => {
+  equal(parseTime(1e308), undefined);
+  equal(parseTime(8.64e15 + 1), undefined);
+  equal(parseTime("9".repeat(30)), undefined);
+  equal(parseTime(8.64e15), 8.64e15);
+});

@@ -18,6 +18,7 @@ import {
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import { prepared, type Statement } from "./_statements.ts";
 import { hiddenSessions, scopeTotals } from "./_corpus.ts";
+import { idPrefix } from "./_rows.ts";
 import { porterStem } from "./_stem.ts";
 import type { QueryTerm } from "./understand_query.ts";
 
@@ -498,8 +499,9 @@ export function sessionFilterSql(
     params.push(filter.since);
   }
   if (filter.session) {
-    clauses.push("s.id LIKE ? ESCAPE '\\'");
-    params.push(`${filter.session.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const starts = idPrefix("s.id", filter.session);
+    clauses.push(starts.sql);
+    params.push(...starts.params);
   }
   return { where: clauses.join(" AND "), params };
 }

@@ -55,6 +55,36 @@ export interface SessionInfo {
 }
 
 /**
+ * A clause matching ids that start with `prefix`, ASCII case folded as LIKE
+ * folds it, but with no LIKE pattern: SQLite refuses one over 50,000 bytes,
+ * and a corrupt transcript can give a session an id that long.
+ *
+ * @param column The id column, e.g. `s.id`.
+ * @param prefix The typed prefix.
+ * @returns The SQL and its two parameters.
+ */
+export function idPrefix(
+  column: string,
+  prefix: string,
+): { sql: string; params: [number, string] } {
+  return {
+    sql: `lower(substr(${column}, 1, ?)) = lower(?)`,
+    // substr counts characters (code points), as the spread does.
+    params: [[...prefix].length, prefix],
+  };
+}
+
+/**
+ * A stored time as ISO text; null for none, and for one no Date can hold
+ * (an index written before parseTime refused them).
+ */
+function isoTime(ms: number | null): string | null {
+  if (ms == null) return null;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/**
  * Converts a stored row to the public shape.
  *
  * @param row The row.
@@ -67,8 +97,8 @@ export function sessionInfoOf(row: SessionRow): SessionInfo {
     project: row.project,
     path: row.path,
     title: row.title ?? "",
-    started: row.started == null ? null : new Date(row.started).toISOString(),
-    updated: row.updated == null ? null : new Date(row.updated).toISOString(),
+    started: isoTime(row.started),
+    updated: isoTime(row.updated),
     records: row.records,
   };
   if (row.parent) info.parent = row.parent;

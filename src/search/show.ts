@@ -8,6 +8,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 import type { Role } from "../core/types.ts";
 import {
+  idPrefix,
   readSessionRecords,
   type SessionInfo,
   sessionInfoOf,
@@ -47,14 +48,17 @@ export function resolveSession(db: Database, prefix: string): SessionRow {
     harness = prefix.slice(0, colon);
     idPart = prefix.slice(colon + 1);
   }
-  const like = `${idPart.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // A prefix compared as LIKE does (ASCII case folded), but with no pattern:
+  // SQLite refuses a LIKE pattern over 50,000 bytes, and a corrupt
+  // transcript can give a session an id that long.
+  const starts = idPrefix("id", idPart);
   const rows = (harness
     ? db.prepare(
-      "SELECT * FROM sessions WHERE harness = ? AND id LIKE ? ESCAPE '\\' ORDER BY hidden, updated DESC LIMIT 20",
-    ).all(harness, like)
+      `SELECT * FROM sessions WHERE harness = ? AND ${starts.sql} ORDER BY hidden, updated DESC LIMIT 20`,
+    ).all(harness, ...starts.params)
     : db.prepare(
-      "SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY hidden, updated DESC LIMIT 20",
-    ).all(like)) as unknown as SessionRow[];
+      `SELECT * FROM sessions WHERE ${starts.sql} ORDER BY hidden, updated DESC LIMIT 20`,
+    ).all(...starts.params)) as unknown as SessionRow[];
   const exact = rows.filter((r) => r.id === idPart);
   const pool = exact.length > 0 ? exact : rows;
   const visible = pool.filter((r) =>

@@ -25,6 +25,7 @@ import {
   cleanSpeech,
   MAX_OUTPUT_CHARS,
   projectFromCwd,
+  stripBlocks,
   tagBody,
 } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
@@ -88,8 +89,9 @@ function fingerprint(text: string): string {
 }
 
 /** Blocks the IDE extensions inject into a user turn. */
-const IDE_BLOCKS =
-  /<(ide_opened_file|ide_selection|ide_diagnostics)>[\s\S]*?<\/\1>/g;
+const IDE_BLOCKS = ["ide_opened_file", "ide_selection", "ide_diagnostics"].map(
+  (tag) => [`<${tag}>`, `</${tag}>`] as const,
+);
 
 /** Options for {@linkcode parseClaudeTranscript} and {@linkcode parseClaudeHistory}. */
 export interface ClaudeParseOptions extends ParseOptions {
@@ -271,8 +273,7 @@ function toolResultText(content: unknown): string {
     text = parts.join("\n");
   }
   if (text.includes("<")) {
-    text = text
-      .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "")
+    text = stripBlocks(text, [["<system-reminder>", "</system-reminder>"]])
       .replace(/<\/?tool_use_error>/g, "");
   }
   return text.trim();
@@ -378,19 +379,29 @@ function persistedOutput(
 }
 
 /**
+ * The body of the first `<tag>…</tag>` that is closed, as a lazy regex finds
+ * it, by search (the regex tried every later unclosed `<tag>` again).
+ */
+function closedTagBody(text: string, tag: string): string | undefined {
+  const open = text.indexOf(`<${tag}>`);
+  const close = open === -1 ? -1 : text.indexOf(`</${tag}>`, open);
+  return close === -1 ? undefined : text.slice(open + tag.length + 2, close);
+}
+
+/**
  * A slash command line keeps what the person typed after the command
  * (`/review the auth module`); a bare command is dropped with the rest of the
  * command boilerplate by {@linkcode cleanSpeech}.
  */
 function slashCommand(text: string): string {
-  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]
-    ?.trim();
+  const args = closedTagBody(text, "command-args")?.trim();
   if (!args) return text;
-  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]
-    ?.trim() ?? "";
-  const rest = text.replace(
-    /<command-(name|message|args)>[\s\S]*?<\/command-\1>/g,
-    "",
+  const name = closedTagBody(text, "command-name")?.trim() ?? "";
+  const rest = stripBlocks(
+    text,
+    ["name", "message", "args"].map((
+      t,
+    ) => [`<command-${t}>`, `</command-${t}>`]),
   ).trim();
   // A setting (/model opus, /add-dir ../api) is no one speaking.
   const said = SETTING_COMMANDS.has(name.replace(/^\//, ""))
@@ -438,7 +449,7 @@ const SETTING_COMMANDS = new Set([
 function speech(text: string): string {
   if (text.includes("<command-args>")) text = slashCommand(text);
   return cleanSpeech(
-    text.includes("<ide_") ? text.replace(IDE_BLOCKS, "") : text,
+    text.includes("<ide_") ? stripBlocks(text, IDE_BLOCKS) : text,
   );
 }
 

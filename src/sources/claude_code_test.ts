@@ -1364,3 +1364,32 @@ Deno.test("parseClaudeTranscript() keeps to-dos as the agent's plan and a fetche
     ]);
   });
 });
+
+Deno.test("parseClaudeTranscript() reads a turn of unclosed tags in linear time", async () => {
+  // Each lazy tag regex tried every later unclosed open again: 400 KB of
+  // them took ~30 s to read, a few MB hours (an index pass that never ends).
+  const soup = (tag: string) => `<${tag}>`.repeat(400_000 / (tag.length + 2));
+  const path = await tempFile(
+    "f0220000-0000-4000-8000-000000000009.jsonl",
+    userLine(`<command-args>x</command-args>${soup("command-name")}`) +
+      userLine(`${soup("ide_selection")} said`) +
+      line({
+        type: "assistant",
+        uuid: "a1",
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [{ type: "tool_use", id: "t1", name: "Read", input: {} }],
+        },
+      }) +
+      userLine([{
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: `${soup("system-reminder")} out`,
+      }]) + userLine("the last words"),
+  );
+  const t0 = performance.now();
+  const session = only(await parseClaudeTranscript(path, opts()));
+  ok(performance.now() - t0 < 3000, `${performance.now() - t0} ms`);
+  equal(session.records.at(-1)?.text, "the last words");
+});

@@ -195,10 +195,12 @@ function webSearchText(action: unknown): string | undefined {
 /**
  * A shell command a code-mode `exec` script runs: the string literal it
  * passes as `cmd` or `command` to `tools.exec_command` or
- * `tools.shell_command`.
+ * `tools.shell_command`. The search for the key stops at a brace: past one
+ * it retried every later unclosed call (`tools.exec_command({` over and over
+ * in a 200 KB script took 2 s, a few MB minutes).
  */
 const NESTED_COMMAND =
-  /\btools\.(?:exec_command|shell_command)\s*\(\s*\{[^}]*?["']?\b(?:cmd|command)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\[\s\S]|\$(?!\{))*`)/g;
+  /\btools\.(?:exec_command|shell_command)\s*\(\s*\{[^{}]*?["']?\b(?:cmd|command)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\[\s\S]|\$(?!\{))*`)/g;
 
 const JS_ESCAPES: Record<string, string> = {
   n: "\n",
@@ -433,8 +435,17 @@ const ENVELOPE_TYPES = new Set([
   "inter_agent_communication",
 ]);
 
-/** The cwd inside the `<environment_context>` block Codex puts in a user turn. */
-const ENV_CWD = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/;
+/**
+ * The cwd inside the `<environment_context>` block Codex puts in a user
+ * turn: the `<cwd>` after the first `<environment_context>`, found by search
+ * (a lazy regex from each `<environment_context>` retried every later one
+ * when no `<cwd>` followed: a few MB of them, minutes).
+ */
+function environmentCwd(text: string): string | undefined {
+  const at = text.indexOf("<environment_context>");
+  if (at === -1) return undefined;
+  return /<cwd>([^<]+)<\/cwd>/.exec(text.slice(at))?.[1]?.trim();
+}
 
 const UUID_TAIL =
   /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(\.zst)?$/i;
@@ -854,7 +865,7 @@ class RolloutParser {
         if (payload.role === "assistant") {
           this.#assistantTurn(text, time, locator);
         } else if (payload.role === "user") {
-          if (!this.#cwd) this.#fallbackCwd(ENV_CWD.exec(text)?.[1]?.trim());
+          if (!this.#cwd) this.#fallbackCwd(environmentCwd(text));
           if (!this.#userShell(text, time, locator)) {
             this.#echo("user", text, time, locator);
           }
@@ -1701,7 +1712,8 @@ export const codex: Harness = {
   envOverrides: ["CODEX_HOME", "DEJA_CODEX_ROOT"],
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
   // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
-  revision: 6,
+  // 7: a .jsonl.zst of several frames is read whole (only its first was).
+  revision: 7,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],

@@ -481,6 +481,37 @@ Deno.test("a .jsonl.zst rollout parses like its plain twin", async () => {
   deepEqual(u.sessions[0]?.records.map((r) => r.text), ["last words"]);
 });
 
+Deno.test("a .jsonl.zst rollout of several frames is read whole; one cut short is named, not read as empty", async () => {
+  const dir = await Deno.makeTempDir();
+  const frame = (text: string) =>
+    new Uint8Array(zstdCompressSync(new TextEncoder().encode(text)));
+  // pzstd, or an appending writer, leaves one frame per part.
+  const parts = `${dir}/rollout-parts.jsonl.zst`;
+  await Deno.writeFile(
+    parts,
+    new Uint8Array([
+      ...frame(`${meta("z2")}\n${userEvent("first part")}\n`),
+      ...frame(`${userEvent("second part")}\n`),
+    ]),
+  );
+  const both = await parse(parts);
+  deepEqual(both.sessions[0]?.records.map((r) => r.text), [
+    "first part",
+    "second part",
+  ]);
+  // The node decoder read a truncated frame as nothing, and said nothing.
+  const whole = frame(`${meta("z3")}\n${userEvent("lost words")}\n`);
+  const cut = `${dir}/rollout-cut.jsonl.zst`;
+  await Deno.writeFile(cut, whole.subarray(0, whole.length - 1));
+  const err = await parse(cut).then(() => undefined, (e: Error) => e);
+  ok(err instanceof Error);
+  ok(err.message.includes("cut short"), err.message);
+  const plain = `${dir}/rollout-plain.jsonl.zst`;
+  await Deno.writeTextFile(plain, `${userEvent("not compressed")}\n`);
+  const notZstd = await parse(plain).then(() => undefined, (e: Error) => e);
+  ok(notZstd?.message.includes("Not zstd data"), notZstd?.message);
+});
+
 Deno.test("history.jsonl gives one user session per session id", async () => {
   const result = await parse(`${FIXTURE}/history.jsonl`);
   deepEqual(result.sessions.map((s) => s.id), [ID_A, ID_B, ID_GONE]);
@@ -1881,4 +1912,47 @@ Deno.test("the newest rollout shapes read whole, in one pass or resumed at any l
       );
     }
   });
+});
+
+Deno.test("a rollout of unclosed environment blocks and tool calls reads in linear time", async () => {
+  // Lazy regexes retried each later unclosed `<environment_context>` or
+  // `tools.exec_command({`: 200 KB of them took 0.5 s and 2 s, a few MB
+  // minutes, and the index pass waited.
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/rollout-2026-01-01T00-00-00-soup.jsonl`;
+  const item = (payload: Record<string, unknown>) =>
+    JSON.stringify({
+      timestamp: "2026-01-01T00:00:01Z",
+      type: "response_item",
+      payload,
+    });
+  await Deno.writeTextFile(
+    path,
+    [
+      JSON.stringify({
+        timestamp: "2026-01-01T00:00:00Z",
+        type: "session_meta",
+        payload: { id: "soup" },
+      }),
+      item({
+        type: "message",
+        role: "user",
+        content: [{
+          type: "input_text",
+          text: "<environment_context>".repeat(40_000),
+        }],
+      }),
+      item({
+        type: "custom_tool_call",
+        name: "exec",
+        call_id: "c1",
+        input: "tools.exec_command({".repeat(40_000),
+      }),
+      userEvent("after the soup"),
+    ].join("\n") + "\n",
+  );
+  const t0 = performance.now();
+  const result = await parse(path);
+  ok(performance.now() - t0 < 3000, `${performance.now() - t0} ms`);
+  equal(result.sessions[0]?.records.at(-1)?.text, "after the soup");
 });

@@ -43,7 +43,7 @@ import {
 } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { editBody, exitCodeIn } from "./_work_records.ts";
-import { decodeZstdFrames } from "./_zstd_frames.ts";
+import { decodeZstdFrames } from "../core/_zstd_frames.ts";
 
 const HARNESS_ID = "crush";
 const NAME = "Crush";

@@ -24,7 +24,7 @@ import { MAX_DOCUMENT_BYTES } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { baseName, dirOf } from "./_paths.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
-import { decodeZstdFrames } from "./_zstd_frames.ts";
+import { decodeZstdFrames } from "../core/_zstd_frames.ts";
 
 const HARNESS_ID = "deepseek";
 

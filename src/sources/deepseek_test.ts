@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { zstdCompressSync } from "node:zlib";
 import type { ParseOptions, SourceEnv } from "../core/harness.ts";
-import { decodeZstdFrames } from "./_zstd_frames.ts";
+import { decodeZstdFrames } from "../core/_zstd_frames.ts";
 import { deepseek, parseDeepseekLog } from "./deepseek.ts";
 import { jsonLines, roles, tempFileAt } from "./_test_kit.ts";
 

@@ -1,7 +1,8 @@
 /**
  * Multi-frame zstd. Harnesses that append to a compressed log write one zstd
- * frame per append (DeepSeek Harness), and `node:zlib`'s decoder in Deno
- * stops after the first frame, so the frames are found here by walking the
+ * frame per append (DeepSeek Harness), parallel compressors (pzstd) write
+ * several, and `node:zlib`'s decoder in Deno stops after the first frame and
+ * says nothing of one cut short, so the frames are found here by walking the
  * frame and block headers and each is decoded on its own.
  *
  * @module
@@ -68,6 +69,44 @@ function frameLength(bytes: Uint8Array, at: number): number | undefined {
   return pos <= bytes.length ? pos - at : undefined;
 }
 
+/** What {@linkcode splitZstdFrames} found. */
+export interface ZstdFrames {
+  /** Each complete zstd frame, in order (skippable frames left out). */
+  frames: Uint8Array[];
+  /** False when the input ended inside a frame or held bytes of no frame. */
+  complete: boolean;
+}
+
+/**
+ * Splits a zstd file into its frames by walking the frame and block headers
+ * (nothing is decoded). A frame cut short, or bytes that are no frame, end
+ * the walk with `complete` false.
+ *
+ * @param bytes A file of concatenated zstd frames.
+ * @returns The complete frames and whether the input ended on a frame boundary.
+ * @example
+ * ```ts
+ * import { splitZstdFrames } from "./_zstd_frames.ts";
+ * import { zstdCompressSync } from "node:zlib";
+ * import { equal } from "node:assert/strict";
+ * const a = new Uint8Array(zstdCompressSync(new TextEncoder().encode("one\n")));
+ * equal(splitZstdFrames(new Uint8Array([...a, ...a])).frames.length, 2);
+ * equal(splitZstdFrames(a.subarray(0, a.length - 1)).complete, false);
+ * ```
+ */
+export function splitZstdFrames(bytes: Uint8Array): ZstdFrames {
+  const frames: Uint8Array[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const length = frameLength(bytes, at);
+    if (length === undefined) return { frames, complete: false };
+    const frame = bytes.subarray(at, at + length);
+    at += length;
+    if (u32(frame, 0) === MAGIC) frames.push(frame);
+  }
+  return { frames, complete: true };
+}
+
 /**
  * Decodes every complete zstd frame in `bytes`, in order. A frame cut short
  * at the end is reported through `complete`; bytes that are not a frame
@@ -89,18 +128,9 @@ function frameLength(bytes: Uint8Array, at: number): number | undefined {
 export function decodeZstdFrames(bytes: Uint8Array): DecodedFrames {
   const parts: Uint8Array[] = [];
   let total = 0;
-  let at = 0;
   let bad = 0;
-  let complete = true;
-  while (at < bytes.length) {
-    const length = frameLength(bytes, at);
-    if (length === undefined) {
-      complete = false;
-      break;
-    }
-    const frame = bytes.subarray(at, at + length);
-    at += length;
-    if (u32(frame, 0) !== MAGIC) continue;
+  const { frames, complete } = splitZstdFrames(bytes);
+  for (const frame of frames) {
     try {
       const out = new Uint8Array(zstdDecompressSync(frame));
       parts.push(out);

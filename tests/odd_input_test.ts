@@ -1,0 +1,91 @@
+/**
+ * What a field-level fuzz of the transcript parsers found (odd values a
+ * corrupt or future transcript can hold), each read end to end: indexed,
+ * then searched, listed and shown, and none of it may fail.
+ *
+ * @module
+ */
+import { equal, ok } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { run } from "../cli/mod.ts";
+import { captureIo } from "../src/core/io.ts";
+
+/** A temp HOME with the files given (paths under HOME), and a CLI on it. */
+async function homeWith(files: Record<string, string | Uint8Array>) {
+  const home = await Deno.makeTempDir({ prefix: "deja-odd-" });
+  for (const [rel, data] of Object.entries(files)) {
+    const path = `${home}/${rel}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    if (typeof data === "string") await Deno.writeTextFile(path, data);
+    else await Deno.writeFile(path, data);
+  }
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const cli = async (...argv: string[]) => {
+    const io = captureIo({ env, now: Date.UTC(2026, 11, 31) });
+    const code = await run(argv, io, { keepPermissions: true });
+    return { code, out: io.out(), err: io.err() };
+  };
+  return {
+    home,
+    cli,
+    index: `${home}/index.db`,
+    done: () => Deno.remove(home, { recursive: true }),
+  };
+}
+
+function claudeLine(fields: Record<string, unknown>, text: string): string {
+  return JSON.stringify({
+    type: "user",
+    uuid: crypto.randomUUID(),
+    timestamp: "2026-10-14T09:00:00.000Z",
+    message: { role: "user", content: text },
+    ...fields,
+  });
+}
+
+Deno.test("a time no Date can hold in an older index prints as none in search, last and show", async () => {
+  const t = await homeWith({
+    ".claude/projects/-home-dev-api/0b0e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      claudeLine({}, "the pelican migration stalls") + "\n",
+  });
+  equal((await t.cli("index", "--quiet")).code, 0);
+  // What an index written before parseTime refused such numbers holds.
+  const db = new DatabaseSync(t.index);
+  db.exec("UPDATE sessions SET started = 1e308, updated = 1e308");
+  db.exec("UPDATE records SET time = 1e308");
+  db.close();
+  for (
+    const argv of [
+      ["search", "pelican"],
+      ["search", "pelican", "--json"],
+      ["last"],
+      ["last", "--json"],
+      ["show", "0b0e4f9a"],
+      ["show", "0b0e4f9a", "--json"],
+    ]
+  ) {
+    const r = await t.cli(...argv);
+    equal(r.code, 0, `${argv.join(" ")}: ${r.err}`);
+  }
+  const shown = JSON.parse((await t.cli("show", "0b0e4f9a", "--json")).out);
+  equal(shown.session.started, null);
+  await t.done();
+});
+
+Deno.test("show and search --session take a session id over SQLite's LIKE pattern limit", async () => {
+  const id = `s${"a".repeat(60_000)}`;
+  const t = await homeWith({
+    ".claude/projects/-home-dev-api/long.jsonl":
+      claudeLine({ sessionId: id }, "the heron export times out") + "\n",
+  });
+  equal((await t.cli("index", "--quiet")).code, 0);
+  const shown = await t.cli("show", `claude-code:${id}`, "--json");
+  equal(shown.code, 0, shown.err);
+  equal(JSON.parse(shown.out).session.id, id);
+  // A prefix still matches as before, case folded.
+  equal((await t.cli("show", "SAAAA")).code, 0);
+  const found = await t.cli("search", "heron", "--session", id, "--json");
+  equal(found.code, 0, found.err);
+  ok(JSON.parse(found.out).results.length === 1);
+  await t.done();
+});
