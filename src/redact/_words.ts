@@ -168,6 +168,8 @@ const LABEL_BEFORE =
   /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
+/** Only blanks since the line began: where a test runner prints `PASS <test name>`. */
+const RUNNER_VERDICT = /(?:^|\n)[ \t]*$/;
 const LABELLED =
   /pass(?:word|phrase|wd)?(?:[ \t]*:?[ \t]+|[ \t]*:[ \t]*\r?\n[ \t]*)(\S+)/iy;
 
@@ -181,6 +183,7 @@ function labelled(text: string, at: number, edits: Edits): boolean {
   const m = LABELLED.exec(text);
   if (!m || !/[0-9]|[^\p{L}\p{N}\s]/u.test(m[1]!)) return false;
   const before = text.slice(Math.max(0, at - 60), at);
+  if (RUNNER_VERDICT.test(before) && /^PASS[ \t]/.test(m[0])) return false;
   const below = m[0].includes("\n") && !text.startsWith("PASS", at) &&
     SENTENCE_START.test(before);
   if (!LABEL_BEFORE.test(before) && !below) {

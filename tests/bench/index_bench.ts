@@ -283,7 +283,16 @@ for (
   );
 }
 say(`whole process: \`deno ${dejaArgs.join(" ")} search <q> --json\``);
-if (redactions) say(`\nredactions in cold pass: ${redactions}`);
+if (redactions) {
+  say(`\nredactions in cold pass: ${redactions}`);
+  // The store plants only AWS secret keys; any other rule is an over-redaction.
+  const others = Object.keys(JSON.parse(redactions)).filter((id) =>
+    id !== "aws-secret"
+  );
+  if (others.length) {
+    say(`over-redaction: the store plants no ${others.join(", ")}`);
+  }
+}
 if (values.reuse) say(`kept ${work}`);
 else if (!values.keep) await Deno.remove(work, { recursive: true });
 else say(`kept ${work}`);
