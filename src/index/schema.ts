@@ -6,23 +6,47 @@
  */
 import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
+import type { Role } from "../core/types.ts";
 
 /**
  * The on-disk format version; bump when an older layout would be misread.
  * 4: plain bodies stored as text (an older reader expects bytes), long tool
- * output kept as its excerpt.
+ * output kept as its excerpt. 5: a record's rowid also says its role.
  */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 /**
  * Rowids per session in `records` (and the FTS tables, which share them):
- * a record's rowid is its session's rowid × 2^24 plus twice its ordinal in
- * the session, plus one for a user turn. A posting thus names its session
- * and whether a person said it without a lookup, which is what lets search
- * group thousands of postings by session in microseconds, and a session's
- * postings are one rowid range.
+ * a record's rowid is its session's rowid × 2^26 plus 8 × its ordinal in
+ * the session plus its role's code ({@linkcode roleOfRecord}). A posting
+ * thus names its session and its role without a lookup, which is what lets
+ * search group thousands of postings by session and keep only the roles
+ * asked for in microseconds, and a session's postings are one rowid range. Room: 2^27 sessions of 2^23 records each
+ * inside a double's exact integers.
  */
-export const RECORD_SLOTS = 2 ** 24;
+export const RECORD_SLOTS = 2 ** 26;
+
+/** Rowids per record ordinal: room for the role's code. */
+const ROLE_SLOTS = 8;
+
+/** Each role's code in a rowid. */
+const ROLE_CODE: Readonly<Record<Role, number>> = {
+  assistant: 0,
+  user: 1,
+  command: 2,
+  "tool-output": 3,
+  files: 4,
+  edit: 5,
+  summary: 6,
+};
+
+const ROLE_OF_CODE: ReadonlyArray<Role | undefined> = (() => {
+  const out: Array<Role | undefined> = new Array(ROLE_SLOTS).fill(undefined);
+  for (const [role, code] of Object.entries(ROLE_CODE)) {
+    out[code] = role as Role;
+  }
+  return out;
+})();
 
 /**
  * The rowid of a session's `ordinal`-th record.
@@ -33,9 +57,10 @@ export const RECORD_SLOTS = 2 ** 24;
  * @returns The record's rowid.
  * @example
  * ```ts
- * import { recordRowid, sessionOfRecord } from "./schema.ts";
+ * import { recordRowid, roleOfRecord, sessionOfRecord } from "./schema.ts";
  * import { equal } from "node:assert/strict";
  * equal(sessionOfRecord(recordRowid(7, 3, "user")), 7);
+ * equal(roleOfRecord(recordRowid(7, 3, "command")), "command");
  * ```
  */
 export function recordRowid(
@@ -43,10 +68,14 @@ export function recordRowid(
   ordinal: number,
   role: string,
 ): number {
-  if (ordinal * 2 + 1 >= RECORD_SLOTS) {
-    throw new RangeError(`Session ${session} has more than 8388607 records`);
+  const code = ROLE_CODE[role as Role];
+  if (code === undefined) throw new RangeError(`Unknown record role "${role}"`);
+  if ((ordinal + 1) * ROLE_SLOTS > RECORD_SLOTS) {
+    throw new RangeError(
+      `Session ${session} has more than ${RECORD_SLOTS / ROLE_SLOTS} records`,
+    );
   }
-  return session * RECORD_SLOTS + ordinal * 2 + (role === "user" ? 1 : 0);
+  return session * RECORD_SLOTS + ordinal * ROLE_SLOTS + code;
 }
 
 /**
@@ -60,13 +89,33 @@ export function sessionOfRecord(rowid: number): number {
 }
 
 /**
+ * A record's position among its session's records, from its rowid.
+ *
+ * @param rowid A record rowid.
+ * @returns The ordinal (from 0).
+ */
+export function ordinalOfRecord(rowid: number): number {
+  return Math.floor((rowid % RECORD_SLOTS) / ROLE_SLOTS);
+}
+
+/**
+ * A record's role, from its rowid.
+ *
+ * @param rowid A record rowid.
+ * @returns The role (assistant for a code no role has, which no writer makes).
+ */
+export function roleOfRecord(rowid: number): Role {
+  return ROLE_OF_CODE[rowid % ROLE_SLOTS] ?? "assistant";
+}
+
+/**
  * Whether a record rowid is a user turn.
  *
  * @param rowid A record rowid.
  * @returns True for a user turn.
  */
 export function isUserRecord(rowid: number): boolean {
-  return rowid % 2 === 1;
+  return rowid % ROLE_SLOTS === ROLE_CODE.user;
 }
 
 /**

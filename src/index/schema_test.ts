@@ -1,6 +1,15 @@
 import { equal, ok, throws } from "node:assert/strict";
 import { DejaError } from "../core/errors.ts";
-import { openIndex } from "./schema.ts";
+import { ROLES } from "../core/types.ts";
+import {
+  isUserRecord,
+  openIndex,
+  ordinalOfRecord,
+  RECORD_SLOTS,
+  recordRowid,
+  roleOfRecord,
+  sessionOfRecord,
+} from "./schema.ts";
 
 Deno.test("openIndex() tells how to recover from a file that is no database", async () => {
   const dir = await Deno.makeTempDir({ prefix: "deja-schema-" });
@@ -23,4 +32,27 @@ Deno.test("openIndex() tells how to recover from a file that is no database", as
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a record rowid says its session, ordinal and role, in record order", () => {
+  const session = 2 ** 26; // far past any real index: still exact
+  let last = -1;
+  for (const ordinal of [0, 1, 2, 1000, RECORD_SLOTS / 8 - 1]) {
+    for (const role of ROLES) {
+      const rowid = recordRowid(session, ordinal, role);
+      ok(Number.isSafeInteger(rowid));
+      equal(sessionOfRecord(rowid), session);
+      equal(ordinalOfRecord(rowid), ordinal);
+      equal(roleOfRecord(rowid), role);
+      equal(isUserRecord(rowid), role === "user");
+    }
+    // Every role of a later record sorts after every role of an earlier one.
+    const lowest = Math.min(
+      ...ROLES.map((r) => recordRowid(session, ordinal, r)),
+    );
+    ok(lowest > last);
+    last = Math.max(...ROLES.map((r) => recordRowid(session, ordinal, r)));
+  }
+  throws(() => recordRowid(1, RECORD_SLOTS / 8, "user"), RangeError);
+  throws(() => recordRowid(1, 0, "note"), /Unknown record role "note"/);
 });

@@ -23,6 +23,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import {
   isUserRecord,
+  ordinalOfRecord,
   RECORD_SLOTS,
   sessionOfRecord,
 } from "../index/schema.ts";
@@ -198,13 +199,13 @@ export function sessionBm25(
       const rec = list[i]!;
       let score = rec.score;
       if (gap > 0 && share > 0) {
-        const at = ordinalOf(rec.rowid);
+        const at = ordinalOfRecord(rec.rowid);
         const k = rec.parts.length;
         const lent = new Float64Array(k);
         for (const dir of [-1, 1]) {
           for (let j = i + dir; j >= 0 && j < list.length; j += dir) {
             const other = list[j]!;
-            if (Math.abs(ordinalOf(other.rowid) - at) > gap) break;
+            if (Math.abs(ordinalOfRecord(other.rowid) - at) > gap) break;
             for (let t = 0; t < k; t++) {
               if (rec.parts[t]! > 0) continue;
               const c = share * other.parts[t]!;
@@ -378,8 +379,4 @@ function firstBelow(rowids: readonly number[], bound: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function ordinalOf(rowid: number): number {
-  return Math.floor((rowid % RECORD_SLOTS) / 2);
 }

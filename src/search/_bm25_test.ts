@@ -9,11 +9,11 @@ import {
   sessionBm25,
   termFrequencies,
 } from "./_bm25.ts";
-import { openIndex, RECORD_SLOTS } from "../index/schema.ts";
+import { openIndex, recordRowid } from "../index/schema.ts";
 
 /** The rowid of an assistant record: session, ordinal. */
 const rec = (session: number, ordinal: number) =>
-  session * RECORD_SLOTS + ordinal * 2;
+  recordRowid(session, ordinal, "assistant");
 
 Deno.test("recordBm25() ranks three mentions in a short turn above one in a long turn", () => {
   const short = rec(1, 3);

@@ -13,6 +13,7 @@ import {
   FLAG,
   isUserRecord,
   RECORD_SLOTS,
+  roleOfRecord,
   sessionOfRecord,
 } from "../index/schema.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
@@ -180,8 +181,9 @@ export class Retriever {
       if (table === "fts_speech" && (this.#userOnly || this.#assistantOnly)) {
         rowids = rowids.filter((id) => isUserRecord(id) === this.#userOnly);
       }
-      if (table === "fts_work" && this.#workRoles) {
-        rowids = this.#withRoles(rowids, this.#workRoles);
+      const roles = this.#workRoles;
+      if (table === "fts_work" && roles) {
+        rowids = rowids.filter((id) => roles.includes(roleOfRecord(id)));
       }
       parts.push(
         this.#hidden.size === 0 && !this.#allowed
@@ -241,19 +243,6 @@ export class Retriever {
       if (keep) out.push(id);
     }
     return out;
-  }
-
-  #withRoles(rowids: number[], roles: readonly Role[]): number[] {
-    if (rowids.length === 0) return rowids;
-    const keep = new Set(
-      (this.#prepare(
-        `SELECT r.rowid AS rowid FROM json_each(?) AS w JOIN records r ON r.rowid = w.value WHERE r.role IN (${
-          roles.map(() => "?").join(",")
-        })`,
-      ).all(JSON.stringify(rowids), ...roles) as Array<{ rowid: number }>)
-        .map((r) => r.rowid),
-    );
-    return rowids.filter((id) => keep.has(id));
   }
 
   /**

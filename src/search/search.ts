@@ -24,6 +24,7 @@ import { agentNamed } from "./_agents.ts";
 import {
   isUserRecord,
   RECORD_SLOTS,
+  roleOfRecord,
   sessionOfRecord,
 } from "../index/schema.ts";
 import {
@@ -1759,10 +1760,8 @@ function whyNoHit(
     if (inWork.size > 0) {
       // Name the roles that hold the words, so the hint can be run as is.
       const held = rolesHolding(
-        db,
         all.map((e) => work.postings(e)),
         plan.required,
-        inWork,
       );
       const named = held.length ? held : WORK_ROLES;
       return `${inWork.size} session${
@@ -1793,37 +1792,19 @@ function whyNoHit(
   return `No session matches: ${neverTogether(plan)}`;
 }
 
-/** Sessions of a "matches only in work records" hint whose roles are read. */
-const HINT_SESSIONS = 50;
-
 /**
- * The work roles whose records alone hold every required term in one of
- * the (newest {@linkcode HINT_SESSIONS}) sessions that hold them in work
- * records: one lookup of those records' roles, however common the words.
+ * The work roles whose records alone hold every required term in one
+ * session: each posting's rowid says its role.
  */
 function rolesHolding(
-  db: Database,
   postings: readonly (readonly number[])[],
   required: readonly boolean[],
-  sessions: ReadonlySet<number>,
 ): Role[] {
-  const some = new Set(
-    [...sessions].sort((a, b) => b - a).slice(0, HINT_SESSIONS),
-  );
-  const inSome = postings.map((p) =>
-    p.filter((id) => some.has(sessionOfRecord(id)))
-  );
-  const roleOf = new Map(
-    (prepared(
-      db,
-      "SELECT r.rowid AS rowid, r.role AS role FROM json_each(?) AS w JOIN records r ON r.rowid = w.value",
-    ).all(JSON.stringify([...new Set(inSome.flat())])) as Array<
-      { rowid: number; role: Role }
-    >).map((r) => [r.rowid, r.role]),
-  );
   return WORK_ROLES.filter((role) =>
     coveringSessions(
-      inSome.map((p) => sessionsOf(p.filter((id) => roleOf.get(id) === role))),
+      postings.map((p) =>
+        sessionsOf(p.filter((id) => roleOfRecord(id) === role))
+      ),
       required,
     ).size > 0
   );
