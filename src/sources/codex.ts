@@ -516,13 +516,39 @@ function speechKey(role: string, text: string): string {
   return `${role}:${fingerprint(text)}`;
 }
 
+/**
+ * Blocks Codex writes as user messages that nobody typed, besides those
+ * `cleanSpeech` knows: the note that a turn was interrupted, a review's
+ * findings handed back (`<user_action>`), the list of running sub-agents
+ * and of installed plugins.
+ */
+const CODEX_USER_FRAGMENTS = [
+  "turn_aborted",
+  "user_action",
+  "subagents",
+  "plugins",
+];
+
+/** Text without the Codex fragments it starts with (each closed). */
+function withoutCodexFragments(text: string): string {
+  let out = text.trimStart();
+  for (;;) {
+    const tag = CODEX_USER_FRAGMENTS.find((t) => out.startsWith(`<${t}>`));
+    const close = tag === undefined ? -1 : out.indexOf(`</${tag}>`);
+    if (tag === undefined || close === -1) return out;
+    out = out.slice(close + tag.length + 3).trimStart();
+  }
+}
+
 /** Text of a user message without harness-injected preambles. */
 function userText(raw: string): string {
   let text = raw;
   // IDE extensions put context first; the person's words follow this header.
   const ask = text.lastIndexOf("## My request for Codex:");
   if (ask !== -1) text = text.slice(ask + "## My request for Codex:".length);
-  return cleanSpeech(text);
+  const cleaned = cleanSpeech(text);
+  const rest = withoutCodexFragments(cleaned);
+  return rest === cleaned ? cleaned : cleanSpeech(rest);
 }
 
 class RolloutParser {
@@ -1781,7 +1807,7 @@ export const codex: Harness = {
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
   // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
   // 7: a .jsonl.zst of several frames is read whole (only its first was).
-  // 8: a tool call's failure is read from its end event (mcp_tool_call_end, patch_apply_end, dynamic_tool_call_response) and from the words Codex uses for a declined, sandbox-stopped or unknown call or a failed MCP call (err: …).
+  // 8: a tool call's failure is read from its end event (mcp_tool_call_end, patch_apply_end, dynamic_tool_call_response) and from the words Codex uses for a declined, sandbox-stopped or unknown call or a failed MCP call (err: …); the user messages Codex writes itself (<turn_aborted>, <user_action>, <subagents>, <plugins>) are not speech.
   revision: 8,
   roots: codexRoots,
   discover: discoverCodex,
@@ -1792,7 +1818,7 @@ export const codex: Harness = {
     extracts:
       "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output, tool_search calls, review-mode and undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>), reasoning, ghost snapshots, token counts, update_plan output, tool_search calls, review-mode and undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
       "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names, tool calls' end events, declined and sandbox-stopped calls) written from openai/codex's protocol and rollout policy source",
   },

@@ -823,6 +823,31 @@ Deno.test("echoes count once: user from event_msg, assistant from response_item"
       "assistant",
     ]);
   });
+  await t.step(
+    "item-only files drop the user messages Codex writes itself",
+    async () => {
+      const path = await tempRollout([
+        meta("e2b"),
+        userItem(
+          "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>",
+        ),
+        userItem("fix the gull cache"),
+        userItem(
+          "<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n  <results>\n  No findings.\n  </results>\n</user_action>\n",
+        ),
+        userItem("<subagents>\n- heron: running\n</subagents>"),
+        userItem("<plugins>\n- tracker\n</plugins>\n\nnow ship it"),
+        assistantItem("ok"),
+      ]);
+      deepEqual(
+        (await only(path)).records.map((r) => [r.role, r.text]),
+        [["user", "fix the gull cache"], ["user", "now ship it"], [
+          "assistant",
+          "ok",
+        ]],
+      );
+    },
+  );
   await t.step("event-only files fall back to agent_message", async () => {
     const path = await tempRollout([
       meta("e3"),
