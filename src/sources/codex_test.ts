@@ -1451,6 +1451,46 @@ Deno.test("an MCP call keeps its server's namespace in the tool name", async () 
   ]);
 });
 
+Deno.test("an MCP result written as a JSON string of content blocks keeps their text", async () => {
+  const blocks = JSON.stringify([
+    { type: "text", text: "HERON-7: the gull cache drops keys" },
+    {
+      type: "image",
+      data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB",
+      mimeType: "image/png",
+    },
+    {
+      type: "resource",
+      resource: { uri: "file:///w/notes.md", text: "gull notes" },
+    },
+  ]);
+  const s = await only(
+    await tempRollout([
+      meta("0199aaaa-3333-7444-8555-66667777889b"),
+      userEvent("what does HERON-7 say?"),
+      ln("response_item", {
+        type: "function_call",
+        name: "tracker__get_ticket",
+        arguments: JSON.stringify({ id: "HERON-7" }),
+        call_id: "m1",
+      }),
+      callOutput("m1", blocks),
+      ln("response_item", {
+        type: "function_call",
+        name: "tracker__list",
+        arguments: "{}",
+        call_id: "m2",
+      }),
+      // A tool's own JSON array is its text.
+      callOutput("m2", `["HERON-7","HERON-8"]`),
+    ]),
+  );
+  deepEqual(roles(s, "tool-output").map((r) => r.text), [
+    "HERON-7: the gull cache drops keys\ngull notes",
+    `["HERON-7","HERON-8"]`,
+  ]);
+});
+
 Deno.test("a tool call's end event says whether its output is an error", async (t) => {
   const mcpCall = (id: string, tool: string) =>
     ln("response_item", {
