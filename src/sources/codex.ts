@@ -51,6 +51,12 @@ export interface CodexPendingCall {
   kind: "shell" | "patch" | "plan" | "stdin" | "other";
   /** For `write_stdin`: the unified-exec session it polls. */
   execSession?: string;
+  /**
+   * Codex reported the call failed in an event written before its output
+   * (an MCP call's `mcp_tool_call_end`, a `patch_apply_end`, a dynamic
+   * tool's response): the output is an error, though its text may not say so.
+   */
+  failed?: boolean;
 }
 
 /**
@@ -106,7 +112,10 @@ function int(value: unknown): number | undefined {
   return undefined;
 }
 
-/** Text of a message `content`: a string, or an array of `{text}` parts. */
+/**
+ * Text of a message `content`: a string, or an array of `{text}` parts (an
+ * MCP resource's text too; images and other binary parts have none).
+ */
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -115,9 +124,18 @@ function contentText(content: unknown): string {
     if (typeof item === "string") parts.push(item);
     else if (isObject(item) && typeof item.text === "string") {
       parts.push(item.text);
+    } else if (isObject(item) && isObject(item.resource)) {
+      const text = str(item.resource.text);
+      if (text) parts.push(text);
     }
   }
   return parts.join("\n");
+}
+
+/** Whether a value is an MCP tool's content blocks: objects with a `type`. */
+function isContentBlocks(value: unknown): value is Json[] {
+  return Array.isArray(value) && value.length > 0 &&
+    value.every((b) => isObject(b) && typeof b.type === "string");
 }
 
 // ---------------------------------------------------------------------------
@@ -347,9 +365,41 @@ function plainOutput(text: string): ToolOutput {
   return out;
 }
 
-/** How Codex opens the text of a tool call that failed before it ran. */
+/**
+ * How Codex opens the text of a tool call that failed or never ran: a patch
+ * it could not apply, a call it could not parse, one the person or the
+ * approval reviewer declined, one the sandbox stopped, a tool that does not
+ * exist.
+ */
 const FAILED_CALL =
-  /^\s*(?:apply_patch verification failed|tool call error|error: failed to|Failed to (?:apply|parse|find))/i;
+  /^\s*(?:apply_patch verification failed|tool call error|error: failed to|Failed to (?:apply|parse|find)|(?:exec command|patch) rejected by user|This action was rejected|failed in sandbox|unsupported (?:custom tool )?call)/i;
+
+/** How Codex words an MCP call that failed before the server answered. */
+const MCP_CALL_ERROR = /^err: /;
+
+/**
+ * Whether a tool call's end event says it failed: an MCP call's `result`
+ * is `{Err: message}` or an `{Ok: result}` whose `isError` is set; a patch
+ * or a dynamic tool says `success: false`.
+ */
+function callFailed(payload: Json): boolean {
+  if (payload.type !== "mcp_tool_call_end") return payload.success === false;
+  const result = payload.result;
+  if (!isObject(result)) return false;
+  if ("Err" in result) return true;
+  const ok = isObject(result.Ok) ? result.Ok : undefined;
+  return ok?.isError === true || ok?.is_error === true;
+}
+
+/** The tool a tool call's end event names, as its call would. */
+function endedTool(payload: Json): string {
+  if (payload.type === "patch_apply_end") return "apply_patch";
+  const invocation = isObject(payload.invocation) ? payload.invocation : {};
+  const server = str(invocation.server);
+  const tool = str(invocation.tool) ?? str(payload.tool) ?? "";
+  const space = server ? `mcp__${server}__` : str(payload.namespace);
+  return toolName({ name: tool, namespace: space });
+}
 
 /** Parses a `function_call_output` / `custom_tool_call_output` `output`. */
 function toolOutput(output: unknown, depth = 0): ToolOutput {
@@ -361,6 +411,12 @@ function toolOutput(output: unknown, depth = 0): ToolOutput {
       if (isObject(parsed) && ("output" in parsed || "content" in parsed)) {
         return toolOutput(parsed, depth + 1);
       }
+    }
+    if (depth === 0 && output.trimStart().startsWith("[")) {
+      // Older versions wrote an MCP result's content blocks as a JSON
+      // string: their text is kept, not an image's base64 data.
+      const parsed = parseJson(output);
+      if (isContentBlocks(parsed)) return plainOutput(contentText(parsed));
     }
     return plainOutput(output);
   }
@@ -478,13 +534,39 @@ function speechKey(role: string, text: string): string {
   return `${role}:${fingerprint(text)}`;
 }
 
+/**
+ * Blocks Codex writes as user messages that nobody typed, besides those
+ * `cleanSpeech` knows: the note that a turn was interrupted, a review's
+ * findings handed back (`<user_action>`), the list of running sub-agents
+ * and of installed plugins.
+ */
+const CODEX_USER_FRAGMENTS = [
+  "turn_aborted",
+  "user_action",
+  "subagents",
+  "plugins",
+];
+
+/** Text without the Codex fragments it starts with (each closed). */
+function withoutCodexFragments(text: string): string {
+  let out = text.trimStart();
+  for (;;) {
+    const tag = CODEX_USER_FRAGMENTS.find((t) => out.startsWith(`<${t}>`));
+    const close = tag === undefined ? -1 : out.indexOf(`</${tag}>`);
+    if (tag === undefined || close === -1) return out;
+    out = out.slice(close + tag.length + 3).trimStart();
+  }
+}
+
 /** Text of a user message without harness-injected preambles. */
 function userText(raw: string): string {
   let text = raw;
   // IDE extensions put context first; the person's words follow this header.
   const ask = text.lastIndexOf("## My request for Codex:");
   if (ask !== -1) text = text.slice(ask + "## My request for Codex:".length);
-  return cleanSpeech(text);
+  const cleaned = cleanSpeech(text);
+  const rest = withoutCodexFragments(cleaned);
+  return rest === cleaned ? cleaned : cleanSpeech(rest);
 }
 
 class RolloutParser {
@@ -510,6 +592,8 @@ class RolloutParser {
   #running = new Map<string, SessionRecord>();
   /** Resume points of commands still waiting for output, by call or exec id. */
   #checkpoints = new Map<string, Checkpoint>();
+  /** Tool-output records of this pass, by call id, for a late failure report. */
+  #outputs = new Map<string, SessionRecord>();
 
   constructor(path: string, state: CodexRolloutState | undefined) {
     this.#cwd = state?.cwd;
@@ -954,6 +1038,11 @@ class RolloutParser {
       case "view_image_tool_call":
         this.#twinEvent(payload, time, locator);
         break;
+      case "mcp_tool_call_end":
+      case "patch_apply_end":
+      case "dynamic_tool_call_response":
+        this.#callEnded(payload);
+        break;
       case "thread_rolled_back":
         this.#rollback(int(payload.num_turns));
         break;
@@ -1021,6 +1110,25 @@ class RolloutParser {
       case "ImageView":
         this.#viewImage("event", str(payload.path), time, locator);
     }
+  }
+
+  /**
+   * A tool call's end event: the one place an MCP tool's error, a patch that
+   * did not apply or a dynamic tool's failure is said, since the output item
+   * does not carry the call's success. Flags the output an error, the one
+   * already read or the one to come (Codex writes the event first).
+   */
+  #callEnded(payload: Json): void {
+    const callId = str(payload.call_id);
+    if (!callId || !callFailed(payload)) return;
+    const output = this.#outputs.get(callId);
+    if (output) {
+      output.flags = { ...output.flags, isError: true };
+      return;
+    }
+    const call = this.#pending.get(callId) ??
+      { tool: endedTool(payload), kind: "other" };
+    this.#remember(callId, { ...call, failed: true });
   }
 
   /**
@@ -1284,12 +1392,14 @@ class RolloutParser {
         this.#checkpoints.delete(`exec:${call.execSession}`);
       }
     }
-    const isError = out.isError === true ||
-      (out.exitCode !== undefined && out.exitCode !== 0);
+    const isError = out.isError === true || call?.failed === true ||
+      (out.exitCode !== undefined && out.exitCode !== 0) ||
+      (call?.kind === "other" && MCP_CALL_ERROR.test(out.text));
     const extra: { tool?: string; flags?: RecordFlags } = {};
     if (call) extra.tool = call.tool;
     if (isError) extra.flags = { isError: true };
-    this.#add("tool-output", out.text, time, locator, extra);
+    const record = this.#add("tool-output", out.text, time, locator, extra);
+    if (record && callId) this.#outputs.set(callId, record);
   }
 }
 
@@ -1320,6 +1430,7 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
       if (typeof call.execSession === "string") {
         entry.execSession = call.execSession;
       }
+      if (call.failed === true) entry.failed = true;
       calls.push([key, entry]);
     }
   }
@@ -1692,9 +1803,10 @@ const historyKind: FileKind = {
  * The Codex CLI harness: rollouts (plain and zstd), archived rollouts and
  * `history.jsonl`, with user/assistant speech (plans and messages between
  * agents too), shell commands with exit codes (code-mode scripts' too), web
- * searches and image prompts, tool output and model errors, `apply_patch`
- * files and edits, viewed images, compaction summaries, thread names and
- * `thread_rolled_back` supersession marks.
+ * searches and image prompts, tool output (failed when Codex or the call's
+ * end event says so) and model errors, `apply_patch` files and edits,
+ * viewed images, compaction summaries, thread names and `thread_rolled_back`
+ * supersession marks.
  *
  * @example
  * ```ts
@@ -1713,7 +1825,8 @@ export const codex: Harness = {
   // 2: pre-envelope rollouts take their cwd from <environment_context> or a shell workdir.
   // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
   // 7: a .jsonl.zst of several frames is read whole (only its first was).
-  revision: 7,
+  // 8: a tool call's failure is read from its end event (mcp_tool_call_end, patch_apply_end, dynamic_tool_call_response) and from the words Codex uses for a declined, sandbox-stopped or unknown call or a failed MCP call (err: …); the user messages Codex writes itself (<turn_aborted>, <user_action>, <subagents>, <plugins>) are not speech; an MCP result written as a JSON string of content blocks is their text.
+  revision: 8,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1721,10 +1834,10 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error; an MCP tool named with its server, mcp__server__tool, from the call's namespace), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks, reasoning, ghost snapshots, token counts, update_plan output; compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>), reasoning, ghost snapshots, token counts, update_plan output, tool_search calls, review-mode and undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
-      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names) written from openai/codex's protocol source",
+      "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names, tool calls' end events, declined and sandbox-stopped calls) written from openai/codex's protocol and rollout policy source",
   },
 };

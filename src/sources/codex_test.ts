@@ -823,6 +823,31 @@ Deno.test("echoes count once: user from event_msg, assistant from response_item"
       "assistant",
     ]);
   });
+  await t.step(
+    "item-only files drop the user messages Codex writes itself",
+    async () => {
+      const path = await tempRollout([
+        meta("e2b"),
+        userItem(
+          "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>",
+        ),
+        userItem("fix the gull cache"),
+        userItem(
+          "<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n  <results>\n  No findings.\n  </results>\n</user_action>\n",
+        ),
+        userItem("<subagents>\n- heron: running\n</subagents>"),
+        userItem("<plugins>\n- tracker\n</plugins>\n\nnow ship it"),
+        assistantItem("ok"),
+      ]);
+      deepEqual(
+        (await only(path)).records.map((r) => [r.role, r.text]),
+        [["user", "fix the gull cache"], ["user", "now ship it"], [
+          "assistant",
+          "ok",
+        ]],
+      );
+    },
+  );
   await t.step("event-only files fall back to agent_message", async () => {
     const path = await tempRollout([
       meta("e3"),
@@ -1296,6 +1321,57 @@ Deno.test("rollout parse reads a `!` command run in the TUI as a command and its
   equal(s.title, "why is the build dir gone?");
 });
 
+Deno.test("a declined, sandbox-stopped or unknown call's output is an error", async () => {
+  const path = await tempRollout([
+    meta("0199aaaa-2222-7333-8444-55556666777a"),
+    userEvent("clean the build dir"),
+    shellCall("c1", "rm -rf build"),
+    callOutput("c1", "exec command rejected by user"),
+    ln("response_item", {
+      type: "custom_tool_call",
+      name: "apply_patch",
+      call_id: "c2",
+      input: "*** Begin Patch\n*** Delete File: build.sh\n*** End Patch",
+    }),
+    ln("response_item", {
+      type: "custom_tool_call_output",
+      call_id: "c2",
+      output: "patch rejected by user",
+    }),
+    shellCall("c3", "touch /etc/heron"),
+    callOutput("c3", "failed in sandbox: operation not permitted"),
+    shellCall("c4", "curl evil.example"),
+    callOutput(
+      "c4",
+      "This action was rejected due to unacceptable risk.\nReason: network",
+    ),
+    ln("response_item", {
+      type: "function_call",
+      name: "gull_tool",
+      arguments: "{}",
+      call_id: "c5",
+    }),
+    callOutput("c5", "unsupported call: gull_tool"),
+    shellCall("c6", "cat notes.md"),
+    callOutput(
+      "c6",
+      "Exit code: 0\nOutput:\nthe patch rejected by user was fine",
+    ),
+  ]);
+  const s = await only(path);
+  deepEqual(
+    roles(s, "tool-output").map((r) => [r.tool, r.flags?.isError === true]),
+    [
+      ["shell_command", true],
+      ["apply_patch", true],
+      ["shell_command", true],
+      ["shell_command", true],
+      ["gull_tool", true],
+      ["shell_command", false],
+    ],
+  );
+});
+
 Deno.test("a failed turn and a broken stream are error output of the model call", async () => {
   const path = await tempRollout([
     meta("0199aaaa-2222-7333-8444-555566667777"),
@@ -1373,6 +1449,192 @@ Deno.test("an MCP call keeps its server's namespace in the tool name", async () 
   deepEqual(roles(s, "command").map((r) => [r.tool, r.text]), [
     ["shell_command", "ls"],
   ]);
+});
+
+Deno.test("an MCP result written as a JSON string of content blocks keeps their text", async () => {
+  const blocks = JSON.stringify([
+    { type: "text", text: "HERON-7: the gull cache drops keys" },
+    {
+      type: "image",
+      data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB",
+      mimeType: "image/png",
+    },
+    {
+      type: "resource",
+      resource: { uri: "file:///w/notes.md", text: "gull notes" },
+    },
+  ]);
+  const s = await only(
+    await tempRollout([
+      meta("0199aaaa-3333-7444-8555-66667777889b"),
+      userEvent("what does HERON-7 say?"),
+      ln("response_item", {
+        type: "function_call",
+        name: "tracker__get_ticket",
+        arguments: JSON.stringify({ id: "HERON-7" }),
+        call_id: "m1",
+      }),
+      callOutput("m1", blocks),
+      ln("response_item", {
+        type: "function_call",
+        name: "tracker__list",
+        arguments: "{}",
+        call_id: "m2",
+      }),
+      // A tool's own JSON array is its text.
+      callOutput("m2", `["HERON-7","HERON-8"]`),
+    ]),
+  );
+  deepEqual(roles(s, "tool-output").map((r) => r.text), [
+    "HERON-7: the gull cache drops keys\ngull notes",
+    `["HERON-7","HERON-8"]`,
+  ]);
+});
+
+Deno.test("a tool call's end event says whether its output is an error", async (t) => {
+  const mcpCall = (id: string, tool: string) =>
+    ln("response_item", {
+      type: "function_call",
+      namespace: "mcp__tracker__",
+      name: tool,
+      arguments: JSON.stringify({ id: "HERON-7" }),
+      call_id: id,
+    });
+  const mcpEnd = (id: string, tool: string, result: unknown) =>
+    ln("event_msg", {
+      type: "mcp_tool_call_end",
+      call_id: id,
+      invocation: { server: "tracker", tool, arguments: { id: "HERON-7" } },
+      duration: { secs: 0, nanos: 5 },
+      result,
+    });
+  const items = (text: string) => [{ type: "input_text", text }];
+  const lines = [
+    meta("0199aaaa-3333-7444-8555-666677778899"),
+    userEvent("file the gull cache bug"),
+    // The server answered with an error result: the output is its text only.
+    mcpCall("m1", "get_ticket"),
+    mcpEnd("m1", "get_ticket", {
+      Ok: { content: items("no ticket HERON-7"), isError: true },
+    }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "m1",
+      output: items("no ticket HERON-7"),
+    }),
+    // A success says nothing.
+    mcpCall("m2", "search"),
+    mcpEnd("m2", "search", { Ok: { content: items("HERON-8 gull cache") } }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "m2",
+      output: items("HERON-8 gull cache"),
+    }),
+    // The call never reached the server.
+    mcpCall("m3", "create_ticket"),
+    mcpEnd("m3", "create_ticket", { Err: "request timed out" }),
+    ln("response_item", {
+      type: "function_call_output",
+      call_id: "m3",
+      output: items("request timed out"),
+    }),
+    // Before the end event was kept, Codex wrote a failed call's text so.
+    ln("response_item", {
+      type: "function_call",
+      name: "tracker__create_ticket",
+      arguments: "{}",
+      call_id: "m4",
+    }),
+    callOutput("m4", `err: "Connection closed"`),
+    // A patch that did not apply, and a dynamic tool that failed.
+    ln("response_item", {
+      type: "custom_tool_call",
+      name: "apply_patch",
+      call_id: "p1",
+      input: "*** Begin Patch\n*** Add File: notes.md\n+gull\n*** End Patch",
+    }),
+    ln("event_msg", {
+      type: "patch_apply_end",
+      call_id: "p1",
+      stdout: "",
+      stderr: "notes.md already exists",
+      success: false,
+    }),
+    ln("response_item", {
+      type: "custom_tool_call_output",
+      call_id: "p1",
+      output: "notes.md already exists",
+    }),
+    ln("response_item", {
+      type: "function_call",
+      name: "lookup_order",
+      arguments: "{}",
+      call_id: "d1",
+    }),
+    ln("event_msg", {
+      type: "dynamic_tool_call_response",
+      call_id: "d1",
+      tool: "lookup_order",
+      content_items: [],
+      success: false,
+      error: "order service down",
+    }),
+    callOutput("d1", "order service down"),
+  ];
+  const want = [
+    ["mcp__tracker__get_ticket", "no ticket HERON-7", true],
+    ["mcp__tracker__search", "HERON-8 gull cache", false],
+    ["mcp__tracker__create_ticket", "request timed out", true],
+    ["tracker__create_ticket", `err: "Connection closed"`, true],
+    ["apply_patch", "notes.md already exists", true],
+    ["lookup_order", "order service down", true],
+  ];
+  const outputs = (records: SessionRecord[]) =>
+    records.filter((r) => r.role === "tool-output").map((
+      r,
+    ) => [r.tool, r.text, r.flags?.isError === true]);
+  await t.step("one pass", async () => {
+    deepEqual(outputs((await only(await tempRollout(lines))).records), want);
+  });
+  await t.step("cut between every pair of lines", async () => {
+    const path = await tempRollout([]);
+    for (let cut = 1; cut < lines.length; cut++) {
+      await Deno.writeTextFile(
+        path,
+        lines.slice(0, cut).map((l) => `${l}\n`).join(""),
+      );
+      const first = await parse(path);
+      await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+      const next = await parse(path, resumeOptions(first));
+      deepEqual(
+        outputs([
+          ...(first.sessions[0]?.records ?? []),
+          ...(next.sessions[0]?.records ?? []),
+        ]),
+        want,
+        `cut ${cut}`,
+      );
+    }
+  });
+  await t.step("an end event after the output still flags it", async () => {
+    const s = await only(
+      await tempRollout([
+        meta("0199aaaa-3333-7444-8555-66667777889a"),
+        userEvent("look it up"),
+        mcpCall("m1", "get_ticket"),
+        ln("response_item", {
+          type: "function_call_output",
+          call_id: "m1",
+          output: items("no ticket HERON-7"),
+        }),
+        mcpEnd("m1", "get_ticket", { Err: "no ticket HERON-7" }),
+        assistantItem("There is no such ticket."),
+      ]),
+    );
+    deepEqual(outputs(s.records), [
+      ["mcp__tracker__get_ticket", "no ticket HERON-7", true],
+    ]);
+  });
 });
 
 Deno.test("web searches and generated images are commands, viewed images files, once for both copies", async (t) => {
