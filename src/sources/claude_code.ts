@@ -76,6 +76,21 @@ const MAX_QUEUED = 32;
 /** Todos remembered across passes, so a rewritten list adds only new ones. */
 const MAX_TODOS = 256;
 
+/** Message line keys remembered across passes, to skip replayed copies. */
+const MAX_LINE_KEYS = 1024;
+
+/** Assistant messages whose content blocks are remembered within a pass. */
+const MAX_STREAMED_MESSAGES = 16;
+
+/**
+ * The key a message line is known by when Claude Code writes it again: its
+ * `uuid`'s last 12 hex digits (random in a v4 uuid), else undefined.
+ */
+function lineKey(uuid: string | undefined): string | undefined {
+  const hex = uuid?.replace(/-/g, "");
+  return hex && hex.length >= 12 ? hex.slice(-12) : undefined;
+}
+
 /**
  * A short key for a text (a queued prompt, a todo) to know its other copies
  * by, and to carry across passes in the state instead of the text itself.
@@ -123,6 +138,10 @@ export interface ClaudeTranscriptState {
   queued?: string[];
   /** Todos already recorded from TodoWrite calls: text fingerprints. */
   todos?: string[];
+  /** Keys of the latest message lines read, to know a replayed copy by. */
+  lines?: string[];
+  /** Blocks read of the latest assistant messages: message id → block keys. */
+  streamed?: Record<string, string[]>;
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */
@@ -229,7 +248,7 @@ function readState(value: unknown): ClaudeTranscriptState {
   if (value.titleFrom === "custom" || value.titleFrom === "ai") {
     state.titleFrom = value.titleFrom;
   }
-  for (const key of ["queued", "todos"] as const) {
+  for (const key of ["queued", "todos", "lines"] as const) {
     const list = value[key];
     if (Array.isArray(list)) {
       state[key] = list.filter((v): v is string => typeof v === "string");
@@ -248,6 +267,15 @@ function readState(value: unknown): ClaudeTranscriptState {
       if (typeof seq === "number" && Number.isInteger(seq)) commands[id] = seq;
     }
     state.commands = commands;
+  }
+  if (isObject(value.streamed)) {
+    const streamed: Record<string, string[]> = {};
+    for (const [id, keys] of Object.entries(value.streamed)) {
+      if (Array.isArray(keys)) {
+        streamed[id] = keys.filter((k): k is string => typeof k === "string");
+      }
+    }
+    state.streamed = streamed;
   }
   if (isObject(value.files) && typeof value.files.message === "string") {
     const paths = Array.isArray(value.files.paths)
@@ -445,19 +473,35 @@ const SETTING_COMMANDS = new Set([
   "sandbox",
 ]);
 
+/** How a compaction summary opens (all of it is the summary). */
+const CONTINUED =
+  "This session is being continued from a previous conversation";
+
+/**
+ * Blocks Claude Code itself puts in a user turn: a local command's error
+ * output, and what a UserPromptSubmit hook printed (1.x wrote it into the
+ * prompt it ran for).
+ */
+const HARNESS_BLOCKS = ["local-command-stderr", "user-prompt-submit-hook"].map(
+  (tag) => [`<${tag}>`, `</${tag}>`] as const,
+);
+
 /** Speech text with Claude Code's and the IDE's injected blocks removed. */
 function speech(text: string): string {
   if (text.includes("<command-args>")) text = slashCommand(text);
-  return cleanSpeech(
-    text.includes("<ide_") ? stripBlocks(text, IDE_BLOCKS) : text,
-  );
+  if (text.includes("<ide_")) text = stripBlocks(text, IDE_BLOCKS);
+  if (text.includes("<local-command-stderr>") || text.includes("-hook>")) {
+    text = stripBlocks(text, HARNESS_BLOCKS);
+  }
+  return cleanSpeech(text);
 }
 
 /**
  * A user turn Claude Code wrote for the harness rather than the person: the
  * `!` shell passthrough (`<bash-input>` is the command typed, `<bash-stdout>`
  * and `<bash-stderr>` what it printed) and the notices that a background task
- * or command finished (`<task-notification>`, `<bash-notification>`).
+ * or command finished (`<task-notification>`, `<bash-notification>`), and
+ * the feedback of a Stop hook that sent the agent back to work.
  * Undefined for anything else.
  */
 function harnessTurn(
@@ -482,6 +526,14 @@ function harnessTurn(
       role: "tool-output",
       text: tagBody(head, "summary") ?? "",
       tool: "Bash",
+    };
+  }
+  if (head.startsWith("Stop hook feedback:")) {
+    // A Stop hook sent the agent back to work: what it printed, not speech.
+    return {
+      role: "tool-output",
+      text: head.slice("Stop hook feedback:".length),
+      tool: "hook",
     };
   }
   if (head.startsWith("<task-notification>")) {
@@ -591,6 +643,10 @@ class TranscriptReader {
   #queued: string[];
   /** Fingerprints of the todos already recorded. */
   #todos: Set<string>;
+  /** Keys of the message lines read ({@linkcode lineKey}). */
+  #lines: Set<string>;
+  /** Content blocks read of the latest assistant messages: id → block keys. */
+  #streamed = new Map<string, Set<string>>();
 
   constructor(path: string, options: ClaudeParseOptions) {
     this.#includeSubagents = options.includeSubagents;
@@ -623,6 +679,10 @@ class TranscriptReader {
     this.#filesSeen = new Set(this.state.files?.paths);
     this.#queued = this.state.queued ?? [];
     this.#todos = new Set(this.state.todos);
+    this.#lines = new Set(this.state.lines);
+    for (const [id, keys] of Object.entries(this.state.streamed ?? {})) {
+      this.#streamed.set(id, new Set(keys));
+    }
     const parent = this.state.parent ?? sub?.parent;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
@@ -806,13 +866,23 @@ class TranscriptReader {
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
+    // Claude Code writes a session's lines again, same uuid and all, when
+    // an IDE reopens it or a stream-json client sends its next turn: the
+    // first copy was read.
+    const key = lineKey(uuid);
+    if (key !== undefined) {
+      if (this.#lines.has(key)) return;
+      this.#lines.add(key);
+    }
     const locator: Locator = uuid ? { ...base, recordId: uuid } : base;
     const time = parseTime(obj.timestamp);
     const flags = this.#flags(sidechain);
     const message = isObject(obj.message) ? obj.message : {};
     const content = message.content;
     if (type === "user") {
-      if (obj.isMeta === true) return;
+      // Text the harness wrote in the person's voice (`isSynthetic` in
+      // some 2.x builds).
+      if (obj.isMeta === true || obj.isSynthetic === true) return;
       if (obj.isCompactSummary === true) {
         this.builder.add("summary", speech(textBlocks(content, "\n\n")), {
           locator,
@@ -821,7 +891,11 @@ class TranscriptReader {
         });
         return;
       }
-      this.#user(content, locator, time, flags);
+      this.#user(content, locator, time, flags, {
+        // A tool's injected text (a skill's body) names that tool call.
+        typed: obj.sourceToolUseID === undefined,
+        bash: obj.toolUseResult,
+      });
       return;
     }
     if (obj.isApiErrorMessage === true) {
@@ -853,12 +927,12 @@ class TranscriptReader {
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
+    line: { typed: boolean; bash: unknown },
   ): void {
+    // The compaction agent's prompt is harness-authored, not a person's words.
+    const typed = line.typed && !this.#compactAgent;
     if (!Array.isArray(content)) {
-      // The compaction agent's prompt is harness-authored, not a person's words.
-      if (!this.#compactAgent) {
-        this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
-      }
+      if (typed) this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
       return;
     }
     const texts: string[] = [];
@@ -867,10 +941,10 @@ class TranscriptReader {
       if (block.type === "text" && typeof block.text === "string") {
         texts.push(block.text);
       } else if (block.type === "tool_result") {
-        this.#toolResult(block, locator, time, flags);
+        this.#toolResult(block, locator, time, flags, line.bash);
       }
     }
-    if (texts.length > 0 && !this.#compactAgent) {
+    if (texts.length > 0 && typed) {
       this.#typed(texts.join("\n\n"), locator, time, flags);
     }
   }
@@ -909,6 +983,17 @@ class TranscriptReader {
     time: number | undefined,
     flags: { flags?: RecordFlags },
   ): SessionRecord | undefined {
+    const head = text.trimStart();
+    // A skill's instructions, loaded for the agent (flagged `isMeta` since 2.0).
+    if (head.startsWith("Base directory for this skill:")) return undefined;
+    if (head.startsWith(CONTINUED)) {
+      // A compaction summary from before `isCompactSummary` marked them.
+      return this.builder.add("summary", speech(head), {
+        locator,
+        time,
+        ...flags,
+      });
+    }
     const work = harnessTurn(text);
     if (work) {
       return this.builder.add(work.role, work.text, {
@@ -925,11 +1010,17 @@ class TranscriptReader {
     });
   }
 
+  /**
+   * A tool call's result; `bash` is its line's `toolUseResult`, which says
+   * when a Bash command was left running in the background or interrupted
+   * (no exit code then).
+   */
   #toolResult(
     block: Json,
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
+    bash: unknown,
   ): void {
     const id = str(block.tool_use_id);
     const tool = id ? this.#tools.get(id) : undefined;
@@ -938,7 +1029,11 @@ class TranscriptReader {
     let text = toolResultText(block.content);
     const command = id ? this.#commands.get(id) : undefined;
     const m = /^Exit code (-?\d+)\b/.exec(text);
-    const exitCode = m ? Number(m[1]) : isError ? undefined : 0;
+    const unfinished = text.startsWith("Command running in background") ||
+      (isObject(bash) &&
+        (bash.interrupted === true ||
+          typeof bash.backgroundTaskId === "string"));
+    const exitCode = m ? Number(m[1]) : isError || unfinished ? undefined : 0;
     if (command) {
       this.#commands.delete(id as string);
       if (exitCode !== undefined) command.exitCode = exitCode;
@@ -1003,16 +1098,49 @@ class TranscriptReader {
       });
       texts = [];
     };
+    const streamed = this.#streamedBlocks(messageId);
     for (const block of content) {
       if (!isObject(block)) continue;
       if (block.type === "text" && typeof block.text === "string") {
-        texts.push(block.text);
+        if (!streamed?.repeats(`text:${fingerprint(block.text)}`)) {
+          texts.push(block.text);
+        }
       } else if (block.type === "tool_use") {
+        const id = str(block.id);
+        if (id && streamed?.repeats(`tool:${id}`)) continue;
         flush();
         this.#toolUse(block, messageId, locator, time, flags);
       }
     }
     flush();
+  }
+
+  /**
+   * The blocks already read of an assistant message: Claude Code writes one
+   * message over several lines (a block each, sharing `message.id`), and a
+   * line that repeats a block read before (a snapshot of the message so
+   * far) must not add it again. Undefined for a line with no message id.
+   */
+  #streamedBlocks(
+    messageId: string,
+  ): { repeats(key: string): boolean } | undefined {
+    if (messageId.startsWith("line:")) return undefined;
+    let seen = this.#streamed.get(messageId);
+    if (seen === undefined) {
+      seen = new Set();
+      this.#streamed.set(messageId, seen);
+      if (this.#streamed.size > MAX_STREAMED_MESSAGES) {
+        this.#streamed.delete(this.#streamed.keys().next().value ?? "");
+      }
+    }
+    const blocks = seen;
+    return {
+      repeats(key: string): boolean {
+        if (blocks.has(key)) return true;
+        blocks.add(key);
+        return false;
+      },
+    };
   }
 
   #toolUse(
@@ -1120,6 +1248,16 @@ class TranscriptReader {
     delete state.commands;
     delete state.queued;
     delete state.todos;
+    delete state.lines;
+    delete state.streamed;
+    if (this.#streamed.size > 0) {
+      state.streamed = Object.fromEntries(
+        [...this.#streamed].map(([id, keys]) => [id, [...keys]]),
+      );
+    }
+    if (this.#lines.size > 0) {
+      state.lines = [...this.#lines].slice(-MAX_LINE_KEYS);
+    }
     if (this.#queued.length > 0) state.queued = [...this.#queued];
     if (this.#todos.size > 0) state.todos = [...this.#todos];
     const waiting = [
@@ -1378,7 +1516,10 @@ export const claudeCode: Harness = {
   //    ai-title, /branch forks, to-dos and WebFetch URLs.
   // 9: an agent started by an agent has that agent as its parent.
   // 10: a saved result's preview, when its file is gone, loses its cut word.
-  revision: 10,
+  // 11: replayed lines and repeated streamed blocks read once; hook output,
+  //     skill bodies and pre-flag compaction summaries out of speech; no
+  //     exit code for a Bash command left running or interrupted.
+  revision: 11,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
