@@ -496,12 +496,35 @@ function speech(text: string): string {
   return cleanSpeech(text);
 }
 
+/** How a message from another agent of the team is introduced. */
+const PEER_MESSAGE = "Another Claude session sent a message:";
+
+/**
+ * The bodies of a turn's `<teammate-message teammate_id="…">` blocks (one
+ * unclosed at the end runs to the end), found by search.
+ */
+function teammateText(text: string): string {
+  const bodies: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("<teammate-message", at);
+    const start = open === -1 ? -1 : text.indexOf(">", open);
+    if (start === -1) break;
+    const close = text.indexOf("</teammate-message>", start);
+    bodies.push(text.slice(start + 1, close === -1 ? undefined : close).trim());
+    if (close === -1) break;
+    at = close;
+  }
+  return bodies.join("\n\n");
+}
+
 /**
  * A user turn Claude Code wrote for the harness rather than the person: the
  * `!` shell passthrough (`<bash-input>` is the command typed, `<bash-stdout>`
  * and `<bash-stderr>` what it printed) and the notices that a background task
  * or command finished (`<task-notification>`, `<bash-notification>`), and
- * the feedback of a Stop hook that sent the agent back to work.
+ * the feedback of a Stop hook that sent the agent back to work, and a
+ * message from another agent of the team (`<teammate-message>`).
  * Undefined for anything else.
  */
 function harnessTurn(
@@ -526,6 +549,16 @@ function harnessTurn(
       role: "tool-output",
       text: tagBody(head, "summary") ?? "",
       tool: "Bash",
+    };
+  }
+  if (
+    head.startsWith("<teammate-message") || head.startsWith(PEER_MESSAGE)
+  ) {
+    // Another agent of the team (2.1's agent teams) wrote it.
+    return {
+      role: "tool-output",
+      text: teammateText(head),
+      tool: "teammate-message",
     };
   }
   if (head.startsWith("Stop hook feedback:")) {
@@ -1107,7 +1140,8 @@ class TranscriptReader {
         }
       } else if (block.type === "tool_use") {
         const id = str(block.id);
-        if (id && streamed?.repeats(`tool:${id}`)) continue;
+        // Fingerprinted: the state is redacted, and an id can look random.
+        if (id && streamed?.repeats(`tool:${fingerprint(id)}`)) continue;
         flush();
         this.#toolUse(block, messageId, locator, time, flags);
       }

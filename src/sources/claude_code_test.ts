@@ -1497,3 +1497,27 @@ Deno.test("parseClaudeTranscript() resumed at any line of a replaying session gi
     );
   }
 });
+
+Deno.test("parseClaudeTranscript() reads another agent's message to a teammate as its output, not a person's words", async () => {
+  const path = await tempFile(
+    "s1.jsonl",
+    userLine(
+      '<teammate-message teammate_id="team-lead" color="blue" summary="task 2">\nClaim task #2 and write the wiki page.\n</teammate-message>',
+    ) +
+      userLine(
+        'Another Claude session sent a message:\n<teammate-message teammate_id="reviewer">\nfindings: none\n</teammate-message>',
+      ) +
+      userLine("which tasks are left?"),
+  );
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(s.records.map((r) => [r.role, r.text, r.tool]), [
+    [
+      "tool-output",
+      "Claim task #2 and write the wiki page.",
+      "teammate-message",
+    ],
+    ["tool-output", "findings: none", "teammate-message"],
+    ["user", "which tasks are left?", undefined],
+  ]);
+  equal(s.title, "which tasks are left?");
+});
