@@ -138,6 +138,8 @@ export interface ClaudeTranscriptState {
   queued?: string[];
   /** Todos already recorded from TodoWrite calls: text fingerprints. */
   todos?: string[];
+  /** Background Bash commands awaiting their exit code: task id → seq. */
+  background?: Record<string, number>;
   /** Keys of the latest message lines read, to know a replayed copy by. */
   lines?: string[];
   /** Blocks read of the latest assistant messages: message id → block keys. */
@@ -261,12 +263,14 @@ function readState(value: unknown): ClaudeTranscriptState {
     }
     state.tools = tools;
   }
-  if (isObject(value.commands)) {
-    const commands: Record<string, number> = {};
-    for (const [id, seq] of Object.entries(value.commands)) {
-      if (typeof seq === "number" && Number.isInteger(seq)) commands[id] = seq;
+  for (const key of ["commands", "background"] as const) {
+    const map = value[key];
+    if (!isObject(map)) continue;
+    const seqs: Record<string, number> = {};
+    for (const [id, seq] of Object.entries(map)) {
+      if (typeof seq === "number" && Number.isInteger(seq)) seqs[id] = seq;
     }
-    state.commands = commands;
+    state[key] = seqs;
   }
   if (isObject(value.streamed)) {
     const streamed: Record<string, string[]> = {};
@@ -305,6 +309,33 @@ function toolResultText(content: unknown): string {
       .replace(/<\/?tool_use_error>/g, "");
   }
   return text.trim();
+}
+
+/**
+ * The task id of a Bash command Claude Code left running in the background
+ * (`backgroundTaskId`, or the id its result names), else undefined.
+ */
+function backgroundTask(text: string, bash: unknown): string | undefined {
+  if (isObject(bash) && typeof bash.backgroundTaskId === "string") {
+    return bash.backgroundTaskId;
+  }
+  return /^Command running in background with ID: ([\w-]+)/.exec(text)?.[1];
+}
+
+/**
+ * A background task a later check found finished, with its exit code: a
+ * TaskOutput result's `task` (2.1), or a BashOutput result (2.0, `shellId`).
+ */
+function finishedTask(
+  bash: unknown,
+): { task: string; exitCode: number } | undefined {
+  if (!isObject(bash)) return undefined;
+  const task = isObject(bash.task) ? bash.task : bash;
+  const id = str(task.task_id) ?? str(task.shellId);
+  const exitCode = task.exitCode;
+  return id && typeof exitCode === "number" && Number.isInteger(exitCode)
+    ? { task: id, exitCode }
+    : undefined;
 }
 
 /** How Claude Code hands a person's typed reason for a refused tool call on. */
@@ -665,6 +696,11 @@ class TranscriptReader {
   #commands = new Map<string, SessionRecord>();
   /** Commands an earlier pass wrote before their result came: id → seq. */
   #written: Map<string, number>;
+  /**
+   * Bash commands left running in the background, awaiting their exit
+   * code: task id → this pass's record, or an earlier pass's seq.
+   */
+  #background: Map<string, SessionRecord | number>;
   /** Exit codes found this pass for those commands. */
   readonly lateExitCodes: Array<{ seq: number; exitCode: number }> = [];
   #filesMessage: string | undefined;
@@ -708,6 +744,7 @@ class TranscriptReader {
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
     this.#written = new Map(Object.entries(this.state.commands ?? {}));
+    this.#background = new Map(Object.entries(this.state.background ?? {}));
     this.#filesMessage = this.state.files?.message;
     this.#filesSeen = new Set(this.state.files?.paths);
     this.#queued = this.state.queued ?? [];
@@ -1028,6 +1065,15 @@ class TranscriptReader {
       });
     }
     const work = harnessTurn(text);
+    if (work?.tool === "task-notification") {
+      const failed = this.#taskNotification(text);
+      return this.builder.add(work.role, work.text, {
+        locator,
+        time,
+        tool: work.tool,
+        ...(failed ? { flags: { ...flags.flags, isError: true } } : flags),
+      });
+    }
     if (work) {
       return this.builder.add(work.role, work.text, {
         locator,
@@ -1062,20 +1108,33 @@ class TranscriptReader {
     let text = toolResultText(block.content);
     const command = id ? this.#commands.get(id) : undefined;
     const m = /^Exit code (-?\d+)\b/.exec(text);
-    const unfinished = text.startsWith("Command running in background") ||
-      (isObject(bash) &&
-        (bash.interrupted === true ||
-          typeof bash.backgroundTaskId === "string"));
+    const task = backgroundTask(text, bash);
+    const unfinished = task !== undefined ||
+      (isObject(bash) && bash.interrupted === true);
     const exitCode = m ? Number(m[1]) : isError || unfinished ? undefined : 0;
+    // Its command, this pass's record or (written by an earlier pass, which
+    // the index updates) its seq.
+    let target: SessionRecord | number | undefined;
     if (command) {
       this.#commands.delete(id as string);
       if (exitCode !== undefined) command.exitCode = exitCode;
+      target = command;
     } else if (id && this.#written.has(id)) {
-      // Its command was written by an earlier pass: the index updates it.
-      const seq = this.#written.get(id) as number;
+      target = this.#written.get(id) as number;
       this.#written.delete(id);
-      if (exitCode !== undefined) this.lateExitCodes.push({ seq, exitCode });
+      if (exitCode !== undefined) {
+        this.lateExitCodes.push({ seq: target, exitCode });
+      }
     }
+    if (task !== undefined && target !== undefined) {
+      // Left running: its exit code comes with a later check on it.
+      this.#background.set(task, target);
+      if (this.#background.size > MAX_PENDING_TOOLS) {
+        this.#background.delete(this.#background.keys().next().value ?? "");
+      }
+    }
+    const finished = finishedTask(bash);
+    if (finished) this.#settleBackground(finished.task, finished.exitCode);
     const recordFlags: RecordFlags = { ...flags.flags };
     if (isError) recordFlags.isError = true;
     const saved = text.includes("<persisted-output>") && this.#sessionDir
@@ -1280,6 +1339,14 @@ class TranscriptReader {
     delete state.tools;
     delete state.files;
     delete state.commands;
+    delete state.background;
+    if (this.#background.size > 0) {
+      state.background = Object.fromEntries(
+        [...this.#background].map((
+          [task, command],
+        ) => [task, typeof command === "number" ? command : command.seq]),
+      );
+    }
     delete state.queued;
     delete state.todos;
     delete state.lines;
@@ -1310,6 +1377,29 @@ class TranscriptReader {
       };
     }
     return state;
+  }
+
+  /**
+   * A background task's notification: the exit code it reports
+   * (`(exit code N)` in its summary) goes to the command that started it.
+   * Returns whether the task failed.
+   */
+  #taskNotification(text: string): boolean {
+    const task = closedTagBody(text, "task-id")?.trim();
+    const summary = closedTagBody(text, "summary") ?? "";
+    const code = /\(exit code (-?\d+)\)/.exec(summary)?.[1];
+    if (task && code !== undefined) this.#settleBackground(task, Number(code));
+    return closedTagBody(text, "status")?.trim() === "failed";
+  }
+
+  /** Sets a background command's exit code, once its task is known done. */
+  #settleBackground(task: string, exitCode: number): void {
+    const command = this.#background.get(task);
+    if (command === undefined) return;
+    this.#background.delete(task);
+    if (typeof command === "number") {
+      this.lateExitCodes.push({ seq: command, exitCode });
+    } else command.exitCode = exitCode;
   }
 
   /** No Bash command awaits its exit code: a part may end here. */

@@ -1462,13 +1462,28 @@ Deno.test("parseClaudeTranscript() reads what 1.0.x–2.0 write around a convers
     ]);
     ok(texts("summary")[1]?.includes("fix the leap-day crash in toIso"));
   });
-  await t.step("a command left running or interrupted has no exit code", () => {
-    deepEqual(byRole(s, "command").map((r) => [r.text, r.exitCode]), [
-      ["deno test export_test.ts", 1],
-      ["deno task serve", undefined],
-      ["tail -f logs/export.log", undefined],
-    ]);
+  await t.step("an interrupted command has no exit code", () => {
+    const tail = byRole(s, "command").find((r) => r.text.startsWith("tail"));
+    ok(tail);
+    equal(tail.exitCode, undefined);
   });
+  await t.step(
+    "a command left running has the exit code its task ends with",
+    () => {
+      // From a task notification (2.1), BashOutput (2.0) or TaskOutput (2.1).
+      deepEqual(byRole(s, "command").map((r) => [r.text, r.exitCode]), [
+        ["deno test export_test.ts", 1],
+        ["deno task serve", 2],
+        ["tail -f logs/export.log", undefined],
+        ["deno lint", 0],
+        ["deno task check-dates", 0],
+      ]);
+      const note = byRole(s, "tool-output").find((r) =>
+        r.tool === "task-notification"
+      );
+      equal(note?.flags?.isError, true);
+    },
+  );
 });
 
 Deno.test("parseClaudeTranscript() resumed at any line of a replaying session gives the records of one read", async () => {
