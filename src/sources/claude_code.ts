@@ -865,6 +865,7 @@ class TranscriptReader {
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
+    if (this.#replayed(uuid)) return;
     this.#queuedPrompt(
       textBlocks(attachment.prompt, "\n\n"),
       uuid ? { ...base, recordId: uuid } : base,
@@ -895,6 +896,19 @@ class TranscriptReader {
     this.#queued.push(key);
     if (this.#queued.length > MAX_QUEUED) this.#queued.shift();
     this.#said(said, locator, time, flags);
+  }
+
+  /**
+   * Whether a line with this uuid was read before: Claude Code writes a
+   * session's lines again, same uuid and all, when an IDE reopens it or a
+   * stream-json client sends its next turn. Notes the uuid otherwise.
+   */
+  #replayed(uuid: string | undefined): boolean {
+    const key = lineKey(uuid);
+    if (key === undefined) return false;
+    if (this.#lines.has(key)) return true;
+    this.#lines.add(key);
+    return false;
   }
 
   #flags(sidechain: boolean): { flags?: RecordFlags } {
@@ -936,14 +950,7 @@ class TranscriptReader {
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
-    // Claude Code writes a session's lines again, same uuid and all, when
-    // an IDE reopens it or a stream-json client sends its next turn: the
-    // first copy was read.
-    const key = lineKey(uuid);
-    if (key !== undefined) {
-      if (this.#lines.has(key)) return;
-      this.#lines.add(key);
-    }
+    if (this.#replayed(uuid)) return;
     const locator: Locator = uuid ? { ...base, recordId: uuid } : base;
     const time = parseTime(obj.timestamp);
     const flags = this.#flags(sidechain);
@@ -1667,10 +1674,10 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
-      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, and fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks)",
+      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },
 };

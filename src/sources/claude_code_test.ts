@@ -1536,3 +1536,29 @@ Deno.test("parseClaudeTranscript() reads another agent's message to a teammate a
   ]);
   equal(s.title, "which tasks are left?");
 });
+
+Deno.test("parseClaudeTranscript() records an absorbed prompt's attachment written again once", async () => {
+  const attachment = queuedLine("also update the changelog");
+  const path = await tempFile(
+    "s1.jsonl",
+    userLine("bump the version") + attachment +
+      queueLine("remove", "also update the changelog", {
+        reason: "absorbed_mid_turn",
+      }) +
+      line({
+        type: "assistant",
+        sessionId: "s1",
+        timestamp: "2026-11-02T10:00:09Z",
+        uuid: crypto.randomUUID(),
+        message: { role: "assistant", content: "Bumped, changelog too." },
+      }) +
+      // An IDE reopening the session writes the attachment again.
+      attachment + userLine("thanks"),
+  );
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(byRole(s, "user").map((r) => r.text), [
+    "bump the version",
+    "also update the changelog",
+    "thanks",
+  ]);
+});
