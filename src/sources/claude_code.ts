@@ -79,6 +79,17 @@ const MAX_TODOS = 256;
 /** Message line keys remembered across passes, to skip replayed copies. */
 const MAX_LINE_KEYS = 1024;
 
+/** Summary lines awaiting the message they name, at most. */
+const MAX_PENDING_SUMMARIES = 16;
+
+/** A summary line awaiting the message it names, and where it was read. */
+interface PendingSummary {
+  /** The summary, cleaned. */
+  text: string;
+  /** The summary line's own place in the file. */
+  at: { line: number; offset: number };
+}
+
 /** Assistant messages whose content blocks are remembered within a pass. */
 const MAX_STREAMED_MESSAGES = 16;
 
@@ -142,6 +153,8 @@ export interface ClaudeTranscriptState {
   background?: Record<string, number>;
   /** Keys of the latest message lines read, to know a replayed copy by. */
   lines?: string[];
+  /** Summary lines awaiting the message they name: its line key → them. */
+  summaries?: Record<string, PendingSummary>;
   /** Blocks read of the latest assistant messages: message id → block keys. */
   streamed?: Record<string, string[]>;
 }
@@ -271,6 +284,25 @@ function readState(value: unknown): ClaudeTranscriptState {
       if (typeof seq === "number" && Number.isInteger(seq)) seqs[id] = seq;
     }
     state[key] = seqs;
+  }
+  if (isObject(value.summaries)) {
+    const summaries: Record<string, PendingSummary> = {};
+    for (const [leaf, pending] of Object.entries(value.summaries)) {
+      if (
+        isObject(pending) && typeof pending.text === "string" &&
+        isObject(pending.at) && Number.isInteger(pending.at.line) &&
+        Number.isInteger(pending.at.offset)
+      ) {
+        summaries[leaf] = {
+          text: pending.text,
+          at: {
+            line: Number(pending.at.line),
+            offset: Number(pending.at.offset),
+          },
+        };
+      }
+    }
+    state.summaries = summaries;
   }
   if (isObject(value.streamed)) {
     const streamed: Record<string, string[]> = {};
@@ -716,8 +748,12 @@ class TranscriptReader {
   #lines: Set<string>;
   /** Content blocks read of the latest assistant messages: id → block keys. */
   #streamed = new Map<string, Set<string>>();
+  /** Summary lines awaiting the message they name: its line key → them. */
+  #summaries: Map<string, PendingSummary>;
+  #path: string;
 
   constructor(path: string, options: ClaudeParseOptions) {
+    this.#path = path;
     this.#includeSubagents = options.includeSubagents;
     this.state = readState(options.state);
     const sub = subagentOf(path);
@@ -750,6 +786,7 @@ class TranscriptReader {
     this.#queued = this.state.queued ?? [];
     this.#todos = new Set(this.state.todos);
     this.#lines = new Set(this.state.lines);
+    this.#summaries = new Map(Object.entries(this.state.summaries ?? {}));
     for (const [id, keys] of Object.entries(this.state.streamed ?? {})) {
       this.#streamed.set(id, new Set(keys));
     }
@@ -788,8 +825,7 @@ class TranscriptReader {
     } else if (type === "user" || type === "assistant") {
       this.#message(obj, type, locator);
     } else if (type === "summary") {
-      const body = typeof obj.summary === "string" ? speech(obj.summary) : "";
-      this.builder.add("summary", body, { locator, ...this.#flags(false) });
+      this.#summary(obj, locator);
     } else if (type === "custom-title") {
       // The name a person gave the session (`/rename`) beats any other.
       const title = str(obj.customTitle) ?? str(obj.title);
@@ -908,7 +944,39 @@ class TranscriptReader {
     if (key === undefined) return false;
     if (this.#lines.has(key)) return true;
     this.#lines.add(key);
+    const summary = this.#summaries.get(key);
+    if (summary !== undefined) {
+      // The conversation a summary line named is this one after all.
+      this.#summaries.delete(key);
+      this.builder.add("summary", summary.text, {
+        locator: { path: this.#path, ...summary.at },
+        ...this.#flags(false),
+      });
+    }
     return false;
+  }
+
+  /**
+   * A `summary` line sums up the conversation that ends at its `leafUuid`,
+   * which 1.x–2.0 often wrote into whichever session was open when they made
+   * it: kept only once that message is read in this file (before or after
+   * it); one without a leaf is kept as it is.
+   */
+  #summary(obj: Json, locator: Locator & { line: number; offset: number }) {
+    const text = typeof obj.summary === "string" ? speech(obj.summary) : "";
+    const leaf = lineKey(str(obj.leafUuid));
+    if (!text) return;
+    if (leaf === undefined || this.#lines.has(leaf)) {
+      this.builder.add("summary", text, { locator, ...this.#flags(false) });
+      return;
+    }
+    this.#summaries.set(leaf, {
+      text,
+      at: { line: locator.line, offset: locator.offset },
+    });
+    if (this.#summaries.size > MAX_PENDING_SUMMARIES) {
+      this.#summaries.delete(this.#summaries.keys().next().value ?? "");
+    }
   }
 
   #flags(sidechain: boolean): { flags?: RecordFlags } {
@@ -1357,6 +1425,10 @@ class TranscriptReader {
     delete state.queued;
     delete state.todos;
     delete state.lines;
+    delete state.summaries;
+    if (this.#summaries.size > 0) {
+      state.summaries = Object.fromEntries(this.#summaries);
+    }
     delete state.streamed;
     if (this.#streamed.size > 0) {
       state.streamed = Object.fromEntries(
@@ -1648,8 +1720,9 @@ export const claudeCode: Harness = {
   // 9: an agent started by an agent has that agent as its parent.
   // 10: a saved result's preview, when its file is gone, loses its cut word.
   // 11: replayed lines and repeated streamed blocks read once; hook output,
-  //     skill bodies and pre-flag compaction summaries out of speech; no
-  //     exit code for a Bash command left running or interrupted.
+  //     skill bodies and pre-flag compaction summaries out of speech; a
+  //     background command's exit code from its task, none when
+  //     interrupted; another session's summary lines left out.
   revision: 11,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -1674,9 +1747,9 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },
