@@ -76,6 +76,32 @@ const MAX_QUEUED = 32;
 /** Todos remembered across passes, so a rewritten list adds only new ones. */
 const MAX_TODOS = 256;
 
+/** Message line keys remembered across passes, to skip replayed copies. */
+const MAX_LINE_KEYS = 1024;
+
+/** Summary lines awaiting the message they name, at most. */
+const MAX_PENDING_SUMMARIES = 16;
+
+/** A summary line awaiting the message it names, and where it was read. */
+interface PendingSummary {
+  /** The summary, cleaned. */
+  text: string;
+  /** The summary line's own place in the file. */
+  at: { line: number; offset: number };
+}
+
+/** Assistant messages whose content blocks are remembered within a pass. */
+const MAX_STREAMED_MESSAGES = 16;
+
+/**
+ * The key a message line is known by when Claude Code writes it again: its
+ * `uuid`'s last 12 hex digits (random in a v4 uuid), else undefined.
+ */
+function lineKey(uuid: string | undefined): string | undefined {
+  const hex = uuid?.replace(/-/g, "");
+  return hex && hex.length >= 12 ? hex.slice(-12) : undefined;
+}
+
 /**
  * A short key for a text (a queued prompt, a todo) to know its other copies
  * by, and to carry across passes in the state instead of the text itself.
@@ -123,6 +149,14 @@ export interface ClaudeTranscriptState {
   queued?: string[];
   /** Todos already recorded from TodoWrite calls: text fingerprints. */
   todos?: string[];
+  /** Background Bash commands awaiting their exit code: task id → seq. */
+  background?: Record<string, number>;
+  /** Keys of the latest message lines read, to know a replayed copy by. */
+  lines?: string[];
+  /** Summary lines awaiting the message they name: its line key → them. */
+  summaries?: Record<string, PendingSummary>;
+  /** Blocks read of the latest assistant messages: message id → block keys. */
+  streamed?: Record<string, string[]>;
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */
@@ -229,7 +263,7 @@ function readState(value: unknown): ClaudeTranscriptState {
   if (value.titleFrom === "custom" || value.titleFrom === "ai") {
     state.titleFrom = value.titleFrom;
   }
-  for (const key of ["queued", "todos"] as const) {
+  for (const key of ["queued", "todos", "lines"] as const) {
     const list = value[key];
     if (Array.isArray(list)) {
       state[key] = list.filter((v): v is string => typeof v === "string");
@@ -242,12 +276,42 @@ function readState(value: unknown): ClaudeTranscriptState {
     }
     state.tools = tools;
   }
-  if (isObject(value.commands)) {
-    const commands: Record<string, number> = {};
-    for (const [id, seq] of Object.entries(value.commands)) {
-      if (typeof seq === "number" && Number.isInteger(seq)) commands[id] = seq;
+  for (const key of ["commands", "background"] as const) {
+    const map = value[key];
+    if (!isObject(map)) continue;
+    const seqs: Record<string, number> = {};
+    for (const [id, seq] of Object.entries(map)) {
+      if (typeof seq === "number" && Number.isInteger(seq)) seqs[id] = seq;
     }
-    state.commands = commands;
+    state[key] = seqs;
+  }
+  if (isObject(value.summaries)) {
+    const summaries: Record<string, PendingSummary> = {};
+    for (const [leaf, pending] of Object.entries(value.summaries)) {
+      if (
+        isObject(pending) && typeof pending.text === "string" &&
+        isObject(pending.at) && Number.isInteger(pending.at.line) &&
+        Number.isInteger(pending.at.offset)
+      ) {
+        summaries[leaf] = {
+          text: pending.text,
+          at: {
+            line: Number(pending.at.line),
+            offset: Number(pending.at.offset),
+          },
+        };
+      }
+    }
+    state.summaries = summaries;
+  }
+  if (isObject(value.streamed)) {
+    const streamed: Record<string, string[]> = {};
+    for (const [id, keys] of Object.entries(value.streamed)) {
+      if (Array.isArray(keys)) {
+        streamed[id] = keys.filter((k): k is string => typeof k === "string");
+      }
+    }
+    state.streamed = streamed;
   }
   if (isObject(value.files) && typeof value.files.message === "string") {
     const paths = Array.isArray(value.files.paths)
@@ -277,6 +341,33 @@ function toolResultText(content: unknown): string {
       .replace(/<\/?tool_use_error>/g, "");
   }
   return text.trim();
+}
+
+/**
+ * The task id of a Bash command Claude Code left running in the background
+ * (`backgroundTaskId`, or the id its result names), else undefined.
+ */
+function backgroundTask(text: string, bash: unknown): string | undefined {
+  if (isObject(bash) && typeof bash.backgroundTaskId === "string") {
+    return bash.backgroundTaskId;
+  }
+  return /^Command running in background with ID: ([\w-]+)/.exec(text)?.[1];
+}
+
+/**
+ * A background task a later check found finished, with its exit code: a
+ * TaskOutput result's `task` (2.1), or a BashOutput result (2.0, `shellId`).
+ */
+function finishedTask(
+  bash: unknown,
+): { task: string; exitCode: number } | undefined {
+  if (!isObject(bash)) return undefined;
+  const task = isObject(bash.task) ? bash.task : bash;
+  const id = str(task.task_id) ?? str(task.shellId);
+  const exitCode = task.exitCode;
+  return id && typeof exitCode === "number" && Number.isInteger(exitCode)
+    ? { task: id, exitCode }
+    : undefined;
 }
 
 /** How Claude Code hands a person's typed reason for a refused tool call on. */
@@ -445,19 +536,58 @@ const SETTING_COMMANDS = new Set([
   "sandbox",
 ]);
 
+/** How a compaction summary opens (all of it is the summary). */
+const CONTINUED =
+  "This session is being continued from a previous conversation";
+
+/**
+ * Blocks Claude Code itself puts in a user turn: a local command's error
+ * output, and what a UserPromptSubmit hook printed (1.x wrote it into the
+ * prompt it ran for).
+ */
+const HARNESS_BLOCKS = ["local-command-stderr", "user-prompt-submit-hook"].map(
+  (tag) => [`<${tag}>`, `</${tag}>`] as const,
+);
+
 /** Speech text with Claude Code's and the IDE's injected blocks removed. */
 function speech(text: string): string {
   if (text.includes("<command-args>")) text = slashCommand(text);
-  return cleanSpeech(
-    text.includes("<ide_") ? stripBlocks(text, IDE_BLOCKS) : text,
-  );
+  if (text.includes("<ide_")) text = stripBlocks(text, IDE_BLOCKS);
+  if (text.includes("<local-command-stderr>") || text.includes("-hook>")) {
+    text = stripBlocks(text, HARNESS_BLOCKS);
+  }
+  return cleanSpeech(text);
+}
+
+/** How a message from another agent of the team is introduced. */
+const PEER_MESSAGE = "Another Claude session sent a message:";
+
+/**
+ * The bodies of a turn's `<teammate-message teammate_id="…">` blocks (one
+ * unclosed at the end runs to the end), found by search.
+ */
+function teammateText(text: string): string {
+  const bodies: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("<teammate-message", at);
+    const start = open === -1 ? -1 : text.indexOf(">", open);
+    if (start === -1) break;
+    const close = text.indexOf("</teammate-message>", start);
+    bodies.push(text.slice(start + 1, close === -1 ? undefined : close).trim());
+    if (close === -1) break;
+    at = close;
+  }
+  return bodies.join("\n\n");
 }
 
 /**
  * A user turn Claude Code wrote for the harness rather than the person: the
  * `!` shell passthrough (`<bash-input>` is the command typed, `<bash-stdout>`
  * and `<bash-stderr>` what it printed) and the notices that a background task
- * or command finished (`<task-notification>`, `<bash-notification>`).
+ * or command finished (`<task-notification>`, `<bash-notification>`), and
+ * the feedback of a Stop hook that sent the agent back to work, and a
+ * message from another agent of the team (`<teammate-message>`).
  * Undefined for anything else.
  */
 function harnessTurn(
@@ -482,6 +612,24 @@ function harnessTurn(
       role: "tool-output",
       text: tagBody(head, "summary") ?? "",
       tool: "Bash",
+    };
+  }
+  if (
+    head.startsWith("<teammate-message") || head.startsWith(PEER_MESSAGE)
+  ) {
+    // Another agent of the team (2.1's agent teams) wrote it.
+    return {
+      role: "tool-output",
+      text: teammateText(head),
+      tool: "teammate-message",
+    };
+  }
+  if (head.startsWith("Stop hook feedback:")) {
+    // A Stop hook sent the agent back to work: what it printed, not speech.
+    return {
+      role: "tool-output",
+      text: head.slice("Stop hook feedback:".length),
+      tool: "hook",
     };
   }
   if (head.startsWith("<task-notification>")) {
@@ -580,6 +728,11 @@ class TranscriptReader {
   #commands = new Map<string, SessionRecord>();
   /** Commands an earlier pass wrote before their result came: id → seq. */
   #written: Map<string, number>;
+  /**
+   * Bash commands left running in the background, awaiting their exit
+   * code: task id → this pass's record, or an earlier pass's seq.
+   */
+  #background: Map<string, SessionRecord | number>;
   /** Exit codes found this pass for those commands. */
   readonly lateExitCodes: Array<{ seq: number; exitCode: number }> = [];
   #filesMessage: string | undefined;
@@ -591,8 +744,16 @@ class TranscriptReader {
   #queued: string[];
   /** Fingerprints of the todos already recorded. */
   #todos: Set<string>;
+  /** Keys of the message lines read ({@linkcode lineKey}). */
+  #lines: Set<string>;
+  /** Content blocks read of the latest assistant messages: id → block keys. */
+  #streamed = new Map<string, Set<string>>();
+  /** Summary lines awaiting the message they name: its line key → them. */
+  #summaries: Map<string, PendingSummary>;
+  #path: string;
 
   constructor(path: string, options: ClaudeParseOptions) {
+    this.#path = path;
     this.#includeSubagents = options.includeSubagents;
     this.state = readState(options.state);
     const sub = subagentOf(path);
@@ -619,10 +780,16 @@ class TranscriptReader {
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
     this.#written = new Map(Object.entries(this.state.commands ?? {}));
+    this.#background = new Map(Object.entries(this.state.background ?? {}));
     this.#filesMessage = this.state.files?.message;
     this.#filesSeen = new Set(this.state.files?.paths);
     this.#queued = this.state.queued ?? [];
     this.#todos = new Set(this.state.todos);
+    this.#lines = new Set(this.state.lines);
+    this.#summaries = new Map(Object.entries(this.state.summaries ?? {}));
+    for (const [id, keys] of Object.entries(this.state.streamed ?? {})) {
+      this.#streamed.set(id, new Set(keys));
+    }
     const parent = this.state.parent ?? sub?.parent;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
@@ -658,8 +825,7 @@ class TranscriptReader {
     } else if (type === "user" || type === "assistant") {
       this.#message(obj, type, locator);
     } else if (type === "summary") {
-      const body = typeof obj.summary === "string" ? speech(obj.summary) : "";
-      this.builder.add("summary", body, { locator, ...this.#flags(false) });
+      this.#summary(obj, locator);
     } else if (type === "custom-title") {
       // The name a person gave the session (`/rename`) beats any other.
       const title = str(obj.customTitle) ?? str(obj.title);
@@ -735,6 +901,7 @@ class TranscriptReader {
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
+    if (this.#replayed(uuid)) return;
     this.#queuedPrompt(
       textBlocks(attachment.prompt, "\n\n"),
       uuid ? { ...base, recordId: uuid } : base,
@@ -765,6 +932,51 @@ class TranscriptReader {
     this.#queued.push(key);
     if (this.#queued.length > MAX_QUEUED) this.#queued.shift();
     this.#said(said, locator, time, flags);
+  }
+
+  /**
+   * Whether a line with this uuid was read before: Claude Code writes a
+   * session's lines again, same uuid and all, when an IDE reopens it or a
+   * stream-json client sends its next turn. Notes the uuid otherwise.
+   */
+  #replayed(uuid: string | undefined): boolean {
+    const key = lineKey(uuid);
+    if (key === undefined) return false;
+    if (this.#lines.has(key)) return true;
+    this.#lines.add(key);
+    const summary = this.#summaries.get(key);
+    if (summary !== undefined) {
+      // The conversation a summary line named is this one after all.
+      this.#summaries.delete(key);
+      this.builder.add("summary", summary.text, {
+        locator: { path: this.#path, ...summary.at },
+        ...this.#flags(false),
+      });
+    }
+    return false;
+  }
+
+  /**
+   * A `summary` line sums up the conversation that ends at its `leafUuid`,
+   * which 1.x–2.0 often wrote into whichever session was open when they made
+   * it: kept only once that message is read in this file (before or after
+   * it); one without a leaf is kept as it is.
+   */
+  #summary(obj: Json, locator: Locator & { line: number; offset: number }) {
+    const text = typeof obj.summary === "string" ? speech(obj.summary) : "";
+    const leaf = lineKey(str(obj.leafUuid));
+    if (!text) return;
+    if (leaf === undefined || this.#lines.has(leaf)) {
+      this.builder.add("summary", text, { locator, ...this.#flags(false) });
+      return;
+    }
+    this.#summaries.set(leaf, {
+      text,
+      at: { line: locator.line, offset: locator.offset },
+    });
+    if (this.#summaries.size > MAX_PENDING_SUMMARIES) {
+      this.#summaries.delete(this.#summaries.keys().next().value ?? "");
+    }
   }
 
   #flags(sidechain: boolean): { flags?: RecordFlags } {
@@ -806,13 +1018,16 @@ class TranscriptReader {
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
+    if (this.#replayed(uuid)) return;
     const locator: Locator = uuid ? { ...base, recordId: uuid } : base;
     const time = parseTime(obj.timestamp);
     const flags = this.#flags(sidechain);
     const message = isObject(obj.message) ? obj.message : {};
     const content = message.content;
     if (type === "user") {
-      if (obj.isMeta === true) return;
+      // Text the harness wrote in the person's voice (`isSynthetic` in
+      // some 2.x builds).
+      if (obj.isMeta === true || obj.isSynthetic === true) return;
       if (obj.isCompactSummary === true) {
         this.builder.add("summary", speech(textBlocks(content, "\n\n")), {
           locator,
@@ -821,7 +1036,11 @@ class TranscriptReader {
         });
         return;
       }
-      this.#user(content, locator, time, flags);
+      this.#user(content, locator, time, flags, {
+        // A tool's injected text (a skill's body) names that tool call.
+        typed: obj.sourceToolUseID === undefined,
+        bash: obj.toolUseResult,
+      });
       return;
     }
     if (obj.isApiErrorMessage === true) {
@@ -853,12 +1072,12 @@ class TranscriptReader {
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
+    line: { typed: boolean; bash: unknown },
   ): void {
+    // The compaction agent's prompt is harness-authored, not a person's words.
+    const typed = line.typed && !this.#compactAgent;
     if (!Array.isArray(content)) {
-      // The compaction agent's prompt is harness-authored, not a person's words.
-      if (!this.#compactAgent) {
-        this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
-      }
+      if (typed) this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
       return;
     }
     const texts: string[] = [];
@@ -867,10 +1086,10 @@ class TranscriptReader {
       if (block.type === "text" && typeof block.text === "string") {
         texts.push(block.text);
       } else if (block.type === "tool_result") {
-        this.#toolResult(block, locator, time, flags);
+        this.#toolResult(block, locator, time, flags, line.bash);
       }
     }
-    if (texts.length > 0 && !this.#compactAgent) {
+    if (texts.length > 0 && typed) {
       this.#typed(texts.join("\n\n"), locator, time, flags);
     }
   }
@@ -909,7 +1128,27 @@ class TranscriptReader {
     time: number | undefined,
     flags: { flags?: RecordFlags },
   ): SessionRecord | undefined {
+    const head = text.trimStart();
+    // A skill's instructions, loaded for the agent (flagged `isMeta` since 2.0).
+    if (head.startsWith("Base directory for this skill:")) return undefined;
+    if (head.startsWith(CONTINUED)) {
+      // A compaction summary from before `isCompactSummary` marked them.
+      return this.builder.add("summary", speech(head), {
+        locator,
+        time,
+        ...flags,
+      });
+    }
     const work = harnessTurn(text);
+    if (work?.tool === "task-notification") {
+      const failed = this.#taskNotification(text);
+      return this.builder.add(work.role, work.text, {
+        locator,
+        time,
+        tool: work.tool,
+        ...(failed ? { flags: { ...flags.flags, isError: true } } : flags),
+      });
+    }
     if (work) {
       return this.builder.add(work.role, work.text, {
         locator,
@@ -925,11 +1164,17 @@ class TranscriptReader {
     });
   }
 
+  /**
+   * A tool call's result; `bash` is its line's `toolUseResult`, which says
+   * when a Bash command was left running in the background or interrupted
+   * (no exit code then).
+   */
   #toolResult(
     block: Json,
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
+    bash: unknown,
   ): void {
     const id = str(block.tool_use_id);
     const tool = id ? this.#tools.get(id) : undefined;
@@ -938,16 +1183,33 @@ class TranscriptReader {
     let text = toolResultText(block.content);
     const command = id ? this.#commands.get(id) : undefined;
     const m = /^Exit code (-?\d+)\b/.exec(text);
-    const exitCode = m ? Number(m[1]) : isError ? undefined : 0;
+    const task = backgroundTask(text, bash);
+    const unfinished = task !== undefined ||
+      (isObject(bash) && bash.interrupted === true);
+    const exitCode = m ? Number(m[1]) : isError || unfinished ? undefined : 0;
+    // Its command, this pass's record or (written by an earlier pass, which
+    // the index updates) its seq.
+    let target: SessionRecord | number | undefined;
     if (command) {
       this.#commands.delete(id as string);
       if (exitCode !== undefined) command.exitCode = exitCode;
+      target = command;
     } else if (id && this.#written.has(id)) {
-      // Its command was written by an earlier pass: the index updates it.
-      const seq = this.#written.get(id) as number;
+      target = this.#written.get(id) as number;
       this.#written.delete(id);
-      if (exitCode !== undefined) this.lateExitCodes.push({ seq, exitCode });
+      if (exitCode !== undefined) {
+        this.lateExitCodes.push({ seq: target, exitCode });
+      }
     }
+    if (task !== undefined && target !== undefined) {
+      // Left running: its exit code comes with a later check on it.
+      this.#background.set(task, target);
+      if (this.#background.size > MAX_PENDING_TOOLS) {
+        this.#background.delete(this.#background.keys().next().value ?? "");
+      }
+    }
+    const finished = finishedTask(bash);
+    if (finished) this.#settleBackground(finished.task, finished.exitCode);
     const recordFlags: RecordFlags = { ...flags.flags };
     if (isError) recordFlags.isError = true;
     const saved = text.includes("<persisted-output>") && this.#sessionDir
@@ -1003,16 +1265,50 @@ class TranscriptReader {
       });
       texts = [];
     };
+    const streamed = this.#streamedBlocks(messageId);
     for (const block of content) {
       if (!isObject(block)) continue;
       if (block.type === "text" && typeof block.text === "string") {
-        texts.push(block.text);
+        if (!streamed?.repeats(`text:${fingerprint(block.text)}`)) {
+          texts.push(block.text);
+        }
       } else if (block.type === "tool_use") {
+        const id = str(block.id);
+        // Fingerprinted: the state is redacted, and an id can look random.
+        if (id && streamed?.repeats(`tool:${fingerprint(id)}`)) continue;
         flush();
         this.#toolUse(block, messageId, locator, time, flags);
       }
     }
     flush();
+  }
+
+  /**
+   * The blocks already read of an assistant message: Claude Code writes one
+   * message over several lines (a block each, sharing `message.id`), and a
+   * line that repeats a block read before (a snapshot of the message so
+   * far) must not add it again. Undefined for a line with no message id.
+   */
+  #streamedBlocks(
+    messageId: string,
+  ): { repeats(key: string): boolean } | undefined {
+    if (messageId.startsWith("line:")) return undefined;
+    let seen = this.#streamed.get(messageId);
+    if (seen === undefined) {
+      seen = new Set();
+      this.#streamed.set(messageId, seen);
+      if (this.#streamed.size > MAX_STREAMED_MESSAGES) {
+        this.#streamed.delete(this.#streamed.keys().next().value ?? "");
+      }
+    }
+    const blocks = seen;
+    return {
+      repeats(key: string): boolean {
+        if (blocks.has(key)) return true;
+        blocks.add(key);
+        return false;
+      },
+    };
   }
 
   #toolUse(
@@ -1118,8 +1414,30 @@ class TranscriptReader {
     delete state.tools;
     delete state.files;
     delete state.commands;
+    delete state.background;
+    if (this.#background.size > 0) {
+      state.background = Object.fromEntries(
+        [...this.#background].map((
+          [task, command],
+        ) => [task, typeof command === "number" ? command : command.seq]),
+      );
+    }
     delete state.queued;
     delete state.todos;
+    delete state.lines;
+    delete state.summaries;
+    if (this.#summaries.size > 0) {
+      state.summaries = Object.fromEntries(this.#summaries);
+    }
+    delete state.streamed;
+    if (this.#streamed.size > 0) {
+      state.streamed = Object.fromEntries(
+        [...this.#streamed].map(([id, keys]) => [id, [...keys]]),
+      );
+    }
+    if (this.#lines.size > 0) {
+      state.lines = [...this.#lines].slice(-MAX_LINE_KEYS);
+    }
     if (this.#queued.length > 0) state.queued = [...this.#queued];
     if (this.#todos.size > 0) state.todos = [...this.#todos];
     const waiting = [
@@ -1138,6 +1456,29 @@ class TranscriptReader {
       };
     }
     return state;
+  }
+
+  /**
+   * A background task's notification: the exit code it reports
+   * (`(exit code N)` in its summary) goes to the command that started it.
+   * Returns whether the task failed.
+   */
+  #taskNotification(text: string): boolean {
+    const task = closedTagBody(text, "task-id")?.trim();
+    const summary = closedTagBody(text, "summary") ?? "";
+    const code = /\(exit code (-?\d+)\)/.exec(summary)?.[1];
+    if (task && code !== undefined) this.#settleBackground(task, Number(code));
+    return closedTagBody(text, "status")?.trim() === "failed";
+  }
+
+  /** Sets a background command's exit code, once its task is known done. */
+  #settleBackground(task: string, exitCode: number): void {
+    const command = this.#background.get(task);
+    if (command === undefined) return;
+    this.#background.delete(task);
+    if (typeof command === "number") {
+      this.lateExitCodes.push({ seq: command, exitCode });
+    } else command.exitCode = exitCode;
   }
 
   /** No Bash command awaits its exit code: a part may end here. */
@@ -1378,7 +1719,11 @@ export const claudeCode: Harness = {
   //    ai-title, /branch forks, to-dos and WebFetch URLs.
   // 9: an agent started by an agent has that agent as its parent.
   // 10: a saved result's preview, when its file is gone, loses its cut word.
-  revision: 10,
+  // 11: replayed lines and repeated streamed blocks read once; hook output,
+  //     skill bodies and pre-flag compaction summaries out of speech; a
+  //     background command's exit code from its task, none when
+  //     interrupted; another session's summary lines left out.
+  revision: 11,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1402,10 +1747,10 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results, WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines, compact summaries, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, <bash-notification>, also when absorbed from the queue) as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` lines, slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
+      "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
-      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, and fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks)",
+      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },
 };

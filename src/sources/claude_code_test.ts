@@ -384,7 +384,7 @@ Deno.test("parseClaudeTranscript() counts malformed, unknown and oversized lines
     const small = userLine("small");
     const path = await tempFile(
       "s1.jsonl",
-      small + big + small.replace("small", "again") + big.slice(0, 400),
+      small + big + userLine("again") + big.slice(0, 400),
     );
     const result = await parseClaudeTranscript(
       path,
@@ -1392,4 +1392,182 @@ Deno.test("parseClaudeTranscript() reads a turn of unclosed tags in linear time"
   const session = only(await parseClaudeTranscript(path, opts()));
   ok(performance.now() - t0 < 3000, `${performance.now() - t0} ms`);
   equal(session.records.at(-1)?.text, "the last words");
+});
+
+const HOME_10 = fileURLToPath(
+  new URL("../../fixtures/claude-1.0", import.meta.url),
+);
+const LEDGER = "5b7e2d90-3c41-4f8a-9e26-b1d0c4a7f318";
+const PATH_LEDGER =
+  `${HOME_10}/.claude/projects/-home-dev-ledger/${LEDGER}.jsonl`;
+
+Deno.test("parseClaudeTranscript() reads what 1.0.x–2.0 write around a conversation as what it is", async (t) => {
+  const result = await parseClaudeTranscript(
+    PATH_LEDGER,
+    opts({ source: { home: HOME_10, env: {}, os: "linux" } }),
+  );
+  equal(result.skipped, 0);
+  const s = only(result);
+  const texts = (role: string) => byRole(s, role).map((r) => r.text);
+  await t.step("a line written again with its uuid is read once", () => {
+    // An IDE reopening the session appends earlier lines again.
+    deepEqual(texts("user"), [
+      "the CSV export crashes on Feb 29, can you look?",
+      "thanks, ship it",
+    ]);
+    equal(
+      texts("tool-output").filter((x) => x.startsWith("Exit code 1")).length,
+      1,
+    );
+  });
+  await t.step(
+    "a block a later line of its message repeats is read once",
+    () => {
+      deepEqual(texts("assistant"), [
+        "I'll run the export test first.",
+        "Fixed: toIso now builds the date with Date.UTC.",
+      ]);
+      equal(
+        texts("command").filter((x) => x === "deno test export_test.ts").length,
+        1,
+      );
+    },
+  );
+  await t.step(
+    "hook output, a command's stderr and a skill body are no one's words",
+    () => {
+      const all = s.records.map((r) => r.text).join("\n");
+      for (
+        const dropped of [
+          "branch main",
+          "settings.json line 3",
+          "Base directory",
+          "Always build dates",
+          "dates are UTC",
+        ]
+      ) {
+        ok(!all.includes(dropped), `"${dropped}" should not be indexed`);
+      }
+      const hook = byRole(s, "tool-output").find((r) => r.tool === "hook");
+      equal(
+        hook?.text,
+        "[~/.claude/hooks/require-tests.sh]: run deno test before stopping",
+      );
+    },
+  );
+  await t.step("a compaction summary without its flag is a summary", () => {
+    const compaction = texts("summary").find((x) => x.startsWith("Analysis:"));
+    ok(compaction?.includes("fix the leap-day crash in toIso"));
+  });
+  await t.step(
+    "a summary line is kept once the message it names is read",
+    () => {
+      // The other one names a message of another session: 1.x wrote it here.
+      deepEqual(texts("summary").map((x) => x.split("\n")[0]), [
+        "Analysis:",
+        "Ledger CSV export fails on leap days",
+      ]);
+      const kept = byRole(s, "summary")[1];
+      equal(kept?.locator.line, 1);
+    },
+  );
+  await t.step("an interrupted command has no exit code", () => {
+    const tail = byRole(s, "command").find((r) => r.text.startsWith("tail"));
+    ok(tail);
+    equal(tail.exitCode, undefined);
+  });
+  await t.step(
+    "a command left running has the exit code its task ends with",
+    () => {
+      // From a task notification (2.1), BashOutput (2.0) or TaskOutput (2.1).
+      deepEqual(byRole(s, "command").map((r) => [r.text, r.exitCode]), [
+        ["deno test export_test.ts", 1],
+        ["deno task serve", 2],
+        ["tail -f logs/export.log", undefined],
+        ["deno lint", 0],
+        ["deno task check-dates", 0],
+      ]);
+      const note = byRole(s, "tool-output").find((r) =>
+        r.tool === "task-notification"
+      );
+      equal(note?.flags?.isError, true);
+    },
+  );
+});
+
+Deno.test("parseClaudeTranscript() resumed at any line of a replaying session gives the records of one read", async () => {
+  const full = only(await parseClaudeTranscript(PATH_LEDGER, opts()));
+  const lines = (await Deno.readTextFile(PATH_LEDGER)).split("\n").slice(0, -1);
+  const path = await tempFile(`${LEDGER}.jsonl`, "");
+  const key = (r: SessionRecord) => [r.seq, r.role, r.text, r.tool, r.exitCode];
+  for (let k = 1; k < lines.length; k++) {
+    await Deno.writeTextFile(path, lines.slice(0, k).join("\n") + "\n");
+    const head = await parseClaudeTranscript(path, opts());
+    await Deno.writeTextFile(path, lines.slice(k).join("\n") + "\n", {
+      append: true,
+    });
+    const tail = await parseClaudeTranscript(path, opts(resumeOptions(head)));
+    const records = [...head.sessions, ...tail.sessions].flatMap((s) =>
+      s.records
+    );
+    for (const late of tail.lateExitCodes ?? []) {
+      const command = records.find((r) => r.seq === late.seq);
+      if (command) command.exitCode = late.exitCode;
+    }
+    deepEqual(
+      records.map(key),
+      full.records.map(key),
+      `split at line ${k + 1}`,
+    );
+  }
+});
+
+Deno.test("parseClaudeTranscript() reads another agent's message to a teammate as its output, not a person's words", async () => {
+  const path = await tempFile(
+    "s1.jsonl",
+    userLine(
+      '<teammate-message teammate_id="team-lead" color="blue" summary="task 2">\nClaim task #2 and write the wiki page.\n</teammate-message>',
+    ) +
+      userLine(
+        'Another Claude session sent a message:\n<teammate-message teammate_id="reviewer">\nfindings: none\n</teammate-message>',
+      ) +
+      userLine("which tasks are left?"),
+  );
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(s.records.map((r) => [r.role, r.text, r.tool]), [
+    [
+      "tool-output",
+      "Claim task #2 and write the wiki page.",
+      "teammate-message",
+    ],
+    ["tool-output", "findings: none", "teammate-message"],
+    ["user", "which tasks are left?", undefined],
+  ]);
+  equal(s.title, "which tasks are left?");
+});
+
+Deno.test("parseClaudeTranscript() records an absorbed prompt's attachment written again once", async () => {
+  const attachment = queuedLine("also update the changelog");
+  const path = await tempFile(
+    "s1.jsonl",
+    userLine("bump the version") + attachment +
+      queueLine("remove", "also update the changelog", {
+        reason: "absorbed_mid_turn",
+      }) +
+      line({
+        type: "assistant",
+        sessionId: "s1",
+        timestamp: "2026-11-02T10:00:09Z",
+        uuid: crypto.randomUUID(),
+        message: { role: "assistant", content: "Bumped, changelog too." },
+      }) +
+      // An IDE reopening the session writes the attachment again.
+      attachment + userLine("thanks"),
+  );
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(byRole(s, "user").map((r) => r.text), [
+    "bump the version",
+    "also update the changelog",
+    "thanks",
+  ]);
 });
