@@ -248,6 +248,9 @@ export async function buildWorld(
     DEJA_DB: memoryPath,
     DEJA_NO_AUTO_INDEX: "1",
     DEJA_NO_AUTO_LOOP: "1",
+    // A loaded test machine must not turn a hook's 300 ms budget into a
+    // silent answer; the budget's own test sets it (on a fake clock).
+    DEJA_HOOK_BUDGET_MS: "10000",
   };
   const io = captureIo({ env, now: NOW });
   const code = await run(["index", "--quiet"], io, { keepPermissions: true });

@@ -125,8 +125,8 @@ export function boolParam(c: Context, name: string): boolean | undefined {
 }
 
 /**
- * A hash or hash prefix from a path or body: 4 to 64 hex digits, optionally
- * after `grain:` or `sha256:`. Malformed is the request's fault (400); a
+ * A hash or hash prefix from a path or body: 2 to 64 hex digits (as the CLI
+ * takes them), optionally after `grain:` or `sha256:`. Malformed is the request's fault (400); a
  * well-formed prefix nothing holds is the store's to answer (404).
  *
  * @param raw What the request gave.
@@ -136,8 +136,8 @@ export function boolParam(c: Context, name: string): boolean | undefined {
  */
 export function hashPrefix(raw: string, what: string): string {
   const p = raw.trim().toLowerCase().replace(/^(grain:)?(sha256:)?/, "");
-  if (!/^[0-9a-f]{4,64}$/.test(p)) {
-    bad(`"${raw}" is not a ${what} hash or prefix (4 to 64 hex digits)`);
+  if (!/^[0-9a-f]{2,64}$/.test(p)) {
+    bad(`"${raw}" is not a ${what} hash or prefix (2 to 64 hex digits)`);
   }
   return p;
 }
