@@ -33,7 +33,7 @@ const LONG_FLAG =
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}?[ \t])-(?:[sSkLvifgIq]+u|[pau])/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+u|[pau])/g;
 const PROGRAMS =
   /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
