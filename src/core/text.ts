@@ -157,6 +157,178 @@ export function stripBlocks(
   return out + text.slice(kept);
 }
 
+/** A block found by {@linkcode findBlocks}. */
+export interface Block {
+  /** Where its open starts. */
+  start: number;
+  /** Where its close ends. */
+  end: number;
+  /** The text between its open and its close. */
+  body: string;
+  /** Its tag name (the open's first group that matched), or "". */
+  name: string;
+}
+
+/** Options for {@linkcode findBlocks}. */
+export interface FindBlocksOptions {
+  /**
+   * A block ends only at a close of its own name (the first group of each
+   * regex that matched), as `<(a|b)>[\s\S]*?<\/\1>` does.
+   */
+  sameName?: boolean;
+  /**
+   * A name whose open may carry attributes: its open runs on to the next
+   * `>` (as `<name\b[^>]*>` does), which is found once, not read again
+   * from each open.
+   */
+  withAttributes?: string;
+}
+
+/**
+ * The blocks the regex `open[\s\S]*?close` (global) finds, left to right,
+ * in one pass: the closes are found once, so an open with no close after
+ * it costs nothing more (the regex read on to the end from each such open,
+ * quadratic in a long text of them). Every close must be a match a global
+ * scan of `close` finds (matches that cannot overlap, such as a tag).
+ *
+ * @param text The text.
+ * @param open A global regex for the open.
+ * @param close A global regex for the close.
+ * @param options Whether a close must carry its open's name; a name whose
+ * open carries attributes.
+ * @returns The blocks, in text order.
+ * @example
+ * ```ts
+ * import { findBlocks } from "./text.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const blocks = findBlocks("<a>1</a><b>2<a>", /<(a|b)>/g, /<\/(a|b)>/g, {
+ *   sameName: true,
+ * });
+ * deepEqual(blocks, [{ start: 0, end: 8, body: "1", name: "a" }]);
+ * ```
+ */
+export function findBlocks(
+  text: string,
+  open: RegExp,
+  close: RegExp,
+  options: FindBlocksOptions = {},
+): Block[] {
+  const nameOf = (m: RegExpExecArray) =>
+    m.slice(1).find((g) => g !== undefined) ?? "";
+  const blocks: Block[] = [];
+  open.lastIndex = 0;
+  let m = open.exec(text);
+  if (m === null) return blocks;
+  // Each close by name (one list when names need not match), and how far
+  // into its list the opens have come.
+  const closes = new Map<
+    string,
+    { at: number[]; end: number[]; next: number }
+  >();
+  close.lastIndex = 0;
+  for (let c = close.exec(text); c !== null; c = close.exec(text)) {
+    const key = options.sameName ? nameOf(c) : "";
+    let list = closes.get(key);
+    if (!list) closes.set(key, list = { at: [], end: [], next: 0 });
+    list.at.push(c.index);
+    list.end.push(close.lastIndex);
+    if (c[0].length === 0) close.lastIndex++;
+  }
+  let gt = -1;
+  for (; m !== null; m = open.exec(text)) {
+    const name = nameOf(m);
+    let bodyStart = open.lastIndex;
+    if (name !== "" && name === options.withAttributes) {
+      if (gt !== -2 && gt < bodyStart) gt = text.indexOf(">", bodyStart);
+      // No `>` after this open: none after a later one.
+      if (gt < 0) {
+        gt = -2;
+        continue;
+      }
+      bodyStart = gt + 1;
+    }
+    const list = closes.get(options.sameName ? name : "");
+    if (!list) continue;
+    while (list.next < list.at.length && list.at[list.next]! < bodyStart) {
+      list.next++;
+    }
+    if (list.next === list.at.length) continue;
+    const end = list.end[list.next]!;
+    blocks.push({
+      start: m.index,
+      end,
+      body: text.slice(bodyStart, list.at[list.next]!),
+      name,
+    });
+    open.lastIndex = end;
+  }
+  return blocks;
+}
+
+/**
+ * The first block from `open` to the first `close` after it, as the lazy
+ * regex `open[\s\S]*?close` (not global) finds it, with two searches: when
+ * the first open has no close after it, no later one has (the regex read on
+ * to the end from each).
+ *
+ * @param text The text.
+ * @param block The `[open, close]` literals.
+ * @returns The block, or undefined when there is none.
+ * @example
+ * ```ts
+ * import { firstBlock } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(firstBlock("a<x>b</x>", ["<x>", "</x>"])?.body, "b");
+ * ```
+ */
+export function firstBlock(
+  text: string,
+  [open, close]: readonly [string, string],
+): Block | undefined {
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const bodyEnd = text.indexOf(close, start + open.length);
+  if (bodyEnd < 0) return undefined;
+  return {
+    start,
+    end: bodyEnd + close.length,
+    body: text.slice(start + open.length, bodyEnd),
+    name: "",
+  };
+}
+
+/**
+ * The text without the blocks {@linkcode findBlocks} finds, each replaced
+ * by `by` (or what `by` returns for it).
+ *
+ * @param text The text.
+ * @param blocks Blocks of `text`, in order, as findBlocks returns them.
+ * @param by What each block becomes.
+ * @returns The text with the blocks replaced.
+ * @example
+ * ```ts
+ * import { findBlocks, withoutBlocks } from "./text.ts";
+ * import { equal } from "node:assert/strict";
+ * const text = "a<x>b</x>c";
+ * equal(withoutBlocks(text, findBlocks(text, /<x>/g, /<\/x>/g)), "ac");
+ * ```
+ */
+export function withoutBlocks(
+  text: string,
+  blocks: readonly Block[],
+  by: string | ((block: Block) => string) = "",
+): string {
+  if (blocks.length === 0) return text;
+  const parts: string[] = [];
+  let kept = 0;
+  for (const b of blocks) {
+    parts.push(text.slice(kept, b.start), typeof by === "string" ? by : by(b));
+    kept = b.end;
+  }
+  parts.push(text.slice(kept));
+  return parts.join("");
+}
+
 /**
  * Cuts text to about {@linkcode MAX_RECORD_CHARS}: its first and last
  * halves, each ending at a blank, with a line saying how much was left out

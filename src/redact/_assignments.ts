@@ -18,9 +18,10 @@ import {
   isRedacted,
   isReference,
   isTypeWord,
+  lineStartWithin,
   readValue,
-  SENTENCE_END,
   type ValueSpan,
+  withoutSentenceEnd,
 } from "./_scan.ts";
 
 // Credential words in other languages and scripts.
@@ -125,7 +126,9 @@ const PUBLIC_KEY = /public[\w.-]*$/i;
 const KEY_WORD_IN_VALUE = /pass|pwd|secret|token|key|auth|cred/i;
 const SCHEME_FIRST =
   /^(bearer|token|basic|bot|apikey|api-key|sso-key|ssws)[ \t]+/i;
-const COOKIE_PAIR = /([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;
+// Only at a name's first character: tried inside a name, the same pair
+// failed again over the rest of it (quadratic in a long run).
+const COOKIE_PAIR = /(?<![^\s=;,"'\\])([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;
 const SESSIONISH =
   /sess|sid|token|auth|jwt|csrf|xsrf|remember|login|secret|cred|key|^__(?:host|secure)-|identity|access|refresh/i;
 
@@ -150,7 +153,7 @@ function credentialValueOk(
   envLine = false,
 ): boolean {
   // "auth: required." ends a sentence; the period is no part of a word.
-  const value = quoted || tight ? raw : raw.replace(SENTENCE_END, "");
+  const value = quoted || tight ? raw : withoutSentenceEnd(raw);
   if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
   if (isPlaceholder(value) || isTypeWord(value)) return false;
   if (quoted) {
@@ -209,7 +212,15 @@ function randomPart(part: string): boolean {
   return part.length >= 8 && part.length / humps.length < 2;
 }
 
-function authorizationValue(text: string, from: number, edits: Edits): void {
+/**
+ * Adds an edit for an Authorization header's value at `from`; returns the
+ * value it read, if any.
+ */
+function authorizationValue(
+  text: string,
+  from: number,
+  edits: Edits,
+): ValueSpan | null {
   let i = from;
   while (text[i] === " " || text[i] === "\t") i++;
   if (text[i] === "\\") i++;
@@ -217,27 +228,42 @@ function authorizationValue(text: string, from: number, edits: Edits): void {
   const scheme = SCHEME_FIRST.exec(text.slice(i, i + 20));
   if (scheme) i += scheme[0].length;
   const v = readValue(text, i);
-  if (!v) return;
+  if (!v) return null;
   const value = text.slice(v.start, v.end);
-  if (value.length < 3 || isRedacted(value)) return;
-  if (isReference(value) || isPlaceholder(value)) return;
+  if (value.length < 3 || isRedacted(value)) return v;
+  if (isReference(value) || isPlaceholder(value)) return v;
   // No scheme: "Authorization: required" is prose; a token is not a word.
   if (scheme ? isTypeWord(value) : isPlainWord(value) || value.length < 8) {
-    return;
+    return v;
   }
   // A value split by a shell line continuation goes whole.
   const more = continuedRun(text, v.end);
   edits.push({ start: v.start, end: more?.end ?? v.end, id: "bearer" });
+  return v;
 }
 
-function cookieValues(text: string, from: number, edits: Edits): void {
+/**
+ * Adds an edit for each session-like pair of the cookie header whose value
+ * starts at `from`, read to the line's end or 4 KiB. `read` is how far the
+ * headers before it were read: a header inside that is read on from there
+ * (less 256 characters, for a pair the last read cut), so a line of many
+ * headers costs its length, not a window per header. Returns how far this
+ * one read.
+ */
+function cookieValues(
+  text: string,
+  from: number,
+  read: number,
+  edits: Edits,
+): number {
   let i = from;
   while (text[i] === " " || text[i] === "\t") i++;
   if (text[i] === "\\") i++;
   if (text[i] === '"' || text[i] === "'") i++;
   // A cookie header is one line; 4 KiB of it is plenty and bounds the work.
-  let to = text.indexOf("\n", i);
-  if (to < 0 || to - i > 4096) to = Math.min(text.length, i + 4096);
+  const nl = text.slice(i, i + 4097).indexOf("\n");
+  const to = nl < 0 ? Math.min(text.length, i + 4096) : i + nl;
+  if (i < read) i = Math.min(to, Math.max(i, read - 256));
   const line = text.slice(i, to);
   COOKIE_PAIR.lastIndex = 0;
   let p: RegExpExecArray | null;
@@ -248,6 +274,7 @@ function cookieValues(text: string, from: number, edits: Edits): void {
     const start = i + p.index + p[1]!.length + 1;
     edits.push({ start, end: start + value.length, id: "cookie" });
   }
+  return to;
 }
 
 const XML_ELEMENT = new RegExp(
@@ -382,8 +409,8 @@ export function groovyPasswordAt(
 ): boolean {
   GROOVY_PASSWORD.lastIndex = at;
   if (!GROOVY_PASSWORD.test(text)) return false;
-  const lineStart = text.lastIndexOf("\n", at) + 1;
-  if (at - lineStart > 80 || !GROOVY_HEAD.test(text.slice(lineStart, at))) {
+  const lineStart = lineStartWithin(text, at, 80);
+  if (lineStart < 0 || !GROOVY_HEAD.test(text.slice(lineStart, at))) {
     return false;
   }
   const v = readValue(text, GROOVY_PASSWORD.lastIndex);
@@ -407,12 +434,32 @@ const JSON_STRING_VALUE = /"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"/;
 function sensitiveValues(text: string, edits: Edits): void {
   if (!text.includes('"sensitive"')) return;
   SENSITIVE.lastIndex = 0;
+  // The braces around each mark are found by reading on from the last
+  // mark's, and an object is searched for its `"value"` again only when the
+  // last search cannot answer (a later mark of the same object reports the
+  // same value): a search from each mark made a long text of marks
+  // quadratic.
+  let open = -1;
+  let openRead = 0;
+  let close = -1;
+  let searched = { from: -1, close: -1, valueAt: -1 };
   let m: RegExpExecArray | null;
   while ((m = SENSITIVE.exec(text)) !== null) {
-    const open = text.lastIndexOf("{", m.index);
-    const close = text.indexOf("}", m.index);
+    const brace = text.slice(openRead, m.index + 1).lastIndexOf("{");
+    if (brace >= 0) open = openRead + brace;
+    openRead = m.index + 1;
+    if (close !== -2 && close < m.index) {
+      close = text.indexOf("}", m.index);
+      // No `}` after this mark: none after a later one.
+      if (close < 0) close = -2;
+    }
     if (open < 0 || close < 0) continue;
+    if (
+      searched.close === close && searched.from <= open &&
+      (searched.valueAt < 0 || searched.valueAt >= open)
+    ) continue;
     const value = JSON_STRING_VALUE.exec(text.slice(open, close));
+    searched = { from: open, close, valueAt: value ? open + value.index : -1 };
     if (!value) continue;
     const end = open + value.index + value[0].length - 1;
     credentialAt(edits, end - value[1]!.length, value[1]!);
@@ -513,7 +560,8 @@ function keyLikeValue(value: string): boolean {
 
 /**
  * `AZURE_OPENAI_KEY=0b22…`, `MAPS_KEY: 9f3a…`: a key-like value after an
- * env-style `…_KEY` name that no credential word ends.
+ * env-style `…_KEY` name that no credential word ends. Returns the value
+ * it read, if any.
  */
 function envKeyValue(
   text: string,
@@ -522,17 +570,18 @@ function envKeyValue(
   k: number,
   key: string,
   edits: Edits,
-): void {
-  if (sep !== "=" && sep !== ":") return;
+): ValueSpan | null {
+  if (sep !== "=" && sep !== ":") return null;
   // A GPG key id (the Python images' GPG_KEY) names a public key.
-  if (PUBLIC_KEY.test(key) || /[GP]PG_KEY$/.test(key)) return;
-  if (!envKeyName(text, k)) return;
+  if (PUBLIC_KEY.test(key) || /[GP]PG_KEY$/.test(key)) return null;
+  if (!envKeyName(text, k)) return null;
   const v = readValue(text, at + 1);
-  if (!v) return;
+  if (!v) return null;
   const value = text.slice(v.start, v.end);
   if (keyLikeValue(value)) {
     edits.push({ start: v.start, end: v.end, id: "credential" });
   }
+  return v;
 }
 
 /** Whether `name` (a variable, a parameter path) names a credential. */
@@ -638,8 +687,8 @@ function tailOf(text: string, at: number): string {
 
 /** Checks the row whose first column ends at `at` and whose value starts at `gap`. */
 function alignedRow(text: string, at: number, gap: number, edits: Edits) {
-  const lineStart = text.lastIndexOf("\n", at) + 1;
-  if (at - lineStart > 80) return;
+  const lineStart = lineStartWithin(text, at, 80);
+  if (lineStart < 0) return;
   const head = ROW_HEAD.exec(text.slice(lineStart, at));
   if (!head) return;
   ROW_VALUE.lastIndex = gap;
@@ -691,6 +740,9 @@ function setterCalls(text: string, edits: Edits): void {
   }
 }
 
+/** Bare values longer than this are read once, with the keys inside them. */
+const LONG_VALUE = 256;
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   xmlValues(text, edits);
@@ -704,9 +756,18 @@ export function collectAssignments(text: string, edits: Edits): void {
   }
   setterCalls(text, edits);
   ASSIGNMENT.lastIndex = 0;
+  // A key inside a long bare value read before (`pwd=pwd=…`, a minified
+  // bundle) is not read again: each would read, and test, the rest of the
+  // run, quadratic in its length.
+  let longValueEnd = -1;
+  const readLong = (v: ValueSpan | null) => {
+    if (v && !v.quoted && v.end - v.start > LONG_VALUE) longValueEnd = v.end;
+  };
+  let cookieRead = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
     const at = m.index;
+    if (at < longValueEnd) continue;
     let sep = separatorAt(text, at);
     if (sep.length > 1) ASSIGNMENT.lastIndex = at + sep.length;
     let k = at - 1;
@@ -736,16 +797,20 @@ export function collectAssignments(text: string, edits: Edits): void {
     ) continue;
     const key = text.slice(Math.max(0, k - 31), k + 1);
     if (AUTH_END.test(key)) {
-      if (sep === ":" || sep === "=") authorizationValue(text, at + 1, edits);
+      if (sep === ":" || sep === "=") {
+        readLong(authorizationValue(text, at + 1, edits));
+      }
       continue;
     }
     if (COOKIE_END.test(key)) {
-      if (sep === ":" || sep === "=") cookieValues(text, at + 1, edits);
+      if (sep === ":" || sep === "=") {
+        cookieRead = cookieValues(text, at + 1, cookieRead, edits);
+      }
       continue;
     }
     const word = CREDENTIAL_END.exec(key);
     if (!word) {
-      envKeyValue(text, at, sep, k, key, edits);
+      readLong(envKeyValue(text, at, sep, k, key, edits));
       continue;
     }
     // `--secret=…`, `--api-key=…`: a flag's value is the command-line
@@ -758,6 +823,7 @@ export function collectAssignments(text: string, edits: Edits): void {
       v = yamlValueBelow(text, at);
     }
     if (!v) continue;
+    readLong(v);
     const value = text.slice(v.start, v.end);
     // Go's test log (`--- PASS: TestLogin/valid_user`) names a test.
     if (

@@ -19,8 +19,8 @@ import {
   isReference,
   isTypeWord,
   readValue,
-  SENTENCE_END,
   type ValueSpan,
+  withoutSentenceEnd,
 } from "./_scan.ts";
 
 const ID = "cli-credential";
@@ -61,7 +61,7 @@ function programAt(text: string, at: number): string {
  * and ALL_CAPS names are left alone (`--password prompt`).
  */
 function valueOk(raw: string, spaced: boolean): boolean {
-  const value = spaced ? raw.replace(SENTENCE_END, "") : raw;
+  const value = spaced ? withoutSentenceEnd(raw) : raw;
   if (value.length === 0 || isRedacted(value)) return false;
   if (isReference(value) || isPlaceholder(value) || isPathValue(value)) {
     return false;
@@ -136,6 +136,9 @@ export function collectLongFlags(text: string, edits: Edits): void {
 
 /** Adds an edit for every password given to sshpass, mysql, curl, redis-cli or docker login. */
 export function collectShortFlags(text: string, edits: Edits): void {
+  // Each flag's look back would find no program (300 characters each).
+  PROGRAMS.lastIndex = 0;
+  if (!PROGRAMS.test(text)) return;
   SHORT_FLAG.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SHORT_FLAG.exec(text)) !== null) {
@@ -333,11 +336,84 @@ function positional(
 ): void {
   for (const [literal, re] of forms) {
     if (!text.includes(literal)) continue;
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
+    for (const m of matchesOf(re, text)) {
       const [start, end] = m.indices![2]!;
       take(text, { start, end, quoted: false }, false, edits);
+    }
+  }
+}
+
+/** A lazy run over the rest of a command (`[^\n|;&]*?`) or of a line (`[^\n]*?`). */
+const LAZY_RUN = /\[\^\\n\|;&\]\*\?|\[\^\\n\]\*\?/;
+
+/**
+ * A form split at its first lazy run: the part before it (the program's
+ * name) and the whole form, sticky, with the characters the run stops at.
+ */
+interface SplitForm {
+  head: RegExp;
+  whole: RegExp;
+  stops: string;
+}
+
+const SPLIT_FORMS = new Map<RegExp, SplitForm | null>();
+
+function splitForm(re: RegExp): SplitForm | null {
+  if (SPLIT_FORMS.has(re)) return SPLIT_FORMS.get(re)!;
+  const lazy = LAZY_RUN.exec(re.source);
+  const split = lazy
+    ? {
+      // The run may open an optional group: `(?:[^\n|;&]*?[ \t])?`.
+      head: new RegExp(
+        re.source.slice(0, lazy.index).replace(/\(\?:$/, ""),
+        "g",
+      ),
+      whole: new RegExp(re.source, re.flags.replace("g", "y")),
+      stops: lazy[0].includes("|") ? "\n|;&" : "\n",
+    }
+    : null;
+  SPLIT_FORMS.set(re, split);
+  return split;
+}
+
+/**
+ * The matches `re` (global) finds in `text`. A form with a lazy run (a
+ * program's name, anything on its command, then a flag) is tried only
+ * where its head is, and when it fails there, not at another head of the
+ * same command that its run already passed over: tried at each, a long
+ * command repeating the name (`openssl openssl …`) was quadratic.
+ */
+function* matchesOf(re: RegExp, text: string): Generator<RegExpExecArray> {
+  const split = splitForm(re);
+  let m: RegExpExecArray | null;
+  if (!split) {
+    re.lastIndex = 0;
+    while ((m = re.exec(text)) !== null) yield m;
+    return;
+  }
+  const { head, whole, stops } = split;
+  // The head and the command end of the last failed try.
+  let failedHeadEnd = -1;
+  let commandEnd = -1;
+  head.lastIndex = 0;
+  let h: RegExpExecArray | null;
+  while ((h = head.exec(text)) !== null) {
+    const at = h.index;
+    const headEnd = at + h[0].length;
+    head.lastIndex = at + 1;
+    // What the run reads from this head, the last failed try read too.
+    if (at < commandEnd && headEnd >= failedHeadEnd) continue;
+    whole.lastIndex = at;
+    m = whole.exec(text);
+    if (m) {
+      head.lastIndex = Math.max(at + 1, whole.lastIndex);
+      yield m;
+      continue;
+    }
+    failedHeadEnd = headEnd;
+    commandEnd = headEnd;
+    while (commandEnd < text.length && !stops.includes(text[commandEnd]!)) {
+      commandEnd++;
     }
   }
 }

@@ -12,7 +12,24 @@ const PEM_HEADER =
 const PEM_ANY_FOOTER =
   /-----END (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----/g;
 const PEM_GAP = /^(?:\s|\\+[rn])*/;
-const PEM_GAP_END = /(?:\s|\\+[rn])*$/;
+
+/**
+ * How many characters of blanks and written-out line breaks (`\n`, `\\r`)
+ * end `body`. Read backwards: the regex `/(?:\s|\\+[rn])*$/` tried every
+ * start in a long run of blanks, quadratic in its length.
+ */
+function gapEndLength(body: string): number {
+  let i = body.length;
+  while (i > 0) {
+    const c = body[i - 1]!;
+    if (/\s/.test(c)) i--;
+    else if ((c === "r" || c === "n") && body[i - 2] === "\\") {
+      i -= 2;
+      while (body[i - 1] === "\\") i--;
+    } else break;
+  }
+  return body.length - i;
+}
 // A block cut short is only taken when key material follows the header, so
 // a sentence that names the header keeps the text after it.
 const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
@@ -25,22 +42,28 @@ export function collectPrivateKeys(text: string, edits: Edits): void {
   if (text.indexOf("Private-Lines:") >= 0) puttyKeys(text, edits);
   if (text.indexOf("-----BEGIN ") < 0) return;
   PEM_HEADER.lastIndex = 0;
+  // From here on no footer follows: not searched for again at each
+  // header of a long run of them.
+  let noFooterFrom = Infinity;
   let m: RegExpExecArray | null;
   while ((m = PEM_HEADER.exec(text)) !== null) {
     const bodyStart = m.index + m[0].length;
-    let footerAt = text.indexOf(`-----END ${m[1]}-----`, bodyStart);
-    if (footerAt < 0) {
+    let footerAt = bodyStart >= noFooterFrom
+      ? -1
+      : text.indexOf(`-----END ${m[1]}-----`, bodyStart);
+    if (footerAt < 0 && bodyStart < noFooterFrom) {
       PEM_ANY_FOOTER.lastIndex = bodyStart;
       footerAt = PEM_ANY_FOOTER.exec(text)?.index ?? -1;
+      if (footerAt < 0) noFooterFrom = bodyStart;
     }
     const bodyEnd = footerAt < 0 ? text.length : footerAt;
     const body = text.slice(bodyStart, bodyEnd);
     const lead = PEM_GAP.exec(body)![0].length;
-    const trail = footerAt < 0 ? 0 : PEM_GAP_END.exec(body)![0].length;
+    const trail = footerAt < 0 ? 0 : gapEndLength(body);
     const inner = body.slice(lead, body.length - trail);
     if (footerAt >= 0) PEM_HEADER.lastIndex = footerAt;
-    if (inner.length === 0 || isRedacted(inner)) continue;
     if (footerAt < 0 && !PEM_BODY_START.test(inner)) continue;
+    if (inner.length === 0 || isRedacted(inner)) continue;
     edits.push({
       start: bodyStart + lead,
       end: bodyEnd - trail,
@@ -59,7 +82,7 @@ const PPK_MAC = /Private-(?:MAC|Hash):[ \t]*([0-9a-fA-F]{16,})/y;
 
 /** The length of `body` less its trailing blanks and written-out line breaks. */
 function trimmedLength(body: string): number {
-  return body.length - PEM_GAP_END.exec(body)![0].length;
+  return body.length - gapEndLength(body);
 }
 
 /**

@@ -36,7 +36,23 @@ export type Collect = (text: string, edits: Edits) => void;
  * ignored when deciding whether a value is an ordinary word. `!` and `?` may
  * belong to a password, so they are not in it.
  */
-export const SENTENCE_END = /[.,;:)\]"'»”]+$/;
+const SENTENCE_MARKS = ".,;:)]\"'»”";
+
+/**
+ * How many characters at the end of `value` are all in `marks`. Read
+ * backwards: a regex such as `/[.,;:]+$/` tries every start in a long run
+ * of those characters, quadratic in its length.
+ */
+export function trailingLength(value: string, marks = SENTENCE_MARKS): number {
+  let i = value.length;
+  while (i > 0 && marks.includes(value[i - 1]!)) i--;
+  return value.length - i;
+}
+
+/** `value` less the sentence punctuation that ends it. */
+export function withoutSentenceEnd(value: string): string {
+  return value.slice(0, value.length - trailingLength(value));
+}
 
 /** Where a value sits in the text, and whether quotes enclose it. */
 export interface ValueSpan {
@@ -75,9 +91,7 @@ export function readValue(text: string, i: number): ValueSpan | null {
     const end = escaped
       ? text.indexOf("\\".repeat(slashes) + c, start)
       : closingQuote(text, c, start);
-    if (end < 0) return null;
-    const nl = text.indexOf("\n", start);
-    if (nl >= 0 && nl < end) return null;
+    if (end < 0 || hasNewline(text, start, end)) return null;
     return { start, end, quoted: true };
   }
   if (escaped) return null;
@@ -98,8 +112,33 @@ export function readValue(text: string, i: number): ValueSpan | null {
 
 /** Whether a `?` stands before `at` on its line (within 2 KiB): a URL query. */
 function inQuery(text: string, at: number): boolean {
-  const q = text.lastIndexOf("?", at);
-  return q >= 0 && at - q < 2048 && text.lastIndexOf("\n", at) < q;
+  // Only the 2 KiB before `at` are read: a search back over the whole text
+  // at each value made a long text of `password=&…` quadratic.
+  const from = Math.max(0, at - 2047);
+  const head = text.slice(from, at + 1);
+  const q = head.lastIndexOf("?");
+  return q >= 0 && head.indexOf("\n", q) < 0;
+}
+
+/** Whether a line break stands in `[from, to)`, read no further than `to`. */
+function hasNewline(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) return true;
+  return false;
+}
+
+/**
+ * Where the line holding `at` starts, when that is at most `max` characters
+ * before `at`; -1 when it is further (only that far back is read).
+ */
+export function lineStartWithin(
+  text: string,
+  at: number,
+  max: number,
+): number {
+  for (let i = at - 1; i >= 0 && at - i <= max + 1; i--) {
+    if (text.charCodeAt(i) === 10) return i + 1;
+  }
+  return at <= max ? 0 : -1;
 }
 
 const CONTINUED = /\\\r?\n[ \t]*([A-Za-z0-9._~+\/=-]{8,})/y;

@@ -566,6 +566,18 @@ const SHAPE_AT = new RegExp(
 const SHAPE_RES = SHAPES.map((s) =>
   new RegExp(`(?:${s.pattern})(?![A-Za-z0-9_-])`, "y")
 );
+/**
+ * Shapes whose pattern has an open-ended repeat (`{20,}`, `+`, `*`): one try
+ * may read to the end of the run. Runs of many `-` and `/` (a minified
+ * bundle, `sk-sk-sk-…`) would have such a shape tried at each piece, each
+ * reading the rest of the run: quadratic. A run gets at most
+ * {@link OPEN_ENDED_TRIES} of them.
+ */
+const OPEN_ENDED = SHAPES.map((s) =>
+  /\{\d+,\}|[*+]/.test(s.pattern.replace(/\\.|\[(?:\\.|[^\]])*\]/g, ""))
+);
+/** Tries of open-ended shapes per run; an ordinary run makes one or two. */
+const OPEN_ENDED_TRIES = 32;
 // Shape prefixes by their first two characters, with their shapes in rank
 // order, so a run is tested with two lookups and a startsWith before the
 // one regex of that shape runs.
@@ -927,6 +939,7 @@ function tokenRun(
     }
   }
   let found = false;
+  let openEndedTries = 0;
   let dashAt = -1;
   let s = from;
   while (s >= 0 && s < b - 15) {
@@ -946,6 +959,9 @@ function tokenRun(
     } else if (starts) {
       for (const { prefix, index } of starts) {
         if (!text.startsWith(prefix, s)) continue;
+        if (OPEN_ENDED[index] && openEndedTries++ >= OPEN_ENDED_TRIES) {
+          continue;
+        }
         const re = SHAPE_RES[index]!;
         re.lastIndex = s;
         m = re.exec(text);

@@ -16,7 +16,7 @@ import {
 } from "./_scan.ts";
 
 const AUTHORITY_END = /[\s\/?#"'<>`\\]/g;
-const URL_END = /[\s"'<>`\\]/g;
+const URL_END = /[\s"'<>`\\]/;
 /** Query parameters that carry a signature or key (Azure SAS, S3, GCS). */
 const SIGNATURE_PARAM =
   /[?&](?:sig|signature|x-amz-signature|x-goog-signature)=([^&#\s"'<>`\\]{8,})/gi;
@@ -70,6 +70,16 @@ function signatures(text: string, from: number, to: number, edits: Edits) {
   }
 }
 
+/**
+ * Where the URL that reaches `from` ends (at a blank, quote or bracket), or
+ * `from + max` when that comes first: only that much is read, so a long
+ * text of URLs with no blank is not read to its end at each one.
+ */
+function urlEndWithin(text: string, from: number, max: number): number {
+  const end = URL_END.exec(text.slice(from, from + max))?.index;
+  return end === undefined ? Math.min(text.length, from + max) : from + end;
+}
+
 /** What may follow a URL's `@`: a host name or address, a port, then the path. */
 const HOST_AFTER =
   /[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?(?=[\/?#\s"'<>`\\,;)\]]|$)/y;
@@ -87,12 +97,8 @@ function userinfoEnd(text: string, host: number, stop: number): number {
   const colon = text.indexOf(":", host);
   if (/^\d+$/.test(text.slice(colon + 1, stop))) return stop;
   if (!/^[\w.%+@-]*$/.test(text.slice(host, colon))) return stop;
-  URL_END.lastIndex = stop;
-  const end = Math.min(
-    URL_END.exec(text)?.index ?? text.length,
-    stop + 256,
-  );
-  const at = text.lastIndexOf("@", end - 1);
+  const end = urlEndWithin(text, stop, 256);
+  const at = stop + 1 + text.slice(stop + 1, end).lastIndexOf("@");
   if (at <= stop) return stop;
   HOST_AFTER.lastIndex = at + 1;
   return HOST_AFTER.test(text) ? at + 1 : stop;
@@ -146,11 +152,14 @@ export function collectUrls(text: string, edits: Edits): void {
     webhookPath(text, host, DISCORD_PATH, "discord-webhook", edits);
     webhookPath(text, host, TEAMS_PATH, "teams-webhook", edits);
     webhookPath(text, host, RPC_KEY_PATH, "url-credentials", edits);
+    const next = text.indexOf("://", stop);
     if (text[stop] === "?" || text[stop] === "/") {
-      URL_END.lastIndex = stop;
-      const end = URL_END.exec(text)?.index ?? text.length;
-      signatures(text, stop, Math.min(end, stop + 8192), edits);
+      // A query is read up to the next URL, whose own query that one reads:
+      // URLs run together with no blank (`https://x/?sig=…https://x/?…`)
+      // are not each read for 8 KiB.
+      const end = urlEndWithin(text, stop, 8192);
+      signatures(text, stop, next < 0 ? end : Math.min(end, next), edits);
     }
-    at = text.indexOf("://", stop);
+    at = next;
   }
 }

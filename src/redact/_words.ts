@@ -17,7 +17,8 @@ import {
   isRedacted,
   isReference,
   readValue,
-  SENTENCE_END,
+  trailingLength,
+  withoutSentenceEnd,
 } from "./_scan.ts";
 
 const PASS = /pass/gi;
@@ -31,7 +32,10 @@ const PROSE = new RegExp(
     .raw`pass(?:word|phrase|wd|code)(?:${FOR_WHAT}[ \t]*:[ \t]*(?!(?:is|was)\b)|(?:${FOR_WHAT})?(?:[ \t]*:?[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:(?:now|still|just)[ \t]+)?(?:set|changed|reset|updated|rotated)[ \t]+to[ \t]+|[ \t]*:?[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(?:now|still|just)[ \t]+)?))`,
   "iy",
 );
-const TRAILING_MARKS = /[!?]+$/;
+/** `value` less the `!` and `?` that end it. */
+function withoutTrailingMarks(value: string): string {
+  return value.slice(0, value.length - trailingLength(value, "!?"));
+}
 /** A passphrase quoted a few words after the word: "the passphrase you gave ('…')". */
 const QUOTED_NEAR =
   /pass(?:word|phrase|wd|code)\b[^'"`\n]{0,40}?(['"`])([^'"`\s]{8,})\1/iy;
@@ -55,11 +59,10 @@ function proseValue(text: string, at: number, edits: Edits): void {
     // A bare value runs to the first space, less sentence punctuation.
     end = from;
     while (end < text.length && !/\s/.test(text[end]!)) end++;
-    const trail = SENTENCE_END.exec(text.slice(v.start, end));
-    if (trail) end -= trail[0].length;
+    end -= trailingLength(text.slice(v.start, end));
   }
   const cut = text.slice(v.start, end);
-  const value = v.quoted ? cut : cut.replace(TRAILING_MARKS, "");
+  const value = v.quoted ? cut : withoutTrailingMarks(cut);
   if (value.length < 4 || isRedacted(value) || isReference(value)) return;
   if (isPlaceholder(value)) return;
   const digitOrSymbol = /[0-9]/.test(value) ||
@@ -154,7 +157,7 @@ function spoken(m: RegExpExecArray, edits: Edits): void {
 
 /** The same for a match at `index` of text `whole` whose value is `raw`. */
 function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
-  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (!secretWord(value)) return;
   const start = index + whole.lastIndexOf(raw);
   edits.push({ start, end: start + value.length, id: "prose-password" });
@@ -204,7 +207,7 @@ function labelled(text: string, at: number, edits: Edits): boolean {
     raw = raw.slice(1);
     start++;
   }
-  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (!secretWord(value)) return false;
   edits.push({ start, end: start + value.length, id: "prose-password" });
   return true;
@@ -227,7 +230,7 @@ function valueBefore(text: string, at: number, edits: Edits): void {
  * of words (`PBKDF2_SHA256_ITERATIONS`), env variable, path or URL.
  */
 function strongPassword(raw: string): boolean {
-  const value = raw.replace(SENTENCE_END, "").replace(TRAILING_MARKS, "");
+  const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (value.length < 8 || !/[0-9]/.test(value)) return false;
   if (!/[A-Z]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return false;
   if (ENV_NAME.test(value) || isIdentifierLike(value)) return false;
@@ -370,7 +373,7 @@ function keyIs(text: string, edits: Edits): void {
       spokenAt(m.index, m[0], raw, edits);
       continue;
     }
-    const value = raw.replace(SENTENCE_END, "");
+    const value = withoutSentenceEnd(raw);
     if (!randomKey(value)) continue;
     const start = m.index + m[0].length - raw.length;
     edits.push({ start, end: start + value.length, id: "prose-password" });

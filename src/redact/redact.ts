@@ -24,7 +24,7 @@ import { type Edit, type Edits, marker } from "./_scan.ts";
  * written under another revision has every file read again by the next
  * `deja index`, so secrets the new rules find are no longer kept in it.
  */
-export const REDACTION_REVISION = 8;
+export const REDACTION_REVISION = 9;
 
 /** What redact() returns. */
 export interface RedactionResult {
@@ -216,9 +216,13 @@ function unicodeEscaped(
  * `@`, `/`, `?`, `&`), also escaped twice (`%253A`).
  */
 const PERCENT_ESCAPE = /%(?:25)?(?:3[dDaA]|40|2[fF]|3[fF]|26)/;
-/** A run without blanks that holds such an escape. */
+/**
+ * A run without blanks that holds such an escape, tried only where a run
+ * starts: tried inside one too, a long run with no escape (a base64 blob)
+ * was read again from each of its characters, quadratic in its length.
+ */
 const ENCODED_RUN =
-  /[^\s"'<>`]*%(?:25)?(?:3[dDaA]|40|2[fF]|3[fF]|26)[^\s"'<>`]*/g;
+  /(?<![^\s"'<>`])[^\s"'<>`]*%(?:25)?(?:3[dDaA]|40|2[fF]|3[fF]|26)[^\s"'<>`]*/g;
 
 /**
  * Credentials hidden in percent-encoded text (a URL carried in another

@@ -2469,3 +2469,54 @@ Deno.test("redact() keeps what the seventh audit's rules could over-reach to", a
     });
   }
 });
+
+Deno.test("redact() takes time linear in the text on repeated key-like text", async (t) => {
+  // Each of these took from 40 s to many minutes before its rule's work
+  // was bounded (a regex or a search read the rest of the text again at
+  // each of thousands of anchors); now each takes a fraction of a second.
+  const repeated = (unit: string, size: number) =>
+    unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const unchanged: Array<[string, string, "command" | "output"]> = [
+    [
+      "sk- x 66k (a shape tried at every dash)",
+      repeated("sk-", 200_000),
+      "output",
+    ],
+    ["eyJ- x 50k", repeated("eyJ-", 200_000), "output"],
+    [
+      "Cookie:a x 25k (4 KiB read at each)",
+      repeated("Cookie:a", 200_000),
+      "output",
+    ],
+    [
+      "openssl x 75k (a lazy run at each name)",
+      repeated("openssl ", 600_000),
+      "command",
+    ],
+    [
+      "a base64 run, then a percent escape",
+      `${repeated("Qk3x9+/a", 200_000)} next=%3D`,
+      "output",
+    ],
+    [
+      "unclosed PEM headers x 36k",
+      repeated("-----BEGIN PRIVATE KEY----- ", 1_000_000),
+      "output",
+    ],
+  ];
+  for (const [name, text, kind] of unchanged) {
+    await t.step(name, () => {
+      const r = redact(text, { kind });
+      equal(r.text, text);
+      deepEqual(r.counts, {});
+    });
+  }
+  // A key whose value is the rest of the text, then the same key inside
+  // it: the value is replaced once.
+  for (const key of ["pwd=", "auth=", "password=", "pass:"]) {
+    await t.step(`${key} x ${Math.round(200 / key.length)}k`, () => {
+      const r = redact(repeated(key, 200_000), { kind: "output" });
+      equal(r.text, `${key}[redacted:credential]`);
+    });
+  }
+});

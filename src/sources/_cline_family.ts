@@ -16,7 +16,13 @@ import type {
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import { DejaError } from "../core/errors.ts";
-import { cleanSpeech } from "../core/text.ts";
+import {
+  cleanSpeech,
+  findBlocks,
+  firstBlock,
+  stripBlocks,
+  withoutBlocks,
+} from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -55,7 +61,17 @@ const HAS_CHANGES = /\s*HAS_CHANGES\s*$/;
 
 const ENV_DETAILS =
   /<environment_details>[\s\S]*?(?:<\/environment_details>|$)/g;
-const THINKING = /<(thinking|think)>[\s\S]*?<\/\1>/g;
+/** What a person typed back with a tool's result. */
+const FEEDBACK: [string, string] = ["<feedback>", "</feedback>"];
+/** The envelopes around what a person typed (`<user_input>` with attributes). */
+const ENVELOPE_OPEN = /<(task|feedback|answer|user_message)>|<(user_input)\b/g;
+const ENVELOPE_CLOSE = /<\/(task|feedback|answer|user_message|user_input)>/g;
+
+/** Reasoning blocks, removed in one pass ({@linkcode stripBlocks}). */
+const THINKING: ReadonlyArray<[string, string]> = [
+  ["<thinking>", "</thinking>"],
+  ["<think>", "</think>"],
+];
 const CWD_LINE = /# Current (?:Working|Workspace) Directory \(([^)\n]+)\)/;
 
 /** Exit codes as the family's command results word them. */
@@ -496,14 +512,17 @@ export async function taskMetadata(
 
 /** Unwraps the envelopes the family puts around what a person typed. */
 function unwrapUser(text: string): string {
-  return text
-    .replace(/<\/?(task|feedback|answer|user_message)>/g, "")
-    .replace(/<user_input\b[^>]*>|<\/user_input>/g, "");
+  const out = text.replace(/<\/?(task|feedback|answer|user_message)>/g, "");
+  // No open tag ends after the last `>`: the regex is not tried from each
+  // `<user_input` there (each read on to the end of the text).
+  const lastGt = out.lastIndexOf(">") + 1;
+  return out.slice(0, lastGt)
+    .replace(/<user_input\b[^>]*>|<\/user_input>/g, "") + out.slice(lastGt);
 }
 
 function speech(text: string): string {
   return cleanSpeech(
-    text.replace(ENV_DETAILS, "").replace(THINKING, ""),
+    stripBlocks(text.replace(ENV_DETAILS, ""), THINKING),
   );
 }
 
@@ -1274,19 +1293,22 @@ const ANSWER_TOOLS = new Set([
 const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff"]);
 
 /** The XML tool calls older Cline/Roo models wrote into their text. */
-const XML_TOOL =
-  /<(execute_command|write_to_file|replace_in_file|apply_diff|read_file|insert_content|search_and_replace|attempt_completion|ask_followup_question|plan_mode_respond|new_task|list_files|search_files|list_code_definition_names|browser_action|use_mcp_tool|access_mcp_resource|switch_mode|update_todo_list|fetch_instructions|codebase_search|new_rule|condense|summarize_task|web_fetch|load_mcp_documentation|focus_chain|attempt_completion_result)>([\s\S]*?)<\/\1>/g;
+const XML_TOOL_NAMES =
+  /(execute_command|write_to_file|replace_in_file|apply_diff|read_file|insert_content|search_and_replace|attempt_completion|ask_followup_question|plan_mode_respond|new_task|list_files|search_files|list_code_definition_names|browser_action|use_mcp_tool|access_mcp_resource|switch_mode|update_todo_list|fetch_instructions|codebase_search|new_rule|condense|summarize_task|web_fetch|load_mcp_documentation|focus_chain|attempt_completion_result)/
+    .source;
+const XML_TOOL_OPEN = new RegExp(`<${XML_TOOL_NAMES}>`, "g");
+const XML_TOOL_CLOSE = new RegExp(`</${XML_TOOL_NAMES}>`, "g");
 
+/** A tool call's `<name>value</name>` parameters (the first of each name). */
 function xmlParams(body: string): Json {
   const params: Json = {};
-  const re = /<(\w+)>([\s\S]*?)<\/\1>/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(body)) !== null) {
-    const key = m[1] as string;
-    if (params[key] === undefined) params[key] = (m[2] as string).trim();
+  for (const b of findBlocks(body, /<(\w+)>/g, /<\/(\w+)>/g, SAME_NAME)) {
+    if (params[b.name] === undefined) params[b.name] = b.body.trim();
   }
   return params;
 }
+
+const SAME_NAME = { sameName: true };
 
 function blockText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -1440,14 +1462,11 @@ class ConversationReader {
   }
 
   #assistantText(text: string, at: At): void {
-    const calls: Array<[string, Json]> = [];
-    const prose = text.replace(
-      XML_TOOL,
-      (_whole, name: string, body: string) => {
-        calls.push([name, xmlParams(body)]);
-        return "\n";
-      },
-    );
+    const blocks = findBlocks(text, XML_TOOL_OPEN, XML_TOOL_CLOSE, SAME_NAME);
+    const calls = blocks.map((
+      b,
+    ): [string, Json] => [b.name, xmlParams(b.body)]);
+    const prose = withoutBlocks(text, blocks, "\n");
     this.#speak("assistant", speech(prose), at);
     for (const [name, params] of calls) {
       this.#toolCall(undefined, name, params, at);
@@ -1590,19 +1609,18 @@ class ConversationReader {
         this.#ctx.builder.setCwd((m[1] as string).trim());
       }
     }
-    const said: string[] = [];
-    const envelope =
-      /<(task|feedback|answer|user_message)>([\s\S]*?)<\/\1>|<user_input\b[^>]*>([\s\S]*?)<\/user_input>/g;
-    let m: RegExpExecArray | null;
-    while ((m = envelope.exec(text)) !== null) said.push(m[2] ?? m[3] ?? "");
+    const said = findBlocks(text, ENVELOPE_OPEN, ENVELOPE_CLOSE, {
+      sameName: true,
+      withAttributes: "user_input",
+    }).map((b) => b.body);
     const result = RESULT_HEAD.exec(text);
     if (result && ANSWER_TOOLS.has(result[1] as string)) {
       // The "result" of a question or completion is the person's reply.
     } else if (result) {
-      const body = text.slice(result[0].length)
-        .replace(ENV_DETAILS, "")
-        .replace(/<feedback>[\s\S]*?<\/feedback>/g, "")
-        .trim();
+      const body = stripBlocks(
+        text.slice(result[0].length).replace(ENV_DETAILS, ""),
+        [FEEDBACK],
+      ).trim();
       const name = result[1] as string;
       const code = name === "execute_command"
         ? commandExitCode(body)
@@ -1659,11 +1677,8 @@ class ConversationReader {
       return;
     }
     let text = resultText(block);
-    const feedback = /<feedback>([\s\S]*?)<\/feedback>/.exec(text);
-    text = text.replace(ENV_DETAILS, "").replace(
-      /<feedback>[\s\S]*?<\/feedback>/g,
-      "",
-    ).trim();
+    const feedback = firstBlock(text, FEEDBACK)?.body;
+    text = stripBlocks(text.replace(ENV_DETAILS, ""), [FEEDBACK]).trim();
     const code = commandExitCode(text);
     const shell = DIALECT.shell.has(this.#tools.toolOf(id) ?? "") ||
       (batch !== undefined);
@@ -1689,7 +1704,7 @@ class ConversationReader {
       code,
       batch ? "run_commands" : undefined,
     );
-    if (feedback) this.#speak("user", speech(feedback[1] as string), at);
+    if (feedback !== undefined) this.#speak("user", speech(feedback), at);
   }
 }
 

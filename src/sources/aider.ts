@@ -18,7 +18,7 @@ import type {
 import { walkFiles } from "../core/harness.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { MAX_LINE_BYTES, readLines } from "../core/lines.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, findBlocks, withoutBlocks } from "../core/text.ts";
 import type { Locator, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { baseName, dirOf, isRegularFileSync } from "./_paths.ts";
@@ -104,11 +104,16 @@ const TOOL_PREFIX = /^>(?: |$)/;
 /** A yes/no prompt aider echoes as if typed (`... (Y)es/(N)o [Yes]: all`). */
 const CONFIRM_ECHO = /\(Y\)es\/\(N\)o[^\n]*\]:\s*\S*\s*$/;
 /** Reasoning blocks aider writes into the reply. */
-const REASONING = [
-  /<thinking-content-[0-9a-f]+>[\s\S]*?<\/thinking-content-[0-9a-f]+>/g,
-  /<think>[\s\S]*?<\/think>/g,
-  /<reasoning>[\s\S]*?<\/reasoning>/g,
-  /-{3,}\s*\n►\s*\*\*THINKING\*\*[\s\S]*?-{3,}\s*\n►\s*\*\*ANSWER\*\*/g,
+const REASONING: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/<thinking-content-[0-9a-f]+>/g, /<\/thinking-content-[0-9a-f]+>/g],
+  [/<think>/g, /<\/think>/g],
+  [/<reasoning>/g, /<\/reasoning>/g],
+  // Tried only where a run of dashes starts: tried inside one too, a long
+  // run was read again from each of its dashes.
+  [
+    /(?<!-)-{3,}\s*\n►\s*\*\*THINKING\*\*/g,
+    /(?<!-)-{3,}\s*\n►\s*\*\*ANSWER\*\*/g,
+  ],
 ];
 /** The watch-files prompt aider writes around a person's `AI!`/`AI?` comments. */
 const AI_COMMENT_PREAMBLE = [
@@ -389,7 +394,11 @@ function runMessage(lines: readonly string[]): RunOutput | undefined {
 /** Strips aider's reasoning blocks and the markdown noise around a reply. */
 function replyText(text: string): string {
   let out = text;
-  for (const re of REASONING) out = out.replace(re, "");
+  // Each kind in turn, one pass each (an open with no close is not read
+  // on to the end again at each later open).
+  for (const [open, close] of REASONING) {
+    out = withoutBlocks(out, findBlocks(out, open, close));
+  }
   return cleanSpeech(out);
 }
 

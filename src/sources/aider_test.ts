@@ -921,3 +921,25 @@ Deno.test("parseAiderHistory() names sessions the same under a moved HOME", asyn
   ok(ids[0]!.length > 0);
   deepEqual(ids[0], ids[1]);
 });
+
+Deno.test("parseAiderHistory() reads unclosed reasoning tags and long dash lines in one pass", async () => {
+  // The reasoning regexes read on to the end of the reply from every open
+  // tag with no close after it, and tried `-{3,}` from every dash of a
+  // long run: minutes for this reply.
+  const path = await tempLog(log(
+    "# aider chat started at 2026-02-10 09:20:41",
+    "",
+    "#### fix the parser  ",
+    "",
+    "the fix is in parse.ts",
+    "<think> ".repeat(60_000),
+    "<reasoning> ".repeat(40_000),
+    "-".repeat(150_000),
+    "► **THINKING** and no answer",
+    "done",
+  ));
+  const result = await parseAiderHistory(path, opts());
+  const reply = result.sessions[0]?.records.find((r) => r.role === "assistant");
+  ok(reply?.text.startsWith("the fix is in parse.ts\n<think> <think>"));
+  ok(reply?.text.endsWith("\ndone"));
+});

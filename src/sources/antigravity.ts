@@ -18,7 +18,7 @@ import type {
   ParseResult,
   SourceEnv,
 } from "../core/harness.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, stripBlocks } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -41,9 +41,12 @@ const FILE_STEPS: ReadonlySet<string> = new Set([
 
 /** The person's words: the request unwrapped, injected blocks removed. */
 function requestText(content: string): string {
-  return content
-    .replace(/<ADDITIONAL_METADATA>[\s\S]*?<\/ADDITIONAL_METADATA>/g, "")
-    .replace(/<USER_SETTINGS_CHANGE>[\s\S]*?<\/USER_SETTINGS_CHANGE>/g, "")
+  const withoutMetadata = stripBlocks(content, [
+    ["<ADDITIONAL_METADATA>", "</ADDITIONAL_METADATA>"],
+  ]);
+  return stripBlocks(withoutMetadata, [
+    ["<USER_SETTINGS_CHANGE>", "</USER_SETTINGS_CHANGE>"],
+  ])
     .replace(/<\/?USER_REQUEST>/g, "")
     .trim();
 }

@@ -138,3 +138,16 @@ Deno.test("parseAntigravityTranscript() survives hostile input", async (t) => {
     equal((await parse(path)).sessions[0]?.project, "");
   });
 });
+
+Deno.test("parseAntigravityTranscript() reads a request of unclosed metadata tags in one pass", async () => {
+  // The lazy regexes read on to the end from every open tag with no close
+  // after it: minutes for this 2.7 MB request.
+  const request = `run the linter ${"<ADDITIONAL_METADATA> ".repeat(60_000)}${
+    "<USER_SETTINGS_CHANGE> ".repeat(60_000)
+  }`;
+  const path = await transcript(jsonLines([
+    { source: "USER_EXPLICIT", content: request },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  ok(s.records[0]?.text.startsWith("run the linter <ADDITIONAL_METADATA>"));
+});

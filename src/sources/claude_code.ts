@@ -23,6 +23,7 @@ import {
 } from "../core/lines.ts";
 import {
   cleanSpeech,
+  firstBlock,
   MAX_OUTPUT_CHARS,
   projectFromCwd,
   stripBlocks,
@@ -392,7 +393,6 @@ function rejectionReason(text: string): string {
 /** The question tool's result: `"question"="answer"` pairs a person chose. */
 const ANSWERED =
   /^User has answered your questions?: ([^]*?)\.? You can now continue\b/;
-const ANSWER_PAIR = /"([^]+?)"="([^]*?)"(?=, "|$)/g;
 
 /**
  * A person's answers to the question tool (AskUserQuestion), one
@@ -402,11 +402,36 @@ function questionAnswers(text: string): string {
   const body = ANSWERED.exec(text)?.[1];
   if (!body) return "";
   const lines: string[] = [];
-  for (const m of body.matchAll(ANSWER_PAIR)) {
-    const answer = (m[2] ?? "").trim();
-    if (answer) lines.push(`${(m[1] ?? "").trim()} → ${answer}`);
+  for (const [question, said] of answerPairs(body)) {
+    const answer = said.trim();
+    if (answer) lines.push(`${question.trim()} → ${answer}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * The `"question"="answer"` pairs of an answer, as the regex
+ * `/"([^]+?)"="([^]*?)"(?=, "|$)/g` finds them, in one pass: a question
+ * runs to the first `"="`, its answer to the first `"` that `, "` or the
+ * end follows. When a quote has no such pair after it, no later one has:
+ * the regex looked again from each (quadratic in a text of quotes).
+ */
+function answerPairs(body: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  let open = body.indexOf('"');
+  while (open >= 0) {
+    const equals = body.indexOf('"="', open + 2);
+    if (equals < 0) break;
+    let close = body.indexOf('"', equals + 3);
+    while (
+      close >= 0 && close !== body.length - 1 &&
+      !body.startsWith(', "', close + 1)
+    ) close = body.indexOf('"', close + 1);
+    if (close < 0) break;
+    pairs.push([body.slice(open + 1, equals), body.slice(equals + 3, close)]);
+    open = body.indexOf('"', close + 1);
+  }
+  return pairs;
 }
 
 /**
@@ -435,10 +460,15 @@ function planText(name: string, input: Json, seen: Set<string>): string {
 }
 
 /** The last word of a saved result's preview, before its closing `...`. */
-const CUT_PREVIEW_END = /\S+(\n\.\.\.\n<\/persisted-output>)/;
+// Tried only where a word starts: tried inside one too, a long word was read
+// again from each of its characters.
+const CUT_PREVIEW_END = /(?<!\S)\S+(\n\.\.\.\n<\/persisted-output>)/;
 
 /** A tool result Claude Code moved to a file: the preview, and the file named. */
-const PERSISTED = /<persisted-output>[^]*?<\/persisted-output>/;
+const PERSISTED: readonly [string, string] = [
+  "<persisted-output>",
+  "</persisted-output>",
+];
 const SAVED_TO = /Full output saved to: ([^\n]+)/;
 
 /**
@@ -453,7 +483,8 @@ function persistedOutput(
   sessionDir: string,
   text: string,
 ): { text: string; truncated: boolean } | undefined {
-  const block = PERSISTED.exec(text)?.[0];
+  const found = firstBlock(text, PERSISTED);
+  const block = found && text.slice(found.start, found.end);
   const named = block && SAVED_TO.exec(block)?.[1]?.trim();
   if (!block || !named) return undefined;
   const name = baseName(named);

@@ -1006,3 +1006,41 @@ Deno.test("a corrupt state/taskHistory.json is counted as skipped", async () => 
   equal(result.skipped, 1);
   equal(only(result).cwd, undefined);
 });
+
+Deno.test("parseApiHistory() reads a long text of unclosed tags in one pass", async () => {
+  // Each of these lazy regexes read on to the end of the text from every
+  // open tag with no close after it: minutes for these 500 KB texts.
+  const unclosed = (tag: string) =>
+    `${tag} `.repeat(500_000 / (tag.length + 1));
+  const path = await taskFile("api_conversation_history.json", [
+    {
+      role: "user",
+      content: [{
+        type: "text",
+        text: `<task>\nread the log\n</task>${unclosed("<user_input")}`,
+      }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "text",
+        text: `the log is clean ${unclosed("<think>")}${
+          unclosed("<read_file>")
+        }`,
+      }, { type: "tool_use", id: "t1", name: "read_file", input: {} }],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: [{ type: "text", text: `${unclosed("<feedback>")}done` }],
+      }],
+    },
+  ]);
+  const s = only(await parseApiHistory(path, opts, FAMILY));
+  deepEqual(s.records.map((r) => r.role), ["user", "assistant", "tool-output"]);
+  equal(s.records[0]?.text, "read the log");
+  ok(s.records[1]?.text.startsWith("the log is clean <think>"));
+  ok(s.records[2]?.text.endsWith("done"));
+});

@@ -30,7 +30,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
-import { cleanSpeech } from "../core/text.ts";
+import { cleanSpeech, findBlocks, withoutBlocks } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -175,12 +175,9 @@ function textOf(content: unknown): string {
 /** Tool output without Kimi's `<system>` status notes; an `ERROR` note fails it. */
 function toolText(content: unknown): { text: string; error: boolean } {
   const raw = textOf(content);
-  let error = false;
-  const text = raw.replace(/<system>([\s\S]*?)<\/system>/g, (_all, note) => {
-    if (/^\s*ERROR\b/.test(String(note))) error = true;
-    return "";
-  });
-  return { text: text.trim(), error };
+  const notes = findBlocks(raw, /<system>/g, /<\/system>/g);
+  const error = notes.some((note) => /^\s*ERROR\b/.test(note.body));
+  return { text: withoutBlocks(raw, notes).trim(), error };
 }
 
 /** A tool call's name and arguments in either generation's shape. */

@@ -535,3 +535,33 @@ Deno.test({
     equal(sessions, 1);
   },
 });
+
+Deno.test("parseKimiCliSession() reads a tool output of unclosed <system> tags in one pass", async () => {
+  // The lazy regex read on to the end from every `<system>` with no close
+  // after it: minutes for this 1.2 MB output.
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/context.jsonl`;
+  const output = `${"<system> ".repeat(140_000)}done`;
+  await Deno.writeTextFile(
+    path,
+    jsonLines([
+      { role: "user", content: "print the notes" },
+      {
+        role: "assistant",
+        content: [{ type: "think", think: "cat" }],
+        tool_calls: [{
+          type: "function",
+          id: "t1",
+          function: { name: "Shell", arguments: '{"command":"cat notes"}' },
+        }],
+      },
+      { role: "tool", tool_call_id: "t1", content: output },
+    ]),
+  );
+  const s = (await cli(path)).sessions[0] as Session;
+  const out = s.records.find((r) => r.role === "tool-output");
+  ok(out?.text.startsWith("<system> <system>"));
+  ok(out?.text.endsWith("done"));
+  equal(out?.flags?.isError, undefined);
+});
