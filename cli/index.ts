@@ -94,7 +94,7 @@ indexed), 130 stopped by Ctrl-C.`,
         ),
       onReset: (movedTo) =>
         io.stderr.write(
-          `deja: the index was damaged (no SQLite database); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
+          `deja: the index was damaged (no SQLite database, or a corrupt one); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
         ),
       onProgress: (p) => {
         if (quiet || Date.now() - lastPrint < 1000) return;

@@ -7,6 +7,9 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
+import { isDamagedDatabase } from "../src/core/_sqlite.ts";
+import { indexPath } from "../src/core/paths.ts";
+import { indexIsDamaged } from "../src/index/schema.ts";
 import { editDistance } from "../src/search/_fuzzy.ts";
 import { type Command, EXIT, type Permissions } from "./_command.ts";
 import { COMMAND_MODULES } from "./commands.ts";
@@ -205,6 +208,16 @@ export async function run(
     }
     if (err instanceof DejaError) {
       io.stderr.write(`error: ${err.message} [${err.code}]\n`);
+      return EXIT.error;
+    }
+    // A corrupt page past the ones opening reads: say whether it is the
+    // index (a cache) and how to get a sound one back.
+    if (isDamagedDatabase(err) && indexIsDamaged(indexPath(io.env))) {
+      io.stderr.write(
+        `error: The index "${indexPath(io.env)}" is damaged (${
+          messageOf(err)
+        }). It is a cache: delete it and run deja index to rebuild it from the transcripts [IDX-E001]\n`,
+      );
       return EXIT.error;
     }
     io.stderr.write(`error: ${messageOf(err)}\n`);

@@ -10,6 +10,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
+import { openDatabase } from "../src/core/_sqlite.ts";
 import { indexBuilding } from "../src/recall/mod.ts";
 import { buildWorld, connectMcp, ROOT } from "./_recall_fixture.ts";
 
@@ -143,4 +144,70 @@ Deno.test("deja search on a damaged index names it and says deja index repairs i
   ok(err.includes("run deja index"), err);
   ok(!/delete/.test(err), err);
   deepEqual(await asideFiles(w.indexPath), []);
+});
+
+/**
+ * Overwrites the pages of the named tables with garbage, leaving the file
+ * header and schema intact: SQLite opens the file and fails only in a query
+ * that reads those pages ("database disk image is malformed").
+ */
+async function damagePages(path: string, tables: string[]): Promise<void> {
+  const db = openDatabase(path, { readOnly: true });
+  let pageSize: number;
+  let roots: number[];
+  try {
+    pageSize = Number(
+      (db.prepare("PRAGMA page_size").get() as { page_size: number })
+        .page_size,
+    );
+    roots = tables.map((name) =>
+      Number(
+        (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = ?")
+          .get(name) as { rootpage: number }).rootpage,
+      )
+    );
+  } finally {
+    db.close();
+  }
+  const file = await Deno.open(path, { write: true });
+  try {
+    for (const root of roots) {
+      await file.seek((root - 1) * pageSize, Deno.SeekMode.Start);
+      await file.write(new Uint8Array(pageSize).fill(0xa5));
+    }
+  } finally {
+    file.close();
+  }
+}
+
+Deno.test("deja index moves aside an index whose pages past the header are damaged, and rebuilds it", async () => {
+  const w = await buildWorld();
+  // The list of indexed files: every pass reads it, opening does not.
+  await damagePages(w.indexPath, ["files"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 0, io.err());
+  ok(io.err().includes("moved it to"), io.err());
+  equal((await asideFiles(w.indexPath)).length, 1, "moved aside once");
+  const search = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["search", "redis"], search, { keepPermissions: true }), 0);
+  ok(search.out().includes("matching session"), search.out());
+});
+
+Deno.test("deja index rebuilds an index whose every page past the first is damaged", async () => {
+  const w = await buildWorld();
+  await damagePages(w.indexPath, ["meta", "files", "sessions", "records"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 0, io.err());
+  equal((await asideFiles(w.indexPath)).length, 1, "moved aside once");
+});
+
+Deno.test("deja stats on an index with a corrupt page names the index and says how to rebuild it", async () => {
+  const w = await buildWorld();
+  await damagePages(w.indexPath, ["records"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["stats"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(w.indexPath), err);
+  ok(err.includes("[IDX-E001]"), err);
+  ok(err.includes("deja index"), err);
 });

@@ -92,6 +92,31 @@ function whyNot(path: string, cause: unknown): string {
   return messageOf(cause);
 }
 
+/** SQLite's result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB. */
+const DAMAGED_CODES = new Set([11, 26]);
+
+/**
+ * Whether an error (or the error it wraps) is SQLite finding the file
+ * damaged: a corrupt page met in a query, or a file that is no database.
+ *
+ * @param err What was thrown.
+ * @returns True for SQLITE_CORRUPT and SQLITE_NOTADB.
+ * @example
+ * ```ts
+ * import { isDamagedDatabase } from "./_sqlite.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isDamagedDatabase(new Error("disk full")), false);
+ * ```
+ */
+export function isDamagedDatabase(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; depth++) {
+    const code = (e as { errcode?: unknown }).errcode;
+    if (typeof code === "number" && DAMAGED_CODES.has(code & 0xff)) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 function probeFts5(db: DatabaseSync): void {
   // Compiled in (as in Deno's node:sqlite): a cheap check instead of
   // creating and dropping a table (~1 ms of every search process).

@@ -4,7 +4,11 @@
  *
  * @module
  */
-import { type Database, openDatabase } from "../core/_sqlite.ts";
+import {
+  type Database,
+  isDamagedDatabase,
+  openDatabase,
+} from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 import type { Role } from "../core/types.ts";
 
@@ -294,19 +298,51 @@ export function openIndex(
       `Index "${path}" has format ${version}; this deja reads format ${INDEX_FORMAT}: upgrade deja or delete the index to rebuild it`,
     );
   }
-  if (version !== undefined && version < INDEX_FORMAT) {
-    for (const t of [...DATA_TABLES, "meta"]) {
-      db.exec(`DROP TABLE IF EXISTS ${t}`);
-    }
-  }
   // A current index has every table (they are made before the format is
   // written): an unchanged pass then writes nothing. Any schema change
   // bumps INDEX_FORMAT.
   if (version === INDEX_FORMAT) return db;
-  db.exec(SCHEMA);
-  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
-    .run(String(INDEX_FORMAT));
+  try {
+    if (version !== undefined && version < INDEX_FORMAT) {
+      for (const t of [...DATA_TABLES, "meta"]) {
+        db.exec(`DROP TABLE IF EXISTS ${t}`);
+      }
+    }
+    db.exec(SCHEMA);
+    db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
+      .run(String(INDEX_FORMAT));
+  } catch (err) {
+    // A damaged file fails here; the caller moves it aside.
+    db.close();
+    throw err;
+  }
   return db;
+}
+
+/**
+ * Whether SQLite's integrity check finds the index damaged: run once a
+ * query met a corrupt page, to tell the index from the memory file.
+ *
+ * @param path The index path.
+ * @returns True when the file exists and fails the check.
+ */
+export function indexIsDamaged(path: string): boolean {
+  let db: Database;
+  try {
+    db = openDatabase(path, { readOnly: true });
+  } catch (err) {
+    return isDamagedDatabase(err);
+  }
+  try {
+    const row = db.prepare("PRAGMA quick_check(1)").get() as
+      | { quick_check: string }
+      | undefined;
+    return row?.quick_check !== "ok";
+  } catch (err) {
+    return isDamagedDatabase(err);
+  } finally {
+    db.close();
+  }
 }
 
 /** Opens the file; a file that is no database gets the way out in its message. */
