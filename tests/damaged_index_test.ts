@@ -211,3 +211,49 @@ Deno.test("deja stats on an index with a corrupt page names the index and says h
   ok(err.includes("[IDX-E001]"), err);
   ok(err.includes("deja index"), err);
 });
+
+Deno.test("deja index with DEJA_INDEX naming a folder says so and leaves the folder where it is", async () => {
+  const w = await buildWorld();
+  const folder = `${w.dir}/notes`;
+  await Deno.mkdir(folder);
+  await Deno.writeTextFile(`${folder}/keep.txt`, "mine");
+  const env = { ...w.env, DEJA_INDEX: folder };
+  const io = captureIo({ env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 1);
+  ok(
+    io.err().includes("is a folder") && io.err().includes("[IDX-E001]"),
+    io.err(),
+  );
+  equal(await Deno.readTextFile(`${folder}/keep.txt`), "mine");
+  deepEqual(await asideFiles(`${folder}`), []);
+  const names: string[] = [];
+  for await (const e of Deno.readDir(w.dir)) names.push(e.name);
+  ok(!names.some((n) => n.includes("damaged")), names.join(", "));
+  const search = captureIo({ env, now: Date.now() });
+  equal(await run(["search", "redis"], search, { keepPermissions: true }), 1);
+  ok(!search.err().includes("moves the damaged file"), search.err());
+});
+
+Deno.test("deja index whose folder cannot be made names it with a code and the way out", async () => {
+  const w = await buildWorld();
+  // A file where the index's folder would go.
+  await Deno.writeTextFile(`${w.dir}/plain`, "");
+  const env = { ...w.env, DEJA_INDEX: `${w.dir}/plain/index.db` };
+  const io = captureIo({ env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(`"${w.dir}/plain"`), err);
+  ok(err.includes("DEJA_INDEX") && err.includes("[IDX-E001]"), err);
+});
+
+Deno.test("an index SQLite cannot open beside its WAL asks whether the folder is read-only", async () => {
+  const w = await buildWorld();
+  // As root a folder cannot be made read-only: a -wal that is no file
+  // makes SQLite answer as it does in a read-only folder (SQLITE_CANTOPEN).
+  await Deno.remove(`${w.indexPath}-shm`).catch(() => {});
+  await Deno.remove(`${w.indexPath}-wal`).catch(() => {});
+  await Deno.mkdir(`${w.indexPath}-wal`);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["stats"], io, { keepPermissions: true }), 1);
+  ok(io.err().includes("read-only") && io.err().includes("-shm"), io.err());
+});

@@ -83,13 +83,33 @@ export function openDatabase(
  */
 function whyNot(path: string, cause: unknown): string {
   try {
-    if (path !== ":memory:" && Deno.statSync(path).isDirectory) {
-      return "it is a folder, not a database file";
+    if (path === ":memory:") return messageOf(cause);
+    const stat = Deno.statSync(path);
+    if (stat.isDirectory) return "it is a folder, not a database file";
+    if (
+      (cause as { errcode?: unknown }).errcode === SQLITE_CANTOPEN &&
+      !exists(`${path}-shm`)
+    ) {
+      return `${
+        messageOf(cause)
+      } (is its folder read-only? A reader of a WAL database makes "${path}-shm" beside it: copy the file to a writable folder and open the copy)`;
     }
   } catch {
     // Missing or unreadable: SQLite's own words say which.
   }
   return messageOf(cause);
+}
+
+/** SQLITE_CANTOPEN: also what a WAL reader gets when it cannot make `-shm`. */
+const SQLITE_CANTOPEN = 14;
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** SQLite's result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB. */

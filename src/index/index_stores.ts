@@ -626,7 +626,17 @@ async function onePass(
 ): Promise<{ report: IndexReport; lockedAt: number }> {
   const now = options.now ?? Date.now;
   const started = performance.now();
-  await Deno.mkdir(dirname(options.indexPath), { recursive: true });
+  try {
+    await Deno.mkdir(dirname(options.indexPath), { recursive: true });
+  } catch (err) {
+    throw new DejaError(
+      "IDX-E001",
+      `Cannot make the folder "${dirname(options.indexPath)}" for the index (${
+        messageOf(err)
+      }): point DEJA_INDEX at a writable file`,
+      { cause: err },
+    );
+  }
   const lock = await acquireLock(
     options.indexPath,
     options.lockWaitMs ?? 60_000,

@@ -347,6 +347,14 @@ export function indexIsDamaged(path: string): boolean {
 
 /** Opens the file; a file that is no database gets the way out in its message. */
 function openIndexFile(path: string, readOnly: boolean): Database {
+  // Said before SQLite is asked: its words for a folder ("not a database")
+  // would read as a damaged index, which deja index moves aside.
+  if (isFolder(path)) {
+    throw new DejaError(
+      "IDX-E001",
+      `The index path "${path}" is a folder: point DEJA_INDEX at a file (e.g. "${path}/index.db")`,
+    );
+  }
   try {
     return openDatabase(path, { readOnly, requireFts5: true });
   } catch (err) {
@@ -360,6 +368,14 @@ function openIndexFile(path: string, readOnly: boolean): Database {
       );
     }
     throw err;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
   }
 }
 
