@@ -86,8 +86,9 @@ function whyNot(path: string, cause: unknown): string {
     if (path === ":memory:") return messageOf(cause);
     const stat = Deno.statSync(path);
     if (stat.isDirectory) return "it is a folder, not a database file";
+    const code = (cause as { errcode?: unknown }).errcode;
     if (
-      (cause as { errcode?: unknown }).errcode === SQLITE_CANTOPEN &&
+      typeof code === "number" && NO_SHM_CODES.has(code & 0xff) &&
       !exists(`${path}-shm`)
     ) {
       return `${
@@ -100,8 +101,11 @@ function whyNot(path: string, cause: unknown): string {
   return messageOf(cause);
 }
 
-/** SQLITE_CANTOPEN: also what a WAL reader gets when it cannot make `-shm`. */
-const SQLITE_CANTOPEN = 14;
+/**
+ * What a WAL reader gets when it cannot make `-shm`: SQLITE_READONLY (a
+ * folder it may not write) or SQLITE_CANTOPEN (a read-only file system).
+ */
+const NO_SHM_CODES = new Set([8, 14]);
 
 function exists(path: string): boolean {
   try {
