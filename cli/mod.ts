@@ -7,11 +7,14 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
-import { isDamagedDatabase } from "../src/core/_sqlite.ts";
-import { indexPath } from "../src/core/paths.ts";
-import { indexIsDamaged } from "../src/index/schema.ts";
+import { damagedFileMessage } from "./_damaged.ts";
 import { editDistance } from "../src/search/_fuzzy.ts";
-import { type Command, EXIT, type Permissions } from "./_command.ts";
+import {
+  type Command,
+  EXIT,
+  type ParsedArgs,
+  type Permissions,
+} from "./_command.ts";
 import { COMMAND_MODULES } from "./commands.ts";
 
 const KINDS = ["read", "write", "env", "net", "run", "sys", "ffi"] as const;
@@ -192,8 +195,9 @@ export async function run(
     io.stdout.write(commandHelp(command));
     return EXIT.ok;
   }
+  let parsed: ParsedArgs | undefined;
   try {
-    const parsed = parseArgv(rest, command.options);
+    parsed = parseArgv(rest, command.options);
     checkPositionals(command, parsed.positionals);
     if (!options.keepPermissions) await revokeUndeclared(command.permissions);
     return await command.run(
@@ -210,14 +214,11 @@ export async function run(
       io.stderr.write(`error: ${err.message} [${err.code}]\n`);
       return EXIT.error;
     }
-    // A corrupt page past the ones opening reads: say whether it is the
-    // index (a cache) and how to get a sound one back.
-    if (isDamagedDatabase(err) && indexIsDamaged(indexPath(io.env))) {
-      io.stderr.write(
-        `error: The index "${indexPath(io.env)}" is damaged (${
-          messageOf(err)
-        }). It is a cache: delete it and run deja index to rebuild it from the transcripts [IDX-E001]\n`,
-      );
+    // A corrupt page past the ones opening reads: say which file it is
+    // and how to get a sound one back.
+    const damaged = damagedFileMessage(err, parsed, io);
+    if (damaged) {
+      io.stderr.write(`error: ${damaged}\n`);
       return EXIT.error;
     }
     io.stderr.write(`error: ${messageOf(err)}\n`);

@@ -257,3 +257,19 @@ Deno.test("an index SQLite cannot open beside its WAL asks whether the folder is
   equal(await run(["stats"], io, { keepPermissions: true }), 1);
   ok(io.err().includes("read-only") && io.err().includes("-shm"), io.err());
 });
+
+Deno.test("a loop command on a memory file with a corrupt page names the file and says it is not rebuilt", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["loop", "list"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(w.memoryPath) && err.includes("[MEM-E001]"), err);
+  ok(err.includes("backup") && !err.includes("deja index"), err);
+});

@@ -141,6 +141,32 @@ export function isDamagedDatabase(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether SQLite's integrity check finds a database file damaged: run once
+ * a query met a corrupt page, to tell which file it was.
+ *
+ * @param path The database path.
+ * @returns True when the file exists and fails the check.
+ */
+export function databaseIsDamaged(path: string): boolean {
+  let db: Database;
+  try {
+    db = openDatabase(path, { readOnly: true });
+  } catch (err) {
+    return isDamagedDatabase(err);
+  }
+  try {
+    const row = db.prepare("PRAGMA quick_check(1)").get() as
+      | { quick_check: string }
+      | undefined;
+    return row?.quick_check !== "ok";
+  } catch (err) {
+    return isDamagedDatabase(err);
+  } finally {
+    db.close();
+  }
+}
+
 function probeFts5(db: DatabaseSync): void {
   // Compiled in (as in Deno's node:sqlite): a cheap check instead of
   // creating and dropping a table (~1 ms of every search process).

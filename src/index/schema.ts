@@ -4,11 +4,7 @@
  *
  * @module
  */
-import {
-  type Database,
-  isDamagedDatabase,
-  openDatabase,
-} from "../core/_sqlite.ts";
+import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 import type { Role } from "../core/types.ts";
 
@@ -317,32 +313,6 @@ export function openIndex(
     throw err;
   }
   return db;
-}
-
-/**
- * Whether SQLite's integrity check finds the index damaged: run once a
- * query met a corrupt page, to tell the index from the memory file.
- *
- * @param path The index path.
- * @returns True when the file exists and fails the check.
- */
-export function indexIsDamaged(path: string): boolean {
-  let db: Database;
-  try {
-    db = openDatabase(path, { readOnly: true });
-  } catch (err) {
-    return isDamagedDatabase(err);
-  }
-  try {
-    const row = db.prepare("PRAGMA quick_check(1)").get() as
-      | { quick_check: string }
-      | undefined;
-    return row?.quick_check !== "ok";
-  } catch (err) {
-    return isDamagedDatabase(err);
-  } finally {
-    db.close();
-  }
 }
 
 /** Opens the file; a file that is no database gets the way out in its message. */
