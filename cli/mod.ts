@@ -180,6 +180,16 @@ export async function run(
       );
       return EXIT.usage;
     }
+    // Words past the command name no command ("help loop nope"): the help
+    // of the command they follow, as an error.
+    if (found.rest.length > 0) {
+      io.stderr.write(
+        `error: unknown command "${argv.slice(1).join(" ")}"\n\n${
+          commandHelp(found.command)
+        }`,
+      );
+      return EXIT.usage;
+    }
     io.stdout.write(commandHelp(found.command));
     return EXIT.ok;
   }
