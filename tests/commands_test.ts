@@ -54,6 +54,38 @@ Deno.test("help for a verb no command has is a usage error showing the help of t
   ok(known.out().startsWith("deja loop run"), known.out());
 });
 
+Deno.test("--harness takes a comma list, as --role does", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const io = captureIo({ env, now: 0 });
+  equal(
+    await run(["index", "--harness", "codex,Gemini", "--json", "--quiet"], io, {
+      keepPermissions: true,
+    }),
+    0,
+    io.err(),
+  );
+  deepEqual(Object.keys(JSON.parse(io.out()).harnesses), ["codex", "gemini"]);
+  const search = captureIo({ env, now: 0 });
+  equal(
+    await run(["search", "redis", "--harness", "codex,claude"], search, {
+      keepPermissions: true,
+    }),
+    0,
+    search.err(),
+  );
+  const bad = captureIo({ env, now: 0 });
+  equal(
+    await run(["search", "redis", "--harness", "codex,nope"], bad, {
+      keepPermissions: true,
+    }),
+    64,
+  );
+  ok(bad.err().startsWith('error: Unknown harness "nope"'), bad.err());
+});
+
 Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");
