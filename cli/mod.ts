@@ -7,7 +7,7 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
-import { damagedFileMessage } from "./_damaged.ts";
+import { commandDamagedFile } from "./_damaged.ts";
 import { editDistance } from "../src/search/_fuzzy.ts";
 import {
   type Command,
@@ -226,7 +226,7 @@ export async function run(
     }
     // A corrupt page past the ones opening reads: say which file it is
     // and how to get a sound one back.
-    const damaged = damagedFileMessage(err, parsed, io);
+    const damaged = commandDamagedFile(err, parsed, io);
     if (damaged) {
       io.stderr.write(`error: ${damaged}\n`);
       return EXIT.error;

@@ -11,6 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openDatabase } from "../src/core/_sqlite.ts";
+import { answerLoop } from "../src/mcp/loop_tools.ts";
 import { indexBuilding } from "../src/recall/mod.ts";
 import { buildWorld, connectMcp, ROOT } from "./_recall_fixture.ts";
 
@@ -272,4 +273,31 @@ Deno.test("a loop command on a memory file with a corrupt page names the file an
   const err = io.err();
   ok(err.includes(w.memoryPath) && err.includes("[MEM-E001]"), err);
   ok(err.includes("backup") && !err.includes("deja index"), err);
+});
+
+Deno.test("the MCP loop tool on a memory file with a corrupt page names the file and says it is not rebuilt", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const answer = await answerLoop({}, {
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: w.dir,
+    now: () => Date.now(),
+    scopes: ["read", "write"],
+    actor: "agent:test",
+    log: () => {},
+    spawn: () => {},
+  });
+  equal(answer.isError, true);
+  ok(
+    answer.text.includes(w.memoryPath) && answer.text.includes("[MEM-E001]"),
+    answer.text,
+  );
 });
