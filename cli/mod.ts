@@ -228,7 +228,7 @@ export async function run(
     // and how to get a sound one back.
     const damaged = commandDamagedFile(err, parsed, io);
     if (damaged) {
-      io.stderr.write(`error: ${damaged}\n`);
+      io.stderr.write(`error: ${damaged.message} [${damaged.code}]\n`);
       return EXIT.error;
     }
     io.stderr.write(`error: ${messageOf(err)}\n`);

@@ -12,6 +12,7 @@ import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openDatabase } from "../src/core/_sqlite.ts";
 import { answerLoop } from "../src/mcp/loop_tools.ts";
+import { createApp } from "../src/server/mod.ts";
 import { indexBuilding } from "../src/recall/mod.ts";
 import { buildWorld, connectMcp, ROOT } from "./_recall_fixture.ts";
 
@@ -300,4 +301,28 @@ Deno.test("the MCP loop tool on a memory file with a corrupt page names the file
     answer.text.includes(w.memoryPath) && answer.text.includes("[MEM-E001]"),
     answer.text,
   );
+});
+
+Deno.test("the console API on a memory file with a corrupt page answers 503 MEM-E001 naming it", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const app = createApp({
+    memoryPath: w.memoryPath,
+    indexPath: w.indexPath,
+    auth: { allowApply: false, allowDestructive: false, actor: "human:test" },
+    now: () => Date.now(),
+  });
+  const res = await app.request("http://127.0.0.1:7777/api/memory/grains", {
+    headers: { host: "127.0.0.1:7777" },
+  });
+  equal(res.status, 503);
+  const body = await res.json() as { code: string; detail: string };
+  equal(body.code, "MEM-E001");
+  ok(body.detail.includes(w.memoryPath), body.detail);
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { formatAge } from "../core/time.ts";
-import { damagedFileMessage } from "../core/damaged_file.ts";
+import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { listNotes, openMemory, remember } from "../memory/mod.ts";
 import {
@@ -121,7 +121,7 @@ export async function answerDeja(
   try {
     return await dispatch(args, ctx);
   } catch (err) {
-    const damaged = damagedFileMessage(err, {
+    const damaged = damagedFileError(err, {
       index: ctx.indexPath,
       memory: ctx.memoryPath,
     });

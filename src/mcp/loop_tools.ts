@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { damagedFileMessage } from "../core/damaged_file.ts";
+import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
 import {
@@ -49,14 +49,16 @@ function frame(body: string, kind: string): ToolAnswer {
 }
 
 function failure(err: unknown, ctx: McpContext): ToolAnswer {
-  const damaged = damagedFileMessage(err, {
+  const damaged = damagedFileError(err, {
     index: ctx.indexPath,
     memory: ctx.memoryPath,
   });
   const code = err instanceof DejaError ? ` [${err.code}]` : "";
   return {
     text: frameRecall(
-      damaged ? `error: ${damaged}` : `error: ${messageOf(err)}${code}`,
+      damaged
+        ? `error: ${damaged.message} [${damaged.code}]`
+        : `error: ${messageOf(err)}${code}`,
       {
         kind: "error",
       },
