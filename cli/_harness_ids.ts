@@ -87,3 +87,22 @@ export function knownHarness(name: string): string {
   }
   return id;
 }
+
+/**
+ * The registered ids `--harness` values name, each value one id or a
+ * comma list (`--harness codex,gemini`), as `--role` takes them.
+ *
+ * @param values What was typed, one entry per `--harness`.
+ * @returns The registered ids.
+ * @throws {UsageError} When a name is no harness's.
+ * @example
+ * ```ts
+ * import { knownHarnesses } from "./_harness_ids.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(knownHarnesses(["codex,Gemini", "claude"]), ["codex", "gemini", "claude-code"]);
+ * ```
+ */
+export function knownHarnesses(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(",")).filter((v) => v.trim() !== "")
+    .map(knownHarness);
+}

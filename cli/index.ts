@@ -11,7 +11,7 @@ import {
   printJson,
 } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
-import { HARNESS_IDS, knownHarness } from "./_harness_ids.ts";
+import { HARNESS_IDS, knownHarnesses } from "./_harness_ids.ts";
 import {
   excludedHarnessIds,
   includeSubagents,
@@ -37,8 +37,8 @@ export const indexCommand: Command = {
 stat; files that only grew are read from where the last pass stopped.
 
 Options:
-  --harness ID   Only this harness (repeatable; the others' sessions stay as
-                 they are); see deja sources
+  --harness ID   Only this harness (repeatable, or a,b; the others'
+                 sessions stay as they are); see deja sources
   --json         Print the pass report as JSON on stdout
   --quiet        No progress and no summary on stderr (errors and the
                  DEJA_NO_REDACT warning still print)
@@ -65,7 +65,7 @@ indexed), 130 stopped by Ctrl-C.`,
   },
   async run(args, io) {
     const quiet = boolFlag(args, "quiet");
-    const only = listFlag(args, "harness").map(knownHarness);
+    const only = knownHarnesses(listFlag(args, "harness"));
     warnUnknownExcluded(io, HARNESS_IDS);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
@@ -94,7 +94,7 @@ indexed), 130 stopped by Ctrl-C.`,
         ),
       onReset: (movedTo) =>
         io.stderr.write(
-          `deja: the index was damaged (no SQLite database); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
+          `deja: the index was damaged (no SQLite database, or a corrupt one); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
         ),
       onProgress: (p) => {
         if (quiet || Date.now() - lastPrint < 1000) return;

@@ -7,8 +7,14 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
+import { commandDamagedFile } from "./_damaged.ts";
 import { editDistance } from "../src/search/_fuzzy.ts";
-import { type Command, EXIT, type Permissions } from "./_command.ts";
+import {
+  type Command,
+  EXIT,
+  type ParsedArgs,
+  type Permissions,
+} from "./_command.ts";
 import { COMMAND_MODULES } from "./commands.ts";
 
 const KINDS = ["read", "write", "env", "net", "run", "sys", "ffi"] as const;
@@ -174,6 +180,16 @@ export async function run(
       );
       return EXIT.usage;
     }
+    // Words past the command name no command ("help loop nope"): the help
+    // of the command they follow, as an error.
+    if (found.rest.length > 0) {
+      io.stderr.write(
+        `error: unknown command "${argv.slice(1).join(" ")}"\n\n${
+          commandHelp(found.command)
+        }`,
+      );
+      return EXIT.usage;
+    }
     io.stdout.write(commandHelp(found.command));
     return EXIT.ok;
   }
@@ -189,8 +205,9 @@ export async function run(
     io.stdout.write(commandHelp(command));
     return EXIT.ok;
   }
+  let parsed: ParsedArgs | undefined;
   try {
-    const parsed = parseArgv(rest, command.options);
+    parsed = parseArgv(rest, command.options);
     checkPositionals(command, parsed.positionals);
     if (!options.keepPermissions) await revokeUndeclared(command.permissions);
     return await command.run(
@@ -205,6 +222,13 @@ export async function run(
     }
     if (err instanceof DejaError) {
       io.stderr.write(`error: ${err.message} [${err.code}]\n`);
+      return EXIT.error;
+    }
+    // A corrupt page past the ones opening reads: say which file it is
+    // and how to get a sound one back.
+    const damaged = commandDamagedFile(err, parsed, io);
+    if (damaged) {
+      io.stderr.write(`error: ${damaged.message} [${damaged.code}]\n`);
       return EXIT.error;
     }
     io.stderr.write(`error: ${messageOf(err)}\n`);

@@ -12,7 +12,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { harnessId, knownHarness } from "./_harness_ids.ts";
+import { harnessId, knownHarnesses } from "./_harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import { isRole, type Role, ROLES } from "../src/core/types.ts";
@@ -48,11 +48,12 @@ query that is not a question (an error message, a command): up to five
 sessions whose work records hold them all are shown, marked "in work
 records". Accepted notes kept with deja remember that hold the query's words
 come first (under "notes" in --json); proposed ones (an agent's, not yet
-accepted) are only counted ("proposedNotes"). --role searches only the roles named. A question naming an agent
-("what did codex change in the parser?") puts that agent's sessions first.
+accepted) are only counted ("proposedNotes"). --role searches only the
+roles named. A question naming an agent ("what did codex change in the
+parser?") puts that agent's sessions first.
 
 Options:
-  --harness ID     Only this harness (repeatable)
+  --harness ID     Only this harness (repeatable, or a,b)
   --project NAME   Only this project
   --since WHEN     30d, 12h, 2w, 3mo (m is minutes) or a date (2026-05-01)
   --role ROLE      user, assistant, tool-output, command, files, edit, summary (repeatable, or a,b)
@@ -85,7 +86,7 @@ Examples:
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
     const options: SearchOptions = { now: io.now() };
-    const harnesses = listFlag(args, "harness").map(knownHarness);
+    const harnesses = knownHarnesses(listFlag(args, "harness"));
     if (harnesses.length) options.harnesses = harnesses;
     const project = stringFlag(args, "project");
     if (project) options.project = project;

@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { COMMAND_MODULES } from "../cli/commands.ts";
 import { HARNESS_IDS } from "../cli/_harness_ids.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
@@ -36,6 +36,54 @@ Deno.test("an unknown command names the nearest one when it is a slip", async ()
     equal(await run([word], io, { keepPermissions: true }), 64);
     equal(io.err().split("\n")[0], `error: ${message}`);
   }
+});
+
+Deno.test("help for a verb no command has is a usage error showing the help of the command before it", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const io = captureIo({ env: {}, now: 0 });
+  equal(await run(["help", "loop", "nope"], io, { keepPermissions: true }), 64);
+  equal(io.out(), "");
+  equal(io.err().split("\n")[0], 'error: unknown command "loop nope"');
+  ok(io.err().includes("Loop verbs:"), io.err());
+  const known = captureIo({ env: {}, now: 0 });
+  equal(
+    await run(["help", "loop", "run"], known, { keepPermissions: true }),
+    0,
+  );
+  ok(known.out().startsWith("deja loop run"), known.out());
+});
+
+Deno.test("--harness takes a comma list, as --role does", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const io = captureIo({ env, now: 0 });
+  equal(
+    await run(["index", "--harness", "codex,Gemini", "--json", "--quiet"], io, {
+      keepPermissions: true,
+    }),
+    0,
+    io.err(),
+  );
+  deepEqual(Object.keys(JSON.parse(io.out()).harnesses), ["codex", "gemini"]);
+  const search = captureIo({ env, now: 0 });
+  equal(
+    await run(["search", "redis", "--harness", "codex,claude"], search, {
+      keepPermissions: true,
+    }),
+    0,
+    search.err(),
+  );
+  const bad = captureIo({ env, now: 0 });
+  equal(
+    await run(["search", "redis", "--harness", "codex,nope"], bad, {
+      keepPermissions: true,
+    }),
+    64,
+  );
+  ok(bad.err().startsWith('error: Unknown harness "nope"'), bad.err());
 });
 
 Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {

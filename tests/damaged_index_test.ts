@@ -10,6 +10,9 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
+import { openDatabase } from "../src/core/_sqlite.ts";
+import { answerLoop } from "../src/mcp/loop_tools.ts";
+import { createApp } from "../src/server/mod.ts";
 import { indexBuilding } from "../src/recall/mod.ts";
 import { buildWorld, connectMcp, ROOT } from "./_recall_fixture.ts";
 
@@ -143,4 +146,183 @@ Deno.test("deja search on a damaged index names it and says deja index repairs i
   ok(err.includes("run deja index"), err);
   ok(!/delete/.test(err), err);
   deepEqual(await asideFiles(w.indexPath), []);
+});
+
+/**
+ * Overwrites the pages of the named tables with garbage, leaving the file
+ * header and schema intact: SQLite opens the file and fails only in a query
+ * that reads those pages ("database disk image is malformed").
+ */
+async function damagePages(path: string, tables: string[]): Promise<void> {
+  const db = openDatabase(path, { readOnly: true });
+  let pageSize: number;
+  let roots: number[];
+  try {
+    pageSize = Number(
+      (db.prepare("PRAGMA page_size").get() as { page_size: number })
+        .page_size,
+    );
+    roots = tables.map((name) =>
+      Number(
+        (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = ?")
+          .get(name) as { rootpage: number }).rootpage,
+      )
+    );
+  } finally {
+    db.close();
+  }
+  const file = await Deno.open(path, { write: true });
+  try {
+    for (const root of roots) {
+      await file.seek((root - 1) * pageSize, Deno.SeekMode.Start);
+      await file.write(new Uint8Array(pageSize).fill(0xa5));
+    }
+  } finally {
+    file.close();
+  }
+}
+
+Deno.test("deja index moves aside an index whose pages past the header are damaged, and rebuilds it", async () => {
+  const w = await buildWorld();
+  // The list of indexed files: every pass reads it, opening does not.
+  await damagePages(w.indexPath, ["files"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 0, io.err());
+  ok(io.err().includes("moved it to"), io.err());
+  equal((await asideFiles(w.indexPath)).length, 1, "moved aside once");
+  const search = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["search", "redis"], search, { keepPermissions: true }), 0);
+  ok(search.out().includes("matching session"), search.out());
+});
+
+Deno.test("deja index rebuilds an index whose every page past the first is damaged", async () => {
+  const w = await buildWorld();
+  await damagePages(w.indexPath, ["meta", "files", "sessions", "records"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 0, io.err());
+  equal((await asideFiles(w.indexPath)).length, 1, "moved aside once");
+});
+
+Deno.test("deja stats on an index with a corrupt page names the index and says how to rebuild it", async () => {
+  const w = await buildWorld();
+  await damagePages(w.indexPath, ["records"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["stats"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(w.indexPath), err);
+  ok(err.includes("[IDX-E001]"), err);
+  ok(err.includes("deja index"), err);
+});
+
+Deno.test("deja index with DEJA_INDEX naming a folder says so and leaves the folder where it is", async () => {
+  const w = await buildWorld();
+  const folder = `${w.dir}/notes`;
+  await Deno.mkdir(folder);
+  await Deno.writeTextFile(`${folder}/keep.txt`, "mine");
+  const env = { ...w.env, DEJA_INDEX: folder };
+  const io = captureIo({ env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 1);
+  ok(
+    io.err().includes("is a folder") && io.err().includes("[IDX-E001]"),
+    io.err(),
+  );
+  equal(await Deno.readTextFile(`${folder}/keep.txt`), "mine");
+  deepEqual(await asideFiles(`${folder}`), []);
+  const names: string[] = [];
+  for await (const e of Deno.readDir(w.dir)) names.push(e.name);
+  ok(!names.some((n) => n.includes("damaged")), names.join(", "));
+  const search = captureIo({ env, now: Date.now() });
+  equal(await run(["search", "redis"], search, { keepPermissions: true }), 1);
+  ok(!search.err().includes("moves the damaged file"), search.err());
+});
+
+Deno.test("deja index whose folder cannot be made names it with a code and the way out", async () => {
+  const w = await buildWorld();
+  // A file where the index's folder would go.
+  await Deno.writeTextFile(`${w.dir}/plain`, "");
+  const env = { ...w.env, DEJA_INDEX: `${w.dir}/plain/index.db` };
+  const io = captureIo({ env, now: Date.now() });
+  equal(await run(["index"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(`"${w.dir}/plain"`), err);
+  ok(err.includes("DEJA_INDEX") && err.includes("[IDX-E001]"), err);
+});
+
+Deno.test("an index SQLite cannot open beside its WAL asks whether the folder is read-only", async () => {
+  const w = await buildWorld();
+  // As root a folder cannot be made read-only: a -wal that is no file
+  // makes SQLite answer as it does in a read-only folder (SQLITE_CANTOPEN).
+  await Deno.remove(`${w.indexPath}-shm`).catch(() => {});
+  await Deno.remove(`${w.indexPath}-wal`).catch(() => {});
+  await Deno.mkdir(`${w.indexPath}-wal`);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["stats"], io, { keepPermissions: true }), 1);
+  ok(io.err().includes("read-only") && io.err().includes("-shm"), io.err());
+});
+
+Deno.test("a loop command on a memory file with a corrupt page names the file and says it is not rebuilt", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const io = captureIo({ env: w.env, now: Date.now() });
+  equal(await run(["loop", "list"], io, { keepPermissions: true }), 1);
+  const err = io.err();
+  ok(err.includes(w.memoryPath) && err.includes("[MEM-E001]"), err);
+  ok(err.includes("backup") && !err.includes("deja index"), err);
+});
+
+Deno.test("the MCP loop tool on a memory file with a corrupt page names the file and says it is not rebuilt", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const answer = await answerLoop({}, {
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: w.dir,
+    now: () => Date.now(),
+    scopes: ["read", "write"],
+    actor: "agent:test",
+    log: () => {},
+    spawn: () => {},
+  });
+  equal(answer.isError, true);
+  ok(
+    answer.text.includes(w.memoryPath) && answer.text.includes("[MEM-E001]"),
+    answer.text,
+  );
+});
+
+Deno.test("the console API on a memory file with a corrupt page answers 503 MEM-E001 naming it", async () => {
+  const w = await buildWorld();
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--template", "demo"], init, { keepPermissions: true }),
+    0,
+    init.err(),
+  );
+  await damagePages(w.memoryPath, ["grains"]);
+  const app = createApp({
+    memoryPath: w.memoryPath,
+    indexPath: w.indexPath,
+    auth: { allowApply: false, allowDestructive: false, actor: "human:test" },
+    now: () => Date.now(),
+  });
+  const res = await app.request("http://127.0.0.1:7777/api/memory/grains", {
+    headers: { host: "127.0.0.1:7777" },
+  });
+  equal(res.status, 503);
+  const body = await res.json() as { code: string; detail: string };
+  equal(body.code, "MEM-E001");
+  ok(body.detail.includes(w.memoryPath), body.detail);
 });

@@ -66,7 +66,8 @@ export async function renderCli(): Promise<string> {
     "",
     "Generated from each command's own help by `deno run -A tests/generated_docs.ts`;",
     "`deja help <command>` prints the same text. Exit codes: 0 ok, 1 error, 2 a CI",
-    "gate matched, 3 partial (some stores unreadable), 64 usage error.",
+    "gate matched, 3 partial (some stores unreadable), 64 usage error, 130",
+    "`deja index` stopped by Ctrl-C.",
     "",
     ...visible.map((c) =>
       `- [\`deja ${c.name}\`](#deja-${

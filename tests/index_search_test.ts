@@ -36,7 +36,13 @@ function denoIn(home: string, indexPath: string) {
     new Deno.Command(Deno.execPath(), {
       args,
       cwd: new URL("..", import.meta.url).pathname,
-      env: { HOME: home, DEJA_INDEX: indexPath },
+      // The caller's XDG folders would name stores outside the temp HOME.
+      env: {
+        HOME: home,
+        XDG_CONFIG_HOME: `${home}/.config`,
+        XDG_DATA_HOME: `${home}/.local/share`,
+        DEJA_INDEX: indexPath,
+      },
       stdout: "piped",
       stderr: "piped",
     }).output();

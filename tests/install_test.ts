@@ -211,6 +211,20 @@ Deno.test("installHarness() refuses JSON with comments and leaves it untouched",
   equal(await Deno.readTextFile(`${home}/.gemini/settings.json`), jsonc);
 });
 
+Deno.test("installHarness() refuses a config.toml it cannot read and leaves it untouched", async () => {
+  const { home, options } = await tempHome();
+  for (
+    const broken of [
+      'model = "o3"\n[mcp_servers.deja\ncommand = "x"\n',
+      'model = "o3"\nargs = [\n  "a",\n',
+    ]
+  ) {
+    await Deno.writeTextFile(`${home}/.codex/config.toml`, broken);
+    throws(() => installHarness("codex", options), /not TOML deja can read/);
+    equal(await Deno.readTextFile(`${home}/.codex/config.toml`), broken);
+  }
+});
+
 Deno.test("uninstallHarness() keeps an empty MCP container the person had before install", async (t) => {
   await t.step(
     "opencode: nothing else changed, the original bytes",

@@ -14,7 +14,18 @@ async function deno(args: string[], env: Record<string, string> = {}) {
     args,
     cwd: root,
     // A HOME override would move Deno's own cache; keep it where it is.
-    env: { NO_COLOR: "1", DENO_DIR: denoDir(), ...env },
+    // The caller's XDG folders would name stores outside a temp HOME.
+    env: {
+      NO_COLOR: "1",
+      DENO_DIR: denoDir(),
+      ...(env.HOME
+        ? {
+          XDG_CONFIG_HOME: `${env.HOME}/.config`,
+          XDG_DATA_HOME: `${env.HOME}/.local/share`,
+        }
+        : {}),
+      ...env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();

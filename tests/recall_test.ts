@@ -413,6 +413,37 @@ Deno.test("promptDigest() speaks only when the prompt names something the histor
   });
 });
 
+Deno.test("promptDigest() holds a named thing only where it stands whole, not inside a longer version or name", async () => {
+  const w = await buildWorld([{
+    id: "7a1b2c3d-0000-4000-8000-0000000000c1",
+    cwd: "/home/dev/src/desktop",
+    start: "2026-11-20T09:00:00.000Z",
+    steps: [
+      { user: "what does the desktop app target?" },
+      {
+        assistant:
+          "It targets .NET Framework 4.7.2 and ships config from app.tsx.",
+      },
+    ],
+  }]);
+  const db = openIndex(w.indexPath, { readOnly: true });
+  try {
+    const version = await promptDigest(db, "why did we pin redis to 7.2?", {
+      project: "web",
+      now: NOW,
+    });
+    ok(version.text.includes("3f2b8c1e"), version.text);
+    ok(!version.text.includes("7a1b2c3d"), version.text);
+    const file = await promptDigest(db, "what is in app.ts?", {
+      project: "web",
+      now: NOW,
+    });
+    ok(!file.text.includes("7a1b2c3d"), file.text);
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("handoffPacket() carries goal, work done, decisions and how to continue", async () => {
   await withDb(async (db) => {
     const packet = await handoffPacket(db, {

@@ -83,13 +83,88 @@ export function openDatabase(
  */
 function whyNot(path: string, cause: unknown): string {
   try {
-    if (path !== ":memory:" && Deno.statSync(path).isDirectory) {
-      return "it is a folder, not a database file";
+    if (path === ":memory:") return messageOf(cause);
+    const stat = Deno.statSync(path);
+    if (stat.isDirectory) return "it is a folder, not a database file";
+    const code = (cause as { errcode?: unknown }).errcode;
+    if (
+      typeof code === "number" && NO_SHM_CODES.has(code & 0xff) &&
+      !exists(`${path}-shm`)
+    ) {
+      return `${
+        messageOf(cause)
+      } (is its folder read-only? A reader of a WAL database makes "${path}-shm" beside it: copy the file to a writable folder and open the copy)`;
     }
   } catch {
     // Missing or unreadable: SQLite's own words say which.
   }
   return messageOf(cause);
+}
+
+/**
+ * What a WAL reader gets when it cannot make `-shm`: SQLITE_READONLY (a
+ * folder it may not write) or SQLITE_CANTOPEN (a read-only file system).
+ */
+const NO_SHM_CODES = new Set([8, 14]);
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite's result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB. */
+const DAMAGED_CODES = new Set([11, 26]);
+
+/**
+ * Whether an error (or the error it wraps) is SQLite finding the file
+ * damaged: a corrupt page met in a query, or a file that is no database.
+ *
+ * @param err What was thrown.
+ * @returns True for SQLITE_CORRUPT and SQLITE_NOTADB.
+ * @example
+ * ```ts
+ * import { isDamagedDatabase } from "./_sqlite.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isDamagedDatabase(new Error("disk full")), false);
+ * ```
+ */
+export function isDamagedDatabase(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; depth++) {
+    const code = (e as { errcode?: unknown }).errcode;
+    if (typeof code === "number" && DAMAGED_CODES.has(code & 0xff)) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
+/**
+ * Whether SQLite's integrity check finds a database file damaged: run once
+ * a query met a corrupt page, to tell which file it was.
+ *
+ * @param path The database path.
+ * @returns True when the file exists and fails the check.
+ */
+export function databaseIsDamaged(path: string): boolean {
+  let db: Database;
+  try {
+    db = openDatabase(path, { readOnly: true });
+  } catch (err) {
+    return isDamagedDatabase(err);
+  }
+  try {
+    const row = db.prepare("PRAGMA quick_check(1)").get() as
+      | { quick_check: string }
+      | undefined;
+    return row?.quick_check !== "ok";
+  } catch (err) {
+    return isDamagedDatabase(err);
+  } finally {
+    db.close();
+  }
 }
 
 function probeFts5(db: DatabaseSync): void {

@@ -7,7 +7,11 @@
  * @module
  */
 import { dirname } from "../core/paths.ts";
-import { assertWritable, type Database } from "../core/_sqlite.ts";
+import {
+  assertWritable,
+  type Database,
+  isDamagedDatabase,
+} from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import {
   type FileKind,
@@ -527,21 +531,32 @@ function openOrRebuild(
   try {
     return openIndex(path);
   } catch (err) {
-    if (
-      !(err instanceof DejaError) ||
-      !/not a database|malformed|corrupt/i.test(err.message)
-    ) throw err;
-    const aside = `${path}.damaged-${Date.now()}`;
-    for (const suffix of ["", "-wal", "-shm"]) {
-      try {
-        Deno.renameSync(`${path}${suffix}`, `${aside}${suffix}`);
-      } catch {
-        // Absent: nothing to move.
-      }
-    }
-    onReset?.(aside);
+    const damaged = isDamagedDatabase(err) ||
+      (err instanceof DejaError &&
+        /not a database|malformed|corrupt/i.test(err.message));
+    if (!damaged) throw err;
+    moveAside(path, onReset);
     return openIndex(path);
   }
+}
+
+/**
+ * Moves a damaged index aside as `<path>.damaged-<ms>`, with its WAL and
+ * shared-memory files, for a look later; the caller holds the lock.
+ */
+function moveAside(
+  path: string,
+  onReset: ((movedTo: string) => void) | undefined,
+): void {
+  const aside = `${path}.damaged-${Date.now()}`;
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.renameSync(`${path}${suffix}`, `${aside}${suffix}`);
+    } catch {
+      // Absent: nothing to move.
+    }
+  }
+  onReset?.(aside);
 }
 
 /**
@@ -580,7 +595,12 @@ const PENDING_ROUNDS = 2;
  * @returns What the pass did, including every store it could not read.
  */
 export async function indexStores(options: IndexOptions): Promise<IndexReport> {
-  const first = await onePass(options);
+  // A damaged page met during the pass (past the ones opening reads) moved
+  // the file aside: the pass runs again on a new one.
+  const first = await onePass(options).catch((err) => {
+    if (!isDamagedDatabase(err)) throw err;
+    return onePass(options);
+  });
   const { onProgress: _progress, onWait: _wait, ...quiet } = options;
   let lockedAt = first.lockedAt;
   for (
@@ -606,7 +626,17 @@ async function onePass(
 ): Promise<{ report: IndexReport; lockedAt: number }> {
   const now = options.now ?? Date.now;
   const started = performance.now();
-  await Deno.mkdir(dirname(options.indexPath), { recursive: true });
+  try {
+    await Deno.mkdir(dirname(options.indexPath), { recursive: true });
+  } catch (err) {
+    throw new DejaError(
+      "IDX-E001",
+      `Cannot make the folder "${dirname(options.indexPath)}" for the index (${
+        messageOf(err)
+      }): point DEJA_INDEX at a writable file`,
+      { cause: err },
+    );
+  }
   const lock = await acquireLock(
     options.indexPath,
     options.lockWaitMs ?? 60_000,
@@ -629,6 +659,7 @@ async function onePass(
     rulesRevision(db, options.redact ?? true);
   } catch (err) {
     db.close();
+    if (isDamagedDatabase(err)) moveAside(options.indexPath, options.onReset);
     lock.close();
     throw err;
   }
@@ -660,6 +691,7 @@ async function onePass(
       ? queue.length > WORKER_AHEAD.files || queuedBytes > WORKER_AHEAD.bytes
       : queue.length > PIPELINE_DEPTH;
   db.exec("PRAGMA cache_size = -16384");
+  let damaged = false;
   try {
     // Its ~20 statements are compiled only when something is written: an
     // unchanged pass writes nothing.
@@ -827,6 +859,8 @@ async function onePass(
           if (report.files % 25 === 0) progress(harness.id);
         }
       } catch (err) {
+        // The index itself is damaged: no store is to blame.
+        if (isDamagedDatabase(err)) throw err;
         report.failures.push({
           harness: harness.id,
           path: harness.roots(options.source).join(", "),
@@ -893,11 +927,18 @@ async function onePass(
     }
     batch.commit();
   } catch (err) {
-    batch.rollback();
+    damaged = isDamagedDatabase(err);
+    try {
+      batch.rollback();
+    } catch (rollbackErr) {
+      // A damaged file may refuse even that; it is moved aside below.
+      if (!damaged) throw rollbackErr;
+    }
     throw err;
   } finally {
     pool.close();
     db.close();
+    if (damaged) moveAside(options.indexPath, options.onReset);
     lock.close();
   }
   report.durationMs = Math.round(performance.now() - started);

@@ -294,23 +294,37 @@ export function openIndex(
       `Index "${path}" has format ${version}; this deja reads format ${INDEX_FORMAT}: upgrade deja or delete the index to rebuild it`,
     );
   }
-  if (version !== undefined && version < INDEX_FORMAT) {
-    for (const t of [...DATA_TABLES, "meta"]) {
-      db.exec(`DROP TABLE IF EXISTS ${t}`);
-    }
-  }
   // A current index has every table (they are made before the format is
   // written): an unchanged pass then writes nothing. Any schema change
   // bumps INDEX_FORMAT.
   if (version === INDEX_FORMAT) return db;
-  db.exec(SCHEMA);
-  db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
-    .run(String(INDEX_FORMAT));
+  try {
+    if (version !== undefined && version < INDEX_FORMAT) {
+      for (const t of [...DATA_TABLES, "meta"]) {
+        db.exec(`DROP TABLE IF EXISTS ${t}`);
+      }
+    }
+    db.exec(SCHEMA);
+    db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('format', ?)")
+      .run(String(INDEX_FORMAT));
+  } catch (err) {
+    // A damaged file fails here; the caller moves it aside.
+    db.close();
+    throw err;
+  }
   return db;
 }
 
 /** Opens the file; a file that is no database gets the way out in its message. */
 function openIndexFile(path: string, readOnly: boolean): Database {
+  // Said before SQLite is asked: its words for a folder ("not a database")
+  // would read as a damaged index, which deja index moves aside.
+  if (isFolder(path)) {
+    throw new DejaError(
+      "IDX-E001",
+      `The index path "${path}" is a folder: point DEJA_INDEX at a file (e.g. "${path}/index.db")`,
+    );
+  }
   try {
     return openDatabase(path, { readOnly, requireFts5: true });
   } catch (err) {
@@ -324,6 +338,14 @@ function openIndexFile(path: string, readOnly: boolean): Database {
       );
     }
     throw err;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
   }
 }
 

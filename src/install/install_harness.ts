@@ -17,6 +17,7 @@ import {
   removeCodexToml,
 } from "./codex_toml.ts";
 import { rewriteJson } from "./json_doc.ts";
+import { tomlProblem } from "./toml_doc.ts";
 import { dejaConfigDir, launcherPath, launcherScript } from "./launcher.ts";
 import { lineDiff } from "./line_diff.ts";
 import {
@@ -307,6 +308,12 @@ export function installHarness(
     }
     let after: string;
     if (target.kind === "toml") {
+      const problem = tomlProblem(before ?? "");
+      if (problem) {
+        throw new TypeError(
+          `${target.path} is not TOML deja can read (${problem}); deja will not append to it: fix it, or add the entries by hand (deja install --dry-run on a copy shows them)`,
+        );
+      }
       const added = addCodexToml(before ?? "", launcher);
       after = added.text;
       if (after !== (before ?? "")) {

@@ -139,6 +139,31 @@ function openness(
  * ```
  */
 export function readToml(text: string): TomlTable[] {
+  return scanToml(text).tables;
+}
+
+/**
+ * The first line of a TOML text this reader cannot place (neither a table
+ * header, nor `key = value`, nor blank or a comment), or a value that never
+ * closes: a file deja should not append to.
+ *
+ * @param text The file content.
+ * @returns What is wrong and where, or undefined for a readable file.
+ * @example
+ * ```ts
+ * import { tomlProblem } from "./toml_doc.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(tomlProblem('model = "o3"\n[features]\n'), undefined);
+ * equal(tomlProblem("[mcp_servers.deja\n"), 'line 1, "[mcp_servers.deja", is neither a table header nor key = value');
+ * ```
+ */
+export function tomlProblem(text: string): string | undefined {
+  return scanToml(text).problem;
+}
+
+function scanToml(
+  text: string,
+): { tables: TomlTable[]; problem: string | undefined } {
   const tables: TomlTable[] = [{
     name: "",
     array: false,
@@ -147,6 +172,10 @@ export function readToml(text: string): TomlTable[] {
     end: text.length,
     keys: [],
   }];
+  let problem: string | undefined;
+  const note = (what: string) => {
+    problem ??= what;
+  };
   let offset = 0;
   const lines = text.split("\n");
   let i = 0;
@@ -176,6 +205,7 @@ export function readToml(text: string): TomlTable[] {
     }
     const eq = bare.indexOf("=");
     if (bare && eq > 0) {
+      const opened = i + 1;
       const key = normalizeKey(bare.slice(0, eq));
       const state: { depth: number; triple?: string | undefined } = {
         depth: 0,
@@ -188,6 +218,11 @@ export function readToml(text: string): TomlTable[] {
         valueText += `\n${lines[i]}`;
         advance();
       }
+      if (state.depth > 0 || state.triple) {
+        note(`the value of ${key} on line ${opened} is never closed`);
+      } else if (valueText.trim() === "") {
+        note(`${key} on line ${opened} has no value`);
+      }
       (tables[tables.length - 1] as TomlTable).keys.push({
         key,
         start: lineStart,
@@ -196,9 +231,16 @@ export function readToml(text: string): TomlTable[] {
       });
       continue;
     }
+    if (bare) {
+      note(
+        `line ${i + 1}, ${
+          JSON.stringify(bare.length > 40 ? `${bare.slice(0, 40)}…` : bare)
+        }, is neither a table header nor key = value`,
+      );
+    }
     advance();
   }
-  return tables;
+  return { tables, problem };
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 import { formatAge } from "../core/time.ts";
+import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { listNotes, openMemory, remember } from "../memory/mod.ts";
 import {
@@ -120,12 +121,18 @@ export async function answerDeja(
   try {
     return await dispatch(args, ctx);
   } catch (err) {
+    const damaged = damagedFileError(err, {
+      index: ctx.indexPath,
+      memory: ctx.memoryPath,
+    });
     const code = (err as { code?: unknown }).code;
     return {
       text: frameRecall(
-        `error: ${messageOf(err)}${
-          typeof code === "string" ? ` [${code}]` : ""
-        }`,
+        damaged
+          ? `error: ${damaged}`
+          : `error: ${messageOf(err)}${
+            typeof code === "string" ? ` [${code}]` : ""
+          }`,
         { kind: "error" },
       ),
       isError: true,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
 import {
@@ -47,10 +48,21 @@ function frame(body: string, kind: string): ToolAnswer {
   return { text: frameRecall(body, { kind }) };
 }
 
-function failure(err: unknown): ToolAnswer {
+function failure(err: unknown, ctx: McpContext): ToolAnswer {
+  const damaged = damagedFileError(err, {
+    index: ctx.indexPath,
+    memory: ctx.memoryPath,
+  });
   const code = err instanceof DejaError ? ` [${err.code}]` : "";
   return {
-    text: frameRecall(`error: ${messageOf(err)}${code}`, { kind: "error" }),
+    text: frameRecall(
+      damaged
+        ? `error: ${damaged.message} [${damaged.code}]`
+        : `error: ${messageOf(err)}${code}`,
+      {
+        kind: "error",
+      },
+    ),
     isError: true,
   };
 }
@@ -176,7 +188,7 @@ export async function answerLoop(
       "loop",
     );
   } catch (err) {
-    return failure(err);
+    return failure(err, ctx);
   }
 }
 
@@ -316,6 +328,6 @@ export function answerRecommendations(
     });
     return Promise.resolve(frame(text ?? "", "recommendations"));
   } catch (err) {
-    return Promise.resolve(failure(err));
+    return Promise.resolve(failure(err, ctx));
   }
 }

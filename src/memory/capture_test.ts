@@ -38,6 +38,33 @@ Deno.test("recordToolCall() stores repeated calls as distinct events and redacts
   store.close();
 });
 
+Deno.test("recordToolCall() redacts a secret held in a JSON field named for it, and keeps other fields", () => {
+  const store = openMemory(":memory:", { now: () => T0 });
+  recordToolCall(store, {
+    tool: "login",
+    isError: false,
+    input: {
+      user: "bob",
+      password: "hunter2hunter2",
+      nested: { api_key: "abc123def456ghi789" },
+    },
+    result: { session_token: "qwertyuiopasdfgh", message: "logged in" },
+  });
+  const [grain] = events(store);
+  const stored = JSON.stringify(grain);
+  for (
+    const secret of ["hunter2hunter2", "abc123def456ghi789", "qwertyuiopasdfgh"]
+  ) {
+    ok(!stored.includes(secret), `${secret} in ${stored}`);
+  }
+  deepEqual((grain?.input as Record<string, unknown>).user, "bob");
+  deepEqual(
+    (grain?.result as Record<string, unknown>).message,
+    "logged in",
+  );
+  store.close();
+});
+
 Deno.test("classifyResult() recognises failures liberally", async (t) => {
   const cases: Array<[unknown, boolean, number | undefined]> = [
     ['{"error":"rate_limited"}', true, undefined],

@@ -5,6 +5,7 @@
  * @module
  */
 import { DejaError } from "../core/errors.ts";
+import { redact } from "../redact/mod.ts";
 import type { MemoryReader, MemoryStore } from "./memory_store.ts";
 import { NOTE_STATES } from "./validate_grain.ts";
 import type { NoteGrain } from "./types.ts";
@@ -36,7 +37,7 @@ export interface RememberOptions {
 }
 
 /**
- * Stores a note.
+ * Stores a note, with any credential in it redacted.
  *
  * @param store The writable memory file.
  * @param text The note's text.
@@ -58,7 +59,11 @@ export function remember(
   text: string,
   options: RememberOptions = {},
 ): string {
-  const body = text.trim();
+  // Notes are handed to every agent: a credential in one is redacted as it
+  // is in the index. A note without one keeps its exact text.
+  const typed = text.trim();
+  const cleaned = redact(typed);
+  const body = Object.keys(cleaned.counts).length > 0 ? cleaned.text : typed;
   if (!body) throw new TypeError("A note needs text");
   const state = options.state ?? "accepted";
   checkState(state);

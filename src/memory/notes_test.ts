@@ -59,3 +59,19 @@ Deno.test("remember() keeps the same words for the same project as one note", ()
   notEqual(a, c);
   store.close();
 });
+
+Deno.test("remember() redacts a credential in the note, as the index does", () => {
+  const store = openMemory(":memory:", { now: () => T0 });
+  const hash = remember(
+    store,
+    "the staging deploy token is ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
+    { project: "api", state: "proposed", actor: "agent:mcp" },
+  );
+  const [note] = listNotes(store, { project: "api", states: ["proposed"] });
+  equal(note?.hash, hash);
+  equal(
+    note?.note.text,
+    "the staging deploy token is [redacted:github-token]",
+  );
+  store.close();
+});

@@ -37,10 +37,31 @@ export interface ToolCall {
   redact?: boolean;
 }
 
+/**
+ * Redacts a string value read under `key`. The key is context the rules
+ * need: `hunter2hunter2` alone is a word, `"password": "hunter2hunter2"` a
+ * credential, so the value is redacted alone (its own lines) and then as
+ * the JSON member it is.
+ */
+function redactField(key: string | undefined, value: string): string {
+  const alone = redact(value).text;
+  if (key === undefined) return alone;
+  const member = redact(
+    `{${JSON.stringify(key)}: ${JSON.stringify(alone)}}`,
+  ).text;
+  try {
+    const read = (JSON.parse(member) as Record<string, unknown>)[key];
+    return typeof read === "string" ? read : alone;
+  } catch {
+    // A rule cut into the JSON itself: the value's own redaction stands.
+    return alone;
+  }
+}
+
 /** Redacts and caps every string inside a JSON-like value. */
-function clean(value: unknown, redactOn: boolean): unknown {
+function clean(value: unknown, redactOn: boolean, key?: string): unknown {
   if (typeof value === "string") {
-    const text = redactOn ? redact(value).text : value;
+    const text = redactOn ? redactField(key, value) : value;
     return text.length > MAX_CAPTURE_CHARS
       ? text.slice(0, MAX_CAPTURE_CHARS) + "…"
       : text;
@@ -52,7 +73,7 @@ function clean(value: unknown, redactOn: boolean): unknown {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>).slice(0, 200).map((
         [k, v],
-      ) => [k, clean(v, redactOn)]),
+      ) => [k, clean(v, redactOn, k)]),
     );
   }
   if (typeof value === "number" && !Number.isFinite(value)) {

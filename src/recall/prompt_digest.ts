@@ -222,6 +222,20 @@ function heldTerms(text: string, terms: readonly string[]): string[] {
   });
 }
 
+/**
+ * Whether a line holds a thing the ask names where it stands whole: not
+ * inside a longer name or number (`7.2` is not held by `4.7.2`, nor
+ * `api.ts` by `api.tsx`).
+ */
+function holdsThing(text: string, thing: string): boolean {
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}_]\\.)${
+      escapeRegExp(thing)
+    }(?![\\p{L}\\p{N}_])`,
+    "iu",
+  ).test(text);
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -287,8 +301,7 @@ export async function promptDigest(
     return weight >= OTHER_PROJECT_RARE_WORDS * rareBar;
   };
   const speaks = (hit: SearchHit, snip: Snippet): boolean => {
-    const lower = snip.text.toLowerCase();
-    if (things.some((t) => lower.includes(t.toLowerCase()))) return true;
+    if (things.some((t) => holdsThing(snip.text, t))) return true;
     const held = heldTerms(snip.text, terms);
     const own = !project || hit.session.project.toLowerCase() === project;
     if (own) return held.length >= 2;

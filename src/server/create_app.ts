@@ -8,6 +8,7 @@
  * @module
  */
 import type { SourceEnv } from "../core/harness.ts";
+import { damagedFileError } from "../core/damaged_file.ts";
 import { messageOf } from "../core/errors.ts";
 import { EMPTY_POLICY, type LoopPolicy } from "../memory/mod.ts";
 import { ASSETS } from "./_assets.ts";
@@ -153,7 +154,13 @@ export function createApp(deps: AppDeps): ConsoleApp {
   });
 
   app.onError((err, c) => {
-    const { response, unexpected } = problemOf(err);
+    // A corrupt page of the index or the memory file: a store that cannot
+    // be read (503), named, rather than an internal error.
+    const damaged = damagedFileError(err, {
+      index: deps.indexPath,
+      memory: deps.memoryPath,
+    });
+    const { response, unexpected } = problemOf(damaged ?? err);
     if (unexpected && deps.log) {
       // The path only: query strings (search text) are never logged.
       deps.log(
