@@ -22,8 +22,8 @@ export const showCommand: Command = {
   usage: "deja show <id-prefix | harness:id-prefix> [--role ROLE]... [--json]",
   help:
     `Prints every stored record of a session: speech, commands with exit codes,
-files, edits, tool output and summaries. Records a rollback or undo made
-inactive are marked [superseded]; sub-agent records [sub-agent].
+files, edits, tool output and summaries. Records a rollback, undo or rewind
+made inactive are marked [superseded]; sub-agent records [sub-agent].
 
 Options:
   --role ROLE   Only these roles (repeatable)

@@ -373,7 +373,7 @@ export async function renderSessions(root, ctx) {
             " ",
             e.superseded
               ? badge(
-                "superseded: a rollback or undo made this inactive",
+                "superseded: a rollback, undo or rewind made this inactive",
                 "warn",
               )
               : null,

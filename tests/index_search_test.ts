@@ -1574,3 +1574,80 @@ Deno.test("indexStores() keeps what a first pass stopped half-way committed", as
   equal(resumed.unchanged, claudeFiles);
   equal(resumed.replaced, resumed.harnesses["codex"]!.files);
 });
+
+Deno.test("a Claude Code rewind read in a later pass supersedes records an earlier pass indexed: found, flagged in search and show", async () => {
+  const session = "7e3a9c51-0b2d-4f86-a1c4-5d9e8f2b6a70";
+  const folder = "/.claude/projects/-home-dev-kestrel";
+  const fixture = fileURLToPath(
+    new URL(
+      `../fixtures/claude-rewind${folder}/${session}.jsonl`,
+      import.meta.url,
+    ),
+  );
+  const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
+  const home = `${dir}/home`;
+  const indexPath = `${dir}/index.db`;
+  await Deno.mkdir(`${home}${folder}`, { recursive: true });
+  const path = `${home}${folder}/${session}.jsonl`;
+  const lines = (await Deno.readTextFile(fixture)).split("\n").slice(0, -1);
+  // The first pass ends before the edited prompt is sent again.
+  const cut = lines.findIndex((l) => l.includes("decorrelated jitter instead"));
+  await Deno.writeTextFile(path, lines.slice(0, cut).join("\n") + "\n");
+  await pass(home, indexPath);
+  await Deno.writeTextFile(path, lines.slice(cut).join("\n") + "\n", {
+    append: true,
+  });
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const kinds = db.prepare("SELECT DISTINCT kind FROM marks").all() as Array<
+      { kind: string }
+    >;
+    deepEqual(kinds.map((k) => k.kind), ["rewind"]);
+    const found = await search(db, "full jitter", { now: NOW });
+    const snippets = found.results.find((h) => h.session.id === session)
+      ?.snippets ?? [];
+    const abandoned = snippets.filter((s) => /full jitter/i.test(s.text));
+    ok(abandoned.length > 0, "the abandoned turn is still found");
+    ok(abandoned.every((s) => s.superseded));
+    const replaced = (await search(db, "decorrelated jitter", { now: NOW }))
+      .results.find((h) => h.session.id === session)?.snippets ?? [];
+    ok(replaced.some((s) => /decorrelated/i.test(s.text)));
+    ok(
+      replaced.filter((s) => /decorrelated/i.test(s.text)).every((s) =>
+        !s.superseded
+      ),
+    );
+    const shown = await showSession(db, session);
+    const flag = (text: string) =>
+      shown.records.find((r) => r.text === text)?.superseded;
+    equal(flag("now make the backoff jittered"), true);
+    equal(flag("run the whole kestrel test suite"), true);
+    equal(flag("make the backoff use decorrelated jitter instead"), false);
+    equal(flag("run only the upload tests"), false);
+  } finally {
+    db.close();
+  }
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const json = captureIo({ env, now: NOW });
+  equal(
+    await run(["show", session.slice(0, 8), "--json"], json, {
+      keepPermissions: true,
+    }),
+    0,
+    json.err(),
+  );
+  const records = JSON.parse(json.out()).records as Array<
+    { text: string; superseded: boolean }
+  >;
+  equal(
+    records.find((r) => r.text === "now make the backoff jittered")?.superseded,
+    true,
+  );
+  const text = captureIo({ env, now: NOW });
+  equal(
+    await run(["show", session.slice(0, 8)], text, { keepPermissions: true }),
+    0,
+  );
+  ok(text.out().includes("── user [superseded]"));
+});

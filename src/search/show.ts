@@ -18,7 +18,7 @@ import {
 
 /** A record as `show` prints it. */
 export interface ShownRecord extends Omit<StoredRecord, "rowid"> {
-  /** A rollback, undo or branch switch made this record inactive. */
+  /** A rollback, undo, rewind or branch switch made this record inactive. */
   superseded: boolean;
 }
 

@@ -252,7 +252,7 @@ export interface MessageHit {
   ts_ms: number | null;
   /** Record position. */
   seq: number;
-  /** A rollback or undo made the record inactive. */
+  /** A rollback, undo or rewind made the record inactive. */
   superseded: boolean;
   /** The stored text was cut at the size cap. */
   truncated: boolean;

@@ -34,7 +34,7 @@ export interface SessionEntry {
   text: string;
   /** The reader cut the text. */
   clipped: boolean;
-  /** A rollback, undo or branch switch made the record inactive. */
+  /** A rollback, undo, rewind or branch switch made the record inactive. */
   superseded: boolean;
   /** Written by a sub-agent. */
   subagent: boolean;

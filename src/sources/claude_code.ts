@@ -91,6 +91,9 @@ interface PendingSummary {
   at: { line: number; offset: number };
 }
 
+/** Main-chain lines whose place is remembered, for a rewind to point back at. */
+const MAX_CHAIN_LINES = 2048;
+
 /** Assistant messages whose content blocks are remembered within a pass. */
 const MAX_STREAMED_MESSAGES = 16;
 
@@ -158,6 +161,11 @@ export interface ClaudeTranscriptState {
   summaries?: Record<string, PendingSummary>;
   /** Blocks read of the latest assistant messages: message id → block keys. */
   streamed?: Record<string, string[]>;
+  /**
+   * The latest main-chain lines, oldest first, as runs of line keys that
+   * share the seq the next record got after each of them.
+   */
+  chain?: Array<[number, string[]]>;
 }
 
 /** Transcripts are named by uuid, so only the prompt history is `history.jsonl`. */
@@ -313,6 +321,13 @@ function readState(value: unknown): ClaudeTranscriptState {
       }
     }
     state.streamed = streamed;
+  }
+  if (Array.isArray(value.chain)) {
+    state.chain = value.chain.filter((run): run is [number, string[]] =>
+      Array.isArray(run) && Number.isInteger(run[0]) &&
+      Array.isArray(run[1]) &&
+      run[1].every((key: unknown) => typeof key === "string")
+    );
   }
   if (isObject(value.files) && typeof value.files.message === "string") {
     const paths = Array.isArray(value.files.paths)
@@ -675,6 +690,20 @@ function harnessTurn(
   return undefined;
 }
 
+/**
+ * Whether a line can open the branch a rewind starts: a `user` line a person's
+ * act wrote (a prompt, a slash command's lines). A tool result points at the
+ * line of its own call (parallel calls' results at their own calls), and a
+ * compaction summary at its boundary, so neither says anything of a rewind.
+ */
+function mayOpenBranch(obj: Json): boolean {
+  if (obj.type !== "user" || obj.isCompactSummary === true) return false;
+  const content = isObject(obj.message) ? obj.message.content : undefined;
+  if (typeof content === "string") return !content.startsWith(CONTINUED);
+  return !Array.isArray(content) ||
+    !content.some((block) => isObject(block) && block.type === "tool_result");
+}
+
 /** Finds a trailing oversized line's fate: consumed only if a newline ends it. */
 async function endsWithNewline(path: string, at: number): Promise<boolean> {
   try {
@@ -781,6 +810,8 @@ class TranscriptReader {
   #streamed = new Map<string, Set<string>>();
   /** Summary lines awaiting the message they name: its line key → them. */
   #summaries: Map<string, PendingSummary>;
+  /** Main-chain lines read, oldest first: line key → seq of the next record. */
+  #chain = new Map<string, number>();
   #path: string;
 
   constructor(path: string, options: ClaudeParseOptions) {
@@ -821,6 +852,9 @@ class TranscriptReader {
     for (const [id, keys] of Object.entries(this.state.streamed ?? {})) {
       this.#streamed.set(id, new Set(keys));
     }
+    for (const [seq, keys] of this.state.chain ?? []) {
+      for (const key of keys) this.#chain.set(key, seq);
+    }
     const parent = this.state.parent ?? sub?.parent;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
@@ -850,6 +884,47 @@ class TranscriptReader {
       this.skipped++;
       return;
     }
+    const key = this.#subagentFile || obj.isSidechain === true
+      ? undefined
+      : lineKey(str(obj.uuid));
+    if (key !== undefined) this.#rewound(obj, key);
+    this.#dispatch(obj, locator);
+    if (key !== undefined) {
+      // A line written again keeps its first place.
+      if (!this.#chain.has(key)) this.#chain.set(key, this.builder.nextSeq);
+      if (this.#chain.size > MAX_CHAIN_LINES) {
+        this.#chain.delete(this.#chain.keys().next().value ?? "");
+      }
+    }
+  }
+
+  /**
+   * A rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again):
+   * Claude Code leaves the abandoned turns in the file and writes the new
+   * prompt with `parentUuid` naming a line before them (null when it goes
+   * back to the very start). Every record read since that line is then off
+   * the conversation: superseded, up to here. A line continuing the last
+   * one read has nothing since; a parent this file never had (a resumed
+   * session's history) or no longer remembers marks nothing.
+   */
+  #rewound(obj: Json, key: string): void {
+    if (!mayOpenBranch(obj)) return;
+    // A line written again (an IDE reopening the session) is no new branch.
+    if (this.#chain.has(key) || this.#lines.has(key)) return;
+    const parent = obj.parentUuid;
+    const from = parent === null
+      ? 0
+      : this.#chain.get(lineKey(str(parent)) ?? "");
+    if (from !== undefined) {
+      this.builder.mark("rewind", from, this.builder.nextSeq);
+    }
+  }
+
+  /** Reads one parsed line by its type. */
+  #dispatch(
+    obj: Json,
+    locator: Locator & { line: number; offset: number },
+  ): void {
     const type = obj.type;
     if (isObject(obj.forkedFrom)) {
       this.#copied(obj);
@@ -1469,6 +1544,14 @@ class TranscriptReader {
     if (this.#lines.size > 0) {
       state.lines = [...this.#lines].slice(-MAX_LINE_KEYS);
     }
+    delete state.chain;
+    const runs: Array<[number, string[]]> = [];
+    for (const [key, seq] of this.#chain) {
+      const last = runs.at(-1);
+      if (last?.[0] === seq) last[1].push(key);
+      else runs.push([seq, [key]]);
+    }
+    if (runs.length > 0) state.chain = runs;
     if (this.#queued.length > 0) state.queued = [...this.#queued];
     if (this.#todos.size > 0) state.todos = [...this.#todos];
     const waiting = [
@@ -1528,8 +1611,10 @@ class TranscriptReader {
  * result saved to `<session>/tool-results/` is read from there), and Bash
  * exit codes are read from the matching result. The title is the session's
  * custom title, else Claude Code's own, else the first prompt; a `/branch`
- * fork keeps only its own turns, linked to its source. A torn last line is
- * left for the next pass.
+ * fork keeps only its own turns, linked to its source. The turns a rewind
+ * abandoned (a prompt written with an earlier line as its parent) are
+ * marked superseded, also when an earlier pass read them. A torn last line
+ * is left for the next pass.
  *
  * @param path The transcript path.
  * @param options Resume point, state and sub-agent switch.
@@ -1566,8 +1651,9 @@ export async function parseClaudeTranscript(
   );
   const session = reader.builder.build();
   return {
-    // A later pass that only renamed the session still carries its title.
-    sessions: session.records.length > 0 ||
+    // A later pass that only renamed the session, or only rewound it,
+    // still carries its title or its marks.
+    sessions: session.records.length > 0 || session.marks.length > 0 ||
         ((options.offset ?? 0) > 0 && session.titleGiven)
       ? [session]
       : [],
@@ -1754,7 +1840,8 @@ export const claudeCode: Harness = {
   //     skill bodies and pre-flag compaction summaries out of speech; a
   //     background command's exit code from its task, none when
   //     interrupted; another session's summary lines left out.
-  revision: 11,
+  // 12: turns a rewind or an edited prompt abandoned are superseded.
+  revision: 12,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1778,10 +1865,10 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
-      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
+      "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks), fixtures/claude-rewind (a synthetic 2.1.7x session with an edited prompt, a `/rewind` after a compaction, parallel tool calls and a side chain; shapes from the real samples' parallel-call and compaction lines and public notes on rewinds) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },
 };

@@ -1,7 +1,12 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { ParseResult, SourceEnv } from "../core/harness.ts";
-import type { Session, SessionRecord } from "../core/types.ts";
+import {
+  isSuperseded,
+  type Mark,
+  type Session,
+  type SessionRecord,
+} from "../core/types.ts";
 import {
   claudeCode,
   type ClaudeParseOptions,
@@ -1570,4 +1575,227 @@ Deno.test("parseClaudeTranscript() records an absorbed prompt's attachment writt
     "also update the changelog",
     "thanks",
   ]);
+});
+
+const HOME_REWIND = fileURLToPath(
+  new URL("../../fixtures/claude-rewind", import.meta.url),
+);
+const KESTREL = "7e3a9c51-0b2d-4f86-a1c4-5d9e8f2b6a70";
+const PATH_KESTREL =
+  `${HOME_REWIND}/.claude/projects/-home-dev-kestrel/${KESTREL}.jsonl`;
+
+/** The texts of a session's records that its marks supersede, in order. */
+function supersededTexts(session: Session): string[] {
+  return session.records
+    .filter((r) => isSuperseded(r.seq, session.marks))
+    .map((r) => r.text);
+}
+
+Deno.test("parseClaudeTranscript() supersedes the turns an edited prompt and a /rewind abandoned, not the branch that replaced them", async () => {
+  const session = only(await parseClaudeTranscript(PATH_KESTREL, opts()));
+  deepEqual(new Set(session.marks.map((m) => m.kind)), new Set(["rewind"]));
+  deepEqual(supersededTexts(session), [
+    // Prompt 2, edited and sent again: its whole first turn.
+    "now make the backoff jittered",
+    "Using full jitter: sleep a random time up to base times two to the attempt.",
+    "deno test src/upload_test.ts --filter fulljitter",
+    "ok | 3 passed | 0 failed (fulljitter)",
+    "Full jitter is in and the upload tests pass.",
+    // Prompt 4, taken back by /rewind after the compaction.
+    "run the whole kestrel test suite",
+    "deno task test",
+    "Exit code 1\nFAILED src/upload_test.ts > retries on 503 (gannet timeout)",
+    "One failure: the 503 retry case times out in the gannet fake.",
+  ]);
+  const current = session.records.filter((r) =>
+    !isSuperseded(r.seq, session.marks)
+  );
+  const said = current.map((r) => r.text);
+  // Both results of the parallel calls point at their own call, not at the
+  // line before them: still the conversation.
+  ok(
+    said.includes(
+      "src/net.ts:14:export async function withRetry(fn, attempts) {",
+    ),
+  );
+  ok(
+    said.includes(
+      "export async function upload(chunk) {\n  await put(chunk);\n}",
+    ),
+  );
+  // The branches that replaced them, the side chain and the compaction.
+  ok(said.includes("make the backoff use decorrelated jitter instead"));
+  ok(said.includes("run only the upload tests"));
+  ok(said.includes("All four upload tests pass."));
+  equal(current.filter((r) => r.flags?.subagent).length, 4);
+  equal(current.filter((r) => r.role === "summary").length, 1);
+});
+
+Deno.test("parseClaudeTranscript() resumed at any line of a rewound session, and again a line later, supersedes what one read does", async () => {
+  const full = only(await parseClaudeTranscript(PATH_KESTREL, opts()));
+  const superseded = (records: SessionRecord[], marks: Mark[]) =>
+    records.filter((r) => isSuperseded(r.seq, marks)).map((r) => r.seq);
+  const want = superseded(full.records, full.marks);
+  equal(want.length, 9);
+  const lines = (await Deno.readTextFile(PATH_KESTREL)).split("\n").slice(
+    0,
+    -1,
+  );
+  const path = await tempFile(`${KESTREL}.jsonl`, "");
+  const key = (r: SessionRecord) => [r.seq, r.role, r.text];
+  for (let k = 1; k < lines.length; k++) {
+    // Three passes: the lines before k, line k alone (a rewind's first line
+    // may add no record), then the rest.
+    await Deno.writeTextFile(path, lines.slice(0, k).join("\n") + "\n");
+    const passes = [await parseClaudeTranscript(path, opts())];
+    for (const part of [lines.slice(k, k + 1), lines.slice(k + 1)]) {
+      await Deno.writeTextFile(path, part.map((l) => l + "\n").join(""), {
+        append: true,
+      });
+      const last = passes.at(-1) as ParseResult;
+      passes.push(await parseClaudeTranscript(path, opts(resumeOptions(last))));
+    }
+    const sessions = passes.flatMap((p) => p.sessions);
+    const records = sessions.flatMap((s) => s.records);
+    deepEqual(
+      records.map(key),
+      full.records.map(key),
+      `split at line ${k + 1}`,
+    );
+    deepEqual(
+      superseded(records, sessions.flatMap((s) => s.marks)),
+      want,
+      `marks split at line ${k + 1}`,
+    );
+  }
+});
+
+Deno.test("parseClaudeTranscript() tells a rewind from lines whose parent is not the line before", async (t) => {
+  /** A main-chain line of session s1 with this uuid and parent. */
+  const node = (
+    type: string,
+    uuid: string,
+    parentUuid: string | null,
+    extra: Record<string, unknown> = {},
+  ) =>
+    line({
+      type,
+      sessionId: "s1",
+      uuid,
+      parentUuid,
+      isSidechain: false,
+      ...extra,
+    });
+  const id = (n: number) =>
+    `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+  const prompt = (n: number, parent: number | null, text: string) =>
+    node("user", id(n), parent === null ? null : id(parent), {
+      message: { role: "user", content: text },
+    });
+  const reply = (n: number, parent: number, text: string) =>
+    node("assistant", id(n), id(parent), {
+      message: {
+        id: `msg_${n}`,
+        role: "assistant",
+        content: [{ type: "text", text }],
+      },
+    });
+  const parse = async (text: string) =>
+    only(await parseClaudeTranscript(await tempFile("s1.jsonl", text), opts()));
+
+  await t.step(
+    "a resumed session's first lines point into another file",
+    async () => {
+      const session = await parse(
+        prompt(1, 900, "pick up the gannet fix") + reply(2, 1, "Resuming.") +
+          prompt(3, 2, "add the 503 case") + reply(4, 3, "Added.") +
+          prompt(5, 2, "add the 429 case instead") + reply(6, 5, "Added 429."),
+      );
+      deepEqual(supersededTexts(session), ["add the 503 case", "Added."]);
+    },
+  );
+
+  await t.step(
+    "a progress or system line between turns is still the chain",
+    async () => {
+      const session = await parse(
+        node("progress", id(1), null, { data: { type: "hook_progress" } }) +
+          prompt(2, 1, "first ask") + reply(3, 2, "First answer.") +
+          node("system", id(4), id(3), { subtype: "turn_duration" }) +
+          prompt(5, 4, "second ask") + reply(6, 5, "Second answer.") +
+          // Edited first prompt: the same parent as the first one had.
+          prompt(7, 1, "first ask, reworded") + reply(8, 7, "Reworded answer."),
+      );
+      deepEqual(supersededTexts(session), [
+        "first ask",
+        "First answer.",
+        "second ask",
+        "Second answer.",
+      ]);
+    },
+  );
+
+  await t.step("a rewind to the very start writes a new root", async () => {
+    const session = await parse(
+      prompt(1, null, "rename the bucket") + reply(2, 1, "Renamed.") +
+        prompt(3, null, "rename the bucket to kestrel-eu") +
+        reply(4, 3, "Renamed to kestrel-eu."),
+    );
+    deepEqual(supersededTexts(session), ["rename the bucket", "Renamed."]);
+  });
+
+  await t.step(
+    "a compaction summary written as a new root is no rewind",
+    async () => {
+      // 1.0.x started the summary of a compacted conversation as a new root,
+      // flagged `isCompactSummary` or, before that, unflagged.
+      const said =
+        "This session is being continued from a previous conversation that ran out of context. Summary: the bucket was renamed.";
+      const summary = (n: number, flagged: boolean) =>
+        node("user", id(n), null, {
+          ...(flagged ? { isCompactSummary: true } : {}),
+          message: {
+            role: "user",
+            content: flagged ? [{ type: "text", text: said }] : said,
+          },
+        });
+      const session = await parse(
+        prompt(1, null, "rename the bucket") + reply(2, 1, "Renamed.") +
+          summary(3, true) + prompt(4, 3, "add a lifecycle rule") +
+          reply(5, 4, "Added.") + summary(6, false) +
+          prompt(7, 6, "tag the bucket") + reply(8, 7, "Tagged.") +
+          prompt(9, 6, "tag the bucket with its team") +
+          reply(10, 9, "Tagged with its team."),
+      );
+      deepEqual(supersededTexts(session), ["tag the bucket", "Tagged."]);
+    },
+  );
+
+  await t.step("lines written again keep their place", async () => {
+    // An IDE reopening the session writes its lines again, from the root.
+    const first = prompt(1, null, "tidy the imports") +
+      reply(2, 1, "Tidied.");
+    const session = await parse(
+      first + first + prompt(3, 2, "now sort them") + reply(4, 3, "Sorted.") +
+        prompt(5, 2, "now group them") + reply(6, 5, "Grouped."),
+    );
+    deepEqual(supersededTexts(session), ["now sort them", "Sorted."]);
+  });
+
+  await t.step("a sub-agent file has no rewinds", async () => {
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/projects/-home-a-proj/s1/subagents/agent-a1.jsonl`;
+    await Deno.mkdir(`${dir}/projects/-home-a-proj/s1/subagents`, {
+      recursive: true,
+    });
+    await Deno.writeTextFile(
+      path,
+      prompt(1, 800, "find the logger") + reply(2, 1, "In log.ts.") +
+        prompt(3, 1, "find the logger again") + reply(4, 3, "Still log.ts.") +
+        prompt(5, 2, "thanks") +
+        prompt(6, 2, "and the config?") + reply(7, 6, "In config.ts."),
+    );
+    const session = only(await parseClaudeTranscript(path, opts()));
+    deepEqual(session.marks, []);
+  });
 });
