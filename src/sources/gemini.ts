@@ -162,6 +162,43 @@ function partsText(content: unknown): string {
   return texts.join("");
 }
 
+/** Whether a message's content is a tool-response turn (holds a `functionResponse`). */
+function isToolResponseTurn(content: unknown): boolean {
+  return Array.isArray(content) &&
+    content.some((part) => isObject(part) && isObject(part.functionResponse));
+}
+
+/**
+ * A tool-response turn's function responses, each with its output: the
+ * response's `output` (else `error`) and the text parts after it up to the
+ * next response, which older builds sent beside the response for a
+ * multi-part tool output (`read_many_files`).
+ */
+function responseGroups(
+  parts: unknown[],
+): Array<{ response: Json; text: string }> {
+  const groups: Array<{ response: Json; texts: string[] }> = [];
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    if (isObject(part.functionResponse)) {
+      const inner = part.functionResponse.response;
+      const out = isObject(inner) ? inner.output ?? inner.error : undefined;
+      const texts = typeof out === "string"
+        ? [out]
+        : out === undefined
+        ? []
+        : [JSON.stringify(out)];
+      groups.push({ response: part.functionResponse, texts });
+    } else if (typeof part.text === "string" && part.thought !== true) {
+      groups.at(-1)?.texts.push(part.text);
+    }
+  }
+  return groups.map((g) => ({
+    response: g.response,
+    text: g.texts.join("\n"),
+  }));
+}
+
 /** The call id a `functionResponse` part answers. */
 function responseId(part: unknown): string | undefined {
   return isObject(part) && isObject(part.functionResponse)
@@ -368,6 +405,9 @@ function emitMessage(
   const at = { locator: entry.locator, time, flags };
   const extra = flags ? { flags } : {};
   if (m.type === "user") {
+    // Newer builds record each tool-response turn as a `user` message; what
+    // it holds is the tools' output (each call's `result` has it), not words.
+    if (isToolResponseTurn(m.content)) return;
     const raw = partsText(m.displayContent ?? m.content);
     const cut = raw.indexOf(REFERENCED_FILES);
     const text = (cut === -1 ? raw : raw.slice(0, cut)).trim();
@@ -725,6 +765,17 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
           time: undefined,
         });
       }
+    } else if (content.role === "user" && isToolResponseTurn(content.parts)) {
+      for (const answer of responseGroups(content.parts)) {
+        const { response, text: output } = answer;
+        toolResult(
+          tools,
+          { id: str(response.id), name: str(response.name) },
+          output,
+          isObject(response.response) && response.response.error !== undefined,
+          { locator, time: undefined },
+        );
+      }
     } else if (content.role === "user") {
       const cut = text.indexOf(REFERENCED_FILES);
       const typed = cleanSpeech(
@@ -734,24 +785,6 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       if (typed.startsWith("<state_snapshot>")) {
         builder.add("summary", typed, { locator });
       } else builder.add("user", typed, { locator });
-      for (const part of content.parts) {
-        const response = isObject(part) ? part.functionResponse : undefined;
-        if (!isObject(response)) continue;
-        const out = isObject(response.response)
-          ? response.response.output ?? response.response.error
-          : undefined;
-        toolResult(
-          tools,
-          { id: str(response.id), name: str(response.name) },
-          typeof out === "string"
-            ? out
-            : out === undefined
-            ? ""
-            : JSON.stringify(out),
-          isObject(response.response) && response.response.error !== undefined,
-          { locator, time: undefined },
-        );
-      }
     } else skipped++;
     afterSetup = false;
   }
@@ -836,16 +869,18 @@ export const gemini: Harness = {
   // 3: output a masking sync replaced keeps its original; error lines are
   // error output; a non-zero shell exit footer fails the output.
   // 4: the setup context a history sync writes into a chat, its stock
-  // acknowledgement and the interrupted-stream placeholder are not speech;
+  // acknowledgement, tool-response turns recorded as user messages and the
+  // interrupted-stream placeholder are not speech; a checkpoint's text
+  // sent beside a function response is that tool's output;
   // the setup context's workspace folder is the working directory.
   revision: 4,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
       "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts (no real `.jsonl` sample)",
   },
