@@ -441,15 +441,24 @@ class Conversation {
       : undefined;
     if (command && code !== undefined) command.exitCode = code;
     // `status` can say "completed" for a run that failed: the exit code and
-    // `additionalData.status` tell.
-    const isError = data.status === "error" ||
+    // `additionalData.status` tell. A call the person rejected or stopped
+    // never ran (or never finished): it failed too.
+    const refused = result.rejected === true ||
+      data.userDecision === "rejected";
+    const stopped = data.status === "cancelled";
+    const isError = data.status === "error" || refused || stopped ||
       obj(data.additionalData).status === "error" ||
       result.isError === true || str(result.error) !== undefined ||
       (code !== undefined && code !== 0);
     if (command || output || isError) {
       this.builder.add(
         "tool-output",
-        output || str(result.error) || "",
+        output || str(result.error) ||
+          (refused
+            ? "(rejected by the user)"
+            : stopped
+            ? "(cancelled by the user)"
+            : ""),
         this.#opts(id, time, { tool: name, isError }),
       );
     }
@@ -1172,7 +1181,8 @@ export const cursor: Harness = {
   ],
   // 2: global composers get their workspace's project; clientStartTime is not a time.
   // 3: edit_file_v2 removed text, composer headers' workspaces and sub-agents, MCP calls, failed runs flagged, `.workspace-trusted` projects, `.txt` transcripts, IDE twins left to the IDE store.
-  revision: 3,
+  // 4: a tool call the person rejected (`result.rejected`, `userDecision`) or cancelled fails its output.
+  revision: 4,
   roots: cursorRoots,
   discover: discoverCursor,
   kinds: [stateKind, transcriptKind, textTranscriptKind],
@@ -1180,7 +1190,7 @@ export const cursor: Harness = {
     store:
       "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded-path>/agent-transcripts/**/*.jsonl` and the older `*.txt` (`DEJA_CURSOR_CLI_ROOT` redirects)",
     extracts:
-      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit or `additionalData.status` error; sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line)",
+      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit, `additionalData.status` error, or a call the person rejected (`result.rejected`, `userDecision` rejected) or cancelled (`status` cancelled); sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line)",
     omits:
       "rich-text and code-block duplicates of the text, thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI writes neither times (records carry the file's mtime) nor, in JSONL, tool results, and its `store.db` chats are not read; exit codes only when a tool result writes one",
     verified:

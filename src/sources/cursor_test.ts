@@ -852,3 +852,80 @@ Deno.test("cursor IDE twins: the transcript gives way only to a composer the IDE
     equal(await transcript("both"), 1);
   });
 });
+
+Deno.test("cursor flags a tool call the person rejected or cancelled as failed", async () => {
+  const path = join(await Deno.makeTempDir(), "state.vscdb");
+  const tool = (id: string, data: Record<string, unknown>) => ({
+    key: `bubbleId:c:${id}`,
+    value: JSON.stringify({
+      type: 2,
+      bubbleId: id,
+      text: "",
+      toolFormerData: data,
+    }),
+  });
+  await writeFixtureDb(path, KV, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:c",
+        value: JSON.stringify({
+          composerId: "c",
+          fullConversationHeadersOnly: ["u", "t1", "t2", "t3", "t4"].map((
+            bubbleId,
+          ) => ({ bubbleId })),
+        }),
+      },
+      {
+        key: "bubbleId:c:u",
+        value: JSON.stringify({ type: 1, text: "drain the lock" }),
+      },
+      // Rejected at the approval prompt: Cursor writes `rejected` in the result.
+      tool("t1", {
+        name: "run_terminal_cmd",
+        status: "completed",
+        rawArgs: JSON.stringify({ command: "lockctl drain --all" }),
+        result: JSON.stringify({ output: "", rejected: true }),
+        userDecision: "rejected",
+      }),
+      // Stopped while it ran.
+      tool("t2", {
+        name: "run_terminal_command_v2",
+        status: "cancelled",
+        params: JSON.stringify({ command: "lockctl wait" }),
+      }),
+      // An edit turned down in review.
+      tool("t3", {
+        name: "search_replace",
+        status: "completed",
+        rawArgs: JSON.stringify({
+          file_path: "/w/lock.ts",
+          old_string: "OPEN",
+        }),
+        userDecision: "rejected",
+      }),
+      // A run that went through stays a success.
+      tool("t4", {
+        name: "run_terminal_cmd",
+        status: "completed",
+        rawArgs: JSON.stringify({ command: "lockctl status" }),
+        result: JSON.stringify({
+          output: "LOCK_IDLE",
+          rejected: false,
+          exitCodeV2: 0,
+        }),
+        userDecision: "accepted",
+      }),
+    ],
+  }]);
+  const { sessions } = await parseCursorStateDb(path, OPTIONS);
+  const outputs = (sessions[0]?.records ?? []).filter((r) =>
+    r.role === "tool-output"
+  );
+  deepEqual(outputs.map((r) => [r.tool, r.text, r.flags?.isError === true]), [
+    ["run_terminal_cmd", "(rejected by the user)", true],
+    ["run_terminal_command_v2", "(cancelled by the user)", true],
+    ["search_replace", "(rejected by the user)", true],
+    ["run_terminal_cmd", "LOCK_IDLE", false],
+  ]);
+});

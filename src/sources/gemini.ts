@@ -54,6 +54,37 @@ const REFERENCED_FILES = "\n--- Content from referenced files ---";
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 
 /**
+ * The context block every chat's history opens with (not typed by anyone):
+ * in `/chat save` checkpoints, and in chats since gemini-cli syncs its
+ * bootstrapped history into the recording (a `$set` message list).
+ */
+const SETUP_CONTEXT =
+  /^\s*(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context/;
+/** The model's stock reply to the setup context in older builds. */
+const SETUP_ACK = "Got it. Thanks for the context!";
+/** The working directory the setup context names. */
+const SETUP_CWD =
+  /I'm currently working in the directory: ([^\n]+)|\*\*Workspace Directories:\*\*\s*\n\s*- ([^\n]+)/;
+
+/**
+ * The model turn gemini-cli puts in history when a stream failed after a
+ * tool response (geminiChat.ts `INTERRUPTED_RESPONSE_PLACEHOLDER`), synced
+ * into the chat as a `gemini` message: nothing the model said.
+ */
+const INTERRUPTED_PLACEHOLDER =
+  "[The previous response was interrupted before it completed.]";
+
+/** What {@linkcode emitMessage} carries from one message to the next. */
+interface EmitState {
+  /** The last message was a compression summary. */
+  lastSummary: boolean;
+  /** The last message was the setup context. */
+  afterSetup: boolean;
+  /** The working directory a setup context named. */
+  setupCwd?: string;
+}
+
+/**
  * A tool output gemini-cli replaced to save context, synced back into the
  * chat by a `$set` message list or a re-written message. The shapes, from
  * gemini-cli's packages/core/src: `<tool_output_masked>…` (services/
@@ -129,6 +160,43 @@ function partsText(content: unknown): string {
     }
   }
   return texts.join("");
+}
+
+/** Whether a message's content is a tool-response turn (holds a `functionResponse`). */
+function isToolResponseTurn(content: unknown): boolean {
+  return Array.isArray(content) &&
+    content.some((part) => isObject(part) && isObject(part.functionResponse));
+}
+
+/**
+ * A tool-response turn's function responses, each with its output: the
+ * response's `output` (else `error`) and the text parts after it up to the
+ * next response, which older builds sent beside the response for a
+ * multi-part tool output (`read_many_files`).
+ */
+function responseGroups(
+  parts: unknown[],
+): Array<{ response: Json; text: string }> {
+  const groups: Array<{ response: Json; texts: string[] }> = [];
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    if (isObject(part.functionResponse)) {
+      const inner = part.functionResponse.response;
+      const out = isObject(inner) ? inner.output ?? inner.error : undefined;
+      const texts = typeof out === "string"
+        ? [out]
+        : out === undefined
+        ? []
+        : [JSON.stringify(out)];
+      groups.push({ response: part.functionResponse, texts });
+    } else if (typeof part.text === "string" && part.thought !== true) {
+      groups.at(-1)?.texts.push(part.text);
+    }
+  }
+  return groups.map((g) => ({
+    response: g.response,
+    text: g.texts.join("\n"),
+  }));
 }
 
 /** The call id a `functionResponse` part answers. */
@@ -330,16 +398,28 @@ function emitMessage(
   tools: ToolRecorder,
   entry: Entry,
   flags: RecordFlags | undefined,
-  state: { lastSummary: boolean },
+  state: EmitState,
 ): void {
   const m = entry.message;
   const time = parseTime(m.timestamp);
   const at = { locator: entry.locator, time, flags };
   const extra = flags ? { flags } : {};
   if (m.type === "user") {
+    // Newer builds record each tool-response turn as a `user` message; what
+    // it holds is the tools' output (each call's `result` has it), not words.
+    if (isToolResponseTurn(m.content)) return;
     const raw = partsText(m.displayContent ?? m.content);
     const cut = raw.indexOf(REFERENCED_FILES);
     const text = (cut === -1 ? raw : raw.slice(0, cut)).trim();
+    if (SETUP_CONTEXT.test(text)) {
+      const m = SETUP_CWD.exec(text);
+      const cwd = (m?.[1] ?? m?.[2])?.trim();
+      if (cwd) state.setupCwd ??= cwd;
+      state.afterSetup = true;
+      state.lastSummary = false;
+      return;
+    }
+    state.afterSetup = false;
     if (text.startsWith("<state_snapshot>")) {
       builder.add("summary", text, { locator: entry.locator, time, ...extra });
       state.lastSummary = true;
@@ -368,9 +448,12 @@ function emitMessage(
   }
   if (m.type !== "gemini" && m.type !== "model") return;
   const text = cleanSpeech(partsText(m.content));
-  const ack = state.lastSummary && text === COMPRESSION_ACK;
+  const stock = (state.lastSummary && text === COMPRESSION_ACK) ||
+    (state.afterSetup && text === SETUP_ACK) ||
+    text === INTERRUPTED_PLACEHOLDER;
   state.lastSummary = false;
-  if (!ack) {
+  state.afterSetup = false;
+  if (!stock) {
     builder.add("assistant", text, { locator: entry.locator, time, ...extra });
   }
   if (!Array.isArray(m.toolCalls)) return;
@@ -504,25 +587,26 @@ export async function parseGeminiChat(
     parent: subagent ? place?.parent : undefined,
     lineage: subagent && place?.parent ? "subagent" : undefined,
   });
-  if (place) {
-    const root = await projectRoot(
-      place.dir,
-      dirname(dirname(place.dir)),
-      place.project,
-    ) ?? rootByHash(place.project, entries.map((e) => e.message));
-    if (root) builder.setCwd(root);
-  }
   const flags: RecordFlags | undefined = subagent
     ? { subagent: true }
     : undefined;
   const tools = new ToolRecorder(builder, DIALECT);
-  const state = { lastSummary: false };
+  const state: EmitState = { lastSummary: false, afterSetup: false };
   const runs = new MarkRuns((from, to) => builder.mark("rewind", from, to));
   for (const entry of entries) {
     runs.at(builder.nextSeq, entry.removed);
     emitMessage(builder, tools, entry, flags, state);
   }
   runs.end(builder.nextSeq);
+  if (place) {
+    const root = await projectRoot(
+      place.dir,
+      dirname(dirname(place.dir)),
+      place.project,
+    ) ?? state.setupCwd ??
+      rootByHash(place.project, entries.map((e) => e.message));
+    if (root) builder.setCwd(root);
+  }
   builder.touch(parseTime(meta.startTime));
   builder.touch(parseTime(meta.lastUpdated));
   if (meta.summary) builder.setTitle(meta.summary);
@@ -604,13 +688,6 @@ function isCheckpointPath(path: string): boolean {
     name.endsWith(".json");
 }
 
-/** The context block every chat's history opens with (not typed by anyone). */
-const SETUP_CONTEXT =
-  /^\s*(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context/;
-const SETUP_ACK = "Got it. Thanks for the context!";
-const SETUP_CWD =
-  /I'm currently working in the directory: ([^\n]+)|\*\*Workspace Directories:\*\*\s*\n\s*- ([^\n]+)/;
-
 /** Whether a chat file of the project already holds `text` (JSON-escaped). */
 async function chatsHold(chatsDir: string, text: string): Promise<boolean> {
   const needle = JSON.stringify(text).slice(1, -1);
@@ -688,6 +765,17 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
           time: undefined,
         });
       }
+    } else if (content.role === "user" && isToolResponseTurn(content.parts)) {
+      for (const answer of responseGroups(content.parts)) {
+        const { response, text: output } = answer;
+        toolResult(
+          tools,
+          { id: str(response.id), name: str(response.name) },
+          output,
+          isObject(response.response) && response.response.error !== undefined,
+          { locator, time: undefined },
+        );
+      }
     } else if (content.role === "user") {
       const cut = text.indexOf(REFERENCED_FILES);
       const typed = cleanSpeech(
@@ -697,24 +785,6 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       if (typed.startsWith("<state_snapshot>")) {
         builder.add("summary", typed, { locator });
       } else builder.add("user", typed, { locator });
-      for (const part of content.parts) {
-        const response = isObject(part) ? part.functionResponse : undefined;
-        if (!isObject(response)) continue;
-        const out = isObject(response.response)
-          ? response.response.output ?? response.response.error
-          : undefined;
-        toolResult(
-          tools,
-          { id: str(response.id), name: str(response.name) },
-          typeof out === "string"
-            ? out
-            : out === undefined
-            ? ""
-            : JSON.stringify(out),
-          isObject(response.response) && response.response.error !== undefined,
-          { locator, time: undefined },
-        );
-      }
     } else skipped++;
     afterSetup = false;
   }
@@ -798,15 +868,20 @@ export const gemini: Harness = {
   // 2: `/chat save` checkpoints no chat holds are read.
   // 3: output a masking sync replaced keeps its original; error lines are
   // error output; a non-zero shell exit footer fails the output.
-  revision: 3,
+  // 4: the setup context a history sync writes into a chat, its stock
+  // acknowledgement, tool-response turns recorded as user messages and the
+  // interrupted-stream placeholder are not speech; a checkpoint's text
+  // sent beside a function response is that tool's output;
+  // the setup context's workspace folder is the working directory.
+  revision: 4,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
-      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts (no real `.jsonl` sample)",
+      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts (no real `.jsonl` sample)",
   },
 };

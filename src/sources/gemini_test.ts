@@ -662,3 +662,123 @@ Deno.test("gemini checkpoint: a shell run's non-zero exit footer fails its outpu
     ],
   );
 });
+
+Deno.test("gemini checkpoint: text sent beside a function response is the tool's output, not the user's", async () => {
+  // Mid-2025 builds answered a multi-part tool output (read_many_files) with
+  // the function response followed by the parts' text in the same turn.
+  const path = await tempFileAt(
+    ".gemini/tmp/wharf/checkpoint-tides.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: "compare the two tide tables" }] },
+      {
+        role: "model",
+        parts: [{
+          functionCall: {
+            name: "read_many_files",
+            args: { paths: ["tides/a.csv", "tides/b.csv"] },
+          },
+        }],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "read_many_files",
+              response: { output: "Tool execution succeeded." },
+            },
+          },
+          { text: "--- tides/a.csv ---\nHIGH_WATER_0612" },
+          { text: "--- tides/b.csv ---\nHIGH_WATER_0630" },
+        ],
+      },
+      { role: "model", parts: [{ text: "B is 18 minutes later." }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path));
+  const s = (await kind!.parse(path, { includeSubagents: true, source }))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "compare the two tide tables"],
+    ["files", "tides/a.csv"],
+    ["files", "tides/b.csv"],
+    [
+      "tool-output",
+      "Tool execution succeeded.\n--- tides/a.csv ---\nHIGH_WATER_0612\n--- tides/b.csv ---\nHIGH_WATER_0630",
+    ],
+    ["assistant", "B is 18 minutes later."],
+  ]);
+});
+
+Deno.test("parseGeminiChat() keeps the setup context and the interrupted-stream placeholder out of speech", async () => {
+  // Newer builds sync their bootstrapped history into the recording: the
+  // setup context arrives as a `user` message in a `$set` list, a tool
+  // response (and text sent beside it) as a `user` message, and a stream
+  // that failed after a tool response leaves a placeholder turn.
+  const setup = [
+    "<session_context>",
+    "This is the Gemini CLI. We are setting up the context for our chat.",
+    "Today's date is Monday, March 2, 2026 (formatted according to the user's locale).",
+    "My operating system is: linux",
+    "- **Workspace Directories:**",
+    "  - /home/dev/code/quayside",
+    "</session_context>",
+  ].join("\n");
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-02T09:00:00Z" },
+    {
+      $set: {
+        messages: [{ id: "ctx", type: "user", content: [{ text: setup }] }],
+      },
+    },
+    { id: "u1", type: "user", content: [{ text: "why is the crane idle?" }] },
+    {
+      id: "g1",
+      type: "gemini",
+      content: "",
+      toolCalls: [{
+        id: "c1",
+        name: "read_file",
+        args: { file_path: "/home/dev/code/quayside/crane.ts" },
+        status: "success",
+        result: [{
+          functionResponse: {
+            id: "c1",
+            name: "read_file",
+            response: { output: "export const idle = true;" },
+          },
+        }],
+      }],
+    },
+    {
+      id: "r1",
+      type: "user",
+      content: [{
+        functionResponse: {
+          id: "c1",
+          name: "read_file",
+          response: { output: "export const idle = true;" },
+        },
+      }, { text: "Attached: crane-diagram.png (image/png)" }],
+    },
+    {
+      id: "p1",
+      type: "gemini",
+      content: [{
+        text: "[The previous response was interrupted before it completed.]",
+      }],
+    },
+    { id: "u2", type: "user", content: "try again" },
+    { id: "g2", type: "gemini", content: "The crane waits on `idle`." },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "why is the crane idle?"],
+    ["files", "/home/dev/code/quayside/crane.ts"],
+    ["tool-output", "export const idle = true;"],
+    ["user", "try again"],
+    ["assistant", "The crane waits on `idle`."],
+  ]);
+  // The folder the setup context names is the working directory.
+  equal(s.cwd, "/home/dev/code/quayside");
+});

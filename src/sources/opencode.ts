@@ -853,6 +853,44 @@ export function parseOpencodeDb(
   });
 }
 
+/**
+ * A part of a message from opencode's first releases (v0.1–0.3), which kept
+ * its parts inline, as the `tool` part later releases write: a
+ * `tool-invocation` part (`toolInvocation`: `toolName`, `toolCallId`,
+ * `args`, `state` call/partial-call/result, `result`) whose metadata, times
+ * and failure (`error: true`) sit in the message's `metadata.tool[<call>]`.
+ * Tool names then carried an `opencode_` prefix (`opencode_bash`). Any other
+ * part is returned as it is.
+ */
+function inlinePart(part: Json, toolMeta: Json): Json {
+  if (part.type !== "tool-invocation") return part;
+  const call = obj(part.toolInvocation);
+  const name = str(call.toolName)?.replace(/^opencode_/, "");
+  const id = str(call.toolCallId);
+  const metadata = id === undefined ? {} : obj(toolMeta[id]);
+  const result = typeof call.result === "string" ? call.result : "";
+  const failed = metadata.error === true;
+  const status = call.state !== "result"
+    ? "running"
+    : failed
+    ? "error"
+    : "completed";
+  return {
+    type: "tool",
+    ...(id === undefined ? {} : { id }),
+    ...(name === undefined ? {} : { tool: name }),
+    state: {
+      status,
+      input: objectOf(call.args),
+      ...(failed
+        ? { error: str(metadata.message) ?? result }
+        : { output: result }),
+      metadata,
+      time: obj(metadata.time),
+    },
+  };
+}
+
 /** Reads every JSON file directly inside a directory, sorted by name. */
 function jsonFiles(dir: string): Array<{ path: string; value: unknown }> {
   let names: string[];
@@ -960,10 +998,14 @@ export function parseOpencodeStorageSession(
         skipped++;
         continue;
       }
+      // v0.1–0.3 kept times, the error, the summary flag, the working
+      // directory and tool metadata under `metadata`.
+      const early = obj(m.metadata);
+      const assistant = obj(early.assistant);
       const fallback = parseTime(obj(m.time).created) ??
-        parseTime(obj(obj(m.metadata).time).created);
+        parseTime(obj(early.time).created);
       if (!cwdSet) {
-        const cwd = str(obj(m.path).cwd);
+        const cwd = str(obj(m.path).cwd) ?? str(obj(assistant.path).cwd);
         if (cwd) {
           session.builder.setCwd(cwd);
           cwdSet = true;
@@ -972,12 +1014,14 @@ export function parseOpencodeStorageSession(
       const partDir = legacy
         ? join(storage, "session", "part", id, mid)
         : join(storage, "part", mid);
+      const toolMeta = obj(early.tool);
       const parts = Array.isArray(m.parts)
         ? m.parts.map((p, i) => ({
           path: `${message.path}#${i}`,
-          value: p as unknown,
+          value: isObject(p) ? inlinePart(p, toolMeta) : p as unknown,
         }))
         : jsonFiles(partDir);
+      const summary = m.summary === true || assistant.summary === true;
       for (const p of parts) {
         if (!isObject(p.value)) {
           skipped++;
@@ -985,12 +1029,18 @@ export function parseOpencodeStorageSession(
         }
         const pid = str(p.value.id) ?? baseName(p.path);
         session.startOf(mid, pid);
-        session.part(p.value, m.role, m.summary === true, mid, {
+        session.part(p.value, m.role, summary, mid, {
           path: p.path,
           recordId: pid,
         }, fallback);
       }
-      session.messageError(m, { path: message.path, recordId: mid }, fallback);
+      session.messageError(
+        m.error === undefined && early.error !== undefined
+          ? { ...m, error: early.error }
+          : m,
+        { path: message.path, recordId: mid },
+        fallback,
+      );
     }
     session.finish();
     skipped += addDiff(session, storage, id);
@@ -1153,7 +1203,9 @@ export const opencode: Harness = {
   // tool keeps its partial output; a truncated output is read whole from
   // tool-output/; answers to the question tool are the user's; a web
   // tool's URL or query is a command.
-  revision: 3,
+  // 4: the first releases' inline messages give their tool invocations,
+  // error, summary flag and working directory (`metadata`).
+  revision: 4,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1161,10 +1213,10 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts, compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent/subtask parts (the user's text part holds the same prompt), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
-      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); fixtures/opencode",
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
   },
 };

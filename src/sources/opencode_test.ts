@@ -772,3 +772,181 @@ Deno.test("opencode keeps what a web tool fetched or searched as a command", asy
     ],
   );
 });
+
+Deno.test("opencode reads the first releases' inline messages: tool invocations, errors, summaries", async () => {
+  // v0.1–0.3 wrote `storage/session/message/<session>/<message>.json` with
+  // its parts inline, tool calls as `tool-invocation` parts and the rest
+  // (times, error, summary flag, cwd, per-call metadata) under `metadata`.
+  const root = await Deno.makeTempDir();
+  const s = join(root, "storage", "session");
+  const t = 1750000000000;
+  const tool = (id: string, name: string, args: unknown, result: string) => ({
+    type: "tool-invocation",
+    toolInvocation: {
+      state: "result",
+      toolCallId: id,
+      toolName: name,
+      args,
+      result,
+    },
+  });
+  await writeTree(s, {
+    "info/ses_first.json": {
+      id: "ses_first",
+      title: "Tidy the ferry timetable",
+      time: { created: t, updated: t + 9000 },
+    },
+    "message/ses_first/msg_0.json": {
+      id: "msg_0",
+      role: "system",
+      parts: [{
+        type: "text",
+        text: "You are opencode, an agent SYSTEMPROMPT",
+      }],
+      metadata: { sessionID: "ses_first", time: { created: t }, tool: {} },
+    },
+    "message/ses_first/msg_1.json": {
+      id: "msg_1",
+      role: "user",
+      parts: [{ type: "text", text: "why does the ferry test fail?" }],
+      metadata: {
+        sessionID: "ses_first",
+        time: { created: t + 1000 },
+        tool: {},
+      },
+    },
+    "message/ses_first/msg_2.json": {
+      id: "msg_2",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        { type: "text", text: "Running the tests." },
+        tool("c1", "opencode_bash", { command: "bun test ferry" }, "1 fail"),
+        tool("c2", "opencode_edit", {
+          filePath: "/w/ferry/src/timetable.ts",
+          oldString: "const LAST_SAILING = 22",
+          newString: "const LAST_SAILING = 23",
+        }, ""),
+        tool(
+          "c3",
+          "opencode_read",
+          { filePath: "/w/ferry/nope.ts" },
+          "Error: ENOENT",
+        ),
+        {
+          type: "tool-invocation",
+          toolInvocation: {
+            state: "call",
+            toolCallId: "c4",
+            toolName: "opencode_bash",
+            args: { command: "bun test" },
+          },
+        },
+      ],
+      metadata: {
+        sessionID: "ses_first",
+        time: { created: t + 2000, completed: t + 5000 },
+        assistant: {
+          modelID: "claude-sonnet-4",
+          providerID: "anthropic",
+          path: { cwd: "/w/ferry", root: "/w/ferry" },
+        },
+        tool: {
+          c1: {
+            exit: 1,
+            title: "bun test ferry",
+            time: { start: t + 2100, end: t + 2900 },
+          },
+          c2: {
+            title: "timetable.ts",
+            time: { start: t + 3000, end: t + 3100 },
+          },
+          c3: {
+            error: true,
+            message: "Error: ENOENT: no such file /w/ferry/nope.ts",
+            title: "Error",
+            time: { start: t + 3200, end: t + 3300 },
+          },
+        },
+      },
+    },
+    "message/ses_first/msg_3.json": {
+      id: "msg_3",
+      role: "assistant",
+      parts: [],
+      metadata: {
+        sessionID: "ses_first",
+        time: { created: t + 6000 },
+        error: {
+          name: "ProviderAuthError",
+          data: { message: "invalid x-api-key" },
+        },
+        tool: {},
+      },
+    },
+    "message/ses_first/msg_4.json": {
+      id: "msg_4",
+      role: "assistant",
+      parts: [{ type: "text", text: "We fixed the last sailing time." }],
+      metadata: {
+        sessionID: "ses_first",
+        time: { created: t + 7000 },
+        assistant: {
+          summary: true,
+          path: { cwd: "/w/ferry", root: "/w/ferry" },
+        },
+        tool: {},
+      },
+    },
+  });
+  const { sessions, skipped } = await parseOpencodeStorageSession(
+    join(s, "info", "ses_first.json"),
+    OPTIONS,
+  );
+  equal(skipped, 0);
+  const session = sessions[0];
+  equal(session?.cwd, "/w/ferry");
+  const records = session?.records ?? [];
+  deepEqual(
+    records.map((r) => [r.role, r.tool ?? null, r.text, r.exitCode ?? null]),
+    [
+      ["user", null, "why does the ferry test fail?", null],
+      ["assistant", null, "Running the tests.", null],
+      ["command", "bash", "bun test ferry", 1],
+      ["tool-output", "bash", "1 fail", null],
+      ["files", "edit", "/w/ferry/src/timetable.ts", null],
+      [
+        "edit",
+        "edit",
+        "/w/ferry/src/timetable.ts\nconst LAST_SAILING = 22",
+        null,
+      ],
+      ["files", "read", "/w/ferry/nope.ts", null],
+      [
+        "tool-output",
+        "read",
+        "Error: ENOENT: no such file /w/ferry/nope.ts",
+        null,
+      ],
+      ["command", "bash", "bun test", null],
+      ["tool-output", "model", "invalid x-api-key", null],
+      ["summary", null, "We fixed the last sailing time.", null],
+    ],
+  );
+  deepEqual(records.map((r) => r.flags?.isError === true), [
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    true,
+    false,
+    true,
+    false,
+  ]);
+  // The call's own times, from its metadata.
+  equal(records[2]?.time, t + 2100);
+  equal(records[3]?.time, t + 2900);
+});
