@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { exists } from "../src/core/_sqlite.ts";
 import { isAbsolute, resolve } from "node:path";
 import { printsSafely } from "./_printable.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
@@ -52,15 +53,6 @@ const STATUSES = [
   "expired",
   "all",
 ];
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Opens an existing memory file (read-only unless `write`). */
 function openExisting(args: ParsedArgs, io: Io, write = false): MemoryStore {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { exists } from "../src/core/_sqlite.ts";
 import { basename } from "node:path";
 import { printsSafely } from "./_printable.ts";
 import { UsageError } from "../src/core/errors.ts";
@@ -53,15 +54,6 @@ import {
 } from "./_memory_args.ts";
 
 const dbPath = memoryDbPath;
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function count(args: ParsedArgs, name: string): number | undefined {
   const v = stringFlag(args, name);

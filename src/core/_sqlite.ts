@@ -107,7 +107,13 @@ function whyNot(path: string, cause: unknown): string {
  */
 const NO_SHM_CODES = new Set([8, 14]);
 
-function exists(path: string): boolean {
+/**
+ * Whether a path names something on disk (a stat that succeeds).
+ *
+ * @param path The path.
+ * @returns True when it exists.
+ */
+export function exists(path: string): boolean {
   try {
     Deno.statSync(path);
     return true;

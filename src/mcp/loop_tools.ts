@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { exists } from "../core/_sqlite.ts";
 import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
@@ -65,15 +66,6 @@ function failure(err: unknown, ctx: McpContext): ToolAnswer {
     ),
     isError: true,
   };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function withStore<T>(
