@@ -110,6 +110,33 @@ async function tempRollout(lines: string[], name?: string): Promise<string> {
   return path;
 }
 
+/**
+ * Reads a rollout in two passes at every cut between its lines (the first
+ * `cut` lines, then the rest resumed from the saved state) and yields the
+ * records of both passes.
+ */
+async function* readAtEveryCut(
+  lines: string[],
+): AsyncGenerator<{ cut: number; records: SessionRecord[] }> {
+  const path = await tempRollout([]);
+  for (let cut = 1; cut < lines.length; cut++) {
+    await Deno.writeTextFile(
+      path,
+      lines.slice(0, cut).map((l) => `${l}\n`).join(""),
+    );
+    const first = await parse(path);
+    await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+    const next = await parse(path, resumeOptions(first));
+    yield {
+      cut,
+      records: [
+        ...(first.sessions[0]?.records ?? []),
+        ...(next.sessions[0]?.records ?? []),
+      ],
+    };
+  }
+}
+
 /** The parts of a record that survive a move to another file. */
 function shape(r: SessionRecord): unknown {
   return {
@@ -1597,23 +1624,8 @@ Deno.test("a tool call's end event says whether its output is an error", async (
     deepEqual(outputs((await only(await tempRollout(lines))).records), want);
   });
   await t.step("cut between every pair of lines", async () => {
-    const path = await tempRollout([]);
-    for (let cut = 1; cut < lines.length; cut++) {
-      await Deno.writeTextFile(
-        path,
-        lines.slice(0, cut).map((l) => `${l}\n`).join(""),
-      );
-      const first = await parse(path);
-      await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
-      const next = await parse(path, resumeOptions(first));
-      deepEqual(
-        outputs([
-          ...(first.sessions[0]?.records ?? []),
-          ...(next.sessions[0]?.records ?? []),
-        ]),
-        want,
-        `cut ${cut}`,
-      );
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      deepEqual(outputs(records), want, `cut ${cut}`);
     }
   });
   await t.step("an end event after the output still flags it", async () => {
@@ -1740,23 +1752,8 @@ Deno.test("web searches and generated images are commands, viewed images files, 
     equal(roles(s, "tool-output").length, 0);
   });
   await t.step("cut between every pair of lines", async () => {
-    const path = await tempRollout([]);
-    for (let cut = 1; cut < lines.length; cut++) {
-      await Deno.writeTextFile(
-        path,
-        lines.slice(0, cut).map((l) => `${l}\n`).join(""),
-      );
-      const first = await parse(path);
-      await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
-      const next = await parse(path, resumeOptions(first));
-      deepEqual(
-        work([
-          ...(first.sessions[0]?.records ?? []),
-          ...(next.sessions[0]?.records ?? []),
-        ]),
-        want,
-        `cut ${cut}`,
-      );
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      deepEqual(work(records), want, `cut ${cut}`);
     }
   });
 });
@@ -1882,24 +1879,9 @@ Deno.test("a proposed plan is assistant speech, once when its message says it to
     deepEqual(speech(open.sessions[0]?.records ?? []), want.slice(0, 2));
   });
   await t.step("cut between every pair of lines", async () => {
-    const path = await tempRollout([]);
     const all = [...lines, assistantItem("Rolling out.")];
-    for (let cut = 1; cut < all.length; cut++) {
-      await Deno.writeTextFile(
-        path,
-        all.slice(0, cut).map((l) => `${l}\n`).join(""),
-      );
-      const first = await parse(path);
-      await Deno.writeTextFile(path, all.map((l) => `${l}\n`).join(""));
-      const next = await parse(path, resumeOptions(first));
-      deepEqual(
-        speech([
-          ...(first.sessions[0]?.records ?? []),
-          ...(next.sessions[0]?.records ?? []),
-        ]),
-        [...want, "Rolling out."],
-        `cut ${cut}`,
-      );
+    for await (const { cut, records } of readAtEveryCut(all)) {
+      deepEqual(speech(records), [...want, "Rolling out."], `cut ${cut}`);
     }
   });
 });
