@@ -25,7 +25,7 @@ import { fingerprint } from "../core/hash.ts";
 import { isZstdPath, readLines } from "../core/lines.ts";
 import type { ParsedFile, PreparedSession } from "./_prepare.ts";
 import { ParsePool } from "./_parse_pool.ts";
-import { redact, REDACTION_REVISION } from "../redact/mod.ts";
+import { isPlainKey, redact, REDACTION_REVISION } from "../redact/mod.ts";
 import { pendingPassSince } from "./pending_pass.ts";
 import {
   ftsTableFor,
@@ -1215,7 +1215,10 @@ async function commitFile(
 
 /** Every string in a JSON value, redacted; the shape and keys as they were. */
 function redactValues(value: unknown): unknown {
-  if (typeof value === "string") return redact(value, { kind: "output" }).text;
+  if (typeof value === "string") {
+    // Parser states hold thousands of line keys: no rule could change them.
+    return isPlainKey(value) ? value : redact(value, { kind: "output" }).text;
+  }
   if (Array.isArray(value)) return value.map(redactValues);
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(

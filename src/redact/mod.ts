@@ -20,6 +20,7 @@
  */
 export { printsSecret, redactPrintedSecret } from "./command_output.ts";
 export {
+  isPlainKey,
   redact,
   REDACTION_REVISION,
   REDACTION_RULES,

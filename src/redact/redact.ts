@@ -103,6 +103,27 @@ function folded(text: string): string {
   );
 }
 
+/** At most 16 lowercase letters and digits, after an optional `<length>:`. */
+const PLAIN_KEY = /^(?:\d{1,9}:)?[0-9a-z]{1,16}$/;
+
+/**
+ * Whether `text` is a short plain key (a line key, a fingerprint `12:1x3k9`)
+ * that no rule changes when redacted as output: too short and plain for a
+ * secret's shape, with no key word for a value to follow. Callers redacting
+ * many such values (a parser's saved state) may pass over them.
+ *
+ * @example
+ * ```ts
+ * import { isPlainKey } from "./redact.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isPlainKey("4f1c9a0be2d7"), true);
+ * equal(isPlainKey("password:hunter2"), false);
+ * ```
+ */
+export function isPlainKey(text: string): boolean {
+  return PLAIN_KEY.test(text);
+}
+
 /** Options for {@linkcode redact}. */
 export interface RedactOptions {
   /**

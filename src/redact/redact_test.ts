@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import {
+  isPlainKey,
   printsSecret,
   redact,
   REDACTION_RULES,
@@ -1508,6 +1509,50 @@ Deno.test("redact() joins a token wrapped over lines, not a digest under a whole
     ).text,
     "[redacted:openai-key]\nd41d8cd98f00b204e9800998ecf8427e",
   );
+});
+
+Deno.test("isPlainKey() holds only for text redact() leaves alone as output", () => {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  const random = (n: number) =>
+    Array.from({ length: n }, () => alphabet[next() % 36]).join("");
+  const cases = [
+    "password",
+    "secret",
+    "hunter2hunter2",
+    "token",
+    "apikey",
+    "akiaiosfodnn7exa",
+    "ghp1234567890abc",
+    "sk1234567890abcd",
+    "xoxb123456789012",
+    "eyjhbgcioijiuzi1",
+    "password:hunter2",
+    "pwd:s3cr3tpass",
+    "12:1x3k9",
+  ];
+  for (let n = 1; n <= 16; n++) {
+    for (let i = 0; i < 200; i++) cases.push(random(n));
+  }
+  for (let i = 0; i < 500; i++) {
+    cases.push(`${next() % 100000}:${random(1 + (i % 16))}`);
+  }
+  for (const snippet of SECRET_SNIPPETS) {
+    const plain = snippet.text.toLowerCase().replace(/[^0-9a-z]/g, "");
+    cases.push(plain.slice(0, 16), plain.slice(-16));
+  }
+  let checked = 0;
+  for (const text of cases) {
+    if (!isPlainKey(text)) continue;
+    checked++;
+    equal(redact(text, { kind: "output" }).text, text, text);
+  }
+  ok(checked > 3500, `${checked} plain keys checked`);
+  equal(isPlainKey("4f1c9a0be2d74f1c9"), false);
+  equal(isPlainKey("AKIAIOSFODNN7EXA"), false);
+  equal(isPlainKey("pass word"), false);
+  equal(isPlainKey("password:hunter2"), false);
 });
 
 Deno.test("redact() leaves ordinary text alone", async (t) => {
