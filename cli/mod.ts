@@ -7,7 +7,6 @@
 import { parseArgv } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
 import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
-import { commandDamagedFile } from "./_damaged.ts";
 import { editDistance } from "../src/search/_fuzzy.ts";
 import {
   type Command,
@@ -225,7 +224,9 @@ export async function run(
       return EXIT.error;
     }
     // A corrupt page past the ones opening reads: say which file it is
-    // and how to get a sound one back.
+    // and how to get a sound one back (loaded here: its node:path costs
+    // every command ~15 ms of start-up).
+    const { commandDamagedFile } = await import("./_damaged.ts");
     const damaged = commandDamagedFile(err, parsed, io);
     if (damaged) {
       io.stderr.write(`error: ${damaged.message} [${damaged.code}]\n`);

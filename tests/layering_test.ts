@@ -1,4 +1,4 @@
-import { deepEqual as assertEquals } from "node:assert/strict";
+import { deepEqual as assertEquals, ok } from "node:assert/strict";
 import { walkFiles } from "../src/core/harness.ts";
 import { relative } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
@@ -68,4 +68,42 @@ Deno.test("mod.ts never imports cli/ or main.ts", async () => {
     specs.filter((s) => s.startsWith("./cli") || s === "./main.ts"),
     [],
   );
+});
+
+/**
+ * The specifiers a module loads when it is evaluated, following relative
+ * imports: static `import`/`export … from`, not `import type` nor
+ * `await import(…)` (loaded only when reached).
+ */
+async function loadedWith(entry: string): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const path = todo.pop() as string;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    if (!path.startsWith("/")) continue;
+    const text = await Deno.readTextFile(path);
+    const statements = text.matchAll(
+      /^(?:import|export)\s+(type\s+)?(?:[^;"]*?\s+from\s+)?"([^"]+)";/gms,
+    );
+    for (const [, typeOnly, spec] of statements) {
+      if (typeOnly || !spec) continue;
+      todo.push(
+        spec.startsWith(".") ? new URL(spec, `file://${path}`).pathname : spec,
+      );
+    }
+  }
+  return seen;
+}
+
+Deno.test("deja search loads no package nor Node polyfill but node:sqlite (start-up time)", async () => {
+  const loaded = new Set([
+    ...await loadedWith(`${root}main.ts`),
+    ...await loadedWith(`${root}cli/search.ts`),
+  ]);
+  ok(loaded.has(`${root}src/search/search.ts`), "the walk follows imports");
+  assertEquals([...loaded].filter((s) => !s.startsWith("/")), [
+    "node:sqlite",
+  ]);
 });
