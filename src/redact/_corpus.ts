@@ -374,11 +374,21 @@ export function transcriptCorpus(options: CorpusOptions): string[] {
 }
 
 /**
+ * The real transcript samples: `$DEJA_SAMPLES` when set (a worktree or a
+ * clone elsewhere), else `shared/samples` beside the repository.
+ */
+const SAMPLES_ROOT = new URL(
+  Deno.env.get("DEJA_SAMPLES")?.replace(/\/?$/, "/") ??
+    "../../../shared/samples/",
+  import.meta.url,
+);
+
+/**
  * Every string value of every JSONL line under `root` (as the real samples
  * beside the repository), once each: a stand-in for record texts. Returns
  * an empty list when `root` cannot be read.
  *
- * @param root A directory URL ending in `/`.
+ * @param root A directory URL ending in `/` (default: the shared samples).
  * @returns The distinct strings.
  * @example
  * ```ts
@@ -387,7 +397,7 @@ export function transcriptCorpus(options: CorpusOptions): string[] {
  * deepEqual(sampleTexts(new URL("file:///no/such/dir/")), []);
  * ```
  */
-export function sampleTexts(root: URL): string[] {
+export function sampleTexts(root: URL = SAMPLES_ROOT): string[] {
   const texts = new Set<string>();
   const collect = (v: unknown): void => {
     if (typeof v === "string") texts.add(v);

@@ -33,9 +33,8 @@ Deno.bench({
 
 // The same on the real transcript samples beside the repository, when they
 // are there: every string value of every JSONL line, as one record each.
-const SAMPLES = new URL("../../../shared/samples/", import.meta.url);
 
-const samples = sampleTexts(SAMPLES);
+const samples = sampleTexts();
 const sampleChars = samples.reduce((n, t) => n + t.length, 0);
 
 Deno.bench({

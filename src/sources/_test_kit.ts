@@ -10,11 +10,12 @@ import { dirname, join } from "node:path";
 import type { ParseResult } from "../core/harness.ts";
 import type { Session } from "../core/types.ts";
 
-/** The shared real-sample folder beside the repo, when it exists. */
-export const SAMPLES: string = new URL(
-  "../../../shared/samples",
-  import.meta.url,
-).pathname;
+/**
+ * The shared real-sample folder, when it exists: `$DEJA_SAMPLES` when set (a
+ * worktree or a clone elsewhere), else `shared/samples` beside the repo.
+ */
+export const SAMPLES: string = Deno.env.get("DEJA_SAMPLES") ??
+  new URL("../../../shared/samples", import.meta.url).pathname;
 
 /**
  * The real-sample folder of one harness (existing or not).

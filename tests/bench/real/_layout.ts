@@ -8,14 +8,14 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { SAMPLES } from "../../../src/sources/_test_kit.ts";
 
-/** The samples folder beside the repo, or undefined when it is absent. */
+/**
+ * The samples folder (`$DEJA_SAMPLES`, else beside the repo), or undefined
+ * when it is absent.
+ */
 export function samplesDir(): string | undefined {
-  const dir = fileURLToPath(
-    new URL("../../../../shared/samples", import.meta.url),
-  );
-  return existsSync(`${dir}/PROVENANCE.md`) ? dir : undefined;
+  return existsSync(`${SAMPLES}/PROVENANCE.md`) ? SAMPLES : undefined;
 }
 
 /** Where each sample folder goes under HOME: [from (in samples), to (in HOME)]. */
