@@ -2,8 +2,10 @@
  * Cursor: the IDE's chats in the VS Code-style `state.vscdb` stores (global
  * and per workspace) — composer data and bubbles in `cursorDiskKV`, older
  * composers and chat tabs in `ItemTable` — and the `cursor-agent` CLI's
- * transcripts under `~/.cursor/projects/<encoded>/agent-transcripts/`
- * (JSONL, and plain text in older builds).
+ * chat stores (`~/.cursor/chats/<md5 of cwd>/<id>/store.db`, content-addressed
+ * blobs) and its transcripts under
+ * `~/.cursor/projects/<encoded>/agent-transcripts/` (JSONL, and plain text in
+ * older builds).
  *
  * @module
  */
@@ -25,7 +27,7 @@ import type {
   Session,
   SessionRecord,
 } from "../core/types.ts";
-import { SessionBuilder } from "./_builder.ts";
+import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { baseName, dirName, isRegularFileSync } from "./_paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
@@ -35,6 +37,7 @@ import {
   numberColumn,
   openStore,
   readStore,
+  requireTables,
   rows,
   type Store,
   textColumn,
@@ -118,6 +121,10 @@ function discoverCursor(source: SourceEnv): Promise<string[]> {
     );
   }
   found.push(
+    ...walkFiles(join(cliRoot(source), "chats"), isChatStore, { maxDepth: 2 }),
+    ...walkFiles(join(cliRoot(source), "acp-sessions"), isChatStore, {
+      maxDepth: 1,
+    }),
     ...walkFiles(
       join(cliRoot(source), "projects"),
       (path) => isTranscript(path) || isTextTranscript(path),
@@ -811,6 +818,34 @@ const FILE_TOOLS = new Set([
   "Delete",
 ]);
 
+/**
+ * The records of one CLI tool call: `Shell` as a command, an MCP tool
+ * (`mcp_*`) as a command of its name and arguments, the file tools' paths as
+ * files and `StrReplace`'s `old_string` as an edit. Returns the command
+ * record.
+ */
+function cliTool(
+  builder: SessionBuilder,
+  name: string,
+  input: Json,
+  opts: () => AddRecordOptions,
+): SessionRecord | undefined {
+  if (name === "Shell") {
+    const command = str(input.command);
+    return command ? builder.add("command", command, opts()) : undefined;
+  }
+  if (MCP_TOOL.test(name)) {
+    return builder.add("command", mcpCall(name, input), opts());
+  }
+  if (!FILE_TOOLS.has(name)) return undefined;
+  const file = str(input.path) ?? str(input.file_path);
+  if (!file) return undefined;
+  builder.add("files", file, opts());
+  const old = name === "StrReplace" ? str(input.old_string) : undefined;
+  if (old) builder.addEdit(file, old, opts());
+  return undefined;
+}
+
 /** One CLI transcript being read: its builder and what every record shares. */
 class Transcript {
   readonly builder: SessionBuilder;
@@ -868,32 +903,9 @@ class Transcript {
     );
   }
 
-  /**
-   * A tool call: `Shell` as a command, an MCP tool (`mcp_*`) as a command of
-   * its name and arguments, the file tools' paths as files and
-   * `StrReplace`'s `old_string` as an edit. Returns the command record.
-   */
+  /** A tool call, read as {@linkcode cliTool} reads it. */
   tool(name: string, input: Json, locator: Locator): SessionRecord | undefined {
-    if (name === "Shell") {
-      const command = str(input.command);
-      return command
-        ? this.builder.add("command", command, this.#opts(locator, name))
-        : undefined;
-    }
-    if (MCP_TOOL.test(name)) {
-      return this.builder.add(
-        "command",
-        mcpCall(name, input),
-        this.#opts(locator, name),
-      );
-    }
-    if (!FILE_TOOLS.has(name)) return undefined;
-    const file = str(input.path) ?? str(input.file_path);
-    if (!file) return undefined;
-    this.builder.add("files", file, this.#opts(locator, name));
-    const old = name === "StrReplace" ? str(input.old_string) : undefined;
-    if (old) this.builder.addEdit(file, old, this.#opts(locator, name));
-    return undefined;
+    return cliTool(this.builder, name, input, () => this.#opts(locator, name));
   }
 
   /** A tool's result; a command's takes the exit code it reports. */
@@ -921,7 +933,8 @@ class Transcript {
 
 /**
  * Starts reading a transcript, or says to skip it: a sub-agent's when
- * sub-agents are off, and one whose conversation the IDE store holds.
+ * sub-agents are off, and one whose conversation the IDE store or a chat
+ * store of the CLI holds.
  */
 async function openTranscript(
   path: string,
@@ -930,6 +943,7 @@ async function openTranscript(
   const identity = transcriptIdentity(path);
   if (identity.parent && !options.includeSubagents) return undefined;
   if (ideHolds(identity.id, options.source)) return undefined;
+  if (await chatHolds(identity.id, options.source)) return undefined;
   let mtime: number | undefined;
   try {
     mtime = (await Deno.stat(path)).mtime?.getTime();
@@ -949,7 +963,8 @@ async function openTranscript(
  * `workspacePath` of `.workspace-trusted` in the project directory, else the
  * last part of the directory's name. Transcripts under `subagents/` are
  * sub-agent sessions of their parent; a transcript whose conversation the
- * IDE store also holds gives no session (the IDE's copy is read).
+ * IDE store or a CLI chat store (`store.db`, same id) also holds gives no
+ * session (the store's copy is read).
  *
  * @param path The transcript.
  * @param options Sub-agent switch, and the environment the IDE store is found in.
@@ -1135,6 +1150,531 @@ export async function parseCursorTextTranscript(
   return transcript.result(skipped);
 }
 
+/**
+ * The CLI's chat stores: `chats/<md5 of the cwd>/<chat id>/store.db`, and
+ * `acp-sessions/<chat id>/store.db` for a chat run over ACP.
+ */
+const CHAT_STORE =
+  /[\\/](?:chats[\\/][^\\/]+|acp-sessions)[\\/][^\\/]+[\\/]store\.db$/;
+
+function isChatStore(path: string): boolean {
+  return CHAT_STORE.test(path);
+}
+
+/** A blob larger than this is not read: a message is a few KB, a file read into a tool result a few MB. */
+const MAX_BLOB_BYTES = 32 * 1024 * 1024;
+/** How deep the tree nodes of a chat store are followed. */
+const MAX_TREE_DEPTH = 16;
+/** A chat store's `meta.json` is a few fields; a larger file is not it. */
+const MAX_CHAT_META_BYTES = 64 * 1024;
+/** The name a chat has until the CLI names it. */
+const UNNAMED_CHAT = "New Agent";
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** UTF-8 text, or undefined when the bytes are not. */
+function utf8(bytes: Uint8Array | undefined): string | undefined {
+  if (!bytes) return undefined;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The length-delimited fields of a protobuf message, in order, as
+ * `[field number, bytes]`; undefined when the bytes are not a message.
+ */
+function protoFields(
+  bytes: Uint8Array,
+): Array<[number, Uint8Array]> | undefined {
+  const out: Array<[number, Uint8Array]> = [];
+  let at = 0;
+  const varint = (): number | undefined => {
+    let value = 0;
+    for (let shift = 0; shift < 64; shift += 7) {
+      const byte = bytes[at++];
+      if (byte === undefined) return undefined;
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+    return undefined;
+  };
+  while (at < bytes.length) {
+    const key = varint();
+    if (key === undefined || key < 8) return undefined;
+    const wire = key % 8;
+    if (wire === 0) {
+      if (varint() === undefined) return undefined;
+    } else if (wire === 1) {
+      at += 8;
+    } else if (wire === 5) {
+      at += 4;
+    } else if (wire === 2) {
+      const length = varint();
+      if (length === undefined || at + length > bytes.length) return undefined;
+      out.push([Math.floor(key / 8), bytes.subarray(at, at + length)]);
+      at += length;
+    } else {
+      return undefined;
+    }
+  }
+  return at === bytes.length ? out : undefined;
+}
+
+/** The first payload of a field. */
+function protoField(
+  fields: ReadonlyArray<[number, Uint8Array]> | undefined,
+  field: number,
+): Uint8Array | undefined {
+  return fields?.find(([f]) => f === field)?.[1];
+}
+
+/** A blob of a chat store, unless it is missing or too large. */
+function chatBlob(store: Store, id: Uint8Array): Uint8Array | undefined {
+  if (id.length !== 32) return undefined;
+  for (
+    const row of rows(
+      store,
+      `SELECT CASE WHEN length(data) <= ${MAX_BLOB_BYTES} THEN data END AS data FROM blobs WHERE id = ?`,
+      hex(id),
+    )
+  ) {
+    const data = row.data;
+    if (data instanceof Uint8Array) return data;
+    return typeof data === "string"
+      ? new TextEncoder().encode(data)
+      : undefined;
+  }
+  return undefined;
+}
+
+/** A message blob: JSON with a `role`. */
+function chatMessage(data: Uint8Array): Json | undefined {
+  if (data[0] !== 0x7b) return undefined;
+  const value = parseJson(utf8(data));
+  return isObject(value) && typeof value.role === "string" ? value : undefined;
+}
+
+/** Bytes from hex digits (an even number of them). */
+function unhex(text: string): Uint8Array {
+  return Uint8Array.from(
+    text.match(/../g) ?? [],
+    (pair) => parseInt(pair, 16),
+  );
+}
+
+/**
+ * The metadata row `0`: hex-encoded JSON (plain JSON in older builds).
+ * Undefined when there is no row (a chat not started), null when the row is
+ * not JSON.
+ */
+function chatMeta(store: Store): Json | null | undefined {
+  for (
+    const row of rows(store, `SELECT ${col("value")} FROM meta WHERE key = '0'`)
+  ) {
+    const value = textColumn(row.value)?.trim() ?? "";
+    const json = /^(?:[0-9a-fA-F]{2})+$/.test(value)
+      ? parseJson(utf8(unhex(value)))
+      : parseJson(value);
+    return isObject(json) ? json : null;
+  }
+  return undefined;
+}
+
+/** Hands one message of a chat, and the id of the blob holding it, to a reader. */
+type MessageVisitor = (message: Json, blob: string) => void;
+
+/**
+ * Visits the messages under a root, in order: its repeated field 1
+ * (`root_prompt_messages_json`) lists message blob ids; the oldest stores
+ * nest tree nodes, listed in fields 1 and 2, that list them in turn. Returns
+ * how many messages were visited and how many listed blobs are missing.
+ */
+function visitTree(
+  store: Store,
+  fields: ReadonlyArray<[number, Uint8Array]>,
+  visit: MessageVisitor,
+): { visited: number; missing: number } {
+  const expanded = new Set<string>();
+  let visited = 0;
+  let missing = 0;
+  const walk = (node: ReadonlyArray<[number, Uint8Array]>, depth: number) => {
+    for (const [field, id] of node) {
+      if ((field !== 1 && field !== 2) || id.length !== 32) continue;
+      const data = chatBlob(store, id);
+      if (!data) {
+        missing++;
+        continue;
+      }
+      const key = hex(id);
+      const message = chatMessage(data);
+      if (message) {
+        visited++;
+        visit(message, key);
+        continue;
+      }
+      // Content-addressed nodes cannot loop, but a damaged store can.
+      const inner = depth < MAX_TREE_DEPTH && !expanded.has(key)
+        ? protoFields(data)
+        : undefined;
+      expanded.add(key);
+      if (inner) walk(inner, depth + 1);
+    }
+  };
+  walk(fields, 0);
+  return { visited, missing };
+}
+
+/**
+ * Visits the turn graph some stores hold instead (`turns`, field 8): a
+ * turn's agent turn (field 1) names its user message blob (field 1, text in
+ * its field 1) and its step blobs (field 2); a step's assistant message
+ * (field 1) has its text in field 1. Other steps (tool calls, thinking) are
+ * not decoded.
+ */
+function visitTurns(
+  store: Store,
+  fields: ReadonlyArray<[number, Uint8Array]>,
+  visit: MessageVisitor,
+): void {
+  const textOf = (id: Uint8Array, path: number[]): string | undefined => {
+    let bytes = chatBlob(store, id);
+    for (const field of path) {
+      bytes = bytes && protoField(protoFields(bytes), field);
+    }
+    return utf8(bytes);
+  };
+  for (const [field, turnId] of fields) {
+    if (field !== 8) continue;
+    const turn = chatBlob(store, turnId);
+    const agent = protoField(turn && protoFields(turn), 1);
+    for (const [part, id] of (agent && protoFields(agent)) ?? []) {
+      const role = part === 1 ? "user" : part === 2 ? "assistant" : undefined;
+      const text = role && textOf(id, role === "user" ? [1] : [1, 1]);
+      if (role && text) visit({ role, content: text }, hex(id));
+    }
+  }
+}
+
+/** The first `file://` workspace a root names (`previous_workspace_uris`). */
+function rootWorkspace(
+  fields: ReadonlyArray<[number, Uint8Array]>,
+): string | undefined {
+  for (const [field, value] of fields) {
+    if (field === 1 || field === 2 || value[0] !== 0x66) continue;
+    const path = uriPath(utf8(value));
+    if (path) return path;
+  }
+  return undefined;
+}
+
+/** `Workspace Path:` in the `<user_info>` preamble of the first prompt. */
+const WORKSPACE_LINE = /^Workspace Path:[ \t]*(\S[^\r\n]*?)[ \t]*$/m;
+
+/** What a user message says: its `<user_query>` parts, else its text unless it is only the `<user_info>` preamble. */
+function userSpeech(text: string): string {
+  const queries = [...text.matchAll(/<user_query>([\s\S]*?)<\/user_query>/g)]
+    .map((m) => m[1]?.trim() ?? "").filter((q) => q.length > 0);
+  if (queries.length > 0) return cleanSpeech(queries.join("\n\n"));
+  if (/^\s*<user_info>/.test(text)) return "";
+  return cleanSpeech(text);
+}
+
+/** The text of a tool result: `result` (AI SDK v4) or `output.value` (v5), a string or text parts as they are, anything else as JSON. */
+function resultText(block: Json): string {
+  const output = obj(block.output);
+  const raw = block.result !== undefined
+    ? block.result
+    : "value" in output
+    ? output.value
+    : block.output;
+  if (typeof raw === "string") return raw;
+  const texts = list(raw).map((p) => str(obj(p).text)).filter((t) =>
+    t !== undefined
+  );
+  if (texts.length > 0) return texts.join("\n");
+  return raw === undefined || raw === null ? "" : JSON.stringify(raw);
+}
+
+/** Whether a tool result says it failed, in the block or in Cursor's own record of it. */
+function resultFailed(block: Json, message: Json): boolean {
+  const cursorResult = (owner: Json) =>
+    obj(obj(obj(owner.providerOptions).cursor).highLevelToolCallResult);
+  return block.isError === true ||
+    /^error/.test(str(obj(block.output).type) ?? "") ||
+    cursorResult(block).isError === true ||
+    cursorResult(message).isError === true;
+}
+
+/** One chat store being read into a session. */
+class Chat {
+  readonly builder: SessionBuilder;
+  #path: string;
+  #id: string;
+  #subagent: boolean;
+  #cwdSet: boolean;
+  /** Command records by tool call id, for their results' exit codes. */
+  #calls = new Map<string, SessionRecord | undefined>();
+
+  constructor(
+    path: string,
+    id: string,
+    cwd: string | undefined,
+    parent: string | undefined,
+  ) {
+    this.#path = path;
+    this.#id = id;
+    this.#subagent = parent !== undefined;
+    this.#cwdSet = cwd !== undefined;
+    this.builder = new SessionBuilder({
+      harness: HARNESS_ID,
+      id,
+      path,
+      cwd,
+      project: cwd ? undefined : "",
+      parent,
+      lineage: parent ? "subagent" : undefined,
+    });
+  }
+
+  #opts(at: string, tool?: string, extra: RecordFlags = {}): AddRecordOptions {
+    const flags: RecordFlags = { ...extra };
+    if (this.#subagent) flags.subagent = true;
+    return {
+      locator: { path: this.#path, recordId: `${this.#id}:${at}` },
+      ...(tool ? { tool } : {}),
+      ...(Object.keys(flags).length > 0 ? { flags } : {}),
+    };
+  }
+
+  /** One message: user text, assistant text and tool calls, tool results; system prompts and thinking left out. */
+  message(message: Json, at: string): void {
+    const content = message.content;
+    const blocks = typeof content === "string"
+      ? [{ type: "text", text: content }]
+      : list(content).filter(isObject);
+    const texts = blocks.filter((b) => b.type === "text")
+      .map((b) => str(b.text)).filter((t) => t !== undefined);
+    if (message.role === "user") {
+      const text = texts.join("\n\n");
+      if (!this.#cwdSet && text.includes("<user_info>")) {
+        const dir = WORKSPACE_LINE.exec(text)?.[1];
+        if (dir) {
+          this.builder.setCwd(dir);
+          this.#cwdSet = true;
+        }
+      }
+      this.builder.add("user", userSpeech(text), this.#opts(at));
+    } else if (message.role === "assistant") {
+      this.builder.add(
+        "assistant",
+        cleanSpeech(texts.join("\n\n")),
+        this.#opts(at),
+      );
+      for (const block of blocks) {
+        if (block.type === "tool-call") {
+          this.#call(
+            str(block.toolCallId),
+            str(block.toolName),
+            objectOf(block.args ?? block.input),
+            at,
+          );
+        }
+      }
+      // The OpenAI shape some models' messages take.
+      for (const call of list(message.tool_calls).filter(isObject)) {
+        const fn = obj(call.function);
+        this.#call(str(call.id), str(fn.name), objectOf(fn.arguments), at);
+      }
+    } else if (message.role === "tool") {
+      for (const block of blocks) {
+        if (block.type === "tool-result") {
+          this.#result(
+            str(block.toolCallId),
+            str(block.toolName),
+            resultText(block),
+            resultFailed(block, message),
+            at,
+          );
+        }
+      }
+      if (typeof content === "string") {
+        this.#result(
+          str(message.tool_call_id),
+          str(message.name),
+          content,
+          false,
+          at,
+        );
+      }
+    }
+  }
+
+  #call(
+    id: string | undefined,
+    name: string | undefined,
+    input: Json,
+    at: string,
+  ): void {
+    if (!name) return;
+    const command = cliTool(
+      this.builder,
+      name,
+      input,
+      () => this.#opts(at, name),
+    );
+    if (id) this.#calls.set(id, command);
+  }
+
+  #result(
+    id: string | undefined,
+    name: string | undefined,
+    text: string,
+    failed: boolean,
+    at: string,
+  ): void {
+    const command = id ? this.#calls.get(id) : undefined;
+    const code = command ? exitCodeIn(text) : undefined;
+    if (command && code !== undefined) command.exitCode = code;
+    const isError = failed || (code !== undefined && code !== 0);
+    this.builder.add(
+      "tool-output",
+      text,
+      this.#opts(at, name, isError ? { isError: true } : {}),
+    );
+  }
+}
+
+/** The newest modification time of a store and its `-wal`. */
+function storeMtime(path: string): number | undefined {
+  let latest: number | undefined;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      const mtime = Deno.statSync(file).mtime?.getTime();
+      if (mtime !== undefined && (latest === undefined || mtime > latest)) {
+        latest = mtime;
+      }
+    } catch {
+      // No -wal: nothing pending.
+    }
+  }
+  return latest;
+}
+
+/**
+ * Parses one `cursor-agent` chat store, `store.db` (SQLite `meta` and
+ * `blobs`): the `meta` row `0` is hex-encoded JSON (`agentId`, `name`,
+ * `createdAt`, `latestRootBlobId`, `subagentInfo`); the root blob it names is
+ * a protobuf whose field 1 lists, in order, the blob ids of the messages,
+ * each JSON in the Vercel AI SDK shape (`{role, content}` with `text`,
+ * `reasoning`, `tool-call` and `tool-result` parts). User text
+ * (`<user_query>` unwrapped; the `<user_info>` preamble left out), assistant
+ * text, `Shell` and MCP calls as commands, file tools as files and edits (as
+ * in the transcripts) and tool results as output, failed when they say so or
+ * exit non-zero. A store holding only the turn graph gives its user and
+ * assistant text. The project is `cwd` of the `meta.json` beside the store,
+ * else the root's `file://` workspace, else the `Workspace Path:` of the
+ * preamble; the title `meta.json`'s `title`, else the store's `name`. No
+ * message has a time: the session spans `createdAt` to the last write.
+ *
+ * @param path The `store.db` file.
+ * @param options Sub-agent switch.
+ * @returns The chat (none when nothing was said, or a sub-agent's when sub-agents are off).
+ * @example
+ * ```ts
+ * import { parseCursorChatStore } from "./cursor.ts";
+ * import { rejects } from "node:assert/strict";
+ * const path = await Deno.makeTempFile({ suffix: ".db" });
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * await rejects(parseCursorChatStore(path, { includeSubagents: true, source }), /missing table "meta"/);
+ * ```
+ */
+export function parseCursorChatStore(
+  path: string,
+  options: CursorParseOptions,
+): Promise<ParseResult> {
+  return readStore(path, NAME, (store) => {
+    requireTables(store, ["meta", "blobs"]);
+    const meta = chatMeta(store);
+    if (!meta) return { sessions: [], skipped: meta === null ? 1 : 0 };
+    const parent = str(obj(meta.subagentInfo).parentAgentId);
+    if (parent && !options.includeSubagents) {
+      return { sessions: [], skipped: 0 };
+    }
+    const rootId = str(meta.latestRootBlobId) ?? "";
+    const root = /^[0-9a-f]{64}$/i.test(rootId)
+      ? chatBlob(store, unhex(rootId))
+      : undefined;
+    const fields = root && protoFields(root);
+    // No root yet is a chat not started; a root that is missing or not a
+    // protobuf is damage.
+    if (!fields) return { sessions: [], skipped: rootId ? 1 : 0 };
+    const dir = dirName(path);
+    const sidecar = readFileEdges(join(dir, "meta.json"), MAX_CHAT_META_BYTES);
+    const side = sidecar && !sidecar.truncated
+      ? obj(parseJson(sidecar.text))
+      : {};
+    const cwd = str(side.cwd) ?? rootWorkspace(fields);
+    const id = str(meta.agentId) ?? baseName(dir);
+    const chat = new Chat(path, id, cwd, parent);
+    let index = 0;
+    const visit = (message: Json, blob: string) =>
+      chat.message(message, `${index++}:${blob}`);
+    const tree = visitTree(store, fields, visit);
+    if (tree.visited === 0) visitTurns(store, fields, visit);
+    chat.builder.touch(
+      parseTime(meta.createdAt) ?? parseTime(side.createdAtMs),
+    );
+    chat.builder.touch(parseTime(side.updatedAtMs) ?? storeMtime(path));
+    const name = str(meta.name);
+    const title = str(side.title) ?? (name !== UNNAMED_CHAT ? name : undefined);
+    if (title) chat.builder.setTitle(title);
+    const session = chat.builder.build();
+    return {
+      sessions: session.records.length > 0 ? [session] : [],
+      skipped: tree.missing,
+    };
+  });
+}
+
+/**
+ * Whether a chat store of the CLI holds this conversation: the CLI writes
+ * its transcript under the chat's id too, without tool results, times or
+ * title, and the store's copy is the one kept. A store that cannot be read
+ * holds nothing: the transcript is kept then.
+ */
+async function chatHolds(id: string, source: SourceEnv): Promise<boolean> {
+  if (!WORKSPACE_ID.test(id)) return false;
+  const root = cliRoot(source);
+  const stores = [join(root, "acp-sessions", id, "store.db")];
+  try {
+    for (const entry of Deno.readDirSync(join(root, "chats"))) {
+      stores.push(join(root, "chats", entry.name, id, "store.db"));
+    }
+  } catch {
+    // No chats folder: no store.
+  }
+  for (const path of stores) {
+    if (!isRegularFileSync(path)) continue;
+    try {
+      const { sessions } = await parseCursorChatStore(path, {
+        includeSubagents: true,
+        source,
+      });
+      if (sessions.length > 0) return true;
+    } catch {
+      // Locked or damaged: the transcript stands in for it.
+    }
+  }
+  return false;
+}
+
 const stateKind: FileKind = {
   id: "state-db",
   appendOnly: false,
@@ -1149,6 +1689,13 @@ const transcriptKind: FileKind = {
   parse: (path, options) => parseCursorTranscript(path, options),
 };
 
+const chatStoreKind: FileKind = {
+  id: "chat-store",
+  appendOnly: false,
+  match: isChatStore,
+  parse: (path, options) => parseCursorChatStore(path, options),
+};
+
 const textTranscriptKind: FileKind = {
   id: "agent-transcript-text",
   appendOnly: false,
@@ -1157,8 +1704,8 @@ const textTranscriptKind: FileKind = {
 };
 
 /**
- * The Cursor harness: IDE `state.vscdb` stores (global and per workspace)
- * and `cursor-agent` transcripts.
+ * The Cursor harness: IDE `state.vscdb` stores (global and per workspace),
+ * `cursor-agent` chat stores and transcripts.
  *
  * @example
  * ```ts
@@ -1171,7 +1718,7 @@ export const cursor: Harness = {
   id: HARNESS_ID,
   name: NAME,
   format:
-    "SQLite state.vscdb (cursorDiskKV composer/bubble JSON, ItemTable chat data); CLI agent-transcripts JSONL (plain text in older builds)",
+    "SQLite state.vscdb (cursorDiskKV composer/bubble JSON, ItemTable chat data); CLI chat stores: SQLite store.db (content-addressed blobs: a protobuf root listing JSON messages); CLI agent-transcripts JSONL (plain text in older builds)",
   envOverrides: [
     "DEJA_CURSOR_ROOT",
     "XDG_CONFIG_HOME",
@@ -1182,18 +1729,19 @@ export const cursor: Harness = {
   // 2: global composers get their workspace's project; clientStartTime is not a time.
   // 3: edit_file_v2 removed text, composer headers' workspaces and sub-agents, MCP calls, failed runs flagged, `.workspace-trusted` projects, `.txt` transcripts, IDE twins left to the IDE store.
   // 4: a tool call the person rejected (`result.rejected`, `userDecision`) or cancelled fails its output.
-  revision: 4,
+  // 5: the CLI's chat stores (`chats/*/*/store.db`, `acp-sessions/*/store.db`) read; their transcripts left to them.
+  revision: 5,
   roots: cursorRoots,
   discover: discoverCursor,
-  kinds: [stateKind, transcriptKind, textTranscriptKind],
+  kinds: [stateKind, transcriptKind, textTranscriptKind, chatStoreKind],
   docs: {
     store:
-      "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded-path>/agent-transcripts/**/*.jsonl` and the older `*.txt` (`DEJA_CURSOR_CLI_ROOT` redirects)",
+      "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/chats/<md5 of cwd>/<chat id>/store.db` (with `meta.json`) and `acp-sessions/<chat id>/store.db`, `projects/<encoded-path>/agent-transcripts/**/*.jsonl` and the older `*.txt` (`DEJA_CURSOR_CLI_ROOT` redirects all three)",
     extracts:
-      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit, `additionalData.status` error, or a call the person rejected (`result.rejected`, `userDecision` rejected) or cancelled (`status` cancelled); sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line)",
+      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit, `additionalData.status` error, or a call the person rejected (`result.rejected`, `userDecision` rejected) or cancelled (`status` cancelled); sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line). CLI chat stores (`store.db`: `meta` row `0` hex-encoded JSON naming `latestRootBlobId`; the root blob a protobuf whose repeated field 1 lists the message blobs' sha256 ids in conversation order, older stores nesting tree nodes in fields 1 and 2): the JSON messages (`{role, content}`, Vercel AI SDK parts) in that order — user text (`<user_query>` unwrapped), assistant text, `tool-call`s read as in the transcripts (plus OpenAI-shaped `tool_calls`), `tool-result`s as output with their tool, failed when `isError` (or Cursor's `highLevelToolCallResult.isError`) says so or the command's written exit code is non-zero; a store with only the turn graph (`turns`, field 8) gives its user and assistant text; title from `meta.json` `title`, else the store's `name` (not the default `New Agent`), else the first prompt; project from `meta.json` `cwd`, else the root's `file://` workspace URI, else the `Workspace Path:` of the `<user_info>` preamble; session span from `createdAt` (else `createdAtMs`) to `updatedAtMs` (else the store's and its `-wal`'s mtime); sub-agent stores (`subagentInfo.parentAgentId`) as sub-agent sessions of their parent",
     omits:
-      "rich-text and code-block duplicates of the text, thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI writes neither times (records carry the file's mtime) nor, in JSONL, tool results, and its `store.db` chats are not read; exit codes only when a tool result writes one",
+      "rich-text and code-block duplicates of the text, thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI's transcripts carry neither times (records carry the file's mtime) nor, in JSONL, tool results; a transcript whose chat store holds its conversation (same id; the store has the results, title and workspace); in chat stores: no per-message times (records carry none), system prompts, the `<user_info>` preamble and other context blocks around `<user_query>`, reasoning, the turn graph's tool and thinking steps, todos, summaries, token counts, subagent states kept inside a parent's root, blobs over 32 MiB, blobs encrypted with the store's `blobEncryptionKey` (not JSON: read as nothing), and stores moved by `XDG_CONFIG_HOME`/`CURSOR_DATA_DIR`; exit codes only when a tool result writes one",
     verified:
-      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations, 5 chat-panel tabs, no cursorDiskKV); the cursorDiskKV bubble layout, `toolFormerData`, Cursor 3.x composer headers, `edit_file_v2` content rows, sub-agent composers, `.workspace-trusted` and the CLI transcript shapes (JSONL and `.txt`) from their documented and observed formats only (fixtures/cursor)",
+      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations, 5 chat-panel tabs, no cursorDiskKV); the cursorDiskKV bubble layout, `toolFormerData`, Cursor 3.x composer headers, `edit_file_v2` content rows, sub-agent composers, `.workspace-trusted` and the CLI transcript shapes (JSONL and `.txt`) from their documented and observed formats only (fixtures/cursor); the CLI chat store from public parsers and reports only, no real sample (tests build stores of that shape): the `blobs`/`meta` DDL and the metadata serde from cursor-agent's shipped `sqlite-blob-store` and `agent-kv` code, the root's field 1 message list and the JSON messages from independent readers (vshulcz/deja-vu#3821, which decoded 19 real stores of cursor-agent 2026.09.02; inference-sh/agentprotocol's Go codec; S2thend/cursor-history's notes on a WSL capture), `meta.json` (`cwd`, `createdAtMs`, `updatedAtMs`, `title`) from S2thend/cursor-history and tiann/hapi#824, the field 9 workspace URI from two readers' tests only, the turn graph from one (jazzyalex/agent-sessions#74)",
   },
 };
