@@ -510,10 +510,15 @@ function environmentCwd(text: string): string | undefined {
 const UUID_TAIL =
   /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(\.zst)?$/i;
 
+/** `thread_source` values Codex gives a thread another one started. */
+const SUBAGENT_THREAD_SOURCES = new Set(["subagent", "guardian_review"]);
+
 /**
- * The thread that spawned a sub-agent rollout, from its `session_meta`:
- * `source.subagent.thread_spawn.parent_thread_id`, or a top-level
- * `parent_thread_id` beside `thread_source: "subagent"`.
+ * The thread that started a sub-agent rollout, from its `session_meta`:
+ * `source.subagent.thread_spawn.parent_thread_id` for a spawned agent; for
+ * any sub-agent (a review, a compaction, `other`) or a `thread_source` of
+ * `subagent`/`guardian_review`, the top-level `parent_thread_id` newer
+ * versions write. Older review and compaction rollouts name no parent.
  */
 function spawnedBy(payload: Json): string | undefined {
   const source = payload.source;
@@ -521,9 +526,9 @@ function spawnedBy(payload: Json): string | undefined {
   const spawn = isObject(sub) ? sub.thread_spawn : undefined;
   const fromSource = isObject(spawn) ? str(spawn.parent_thread_id) : undefined;
   if (fromSource) return fromSource;
-  return str(payload.thread_source) === "subagent"
-    ? str(payload.parent_thread_id)
-    : undefined;
+  const subagent = sub !== undefined && sub !== null ||
+    SUBAGENT_THREAD_SOURCES.has(str(payload.thread_source) ?? "");
+  return subagent ? str(payload.parent_thread_id) : undefined;
 }
 
 /** The session id a rollout's file name implies. */
@@ -810,8 +815,8 @@ class RolloutParser {
       this.#reviewing = true;
     }
     const parent = str(payload.forked_from_id);
-    // A thread another spawned (source.subagent.thread_spawn) is its
-    // sub-agent.
+    // A thread another started (a spawned agent, a review, a compaction)
+    // is its sub-agent.
     const spawner = spawnedBy(payload);
     if (spawner) {
       this.#parent = spawner;
@@ -1956,7 +1961,8 @@ export const codex: Harness = {
   // 7: a .jsonl.zst of several frames is read whole (only its first was).
   // 8: a tool call's failure is read from its end event (mcp_tool_call_end, patch_apply_end, dynamic_tool_call_response) and from the words Codex uses for a declined, sandbox-stopped or unknown call or a failed MCP call (err: …); the user messages Codex writes itself (<turn_aborted>, <user_action>, <subagents>, <plugins>) are not speech; an MCP result written as a JSON string of content blocks is their text.
   // 9: a /review's findings (exited_review_mode) are assistant speech and a custom review's instructions user speech; the request Codex writes for the reviewer is not.
-  revision: 9,
+  // 10: a review, compaction or other delegated sub-agent names its parent (session_meta parent_thread_id).
+  revision: 10,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1964,7 +1970,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, tool_search calls, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

@@ -969,6 +969,15 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
             },
           },
           { thread_source: "subagent", parent_thread_id: "main-1" },
+          // A review, a compaction or another delegated task names its
+          // parent at the top level only.
+          { source: { subagent: "review" }, parent_thread_id: "main-1" },
+          { source: { subagent: "compact" }, parent_thread_id: "main-1" },
+          {
+            source: { subagent: { other: "guardian" } },
+            thread_source: "guardian_review",
+            parent_thread_id: "main-1",
+          },
         ]
       ) {
         const path = await tempRollout([
@@ -979,6 +988,14 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
         equal(s.parent, "main-1");
         equal(s.lineage, "subagent");
       }
+      // Before Codex wrote parent_thread_id, a review names no parent.
+      const old = await only(
+        await tempRollout([
+          meta("review-1", { source: { subagent: "review" } }),
+          assistantItem("No findings."),
+        ]),
+      );
+      equal(old.parent, undefined);
     },
   );
   await t.step("session_id fallback, then the file name's uuid", async () => {
