@@ -2337,3 +2337,61 @@ Deno.test("codex /review: the request Codex writes is not speech, the findings a
     },
   );
 });
+
+Deno.test("codex tool_search: what the model looked for is a command, the tools it found its output", async () => {
+  const s = await only(
+    await tempRollout([
+      meta("ts1"),
+      userEvent("book the review meeting"),
+      ln("response_item", {
+        type: "tool_search_call",
+        call_id: "search-1",
+        execution: "client",
+        arguments: { query: "calendar create", limit: 2 },
+      }),
+      ln("response_item", {
+        type: "tool_search_output",
+        call_id: "search-1",
+        status: "completed",
+        execution: "client",
+        tools: [
+          {
+            type: "function",
+            name: "mcp__codex_apps__calendar_create_event",
+            description: "Create a calendar event.",
+            parameters: { type: "object" },
+          },
+          {
+            type: "namespace",
+            name: "mcp__linear__",
+            tools: [{ type: "function", name: "create_issue" }],
+          },
+        ],
+      }),
+      ln("response_item", {
+        type: "tool_search_call",
+        execution: "server",
+        arguments: JSON.stringify({ queries: ["send mail"] }),
+      }),
+      ln("response_item", {
+        type: "tool_search_output",
+        execution: "server",
+        status: "completed",
+        tools: [],
+      }),
+    ]),
+  );
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.text]),
+    [
+      ["user", undefined, "book the review meeting"],
+      ["command", "tool_search", "calendar create"],
+      [
+        "tool-output",
+        "tool_search",
+        "mcp__codex_apps__calendar_create_event: Create a calendar event.\nmcp__linear__create_issue",
+      ],
+      ["command", "tool_search", "send mail"],
+    ],
+  );
+});
