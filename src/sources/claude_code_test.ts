@@ -1799,3 +1799,104 @@ Deno.test("parseClaudeTranscript() tells a rewind from lines whose parent is not
     deepEqual(session.marks, []);
   });
 });
+
+Deno.test("parseClaudeTranscript() does not claim a refused or failed Edit changed the file", async (t) => {
+  const rejected =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  const edit = (id: string, old: string) =>
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      timestamp: "2026-11-02T10:00:05Z",
+      message: {
+        id: `msg_${id}`,
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id,
+          name: "Edit",
+          input: {
+            file_path: "/home/a/proj/cache.ts",
+            old_string: old,
+            new_string: "x",
+          },
+        }],
+      },
+    });
+  const result = (id: string, content: string, extra = {}) =>
+    userLine([{ type: "tool_result", tool_use_id: id, content, ...extra }], {
+      timestamp: "2026-11-02T10:00:09Z",
+    });
+  const head = userLine("tidy the cache") + edit("toolu_e1", "const TTL = 5");
+  const cases: Array<[string, string, string[]]> = [
+    [
+      "refused",
+      result("toolu_e1", rejected, { is_error: true }),
+      ["const TTL = 5"],
+    ],
+    [
+      "refused, said only by toolUseResult",
+      line({
+        type: "user",
+        sessionId: "s1",
+        uuid: crypto.randomUUID(),
+        toolUseResult: "User rejected tool use",
+        message: {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: "toolu_e1",
+            content: rejected,
+          }],
+        },
+      }),
+      ["const TTL = 5"],
+    ],
+    [
+      "failed",
+      result(
+        "toolu_e1",
+        "<tool_use_error>String to replace not found in file.</tool_use_error>",
+        {
+          is_error: true,
+        },
+      ),
+      ["const TTL = 5"],
+    ],
+    [
+      "applied",
+      result("toolu_e1", "The file /home/a/proj/cache.ts has been updated."),
+      [],
+    ],
+  ];
+  for (const [name, tail, notApplied] of cases) {
+    await t.step(`${name}, in one pass and across two`, async () => {
+      const path = await tempFile(
+        `proj/edit-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        head + tail,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(
+        supersededTexts(s).map((t) => t.split("\n").at(-1)),
+        notApplied,
+      );
+      if (notApplied.length > 0) {
+        deepEqual(s.marks.map((m) => m.kind), ["not-applied"]);
+        equal(byRole(s, "tool-output")[0]?.flags?.isError, true);
+      }
+      // The call written by one pass, its result read by the next.
+      await Deno.writeTextFile(path, head);
+      const first = await parseClaudeTranscript(path, opts());
+      await Deno.writeTextFile(path, head + tail);
+      const next = only(
+        await parseClaudeTranscript(path, opts(resumeOptions(first))),
+      );
+      const edits = byRole(only(first), "edit");
+      equal(edits.length, 1);
+      deepEqual(
+        edits.filter((r) => isSuperseded(r.seq, next.marks)).length,
+        notApplied.length,
+      );
+    });
+  }
+});
