@@ -91,7 +91,7 @@ export interface SessionRecord {
  * whether one is superseded is derived from the marks when it is read.
  */
 export interface Mark {
-  /** What superseded them, e.g. "rollback", "undo", "branch", "rewind". */
+  /** What superseded them, e.g. "rollback", "undo", "branch", "rewind", "not-applied". */
   kind: string;
   /** First superseded seq (inclusive). */
   from: number;

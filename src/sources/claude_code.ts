@@ -4,7 +4,9 @@
  * sub-agent transcripts under `<session>/subagents/` (`agent-<id>.jsonl`, and
  * 2.1's workflow agents in `workflows/<run>/`), large tool results in
  * `<session>/tool-results/`, and the typed prompts of every session in
- * `history.jsonl`.
+ * `history.jsonl`. 1.0.x wrote a Task agent's conversation into the
+ * session's own file (`isSidechain` lines): each such chain is read as a
+ * sub-agent session of it.
  *
  * @module
  */
@@ -30,7 +32,12 @@ import {
   tagBody,
 } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
-import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
+import type {
+  Locator,
+  RecordFlags,
+  Session,
+  SessionRecord,
+} from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, dirName, isRegularFileSync, segments } from "./_paths.ts";
@@ -145,6 +152,12 @@ export interface ClaudeTranscriptState {
   tools?: Record<string, string>;
   /** Bash calls written without an exit code yet: tool_use id → record seq. */
   commands?: Record<string, number>;
+  /** Edit calls awaiting their result: tool_use id → their edit records' `[from, to)` seqs. */
+  edits?: Record<string, [number, number]>;
+  /** Sub-agent conversations written into this main transcript: session id → next seq. */
+  sidechains?: Record<string, number>;
+  /** The latest side-chain lines: line key → the sub-agent session they belong to. */
+  sideLines?: Record<string, string>;
   /** The message whose file paths were listed last, and those paths. */
   files?: { message: string; paths: string[] };
   /** Where the title came from, once a title line set it. */
@@ -294,6 +307,32 @@ function readState(value: unknown): ClaudeTranscriptState {
     }
     state[key] = seqs;
   }
+  if (isObject(value.sidechains)) {
+    const seqs: Record<string, number> = {};
+    for (const [id, seq] of Object.entries(value.sidechains)) {
+      if (typeof seq === "number" && Number.isInteger(seq) && seq >= 0) {
+        seqs[id] = seq;
+      }
+    }
+    state.sidechains = seqs;
+  }
+  if (isObject(value.sideLines)) {
+    const lines: Record<string, string> = {};
+    for (const [key, id] of Object.entries(value.sideLines)) {
+      if (typeof id === "string") lines[key] = id;
+    }
+    state.sideLines = lines;
+  }
+  if (isObject(value.edits)) {
+    const edits: Record<string, [number, number]> = {};
+    for (const [id, range] of Object.entries(value.edits)) {
+      if (
+        Array.isArray(range) && range.length === 2 &&
+        range.every((n) => typeof n === "number" && Number.isInteger(n))
+      ) edits[id] = [range[0], range[1]];
+    }
+    state.edits = edits;
+  }
   if (isObject(value.summaries)) {
     const summaries: Record<string, PendingSummary> = {};
     for (const [leaf, pending] of Object.entries(value.summaries)) {
@@ -385,6 +424,9 @@ function finishedTask(
     ? { task: id, exitCode }
     : undefined;
 }
+
+/** A refused tool call's `toolUseResult`. */
+const REJECTED_RESULT = "User rejected tool use";
 
 /** How Claude Code hands a person's typed reason for a refused tool call on. */
 const REJECTION_REASON =
@@ -773,9 +815,24 @@ async function eachLine(
   return { safeOffset, safeLine, skipped };
 }
 
-/** Builds one transcript's session line by line. */
+/** Side-chain lines remembered across passes, to place the lines after them. */
+const MAX_SIDE_LINES = 512;
+
+/** Builds one transcript's session (and the side chains in it) line by line. */
 class TranscriptReader {
-  readonly builder: SessionBuilder;
+  /** The transcript's own session. */
+  readonly main: SessionBuilder;
+  /** The session the line being read adds to: the main one or a side chain's. */
+  #active: SessionBuilder;
+  /** Sub-agent sessions of the side chains read this pass: id → builder. */
+  #sides = new Map<string, SessionBuilder>();
+  /** Side-chain lines: line key → their sub-agent session id. */
+  #sideLines: Map<string, string>;
+  /**
+   * Tool calls made in a side chain this pass: the state does not carry
+   * them, since a seq it keeps is read as one of the main session's.
+   */
+  #sideTools = new Set<string>();
   readonly state: ClaudeTranscriptState;
   skipped = 0;
   #includeSubagents: boolean;
@@ -788,6 +845,8 @@ class TranscriptReader {
   #commands = new Map<string, SessionRecord>();
   /** Commands an earlier pass wrote before their result came: id → seq. */
   #written: Map<string, number>;
+  /** Edit calls awaiting their result: tool_use id → their edit records' seqs. */
+  #edits: Map<string, [number, number]>;
   /**
    * Bash commands left running in the background, awaiting their exit
    * code: task id → this pass's record, or an earlier pass's seq.
@@ -842,6 +901,7 @@ class TranscriptReader {
     this.#compactAgent = sub !== undefined && id.startsWith("acompact");
     this.#tools = new Map(Object.entries(this.state.tools ?? {}));
     this.#written = new Map(Object.entries(this.state.commands ?? {}));
+    this.#edits = new Map(Object.entries(this.state.edits ?? {}));
     this.#background = new Map(Object.entries(this.state.background ?? {}));
     this.#filesMessage = this.state.files?.message;
     this.#filesSeen = new Set(this.state.files?.paths);
@@ -855,8 +915,9 @@ class TranscriptReader {
     for (const [seq, keys] of this.state.chain ?? []) {
       for (const key of keys) this.#chain.set(key, seq);
     }
+    this.#sideLines = new Map(Object.entries(this.state.sideLines ?? {}));
     const parent = this.state.parent ?? sub?.parent;
-    this.builder = new SessionBuilder({
+    this.main = new SessionBuilder({
       harness: HARNESS_ID,
       id,
       path,
@@ -866,6 +927,54 @@ class TranscriptReader {
       parent,
       lineage: parent ? sub ? "subagent" : "fork" : undefined,
     });
+    this.#active = this.main;
+  }
+
+  /** The session records go to now. */
+  get builder(): SessionBuilder {
+    return this.#active;
+  }
+
+  /** The sub-agent sessions of the side chains read this pass. */
+  sides(): Session[] {
+    return [...this.#sides.values()].map((b) => b.build())
+      .filter((s) => s.records.length > 0);
+  }
+
+  /**
+   * The sub-agent session a side-chain line of a main transcript belongs
+   * to (Claude Code 1.0.x wrote a Task's conversation into the session's
+   * own file): its `agentId`'s, else that of the line its `parentUuid`
+   * names, else a new one named by its own uuid (a chain's first line has
+   * no parent).
+   */
+  #side(obj: Json): SessionBuilder {
+    const key = lineKey(str(obj.uuid));
+    const id = str(obj.agentId) ??
+      this.#sideLines.get(lineKey(str(obj.parentUuid)) ?? "") ??
+      str(obj.uuid) ?? `${this.main.id}-sidechain`;
+    if (key !== undefined) {
+      this.#sideLines.delete(key);
+      this.#sideLines.set(key, id);
+      if (this.#sideLines.size > MAX_SIDE_LINES) {
+        this.#sideLines.delete(this.#sideLines.keys().next().value ?? "");
+      }
+    }
+    let side = this.#sides.get(id);
+    if (side === undefined) {
+      side = new SessionBuilder({
+        harness: HARNESS_ID,
+        id,
+        path: this.#path,
+        cwd: this.state.cwd,
+        project: this.state.project ?? this.#fallbackProject,
+        nextSeq: this.state.sidechains?.[id] ?? 0,
+        parent: this.main.id,
+        lineage: "subagent",
+      });
+      this.#sides.set(id, side);
+    }
+    return side;
   }
 
   /** Handles one complete, non-blank line. */
@@ -1123,6 +1232,24 @@ class TranscriptReader {
     const sidechain = obj.isSidechain === true;
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
+    if (!sidechain || this.#subagentFile) {
+      this.#messageBody(obj, type, base, sidechain);
+      return;
+    }
+    this.#active = this.#side(obj);
+    try {
+      this.#messageBody(obj, type, base, sidechain);
+    } finally {
+      this.#active = this.main;
+    }
+  }
+
+  #messageBody(
+    obj: Json,
+    type: "user" | "assistant",
+    base: Locator & { line: number; offset: number },
+    sidechain: boolean,
+  ): void {
     const uuid = str(obj.uuid);
     if (this.#replayed(uuid)) return;
     const locator: Locator = uuid ? { ...base, recordId: uuid } : base;
@@ -1285,8 +1412,18 @@ class TranscriptReader {
     const id = str(block.tool_use_id);
     const tool = id ? this.#tools.get(id) : undefined;
     if (id) this.#tools.delete(id);
-    const isError = block.is_error === true;
+    // A refusal is an error, also where only `toolUseResult` says so.
+    const isError = block.is_error === true || bash === REJECTED_RESULT;
     let text = toolResultText(block.content);
+    const edits = id ? this.#edits.get(id) : undefined;
+    if (edits) {
+      this.#edits.delete(id as string);
+      // A refused or failed Edit changed nothing: its edit records (this
+      // pass's or an earlier one's) no longer say it did.
+      if (isError) {
+        this.builder.mark("not-applied", edits[0], edits[1]);
+      }
+    }
     const command = id ? this.#commands.get(id) : undefined;
     const m = /^Exit code (-?\d+)\b/.exec(text);
     const task = backgroundTask(text, bash);
@@ -1307,7 +1444,10 @@ class TranscriptReader {
         this.lateExitCodes.push({ seq: target, exitCode });
       }
     }
-    if (task !== undefined && target !== undefined) {
+    if (
+      task !== undefined && target !== undefined &&
+      !(id && this.#sideTools.has(id))
+    ) {
       // Left running: its exit code comes with a later check on it.
       this.#background.set(task, target);
       if (this.#background.size > MAX_PENDING_TOOLS) {
@@ -1427,6 +1567,7 @@ class TranscriptReader {
     const name = str(block.name);
     const id = str(block.id);
     if (!name) return;
+    if (id && this.#active !== this.main) this.#sideTools.add(id);
     if (id) {
       // Calls that never got a result must not grow the map without bound.
       if (this.#tools.size >= MAX_PENDING_TOOLS * 4) {
@@ -1496,6 +1637,7 @@ class TranscriptReader {
         }
       }
     }
+    const from = this.builder.nextSeq;
     for (const old of removed) {
       const body = editBody(path, old);
       const editFlags: RecordFlags = { ...flags.flags };
@@ -1509,6 +1651,12 @@ class TranscriptReader {
           : {}),
       });
     }
+    if (id && this.builder.nextSeq > from) {
+      this.#edits.set(id, [from, this.builder.nextSeq]);
+      if (this.#edits.size > MAX_PENDING_TOOLS) {
+        this.#edits.delete(this.#edits.keys().next().value ?? "");
+      }
+    }
   }
 
   /** The state to resume from after the last consumed line. */
@@ -1520,6 +1668,7 @@ class TranscriptReader {
     delete state.tools;
     delete state.files;
     delete state.commands;
+    delete state.edits;
     delete state.background;
     if (this.#background.size > 0) {
       state.background = Object.fromEntries(
@@ -1556,9 +1705,28 @@ class TranscriptReader {
     if (this.#todos.size > 0) state.todos = [...this.#todos];
     const waiting = [
       ...this.#written,
-      ...[...this.#commands].map(([id, r]) => [id, r.seq] as const),
+      ...[...this.#commands].filter(([id]) => !this.#sideTools.has(id))
+        .map(([id, r]) => [id, r.seq] as const),
     ].slice(-MAX_PENDING_TOOLS);
     if (waiting.length > 0) state.commands = Object.fromEntries(waiting);
+    const edits = [...this.#edits].filter(([id]) => !this.#sideTools.has(id));
+    if (edits.length > 0) {
+      state.edits = Object.fromEntries(edits.slice(-MAX_PENDING_TOOLS));
+    }
+    const sides = {
+      ...this.state.sidechains,
+      ...Object.fromEntries(
+        [...this.#sides].map(([id, b]) => [id, b.nextSeq]),
+      ),
+    };
+    if (Object.keys(sides).length > 0) {
+      state.sidechains = Object.fromEntries(
+        Object.entries(sides).slice(-MAX_PENDING_TOOLS),
+      );
+    }
+    if (this.#sideLines.size > 0) {
+      state.sideLines = Object.fromEntries(this.#sideLines);
+    }
     if (this.#tools.size > 0) {
       const pending = [...this.#tools].slice(-MAX_PENDING_TOOLS);
       state.tools = Object.fromEntries(pending);
@@ -1649,14 +1817,14 @@ export async function parseClaudeTranscript(
     (text, locator) => reader.line(text, locator),
     () => reader.quiet,
   );
-  const session = reader.builder.build();
+  const session = reader.main.build();
   return {
     // A later pass that only renamed the session, or only rewound it,
     // still carries its title or its marks.
     sessions: session.records.length > 0 || session.marks.length > 0 ||
         ((options.offset ?? 0) > 0 && session.titleGiven)
-      ? [session]
-      : [],
+      ? [session, ...reader.sides()]
+      : reader.sides(),
     safeOffset: walked.safeOffset,
     safeLine: walked.safeLine,
     state: reader.resumeState(),
@@ -1841,7 +2009,9 @@ export const claudeCode: Harness = {
   //     background command's exit code from its task, none when
   //     interrupted; another session's summary lines left out.
   // 12: turns a rewind or an edited prompt abandoned are superseded.
-  revision: 12,
+  // 13: a refused or failed Edit/MultiEdit's edit records are superseded.
+  // 14: side chains in a main transcript (1.0.x Task agents) are sub-agent sessions.
+  revision: 14,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -1865,7 +2035,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:

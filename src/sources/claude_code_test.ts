@@ -495,35 +495,157 @@ Deno.test("parseClaudeTranscript() survives hostile input", async (t) => {
   }
 });
 
-Deno.test("parseClaudeTranscript() flags side-chain lines of a main transcript", async (t) => {
-  const text = userLine("main question") +
-    userLine("side task", { isSidechain: true, agentId: "ab12" }) +
+Deno.test("parseClaudeTranscript() reads each side chain of a main transcript as a sub-agent session", async (t) => {
+  const uuid = (n: number) =>
+    `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+  const node = (
+    type: "user" | "assistant",
+    n: number,
+    parent: number | null,
+    content: unknown,
+    extra: Record<string, unknown> = {},
+  ) =>
     line({
-      type: "assistant",
+      type,
       sessionId: "s1",
-      isSidechain: true,
-      agentId: "ab12",
-      message: {
-        role: "assistant",
-        content: [{ type: "text", text: "side answer" }],
-      },
+      uuid: uuid(n),
+      parentUuid: parent === null ? null : uuid(parent),
+      message: type === "assistant"
+        ? { id: `msg_${n}`, role: "assistant", content }
+        : { role: "user", content },
+      ...extra,
     });
-  const path = await tempFile("-home-a-proj/s1.jsonl", text);
-  await t.step("included", async () => {
-    const s = only(await parseClaudeTranscript(path, opts()));
-    equal(s.id, "s1");
-    equal(s.lineage, undefined);
-    deepEqual(s.records.map((r) => [r.text, r.flags?.subagent ?? false]), [
-      ["main question", false],
-      ["side task", true],
-      ["side answer", true],
-    ]);
+  const side = { isSidechain: true };
+  const task = (id: string, prompt: string) => ({
+    type: "tool_use",
+    id,
+    name: "Task",
+    input: { description: prompt, prompt },
   });
+  // 1.0.x: two Task calls run in parallel, their side chains interleaved
+  // in the session's own file (no agentId), each chain's first line naming
+  // the message that made the call, or no parent at all.
+  const text = node("user", 1, null, "why is the export slow?") +
+    node("assistant", 2, 1, [
+      task("toolu_a", "profile the CSV writer"),
+      task("toolu_b", "check the DB indexes"),
+    ]) +
+    node("user", 3, 2, "profile the CSV writer", side) +
+    node("user", 4, null, "check the DB indexes", side) +
+    node("assistant", 5, 3, [{
+      type: "text",
+      text: "the writer flushes per row",
+    }], side) +
+    node("assistant", 6, 4, [{
+      type: "tool_use",
+      id: "toolu_c",
+      name: "Bash",
+      input: { command: "psql -c '\\di'" },
+    }], side) +
+    node("user", 7, 6, [{
+      type: "tool_result",
+      tool_use_id: "toolu_c",
+      content: "Exit code 0\nexports_created_idx",
+    }], side) +
+    node("user", 8, 2, [
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_a",
+        content: "flushes per row",
+      },
+    ]) +
+    node("user", 9, 8, "batch the flushes then");
+  const path = await tempFile("-home-a-proj/s1.jsonl", text);
+  const shape = (s: Session) => ({
+    id: s.id,
+    parent: s.parent,
+    lineage: s.lineage,
+    records: s.records.map((r) => [r.role, r.text, r.flags?.subagent ?? false]),
+  });
+  const want = [
+    {
+      id: "s1",
+      parent: undefined,
+      lineage: undefined,
+      records: [
+        ["user", "why is the export slow?", false],
+        ["tool-output", "flushes per row", false],
+        ["user", "batch the flushes then", false],
+      ],
+    },
+    {
+      id: uuid(3),
+      parent: "s1",
+      lineage: "subagent",
+      records: [
+        ["user", "profile the CSV writer", true],
+        ["assistant", "the writer flushes per row", true],
+      ],
+    },
+    {
+      id: uuid(4),
+      parent: "s1",
+      lineage: "subagent",
+      records: [
+        ["user", "check the DB indexes", true],
+        ["command", "psql -c '\\di'", true],
+        ["tool-output", "Exit code 0\nexports_created_idx", true],
+      ],
+    },
+  ];
+  await t.step("one pass", async () => {
+    const result = await parseClaudeTranscript(path, opts());
+    deepEqual(result.sessions.map(shape), want);
+    equal(result.sessions[0]?.title, "why is the export slow?");
+  });
+  await t.step("resumed after every line", async () => {
+    const lines = text.split("\n").slice(0, -1);
+    const cut = await tempFile("-home-a-proj/cut/s1.jsonl", "");
+    for (let k = 1; k < lines.length; k++) {
+      await Deno.writeTextFile(cut, lines.slice(0, k).join("\n") + "\n");
+      const first = await parseClaudeTranscript(cut, opts());
+      await Deno.writeTextFile(cut, text);
+      const next = await parseClaudeTranscript(cut, opts(resumeOptions(first)));
+      const records = (id: string) =>
+        [...first.sessions, ...next.sessions].filter((s) => s.id === id)
+          .flatMap((s) => s.records).map((r) => [r.seq, r.role, r.text]);
+      for (const w of want) {
+        deepEqual(
+          records(w.id).map(([, role, text]) => [role, text]),
+          w.records.map(([role, text]) => [role, text]),
+          `${w.id} split at line ${k + 1}`,
+        );
+        deepEqual(
+          records(w.id).map(([seq]) => seq),
+          w.records.map((_, i) => i),
+          `${w.id} seqs split at line ${k + 1}`,
+        );
+      }
+    }
+  });
+  await t.step(
+    "an agentId names the chain (2.x wrote some in the file)",
+    async () => {
+      const p = await tempFile(
+        "-home-a-proj/s2.jsonl",
+        userLine("main question") +
+          userLine("side task", { isSidechain: true, agentId: "ab12" }),
+      );
+      const [main, agent] = (await parseClaudeTranscript(p, opts())).sessions;
+      deepEqual(main?.records.map((r) => r.text), ["main question"]);
+      equal(agent?.id, "ab12");
+      equal(agent?.parent, "s1");
+    },
+  );
   await t.step("left out when sub-agents are off", async () => {
     const s = only(
       await parseClaudeTranscript(path, opts({ includeSubagents: false })),
     );
-    deepEqual(s.records.map((r) => r.text), ["main question"]);
+    deepEqual(s.records.map((r) => r.text), [
+      "why is the export slow?",
+      "flushes per row",
+      "batch the flushes then",
+    ]);
   });
 });
 
@@ -1592,7 +1714,8 @@ function supersededTexts(session: Session): string[] {
 }
 
 Deno.test("parseClaudeTranscript() supersedes the turns an edited prompt and a /rewind abandoned, not the branch that replaced them", async () => {
-  const session = only(await parseClaudeTranscript(PATH_KESTREL, opts()));
+  const [session, side] = (await parseClaudeTranscript(PATH_KESTREL, opts()))
+    .sessions as [Session, Session];
   deepEqual(new Set(session.marks.map((m) => m.kind)), new Set(["rewind"]));
   deepEqual(supersededTexts(session), [
     // Prompt 2, edited and sent again: its whole first turn.
@@ -1627,12 +1750,16 @@ Deno.test("parseClaudeTranscript() supersedes the turns an edited prompt and a /
   ok(said.includes("make the backoff use decorrelated jitter instead"));
   ok(said.includes("run only the upload tests"));
   ok(said.includes("All four upload tests pass."));
-  equal(current.filter((r) => r.flags?.subagent).length, 4);
+  // The side chain is its own sub-agent session.
+  equal(current.filter((r) => r.flags?.subagent).length, 0);
+  equal(side.parent, KESTREL);
+  equal(side.records.length, 4);
   equal(current.filter((r) => r.role === "summary").length, 1);
 });
 
 Deno.test("parseClaudeTranscript() resumed at any line of a rewound session, and again a line later, supersedes what one read does", async () => {
-  const full = only(await parseClaudeTranscript(PATH_KESTREL, opts()));
+  const [full, side] = (await parseClaudeTranscript(PATH_KESTREL, opts()))
+    .sessions as [Session, Session];
   const superseded = (records: SessionRecord[], marks: Mark[]) =>
     records.filter((r) => isSuperseded(r.seq, marks)).map((r) => r.seq);
   const want = superseded(full.records, full.marks);
@@ -1655,7 +1782,13 @@ Deno.test("parseClaudeTranscript() resumed at any line of a rewound session, and
       const last = passes.at(-1) as ParseResult;
       passes.push(await parseClaudeTranscript(path, opts(resumeOptions(last))));
     }
-    const sessions = passes.flatMap((p) => p.sessions);
+    const all = passes.flatMap((p) => p.sessions);
+    deepEqual(
+      all.filter((s) => s.id === side.id).flatMap((s) => s.records).map(key),
+      side.records.map(key),
+      `side chain split at line ${k + 1}`,
+    );
+    const sessions = all.filter((s) => s.id === KESTREL);
     const records = sessions.flatMap((s) => s.records);
     deepEqual(
       records.map(key),
@@ -1798,4 +1931,105 @@ Deno.test("parseClaudeTranscript() tells a rewind from lines whose parent is not
     const session = only(await parseClaudeTranscript(path, opts()));
     deepEqual(session.marks, []);
   });
+});
+
+Deno.test("parseClaudeTranscript() does not claim a refused or failed Edit changed the file", async (t) => {
+  const rejected =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  const edit = (id: string, old: string) =>
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      timestamp: "2026-11-02T10:00:05Z",
+      message: {
+        id: `msg_${id}`,
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id,
+          name: "Edit",
+          input: {
+            file_path: "/home/a/proj/cache.ts",
+            old_string: old,
+            new_string: "x",
+          },
+        }],
+      },
+    });
+  const result = (id: string, content: string, extra = {}) =>
+    userLine([{ type: "tool_result", tool_use_id: id, content, ...extra }], {
+      timestamp: "2026-11-02T10:00:09Z",
+    });
+  const head = userLine("tidy the cache") + edit("toolu_e1", "const TTL = 5");
+  const cases: Array<[string, string, string[]]> = [
+    [
+      "refused",
+      result("toolu_e1", rejected, { is_error: true }),
+      ["const TTL = 5"],
+    ],
+    [
+      "refused, said only by toolUseResult",
+      line({
+        type: "user",
+        sessionId: "s1",
+        uuid: crypto.randomUUID(),
+        toolUseResult: "User rejected tool use",
+        message: {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: "toolu_e1",
+            content: rejected,
+          }],
+        },
+      }),
+      ["const TTL = 5"],
+    ],
+    [
+      "failed",
+      result(
+        "toolu_e1",
+        "<tool_use_error>String to replace not found in file.</tool_use_error>",
+        {
+          is_error: true,
+        },
+      ),
+      ["const TTL = 5"],
+    ],
+    [
+      "applied",
+      result("toolu_e1", "The file /home/a/proj/cache.ts has been updated."),
+      [],
+    ],
+  ];
+  for (const [name, tail, notApplied] of cases) {
+    await t.step(`${name}, in one pass and across two`, async () => {
+      const path = await tempFile(
+        `proj/edit-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        head + tail,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(
+        supersededTexts(s).map((t) => t.split("\n").at(-1)),
+        notApplied,
+      );
+      if (notApplied.length > 0) {
+        deepEqual(s.marks.map((m) => m.kind), ["not-applied"]);
+        equal(byRole(s, "tool-output")[0]?.flags?.isError, true);
+      }
+      // The call written by one pass, its result read by the next.
+      await Deno.writeTextFile(path, head);
+      const first = await parseClaudeTranscript(path, opts());
+      await Deno.writeTextFile(path, head + tail);
+      const next = only(
+        await parseClaudeTranscript(path, opts(resumeOptions(first))),
+      );
+      const edits = byRole(only(first), "edit");
+      equal(edits.length, 1);
+      deepEqual(
+        edits.filter((r) => isSuperseded(r.seq, next.marks)).length,
+        notApplied.length,
+      );
+    });
+  }
 });

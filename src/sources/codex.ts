@@ -93,6 +93,8 @@ export interface CodexRolloutState {
   twins?: string[];
   /** Hash of the model error just recorded, to record a run of it once. */
   lastError?: string;
+  /** Inside a `/review` (between `entered_review_mode` and its exit), or a review sub-agent. */
+  reviewing?: boolean;
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -191,6 +193,40 @@ function toolName(payload: Json): string {
 function stringArray(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   return value.every((v) => typeof v === "string") ? value : undefined;
+}
+
+/**
+ * What a `tool_search_call` looked for: its `query` (or `queries`), from
+ * `arguments` as an object or a JSON string.
+ */
+function toolSearchQuery(args: unknown): string | undefined {
+  const a = typeof args === "string" ? parseJson(args) : args;
+  if (!isObject(a)) return undefined;
+  const queries = stringArray(a.queries) ?? [str(a.query) ?? ""];
+  const text = queries.map((q) => q.trim()).filter((q) => q).join("\n");
+  return text || undefined;
+}
+
+/**
+ * The tools a `tool_search_output` found, one a line: the name (inside a
+ * namespace, with it in front, as calls name them) and the description.
+ */
+function toolSearchFound(tools: unknown): string {
+  const lines: string[] = [];
+  const add = (tool: Json, space?: string) => {
+    const name = toolName(space ? { ...tool, namespace: space } : tool);
+    if (!name) return;
+    const about = str(tool.description)?.trim();
+    lines.push(about ? `${name}: ${about}` : name);
+  };
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    if (!isObject(tool)) continue;
+    if (tool.type === "namespace" && Array.isArray(tool.tools)) {
+      const space = str(tool.name);
+      for (const inner of tool.tools) if (isObject(inner)) add(inner, space);
+    } else add(tool);
+  }
+  return lines.join("\n");
 }
 
 /**
@@ -465,9 +501,11 @@ interface Held {
   time: number | undefined;
   locator: Locator;
   plan?: boolean;
+  /** A review's findings, which the assistant message after them renders. */
+  review?: boolean;
 }
 
-/** The resume point of a held plan. */
+/** The resume point of a held plan or review. */
 const PLAN_CHECKPOINT = "plan:held";
 
 const RESPONSE_ITEM_TYPES = new Set([
@@ -506,10 +544,15 @@ function environmentCwd(text: string): string | undefined {
 const UUID_TAIL =
   /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(\.zst)?$/i;
 
+/** `thread_source` values Codex gives a thread another one started. */
+const SUBAGENT_THREAD_SOURCES = new Set(["subagent", "guardian_review"]);
+
 /**
- * The thread that spawned a sub-agent rollout, from its `session_meta`:
- * `source.subagent.thread_spawn.parent_thread_id`, or a top-level
- * `parent_thread_id` beside `thread_source: "subagent"`.
+ * The thread that started a sub-agent rollout, from its `session_meta`:
+ * `source.subagent.thread_spawn.parent_thread_id` for a spawned agent; for
+ * any sub-agent (a review, a compaction, `other`) or a `thread_source` of
+ * `subagent`/`guardian_review`, the top-level `parent_thread_id` newer
+ * versions write. Older review and compaction rollouts name no parent.
  */
 function spawnedBy(payload: Json): string | undefined {
   const source = payload.source;
@@ -517,9 +560,9 @@ function spawnedBy(payload: Json): string | undefined {
   const spawn = isObject(sub) ? sub.thread_spawn : undefined;
   const fromSource = isObject(spawn) ? str(spawn.parent_thread_id) : undefined;
   if (fromSource) return fromSource;
-  return str(payload.thread_source) === "subagent"
-    ? str(payload.parent_thread_id)
-    : undefined;
+  const subagent = sub !== undefined && sub !== null ||
+    SUBAGENT_THREAD_SOURCES.has(str(payload.thread_source) ?? "");
+  return subagent ? str(payload.parent_thread_id) : undefined;
 }
 
 /** The session id a rollout's file name implies. */
@@ -569,6 +612,74 @@ function userText(raw: string): string {
   return rest === cleaned ? cleaned : cleanSpeech(rest);
 }
 
+/** How Codex's review rubric (`REVIEW_PROMPT`) starts. */
+const REVIEW_RUBRIC = "# Review guidelines:";
+/** What joins the rubric to the request when both are in one message. */
+const REVIEW_TASK = "Now, here's your task:";
+/** The requests Codex writes for `/review`'s presets (`review_prompts.rs`). */
+const REVIEW_PRESET =
+  /^Review the (?:current code changes \(staged, unstaged, and untracked files\)|code changes (?:against the base branch|introduced by commit) )/;
+
+/**
+ * What a review request message says that the person wrote: nothing for
+ * the rubric or a preset request Codex wrote, the instructions of a custom
+ * review.
+ */
+function reviewRequestText(text: string): string {
+  let rest = text.trim();
+  if (rest.startsWith(REVIEW_RUBRIC)) {
+    const task = rest.indexOf(REVIEW_TASK);
+    rest = task === -1 ? "" : rest.slice(task + REVIEW_TASK.length).trim();
+  }
+  return REVIEW_PRESET.test(rest) ? "" : rest;
+}
+
+/**
+ * The person's own words in an `entered_review_mode` event: a custom
+ * review's instructions (`target.type: "custom"`; before late 2025, a
+ * `prompt` the same as its `user_facing_hint`). A preset review has none.
+ */
+function reviewInstructions(payload: Json): string | undefined {
+  const target = payload.target;
+  if (isObject(target)) {
+    return target.type === "custom" ? str(target.instructions) : undefined;
+  }
+  const prompt = str(payload.prompt)?.trim();
+  return prompt && prompt === str(payload.user_facing_hint)?.trim()
+    ? prompt
+    : undefined;
+}
+
+/**
+ * A review's result (`exited_review_mode`'s `review_output`) as text: the
+ * overall explanation, then each finding's title, place and body.
+ */
+function reviewOutputText(output: unknown): string {
+  if (!isObject(output)) return "";
+  const parts: string[] = [];
+  const overall = str(output.overall_explanation)?.trim();
+  if (overall) parts.push(overall);
+  for (const finding of Array.isArray(output.findings) ? output.findings : []) {
+    if (!isObject(finding)) continue;
+    const title = str(finding.title)?.trim() ?? "";
+    const location = isObject(finding.code_location)
+      ? finding.code_location
+      : {};
+    const path = str(location.absolute_file_path);
+    const range = isObject(location.line_range) ? location.line_range : {};
+    const start = int(range.start);
+    const end = int(range.end);
+    const place = path
+      ? ` — ${path}${start === undefined ? "" : `:${start}`}${
+        end === undefined || end === start ? "" : `-${end}`
+      }`
+      : "";
+    const body = str(finding.body)?.trim();
+    parts.push(`- ${title}${place}${body ? `\n  ${body}` : ""}`);
+  }
+  return parts.join("\n");
+}
+
 class RolloutParser {
   readonly builder: SessionBuilder;
   #cwd: string | undefined;
@@ -583,6 +694,7 @@ class RolloutParser {
   #lastSpeech: string | undefined;
   #twins: string[];
   #lastError: string | undefined;
+  #reviewing: boolean;
   #lastSummary: string | undefined;
   #held: Held | undefined;
   #named = false;
@@ -608,6 +720,7 @@ class RolloutParser {
     this.#lastSpeech = state?.lastSpeech;
     this.#twins = [...(state?.twins ?? [])];
     this.#lastError = state?.lastError;
+    this.#reviewing = state?.reviewing ?? false;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -673,7 +786,10 @@ class RolloutParser {
   finish(): void {
     // A plan the file ends on may yet be said by the message after it: the
     // next pass reads it again, so what waited for output still waits.
-    const waiting = this.#held?.plan ? new Map(this.#checkpoints) : undefined;
+    const held = this.#held;
+    const waiting = held?.plan || held?.review
+      ? new Map(this.#checkpoints)
+      : undefined;
     this.#flush();
     if (waiting) this.#checkpoints = waiting;
   }
@@ -711,6 +827,7 @@ class RolloutParser {
     if (this.#lastSpeech) state.lastSpeech = this.#lastSpeech;
     if (this.#twins.length > 0) state.twins = [...this.#twins];
     if (this.#lastError) state.lastError = this.#lastError;
+    if (this.#reviewing) state.reviewing = true;
     return state;
   }
 
@@ -727,9 +844,13 @@ class RolloutParser {
       this.#turnCwd ??= cwd;
       this.builder.setCwd(cwd);
     }
+    // A review sub-agent's user message is the request Codex wrote for it.
+    if (isObject(payload.source) && payload.source.subagent === "review") {
+      this.#reviewing = true;
+    }
     const parent = str(payload.forked_from_id);
-    // A thread another spawned (source.subagent.thread_spawn) is its
-    // sub-agent.
+    // A thread another started (a spawned agent, a review, a compaction)
+    // is its sub-agent.
     const spawner = spawnedBy(payload);
     if (spawner) {
       this.#parent = spawner;
@@ -848,7 +969,8 @@ class RolloutParser {
     this.#userCanonical = true;
     if (this.#held?.role === "user") this.#held = undefined;
     this.#flush();
-    const text = userText(raw);
+    const text = this.#userWords(raw);
+    if (text.length === 0) return;
     const key = speechKey("user", text);
     // The same turn reported twice in a row (an echo flushed at the end of
     // the previous pass, or a second event shape) counts once.
@@ -858,12 +980,51 @@ class RolloutParser {
     this.#lastSpeech = key;
   }
 
+  /**
+   * What the person said in a user message: during a review (and in a
+   * review sub-agent's rollout) the message is the request Codex sent the
+   * reviewer, which holds the person's words only for a custom review.
+   */
+  #userWords(raw: string): string {
+    const text = userText(raw);
+    return this.#reviewing || text.startsWith(REVIEW_RUBRIC)
+      ? reviewRequestText(text)
+      : text;
+  }
+
+  /**
+   * `/review` starts (`entered_review_mode`): a custom review's instructions
+   * are what the person asked; the request the reviewer gets next is not.
+   */
+  #reviewStarted(payload: Json, time: number | undefined, locator: Locator) {
+    this.#reviewing = true;
+    const asked = reviewInstructions(payload);
+    if (asked) this.#userTurn(asked, time, locator);
+  }
+
+  /**
+   * `/review` ends (`exited_review_mode`): its findings are assistant
+   * speech, held until the message after them shows whether it renders them
+   * (Codex writes one since late 2025).
+   */
+  #reviewEnded(payload: Json, time: number | undefined, locator: Locator) {
+    this.#reviewing = false;
+    const text = reviewOutputText(payload.review_output);
+    if (text.length === 0) return;
+    this.#flush();
+    this.#checkpoints.set(PLAN_CHECKPOINT, this.#checkpoint(locator));
+    this.#held = { role: "assistant", text, time, locator, review: true };
+  }
+
   /** The canonical assistant text (`response_item` role assistant). */
   #assistantTurn(raw: string, time: number | undefined, locator: Locator) {
     this.#assistantCanonical = true;
     const text = cleanSpeech(raw);
     const held = this.#held;
-    if (held?.role === "assistant" && !held.plan) this.#held = undefined;
+    if (held?.role === "assistant" && !held.plan) {
+      this.#held = undefined;
+      if (held.review) this.#checkpoints.delete(PLAN_CHECKPOINT);
+    }
     this.#dropPlanSaidBy(text);
     this.#flush();
     if (speechKey("assistant", text) === this.#lastSpeech) return;
@@ -879,7 +1040,7 @@ class RolloutParser {
     if (role === "user" ? this.#userCanonical : this.#assistantCanonical) {
       return;
     }
-    const text = role === "user" ? userText(raw) : cleanSpeech(raw);
+    const text = role === "user" ? this.#userWords(raw) : cleanSpeech(raw);
     if (text.length === 0) return;
     if (speechKey(role, text) === this.#lastSpeech) return;
     if (role === "assistant") this.#dropPlanSaidBy(text);
@@ -986,6 +1147,24 @@ class RolloutParser {
       case "custom_tool_call_output":
         this.#output(payload, time, locator);
         break;
+      case "tool_search_call": {
+        // The model looking for tools it has not loaded yet (deferred MCP
+        // and app tools): what it asked for, then what it found.
+        const query = toolSearchQuery(payload.arguments);
+        if (query) {
+          this.#add("command", query, time, locator, { tool: "tool_search" });
+        }
+        break;
+      }
+      case "tool_search_output": {
+        const found = toolSearchFound(payload.tools);
+        if (found) {
+          this.#add("tool-output", found, time, locator, {
+            tool: "tool_search",
+          });
+        }
+        break;
+      }
       case "web_search_call":
         this.#twinCommand(
           "item",
@@ -1037,6 +1216,12 @@ class RolloutParser {
       case "image_generation_end":
       case "view_image_tool_call":
         this.#twinEvent(payload, time, locator);
+        break;
+      case "entered_review_mode":
+        this.#reviewStarted(payload, time, locator);
+        break;
+      case "exited_review_mode":
+        this.#reviewEnded(payload, time, locator);
         break;
       case "mcp_tool_call_end":
       case "patch_apply_end":
@@ -1459,6 +1644,7 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
   }
   const lastError = str(value.lastError);
   if (lastError) state.lastError = lastError;
+  if (value.reviewing === true) state.reviewing = true;
   return state;
 }
 
@@ -1826,7 +2012,10 @@ export const codex: Harness = {
   // 6: the newest record kinds (model errors, MCP namespaces, web searches, viewed and generated images, code-mode commands, plans, messages between agents) and thread names are read.
   // 7: a .jsonl.zst of several frames is read whole (only its first was).
   // 8: a tool call's failure is read from its end event (mcp_tool_call_end, patch_apply_end, dynamic_tool_call_response) and from the words Codex uses for a declined, sandbox-stopped or unknown call or a failed MCP call (err: …); the user messages Codex writes itself (<turn_aborted>, <user_action>, <subagents>, <plugins>) are not speech; an MCP result written as a JSON string of content blocks is their text.
-  revision: 8,
+  // 9: a /review's findings (exited_review_mode) are assistant speech and a custom review's instructions user speech; the request Codex writes for the reviewer is not.
+  // 10: a review, compaction or other delegated sub-agent names its parent (session_meta parent_thread_id).
+  // 11: tool_search calls (the query) and their output (the tools found) are read.
+  revision: 11,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -1834,9 +2023,9 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id; the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>), reasoning, ghost snapshots, token counts, update_plan output, tool_search calls, review-mode and undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, the schemas of the tools a tool_search found, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
       "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names, tool calls' end events, declined and sandbox-stopped calls) written from openai/codex's protocol and rollout policy source",
   },

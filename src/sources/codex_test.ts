@@ -969,6 +969,15 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
             },
           },
           { thread_source: "subagent", parent_thread_id: "main-1" },
+          // A review, a compaction or another delegated task names its
+          // parent at the top level only.
+          { source: { subagent: "review" }, parent_thread_id: "main-1" },
+          { source: { subagent: "compact" }, parent_thread_id: "main-1" },
+          {
+            source: { subagent: { other: "guardian" } },
+            thread_source: "guardian_review",
+            parent_thread_id: "main-1",
+          },
         ]
       ) {
         const path = await tempRollout([
@@ -979,6 +988,14 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
         equal(s.parent, "main-1");
         equal(s.lineage, "subagent");
       }
+      // Before Codex wrote parent_thread_id, a review names no parent.
+      const old = await only(
+        await tempRollout([
+          meta("review-1", { source: { subagent: "review" } }),
+          assistantItem("No findings."),
+        ]),
+      );
+      equal(old.parent, undefined);
     },
   );
   await t.step("session_id fallback, then the file name's uuid", async () => {
@@ -2199,4 +2216,182 @@ Deno.test("a rollout of unclosed environment blocks and tool calls reads in line
   const result = await parse(path);
   ok(performance.now() - t0 < 3000, `${performance.now() - t0} ms`);
   equal(result.sessions[0]?.records.at(-1)?.text, "after the soup");
+});
+
+Deno.test("codex /review: the request Codex writes is not speech, the findings are assistant output", async (t) => {
+  const rubric =
+    "# Review guidelines:\n\nYou are acting as a reviewer for a proposed code change made by another engineer.";
+  const output = {
+    findings: [{
+      title: "[P1] Cache key ignores the tenant",
+      body: "Two tenants share one entry.",
+      confidence_score: 0.8,
+      priority: 1,
+      code_location: {
+        absolute_file_path: "/w/proj/cache.ts",
+        line_range: { start: 10, end: 12 },
+      },
+    }],
+    overall_correctness: "patch is incorrect",
+    overall_explanation: "One bug in the cache.",
+    overall_confidence_score: 0.8,
+  };
+  const findings =
+    "One bug in the cache.\n- [P1] Cache key ignores the tenant — /w/proj/cache.ts:10-12\n  Two tenants share one entry.";
+  const preset = [
+    meta("r1"),
+    userEvent("add a tenant cache"),
+    assistantItem("done"),
+    ln("event_msg", {
+      type: "entered_review_mode",
+      target: { type: "uncommittedChanges" },
+      user_facing_hint: "current changes",
+    }),
+    userEvent(
+      "Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.",
+    ),
+    agentEvent("Looking at the diff."),
+    userItem(
+      "<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n  <results>\n  One bug.\n  </results>\n</user_action>",
+    ),
+    ln("event_msg", { type: "exited_review_mode", review_output: output }),
+  ];
+  const done = ln("event_msg", { type: "task_complete" });
+  await t.step("a preset review: no user turn; the findings kept", async () => {
+    const s = await only(await tempRollout([...preset, done]));
+    deepEqual(roles(s, "user").map((r) => r.text), ["add a tenant cache"]);
+    deepEqual(roles(s, "assistant").map((r) => r.text), ["done", findings]);
+  });
+  await t.step("a rendered review message says the findings once", async () => {
+    const s = await only(
+      await tempRollout([
+        ...preset,
+        assistantItem(`Review: ${findings}`),
+        done,
+      ]),
+    );
+    deepEqual(roles(s, "assistant").map((r) => r.text), [
+      "done",
+      `Review: ${findings}`,
+    ]);
+  });
+  await t.step("a cut anywhere neither loses nor repeats them", async () => {
+    const lines = [...preset, assistantItem(`Review: ${findings}`)];
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      deepEqual(
+        records.filter((r) => r.role !== "tool-output").map((r) => r.text),
+        ["add a tenant cache", "done", `Review: ${findings}`],
+        `cut ${cut}`,
+      );
+    }
+  });
+  await t.step("a custom review's instructions are the person's", async () => {
+    for (
+      const entered of [
+        { target: { type: "custom", instructions: "check the locking" } },
+        { prompt: "check the locking", user_facing_hint: "check the locking" },
+      ]
+    ) {
+      const s = await only(
+        await tempRollout([
+          meta("r2"),
+          ln("event_msg", { type: "entered_review_mode", ...entered }),
+          userEvent("check the locking"),
+          ln("event_msg", { type: "exited_review_mode", review_output: null }),
+        ]),
+      );
+      deepEqual(roles(s, "user").map((r) => r.text), ["check the locking"]);
+    }
+  });
+  await t.step(
+    "the rubric sent as a message leaves only the task",
+    async () => {
+      const s = await only(
+        await tempRollout([
+          meta("r3"),
+          userEvent(
+            `${rubric}\n\n---\n\nNow, here's your task: Review the code changes introduced by commit abc123. Provide prioritized, actionable findings.`,
+          ),
+          userEvent(
+            `${rubric}\n\n---\n\nNow, here's your task: is the retry safe?`,
+          ),
+        ]),
+      );
+      deepEqual(roles(s, "user").map((r) => r.text), ["is the retry safe?"]);
+    },
+  );
+  await t.step(
+    "a review sub-agent's request is Codex's, its answer kept",
+    async () => {
+      const s = await only(
+        await tempRollout([
+          meta("r4", { source: { subagent: "review" } }),
+          userEvent(
+            "Review the code changes against the base branch 'main'. Provide prioritized, actionable findings.",
+          ),
+          assistantItem(JSON.stringify(output)),
+        ]),
+      );
+      deepEqual(roles(s, "user"), []);
+      equal(roles(s, "assistant").length, 1);
+    },
+  );
+});
+
+Deno.test("codex tool_search: what the model looked for is a command, the tools it found its output", async () => {
+  const s = await only(
+    await tempRollout([
+      meta("ts1"),
+      userEvent("book the review meeting"),
+      ln("response_item", {
+        type: "tool_search_call",
+        call_id: "search-1",
+        execution: "client",
+        arguments: { query: "calendar create", limit: 2 },
+      }),
+      ln("response_item", {
+        type: "tool_search_output",
+        call_id: "search-1",
+        status: "completed",
+        execution: "client",
+        tools: [
+          {
+            type: "function",
+            name: "mcp__codex_apps__calendar_create_event",
+            description: "Create a calendar event.",
+            parameters: { type: "object" },
+          },
+          {
+            type: "namespace",
+            name: "mcp__linear__",
+            tools: [{ type: "function", name: "create_issue" }],
+          },
+        ],
+      }),
+      ln("response_item", {
+        type: "tool_search_call",
+        execution: "server",
+        arguments: JSON.stringify({ queries: ["send mail"] }),
+      }),
+      ln("response_item", {
+        type: "tool_search_output",
+        execution: "server",
+        status: "completed",
+        tools: [],
+      }),
+    ]),
+  );
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.text]),
+    [
+      ["user", undefined, "book the review meeting"],
+      ["command", "tool_search", "calendar create"],
+      [
+        "tool-output",
+        "tool_search",
+        "mcp__codex_apps__calendar_create_event: Create a calendar event.\nmcp__linear__create_issue",
+      ],
+      ["command", "tool_search", "send mail"],
+    ],
+  );
 });
