@@ -283,7 +283,9 @@ Options:
   options: { to: { type: "string" }, ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const session = args.positionals[0];
-    const to = stringFlag(args, "to");
+    const named = stringFlag(args, "to");
+    // An agent deja does not know would be addressed in the packet as typed.
+    const to = named === undefined ? undefined : knownHarness(named);
     return withIndex(io, async (db) => {
       const packet = await handoffPacket(db, {
         ...(session ? { session } : { project: projectOf(args, io) }),

@@ -81,6 +81,15 @@ Deno.test("deja handoff --to addresses the packet", async () => {
   const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
   ok(r.out.startsWith("# Handoff: "), r.out);
   ok(r.out.includes("for Gemini CLI"));
+  // An alias names the agent; a name deja does not know is a usage error.
+  const alias = await deja(
+    ["handoff", "--to", "Claude"],
+    "/home/dev/src/infra",
+  );
+  ok(alias.out.includes("for Claude Code"), alias.out);
+  const bad = await deja(["handoff", "--to", "nope"], "/home/dev/src/infra");
+  equal(bad.code, 64, bad.out);
+  ok(bad.err.includes('Unknown harness "nope"'), bad.err);
 });
 
 Deno.test("deja last lists recent sessions with resume commands", async () => {
