@@ -107,7 +107,8 @@ indexed), 130 stopped by Ctrl-C.`,
         );
       },
     }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
-    if (!redactionEnabled(io.env)) {
+    // Only a pass that read something wrote credentials in clear.
+    if (!redactionEnabled(io.env) && report.replaced + report.appended > 0) {
       io.stderr.write(
         "warning: DEJA_NO_REDACT=1 — credentials were written to the index unredacted\n",
       );
