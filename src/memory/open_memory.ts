@@ -5,7 +5,11 @@
  * @module
  */
 import { dirname } from "../core/paths.ts";
-import { assertWritable, openDatabase } from "../core/_sqlite.ts";
+import {
+  assertWritable,
+  type Database,
+  openDatabase,
+} from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { Store } from "./_store.ts";
 import { ensureSchema, SCHEMA_VERSION, schemaVersion } from "./_schema.ts";
@@ -84,6 +88,14 @@ export function openMemory(
     );
   }
   try {
+    // The index is a cache deja deletes and rebuilds: notes kept in it
+    // would go with it.
+    if (schemaVersion(db) === 0 && isTranscriptIndex(db)) {
+      throw new DejaError(
+        "MEM-E001",
+        `Cannot open memory file "${path}": it is deja's transcript index; give --db (or DEJA_DB) a file of its own`,
+      );
+    }
     if (readOnly) {
       const found = schemaVersion(db);
       const supported = options.schema?.version ?? SCHEMA_VERSION;
@@ -115,4 +127,14 @@ export function openMemory(
     );
   }
   return new Store(db, path, readOnly, options.now ?? (() => Date.now()));
+}
+
+/** Whether the database is deja's transcript index (its `meta` names a format). */
+function isTranscriptIndex(db: Database): boolean {
+  try {
+    return db.prepare("SELECT 1 FROM meta WHERE key = 'format'").get() !==
+      undefined;
+  } catch {
+    return false; // no meta table
+  }
 }
