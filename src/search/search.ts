@@ -40,6 +40,7 @@ import {
   matchesAny,
   quote,
   Retriever,
+  type ScopeFilter,
   sessionFilterSql,
   termExpression,
 } from "./_retrieve.ts";
@@ -659,7 +660,9 @@ async function searchRoles(
       },
   );
   if (ranked.order.length === 0) {
-    if (explainEmpty) result.why = whyNoHit(db, retriever, plan, roles);
+    if (explainEmpty) {
+      result.why = whyNoHit(db, retriever, plan, roles, options);
+    }
     return result;
   }
   result.total = ranked.order.length;
@@ -1708,12 +1711,45 @@ function snippetOf(
   return snippet;
 }
 
+/** Each filter that leaves out some of the sessions, and how many. */
+function leftOutBy(
+  db: Database,
+  sessions: readonly number[],
+  filter: SearchOptions,
+): string[] {
+  const parts: Array<[string, ScopeFilter]> = [];
+  if (filter.harnesses?.length) {
+    const { harnesses } = filter;
+    parts.push([`harness ${harnesses.join(", ")}`, { harnesses }]);
+  }
+  if (filter.project) {
+    parts.push([`project "${filter.project}"`, { project: filter.project }]);
+  }
+  if (filter.since !== undefined) {
+    const day = new Date(filter.since).toISOString().slice(0, 10);
+    parts.push([`since ${day}`, { since: filter.since }]);
+  }
+  if (filter.session) {
+    parts.push([`session "${filter.session}"`, { session: filter.session }]);
+  }
+  const ids = JSON.stringify(sessions);
+  return parts.flatMap(([label, part]) => {
+    const { where, params } = sessionFilterSql(part);
+    const kept = (db.prepare(
+      `SELECT count(*) AS n FROM sessions s WHERE s.rowid IN (SELECT value FROM json_each(?)) AND ${where}`,
+    ).get(ids, ...params) as { n: number }).n;
+    const out = sessions.length - kept;
+    return out > 0 ? [`${label} left out ${out}`] : [];
+  });
+}
+
 /** Why a search found nothing, most specific reason first. */
 function whyNoHit(
   db: Database,
   r: Retriever,
   plan: Plan,
   roles: readonly Role[],
+  filter: SearchOptions,
 ): string {
   const anySession = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get();
   const indexed = prepared(db, "SELECT 1 FROM meta WHERE key = 'indexed_at'")
@@ -1737,13 +1773,14 @@ function whyNoHit(
         .j,
     ) as string[];
     const projects = rows.filter(Boolean).slice(0, 5);
+    const by = leftOutBy(db, [...r.filteredOut], filter);
     return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
       projects.length
         ? ` (in project${projects.length === 1 ? "" : "s"} ${
           projects.join(", ")
         })`
         : ""
-    }`;
+    }${by.length ? `: ${by.join(", ")}` : ""}`;
   }
   const all = plan.terms.map((t) => termExpression(t));
   const speechOnly = roles.every((x) => x === "user" || x === "assistant");

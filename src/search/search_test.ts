@@ -396,8 +396,19 @@ Deno.test("search() says why nothing matched", async (t) => {
   await t.step("filters removed sessions", async () => {
     const r = await ask("ioredis", { project: "web" });
     equal(r.total, 0);
-    equal(r.why, "The filters excluded 1 matching session (in project api)");
+    equal(
+      r.why,
+      'The filters excluded 1 matching session (in project api): project "web" left out 1',
+    );
   });
+  await t.step(
+    "each filter that left sessions out, with how many",
+    async () => {
+      const r = await ask("ioredis", { project: "api", harnesses: ["codex"] });
+      equal(r.total, 0);
+      ok(r.why?.endsWith(": harness codex left out 1"), r.why);
+    },
+  );
   await t.step("only in work records, when asked for speech", async () => {
     const r = await ask("ECONNREFUSED", { roles: ["user", "assistant"] });
     equal(r.total, 0);
