@@ -1743,6 +1743,31 @@ function leftOutBy(
   });
 }
 
+/** How many matching sessions the filters left out, where, and by which. */
+function filtersExcluded(
+  db: Database,
+  sessions: ReadonlySet<number>,
+  filter: SearchOptions,
+): string {
+  const n = sessions.size;
+  // Name where they are: a --project given as "billing" for "billing-api".
+  const rows = JSON.parse(
+    (prepared(
+      db,
+      "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
+    ).get(JSON.stringify([...sessions].slice(0, 500))) as { j: string }).j,
+  ) as string[];
+  const projects = rows.filter(Boolean).slice(0, 5);
+  const by = leftOutBy(db, [...sessions], filter);
+  return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
+    projects.length
+      ? ` (in project${projects.length === 1 ? "" : "s"} ${
+        projects.join(", ")
+      })`
+      : ""
+  }${by.length ? `: ${by.join(", ")}` : ""}`;
+}
+
 /** Why a search found nothing, most specific reason first. */
 function whyNoHit(
   db: Database,
@@ -1762,33 +1787,14 @@ function whyNoHit(
   if (!indexed) {
     return "The index is building: the first pass has not finished, so some sessions are missing; try again when deja index is done";
   }
-  if (r.filteredOut.size > 0) {
-    const n = r.filteredOut.size;
-    // Name where they are: a --project given as "billing" for "billing-api".
-    const rows = JSON.parse(
-      (prepared(
-        db,
-        "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
-      ).get(JSON.stringify([...r.filteredOut].slice(0, 500))) as { j: string })
-        .j,
-    ) as string[];
-    const projects = rows.filter(Boolean).slice(0, 5);
-    const by = leftOutBy(db, [...r.filteredOut], filter);
-    return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
-      projects.length
-        ? ` (in project${projects.length === 1 ? "" : "s"} ${
-          projects.join(", ")
-        })`
-        : ""
-    }${by.length ? `: ${by.join(", ")}` : ""}`;
-  }
+  if (r.filteredOut.size > 0) return filtersExcluded(db, r.filteredOut, filter);
   const all = plan.terms.map((t) => termExpression(t));
   const speechOnly = roles.every((x) => x === "user" || x === "assistant");
   if (speechOnly) {
     const work = new Retriever(
       db,
       ROLES.filter((x) => x !== "user" && x !== "assistant"),
-      {},
+      filter,
     );
     const inWork = coveringSessions(
       all.map((e) => work.sessions(e)),
@@ -1806,6 +1812,9 @@ function whyNoHit(
       } only in ${named.join(", ")} records: try ${
         named.map((r) => `--role ${r}`).join(" ")
       }`;
+    }
+    if (work.filteredOut.size > 0) {
+      return filtersExcluded(db, work.filteredOut, filter);
     }
   }
   const unseen: Array<{ term: string; suggestion?: string }> =

@@ -409,6 +409,15 @@ Deno.test("search() says why nothing matched", async (t) => {
       ok(r.why?.endsWith(": harness codex left out 1"), r.why);
     },
   );
+  await t.step("only in work records, which the filters left out", async () => {
+    const r = await ask("ECONNREFUSED", {
+      roles: ["user", "assistant"],
+      session: "0000",
+    });
+    equal(r.total, 0);
+    ok(r.why?.startsWith("The filters excluded"), r.why);
+    ok(r.why?.endsWith('session "0000" left out 1'), r.why);
+  });
   await t.step("only in work records, when asked for speech", async () => {
     const r = await ask("ECONNREFUSED", { roles: ["user", "assistant"] });
     equal(r.total, 0);
