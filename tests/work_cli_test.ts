@@ -36,6 +36,10 @@ Deno.test("deja blame names the editing session and its decision", async () => {
 Deno.test("deja files lists a topic's files", async () => {
   const r = await deja(["files", "terraform", "plan"]);
   ok(r.out.includes("s3.tf"), r.out);
+  // A project no session has is named as such, with the ones there are.
+  const none = await deja(["files", "terraform", "--project", "nope"]);
+  ok(none.out.startsWith('No sessions of project "nope"; projects on file: '));
+  ok(none.out.includes("infra"), none.out);
 });
 
 Deno.test("deja resume prints the native command, and refuses a harness without one", async () => {
