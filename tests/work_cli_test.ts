@@ -116,3 +116,18 @@ Deno.test("work verbs say so when nothing is indexed", async () => {
   equal(await run(["fix", "boom"], io, { keepPermissions: true }), 1);
   ok(io.err().includes("run deja index"));
 });
+
+Deno.test("deja show --role takes a comma list, as search does", async () => {
+  const listed = await deja(["show", "3f2b8c1e", "--role", "command,edit"]);
+  equal(listed.code, 0, listed.err);
+  const repeated = await deja([
+    "show",
+    "3f2b8c1e",
+    "--role",
+    "command",
+    "--role",
+    "edit",
+  ]);
+  equal(listed.out, repeated.out);
+  ok(listed.out.includes("── command"), listed.out);
+});
