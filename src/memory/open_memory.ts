@@ -88,12 +88,13 @@ export function openMemory(
     );
   }
   try {
-    // The index is a cache deja deletes and rebuilds: notes kept in it
-    // would go with it.
-    if (schemaVersion(db) === 0 && isTranscriptIndex(db)) {
+    // Memory tables written into another database would mix with its data;
+    // in the index (a cache deja deletes and rebuilds) they would go with it.
+    const other = schemaVersion(db) === 0 ? otherDatabase(db) : undefined;
+    if (other) {
       throw new DejaError(
         "MEM-E001",
-        `Cannot open memory file "${path}": it is deja's transcript index; give --db (or DEJA_DB) a file of its own`,
+        `Cannot open memory file "${path}": it is ${other}; give --db (or DEJA_DB) a file of its own`,
       );
     }
     if (readOnly) {
@@ -129,12 +130,19 @@ export function openMemory(
   return new Store(db, path, readOnly, options.now ?? (() => Date.now()));
 }
 
-/** Whether the database is deja's transcript index (its `meta` names a format). */
-function isTranscriptIndex(db: Database): boolean {
-  try {
-    return db.prepare("SELECT 1 FROM meta WHERE key = 'format'").get() !==
-      undefined;
-  } catch {
-    return false; // no meta table
-  }
+/**
+ * What an unstamped database holds when it is no memory file: deja's
+ * transcript index (its `meta` names a format) or another program's tables;
+ * undefined for an empty file or one with grains (an unstamped memory file).
+ */
+function otherDatabase(db: Database): string | undefined {
+  const tables = (db.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'",
+  ).all() as Array<{ name: string }>).map((r) => r.name);
+  if (tables.length === 0 || tables.includes("grains")) return undefined;
+  const index = tables.includes("meta") &&
+    db.prepare("SELECT 1 FROM meta WHERE key = 'format'").get() !== undefined;
+  return index
+    ? "deja's transcript index"
+    : `another database (it holds tables ${tables.slice(0, 5).join(", ")})`;
 }
