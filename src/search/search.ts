@@ -1725,7 +1725,8 @@ function leftOutBy(
   if (filter.project) {
     parts.push([`project "${filter.project}"`, { project: filter.project }]);
   }
-  if (filter.since !== undefined) {
+  // A --since far enough back (99999y) is no date; it leaves nothing out.
+  if (filter.since !== undefined && filter.since >= 0) {
     const day = new Date(filter.since).toISOString().slice(0, 10);
     parts.push([`since ${day}`, { since: filter.since }]);
   }

@@ -407,6 +407,9 @@ Deno.test("search() says why nothing matched", async (t) => {
       const r = await ask("ioredis", { project: "api", harnesses: ["codex"] });
       equal(r.total, 0);
       ok(r.why?.endsWith(": harness codex left out 1"), r.why);
+      // A since before any date leaves nothing out and is not named.
+      const far = await ask("ioredis", { project: "web", since: -1e20 });
+      ok(far.why?.endsWith(': project "web" left out 1'), far.why);
     },
   );
   await t.step("only in work records, which the filters left out", async () => {
