@@ -385,9 +385,14 @@ function checkFormat(db: Database, path: string): void {
  * it from its owner.
  */
 function notAnIndex(db: Database, path: string): DejaError | undefined {
-  const tables = (db.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table'",
-  ).all() as Array<{ name: string }>).map((r) => r.name).filter((t) =>
+  let names: string[];
+  try {
+    names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all() as Array<{ name: string }>).map((r) => r.name);
+  } catch {
+    return undefined; // a damaged file: the caller's own error says so
+  }
+  const tables = names.filter((t) =>
     t !== "meta" && !t.startsWith("sqlite_") && !t.startsWith("fts") &&
     !(DATA_TABLES as readonly string[]).includes(t)
   );
