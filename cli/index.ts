@@ -69,7 +69,7 @@ indexed), 130 stopped by Ctrl-C.`,
     warnUnknownExcluded(io, HARNESS_IDS);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
-    let lastPrint = Date.now();
+    let lastPrint = io.now();
     // Ctrl-C: the batches a pass committed stay, and the next pass reads
     // only the rest. Say so rather than vanish.
     const interrupted = () => {
@@ -97,16 +97,18 @@ indexed), 130 stopped by Ctrl-C.`,
           `deja: the index was damaged (no SQLite database, or a corrupt one); moved it to ${movedTo} and rebuilding it from the transcripts\n`,
         ),
       onProgress: (p) => {
-        if (quiet || Date.now() - lastPrint < 1000) return;
-        lastPrint = Date.now();
+        if (quiet || io.now() - lastPrint < 1000) return;
+        lastPrint = io.now();
+        // The counts are the whole pass's, not this harness's.
         io.stderr.write(
-          `indexing ${p.harness}: ${p.files} files seen, ${p.parsed} read (${
+          `indexing ${p.harness}; all harnesses so far: ${p.files} files seen, ${p.parsed} read (${
             formatBytes(p.bytes)
-          }), ${plural(p.sessions, "session")} so far\n`,
+          }), ${plural(p.sessions, "session")}\n`,
         );
       },
     }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
-    if (!redactionEnabled(io.env)) {
+    // Only a pass that read something wrote credentials in clear.
+    if (!redactionEnabled(io.env) && report.replaced + report.appended > 0) {
       io.stderr.write(
         "warning: DEJA_NO_REDACT=1 — credentials were written to the index unredacted\n",
       );

@@ -168,7 +168,8 @@ export async function run(
     return EXIT.ok;
   }
   if (argv[0] === "help") {
-    if (argv.length === 1) {
+    // `deja help help` and `deja help --help` ask for the overview too.
+    if (argv.length === 1 || ["help", "--help", "-h"].includes(argv[1]!)) {
       io.stdout.write(overview());
       return EXIT.ok;
     }

@@ -26,7 +26,7 @@ files, edits, tool output and summaries. Records a rollback, undo or rewind
 made inactive are marked [superseded]; sub-agent records [sub-agent].
 
 Options:
-  --role ROLE   Only these roles (repeatable)
+  --role ROLE   Only these roles (repeatable, or a,b)
   --json        Machine-readable output`,
   permissions: { read: true, env: true },
   maxPositionals: 1,
@@ -37,7 +37,8 @@ Options:
   async run(args, io) {
     const prefix = args.positionals[0];
     if (!prefix) throw new UsageError("show needs a session id or prefix");
-    const roles = listFlag(args, "role");
+    const roles = listFlag(args, "role").flatMap((r) => r.split(","))
+      .map((r) => r.trim()).filter((r) => r.length > 0);
     for (const r of roles) {
       if (!isRole(r)) {
         throw new UsageError(

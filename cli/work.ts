@@ -190,7 +190,9 @@ Options:
         ...(project ? { project } : {}),
       });
       if (boolFlag(args, "json")) printJson(io, files);
-      else io.stdout.write(`${renderFiles(files, now)}\n`);
+      else if (files.length === 0 && project && !hasProject(db, project)) {
+        io.stdout.write(`${noSessionsOf(db, `project "${project}"`)}\n`);
+      } else io.stdout.write(`${renderFiles(files, now)}\n`);
       return EXIT.ok;
     });
   },
@@ -283,7 +285,9 @@ Options:
   options: { to: { type: "string" }, ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const session = args.positionals[0];
-    const to = stringFlag(args, "to");
+    const named = stringFlag(args, "to");
+    // An agent deja does not know would be addressed in the packet as typed.
+    const to = named === undefined ? undefined : knownHarness(named);
     return withIndex(io, async (db) => {
       const packet = await handoffPacket(db, {
         ...(session ? { session } : { project: projectOf(args, io) }),
@@ -349,18 +353,13 @@ Options:
           })),
         );
       } else if (sessions.length === 0 && (project || harness)) {
-        // Say what the filter missed, and what is there.
-        const projects = (db.prepare(
-          "SELECT project, COUNT(*) AS n FROM sessions WHERE hidden = 0 AND project != '' GROUP BY project ORDER BY MAX(updated) DESC LIMIT 8",
-        ).all() as Array<{ project: string }>).map((r) => r.project);
-        io.stdout.write(
-          `No sessions of ${
+        io.stdout.write(`${
+          noSessionsOf(
+            db,
             [project && `project "${project}"`, harness && `harness ${harness}`]
-              .filter(Boolean).join(" and ")
-          }${
-            projects.length ? `; projects on file: ${projects.join(", ")}` : ""
-          }\n`,
-        );
+              .filter(Boolean).join(" and "),
+          )
+        }\n`);
       } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);
       return Promise.resolve(EXIT.ok);
     });
@@ -377,6 +376,23 @@ export const WORK_COMMANDS: readonly Command[] = [
   handoffCommand,
   lastCommand,
 ];
+
+/** Says a filter matched no session, and names the projects there are. */
+function noSessionsOf(db: Database, what: string): string {
+  const projects = (db.prepare(
+    "SELECT project, COUNT(*) AS n FROM sessions WHERE hidden = 0 AND project != '' GROUP BY project ORDER BY MAX(updated) DESC LIMIT 8",
+  ).all() as Array<{ project: string }>).map((r) => r.project);
+  return `No sessions of ${what}${
+    projects.length ? `; projects on file: ${projects.join(", ")}` : ""
+  }`;
+}
+
+/** Whether any shown session belongs to the project (any case). */
+function hasProject(db: Database, project: string): boolean {
+  return db.prepare(
+    "SELECT 1 FROM sessions WHERE hidden = 0 AND lower(project) = lower(?) LIMIT 1",
+  ).get(project) !== undefined;
+}
 
 /** Whether a folder is there. */
 function existsDir(path: string): boolean {

@@ -54,6 +54,17 @@ Deno.test("help for a verb no command has is a usage error showing the help of t
   ok(known.out().startsWith("deja loop run"), known.out());
 });
 
+Deno.test("deja help help and deja help --help print the overview", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  for (const word of ["help", "--help", "-h"]) {
+    const io = captureIo({ env: {}, now: 0 });
+    equal(await run(["help", word], io, { keepPermissions: true }), 0);
+    ok(io.out().startsWith("deja — "), io.out());
+    equal(io.err(), "");
+  }
+});
+
 Deno.test("--harness takes a comma list, as --role does", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");

@@ -236,6 +236,37 @@ Deno.test("deja index with DEJA_INDEX naming a folder says so and leaves the fol
   ok(!search.err().includes("moves the damaged file"), search.err());
 });
 
+Deno.test("deja index with DEJA_INDEX naming the memory file refuses it and leaves its tables alone", async () => {
+  const w = await buildWorld();
+  const memory = `${w.dir}/memory.db`;
+  const init = captureIo({ env: w.env, now: Date.now() });
+  equal(
+    await run(["init", "--db", memory, "--template", "demo"], init, {
+      keepPermissions: true,
+    }),
+    0,
+    init.err(),
+  );
+  const tables = () => {
+    const db = openDatabase(memory, { readOnly: true });
+    try {
+      return (db.prepare("SELECT name FROM sqlite_master ORDER BY name")
+        .all() as Array<{ name: string }>).map((r) => r.name);
+    } finally {
+      db.close();
+    }
+  };
+  const before = tables();
+  const env = { ...w.env, DEJA_INDEX: memory };
+  for (const argv of [["index"], ["search", "redis"]]) {
+    const io = captureIo({ env, now: Date.now() });
+    equal(await run(argv, io, { keepPermissions: true }), 1, io.err());
+    ok(io.err().includes("is a deja memory file, not a deja index"), io.err());
+  }
+  deepEqual(tables(), before);
+  deepEqual(await asideFiles(memory), []);
+});
+
 Deno.test("deja index whose folder cannot be made names it with a code and the way out", async () => {
   const w = await buildWorld();
   // A file where the index's folder would go.

@@ -1110,6 +1110,32 @@ Deno.test("deja index's per-harness lines count what deja stats counts", async (
   }
 });
 
+Deno.test("deja index's progress line says its counts are the whole pass's", async () => {
+  const { home, indexPath } = await tempHome();
+  // A clock two seconds on at every reading, so every step reports.
+  let clock = NOW;
+  const io = captureIo({
+    env: { HOME: home, DEJA_INDEX: indexPath },
+    now: () => (clock += 2000),
+  });
+  equal(await run(["index"], io, { keepPermissions: true }), 0, io.err());
+  const line = io.err().split("\n").find((l) => l.startsWith("indexing "));
+  ok(line, io.err());
+  ok(/^indexing [\w-]+; all harnesses so far: \d+ files seen/.test(line), line);
+});
+
+Deno.test("deja index warns of DEJA_NO_REDACT=1 only when the pass read something", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath, DEJA_NO_REDACT: "1" };
+  const flags = { keepPermissions: true };
+  const first = captureIo({ env, now: NOW });
+  equal(await run(["index"], first, flags), 0, first.err());
+  ok(first.err().includes("warning: DEJA_NO_REDACT=1"), first.err());
+  const again = captureIo({ env, now: NOW });
+  equal(await run(["index"], again, flags), 0, again.err());
+  ok(!again.err().includes("DEJA_NO_REDACT"), again.err());
+});
+
 Deno.test("search() finds a name an edit removed", async () => {
   const { home, indexPath } = await tempHome();
   await pass(home, indexPath);

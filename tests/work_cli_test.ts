@@ -36,6 +36,10 @@ Deno.test("deja blame names the editing session and its decision", async () => {
 Deno.test("deja files lists a topic's files", async () => {
   const r = await deja(["files", "terraform", "plan"]);
   ok(r.out.includes("s3.tf"), r.out);
+  // A project no session has is named as such, with the ones there are.
+  const none = await deja(["files", "terraform", "--project", "nope"]);
+  ok(none.out.startsWith('No sessions of project "nope"; projects on file: '));
+  ok(none.out.includes("infra"), none.out);
 });
 
 Deno.test("deja resume prints the native command, and refuses a harness without one", async () => {
@@ -81,6 +85,15 @@ Deno.test("deja handoff --to addresses the packet", async () => {
   const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
   ok(r.out.startsWith("# Handoff: "), r.out);
   ok(r.out.includes("for Gemini CLI"));
+  // An alias names the agent; a name deja does not know is a usage error.
+  const alias = await deja(
+    ["handoff", "--to", "Claude"],
+    "/home/dev/src/infra",
+  );
+  ok(alias.out.includes("for Claude Code"), alias.out);
+  const bad = await deja(["handoff", "--to", "nope"], "/home/dev/src/infra");
+  equal(bad.code, 64, bad.out);
+  ok(bad.err.includes('Unknown harness "nope"'), bad.err);
 });
 
 Deno.test("deja last lists recent sessions with resume commands", async () => {
@@ -102,4 +115,19 @@ Deno.test("work verbs say so when nothing is indexed", async () => {
   });
   equal(await run(["fix", "boom"], io, { keepPermissions: true }), 1);
   ok(io.err().includes("run deja index"));
+});
+
+Deno.test("deja show --role takes a comma list, as search does", async () => {
+  const listed = await deja(["show", "3f2b8c1e", "--role", "command,edit"]);
+  equal(listed.code, 0, listed.err);
+  const repeated = await deja([
+    "show",
+    "3f2b8c1e",
+    "--role",
+    "command",
+    "--role",
+    "edit",
+  ]);
+  equal(listed.out, repeated.out);
+  ok(listed.out.includes("── command"), listed.out);
 });

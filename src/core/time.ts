@@ -95,6 +95,19 @@ export function parseDuration(text: string): number | undefined {
 export function parseSince(text: string, now: number): number | undefined {
   const d = parseDuration(text);
   if (d !== undefined) return now - d;
+  // Date.parse rolls a day the month lacks over: 2026-02-30 would be 2 March.
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
+  if (date) {
+    const [year, month, day] = date.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    const real = new Date(Date.UTC(year, month - 1, day));
+    if (real.getUTCMonth() !== month - 1 || real.getUTCDate() !== day) {
+      return undefined;
+    }
+  }
   return parseTime(text);
 }
 

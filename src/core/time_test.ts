@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { parseDuration, parseTime } from "./time.ts";
+import { parseDuration, parseSince, parseTime } from "./time.ts";
 
 Deno.test("parseDuration() reads every unit; m is minutes and mo months", async (t) => {
   const cases: Array<[string, number | undefined]> = [
@@ -33,4 +33,19 @@ Deno.test("parseTime() refuses a number past what a Date can hold (a corrupt lin
   equal(parseTime(8.64e15 + 1), undefined);
   equal(parseTime("9".repeat(30)), undefined);
   equal(parseTime(8.64e15), 8.64e15);
+});
+
+Deno.test("parseSince() refuses a day the month lacks rather than rolling it over", async (t) => {
+  const cases: Array<[string, number | undefined]> = [
+    ["2026-02-28", Date.UTC(2026, 1, 28)],
+    ["2028-02-29", Date.UTC(2028, 1, 29)],
+    ["2026-02-29", undefined],
+    ["2026-02-30", undefined],
+    ["2026-04-31", undefined],
+    ["2026-04-31T10:00", undefined],
+    ["2026-13-01", undefined],
+  ];
+  for (const [text, want] of cases) {
+    await t.step(text, () => equal(parseSince(text, 0), want));
+  }
 });

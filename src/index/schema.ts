@@ -298,6 +298,11 @@ export function openIndex(
   // written): an unchanged pass then writes nothing. Any schema change
   // bumps INDEX_FORMAT.
   if (version === INDEX_FORMAT) return db;
+  const foreign = version === undefined ? notAnIndex(db, path) : undefined;
+  if (foreign) {
+    db.close();
+    throw foreign;
+  }
   try {
     if (version !== undefined && version < INDEX_FORMAT) {
       for (const t of [...DATA_TABLES, "meta"]) {
@@ -361,7 +366,9 @@ function readFormat(db: Database): number | undefined {
 function checkFormat(db: Database, path: string): void {
   const version = readFormat(db);
   if (version !== INDEX_FORMAT) {
+    const foreign = version === undefined ? notAnIndex(db, path) : undefined;
     db.close();
+    if (foreign) throw foreign;
     throw new DejaError(
       version !== undefined && version > INDEX_FORMAT ? "IDX-E003" : "IDX-E001",
       version === undefined
@@ -369,4 +376,34 @@ function checkFormat(db: Database, path: string): void {
         : `Index "${path}" has format ${version}, expected ${INDEX_FORMAT}: run deja index to rebuild it`,
     );
   }
+}
+
+/**
+ * The error for a database of something else (a memory file, another
+ * program's store) given as the index: writing the index's tables into it
+ * would mix them with its data, and moving it aside as damaged would take
+ * it from its owner.
+ */
+function notAnIndex(db: Database, path: string): DejaError | undefined {
+  let names: string[];
+  try {
+    names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all() as Array<{ name: string }>).map((r) => r.name);
+  } catch {
+    return undefined; // a damaged file: the caller's own error says so
+  }
+  const tables = names.filter((t) =>
+    t !== "meta" && !t.startsWith("sqlite_") && !t.startsWith("fts") &&
+    !(DATA_TABLES as readonly string[]).includes(t)
+  );
+  if (tables.length === 0) return undefined;
+  const memory = tables.includes("grains")
+    ? "a deja memory file"
+    : "another database";
+  return new DejaError(
+    "IDX-E001",
+    `"${path}" is ${memory}, not a deja index (it holds tables ${
+      tables.slice(0, 5).join(", ")
+    }): point DEJA_INDEX at a file of its own`,
+  );
 }

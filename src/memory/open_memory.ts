@@ -5,7 +5,11 @@
  * @module
  */
 import { dirname } from "../core/paths.ts";
-import { assertWritable, openDatabase } from "../core/_sqlite.ts";
+import {
+  assertWritable,
+  type Database,
+  openDatabase,
+} from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { Store } from "./_store.ts";
 import { ensureSchema, SCHEMA_VERSION, schemaVersion } from "./_schema.ts";
@@ -84,6 +88,15 @@ export function openMemory(
     );
   }
   try {
+    // Memory tables written into another database would mix with its data;
+    // in the index (a cache deja deletes and rebuilds) they would go with it.
+    const other = schemaVersion(db) === 0 ? otherDatabase(db) : undefined;
+    if (other) {
+      throw new DejaError(
+        "MEM-E001",
+        `Cannot open memory file "${path}": it is ${other}; give --db (or DEJA_DB) a file of its own`,
+      );
+    }
     if (readOnly) {
       const found = schemaVersion(db);
       const supported = options.schema?.version ?? SCHEMA_VERSION;
@@ -115,4 +128,21 @@ export function openMemory(
     );
   }
   return new Store(db, path, readOnly, options.now ?? (() => Date.now()));
+}
+
+/**
+ * What an unstamped database holds when it is no memory file: deja's
+ * transcript index (its `meta` names a format) or another program's tables;
+ * undefined for an empty file or one with grains (an unstamped memory file).
+ */
+function otherDatabase(db: Database): string | undefined {
+  const tables = (db.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'",
+  ).all() as Array<{ name: string }>).map((r) => r.name);
+  if (tables.length === 0 || tables.includes("grains")) return undefined;
+  const index = tables.includes("meta") &&
+    db.prepare("SELECT 1 FROM meta WHERE key = 'format'").get() !== undefined;
+  return index
+    ? "deja's transcript index"
+    : `another database (it holds tables ${tables.slice(0, 5).join(", ")})`;
 }

@@ -57,6 +57,49 @@ Deno.test("openMemory() refuses a file with a newer schema", async () => {
   );
 });
 
+Deno.test("openMemory() refuses deja's transcript index and adds no table to it", async () => {
+  const path = await tempDb();
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  // The index's own stamp: meta's format (src/index/schema.ts).
+  const db = new DatabaseSync(path);
+  db.exec(
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', '9'); CREATE TABLE records (x)",
+  );
+  db.close();
+  for (const readOnly of [false, true]) {
+    throws(
+      () => openMemory(path, { readOnly }),
+      (e: unknown) =>
+        e instanceof DejaError && e.code === "MEM-E001" &&
+        e.message.includes("it is deja's transcript index"),
+    );
+  }
+  const after = new DatabaseSync(path, { readOnly: true });
+  const tables = after.prepare("SELECT name FROM sqlite_master ORDER BY name")
+    .all().map((r) => r.name);
+  after.close();
+  deepEqual(tables, ["meta", "records", "sqlite_autoindex_meta_1"]);
+});
+
+Deno.test("openMemory() refuses another program's database and adds no table to it", async () => {
+  const path = await tempDb();
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec("CREATE TABLE project (id TEXT); CREATE TABLE message (id TEXT)");
+  db.close();
+  throws(
+    () => openMemory(path),
+    (e: unknown) =>
+      e instanceof DejaError && e.code === "MEM-E001" &&
+      e.message.includes("it is another database (it holds tables project"),
+  );
+  const after = new DatabaseSync(path, { readOnly: true });
+  const tables = after.prepare("SELECT name FROM sqlite_master ORDER BY name")
+    .all().map((r) => r.name);
+  after.close();
+  deepEqual(tables, ["message", "project"]);
+});
+
 Deno.test("openMemory() writes a backup before migrating an older file", async () => {
   const path = await tempDb();
   const s = openMemory(path);

@@ -40,6 +40,7 @@ import {
   matchesAny,
   quote,
   Retriever,
+  type ScopeFilter,
   sessionFilterSql,
   termExpression,
 } from "./_retrieve.ts";
@@ -659,7 +660,9 @@ async function searchRoles(
       },
   );
   if (ranked.order.length === 0) {
-    if (explainEmpty) result.why = whyNoHit(db, retriever, plan, roles);
+    if (explainEmpty) {
+      result.why = whyNoHit(db, retriever, plan, roles, options);
+    }
     return result;
   }
   result.total = ranked.order.length;
@@ -1708,12 +1711,71 @@ function snippetOf(
   return snippet;
 }
 
+/** Each filter that leaves out some of the sessions, and how many. */
+function leftOutBy(
+  db: Database,
+  sessions: readonly number[],
+  filter: SearchOptions,
+): string[] {
+  const parts: Array<[string, ScopeFilter]> = [];
+  if (filter.harnesses?.length) {
+    const { harnesses } = filter;
+    parts.push([`harness ${harnesses.join(", ")}`, { harnesses }]);
+  }
+  if (filter.project) {
+    parts.push([`project "${filter.project}"`, { project: filter.project }]);
+  }
+  // A --since far enough back (99999y) is no date; it leaves nothing out.
+  if (filter.since !== undefined && filter.since >= 0) {
+    const day = new Date(filter.since).toISOString().slice(0, 10);
+    parts.push([`since ${day}`, { since: filter.since }]);
+  }
+  if (filter.session) {
+    parts.push([`session "${filter.session}"`, { session: filter.session }]);
+  }
+  const ids = JSON.stringify(sessions);
+  return parts.flatMap(([label, part]) => {
+    const { where, params } = sessionFilterSql(part);
+    const kept = (db.prepare(
+      `SELECT count(*) AS n FROM sessions s WHERE s.rowid IN (SELECT value FROM json_each(?)) AND ${where}`,
+    ).get(ids, ...params) as { n: number }).n;
+    const out = sessions.length - kept;
+    return out > 0 ? [`${label} left out ${out}`] : [];
+  });
+}
+
+/** How many matching sessions the filters left out, where, and by which. */
+function filtersExcluded(
+  db: Database,
+  sessions: ReadonlySet<number>,
+  filter: SearchOptions,
+): string {
+  const n = sessions.size;
+  // Name where they are: a --project given as "billing" for "billing-api".
+  const rows = JSON.parse(
+    (prepared(
+      db,
+      "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
+    ).get(JSON.stringify([...sessions].slice(0, 500))) as { j: string }).j,
+  ) as string[];
+  const projects = rows.filter(Boolean).slice(0, 5);
+  const by = leftOutBy(db, [...sessions], filter);
+  return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
+    projects.length
+      ? ` (in project${projects.length === 1 ? "" : "s"} ${
+        projects.join(", ")
+      })`
+      : ""
+  }${by.length ? `: ${by.join(", ")}` : ""}`;
+}
+
 /** Why a search found nothing, most specific reason first. */
 function whyNoHit(
   db: Database,
   r: Retriever,
   plan: Plan,
   roles: readonly Role[],
+  filter: SearchOptions,
 ): string {
   const anySession = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get();
   const indexed = prepared(db, "SELECT 1 FROM meta WHERE key = 'indexed_at'")
@@ -1726,32 +1788,14 @@ function whyNoHit(
   if (!indexed) {
     return "The index is building: the first pass has not finished, so some sessions are missing; try again when deja index is done";
   }
-  if (r.filteredOut.size > 0) {
-    const n = r.filteredOut.size;
-    // Name where they are: a --project given as "billing" for "billing-api".
-    const rows = JSON.parse(
-      (prepared(
-        db,
-        "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
-      ).get(JSON.stringify([...r.filteredOut].slice(0, 500))) as { j: string })
-        .j,
-    ) as string[];
-    const projects = rows.filter(Boolean).slice(0, 5);
-    return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
-      projects.length
-        ? ` (in project${projects.length === 1 ? "" : "s"} ${
-          projects.join(", ")
-        })`
-        : ""
-    }`;
-  }
+  if (r.filteredOut.size > 0) return filtersExcluded(db, r.filteredOut, filter);
   const all = plan.terms.map((t) => termExpression(t));
   const speechOnly = roles.every((x) => x === "user" || x === "assistant");
   if (speechOnly) {
     const work = new Retriever(
       db,
       ROLES.filter((x) => x !== "user" && x !== "assistant"),
-      {},
+      filter,
     );
     const inWork = coveringSessions(
       all.map((e) => work.sessions(e)),
@@ -1769,6 +1813,9 @@ function whyNoHit(
       } only in ${named.join(", ")} records: try ${
         named.map((r) => `--role ${r}`).join(" ")
       }`;
+    }
+    if (work.filteredOut.size > 0) {
+      return filtersExcluded(db, work.filteredOut, filter);
     }
   }
   const unseen: Array<{ term: string; suggestion?: string }> =

@@ -396,7 +396,30 @@ Deno.test("search() says why nothing matched", async (t) => {
   await t.step("filters removed sessions", async () => {
     const r = await ask("ioredis", { project: "web" });
     equal(r.total, 0);
-    equal(r.why, "The filters excluded 1 matching session (in project api)");
+    equal(
+      r.why,
+      'The filters excluded 1 matching session (in project api): project "web" left out 1',
+    );
+  });
+  await t.step(
+    "each filter that left sessions out, with how many",
+    async () => {
+      const r = await ask("ioredis", { project: "api", harnesses: ["codex"] });
+      equal(r.total, 0);
+      ok(r.why?.endsWith(": harness codex left out 1"), r.why);
+      // A since before any date leaves nothing out and is not named.
+      const far = await ask("ioredis", { project: "web", since: -1e20 });
+      ok(far.why?.endsWith(': project "web" left out 1'), far.why);
+    },
+  );
+  await t.step("only in work records, which the filters left out", async () => {
+    const r = await ask("ECONNREFUSED", {
+      roles: ["user", "assistant"],
+      session: "0000",
+    });
+    equal(r.total, 0);
+    ok(r.why?.startsWith("The filters excluded"), r.why);
+    ok(r.why?.endsWith('session "0000" left out 1'), r.why);
   });
   await t.step("only in work records, when asked for speech", async () => {
     const r = await ask("ECONNREFUSED", { roles: ["user", "assistant"] });
