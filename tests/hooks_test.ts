@@ -308,6 +308,24 @@ Deno.test("Cursor payloads get Cursor's output shape with --cursor", async () =>
   ok(String(fail.additional_context).includes("docker compose up -d db"));
 });
 
+Deno.test("Cursor postToolUse: a Shell call whose tool_output says exitCode 1 gets the remedy, exitCode 0 nothing", async () => {
+  await theWorld();
+  const failed = JSON.parse(
+    await outOf(
+      ["hook-tool-after", "--cursor"],
+      "cursor/post_tool_use_failed.json",
+    ),
+  );
+  ok(String(failed.additional_context).includes("docker compose up -d db"));
+  equal(
+    await outOf(
+      ["hook-tool-after", "--cursor"],
+      "cursor/post_tool_use_ok.json",
+    ),
+    "",
+  );
+});
+
 Deno.test("--plain prints the framed text without the envelope", async () => {
   const w = await theWorld();
   const r = await hook(

@@ -169,6 +169,26 @@ Deno.test("installHarness() writes hooks that call the launcher for each event",
   deepEqual(mcp, { type: "stdio", command: launcher, args: ["mcp"], env: {} });
 });
 
+Deno.test("installHarness() wires Cursor's tool hook to postToolUse, the event whose output Cursor reads", async () => {
+  const { home, options } = await tempHome();
+  installHarness("cursor", options);
+  const file = JSON.parse(
+    await Deno.readTextFile(`${home}/.cursor/hooks.json`),
+  );
+  const launcher = launcherPath(home, {});
+  equal(file.version, 1);
+  deepEqual(file.hooks.postToolUse, [{
+    command: `${launcher} hook-tool-after --cursor --harness cursor`,
+    matcher: "Shell",
+  }]);
+  equal(file.hooks.postToolUseFailure, undefined);
+  deepEqual(Object.keys(file.hooks), [
+    "sessionStart",
+    "postToolUse",
+    "sessionEnd",
+  ]);
+});
+
 Deno.test("the launcher finds the deja install ran from", async () => {
   const { home, options } = await tempHome();
   installHarness("codex", options);

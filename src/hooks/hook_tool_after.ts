@@ -1,6 +1,6 @@
 /**
  * `hook-tool-after` (PostToolUse / PostToolUseFailure, Gemini's AfterTool,
- * Cursor's postToolUseFailure): on a failed command, the remedy that followed
+ * Cursor's postToolUse): on a failed command, the remedy that followed
  * the same error before — two lines at most, never an irreversible command,
  * once per error per session.
  *

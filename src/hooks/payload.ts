@@ -3,7 +3,8 @@
  * Gemini CLI and Qwen Code send snake_case JSON with `session_id`, `cwd` and
  * `hook_event_name`; Cursor sends `conversation_id` and `workspace_roots`.
  * Tool results differ per host (`tool_response` object or string, Gemini's
- * `llmContent`, Claude's `error` on PostToolUseFailure).
+ * `llmContent`, Claude's `error` on PostToolUseFailure, Cursor's
+ * `tool_output` JSON string with `exitCode`).
  *
  * @module
  */
@@ -58,6 +59,16 @@ function exitOf(value: Json): number | undefined {
     if (typeof v === "number" && Number.isFinite(v)) return v;
   }
   return undefined;
+}
+
+/** Cursor's postToolUse sends `tool_output` as a JSON string, `{"output":…,"exitCode":1}`. */
+function jsonText(value: unknown): unknown {
+  if (typeof value !== "string" || !/^\s*\{/.test(value)) return value;
+  try {
+    return obj(JSON.parse(value)) ?? value;
+  } catch {
+    return value;
+  }
 }
 
 const EXIT_TEXT = /(?:^|\n)\s*exit(?:ed with)?\s*code:?\s*(-?\d+)/i;
@@ -138,8 +149,10 @@ export function parsePayload(text: string): HookPayload {
       )
       : undefined);
   if (command) payload.command = command;
-  const response = data.tool_response ?? data.toolResponse ??
-    data.tool_output ?? data.output ?? data.result;
+  const response = jsonText(
+    data.tool_response ?? data.toolResponse ?? data.tool_output ??
+      data.output ?? data.result,
+  );
   const error = str(data.error) ?? str(data.error_message) ??
     str(obj(data.error)?.message);
   const output = [error, textOfResponse(response)].filter(Boolean).join("\n");

@@ -341,9 +341,12 @@ export function targetsFor(
     }
     case "cursor": {
       const dir = join(home, ".cursor");
-      const flat: Array<[string, string, string]> = [
+      // Cursor reads `additional_context` back from sessionStart and
+      // postToolUse only; postToolUseFailure takes no output, so the remedy
+      // rides on postToolUse, whose `tool_output` carries the exit code.
+      const flat: Array<[string, string, string, string?]> = [
         ["sessionStart", "hook-context", " --cursor"],
-        ["postToolUseFailure", "hook-tool-after", " --cursor"],
+        ["postToolUse", "hook-tool-after", " --cursor", "Shell"],
         ["sessionEnd", "hook-session-end", ""],
       ];
       return [
@@ -367,7 +370,7 @@ export function targetsFor(
           add: (doc, ours) => {
             if (doc.version === undefined) doc.version = 1;
             const root = child(doc, "hooks");
-            for (const [event, sub, extra] of flat) {
+            for (const [event, sub, extra, matcher] of flat) {
               const list = Array.isArray(root[event])
                 ? root[event] as unknown[]
                 : [];
@@ -377,7 +380,11 @@ export function targetsFor(
                   subcommandOf(obj(e)?.command) === sub
                 )
               ) continue;
-              list.push({ command: command(ours, harness, sub, extra) });
+              const entry: JsonObject = {
+                command: command(ours, harness, sub, extra),
+              };
+              if (matcher) entry.matcher = matcher;
+              list.push(entry);
               root[event] = list;
             }
           },
