@@ -189,6 +189,15 @@ Deno.test("installHarness() wires Cursor's tool hook to postToolUse, the event w
   ]);
 });
 
+Deno.test("installHarness() tells the person to trust the hooks in Codex, which skips untrusted ones", async () => {
+  const { options } = await tempHome();
+  const report = installHarness("codex", options);
+  ok(
+    report.notes.some((n) => /trust/.test(n) && n.includes("/hooks")),
+    report.notes.join("\n"),
+  );
+});
+
 Deno.test("the launcher finds the deja install ran from", async () => {
   const { home, options } = await tempHome();
   installHarness("codex", options);

@@ -376,13 +376,16 @@ export function installHarness(
     writeFile(recPath, `${JSON.stringify({ ...record, launcher }, null, 2)}\n`);
   }
   if (harness === "codex") {
+    // Codex runs a user hook only once it is trusted: an untrusted one is
+    // listed but skipped, so without this step the hooks stay silent.
     report.notes.push(
-      "Codex runs hooks only with [features] codex_hooks = true, which install sets.",
+      "Codex runs a new hook only after you trust it: at its next start Codex says hooks need review; trust deja's there (or in /hooks). Until then they do not run, and codex exec never asks.",
+      "install also sets [features] codex_hooks = true, the older name of the hooks feature current Codex has on by default.",
     );
   }
   if (harness === "gemini") {
     report.notes.push(
-      "Older Gemini CLI releases also need hooks enabled in settings (tools.enableHooks); current ones read the hooks block as is.",
+      'Gemini CLI releases from before hooks were on by default also need "hooksConfig": {"enabled": true} in settings (earlier still, tools.enableHooks); current ones read the hooks block as is.',
     );
   }
   if (harness === "opencode") {
