@@ -7,7 +7,7 @@ import { captureIo } from "../src/core/io.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import { createMcpServer, type McpContext } from "../src/mcp/mod.ts";
 import { livePath, stampLive } from "../src/recall/mod.ts";
-import { buildWorld, connectMcp } from "./_recall_fixture.ts";
+import { buildWorld, connectMcp, denoDir, ROOT } from "./_recall_fixture.ts";
 
 type TextResult = {
   content: Array<{ type: string; text: string }>;
@@ -623,5 +623,95 @@ Deno.test("deja_recommendations list with nothing stored says so in words", asyn
     }
   } finally {
     await close();
+  }
+});
+
+Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at an older protocol version, tools/list, tools/call", async () => {
+  const w = await buildWorld();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
+    cwd: "/",
+    env: {
+      ...w.env,
+      CLAUDE_PROJECT_DIR: "/home/dev/src/api",
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let buffer = "";
+  const stdout: string[] = [];
+  // Each message is one line of JSON on stdout, and nothing else is there.
+  async function reply(id: number): Promise<Record<string, unknown>> {
+    while (true) {
+      const at = buffer.indexOf("\n");
+      if (at >= 0) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 1);
+        stdout.push(line);
+        const message = JSON.parse(line);
+        if (message.id === id) return message;
+        continue;
+      }
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`stdout closed before reply ${id}`);
+      buffer += value;
+    }
+  }
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+  try {
+    // Harnesses pin a protocol version of their own; 2025-06-18 is older
+    // than the SDK's latest, and the server must answer in it.
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "codex-mcp-client", version: "0.60.0" },
+      },
+    });
+    const init = await reply(1) as { result: Record<string, unknown> };
+    equal(init.result.protocolVersion, "2025-06-18");
+    equal((init.result.serverInfo as { name: string }).name, "deja");
+    ok(String(init.result.instructions).includes("<deja-recall>"));
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    const list = await reply(2) as {
+      result: { tools: Array<{ name: string; inputSchema: unknown }> };
+    };
+    deepEqual(
+      list.result.tools.map((t) => t.name).sort(),
+      ["deja", "deja_loop", "deja_recommendations"],
+    );
+    await send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: {
+        name: "deja",
+        arguments: { mode: "recall", query: "ECONNREFUSED 5432" },
+      },
+    });
+    const call = await reply(3) as {
+      result: { content: Array<{ type: string; text: string }> };
+    };
+    equal(call.result.content[0]?.type, "text");
+    ok(call.result.content[0]?.text.startsWith("<deja-recall"));
+    ok(call.result.content[0]?.text.includes("ECONNREFUSED 127.0.0.1:5432"));
+    for (const line of stdout) equal(JSON.parse(line).jsonrpc, "2.0");
+  } finally {
+    await writer.close().catch(() => {});
+    await lines.cancel().catch(() => {});
+    await child.status;
   }
 });
