@@ -189,6 +189,39 @@ Deno.test("installHarness() wires Cursor's tool hook to postToolUse, the event w
   ]);
 });
 
+Deno.test("installHarness() over an earlier Cursor install moves deja's tool hook from postToolUseFailure to postToolUse", async () => {
+  const { home, options } = await tempHome();
+  const launcher = launcherPath(home, {});
+  const mine = { command: "~/.cursor/hooks/log-failure.sh" };
+  await Deno.writeTextFile(
+    `${home}/.cursor/hooks.json`,
+    `${
+      JSON.stringify(
+        {
+          version: 1,
+          hooks: {
+            sessionStart: [{
+              command: `${launcher} hook-context --cursor --harness cursor`,
+            }],
+            postToolUseFailure: [mine, {
+              command: `${launcher} hook-tool-after --cursor --harness cursor`,
+            }],
+          },
+        },
+        null,
+        2,
+      )
+    }\n`,
+  );
+  installHarness("cursor", options);
+  const file = JSON.parse(
+    await Deno.readTextFile(`${home}/.cursor/hooks.json`),
+  );
+  deepEqual(file.hooks.postToolUseFailure, [mine]);
+  equal(file.hooks.sessionStart.length, 1);
+  equal(file.hooks.postToolUse[0].matcher, "Shell");
+});
+
 Deno.test("installHarness() tells the person to trust the hooks in Codex, which skips untrusted ones", async () => {
   const { options } = await tempHome();
   const report = installHarness("codex", options);

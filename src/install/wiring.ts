@@ -370,6 +370,16 @@ export function targetsFor(
           add: (doc, ours) => {
             if (doc.version === undefined) doc.version = 1;
             const root = child(doc, "hooks");
+            // An earlier install wired postToolUseFailure, whose output
+            // Cursor ignores: that entry goes, the person's own stay.
+            const stale = root.postToolUseFailure;
+            if (Array.isArray(stale)) {
+              const kept = stale.filter((e) => !ours.isOurs(obj(e)?.command));
+              if (kept.length === 0) delete root.postToolUseFailure;
+              else if (kept.length < stale.length) {
+                root.postToolUseFailure = kept;
+              }
+            }
             for (const [event, sub, extra, matcher] of flat) {
               const list = Array.isArray(root[event])
                 ? root[event] as unknown[]
