@@ -66,8 +66,9 @@ export const RANK = {
   /** Most words between the two words of a pair (FTS5 NEAR). */
   nearGap: 4,
   /**
-   * Words with a lower session IDF make no pair: said in nearly every
-   * session (a name in every chat, the project's own name).
+   * Words with a lower session IDF make no pair, and a sentence saying
+   * only such words does not name the question (see `echo`): said in
+   * nearly every session (a name in every chat, the project's own name).
    */
   nearMinIdf: 0.1,
   /** Sessions a question scores with record-level BM25. */
@@ -389,10 +390,14 @@ export function blendRecordRelevance(
   // A turn that only asks the question back ("what pet do you have?") is
   // no answer to it: its own score counts less (what it lends the turn
   // after it, where the answer usually is, stays). Only the turns that
-  // could lead a session are read for it.
+  // could lead a session are read for it. A word nearly every session says
+  // names nothing: "Mia, that's so nice! What pet do you have?" still only
+  // asks back, though its first sentence says the name the question does.
   let scored = sessionBm25(records);
   const leading = [...scored.values()].flatMap((b) => b.records.slice(0, 2));
-  const stems = terms.flatMap((t) => t.token && t.idf > 0 ? [t.token] : []);
+  const stems = terms.flatMap((t) =>
+    t.token && t.idf >= RANK.nearMinIdf ? [t.token] : []
+  );
   const bodies = prepared(
     db,
     `SELECT r.rowid AS rowid, r.body AS body FROM json_each(?) AS w JOIN records r ON r.rowid = w.value WHERE (r.flags & ${FLAG.compressed}) = 0`,

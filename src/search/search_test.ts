@@ -771,6 +771,40 @@ Deno.test("search() does not take a turn that asks the question back for its ans
   });
 });
 
+Deno.test("search() reads a turn as asking back even when it names someone every session names", async () => {
+  // Every session says "Mia" (a word of no weight: a speaker's name, the
+  // project's own name). The sentence that names her is no answer to the
+  // question, so the turn below still only asks it back.
+  await withFixtures([
+    {
+      id: "asks",
+      age: 4,
+      turns: [
+        ["user", "Mia, that's so nice! What pet do you have?"],
+        ["assistant", "Sounds lovely, Mia, tell me more."],
+      ],
+    },
+    {
+      id: "answers",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "Mia here. Parenting is a big responsibility. And yes, I do - Oscar, my pet guinea pig, keeps me company while I write and he loves carrots.",
+        ],
+        ["assistant", "Oscar sounds like great company, Mia."],
+      ],
+    },
+    ...gardenFiller().map((f) => ({
+      ...f,
+      turns: f.turns.map(([role, text]): Turn => [role, `Mia: ${text}`]),
+    })),
+  ], async (db) => {
+    const r = await search(db, "what pet does Mia have?", { now: NOW });
+    equal(ids(r)[0], "answers");
+  });
+});
+
 Deno.test("search() lets a clear relevance lead outrank a question's strict set", async () => {
   await withFixtures([
     {
