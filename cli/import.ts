@@ -12,6 +12,7 @@ import {
   boolFlag,
   type Command,
   EXIT,
+  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
@@ -104,7 +105,11 @@ Example:
         reports.push({ file: path, ...report });
         if (!json) {
           io.stdout.write(
-            `${path}: ${report.calls} tool calls (${report.errors} failed) — ${report.stored} stored, ${report.duplicates} already imported, ${report.skipped} lines skipped\n`,
+            `${path}: ${
+              plural(report.calls, "tool call")
+            } (${report.errors} failed) — ${report.stored} stored, ${report.duplicates} already imported, ${
+              plural(report.skipped, "line")
+            } skipped\n`,
           );
         }
       }

@@ -8,6 +8,7 @@ import {
   type Command,
   EXIT,
   listFlag,
+  plural,
   printJson,
 } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
@@ -197,8 +198,4 @@ function indexHolds(path: string): {
   } finally {
     db.close();
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

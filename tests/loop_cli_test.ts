@@ -702,6 +702,18 @@ Deno.test("capture tool-call and import --format tool-log feed the tool-failure 
     )[0].stored,
     0,
   );
+  const again = await deja([
+    "import",
+    "--format",
+    "tool-log",
+    log,
+    "--db",
+    db,
+  ]);
+  match(
+    again.out,
+    /: 2 tool calls \(\d+ failed\) — 0 stored, 2 already imported, 0 lines skipped\n$/,
+  );
   equal((await deja(["import", log, "--db", db])).code, 64);
   const ran = JSON.parse(
     (await deja(["loop", "run", "--db", db, "--format", "json"])).out,

@@ -474,7 +474,7 @@ export class Store implements MemoryStore {
     if (!/^[0-9a-f]{2,64}$/.test(p)) {
       throw new DejaError(
         "MEM-E003",
-        `Hash prefix "${prefix}" is not valid: give at least 2 hex characters`,
+        `Hash prefix "${prefix}" is not valid: give 2 to 64 hex characters (0-9, a-f)`,
       );
     }
     const rows = this.db.prepare(
