@@ -23,6 +23,7 @@ import {
 import { indexStores, openIndex } from "../src/index/mod.ts";
 import { indexStats } from "../src/search/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
+import type { Io } from "../src/core/io.ts";
 import { redactionEnabled } from "../src/redact/mod.ts";
 
 /** Files with skipped lines named after a pass (the rest are counted). */
@@ -68,6 +69,7 @@ indexed), 130 stopped by Ctrl-C.`,
     const quiet = boolFlag(args, "quiet");
     const only = knownHarnesses(listFlag(args, "harness"));
     warnUnknownExcluded(io, HARNESS_IDS);
+    warnUnknownWorkers(io);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
     let lastPrint = io.now();
@@ -198,4 +200,13 @@ function indexHolds(path: string): {
   } finally {
     db.close();
   }
+}
+
+/** Says so when `DEJA_INDEX_WORKERS` is set to neither 0 nor 1 (it is ignored). */
+function warnUnknownWorkers(io: Io): void {
+  const raw = io.env.DEJA_INDEX_WORKERS;
+  if (raw === undefined || ["0", "1", "force"].includes(raw)) return;
+  io.stderr.write(
+    `warning: DEJA_INDEX_WORKERS="${raw}" is neither 0 nor 1; the default is used (a worker thread only in the compiled binary)\n`,
+  );
 }

@@ -974,6 +974,30 @@ Deno.test("DEJA_INCLUDE_SUBAGENTS=false (or no, off) leaves sub-agents out; a va
   ok(subagents() >= 1);
 });
 
+Deno.test("deja index warns of a DEJA_INDEX_WORKERS it ignores, not of 0 or 1", async () => {
+  const { home, indexPath } = await tempHome();
+  for (
+    const [value, warns] of [["abc", true], ["1", false], ["0", false]] as const
+  ) {
+    const env = {
+      HOME: home,
+      DEJA_INDEX: indexPath,
+      DEJA_INDEX_WORKERS: value,
+    };
+    const io = captureIo({ env, now: NOW });
+    equal(
+      await run(["index", "--quiet"], io, { keepPermissions: true }),
+      0,
+      io.err(),
+    );
+    equal(
+      io.err().includes(`DEJA_INDEX_WORKERS="${value}" is neither 0 nor 1`),
+      warns,
+      `${value}: ${io.err()}`,
+    );
+  }
+});
+
 Deno.test("indexStores() reads a harness's files again when its parser revision changes", async () => {
   const { home, indexPath } = await tempHome();
   const texts: string[] = [];
