@@ -101,13 +101,19 @@ function agentOf(event: Json, data: Json): string | undefined {
   return str(event.agentId) ?? str(data.agentId) ?? str(data.parentToolCallId);
 }
 
+/** `source`s of user turns nobody typed: skills, autopilot, schedules. */
+const INJECTED_SOURCE = /^(?:skill-|autopilot|schedule)/;
+
 /**
  * A user turn nobody typed: a skill's hidden injection (`source:
- * "skill-<name>"`) or autopilot's continuation prompt.
+ * "skill-<name>"`), autopilot's continuation or objective prompt, a
+ * schedule firing, or, in the main session, another agent's prompt
+ * (`agent-<id>`; in a side chain that prompt is the sub-agent's task).
  */
-function isInjected(data: Json): boolean {
+function isInjected(data: Json, main: boolean): boolean {
+  const source = str(data.source) ?? "";
   return data.isAutopilotContinuation === true ||
-    (str(data.source) ?? "").startsWith("skill-");
+    INJECTED_SOURCE.test(source) || (main && source.startsWith("agent-"));
 }
 
 /** Text blocks of a result's `contents` (text, terminal, shell_exit). */
@@ -238,7 +244,7 @@ class EventsReader {
     const at = { locator, time, flags };
     switch (type) {
       case "user.message":
-        if (isInjected(data)) {
+        if (isInjected(data, agent === undefined)) {
           builder.touch(time);
           break;
         }
@@ -394,7 +400,8 @@ class EventsReader {
  * `parentToolCallId` in older builds) as side chains, the latest
  * `session.title_changed` title, and a `/fork`'s source from its
  * `session.info` note. User turns nobody typed (skill injections, autopilot
- * continuations) are left out.
+ * prompts, schedule firings, another agent's prompt to the main session) are
+ * left out.
  *
  * @param path The events file.
  * @param options Harness id, fallback id, resume point and side-file facts.

@@ -605,7 +605,8 @@ export const copilotChat: Harness = {
   // sub-agent runs, terminal runs at their own times, cut requests not in `updated`.
   // 4: transcripts read through the shared Copilot event reader's 2026 fields (parentToolCallId
   // side chains, skill/autopilot turns left out, shell_exit codes, contents text, title changes).
-  revision: 4,
+  // 5: transcripts leave out user turns from another agent, autopilot objectives and schedules.
+  revision: 5,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",

@@ -226,7 +226,8 @@ export const copilotCli: Harness = {
     "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml; pre-1.0 JSON dumps (history-session-state/<id>.json)",
   // 2: parentToolCallId side chains, injected user turns left out, shell_exit exit codes,
   // `result.contents` text, `session.title_changed` titles.
-  revision: 2,
+  // 3: user turns from another agent (`agent-…` in the main session), autopilot objectives and schedules left out.
+  revision: 3,
   envOverrides: ["COPILOT_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -248,8 +249,8 @@ export const copilotCli: Harness = {
     extracts:
       "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from the result's `shell_exit`/`terminal` block, else `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output (`result.content`, else the text of `result.contents` blocks, else `detailedContent`; MCP tools too) with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` (or, in older builds, `parentToolCallId`) as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd from `session.start` and `workspace.yaml`, title from the last `session.title_changed`, else `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
     omits:
-      'reasoning (`reasoningText`, `assistant.reasoning`, encrypted content), user turns nobody typed (`source: "skill-…"` skill injections, `isAutopilotContinuation` prompts), report_intent calls and their results, attachments, binary assets, turn/model/usage/hook/permission events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no footer-derived exit code for that call',
+      'reasoning (`reasoningText`, `assistant.reasoning`, encrypted content), user turns nobody typed (`source: "skill-…"` skill injections, `isAutopilotContinuation` and `source: "autopilot…"` prompts, `schedule…` firings, and in the main session a prompt from another agent, `agent-…`, kept in a side chain as the task the sub-agent was given), report_intent calls and their results, attachments, binary assets, turn/model/usage/hook/permission events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no footer-derived exit code for that call',
     verified:
-      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); the 2026 event fields (`agentId`, deprecated `parentToolCallId`, `user.message` `source`/`isAutopilotContinuation`, `result.contents` with `shell_exit`, `session.title_changed`) from the generated event schema in github/copilot-sdk (nodejs/src/generated/session-events.ts); the fork note from public parsers' tests (no real sample of a 2026 log, a sub-agent or a fork)",
+      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); the 2026 event fields (`agentId`, deprecated `parentToolCallId`, `user.message` `source` (`skill-<name>`, `agent-<id>`)/`isAutopilotContinuation`, `result.contents` with `shell_exit`, `session.title_changed`) from the generated event schema in github/copilot-sdk (nodejs/src/generated/session-events.ts); the `autopilot…`/`schedule…` sources and the fork note from public parsers' tests (no real sample of a 2026 log, a sub-agent or a fork)",
   },
 };

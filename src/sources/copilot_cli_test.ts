@@ -138,6 +138,21 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
   deepEqual(side?.records[1]?.flags, { subagent: true });
 });
 
+Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopilot or a schedule sent", async () => {
+  const [main, side] = (await parse(`${STATE}/${CURRENT}/events.jsonl`))
+    .sessions;
+  deepEqual(
+    main?.records.filter((r) => r.role === "user").map((r) => r.text),
+    ["Why does the invoice total drift by a cent?"],
+  );
+  for (const text of ["Objective:", "Reviewer note", "Re-run the rounding"]) {
+    ok(!main?.records.some((r) => r.text.includes(text)), text);
+  }
+  // The spawning agent's prompt stays the sub-agent's task in its side chain.
+  equal(side?.records[0]?.text, "Find every place invoice totals are summed.");
+  equal(main?.updated, Date.parse("2026-09-14T08:01:00.000Z"));
+});
+
 Deno.test("parseCopilotCliSession() files events stamped only with the older parentToolCallId as a side chain", async () => {
   const path = await eventsFile(
     [
