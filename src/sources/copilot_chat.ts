@@ -321,8 +321,9 @@ function emitTurn(
 
 /**
  * A tool invocation the response shows: a terminal run (its command, exit
- * code and output, at the times the terminal took them) or a sub-agent run
- * (the task it was given as a command, its answer as tool output).
+ * code and output, at the times the terminal took them), a sub-agent run
+ * (the task it was given as a command, its answer as tool output), or any
+ * other tool's result as the response kept it.
  */
 function toolInvocation(
   builder: SessionBuilder,
@@ -339,7 +340,53 @@ function toolInvocation(
     if (task) builder.add("command", task, { locator, time, tool });
     const answer = str(data.result);
     if (answer) builder.add("tool-output", answer, { locator, time, tool });
+  } else {
+    toolResult(builder, part, data, { locator, time });
   }
+}
+
+/** Text of a message that is a string or a serialized `IMarkdownString`. */
+function messageText(value: unknown): string | undefined {
+  return str(value) ?? (isObject(value) ? str(value.value) : undefined);
+}
+
+/**
+ * A tool's result (MCP and extension tools, agent-host tools): the text parts
+ * of its `resultDetails` output (a plain string in older sessions), else a
+ * simple invocation's output, with its `resultError`; failed when the details
+ * say `isError` or an error was kept.
+ */
+function toolResult(
+  builder: SessionBuilder,
+  part: Json,
+  data: Json,
+  at: { locator: Locator; time: number | undefined },
+): void {
+  const details = isObject(part.resultDetails) ? part.resultDetails : {};
+  const output = details.output;
+  const texts =
+    (typeof output === "string"
+      ? [output]
+      : Array.isArray(output)
+      ? output.map((o) =>
+        isObject(o) && o.isText === true && typeof o.value === "string"
+          ? o.value
+          : ""
+      )
+      : []).filter((t) => t.length > 0);
+  const simple = data.kind === "simpleToolInvocation"
+    ? str(data.output)
+    : undefined;
+  if (texts.length === 0 && simple) texts.push(simple);
+  const error = messageText(part.resultError);
+  if (error) texts.push(error);
+  const text = texts.join("\n");
+  const failed = details.isError === true || error !== undefined;
+  builder.add("tool-output", text, {
+    ...at,
+    tool: str(part.toolId),
+    ...(failed ? { flags: { isError: true } } : {}),
+  });
 }
 
 /**
@@ -606,15 +653,16 @@ export const copilotChat: Harness = {
   // 4: transcripts read through the shared Copilot event reader's 2026 fields (parentToolCallId
   // side chains, skill/autopilot turns left out, shell_exit codes, contents text, title changes).
   // 5: transcripts leave out user turns from another agent, autopilot objectives and schedules.
-  revision: 5,
+  // 6: other tools' results (`resultDetails` text, simple invocation output, `resultError`) with isError.
+  revision: 6,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
-      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal and sub-agent output (only their calls are kept); a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a sub-agent's own tool runs (`subAgentInvocationId`) are recorded as the session's, not flagged sub-agent; a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a sub-agent's own tool runs (`subAgentInvocationId`) are recorded as the session's, not flagged sub-agent; a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer, ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer (`IChatToolInvocationSerialized` with `resultDetails`/`resultError`, `IToolResultInputOutputDetails`), ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
   },
 };
