@@ -21,7 +21,7 @@ import type {
 import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
-import type { Locator } from "../core/types.ts";
+import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
@@ -263,12 +263,16 @@ function markdownOf(part: Json): string | undefined {
   return undefined;
 }
 
-/** Emits one request (a user turn and the response to it). */
+/**
+ * Emits one request (a user turn and the response to it); a sub-agent's own
+ * tool runs only with `includeSubagents`.
+ */
 function emitTurn(
   builder: SessionBuilder,
   tools: ToolRecorder,
   request: Json,
   locator: Locator,
+  includeSubagents: boolean,
 ): void {
   const time = parseTime(request.timestamp);
   // Sessions saved before the parsed-request form hold the typed text as a string.
@@ -299,6 +303,7 @@ function emitTurn(
       const path = uriPath(part.uri);
       if (path) tools.file(path, String(part.kind), at);
     } else if (part.kind === "toolInvocationSerialized") {
+      if (str(part.subAgentInvocationId) && !includeSubagents) continue;
       flush();
       toolInvocation(builder, part, locator, time);
     }
@@ -323,7 +328,9 @@ function emitTurn(
  * A tool invocation the response shows: a terminal run (its command, exit
  * code and output, at the times the terminal took them), a sub-agent run
  * (the task it was given as a command, its answer as tool output), or any
- * other tool's result as the response kept it.
+ * other tool's result as the response kept it. A run a sub-agent made (it
+ * names the sub-agent's `subAgentInvocationId`) is flagged as the
+ * sub-agent's.
  */
 function toolInvocation(
   builder: SessionBuilder,
@@ -332,17 +339,29 @@ function toolInvocation(
   time: number | undefined,
 ): void {
   const data = isObject(part.toolSpecificData) ? part.toolSpecificData : {};
+  const sub = str(part.subAgentInvocationId) !== undefined;
   if (data.kind === "terminal") {
-    terminalCall(builder, part, data, locator, time);
+    terminalCall(builder, part, data, { locator, time, sub });
   } else if (data.kind === "subagent") {
-    const tool = str(part.toolId) ?? "runSubagent";
+    const at = { locator, time, tool: str(part.toolId) ?? "runSubagent" };
     const task = str(data.prompt) ?? str(data.description);
-    if (task) builder.add("command", task, { locator, time, tool });
+    if (task) builder.add("command", task, { ...at, ...flagged(sub, false) });
     const answer = str(data.result);
-    if (answer) builder.add("tool-output", answer, { locator, time, tool });
+    if (answer) {
+      builder.add("tool-output", answer, { ...at, ...flagged(sub, false) });
+    }
   } else {
-    toolResult(builder, part, data, { locator, time });
+    toolResult(builder, part, data, { locator, time, sub });
   }
+}
+
+/** The flags of a record a tool invocation gave: a sub-agent's, failed. */
+function flagged(sub: boolean, isError: boolean): { flags?: RecordFlags } {
+  if (!sub && !isError) return {};
+  const flags: RecordFlags = {};
+  if (sub) flags.subagent = true;
+  if (isError) flags.isError = true;
+  return { flags };
 }
 
 /** Text of a message that is a string or a serialized `IMarkdownString`. */
@@ -360,7 +379,7 @@ function toolResult(
   builder: SessionBuilder,
   part: Json,
   data: Json,
-  at: { locator: Locator; time: number | undefined },
+  at: { locator: Locator; time: number | undefined; sub: boolean },
 ): void {
   const details = isObject(part.resultDetails) ? part.resultDetails : {};
   const output = details.output;
@@ -383,9 +402,10 @@ function toolResult(
   const text = texts.join("\n");
   const failed = details.isError === true || error !== undefined;
   builder.add("tool-output", text, {
-    ...at,
+    locator: at.locator,
+    time: at.time,
     tool: str(part.toolId),
-    ...(failed ? { flags: { isError: true } } : {}),
+    ...flagged(at.sub, failed),
   });
 }
 
@@ -398,9 +418,9 @@ function terminalCall(
   builder: SessionBuilder,
   part: Json,
   data: Json,
-  locator: Locator,
-  requestTime: number | undefined,
+  at: { locator: Locator; time: number | undefined; sub: boolean },
 ): void {
+  const { locator, sub } = at;
   const line = data.commandLine;
   const command = isObject(line)
     ? str(line.userEdited) ?? str(line.toolEdited) ?? str(line.original)
@@ -414,12 +434,18 @@ function terminalCall(
     ? state.exitCode
     : undefined;
   const started = parseTime(state.timestamp);
-  const time = started ?? requestTime;
+  const time = started ?? at.time;
   const ended = started !== undefined && typeof state.duration === "number" &&
       state.duration >= 0
     ? started + Math.round(state.duration)
     : time;
-  builder.add("command", command, { locator, time, tool, exitCode });
+  builder.add("command", command, {
+    locator,
+    time,
+    tool,
+    exitCode,
+    ...flagged(sub, false),
+  });
   const output = isObject(data.terminalCommandOutput)
     ? str(data.terminalCommandOutput.text)
     : undefined;
@@ -429,7 +455,7 @@ function terminalCall(
       locator,
       time: ended,
       tool,
-      ...(failed ? { flags: { isError: true } } : {}),
+      ...flagged(sub, failed),
     });
   }
 }
@@ -520,7 +546,13 @@ export async function parseCopilotChatSession(
     runs.at(builder.nextSeq, cut);
     const recordId = str(turn.request.requestId) ?? `#${i}`;
     const first = builder.records.length;
-    emitTurn(builder, tools, turn.request, { path, recordId });
+    emitTurn(
+      builder,
+      tools,
+      turn.request,
+      { path, recordId },
+      options.includeSubagents,
+    );
     if (cut) continue;
     for (const record of builder.records.slice(first)) dates.push(record.time);
     const model = turn.request.modelState;
@@ -654,14 +686,15 @@ export const copilotChat: Harness = {
   // side chains, skill/autopilot turns left out, shell_exit codes, contents text, title changes).
   // 5: transcripts leave out user turns from another agent, autopilot objectives and schedules.
   // 6: other tools' results (`resultDetails` text, simple invocation output, `resultError`) with isError.
-  revision: 6,
+  // 7: a sub-agent's own tool runs (`subAgentInvocationId`) flagged as the sub-agent's.
+  revision: 7,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
-      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a sub-agent's own tool runs (`subAgentInvocationId`) are recorded as the session's, not flagged sub-agent; a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
     verified:
       "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer (`IChatToolInvocationSerialized` with `resultDetails`/`resultError`, `IToolResultInputOutputDetails`), ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
   },

@@ -153,7 +153,9 @@ Deno.test("parseCopilotChatSession() keeps a tool's result and failure from its 
   const s = (await parse(EMPTY)).sessions[0] as Session;
   equal(s.title, "Flaky issues triage");
   deepEqual(
-    s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]),
+    s.records.filter((r) => r.locator.recordId !== "request_f3").map((
+      r,
+    ) => [r.role, r.tool, r.text, r.flags?.isError]),
     [
       ["user", undefined, "which open issues are labelled flaky?", undefined],
       ["assistant", undefined, "Let me look them up.", undefined],
@@ -190,6 +192,31 @@ Deno.test("parseCopilotChatSession() keeps a tool's result and failure from its 
       ],
     ],
   );
+});
+
+Deno.test("parseCopilotChatSession() flags a sub-agent's own tool runs as the sub-agent's", async () => {
+  const records = async (includeSubagents: boolean) =>
+    ((await parse(EMPTY, { includeSubagents })).sessions[0] as Session)
+      .records.filter((r) => r.locator.recordId === "request_f3")
+      .map((r) => [r.role, r.tool, r.exitCode, r.flags]);
+  deepEqual(await records(true), [
+    ["user", undefined, undefined, undefined],
+    ["command", "runSubagent", undefined, undefined],
+    ["tool-output", "runSubagent", undefined, undefined],
+    ["command", "run_in_terminal", 0, { subagent: true }],
+    ["tool-output", "run_in_terminal", undefined, { subagent: true }],
+    ["tool-output", "mcp_github_get_file_contents", undefined, {
+      subagent: true,
+    }],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  // Without sub-agents the main agent's call and the answer it got remain.
+  deepEqual(await records(false), [
+    ["user", undefined, undefined, undefined],
+    ["command", "runSubagent", undefined, undefined],
+    ["tool-output", "runSubagent", undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+  ]);
 });
 
 Deno.test("parseCopilotChatSession() reads older and simple tool results", async () => {
