@@ -53,12 +53,35 @@ Deno.test("copilotCli.roots() honours DEJA_COPILOT_ROOT, then COPILOT_HOME, then
       [{}, "/h/.copilot/session-state"],
       [{ COPILOT_HOME: "/c" }, "/c/session-state"],
       [{ DEJA_COPILOT_ROOT: "/s", COPILOT_HOME: "/c" }, "/s"],
+      [{ XDG_STATE_HOME: "/x/" }, [
+        "/h/.copilot/session-state",
+        "/x/.copilot/session-state",
+      ]],
+      [{ XDG_STATE_HOME: "/x", COPILOT_HOME: "/c" }, "/c/session-state"],
     ] as const
   ) {
     await t.step(JSON.stringify(env), () => {
-      deepEqual(copilotCli.roots({ home: "/h", env, os: "linux" }), [want]);
+      deepEqual(
+        copilotCli.roots({ home: "/h", env, os: "linux" }),
+        typeof want === "string" ? [want] : want,
+      );
     });
   }
+});
+
+Deno.test("copilotCli.discover() finds sessions 0.0.4xx builds kept under $XDG_STATE_HOME/.copilot", async () => {
+  const path = await tempFileAt(
+    "state/.copilot/session-state/5d2c8e41-7a3b-4f19-9c60-2e8b1d4f7a93/events.jsonl",
+    ev("user.message", { content: "tidy the makefile" }, "x1") + "\n",
+  );
+  const state = path.slice(0, path.indexOf("/.copilot/"));
+  const found = await copilotCli.discover({
+    home: HOME,
+    env: { XDG_STATE_HOME: state },
+    os: "linux",
+  });
+  ok(found.includes(path));
+  ok(found.includes(`${STATE}/${MAIN}/events.jsonl`));
 });
 
 Deno.test("copilotCli.discover() finds events.jsonl and legacy flat logs", async () => {
