@@ -306,6 +306,9 @@ function emitTurn(
       if (str(part.subAgentInvocationId) && !includeSubagents) continue;
       flush();
       toolInvocation(builder, part, locator, time);
+    } else if (part.kind === "questionCarousel") {
+      flush();
+      questions(builder, part, at);
     }
   }
   flush();
@@ -362,6 +365,52 @@ function flagged(sub: boolean, isError: boolean): { flags?: RecordFlags } {
   if (sub) flags.subagent = true;
   if (isError) flags.isError = true;
   return { flags };
+}
+
+/**
+ * A question carousel the person answered: the questions it asked as the
+ * assistant's, the answers (typed, or the options picked) as the person's.
+ */
+function questions(
+  builder: SessionBuilder,
+  part: Json,
+  at: { locator: Locator; time: number | undefined },
+): void {
+  const answers = isObject(part.data) ? part.data : {};
+  const asked: string[] = [];
+  const said: string[] = [];
+  for (const question of Array.isArray(part.questions) ? part.questions : []) {
+    const id = isObject(question) ? str(question.id) : undefined;
+    if (!isObject(question) || !id || !Object.hasOwn(answers, id)) continue;
+    const answer = answerText(answers[id], question);
+    if (!answer) continue;
+    const title = messageText(question.title) ?? messageText(question.message);
+    if (title) asked.push(title);
+    said.push(answer);
+  }
+  builder.add("assistant", cleanSpeech(asked.join("\n")), at);
+  builder.add("user", cleanSpeech(said.join("\n")), at);
+}
+
+/**
+ * An answer as the person gave it: free text, or the labels of the options
+ * picked (`selectedValue`, `selectedValues`) with any text typed beside them.
+ */
+function answerText(value: unknown, question: Json): string | undefined {
+  const options = Array.isArray(question.options) ? question.options : [];
+  const label = (picked: unknown): string | undefined => {
+    const option = options.find((o) =>
+      isObject(o) && (o.value === picked || o.id === picked)
+    );
+    return (isObject(option) ? str(option.label) : undefined) ?? str(picked);
+  };
+  if (typeof value === "string") return label(value);
+  if (!isObject(value)) return undefined;
+  const picked = Array.isArray(value.selectedValues)
+    ? value.selectedValues.map(label)
+    : [label(value.selectedValue)];
+  const parts = [...picked, str(value.freeformValue)].filter((t) => t);
+  return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
 /** Text of a message that is a string or a serialized `IMarkdownString`. */
@@ -687,12 +736,13 @@ export const copilotChat: Harness = {
   // 5: transcripts leave out user turns from another agent, autopilot objectives and schedules.
   // 6: other tools' results (`resultDetails` text, simple invocation output, `resultError`) with isError.
   // 7: a sub-agent's own tool runs (`subAgentInvocationId`) flagged as the sub-agent's.
-  revision: 7,
+  // 8: question carousels: the questions as assistant text, the person's answers as user text.
+  revision: 8,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), answered question carousels (`questionCarousel`: the questions as the assistant's text, the answers in `data` as the person's, an option picked by its label, typed text beside it), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
       "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
     verified:

@@ -153,9 +153,9 @@ Deno.test("parseCopilotChatSession() keeps a tool's result and failure from its 
   const s = (await parse(EMPTY)).sessions[0] as Session;
   equal(s.title, "Flaky issues triage");
   deepEqual(
-    s.records.filter((r) => r.locator.recordId !== "request_f3").map((
-      r,
-    ) => [r.role, r.tool, r.text, r.flags?.isError]),
+    s.records.filter((r) =>
+      ["request_f1", "request_f2"].includes(r.locator.recordId ?? "")
+    ).map((r) => [r.role, r.tool, r.text, r.flags?.isError]),
     [
       ["user", undefined, "which open issues are labelled flaky?", undefined],
       ["assistant", undefined, "Let me look them up.", undefined],
@@ -217,6 +217,32 @@ Deno.test("parseCopilotChatSession() flags a sub-agent's own tool runs as the su
     ["tool-output", "runSubagent", undefined, undefined],
     ["assistant", undefined, undefined, undefined],
   ]);
+});
+
+Deno.test("parseCopilotChatSession() keeps the answers the person gave to the agent's questions", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f4").map((r) => [
+      r.role,
+      r.text,
+    ]),
+    [
+      ["user", "make the retry timeout configurable"],
+      ["assistant", "Two choices before I change `Retry`."],
+      [
+        "assistant",
+        "Where should the timeout come from?\nWhat default timeout should it keep?\nWhich tests should I update?",
+      ],
+      [
+        "user",
+        "An environment variable, named RELAY_RETRY_TIMEOUT\n45s\nUnit tests, End-to-end tests",
+      ],
+      [
+        "assistant",
+        "`Retry` now reads RELAY_RETRY_TIMEOUT, defaulting to 45s; unit and end-to-end tests updated.",
+      ],
+    ],
+  );
 });
 
 Deno.test("parseCopilotChatSession() reads older and simple tool results", async () => {
