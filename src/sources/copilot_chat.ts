@@ -291,6 +291,15 @@ function emitTurn(
     texts = [];
   };
   const response = Array.isArray(request.response) ? request.response : [];
+  // A tool call is saved again as it runs (a sub-agent's card as its answer
+  // comes in): its last copy is the finished one.
+  const lastCopy = new Map<string, Json>();
+  for (const part of response) {
+    const id = isObject(part) && part.kind === "toolInvocationSerialized"
+      ? str(part.toolCallId)
+      : undefined;
+    if (id && isObject(part)) lastCopy.set(id, part);
+  }
   for (const part of response) {
     if (!isObject(part)) continue;
     const text = markdownOf(part);
@@ -303,6 +312,8 @@ function emitTurn(
       const path = uriPath(part.uri);
       if (path) tools.file(path, String(part.kind), at);
     } else if (part.kind === "toolInvocationSerialized") {
+      const id = str(part.toolCallId);
+      if (id && lastCopy.get(id) !== part) continue;
       if (str(part.subAgentInvocationId) && !includeSubagents) continue;
       flush();
       toolInvocation(builder, part, locator, time);
@@ -737,15 +748,16 @@ export const copilotChat: Harness = {
   // 6: other tools' results (`resultDetails` text, simple invocation output, `resultError`) with isError.
   // 7: a sub-agent's own tool runs (`subAgentInvocationId`) flagged as the sub-agent's.
   // 8: question carousels: the questions as assistant text, the person's answers as user text.
-  revision: 8,
+  // 9: a tool call saved more than once in a response is read from its last copy.
+  revision: 9,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), answered question carousels (`questionCarousel`: the questions as the assistant's text, the answers in `data` as the person's, an option picked by its label, typed text beside it), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), answered question carousels (`questionCarousel`: the questions as the assistant's text, the answers in `data` as the person's, an option picked by its label, typed text beside it), terminal tool calls as commands with exit code and output (a call saved more than once as it ran, such as a sub-agent card updated with its answer, read from its last copy) (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
       "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer (`IChatToolInvocationSerialized` with `resultDetails`/`resultError`, `IToolResultInputOutputDetails`), ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer (`IChatToolInvocationSerialized` with `resultDetails`/`resultError`, `IToolResultInputOutputDetails`), ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents; repeated tool-call copies from Arithmomaniac/copilot-session-tools)",
   },
 };

@@ -219,6 +219,17 @@ Deno.test("parseCopilotChatSession() flags a sub-agent's own tool runs as the su
   ]);
 });
 
+Deno.test("parseCopilotChatSession() reads a tool call saved more than once from its last copy", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  const commands = s.records.filter((r) =>
+    r.locator.recordId === "request_f3" && r.role === "command"
+  );
+  deepEqual(commands.map((r) => [r.tool, r.exitCode]), [
+    ["runSubagent", undefined],
+    ["run_in_terminal", 0],
+  ]);
+});
+
 Deno.test("parseCopilotChatSession() keeps the answers the person gave to the agent's questions", async () => {
   const s = (await parse(EMPTY)).sessions[0] as Session;
   deepEqual(
