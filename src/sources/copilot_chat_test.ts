@@ -230,6 +230,23 @@ Deno.test("parseCopilotChatSession() reads a tool call saved more than once from
   ]);
 });
 
+Deno.test("parseCopilotChatSession() names the notebook an edit changed", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f5").map((r) => [
+      r.role,
+      r.tool,
+    ]),
+    [
+      ["user", undefined],
+      ["assistant", undefined],
+      ["files", "notebookEditGroup"],
+      ["assistant", undefined],
+    ],
+  );
+  equal(s.records.at(-2)?.text, "/home/dev/relay/notebooks/retries.ipynb");
+});
+
 Deno.test("parseCopilotChatSession() keeps the answers the person gave to the agent's questions", async () => {
   const s = (await parse(EMPTY)).sessions[0] as Session;
   deepEqual(
