@@ -300,6 +300,19 @@ class EventsReader {
         );
         break;
       }
+      case "session.schedule_created":
+        // `/every` and `/after` take the person's prompt (the label they typed
+        // when it expands a skill); its firings (`schedule-…`) are left out.
+        if (data.origin === "model") {
+          builder.touch(time);
+          break;
+        }
+        builder.add(
+          "user",
+          cleanSpeech(str(data.displayPrompt) ?? str(data.prompt) ?? ""),
+          { locator, time, ...extra },
+        );
+        break;
       case "session.compaction_complete":
       case "session.task_complete": {
         const summary = str(data.summaryContent) ?? str(data.summary);

@@ -150,6 +150,7 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
     ["tool-output", "bash", undefined, undefined],
     ["tool-output", "github-mcp-server-search_issues", undefined, undefined],
     ["assistant", undefined, undefined, undefined],
+    ["user", undefined, undefined, undefined],
   ]);
   equal(main?.records[0]?.text, "Why does the invoice total drift by a cent?");
   equal(main?.records[4]?.text, "#412 Invoice totals off by one cent (open)");
@@ -161,14 +162,21 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
   deepEqual(side?.records[1]?.flags, { subagent: true });
 });
 
-Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopilot or a schedule sent", async () => {
+Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopilot or a schedule sent, and keeps the prompt a person scheduled", async () => {
   const [main, side] = (await parse(`${STATE}/${CURRENT}/events.jsonl`))
     .sessions;
+  // The schedule's prompt is the person's once, when `/every` took it.
   deepEqual(
-    main?.records.filter((r) => r.role === "user").map((r) => r.text),
-    ["Why does the invoice total drift by a cent?"],
+    main?.records.filter((r) => r.role === "user").map((r) => [
+      r.text,
+      r.locator.recordId,
+    ]),
+    [
+      ["Why does the invoice total drift by a cent?", "e02"],
+      ["Re-run the rounding tests and report.", "e18c2"],
+    ],
   );
-  for (const text of ["Objective:", "Reviewer note", "Re-run the rounding"]) {
+  for (const text of ["Objective:", "Reviewer note", "CI went green"]) {
     ok(!main?.records.some((r) => r.text.includes(text)), text);
   }
   // The spawning agent's prompt stays the sub-agent's task in its side chain.
