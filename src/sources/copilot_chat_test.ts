@@ -244,7 +244,10 @@ Deno.test("parseCopilotChatSession() names the notebook an edit changed", async 
       ["assistant", undefined],
     ],
   );
-  equal(s.records.at(-2)?.text, "/home/dev/relay/notebooks/retries.ipynb");
+  equal(
+    s.records.find((r) => r.tool === "notebookEditGroup")?.text,
+    "/home/dev/relay/notebooks/retries.ipynb",
+  );
 });
 
 Deno.test("parseCopilotChatSession() keeps the answers the person gave to the agent's questions", async () => {
@@ -269,6 +272,25 @@ Deno.test("parseCopilotChatSession() keeps the answers the person gave to the ag
         "assistant",
         "`Retry` now reads RELAY_RETRY_TIMEOUT, defaulting to 45s; unit and end-to-end tests updated.",
       ],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() keeps a plan the person reviewed and their feedback on it", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f6").map((r) => [
+      r.role,
+      r.text.split("\n")[0],
+    ]),
+    [
+      ["user", "plan a jittered backoff for Retry"],
+      [
+        "assistant",
+        "1. Add `backoff(attempt)` returning base * 2^attempt plus random jitter.",
+      ],
+      ["user", "Cap the delay at 10s and keep the jitter under 20%."],
+      ["assistant", "Planned with a 10s cap and jitter under 20%."],
     ],
   );
 });
