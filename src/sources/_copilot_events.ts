@@ -314,7 +314,8 @@ class EventsReader {
         );
         break;
       case "session.compaction_complete":
-      case "session.task_complete": {
+      case "session.task_complete":
+      case "session.handoff": {
         const summary = str(data.summaryContent) ?? str(data.summary);
         builder.add("summary", summary ?? "", { locator, time, ...extra });
         break;
@@ -409,7 +410,7 @@ class EventsReader {
  * assistant messages, tool calls as command/files/edit records, results as
  * tool-output (isError when `success` is false; a shell result's
  * `<exited with exit code N>` footer becomes the command's exit code),
- * compaction and task summaries, sub-agent events (stamped `agentId`, or
+ * compaction, task and handoff summaries, sub-agent events (stamped `agentId`, or
  * `parentToolCallId` in older builds) as side chains, the latest
  * `session.title_changed` title, and a `/fork`'s source from its
  * `session.info` note. User turns nobody typed (skill injections, autopilot

@@ -184,6 +184,32 @@ Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopil
   equal(main?.updated, Date.parse("2026-09-14T08:01:00.000Z"));
 });
 
+Deno.test("parseCopilotCliSession() keeps the summary a handoff brings from the session it came from", async () => {
+  const path = await eventsFile(
+    [
+      ev("session.start", { sessionId: "s1", context: { cwd: "/w" } }, "h1"),
+      ev("session.handoff", {
+        handoffTime: "2026-01-01T00:00:00Z",
+        sourceType: "remote",
+        host: "https://github.com",
+        remoteSessionId: "r-42",
+        repository: { owner: "dev", name: "relay", branch: "copilot/jitter" },
+        summary:
+          "Added jittered backoff to Retry; the seeded test still flakes.",
+      }, "h2"),
+      ev("user.message", { content: "pick up where it left off" }, "h3"),
+    ].join("\n") + "\n",
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    [
+      "summary",
+      "Added jittered backoff to Retry; the seeded test still flakes.",
+    ],
+    ["user", "pick up where it left off"],
+  ]);
+});
+
 Deno.test("parseCopilotCliSession() files events stamped only with the older parentToolCallId as a side chain", async () => {
   const path = await eventsFile(
     [
