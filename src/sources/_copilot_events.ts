@@ -50,8 +50,10 @@ export interface CopilotEventsState {
   sessionId?: string;
   /** Working directory, once known. */
   cwd?: string;
-  /** Parent session of a fork. */
+  /** Parent session of a fork, or the session that spawned this one. */
   parent?: string;
+  /** How the parent relates: a fork of it (default) or spawned by it. */
+  lineage?: "fork" | "subagent";
   /** Title from the last `session.title_changed`. */
   title?: string;
   /** Next seq of each sub-agent side chain. */
@@ -81,6 +83,9 @@ function readState(value: unknown): CopilotEventsState {
   for (const key of ["sessionId", "cwd", "parent", "title"] as const) {
     const v = str(value[key]);
     if (v) state[key] = v;
+  }
+  if (value.lineage === "fork" || value.lineage === "subagent") {
+    state.lineage = value.lineage;
   }
   if (isObject(value.sides)) {
     const sides: Record<string, number> = Object.create(null);
@@ -189,7 +194,7 @@ class EventsReader {
       cwd,
       nextSeq: this.state.nextSeq,
       parent: this.state.parent,
-      lineage: this.state.parent ? "fork" : undefined,
+      lineage: this.state.parent ? this.state.lineage ?? "fork" : undefined,
     });
     const title = this.state.title ?? options.title;
     if (title) this.main.setTitle(title);
@@ -225,6 +230,7 @@ class EventsReader {
         : null;
       if (m?.[1] && m[1] !== this.state.sessionId) {
         this.state.parent = m[1];
+        this.state.lineage = "fork";
         this.main.setParent(m[1], "fork");
       }
       return;
@@ -332,6 +338,17 @@ class EventsReader {
       this.state.sessionId = id;
       this.main.setId(id);
     }
+    // A detached run (a headless agent launched as its session shut down)
+    // continues the session that spawned it.
+    const spawner = str(data.detachedFromSpawningParentSessionId);
+    if (
+      spawner && this.state.parent === undefined &&
+      spawner !== this.state.sessionId
+    ) {
+      this.state.parent = spawner;
+      this.state.lineage = "subagent";
+      this.main.setParent(spawner, "subagent");
+    }
     const context = isObject(data.context) ? data.context : {};
     const cwd = str(context.cwd);
     if (cwd && this.state.cwd === undefined) {
@@ -411,7 +428,8 @@ class EventsReader {
  * tool-output (isError when `success` is false; a shell result's
  * `<exited with exit code N>` footer becomes the command's exit code),
  * compaction, task and handoff summaries, sub-agent events (stamped `agentId`, or
- * `parentToolCallId` in older builds) as side chains, the latest
+ * `parentToolCallId` in older builds) as side chains, a detached run under
+ * the session that spawned it, the latest
  * `session.title_changed` title, and a `/fork`'s source from its
  * `session.info` note. User turns nobody typed (skill injections, autopilot
  * prompts, schedule firings, another agent's prompt to the main session) are

@@ -184,6 +184,32 @@ Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopil
   equal(main?.updated, Date.parse("2026-09-14T08:01:00.000Z"));
 });
 
+Deno.test("parseCopilotCliSession() files a detached run under the session that spawned it, across passes", async () => {
+  const path = await eventsFile(
+    ev("session.start", {
+      sessionId: "s1",
+      copilotVersion: "1.6.0",
+      producer: "copilot-agent",
+      startTime: "2026-01-01T00:00:00Z",
+      version: 1,
+      context: { cwd: "/w" },
+      detachedFromSpawningParentSessionId: "p0",
+    }, "d1") + "\n" +
+      ev("user.message", { content: "note what the session learned" }, "d2") +
+      "\n",
+  );
+  const first = await parse(path);
+  const s = first.sessions[0] as Session;
+  deepEqual([s.parent, s.lineage], ["p0", "subagent"]);
+  await Deno.writeTextFile(
+    path,
+    ev("assistant.message", { content: "Noted." }, "d3") + "\n",
+    { append: true },
+  );
+  const next = (await parse(path, resumeOptions(first))).sessions[0];
+  deepEqual([next?.parent, next?.lineage], ["p0", "subagent"]);
+});
+
 Deno.test("parseCopilotCliSession() keeps the summary a handoff brings from the session it came from", async () => {
   const path = await eventsFile(
     [
