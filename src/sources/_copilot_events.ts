@@ -50,8 +50,10 @@ export interface CopilotEventsState {
   sessionId?: string;
   /** Working directory, once known. */
   cwd?: string;
-  /** Parent session of a fork. */
+  /** Parent session of a fork, or the session that spawned this one. */
   parent?: string;
+  /** How the parent relates: a fork of it (default) or spawned by it. */
+  lineage?: "fork" | "subagent";
   /** Title from the last `session.title_changed`. */
   title?: string;
   /** Next seq of each sub-agent side chain. */
@@ -82,6 +84,9 @@ function readState(value: unknown): CopilotEventsState {
     const v = str(value[key]);
     if (v) state[key] = v;
   }
+  if (value.lineage === "fork" || value.lineage === "subagent") {
+    state.lineage = value.lineage;
+  }
   if (isObject(value.sides)) {
     const sides: Record<string, number> = Object.create(null);
     for (const [k, v] of Object.entries(value.sides)) {
@@ -101,13 +106,19 @@ function agentOf(event: Json, data: Json): string | undefined {
   return str(event.agentId) ?? str(data.agentId) ?? str(data.parentToolCallId);
 }
 
+/** `source`s of user turns nobody typed: skills, autopilot, schedules. */
+const INJECTED_SOURCE = /^(?:skill-|autopilot|schedule)/;
+
 /**
  * A user turn nobody typed: a skill's hidden injection (`source:
- * "skill-<name>"`) or autopilot's continuation prompt.
+ * "skill-<name>"`), autopilot's continuation or objective prompt, a
+ * schedule firing, or, in the main session, another agent's prompt
+ * (`agent-<id>`; in a side chain that prompt is the sub-agent's task).
  */
-function isInjected(data: Json): boolean {
+function isInjected(data: Json, main: boolean): boolean {
+  const source = str(data.source) ?? "";
   return data.isAutopilotContinuation === true ||
-    (str(data.source) ?? "").startsWith("skill-");
+    INJECTED_SOURCE.test(source) || (main && source.startsWith("agent-"));
 }
 
 /** Text blocks of a result's `contents` (text, terminal, shell_exit). */
@@ -183,7 +194,7 @@ class EventsReader {
       cwd,
       nextSeq: this.state.nextSeq,
       parent: this.state.parent,
-      lineage: this.state.parent ? "fork" : undefined,
+      lineage: this.state.parent ? this.state.lineage ?? "fork" : undefined,
     });
     const title = this.state.title ?? options.title;
     if (title) this.main.setTitle(title);
@@ -219,6 +230,7 @@ class EventsReader {
         : null;
       if (m?.[1] && m[1] !== this.state.sessionId) {
         this.state.parent = m[1];
+        this.state.lineage = "fork";
         this.main.setParent(m[1], "fork");
       }
       return;
@@ -238,7 +250,7 @@ class EventsReader {
     const at = { locator, time, flags };
     switch (type) {
       case "user.message":
-        if (isInjected(data)) {
+        if (isInjected(data, agent === undefined)) {
           builder.touch(time);
           break;
         }
@@ -294,8 +306,22 @@ class EventsReader {
         );
         break;
       }
+      case "session.schedule_created":
+        // `/every` and `/after` take the person's prompt (the label they typed
+        // when it expands a skill); its firings (`schedule-…`) are left out.
+        if (data.origin === "model") {
+          builder.touch(time);
+          break;
+        }
+        builder.add(
+          "user",
+          cleanSpeech(str(data.displayPrompt) ?? str(data.prompt) ?? ""),
+          { locator, time, ...extra },
+        );
+        break;
       case "session.compaction_complete":
-      case "session.task_complete": {
+      case "session.task_complete":
+      case "session.handoff": {
         const summary = str(data.summaryContent) ?? str(data.summary);
         builder.add("summary", summary ?? "", { locator, time, ...extra });
         break;
@@ -311,6 +337,17 @@ class EventsReader {
     if (id && this.state.sessionId === undefined) {
       this.state.sessionId = id;
       this.main.setId(id);
+    }
+    // A detached run (a headless agent launched as its session shut down)
+    // continues the session that spawned it.
+    const spawner = str(data.detachedFromSpawningParentSessionId);
+    if (
+      spawner && this.state.parent === undefined &&
+      spawner !== this.state.sessionId
+    ) {
+      this.state.parent = spawner;
+      this.state.lineage = "subagent";
+      this.main.setParent(spawner, "subagent");
     }
     const context = isObject(data.context) ? data.context : {};
     const cwd = str(context.cwd);
@@ -390,11 +427,13 @@ class EventsReader {
  * assistant messages, tool calls as command/files/edit records, results as
  * tool-output (isError when `success` is false; a shell result's
  * `<exited with exit code N>` footer becomes the command's exit code),
- * compaction and task summaries, sub-agent events (stamped `agentId`, or
- * `parentToolCallId` in older builds) as side chains, the latest
+ * compaction, task and handoff summaries, sub-agent events (stamped `agentId`, or
+ * `parentToolCallId` in older builds) as side chains, a detached run under
+ * the session that spawned it, the latest
  * `session.title_changed` title, and a `/fork`'s source from its
  * `session.info` note. User turns nobody typed (skill injections, autopilot
- * continuations) are left out.
+ * prompts, schedule firings, another agent's prompt to the main session) are
+ * left out.
  *
  * @param path The events file.
  * @param options Harness id, fallback id, resume point and side-file facts.

@@ -21,7 +21,7 @@ import type {
 import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
-import type { Locator } from "../core/types.ts";
+import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
@@ -263,12 +263,16 @@ function markdownOf(part: Json): string | undefined {
   return undefined;
 }
 
-/** Emits one request (a user turn and the response to it). */
+/**
+ * Emits one request (a user turn and the response to it); a sub-agent's own
+ * tool runs only with `includeSubagents`.
+ */
 function emitTurn(
   builder: SessionBuilder,
   tools: ToolRecorder,
   request: Json,
   locator: Locator,
+  includeSubagents: boolean,
 ): void {
   const time = parseTime(request.timestamp);
   // Sessions saved before the parsed-request form hold the typed text as a string.
@@ -287,6 +291,15 @@ function emitTurn(
     texts = [];
   };
   const response = Array.isArray(request.response) ? request.response : [];
+  // A tool call is saved again as it runs (a sub-agent's card as its answer
+  // comes in): its last copy is the finished one.
+  const lastCopy = new Map<string, Json>();
+  for (const part of response) {
+    const id = isObject(part) && part.kind === "toolInvocationSerialized"
+      ? str(part.toolCallId)
+      : undefined;
+    if (id && isObject(part)) lastCopy.set(id, part);
+  }
   for (const part of response) {
     if (!isObject(part)) continue;
     const text = markdownOf(part);
@@ -294,13 +307,30 @@ function emitTurn(
       texts.push(text);
       continue;
     }
-    if (part.kind === "textEditGroup" || part.kind === "codeblockUri") {
+    if (
+      part.kind === "textEditGroup" || part.kind === "notebookEditGroup" ||
+      part.kind === "codeblockUri"
+    ) {
       flush();
       const path = uriPath(part.uri);
       if (path) tools.file(path, String(part.kind), at);
     } else if (part.kind === "toolInvocationSerialized") {
+      const id = str(part.toolCallId);
+      if (id && lastCopy.get(id) !== part) continue;
+      if (str(part.subAgentInvocationId) && !includeSubagents) continue;
       flush();
       toolInvocation(builder, part, locator, time);
+    } else if (part.kind === "questionCarousel") {
+      flush();
+      questions(builder, part, at);
+    } else if (part.kind === "planReview") {
+      flush();
+      builder.add("assistant", cleanSpeech(str(part.content) ?? ""), at);
+      // What the person wrote back on the plan (`feedback` joins the overall
+      // comment and the inline ones).
+      const review = isObject(part.data) ? part.data : {};
+      const feedback = str(review.feedback) ?? str(review.feedbackOverall);
+      builder.add("user", cleanSpeech(feedback ?? ""), at);
     }
   }
   flush();
@@ -321,8 +351,11 @@ function emitTurn(
 
 /**
  * A tool invocation the response shows: a terminal run (its command, exit
- * code and output, at the times the terminal took them) or a sub-agent run
- * (the task it was given as a command, its answer as tool output).
+ * code and output, at the times the terminal took them), a sub-agent run
+ * (the task it was given as a command, its answer as tool output), or any
+ * other tool's result as the response kept it. A run a sub-agent made (it
+ * names the sub-agent's `subAgentInvocationId`) is flagged as the
+ * sub-agent's.
  */
 function toolInvocation(
   builder: SessionBuilder,
@@ -331,15 +364,120 @@ function toolInvocation(
   time: number | undefined,
 ): void {
   const data = isObject(part.toolSpecificData) ? part.toolSpecificData : {};
+  const sub = str(part.subAgentInvocationId) !== undefined;
   if (data.kind === "terminal") {
-    terminalCall(builder, part, data, locator, time);
+    terminalCall(builder, part, data, { locator, time, sub });
   } else if (data.kind === "subagent") {
-    const tool = str(part.toolId) ?? "runSubagent";
+    const at = { locator, time, tool: str(part.toolId) ?? "runSubagent" };
     const task = str(data.prompt) ?? str(data.description);
-    if (task) builder.add("command", task, { locator, time, tool });
+    if (task) builder.add("command", task, { ...at, ...flagged(sub, false) });
     const answer = str(data.result);
-    if (answer) builder.add("tool-output", answer, { locator, time, tool });
+    if (answer) {
+      builder.add("tool-output", answer, { ...at, ...flagged(sub, false) });
+    }
+  } else {
+    toolResult(builder, part, data, { locator, time, sub });
   }
+}
+
+/** The flags of a record a tool invocation gave: a sub-agent's, failed. */
+function flagged(sub: boolean, isError: boolean): { flags?: RecordFlags } {
+  if (!sub && !isError) return {};
+  const flags: RecordFlags = {};
+  if (sub) flags.subagent = true;
+  if (isError) flags.isError = true;
+  return { flags };
+}
+
+/**
+ * A question carousel the person answered: the questions it asked as the
+ * assistant's, the answers (typed, or the options picked) as the person's.
+ */
+function questions(
+  builder: SessionBuilder,
+  part: Json,
+  at: { locator: Locator; time: number | undefined },
+): void {
+  const answers = isObject(part.data) ? part.data : {};
+  const asked: string[] = [];
+  const said: string[] = [];
+  for (const question of Array.isArray(part.questions) ? part.questions : []) {
+    const id = isObject(question) ? str(question.id) : undefined;
+    if (!isObject(question) || !id || !Object.hasOwn(answers, id)) continue;
+    const answer = answerText(answers[id], question);
+    if (!answer) continue;
+    const title = messageText(question.title) ?? messageText(question.message);
+    if (title) asked.push(title);
+    said.push(answer);
+  }
+  builder.add("assistant", cleanSpeech(asked.join("\n")), at);
+  builder.add("user", cleanSpeech(said.join("\n")), at);
+}
+
+/**
+ * An answer as the person gave it: free text, or the labels of the options
+ * picked (`selectedValue`, `selectedValues`) with any text typed beside them.
+ */
+function answerText(value: unknown, question: Json): string | undefined {
+  const options = Array.isArray(question.options) ? question.options : [];
+  const label = (picked: unknown): string | undefined => {
+    const option = options.find((o) =>
+      isObject(o) && (o.value === picked || o.id === picked)
+    );
+    return (isObject(option) ? str(option.label) : undefined) ?? str(picked);
+  };
+  if (typeof value === "string") return label(value);
+  if (!isObject(value)) return undefined;
+  const picked = Array.isArray(value.selectedValues)
+    ? value.selectedValues.map(label)
+    : [label(value.selectedValue)];
+  const parts = [...picked, str(value.freeformValue)].filter((t) => t);
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+/** Text of a message that is a string or a serialized `IMarkdownString`. */
+function messageText(value: unknown): string | undefined {
+  return str(value) ?? (isObject(value) ? str(value.value) : undefined);
+}
+
+/**
+ * A tool's result (MCP and extension tools, agent-host tools): the text parts
+ * of its `resultDetails` output (a plain string in older sessions), else a
+ * simple invocation's output, with its `resultError`; failed when the details
+ * say `isError` or an error was kept.
+ */
+function toolResult(
+  builder: SessionBuilder,
+  part: Json,
+  data: Json,
+  at: { locator: Locator; time: number | undefined; sub: boolean },
+): void {
+  const details = isObject(part.resultDetails) ? part.resultDetails : {};
+  const output = details.output;
+  const texts =
+    (typeof output === "string"
+      ? [output]
+      : Array.isArray(output)
+      ? output.map((o) =>
+        isObject(o) && o.isText === true && typeof o.value === "string"
+          ? o.value
+          : ""
+      )
+      : []).filter((t) => t.length > 0);
+  const simple = data.kind === "simpleToolInvocation"
+    ? str(data.output)
+    : undefined;
+  if (texts.length === 0 && simple) texts.push(simple);
+  const error = messageText(part.resultError);
+  if (error) texts.push(error);
+  const text = texts.join("\n");
+  const failed = details.isError === true || error !== undefined;
+  builder.add("tool-output", text, {
+    locator: at.locator,
+    time: at.time,
+    tool: str(part.toolId),
+    ...flagged(at.sub, failed),
+  });
 }
 
 /**
@@ -351,9 +489,9 @@ function terminalCall(
   builder: SessionBuilder,
   part: Json,
   data: Json,
-  locator: Locator,
-  requestTime: number | undefined,
+  at: { locator: Locator; time: number | undefined; sub: boolean },
 ): void {
+  const { locator, sub } = at;
   const line = data.commandLine;
   const command = isObject(line)
     ? str(line.userEdited) ?? str(line.toolEdited) ?? str(line.original)
@@ -367,12 +505,18 @@ function terminalCall(
     ? state.exitCode
     : undefined;
   const started = parseTime(state.timestamp);
-  const time = started ?? requestTime;
+  const time = started ?? at.time;
   const ended = started !== undefined && typeof state.duration === "number" &&
       state.duration >= 0
     ? started + Math.round(state.duration)
     : time;
-  builder.add("command", command, { locator, time, tool, exitCode });
+  builder.add("command", command, {
+    locator,
+    time,
+    tool,
+    exitCode,
+    ...flagged(sub, false),
+  });
   const output = isObject(data.terminalCommandOutput)
     ? str(data.terminalCommandOutput.text)
     : undefined;
@@ -382,7 +526,7 @@ function terminalCall(
       locator,
       time: ended,
       tool,
-      ...(failed ? { flags: { isError: true } } : {}),
+      ...flagged(sub, failed),
     });
   }
 }
@@ -473,7 +617,13 @@ export async function parseCopilotChatSession(
     runs.at(builder.nextSeq, cut);
     const recordId = str(turn.request.requestId) ?? `#${i}`;
     const first = builder.records.length;
-    emitTurn(builder, tools, turn.request, { path, recordId });
+    emitTurn(
+      builder,
+      tools,
+      turn.request,
+      { path, recordId },
+      options.includeSubagents,
+    );
     if (cut) continue;
     for (const record of builder.records.slice(first)) dates.push(record.time);
     const model = turn.request.modelState;
@@ -605,15 +755,25 @@ export const copilotChat: Harness = {
   // sub-agent runs, terminal runs at their own times, cut requests not in `updated`.
   // 4: transcripts read through the shared Copilot event reader's 2026 fields (parentToolCallId
   // side chains, skill/autopilot turns left out, shell_exit codes, contents text, title changes).
-  revision: 4,
+  // 5: transcripts leave out user turns from another agent, autopilot objectives and schedules.
+  // 6: other tools' results (`resultDetails` text, simple invocation output, `resultError`) with isError.
+  // 7: a sub-agent's own tool runs (`subAgentInvocationId`) flagged as the sub-agent's.
+  // 8: question carousels: the questions as assistant text, the person's answers as user text.
+  // 9: a tool call saved more than once in a response is read from its last copy.
+  // 10: notebook edit groups name the notebook they changed.
+  // 11: transcripts keep the prompt a person scheduled (`session.schedule_created`).
+  // 12: plan reviews: the plan as assistant text, the person's feedback on it as user text.
+  // 13: transcripts keep a handoff's summary.
+  // 14: a detached transcript is a sub-agent session of the one that spawned it.
+  revision: 14,
   docs: {
     store:
       "`<User>/workspaceStorage/<hash>/chatSessions/<session>.json|.jsonl`, `<User>/globalStorage/emptyWindowChatSessions/`, and the Copilot extension's transcripts in its workspace storage, `<User>/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<session>.jsonl` (the folder named by the extension id, any case), and in `<User>/globalStorage/github.copilot-chat/transcripts/`, where `<User>` is `~/Library/Application Support/<host>/User` (macOS), `%APPDATA%\\<host>\\User` (Windows), `${XDG_CONFIG_HOME:-~/.config}/<host>/User` (Linux, plus the remote-server folders such as `~/.vscode-server/data/User`) for every VS Code host deja knows (Code, Code - Insiders, VSCodium, VSCodium - Insiders, Cursor, Windsurf, Code - OSS, Antigravity, Kiro, Trae, Trae CN, Void, Positron), those installed here; `DEJA_COPILOT_CHAT_ROOTS` (path list of User dirs) overrides",
     extracts:
-      "chat sessions: the typed request text, the response's markdown (inline references as file names), terminal tool calls as commands with exit code and output (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, edited files (text edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
+      "chat sessions: the typed request text, the response's markdown (inline references as file names), answered question carousels (`questionCarousel`: the questions as the assistant's text, the answers in `data` as the person's, an option picked by its label, typed text beside it), plan reviews (`planReview`: the plan as the assistant's text, the person's `feedback` on it as theirs), terminal tool calls as commands with exit code and output (a call saved more than once as it ran, such as a sub-agent card updated with its answer, read from its last copy) (isError for a non-zero exit), timed by the terminal (`terminalCommandState`: the command at its `timestamp`, the output at `timestamp` + `duration`), sub-agent runs (tool data kind `subagent`, `runSubagent`) as a command holding the task the sub-agent was given and tool output holding its answer, other tools' results (MCP and extension tools) as tool output: the text parts of the invocation's `resultDetails` output (a string in older sessions), else a `simpleToolInvocation` output, plus its `resultError`, isError when the details say `isError` or an error was kept, a sub-agent's own tool runs (parts naming its `subAgentInvocationId`) flagged as the sub-agent's (left out without sub-agents), edited files (text and notebook edit groups, code block URIs), files and edits (oldString) from the tool-call rounds in the result metadata, custom titles (`computedTitle` in version 2), the workspace folder as project, requests a mutation log cut away or the user undid (`shouldBeRemovedOnSend`, older `isHidden`) as `undo` marks (they do not move the session's last activity, which comes from the live requests and their response's end, `modelState.completedAt`); transcripts: the same records as Copilot CLI's event log, with the workspace folder (`workspace.json`) as project for a transcript in workspace storage (VS Code writes no cwd in it)",
     omits:
-      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), tool results other than terminal and sub-agent output (only their calls are kept); a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a sub-agent's own tool runs (`subAgentInvocationId`) are recorded as the session's, not flagged sub-agent; a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
+      "thinking parts, progress/confirmation/undo-stop parts, follow-ups, votes, variable payloads (attached file contents), binary tool output (images, `data` results) and result details that only list files; a `.json` session whose `.jsonl` log sits beside it (VS Code 1.109+ reads the log; the document is the copy an older build left); a per-record time other than a terminal run's (the rest of a request carries the request's time); a session written to both stores (a chat session and the extension's transcript of it) is indexed from both files under the same id, and search shows it once (where it ranks best)",
     verified:
-      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer, ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents)",
+      "fixture only: no real chat session or transcript sample; shapes from VS Code's chat model serializer (`IChatToolInvocationSerialized` with `resultDetails`/`resultError`/`subAgentInvocationId`, `IToolResultInputOutputDetails`, `ChatQuestionCarouselData.toJSON`, `IChatPlanReview`, `IChatNotebookEditGroup`), ObjectMutationLog and ChatSessionStore source (which reads a session's `.jsonl` before its `.json`), the Copilot extension's SessionTranscriptService (transcripts in its workspace `storageUri`) and public parsers (version 1 to 3 documents; repeated tool-call copies from Arithmomaniac/copilot-session-tools)",
   },
 };

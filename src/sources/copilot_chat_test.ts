@@ -22,6 +22,9 @@ const WS2_ID = "c7a1e3f5-2b4d-4c6e-8a0f-1d3b5c7e9a02";
 const WS2_LOG = `${WS2}/chatSessions/${WS2_ID}.jsonl`;
 const WS2_STALE = `${WS2}/chatSessions/${WS2_ID}.json`;
 const WS2_TRANSCRIPT = `${WS2}/GitHub.copilot-chat/transcripts/${WS2_ID}.jsonl`;
+/** A chat from a window with no folder open, with MCP and built-in tool results. */
+const EMPTY =
+  `${USER}/globalStorage/emptyWindowChatSessions/9b3e5d71-4c2a-4f86-a0d9-6e1c8b7f2a54.json`;
 /** When the WS2 session's first request was sent. */
 const T = 1774100000000;
 const SAMPLES = sampleDir("copilot-chat");
@@ -88,7 +91,10 @@ Deno.test("copilotChat.roots() lists every host per OS and honours the override"
 
 Deno.test("copilotChat.discover() finds chat sessions and transcripts", async () => {
   const found = (await copilotChat.discover(source)).sort();
-  deepEqual(found, [DOC, LOG, TRANSCRIPT, WS2_LOG, WS2_TRANSCRIPT].sort());
+  deepEqual(
+    found,
+    [DOC, LOG, TRANSCRIPT, WS2_LOG, WS2_TRANSCRIPT, EMPTY].sort(),
+  );
   equal(copilotChat.kinds.find((k) => k.match(TRANSCRIPT))?.appendOnly, true);
   equal(
     copilotChat.kinds.find((k) => k.match(WS2_TRANSCRIPT))?.appendOnly,
@@ -141,6 +147,188 @@ Deno.test("parseCopilotChatSession() keeps a sub-agent run's task and answer", a
       ],
     ],
   );
+});
+
+Deno.test("parseCopilotChatSession() keeps a tool's result and failure from its invocation", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  equal(s.title, "Flaky issues triage");
+  deepEqual(
+    s.records.filter((r) =>
+      ["request_f1", "request_f2"].includes(r.locator.recordId ?? "")
+    ).map((r) => [r.role, r.tool, r.text, r.flags?.isError]),
+    [
+      ["user", undefined, "which open issues are labelled flaky?", undefined],
+      ["assistant", undefined, "Let me look them up.", undefined],
+      [
+        "tool-output",
+        "mcp_github_list_issues",
+        "#88 retry loop hangs when the upstream times out (open)",
+        undefined,
+      ],
+      [
+        "assistant",
+        undefined,
+        "One open issue is labelled flaky: #88, a retry loop that hangs on upstream timeouts.",
+        undefined,
+      ],
+      ["user", undefined, "and in dev/ghost?", undefined],
+      [
+        "tool-output",
+        "mcp_github_list_issues",
+        "MCP error -32603: repository dev/ghost not found",
+        true,
+      ],
+      [
+        "tool-output",
+        "vscode_fetchWebPage_internal",
+        "Failed to fetch https://github.com/dev/ghost: 404 Not Found",
+        true,
+      ],
+      [
+        "assistant",
+        undefined,
+        "The dev/ghost repository does not exist, so it has no issues.",
+        undefined,
+      ],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() flags a sub-agent's own tool runs as the sub-agent's", async () => {
+  const records = async (includeSubagents: boolean) =>
+    ((await parse(EMPTY, { includeSubagents })).sessions[0] as Session)
+      .records.filter((r) => r.locator.recordId === "request_f3")
+      .map((r) => [r.role, r.tool, r.exitCode, r.flags]);
+  deepEqual(await records(true), [
+    ["user", undefined, undefined, undefined],
+    ["command", "runSubagent", undefined, undefined],
+    ["tool-output", "runSubagent", undefined, undefined],
+    ["command", "run_in_terminal", 0, { subagent: true }],
+    ["tool-output", "run_in_terminal", undefined, { subagent: true }],
+    ["tool-output", "mcp_github_get_file_contents", undefined, {
+      subagent: true,
+    }],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+  // Without sub-agents the main agent's call and the answer it got remain.
+  deepEqual(await records(false), [
+    ["user", undefined, undefined, undefined],
+    ["command", "runSubagent", undefined, undefined],
+    ["tool-output", "runSubagent", undefined, undefined],
+    ["assistant", undefined, undefined, undefined],
+  ]);
+});
+
+Deno.test("parseCopilotChatSession() reads a tool call saved more than once from its last copy", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  const commands = s.records.filter((r) =>
+    r.locator.recordId === "request_f3" && r.role === "command"
+  );
+  deepEqual(commands.map((r) => [r.tool, r.exitCode]), [
+    ["runSubagent", undefined],
+    ["run_in_terminal", 0],
+  ]);
+});
+
+Deno.test("parseCopilotChatSession() names the notebook an edit changed", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f5").map((r) => [
+      r.role,
+      r.tool,
+    ]),
+    [
+      ["user", undefined],
+      ["assistant", undefined],
+      ["files", "notebookEditGroup"],
+      ["assistant", undefined],
+    ],
+  );
+  equal(
+    s.records.find((r) => r.tool === "notebookEditGroup")?.text,
+    "/home/dev/relay/notebooks/retries.ipynb",
+  );
+});
+
+Deno.test("parseCopilotChatSession() keeps the answers the person gave to the agent's questions", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f4").map((r) => [
+      r.role,
+      r.text,
+    ]),
+    [
+      ["user", "make the retry timeout configurable"],
+      ["assistant", "Two choices before I change `Retry`."],
+      [
+        "assistant",
+        "Where should the timeout come from?\nWhat default timeout should it keep?\nWhich tests should I update?",
+      ],
+      [
+        "user",
+        "An environment variable, named RELAY_RETRY_TIMEOUT\n45s\nUnit tests, End-to-end tests",
+      ],
+      [
+        "assistant",
+        "`Retry` now reads RELAY_RETRY_TIMEOUT, defaulting to 45s; unit and end-to-end tests updated.",
+      ],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() keeps a plan the person reviewed and their feedback on it", async () => {
+  const s = (await parse(EMPTY)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.locator.recordId === "request_f6").map((r) => [
+      r.role,
+      r.text.split("\n")[0],
+    ]),
+    [
+      ["user", "plan a jittered backoff for Retry"],
+      [
+        "assistant",
+        "1. Add `backoff(attempt)` returning base * 2^attempt plus random jitter.",
+      ],
+      ["user", "Cap the delay at 10s and keep the jitter under 20%."],
+      ["assistant", "Planned with a 10s cap and jitter under 20%."],
+    ],
+  );
+});
+
+Deno.test("parseCopilotChatSession() reads older and simple tool results", async () => {
+  const path = await sessionFile(
+    JSON.stringify({
+      sessionId: "s1",
+      requests: [{
+        requestId: "r1",
+        timestamp: 1767225600000,
+        message: { text: "count the TODOs" },
+        response: [{
+          kind: "toolInvocationSerialized",
+          toolCallId: "c1",
+          toolId: "mcp_todo_count",
+          isComplete: true,
+          resultDetails: { input: "{}", output: "12 TODOs" },
+        }, {
+          kind: "toolInvocationSerialized",
+          toolCallId: "c2",
+          toolId: "grep",
+          isComplete: true,
+          toolSpecificData: {
+            kind: "simpleToolInvocation",
+            input: "grep -c TODO src",
+            output: "src/a.ts:12",
+          },
+        }],
+      }],
+    }),
+    "json",
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.slice(1).map((r) => [r.tool, r.text]), [
+    ["mcp_todo_count", "12 TODOs"],
+    ["grep", "src/a.ts:12"],
+  ]);
 });
 
 Deno.test("parseCopilotChatSession() times terminal runs by the terminal, and a cut request does not move `updated`", async () => {

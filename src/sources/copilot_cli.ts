@@ -188,11 +188,23 @@ export async function parseCopilotCliSession(
   });
 }
 
-/** The session-state directories: `DEJA_COPILOT_ROOT`, else `$COPILOT_HOME/session-state`, else `~/.copilot/session-state`. */
+/**
+ * The session-state directories: `DEJA_COPILOT_ROOT`, else
+ * `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` and, when
+ * `XDG_STATE_HOME` is set, `$XDG_STATE_HOME/.copilot/session-state`, where
+ * 0.0.4xx builds kept it (later ones ignore the variable and move what is
+ * there to `~/.copilot`).
+ */
 function copilotRoots(source: SourceEnv): string[] {
-  if (source.env.DEJA_COPILOT_ROOT) return [source.env.DEJA_COPILOT_ROOT];
-  const home = source.env.COPILOT_HOME || `${source.home}/.copilot`;
-  return [`${home.replace(/[\\/]+$/, "")}/session-state`];
+  const env = source.env;
+  if (env.DEJA_COPILOT_ROOT) return [env.DEJA_COPILOT_ROOT];
+  const homes = env.COPILOT_HOME
+    ? [env.COPILOT_HOME]
+    : [`${source.home}/.copilot`];
+  if (!env.COPILOT_HOME && env.XDG_STATE_HOME) {
+    homes.push(`${env.XDG_STATE_HOME.replace(/[\\/]+$/, "")}/.copilot`);
+  }
+  return homes.map((home) => `${home.replace(/[\\/]+$/, "")}/session-state`);
 }
 
 const eventsKind: FileKind = {
@@ -226,8 +238,13 @@ export const copilotCli: Harness = {
     "append-only JSONL event log per session (session-state/<id>/events.jsonl) with workspace.yaml; pre-1.0 JSON dumps (history-session-state/<id>.json)",
   // 2: parentToolCallId side chains, injected user turns left out, shell_exit exit codes,
   // `result.contents` text, `session.title_changed` titles.
-  revision: 2,
-  envOverrides: ["COPILOT_HOME", "DEJA_COPILOT_ROOT"],
+  // 3: user turns from another agent (`agent-…` in the main session), autopilot objectives and schedules left out.
+  // 4: sessions under `$XDG_STATE_HOME/.copilot/session-state` (0.0.4xx builds) found.
+  // 5: the prompt a person scheduled (`session.schedule_created`) is their speech.
+  // 6: a handoff's summary of the work done in the session it came from.
+  // 7: a detached run (`detachedFromSpawningParentSessionId`) is a sub-agent session of its spawner.
+  revision: 7,
+  envOverrides: ["COPILOT_HOME", "XDG_STATE_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
@@ -244,12 +261,12 @@ export const copilotCli: Harness = {
   kinds: [eventsKind, legacyKind],
   docs: {
     store:
-      "`${COPILOT_HOME:-~/.copilot}/session-state/<session>/events.jsonl` with `workspace.yaml`, legacy `session-state/<session>.jsonl`, pre-1.0 dumps in `history-session-state/<session>.json` (`%USERPROFILE%\\.copilot` on Windows; `DEJA_COPILOT_ROOT` names the session-state directory)",
+      "`${COPILOT_HOME:-~/.copilot}/session-state/<session>/events.jsonl` with `workspace.yaml`, legacy `session-state/<session>.jsonl`, pre-1.0 dumps in `history-session-state/<session>.json` (`%USERPROFILE%\\.copilot` on Windows), and without `COPILOT_HOME` also `$XDG_STATE_HOME/.copilot/session-state` when `XDG_STATE_HOME` is set (0.0.4xx builds kept sessions there; later ones move them to `~/.copilot`); `DEJA_COPILOT_ROOT` names the session-state directory",
     extracts:
-      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from the result's `shell_exit`/`terminal` block, else `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output (`result.content`, else the text of `result.contents` blocks, else `detailedContent`; MCP tools too) with isError when `success` is false, compaction and task-complete summaries, sub-agent events stamped `agentId` (or, in older builds, `parentToolCallId`) as side chains, a `/fork` as a fork of the session its `session.info` note names; cwd from `session.start` and `workspace.yaml`, title from the last `session.title_changed`, else `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
+      "user messages (as typed, not the `transformedContent` with injected datetime/reminders), assistant text, tool calls as commands (bash/powershell, exit code from the result's `shell_exit`/`terminal` block, else `<exited with exit code N>`), files (view/create/edit), edits (old_str), tool output (`result.content`, else the text of `result.contents` blocks, else `detailedContent`; MCP tools too) with isError when `success` is false, compaction and task-complete summaries, the summary a `session.handoff` brings of the work done in the (remote) session it came from, the prompt a person scheduled with `/every` or `/after` (`session.schedule_created`, its `displayPrompt` else `prompt`; not one the model scheduled) as their speech, once, sub-agent events stamped `agentId` (or, in older builds, `parentToolCallId`) as side chains, a `/fork` as a fork of the session its `session.info` note names, a detached run (`session.start` `detachedFromSpawningParentSessionId`, a headless agent launched as a session shut down) as a sub-agent session of the session that spawned it; cwd from `session.start` and `workspace.yaml`, title from the last `session.title_changed`, else `workspace.yaml`; pre-1.0 dumps: user/assistant turns, `tool_calls` (bash, str_replace_editor) as commands/files/edits and `tool` results as tool-output",
     omits:
-      'reasoning (`reasoningText`, `assistant.reasoning`, encrypted content), user turns nobody typed (`source: "skill-…"` skill injections, `isAutopilotContinuation` prompts), report_intent calls and their results, attachments, binary assets, turn/model/usage/hook/permission events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no footer-derived exit code for that call',
+      'reasoning (`reasoningText`, `assistant.reasoning`, encrypted content), user turns nobody typed (`source: "skill-…"` skill injections, `isAutopilotContinuation` and `source: "autopilot…"` prompts, each firing of a schedule, `schedule…`, and in the main session a prompt from another agent, `agent-…`, kept in a side chain as the task the sub-agent was given), report_intent calls and their results, attachments, binary assets, turn/model/usage/hook/permission events, checkpoints/*.md and session-store.db (not transcripts); on an incremental pass a result whose call was read in an earlier pass keeps no footer-derived exit code for that call',
     verified:
-      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); the 2026 event fields (`agentId`, deprecated `parentToolCallId`, `user.message` `source`/`isAutopilotContinuation`, `result.contents` with `shell_exit`, `session.title_changed`) from the generated event schema in github/copilot-sdk (nodejs/src/generated/session-events.ts); the fork note from public parsers' tests (no real sample of a 2026 log, a sub-agent or a fork)",
+      "real sample from Copilot CLI 1.0.10 (Windows, 7 user messages, 59 tool executions, 3 failures); the 2026 event fields (`agentId`, deprecated `parentToolCallId`, `user.message` `source` (`skill-<name>`, `agent-<id>`)/`isAutopilotContinuation`, `result.contents` with `shell_exit`, `session.title_changed`, `session.schedule_created` with `origin`/`displayPrompt`) from the generated event schema in github/copilot-sdk (nodejs/src/generated/session-events.ts); the `autopilot…`/`schedule…` sources and the fork note from public parsers' tests; the `$XDG_STATE_HOME/.copilot` location from github/copilot-cli issues #1750 and #1954 and microsoft/vscode PR #314917 (no real sample of a 2026 log, a sub-agent or a fork)",
   },
 };

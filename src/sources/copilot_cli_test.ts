@@ -53,12 +53,35 @@ Deno.test("copilotCli.roots() honours DEJA_COPILOT_ROOT, then COPILOT_HOME, then
       [{}, "/h/.copilot/session-state"],
       [{ COPILOT_HOME: "/c" }, "/c/session-state"],
       [{ DEJA_COPILOT_ROOT: "/s", COPILOT_HOME: "/c" }, "/s"],
+      [{ XDG_STATE_HOME: "/x/" }, [
+        "/h/.copilot/session-state",
+        "/x/.copilot/session-state",
+      ]],
+      [{ XDG_STATE_HOME: "/x", COPILOT_HOME: "/c" }, "/c/session-state"],
     ] as const
   ) {
     await t.step(JSON.stringify(env), () => {
-      deepEqual(copilotCli.roots({ home: "/h", env, os: "linux" }), [want]);
+      deepEqual(
+        copilotCli.roots({ home: "/h", env, os: "linux" }),
+        typeof want === "string" ? [want] : want,
+      );
     });
   }
+});
+
+Deno.test("copilotCli.discover() finds sessions 0.0.4xx builds kept under $XDG_STATE_HOME/.copilot", async () => {
+  const path = await tempFileAt(
+    "state/.copilot/session-state/5d2c8e41-7a3b-4f19-9c60-2e8b1d4f7a93/events.jsonl",
+    ev("user.message", { content: "tidy the makefile" }, "x1") + "\n",
+  );
+  const state = path.slice(0, path.indexOf("/.copilot/"));
+  const found = await copilotCli.discover({
+    home: HOME,
+    env: { XDG_STATE_HOME: state },
+    os: "linux",
+  });
+  ok(found.includes(path));
+  ok(found.includes(`${STATE}/${MAIN}/events.jsonl`));
 });
 
 Deno.test("copilotCli.discover() finds events.jsonl and legacy flat logs", async () => {
@@ -127,6 +150,7 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
     ["tool-output", "bash", undefined, undefined],
     ["tool-output", "github-mcp-server-search_issues", undefined, undefined],
     ["assistant", undefined, undefined, undefined],
+    ["user", undefined, undefined, undefined],
   ]);
   equal(main?.records[0]?.text, "Why does the invoice total drift by a cent?");
   equal(main?.records[4]?.text, "#412 Invoice totals off by one cent (open)");
@@ -136,6 +160,80 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
   equal(side?.id, `${CURRENT}:explore-1`);
   deepEqual(side?.records.map((r) => r.role), ["user", "assistant"]);
   deepEqual(side?.records[1]?.flags, { subagent: true });
+});
+
+Deno.test("parseCopilotCliSession() leaves out user turns another agent, autopilot or a schedule sent, and keeps the prompt a person scheduled", async () => {
+  const [main, side] = (await parse(`${STATE}/${CURRENT}/events.jsonl`))
+    .sessions;
+  // The schedule's prompt is the person's once, when `/every` took it.
+  deepEqual(
+    main?.records.filter((r) => r.role === "user").map((r) => [
+      r.text,
+      r.locator.recordId,
+    ]),
+    [
+      ["Why does the invoice total drift by a cent?", "e02"],
+      ["Re-run the rounding tests and report.", "e18c2"],
+    ],
+  );
+  for (const text of ["Objective:", "Reviewer note", "CI went green"]) {
+    ok(!main?.records.some((r) => r.text.includes(text)), text);
+  }
+  // The spawning agent's prompt stays the sub-agent's task in its side chain.
+  equal(side?.records[0]?.text, "Find every place invoice totals are summed.");
+  equal(main?.updated, Date.parse("2026-09-14T08:01:00.000Z"));
+});
+
+Deno.test("parseCopilotCliSession() files a detached run under the session that spawned it, across passes", async () => {
+  const path = await eventsFile(
+    ev("session.start", {
+      sessionId: "s1",
+      copilotVersion: "1.6.0",
+      producer: "copilot-agent",
+      startTime: "2026-01-01T00:00:00Z",
+      version: 1,
+      context: { cwd: "/w" },
+      detachedFromSpawningParentSessionId: "p0",
+    }, "d1") + "\n" +
+      ev("user.message", { content: "note what the session learned" }, "d2") +
+      "\n",
+  );
+  const first = await parse(path);
+  const s = first.sessions[0] as Session;
+  deepEqual([s.parent, s.lineage], ["p0", "subagent"]);
+  await Deno.writeTextFile(
+    path,
+    ev("assistant.message", { content: "Noted." }, "d3") + "\n",
+    { append: true },
+  );
+  const next = (await parse(path, resumeOptions(first))).sessions[0];
+  deepEqual([next?.parent, next?.lineage], ["p0", "subagent"]);
+});
+
+Deno.test("parseCopilotCliSession() keeps the summary a handoff brings from the session it came from", async () => {
+  const path = await eventsFile(
+    [
+      ev("session.start", { sessionId: "s1", context: { cwd: "/w" } }, "h1"),
+      ev("session.handoff", {
+        handoffTime: "2026-01-01T00:00:00Z",
+        sourceType: "remote",
+        host: "https://github.com",
+        remoteSessionId: "r-42",
+        repository: { owner: "dev", name: "relay", branch: "copilot/jitter" },
+        summary:
+          "Added jittered backoff to Retry; the seeded test still flakes.",
+      }, "h2"),
+      ev("user.message", { content: "pick up where it left off" }, "h3"),
+    ].join("\n") + "\n",
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    [
+      "summary",
+      "Added jittered backoff to Retry; the seeded test still flakes.",
+    ],
+    ["user", "pick up where it left off"],
+  ]);
 });
 
 Deno.test("parseCopilotCliSession() files events stamped only with the older parentToolCallId as a side chain", async () => {
