@@ -28,7 +28,7 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth|bearer)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth|bearer|requirepass|masterauth)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.

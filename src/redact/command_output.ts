@@ -34,8 +34,11 @@ const PRINTS_SECRET = new RegExp(
     String.raw`\blpass\s+show\b[^\n]*--password\b`,
     String.raw`\bwg\s+genkey\b`,
     String.raw`\bopenssl\s+rand\s+-(?:base64|hex)\b`,
+    // Generators of an app's signing secret.
     String
-      .raw`\b(?:printenv|echo|printf)\b[^\n|;&]*\$?\{?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b`,
+      .raw`\b(?:rails|rake)\s+secret\b|\bmix\s+phx\.gen\.secret\b|\bsecrets\.token_(?:hex|urlsafe)\b|\bget_random_secret_key\b`,
+    String
+      .raw`\b(?:printenv|echo|printf)\b[^\n|;&>]*\$?\{?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b(?![^\n|;&]*>)`,
     String.raw`\bterraform\s+output\b[^\n]*-raw\b`,
     String.raw`\baws\s+secretsmanager\s+get-secret-value\b`,
     String.raw`\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption\b`,
