@@ -636,6 +636,26 @@ function credentialName(name: string): boolean {
     !PUBLIC_KEY.test(last);
 }
 
+/** A quoted key, then `:` and the `{` of the object the value opens. */
+const OWN_KEY = /["']([\w.\/-]{2,100})["'][ \t]*:[ \t]*\{\s*["']?$/;
+
+/**
+ * A header a web server sets (nginx `proxy_set_header Authorization
+ * "Basic …";`, Apache `RequestHeader set Authorization "…"`): the name, then
+ * the value without a colon.
+ */
+const HEADER_DIRECTIVE =
+  /\b(?:proxy_set_header|more_set_input_headers|RequestHeader[ \t]+(?:set|append|add))[ \t]+["']?(?:Proxy-)?Authorization["']?[ \t]+/g;
+
+/** Adds an edit for each Authorization value a web server's config sets. */
+function headerDirectives(text: string, edits: Edits): void {
+  HEADER_DIRECTIVE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = HEADER_DIRECTIVE.exec(text)) !== null) {
+    authorizationValue(text, HEADER_DIRECTIVE.lastIndex, edits);
+  }
+}
+
 /** After a `value` word: its closing quote (if any), blanks, `:` or `=`, blanks. */
 const VALUE_SEP = /["']?[ \t]*[:=][ \t]*/y;
 /** A `name` key and its value, the variable the pair sets. */
@@ -667,6 +687,20 @@ function nameValuePairs(text: string, edits: Edits): void {
     if (open !== /^["']/.test(text.slice(at + 4, at + 5))) continue;
     const from = Math.max(0, word - 240);
     const window = text.slice(from, word);
+    // The object's own key names it: Spring's actuator `"DB_PASSWORD":
+    // {"value": "…"}`.
+    const own = OWN_KEY.exec(window.slice(-120));
+    if (own && credentialName(own[1]!)) {
+      const span = readValue(text, VALUE_SEP.lastIndex);
+      const value = span ? text.slice(span.start, span.end) : "";
+      if (
+        span && !isPlainWord(value) &&
+        credentialValueOk(value, span.quoted, false)
+      ) {
+        edits.push({ start: span.start, end: span.end, id: "credential" });
+      }
+      continue;
+    }
     NAME_KEY.lastIndex = 0;
     let name: RegExpExecArray | null = null;
     for (let n = NAME_KEY.exec(window); n; n = NAME_KEY.exec(window)) name = n;
@@ -832,6 +866,9 @@ const LONG_VALUE = 256;
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
   if (text.includes('"key"')) userKeys(text, edits);
+  if (text.includes("_header") || text.includes("RequestHeader")) {
+    headerDirectives(text, edits);
+  }
   xmlValues(text, edits);
   doubleEscaped(text, edits);
   phpDefines(text, edits);

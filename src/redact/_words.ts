@@ -272,7 +272,7 @@ function appPasswordAt(text: string, at: number, edits: Edits): boolean {
  * qa@corp.com / secret`: the second half.
  */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+for[ \t]+[^\n:]{1,40}:[ \t]*[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /**
  * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
  * a value with a digit or symbol; after the bare word key ("the mistral key

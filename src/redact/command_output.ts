@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isRedacted } from "./_scan.ts";
+import { isPathValue, isRedacted } from "./_scan.ts";
 import type { RedactionResult } from "./redact.ts";
 
 /** Commands whose output is a secret. */
@@ -119,7 +119,10 @@ export function redactPrintedSecret(output: string): RedactionResult {
       close?: string,
     ) => {
       const v = value ?? quoted!;
-      if (isRedacted(v) || NOT_SECRET.test(v)) return line;
+      // A value starting with `/` is a path unless it is base64 with a
+      // long random piece (an AWS secret key can start with `/`).
+      const plain = v.startsWith("/") ? isPathValue(v) : NOT_SECRET.test(v);
+      if (isRedacted(v) || plain) return line;
       n++;
       return `${lead ?? item}[redacted:command-output]${trail ?? close}`;
     },

@@ -2600,6 +2600,42 @@ const AUDIT8: Array<
     "FAL_KEY=5e95aadf-1d63-48ea-9be3-b44d7de64450:757909eab8e45d3d2ef601d1a2b3c4d5\n",
     ["757909eab8e45d3d2ef601d1a2b3c4d5"],
   ],
+  [
+    'Spring\'s actuator env: a credential key over {"value": …}',
+    "output",
+    '{"properties": {"DB_PASSWORD": {"value": "p+WvGcuF@r9%fVX", "origin": "System"}, "JAVA_HOME": {"value": "/opt/java"}}}',
+    ["p+WvGcuF@r9%fVX"],
+  ],
+  [
+    "nginx proxy_set_header Authorization",
+    "output",
+    'location /upstream/ {\n    proxy_set_header Authorization "Basic YWRtaW46cjdTTlhSRmthNUBXekc=";\n}',
+    ["YWRtaW46cjdTTlhSRmthNUBXekc="],
+  ],
+  [
+    "lftp -u user,X; net user NAME X /add; ConvertTo-SecureString",
+    "command",
+    'lftp -u deploy,qPK@e*8t!qgu1k sftp://files.corp.net; net user svc_backup jMNVR^ZEslt3 /add /y; ConvertTo-SecureString "0MEA5@9fUfsEP**4" -AsPlainText -Force',
+    ["qPK@e*8t!qgu1k", "jMNVR^ZEslt3", "0MEA5@9fUfsEP**4"],
+  ],
+  [
+    "a shell script shown as output is command lines",
+    "output",
+    "#!/bin/sh\nldapsearch -x -H ldaps://ldap.corp -w 'WXdOOlg_Iogfnv80Q' '(uid=dev)'\n",
+    ["WXdOOlg_Iogfnv80Q"],
+  ],
+  [
+    "kubeadm join --certificate-key",
+    "command",
+    "kubeadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --control-plane --certificate-key 1659a2e50add127454b4667a20f1fa2261bd2b5ff4891e5dc9328776e7f1ccac",
+    ["1659a2e50add127454b4667a20f1fa2261bd2b5ff4891e5dc9328776e7f1ccac"],
+  ],
+  [
+    "creds for <something>: user / X",
+    "speech",
+    "creds for the admin panel: admin / HBRUEkNa7^m53fWbk",
+    ["HBRUEkNa7^m53fWbk"],
+  ],
 ];
 
 Deno.test("redact() covers what the eighth blind audit found leaking", async (t) => {
@@ -2629,6 +2665,13 @@ Deno.test("redact() clears what an app's secret generator prints", () => {
   const hex =
     "9a885f45447b974faf524f86f36a9e7484735579268721f7629e356a1ae66fbc";
   ok(!redactPrintedSecret(`${hex}\n`).text.includes(hex));
+  // An AWS secret key may start with `/`; a path stays.
+  const slash = "/QHMRm2yh3UW1pBJpuROU4lCjnLTb5ALheCgv6Rr";
+  ok(!redactPrintedSecret(`Output:\n${slash}`).text.includes(slash));
+  equal(
+    redactPrintedSecret("/usr/local/bin/aws\n").text,
+    "/usr/local/bin/aws\n",
+  );
 });
 
 /** What the eighth audit's rules could over-reach to: [text, kind]. */
@@ -2649,6 +2692,12 @@ const AUDIT8_KEPT: Array<[string, "speech" | "command" | "output"]> = [
   ["password: passwordFromVault\ntoken: accessTokenFromCache", "output"],
   ["test account: admin / settings", "speech"],
   ["Generate an app password, then copy into your .env", "speech"],
+  [
+    '{"server.port": {"value": "8080"}, "spring.datasource.password": {"value": "******"}}',
+    "output",
+  ],
+  ["proxy_set_header Authorization $http_authorization;", "output"],
+  ["net user /add", "command"],
 ];
 
 Deno.test("redact() keeps what the eighth audit's rules could over-reach to", async (t) => {
@@ -2695,6 +2744,16 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
     [
       "Cookie pairs x 12k (a header read at each)",
       repeated('{"name":"Cookie","value":"theme=a ', 400_000),
+      "output",
+    ],
+    [
+      '"a_password": {"value" x 10k (a look back at each)',
+      repeated('"a_password": {"value": x', 250_000),
+      "output",
+    ],
+    [
+      "proxy_set_header Authorization x 5k",
+      repeated("proxy_set_header Authorization $h ", 150_000),
       "output",
     ],
     [
