@@ -650,8 +650,7 @@ const HEADER_DIRECTIVE =
 /** Adds an edit for each Authorization value a web server's config sets. */
 function headerDirectives(text: string, edits: Edits): void {
   HEADER_DIRECTIVE.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = HEADER_DIRECTIVE.exec(text)) !== null) {
+  while (HEADER_DIRECTIVE.exec(text) !== null) {
     authorizationValue(text, HEADER_DIRECTIVE.lastIndex, edits);
   }
 }
