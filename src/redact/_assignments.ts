@@ -12,6 +12,7 @@ import {
   type Edits,
   gutterLength,
   isHexLike,
+  isIdentifierLike,
   isPathValue,
   isPlaceholder,
   isPlainWord,
@@ -85,6 +86,8 @@ const CREDENTIAL_WORDS = [
   "(?<![a-z])pw",
   "mnemonic",
   "(?:seed|recovery)[_-]?phrase",
+  // A Wi-Fi pre-shared key (wpa_supplicant's psk="…", hostapd's wpa_psk=).
+  "(?<![a-z])psk",
   ...OTHER_WORDS,
 ];
 // The scan's lookbehind uses fewer, broader stems (`key` for every *_key)
@@ -106,6 +109,7 @@ const SCAN_STEMS = [
   "credentials?",
   "authorization",
   "cookie",
+  "psk",
   ...OTHER_WORDS,
 ];
 // `||=` and `??=` (Ruby's ENV['X'] ||= '…', JS) assign as `=` does.
@@ -126,6 +130,13 @@ const PUBLIC_KEY = /public[\w.-]*$/i;
 const KEY_WORD_IN_VALUE = /pass|pwd|secret|token|key|auth|cred/i;
 const SCHEME_FIRST =
   /^(bearer|token|basic|bot|apikey|api-key|sso-key|ssws)[ \t]+/i;
+/**
+ * A scheme of another service (`Splunk <uuid>`, `GenieKey …`, `Key …`): a
+ * word, then a long token; the token must hold a digit.
+ */
+const OTHER_SCHEME = /^[A-Za-z][A-Za-z-]{1,24}[ \t]+(?=[\w+\/.=~-]{16})/;
+/** A Kubernetes bootstrap token (`kubeadm token create`): 6 and 16 characters. */
+const BOOTSTRAP_TOKEN = /^[a-z0-9]{6}\.(?=[a-z]*[0-9])[a-z0-9]{16}$/;
 // Only at a name's first character: tried inside a name, the same pair
 // failed again over the rest of it (quadratic in a long run).
 const COOKIE_PAIR = /(?<![^\s=;,"'\\])([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;
@@ -156,12 +167,15 @@ function credentialValueOk(
   const value = quoted || tight ? raw : withoutSentenceEnd(raw);
   if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
   if (isPlaceholder(value) || isTypeWord(value)) return false;
+  if (BOOTSTRAP_TOKEN.test(value)) return true;
   if (quoted) {
     // A wallet's seed phrase is words and blanks: 12 or more of them.
     if (SEED_KEY.test(key)) return value.trim().split(/\s+/).length >= 12;
     // A passphrase on an env line is words and blanks too.
     if (envLine && PHRASE_KEY.test(key)) return /\S\s+\S/.test(value);
-    // UI labels and prose in a string: "Enter your password".
+    // UI labels and prose in a string: "Enter your password"; not a
+    // Google app password (four blocks of four letters).
+    if (APP_PASSWORD.test(value)) return true;
     return !(/\s/.test(value) && /^[\p{L}\s,.'!?:-]+$/u.test(value));
   }
   if (isPathValue(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
@@ -187,12 +201,26 @@ function credentialValueOk(
   if (/^[&*]+[A-Za-z_]\w*$/.test(value)) return false;
   if (/^[\p{L}_]+$/u.test(value)) {
     // `password: str` and `token = token` are code; an env-style KEY=word
-    // with no blanks is a real assignment.
-    if (!tight) return false;
+    // with no blanks is a real assignment. Letters that change case at
+    // nearly every character are no name (`ZUBpRGUyWTJKTCFl`, base64 of a
+    // short password in a Kubernetes secret's data).
+    if (!tight) return randomLetters(value);
     return !KEY_WORD_IN_VALUE.test(value);
   }
   return true;
 }
+
+/**
+ * 12+ ASCII letters of both cases that break into no words
+ * ({@linkcode isIdentifierLike}): `ZUBpRGUyWTJKTCFl`, not `getUserPassword`.
+ */
+function randomLetters(value: string): boolean {
+  return /^[A-Za-z]{12,}$/.test(value) && /[a-z]/.test(value) &&
+    /[A-Z]/.test(value) && !isIdentifierLike(value);
+}
+
+/** A Google app password as Google shows it: `abcd efgh ijkl mnop`. */
+const APP_PASSWORD = /^[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}$/;
 
 /** Objects code reads settings from: `settings.DB_PASSWORD` is no value. */
 const CODE_OBJECT =
@@ -226,12 +254,15 @@ function authorizationValue(
   if (text[i] === "\\") i++;
   if (text[i] === '"' || text[i] === "'" || text[i] === "`") i++;
   const scheme = SCHEME_FIRST.exec(text.slice(i, i + 20));
+  const other = scheme ? null : OTHER_SCHEME.exec(text.slice(i, i + 48));
   if (scheme) i += scheme[0].length;
+  else if (other) i += other[0].length;
   const v = readValue(text, i);
   if (!v) return null;
   const value = text.slice(v.start, v.end);
   if (value.length < 3 || isRedacted(value)) return v;
   if (isReference(value) || isPlaceholder(value)) return v;
+  if (other && !/[0-9]/.test(value)) return v;
   // No scheme: "Authorization: required" is prose; a token is not a word.
   if (scheme ? isTypeWord(value) : isPlainWord(value) || value.length < 8) {
     return v;
@@ -559,6 +590,14 @@ function keyLikeValue(value: string): boolean {
 }
 
 /**
+ * A key that names what it belongs to before its secret: a deployment
+ * (`prod:happy-otter-123|<token>`, Convex) or a key id (`<uuid>:<hex>`,
+ * fal.ai). Group 1 is the secret.
+ */
+const DEPLOY_KEY =
+  /^(?:(?:prod|dev|preview|project):[\w:-]{1,64}\||[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:(?=[0-9a-f]{32}))([A-Za-z0-9+\/=_-]{20,300})/;
+
+/**
  * `AZURE_OPENAI_KEY=0b22…`, `MAPS_KEY: 9f3a…`: a key-like value after an
  * env-style `…_KEY` name that no credential word ends. Returns the value
  * it read, if any.
@@ -577,6 +616,12 @@ function envKeyValue(
   if (!envKeyName(text, k)) return null;
   const v = readValue(text, at + 1);
   if (!v) return null;
+  const deploy = DEPLOY_KEY.exec(text.slice(v.start, v.start + 400));
+  if (deploy) {
+    const end = v.start + deploy[0].length;
+    edits.push({ start: end - deploy[1]!.length, end, id: "credential" });
+    return { ...v, end: Math.max(v.end, end) };
+  }
   const value = text.slice(v.start, v.end);
   if (keyLikeValue(value)) {
     edits.push({ start: v.start, end: v.end, id: "credential" });
@@ -589,6 +634,25 @@ function credentialName(name: string): boolean {
   const last = name.split(/[\/.:]/).pop() ?? name;
   return CREDENTIAL_END.test(last) && !NOT_A_KEY.test(last) &&
     !PUBLIC_KEY.test(last);
+}
+
+/** A quoted key, then `:` and the `{` of the object the value opens. */
+const OWN_KEY = /["']([\w.\/-]{2,100})["'][ \t]*:[ \t]*\{\s*["']?$/;
+
+/**
+ * A header a web server sets (nginx `proxy_set_header Authorization
+ * "Basic …";`, Apache `RequestHeader set Authorization "…"`): the name, then
+ * the value without a colon.
+ */
+const HEADER_DIRECTIVE =
+  /\b(?:proxy_set_header|more_set_input_headers|RequestHeader[ \t]+(?:set|append|add))[ \t]+["']?(?:Proxy-)?Authorization["']?[ \t]+/g;
+
+/** Adds an edit for each Authorization value a web server's config sets. */
+function headerDirectives(text: string, edits: Edits): void {
+  HEADER_DIRECTIVE.lastIndex = 0;
+  while (HEADER_DIRECTIVE.exec(text) !== null) {
+    authorizationValue(text, HEADER_DIRECTIVE.lastIndex, edits);
+  }
 }
 
 /** After a `value` word: its closing quote (if any), blanks, `:` or `=`, blanks. */
@@ -605,6 +669,8 @@ const NAME_KEY =
  * at most 240 characters before the value, in the same object.
  */
 function nameValuePairs(text: string, edits: Edits): void {
+  // How far a cookie header in a pair was read (see cookieValues).
+  let cookieRead = 0;
   // `value`, `Value`, `VALUE`, `ParameterValue`: found by their `alue`.
   let at = text.indexOf("alue");
   for (; at > 0; at = text.indexOf("alue", at + 4)) {
@@ -620,12 +686,36 @@ function nameValuePairs(text: string, edits: Edits): void {
     if (open !== /^["']/.test(text.slice(at + 4, at + 5))) continue;
     const from = Math.max(0, word - 240);
     const window = text.slice(from, word);
+    // The object's own key names it: Spring's actuator `"DB_PASSWORD":
+    // {"value": "…"}`.
+    const own = OWN_KEY.exec(window.slice(-120));
+    if (own && credentialName(own[1]!)) {
+      const span = readValue(text, VALUE_SEP.lastIndex);
+      const value = span ? text.slice(span.start, span.end) : "";
+      if (
+        span && !isPlainWord(value) &&
+        credentialValueOk(value, span.quoted, false)
+      ) {
+        edits.push({ start: span.start, end: span.end, id: "credential" });
+      }
+      continue;
+    }
     NAME_KEY.lastIndex = 0;
     let name: RegExpExecArray | null = null;
     for (let n = NAME_KEY.exec(window); n; n = NAME_KEY.exec(window)) name = n;
-    if (!name || !credentialName(name[3]!)) continue;
+    if (!name) continue;
     // Another object between them: the name is not this value's.
     if (/[{}]/.test(window.slice(name.index + name[0].length))) continue;
+    // A header written as a pair (a HAR file, a Postman collection).
+    if (/^authorization$/i.test(name[3]!)) {
+      authorizationValue(text, VALUE_SEP.lastIndex, edits);
+      continue;
+    }
+    if (/^(?:set-)?cookie$/i.test(name[3]!)) {
+      cookieRead = cookieValues(text, VALUE_SEP.lastIndex, cookieRead, edits);
+      continue;
+    }
+    if (!credentialName(name[3]!)) continue;
     const span = readValue(text, VALUE_SEP.lastIndex);
     if (!span) continue;
     const value = text.slice(span.start, span.end);
@@ -740,11 +830,44 @@ function setterCalls(text: string, edits: Edits): void {
   }
 }
 
+/** A `"key"` of 32–64 hex digits, or a random run of 32–64. */
+const USER_KEY = /"key"[ \t]*:[ \t]*"([0-9a-f]{32,64}|[A-Za-z0-9_-]{32,64})"/y;
+/** A user name key of the same object. */
+const USER_NAME_KEY = /"user(?:name)?"[ \t]*:/;
+
+/**
+ * An API key stored beside the user it belongs to, as `"key"` (Kaggle's
+ * `kaggle.json`: `{"username": "…", "key": "<32 hex>"}`): only in an
+ * object that names a user within the 200 characters before the key.
+ */
+function userKeys(text: string, edits: Edits): void {
+  for (
+    let at = text.indexOf('"key"');
+    at >= 0;
+    at = text.indexOf('"key"', at + 5)
+  ) {
+    USER_KEY.lastIndex = at;
+    const m = USER_KEY.exec(text);
+    if (!m) continue;
+    const value = m[1]!;
+    if (!/^[0-9a-f]+$/.test(value) && !randomPart(value)) continue;
+    const before = text.slice(Math.max(0, at - 200), at);
+    const open = before.lastIndexOf("{");
+    if (open < 0 || before.includes("}", open)) continue;
+    if (!USER_NAME_KEY.test(before.slice(open))) continue;
+    credentialAt(edits, USER_KEY.lastIndex - 1 - value.length, value);
+  }
+}
+
 /** Bare values longer than this are read once, with the keys inside them. */
 const LONG_VALUE = 256;
 
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(text: string, edits: Edits): void {
+  if (text.includes('"key"')) userKeys(text, edits);
+  if (text.includes("_header") || text.includes("RequestHeader")) {
+    headerDirectives(text, edits);
+  }
   xmlValues(text, edits);
   doubleEscaped(text, edits);
   phpDefines(text, edits);

@@ -28,7 +28,7 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|client-secret|credentials?|user|auth|bearer)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|certificate-key|client-secret|credentials?|user|auth|bearer|requirepass|masterauth)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
@@ -190,7 +190,8 @@ const ORACLE_LOGIN =
  * a password only there (`ldapsearch -w`, `sqlcmd -P`, `pscp -pw`,
  * `xfreerdp /p:`, `7z -pX`, `openssl enc -k`, `ssh-keygen -N`, `vercel
  * -t`, `ngrok config add-authtoken`, `mc alias set NAME URL ACCESS
- * SECRET`). Group 2 is the secret.
+ * SECRET`, `lftp -u user,X`, `net user NAME X /add`,
+ * `ConvertTo-SecureString "X" -AsPlainText`). Group 2 is the secret.
  */
 const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
@@ -281,6 +282,18 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/dg,
   ],
   [
+    "lftp",
+    /\blftp\b[^\n|;&]*?[ \t]-u[ \t]+(['"]?)[^\s,'"]+,([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "net user",
+    /\bnet[ \t]+user[ \t]+[^\s\/]+[ \t]+(['"]?)([^\s'"*\/][^\s'"]*)\1[ \t]+\/add\b/dg,
+  ],
+  [
+    "AsPlainText",
+    /\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]{3,})\1[ \t]+-AsPlainText\b/dg,
+  ],
+  [
     "aws configure",
     /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
@@ -288,7 +301,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc /;
+  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =

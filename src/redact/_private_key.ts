@@ -1,5 +1,5 @@
 /**
- * PEM and PGP private key blocks: the body between header and footer is
+ * PEM and PGP private key blocks and OpenVPN static keys: the body between header and footer is
  * replaced, so "BEGIN RSA PRIVATE KEY" stays searchable. PuTTY `.ppk`
  * files: the `Private-Lines:` body and the `Private-MAC:` value.
  *
@@ -7,10 +7,12 @@
  */
 import { type Edits, gutterLength, isRedacted } from "./_scan.ts";
 
+// An OpenVPN static key (`ta.key`, `--tls-auth`) is a shared secret in
+// the same frame, its body hex.
 const PEM_HEADER =
-  /-----BEGIN ((?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?)-----/g;
+  /-----BEGIN ((?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?|OpenVPN Static key V\d)-----/g;
 const PEM_ANY_FOOTER =
-  /-----END (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----/g;
+  /-----END (?:(?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)?|OpenVPN Static key V\d)-----/g;
 const PEM_GAP = /^(?:\s|\\+[rn])*/;
 
 /**

@@ -44,7 +44,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "private-key",
     description:
-      "PEM and PGP private key blocks, whole, cut short (to the end of the text), indented or JSON-escaped; header and footer kept; PuTTY .ppk Private-Lines and Private-MAC",
+      "PEM and PGP private key blocks and OpenVPN static keys, whole, cut short (to the end of the text), indented or JSON-escaped; header and footer kept; PuTTY .ppk Private-Lines and Private-MAC",
   },
   ...SHAPES.map(({ id, description }) => ({ id, description })),
   {
@@ -75,17 +75,17 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "cli-credential",
     description:
-      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
+      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET, redis-server --requirepass/--masterauth, lftp -u user,X, net user NAME X /add, ConvertTo-SecureString 'X' -AsPlainText, --certificate-key; also every line of a shell script (#!/) in tool output; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
   },
   {
     id: "bearer",
     description:
-      "Authorization header values (Bearer, Token, Basic, …) and bare Bearer tokens of 16+ characters with a digit",
+      "Authorization header values (Bearer, Token, Basic, another service's scheme before a token with a digit, …), also as a name/value pair (HAR) or a web server's header directive (proxy_set_header, RequestHeader), and bare Bearer tokens of 16+ characters with a digit",
   },
   {
     id: "cookie",
     description:
-      "Values of session-like cookies on Cookie: and Set-Cookie: lines (names kept)",
+      "Values of session-like cookies on Cookie: and Set-Cookie: lines, also as a name/value pair (HAR) (names kept)",
   },
   {
     id: "aws-secret",
@@ -95,7 +95,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "credential",
     description:
-      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…')",
+      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>)",
   },
   {
     id: "password-hash",
@@ -109,12 +109,12 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; test account: user / X; a Google app password after the words app password; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
   },
   {
     id: "command-output",
     description:
-      "Bare values printed by a command that prints a secret (heroku auth:token, gh auth token, gcloud auth print-access-token, kubectl get secret … | base64 -d, vault kv get -field=, op read, wg genkey, …): each output line that is one value; set by the indexer, which pairs an output with its command",
+      "Bare values printed by a command that prints a secret (heroku auth:token, gh auth token, gcloud auth print-access-token, kubectl get secret … | base64 -d, vault kv get -field=, op read, wg genkey, rails secret, …): each output line that is one value; set by the indexer, which pairs an output with its command",
   },
   {
     id: "entropy",

@@ -665,7 +665,10 @@ const STOP_KEYS = new Set([
 ]);
 const IN_ARN = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:[^\s"']*$/;
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi)/;
+// Image data, and base64 of a PEM certificate or public key (a
+// kubeconfig's certificate-authority-data): public.
+const IMAGE_BASE64 =
+  /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|PHN2Zy|JVBERi|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS)/;
 // Object ids such as msg_01…, toolu_01…, call_…, cus_… are not secrets.
 const OBJECT_ID = /^[a-z]{2,8}_[A-Za-z0-9]{12,}$/;
 const KEY_WORDS_OF = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
@@ -816,7 +819,7 @@ function secretPosition(text: string, a: number, end: number): boolean {
 
 /** The word secret, token or api key (and access/key), then blanks: before a run. */
 const SPOKEN_BEFORE =
-  /\b(?:secret|token|api[ _-]?key)(?:[ _-]?access)?(?:[ _-]?key)?[ \t]+(?:is[ \t]+)?$/i;
+  /\b(?:secret|token|api[ _-]?key)(?:[ _-]?access)?(?:[ _-]?key)?[ \t]+(?:is[ \t]+|(?:for|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w.-]{1,24}[ \t]+(?:is|was)[ \t]+)?$/i;
 
 /**
  * A run said right after the word secret, token or api key, with no `:`/`=`
@@ -825,7 +828,7 @@ const SPOKEN_BEFORE =
  */
 function spokenSecret(text: string, a: number, b: number, edits: Edits) {
   if (text[a - 1] !== " " && text[a - 1] !== "\t") return false;
-  if (!SPOKEN_BEFORE.test(text.slice(Math.max(0, a - 32), a))) return false;
+  if (!SPOKEN_BEFORE.test(text.slice(Math.max(0, a - 72), a))) return false;
   const value = text.slice(a, b);
   if (
     value.length === 40 && !/[_-]/.test(value) && !isHexLike(value) &&

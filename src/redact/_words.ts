@@ -107,6 +107,7 @@ export function collectPassWords(text: string, edits: Edits): void {
     if (groovyPasswordAt(text, at, edits)) continue;
     if (passFlagAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    if (appPasswordAt(text, at, edits)) continue;
     if (passwordBelowAt(text, at, edits)) continue;
     NETRC_AFTER.lastIndex = at;
     if (
@@ -247,9 +248,31 @@ function secretWord(value: string): boolean {
   return /[0-9]/.test(value) || /[^\p{L}\p{N}\-'’]/u.test(value);
 }
 
-/** `login with admin / secret`, `creds are ops:secret`: the second half. */
+/**
+ * A Google app password said after the words "app password": four blocks
+ * of four lower-case letters (the blanks optional), quoted or after `is`
+ * or `:`, within 40 characters ("then copy into your" is no password).
+ */
+const APP_PASSWORD_AFTER =
+  /password\b[^\n]{0,40}?(?:["'`]|\b(?:is|was)[ \t]+|:[ \t]*)([a-z]{4} ?[a-z]{4} ?[a-z]{4} ?[a-z]{4})(?![a-z])/iy;
+
+/** Adds an edit for an app password said after `app password` at `at`. */
+function appPasswordAt(text: string, at: number, edits: Edits): boolean {
+  if (!/app[ _-]?$/i.test(text.slice(Math.max(0, at - 4), at))) return false;
+  APP_PASSWORD_AFTER.lastIndex = at;
+  const m = APP_PASSWORD_AFTER.exec(text);
+  if (!m || !/^[a-z ]+$/.test(m[1]!)) return false;
+  const end = APP_PASSWORD_AFTER.lastIndex;
+  edits.push({ start: end - m[1]!.length, end, id: "prose-password" });
+  return true;
+}
+
+/**
+ * `login with admin / secret`, `creds are ops:secret`, `test account:
+ * qa@corp.com / secret`: the second half.
+ */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+for[ \t]+[^\n:]{1,40}:[ \t]*[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /**
  * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
  * a value with a digit or symbol; after the bare word key ("the mistral key
@@ -322,7 +345,7 @@ const SET_TO =
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
 const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞñłéèü]/;
-const LOGIN_GATE = /log ?in|sign in|cred/i;
+const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
 const PW_VALUE = /(?:^|[\s,;(])pw[ \t]*[:=]?[ \t]+(\S+)/gi;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isRedacted } from "./_scan.ts";
+import { isPathValue, isRedacted } from "./_scan.ts";
 import type { RedactionResult } from "./redact.ts";
 
 /** Commands whose output is a secret. */
@@ -34,8 +34,11 @@ const PRINTS_SECRET = new RegExp(
     String.raw`\blpass\s+show\b[^\n]*--password\b`,
     String.raw`\bwg\s+genkey\b`,
     String.raw`\bopenssl\s+rand\s+-(?:base64|hex)\b`,
+    // Generators of an app's signing secret.
     String
-      .raw`\b(?:printenv|echo|printf)\b[^\n|;&]*\$?\{?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b`,
+      .raw`\b(?:rails|rake)\s+secret\b|\bmix\s+phx\.gen\.secret\b|\bsecrets\.token_(?:hex|urlsafe)\b|\bget_random_secret_key\b`,
+    String
+      .raw`\b(?:printenv|echo|printf)\b[^\n|;&>]*\$?\{?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b(?![^\n|;&]*>)`,
     String.raw`\bterraform\s+output\b[^\n]*-raw\b`,
     String.raw`\baws\s+secretsmanager\s+get-secret-value\b`,
     String.raw`\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption\b`,
@@ -116,7 +119,10 @@ export function redactPrintedSecret(output: string): RedactionResult {
       close?: string,
     ) => {
       const v = value ?? quoted!;
-      if (isRedacted(v) || NOT_SECRET.test(v)) return line;
+      // A value starting with `/` is a path unless it is base64 with a
+      // long random piece (an AWS secret key can start with `/`).
+      const plain = v.startsWith("/") ? isPathValue(v) : NOT_SECRET.test(v);
+      if (isRedacted(v) || plain) return line;
       n++;
       return `${lead ?? item}[redacted:command-output]${trail ?? close}`;
     },

@@ -24,7 +24,7 @@ import { type Edit, type Edits, marker } from "./_scan.ts";
  * written under another revision has every file read again by the next
  * `deja index`, so secrets the new rules find are no longer kept in it.
  */
-export const REDACTION_REVISION = 9;
+export const REDACTION_REVISION = 10;
 
 /** What redact() returns. */
 export interface RedactionResult {
@@ -175,8 +175,12 @@ export function redact(
   for (const collect of COLLECTORS) collect(scanned, edits);
   // Output gets the command-line rules only on the lines that echo a
   // command (Gemini's `Command: …`, a shell prompt).
-  if (options.kind === "output") collectEchoedCommands(scanned, edits);
-  else collectPositional(scanned, edits, options.kind !== "speech");
+  if (options.kind === "output") {
+    collectEchoedCommands(scanned, edits);
+    // A shell script (`cat deploy.sh`, a file written or patched) is
+    // command lines.
+    if (scanned.includes("#!/")) collectPositional(scanned, edits);
+  } else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
   }

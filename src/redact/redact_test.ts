@@ -2514,6 +2514,199 @@ Deno.test("redact() keeps what the seventh audit's rules could over-reach to", a
   }
 });
 
+/**
+ * Shapes the eighth blind audit (Claude Code and Codex transcripts indexed
+ * end to end) found leaking: [what, kind, text, secrets that must go].
+ */
+const AUDIT8: Array<
+  [string, "speech" | "command" | "output", string, string[]]
+> = [
+  [
+    "an Authorization header of another scheme (Splunk, GenieKey, Key)",
+    "command",
+    'curl -sS -H "Authorization: Splunk 6f1d2c0a-93e6-4cec-8931-96cc227b7950" https://splunk.corp:8088/services/collector',
+    ["6f1d2c0a-93e6-4cec-8931-96cc227b7950"],
+  ],
+  [
+    "Cookie and Authorization headers as name/value pairs (a HAR file)",
+    "output",
+    '[\n  {"name": "Authorization", "value": "Bearer Qm9vdHN0cmFwVG9rZW4xMjM0NTY3ODkw"},\n  {"name": "Cookie", "value": "connect.sid=s%3Aq7GfE2xZ0pLm4NcV8bR1tY6uW3kJ9hD5.aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9f; theme=dark"}\n]',
+    ["Qm9vdHN0cmFwVG9rZW4xMjM0NTY3ODkw", "q7GfE2xZ0pLm4NcV8bR1tY6uW3kJ9hD5"],
+  ],
+  [
+    "a kubeconfig user's bootstrap token (6.16 characters)",
+    "output",
+    "users:\n- name: admin\n  user:\n    token: k3x9qa.w8e2r5t7y1u4i6o0\n",
+    ["k3x9qa.w8e2r5t7y1u4i6o0"],
+  ],
+  [
+    "kaggle.json's key beside its username",
+    "output",
+    '{"username": "dev", "key": "5e0c7a9b1d3f4e2a8c6b0d9f7e1a3c5b"}',
+    ["5e0c7a9b1d3f4e2a8c6b0d9f7e1a3c5b"],
+  ],
+  [
+    "an OpenVPN static key",
+    "output",
+    "#\n# 2048 bit OpenVPN static key\n#\n-----BEGIN OpenVPN Static key V1-----\n3a091da84c5ba44ffcc58eca4b240378\n9600c1e2e4935523340f3b400af55f38\n-----END OpenVPN Static key V1-----\n",
+    ["3a091da84c5ba44ffcc58eca4b240378", "9600c1e2e4935523340f3b400af55f38"],
+  ],
+  [
+    "wpa_supplicant's psk",
+    "output",
+    'network={\n    ssid="CorpWiFi"\n    psk="CopperOrbit4471$"\n    key_mgmt=WPA-PSK\n}',
+    ["CopperOrbit4471$"],
+  ],
+  [
+    "the secret for <something> is <hex>",
+    "speech",
+    "the secret for the webhook is 8c1e4b7a0d93f2c65e8a1b4d7f0c3e6a9b2d5f81",
+    ["8c1e4b7a0d93f2c65e8a1b4d7f0c3e6a9b2d5f81"],
+  ],
+  [
+    "a deploy key that names its deployment (Convex)",
+    "output",
+    "CONVEX_DEPLOY_KEY=prod:happy-otter-123|eyJ2MiI6IjQ3ZmQ5YjE1YjA0NjQ2NzNiMjg4ZjE2OWM0ZGQ4ZjQ2In0=\nLOG_LEVEL=info",
+    ["eyJ2MiI6IjQ3ZmQ5YjE1YjA0NjQ2NzNiMjg4ZjE2OWM0ZGQ4ZjQ2In0="],
+  ],
+  [
+    "redis-server --requirepass in a compose file",
+    "output",
+    "services:\n  redis:\n    command: redis-server --requirepass Xq7vB2mN9kL4pR8t --appendonly yes\n",
+    ["Xq7vB2mN9kL4pR8t"],
+  ],
+  [
+    "a Kubernetes secret's base64 value that holds no digit",
+    "output",
+    "apiVersion: v1\ndata:\n  password: ZUBpRGUyWTJKTCFl\n  username: YXBw\nkind: Secret\n",
+    ["ZUBpRGUyWTJKTCFl"],
+  ],
+  [
+    "test account: <email> / X",
+    "speech",
+    "test account: qa@corp.com / N%5%6a^*o41q@yy",
+    ["N%5%6a^*o41q@yy"],
+  ],
+  [
+    "a Google app password, said and in an env file",
+    "speech",
+    'set SMTP up with my gmail app password "pijv vjxf imfe inyf"?\nSMTP_PASSWORD="chsn huik kuin jlaj"',
+    ["pijv vjxf imfe inyf", "chsn huik kuin jlaj"],
+  ],
+  [
+    "a key id and its secret (fal.ai)",
+    "output",
+    "FAL_KEY=5e95aadf-1d63-48ea-9be3-b44d7de64450:757909eab8e45d3d2ef601d1a2b3c4d5\n",
+    ["757909eab8e45d3d2ef601d1a2b3c4d5"],
+  ],
+  [
+    'Spring\'s actuator env: a credential key over {"value": …}',
+    "output",
+    '{"properties": {"DB_PASSWORD": {"value": "p+WvGcuF@r9%fVX", "origin": "System"}, "JAVA_HOME": {"value": "/opt/java"}}}',
+    ["p+WvGcuF@r9%fVX"],
+  ],
+  [
+    "nginx proxy_set_header Authorization",
+    "output",
+    'location /upstream/ {\n    proxy_set_header Authorization "Basic YWRtaW46cjdTTlhSRmthNUBXekc=";\n}',
+    ["YWRtaW46cjdTTlhSRmthNUBXekc="],
+  ],
+  [
+    "lftp -u user,X; net user NAME X /add; ConvertTo-SecureString",
+    "command",
+    'lftp -u deploy,qPK@e*8t!qgu1k sftp://files.corp.net; net user svc_backup jMNVR^ZEslt3 /add /y; ConvertTo-SecureString "0MEA5@9fUfsEP**4" -AsPlainText -Force',
+    ["qPK@e*8t!qgu1k", "jMNVR^ZEslt3", "0MEA5@9fUfsEP**4"],
+  ],
+  [
+    "a shell script shown as output is command lines",
+    "output",
+    "#!/bin/sh\nldapsearch -x -H ldaps://ldap.corp -w 'WXdOOlg_Iogfnv80Q' '(uid=dev)'\n",
+    ["WXdOOlg_Iogfnv80Q"],
+  ],
+  [
+    "kubeadm join --certificate-key",
+    "command",
+    "kubeadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --control-plane --certificate-key 1659a2e50add127454b4667a20f1fa2261bd2b5ff4891e5dc9328776e7f1ccac",
+    ["1659a2e50add127454b4667a20f1fa2261bd2b5ff4891e5dc9328776e7f1ccac"],
+  ],
+  [
+    "creds for <something>: user / X",
+    "speech",
+    "creds for the admin panel: admin / HBRUEkNa7^m53fWbk",
+    ["HBRUEkNa7^m53fWbk"],
+  ],
+];
+
+Deno.test("redact() covers what the eighth blind audit found leaking", async (t) => {
+  for (const [name, kind, text, secrets] of AUDIT8) {
+    await t.step(name, () => {
+      const r = redact(text, { kind });
+      for (const secret of secrets) {
+        ok(!r.text.includes(secret), `${secret} left in ${r.text}`);
+      }
+      equal(redact(r.text, { kind }).text, r.text);
+    });
+  }
+});
+
+Deno.test("redact() clears what an app's secret generator prints", () => {
+  for (
+    const command of [
+      "bin/rails secret",
+      "bundle exec rake secret",
+      "mix phx.gen.secret",
+      "python -c 'import secrets; print(secrets.token_urlsafe(32))'",
+    ]
+  ) ok(printsSecret(command), command);
+  // Writing a secret to a file prints nothing: the outputs that follow
+  // are not its.
+  ok(!printsSecret('echo "SESSION_SECRET=x9Lq2" >> .env.local'));
+  const hex =
+    "9a885f45447b974faf524f86f36a9e7484735579268721f7629e356a1ae66fbc";
+  ok(!redactPrintedSecret(`${hex}\n`).text.includes(hex));
+  // An AWS secret key may start with `/`; a path stays.
+  const slash = "/QHMRm2yh3UW1pBJpuROU4lCjnLTb5ALheCgv6Rr";
+  ok(!redactPrintedSecret(`Output:\n${slash}`).text.includes(slash));
+  equal(
+    redactPrintedSecret("/usr/local/bin/aws\n").text,
+    "/usr/local/bin/aws\n",
+  );
+});
+
+/** What the eighth audit's rules could over-reach to: [text, kind]. */
+const AUDIT8_KEPT: Array<[string, "speech" | "command" | "output"]> = [
+  ["Authorization: required for every admin route", "speech"],
+  ['{"key": "5e0c7a9b1d3f4e2a8c6b0d9f7e1a3c5b", "size": 812}', "output"],
+  [
+    "the commit for the fix is 8c1e4b7a0d93f2c65e8a1b4d7f0c3e6a9b2d5f81",
+    "speech",
+  ],
+  ["Security: WPA2-PSK (AES), psk: required", "output"],
+  ["token: config.tokenFromEnvironment", "output"],
+  [
+    "my kubeconfig:\n    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkVLN1hCNUhRL29Ca2ZiYTlPWEt6WnV0ZGJYc2hXR3FrN01iZWhxZkpwM2x5ZC9xSnk1WFFJSEZGaHdTMmhUMHoKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
+    "speech",
+  ],
+  ['[{"name": "Accept", "value": "application/json"}]', "output"],
+  ["password: passwordFromVault\ntoken: accessTokenFromCache", "output"],
+  ["test account: admin / settings", "speech"],
+  ["Generate an app password, then copy into your .env", "speech"],
+  [
+    '{"server.port": {"value": "8080"}, "spring.datasource.password": {"value": "******"}}',
+    "output",
+  ],
+  ["proxy_set_header Authorization $http_authorization;", "output"],
+  ["net user /add", "command"],
+];
+
+Deno.test("redact() keeps what the eighth audit's rules could over-reach to", async (t) => {
+  for (const [text, kind] of AUDIT8_KEPT) {
+    await t.step(text.slice(0, 50).replaceAll("\n", "⏎"), () => {
+      equal(redact(text, { kind }).text, text);
+    });
+  }
+});
+
 Deno.test("redact() takes time linear in the text on repeated key-like text", async (t) => {
   // Each of these took from 40 s to many minutes before its rule's work
   // was bounded (a regex or a search read the rest of the text again at
@@ -2540,6 +2733,31 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
     [
       "a base64 run, then a percent escape",
       `${repeated("Qk3x9+/a", 200_000)} next=%3D`,
+      "output",
+    ],
+    [
+      '"key" pairs x 20k (a look back at each)',
+      repeated('{"username":"u","key":"ab", ', 600_000),
+      "output",
+    ],
+    [
+      "Cookie pairs x 12k (a header read at each)",
+      repeated('{"name":"Cookie","value":"theme=a ', 400_000),
+      "output",
+    ],
+    [
+      '"a_password": {"value" x 10k (a look back at each)',
+      repeated('"a_password": {"value": x', 250_000),
+      "output",
+    ],
+    [
+      "proxy_set_header Authorization x 5k",
+      repeated("proxy_set_header Authorization $h ", 150_000),
+      "output",
+    ],
+    [
+      "Authorization: Splunk x 8k",
+      repeated("Authorization: Splunk ", 200_000),
       "output",
     ],
     [
