@@ -153,8 +153,12 @@ export function age(ms, now = Date.now()) {
 /** A local date-time. */
 export function when(ms) {
   if (ms === null || ms === undefined) return "—";
+  // Date and time both local: toISOString() is UTC, a day off at night.
   const d = new Date(ms);
-  return `${d.toISOString().slice(0, 10)} ${d.toTimeString().slice(0, 5)}`;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${
+    two(d.getHours())
+  }:${two(d.getMinutes())}`;
 }
 
 /** A short hash. */

@@ -446,6 +446,33 @@ Deno.test({
       );
 
       await t.step(
+        "times read in the browser's zone: date and clock agree",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          // UTC-8: 03:30 UTC on the 21st is 19:30 on the 20th here.
+          const context = await browser.newContext({
+            viewport: { width: 1360, height: 900 },
+            timezoneId: "America/Los_Angeles",
+          });
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".group .hit").first().waitFor();
+            const shown = await page.evaluate(async () => {
+              const dom = await import("/dom.js");
+              return dom.when(Date.UTC(2026, 10, 21, 3, 30));
+            });
+            equal(shown, "2026-11-20 19:30");
+          } finally {
+            await context.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });
