@@ -116,6 +116,16 @@ export function highlighted(snippet, offset, ranges) {
   return frag;
 }
 
+/**
+ * One word for a POSIX shell, single-quoted unless it is plainly safe: a
+ * command offered for copying must not run what a query or path holds.
+ */
+export function shellQuote(word) {
+  const s = String(word);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
 /** A command in a code block with a Copy button. */
 export function copyable(command) {
   const code = h("code", {}, visible(command));

@@ -10,6 +10,7 @@ import {
   emptyState,
   h,
   highlighted,
+  shellQuote,
   visible,
   when,
 } from "./dom.js";
@@ -232,8 +233,7 @@ export async function renderSessions(root, ctx) {
           res.mode === "browse"
             ? "deja sources"
             : `deja search ${
-              res.query.terms.map((t) => (/\s/.test(t) ? JSON.stringify(t) : t))
-                .join(" ")
+              res.query.terms.map(shellQuote).join(" ")
             } --role tool-output`,
         ),
       );

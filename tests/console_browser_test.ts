@@ -473,6 +473,34 @@ Deno.test({
       );
 
       await t.step(
+        "a command offered for copying quotes what the query holds",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            // A link someone sent: the no-match hint must not run `touch`.
+            const q = "zzq$(touch${IFS}pwned) it's";
+            await page.goto(
+              `${served.url}/?tab=sessions&q=${encodeURIComponent(q)}`,
+            );
+            const code = page.locator(".results .empty .cmd code");
+            await code.waitFor();
+            equal(
+              await code.textContent(),
+              "deja search 'zzq$(touch${IFS}pwned)' 'it'\\''s' --role tool-output",
+            );
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });
