@@ -501,6 +501,39 @@ Deno.test({
       );
 
       await t.step(
+        "a stopped server is named, not 'Failed to fetch'",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".group .hit").first().waitFor();
+            await served.close();
+            await page.fill("#search", "timeout");
+            await page.press("#search", "Enter");
+            const status = page.locator(".status .error");
+            await status.waitFor();
+            match(
+              (await status.textContent()) ?? "",
+              /does not answer: is deja ui still running\?/,
+            );
+            await page.click('#tabs button[data-tab="loop"]');
+            await page.locator("main .empty.error").waitFor();
+            match(
+              (await page.locator("main .empty.error").textContent()) ?? "",
+              /does not answer/,
+            );
+          } finally {
+            await page.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });
