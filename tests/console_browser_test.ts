@@ -534,6 +534,38 @@ Deno.test({
       );
 
       await t.step(
+        "a phone-width page never scrolls sideways: wide tables scroll alone",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 375, height: 740 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            for (
+              const [view, table] of [
+                ["tab=loop", "table.queue"],
+                ["tab=loop&view=outcomes", "table.outcomes"],
+                ["tab=setup", "main table"],
+              ] as const
+            ) {
+              await page.goto(`${served.url}/?${view}`);
+              await page.locator(table).first().waitFor();
+              equal(
+                await page.evaluate("document.documentElement.scrollWidth"),
+                375,
+                `${view} fits the screen`,
+              );
+            }
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });
