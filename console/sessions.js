@@ -80,7 +80,7 @@ export async function renderSessions(root, ctx) {
         params.locate = hit.locate;
         hitRanges.set(hit.locate, hit.ranges);
       } else params.locate = "";
-      ctx.setParams(params);
+      ctx.setParams(params, { push: true });
       loadReader(g.session_key, hit?.locate ?? null, 0);
     };
     return h(

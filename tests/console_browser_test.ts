@@ -566,6 +566,36 @@ Deno.test({
       );
 
       await t.step(
+        "Back closes the session a hit opened; Forward reopens it",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=overview`);
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            const hit = page.locator(".group .hit").first();
+            await hit.waitFor();
+            await hit.click();
+            await page.locator(".entry.located").waitFor();
+            await page.goBack();
+            await page.locator(".group .hit").first().waitFor();
+            match(page.url(), /tab=sessions&q=email$/);
+            ok(await page.locator(".reader").isHidden(), "the reader closed");
+            await page.goForward();
+            await page.locator(".entry.located").waitFor();
+            match(page.url(), /open=.*locate=/);
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
         "hostile strings render literally and run nothing",
         async () => {
           const f = await buildFixture({ hostile: true });
