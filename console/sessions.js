@@ -221,7 +221,9 @@ export async function renderSessions(root, ctx) {
         ),
       );
     }
-    if (!cursor && res.sessions.length === 0) {
+    // A search cut short found nothing yet: the notice says so, and "No
+    // message matches" would be untrue.
+    if (!cursor && res.sessions.length === 0 && res.state !== "partial") {
       results.appendChild(
         emptyState(
           res.mode === "browse"

@@ -41,7 +41,11 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(f: ConsoleFixture, mode: Mode): Promise<Served> {
+async function serve(
+  f: ConsoleFixture,
+  mode: Mode,
+  extra: Partial<AppDeps> = {},
+): Promise<Served> {
   const auth: AppDeps["auth"] = {
     allowApply: mode === "apply",
     allowDestructive: false,
@@ -56,6 +60,7 @@ async function serve(f: ConsoleFixture, mode: Mode): Promise<Served> {
     indexPath: f.indexPath,
     auth,
     now: () => FIXTURE_NOW,
+    ...extra,
   });
   const seen: Served["seen"] = [];
   const recorded = {
@@ -588,6 +593,36 @@ Deno.test({
             await page.goForward();
             await page.locator(".entry.located").waitFor();
             match(page.url(), /open=.*locate=/);
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a search cut short by its time budget never claims no match",
+        async () => {
+          const f = await buildFixture();
+          // Each clock read is a second: the 150 ms budget runs out at once.
+          let clock = 0;
+          const served = await serve(f, "read-only", {
+            clock: () => (clock += 1000),
+          });
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".status .notice", { hasText: /Partial/ })
+              .waitFor();
+            equal(await page.locator(".results .group").count(), 0);
+            equal(
+              await page.locator(".results", { hasText: "No message matches" })
+                .count(),
+              0,
+            );
           } finally {
             await page.close();
             await served.close();
