@@ -41,6 +41,20 @@ function query(params) {
   return s ? `?${s}` : "";
 }
 
+// fetch() rejects with a bare "Failed to fetch" when nothing answers: say
+// what that means here. An abort passes through untouched.
+async function send(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    throw new ApiError(0, {
+      detail:
+        `The deja server at ${location.host} does not answer: is deja ui still running? Start it again, then reload`,
+    });
+  }
+}
+
 async function handle(res) {
   const text = await res.text();
   let body = null;
@@ -55,7 +69,7 @@ async function handle(res) {
 
 /** GET a JSON route. */
 export async function get(path, params, signal) {
-  const res = await fetch(path + query(params), {
+  const res = await send(path + query(params), {
     headers: { accept: "application/json" },
     credentials: "same-origin",
     ...(signal ? { signal } : {}),
@@ -71,7 +85,7 @@ export async function post(path, body) {
   };
   const t = token();
   if (t) headers.authorization = `Bearer ${t}`;
-  const res = await fetch(path, {
+  const res = await send(path, {
     method: "POST",
     headers,
     body: JSON.stringify(body ?? {}),

@@ -62,14 +62,19 @@ function navigate(next, { replace = false } = {}) {
   render();
 }
 
-/** Changes the query string without re-rendering (search box typing). */
-function setParams(next) {
+/**
+ * Changes the query string without re-rendering: in place for search box
+ * typing, as a history entry with `push` (opening a session, so Back
+ * closes it).
+ */
+function setParams(next, { push = false } = {}) {
   const qs = params();
   for (const [k, v] of Object.entries(next)) {
     if (v === undefined || v === null || v === "") qs.delete(k);
     else qs.set(k, String(v));
   }
-  history.replaceState(null, "", `?${qs.toString()}`);
+  if (push) history.pushState(null, "", `?${qs.toString()}`);
+  else history.replaceState(null, "", `?${qs.toString()}`);
 }
 
 function mode() {

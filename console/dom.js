@@ -116,6 +116,16 @@ export function highlighted(snippet, offset, ranges) {
   return frag;
 }
 
+/**
+ * One word for a POSIX shell, single-quoted unless it is plainly safe: a
+ * command offered for copying must not run what a query or path holds.
+ */
+export function shellQuote(word) {
+  const s = String(word);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
 /** A command in a code block with a Copy button. */
 export function copyable(command) {
   const code = h("code", {}, visible(command));
@@ -153,8 +163,12 @@ export function age(ms, now = Date.now()) {
 /** A local date-time. */
 export function when(ms) {
   if (ms === null || ms === undefined) return "—";
+  // Date and time both local: toISOString() is UTC, a day off at night.
   const d = new Date(ms);
-  return `${d.toISOString().slice(0, 10)} ${d.toTimeString().slice(0, 5)}`;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${
+    two(d.getHours())
+  }:${two(d.getMinutes())}`;
 }
 
 /** A short hash. */

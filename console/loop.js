@@ -12,6 +12,7 @@ import {
   copyable,
   emptyState,
   h,
+  shellQuote,
   short,
   visible,
   when,
@@ -54,7 +55,7 @@ function paramText(p) {
 }
 
 function memPath(ctx) {
-  return ctx.config?.paths?.memory ?? "memory.db";
+  return shellQuote(ctx.config?.paths?.memory ?? "memory.db");
 }
 
 function problemText(err) {

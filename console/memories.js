@@ -8,6 +8,7 @@ import {
   clear,
   emptyState,
   h,
+  shellQuote,
   short,
   visible,
   when,
@@ -194,7 +195,7 @@ export async function renderMemories(root, ctx) {
           "No memory file yet",
           "The console browses the memory file given with --db.",
           `deja init --db ${
-            ctx.config?.paths?.memory ?? "memory.db"
+            shellQuote(ctx.config?.paths?.memory ?? "memory.db")
           } --template coding-agent`,
         ),
       );
@@ -264,7 +265,7 @@ export async function renderMemories(root, ctx) {
             ? "Clear the filters."
             : "Remember something or capture tool calls.",
           `deja remember "what to keep" --db ${
-            ctx.config?.paths?.memory ?? "memory.db"
+            shellQuote(ctx.config?.paths?.memory ?? "memory.db")
           }`,
         ),
       );

@@ -1,6 +1,15 @@
 // Overview: the memory health report, the activation ladder, loop status,
 // the transcript index and the effective (read-only) policy.
-import { age, badge, card, copyable, emptyState, h, when } from "./dom.js";
+import {
+  age,
+  badge,
+  card,
+  copyable,
+  emptyState,
+  h,
+  shellQuote,
+  when,
+} from "./dom.js";
 import * as api from "./api.js";
 
 function table(rows, head) {
@@ -38,7 +47,7 @@ export async function renderOverview(root, ctx) {
     api.get("/api/loop/analyzers"),
     ctx.config ? Promise.resolve(ctx.config) : api.get("/api/config"),
   ]);
-  const memPath = config?.paths?.memory ?? "memory.db";
+  const memPath = shellQuote(config?.paths?.memory ?? "memory.db");
   root.appendChild(h("h1", {}, "Overview"));
   const grid = h("div", { class: "grid" });
   root.appendChild(grid);

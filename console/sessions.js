@@ -10,6 +10,7 @@ import {
   emptyState,
   h,
   highlighted,
+  shellQuote,
   visible,
   when,
 } from "./dom.js";
@@ -79,7 +80,7 @@ export async function renderSessions(root, ctx) {
         params.locate = hit.locate;
         hitRanges.set(hit.locate, hit.ranges);
       } else params.locate = "";
-      ctx.setParams(params);
+      ctx.setParams(params, { push: true });
       loadReader(g.session_key, hit?.locate ?? null, 0);
     };
     return h(
@@ -220,7 +221,9 @@ export async function renderSessions(root, ctx) {
         ),
       );
     }
-    if (!cursor && res.sessions.length === 0) {
+    // A search cut short found nothing yet: the notice says so, and "No
+    // message matches" would be untrue.
+    if (!cursor && res.sessions.length === 0 && res.state !== "partial") {
       results.appendChild(
         emptyState(
           res.mode === "browse"
@@ -232,8 +235,7 @@ export async function renderSessions(root, ctx) {
           res.mode === "browse"
             ? "deja sources"
             : `deja search ${
-              res.query.terms.map((t) => (/\s/.test(t) ? JSON.stringify(t) : t))
-                .join(" ")
+              res.query.terms.map(shellQuote).join(" ")
             } --role tool-output`,
         ),
       );

@@ -41,7 +41,11 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(f: ConsoleFixture, mode: Mode): Promise<Served> {
+async function serve(
+  f: ConsoleFixture,
+  mode: Mode,
+  extra: Partial<AppDeps> = {},
+): Promise<Served> {
   const auth: AppDeps["auth"] = {
     allowApply: mode === "apply",
     allowDestructive: false,
@@ -56,6 +60,7 @@ async function serve(f: ConsoleFixture, mode: Mode): Promise<Served> {
     indexPath: f.indexPath,
     auth,
     now: () => FIXTURE_NOW,
+    ...extra,
   });
   const seen: Served["seen"] = [];
   const recorded = {
@@ -438,6 +443,186 @@ Deno.test({
             } finally {
               lock.close();
             }
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "times read in the browser's zone: date and clock agree",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          // UTC-8: 03:30 UTC on the 21st is 19:30 on the 20th here.
+          const context = await browser.newContext({
+            viewport: { width: 1360, height: 900 },
+            timezoneId: "America/Los_Angeles",
+          });
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".group .hit").first().waitFor();
+            const shown = await page.evaluate(async () => {
+              const dom = await import("/dom.js");
+              return dom.when(Date.UTC(2026, 10, 21, 3, 30));
+            });
+            equal(shown, "2026-11-20 19:30");
+          } finally {
+            await context.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a command offered for copying quotes what the query holds",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            // A link someone sent: the no-match hint must not run `touch`.
+            const q = "zzq$(touch${IFS}pwned) it's";
+            await page.goto(
+              `${served.url}/?tab=sessions&q=${encodeURIComponent(q)}`,
+            );
+            const code = page.locator(".results .empty .cmd code");
+            await code.waitFor();
+            equal(
+              await code.textContent(),
+              "deja search 'zzq$(touch${IFS}pwned)' 'it'\\''s' --role tool-output",
+            );
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a stopped server is named, not 'Failed to fetch'",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".group .hit").first().waitFor();
+            await served.close();
+            await page.fill("#search", "timeout");
+            await page.press("#search", "Enter");
+            const status = page.locator(".status .error");
+            await status.waitFor();
+            match(
+              (await status.textContent()) ?? "",
+              /does not answer: is deja ui still running\?/,
+            );
+            await page.click('#tabs button[data-tab="loop"]');
+            await page.locator("main .empty.error").waitFor();
+            match(
+              (await page.locator("main .empty.error").textContent()) ?? "",
+              /does not answer/,
+            );
+          } finally {
+            await page.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a phone-width page never scrolls sideways: wide tables scroll alone",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 375, height: 740 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            for (
+              const [view, table] of [
+                ["tab=loop", "table.queue"],
+                ["tab=loop&view=outcomes", "table.outcomes"],
+                ["tab=setup", "main table"],
+              ] as const
+            ) {
+              await page.goto(`${served.url}/?${view}`);
+              await page.locator(table).first().waitFor();
+              equal(
+                await page.evaluate("document.documentElement.scrollWidth"),
+                375,
+                `${view} fits the screen`,
+              );
+            }
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "Back closes the session a hit opened; Forward reopens it",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "read-only");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=overview`);
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            const hit = page.locator(".group .hit").first();
+            await hit.waitFor();
+            await hit.click();
+            await page.locator(".entry.located").waitFor();
+            await page.goBack();
+            await page.locator(".group .hit").first().waitFor();
+            match(page.url(), /tab=sessions&q=email$/);
+            ok(await page.locator(".reader").isHidden(), "the reader closed");
+            await page.goForward();
+            await page.locator(".entry.located").waitFor();
+            match(page.url(), /open=.*locate=/);
+          } finally {
+            await page.close();
+            await served.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a search cut short by its time budget never claims no match",
+        async () => {
+          const f = await buildFixture();
+          // Each clock read is a second: the 150 ms budget runs out at once.
+          let clock = 0;
+          const served = await serve(f, "read-only", {
+            clock: () => (clock += 1000),
+          });
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=sessions&q=email`);
+            await page.locator(".status .notice", { hasText: /Partial/ })
+              .waitFor();
+            equal(await page.locator(".results .group").count(), 0);
+            equal(
+              await page.locator(".results", { hasText: "No message matches" })
+                .count(),
+              0,
+            );
           } finally {
             await page.close();
             await served.close();

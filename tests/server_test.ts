@@ -281,16 +281,16 @@ Deno.test("createApp() with a token reviews but applies only with --allow-apply"
         (await call(app, "POST", "/api/loop/review", { body })).status,
         401,
       );
-      equal(
-        (await call(app, "POST", "/api/loop/review", { body, token: "wrong" }))
-          .status,
-        401,
-      );
-      equal(
-        (await call(app, "POST", "/api/loop/review", { body, basic: "wrong" }))
-          .status,
-        401,
-      );
+      const missing = await call(app, "POST", "/api/loop/review", { body });
+      match(String(missing.body.detail), /needs the console's token/);
+      for (const wrong of [{ token: "wrong" }, { basic: "wrong" }]) {
+        const r = await call(app, "POST", "/api/loop/review", {
+          body,
+          ...wrong,
+        });
+        equal(r.status, 401);
+        match(String(r.body.detail), /token sent is not the console's token/);
+      }
     });
     await t.step("the body cannot name the actor", async () => {
       const r = await call(app, "POST", "/api/loop/review", {

@@ -200,7 +200,12 @@ export function authorize(req: Request, auth: AuthConfig, need: Need): void {
     );
   }
   if (!authenticated(req, auth)) {
-    throw new DejaError("SRV-E001", "This write needs the console's token", {
+    // A token that was sent but is not the one: say so, or "Signed in"
+    // looks right while every write fails.
+    const message = presentedToken(req) === undefined
+      ? "This write needs the console's token"
+      : "The token sent is not the console's token";
+    throw new DejaError("SRV-E001", message, {
       detail: {
         hint:
           `Send Authorization: Bearer <token>, or Basic with the token as password (the value of $${
