@@ -26,7 +26,12 @@ export const INDEX_FORMAT = 5;
  */
 export const RECORD_SLOTS = 2 ** 26;
 
-/** Rowids per record ordinal: room for the role's code. */
+/**
+ * Rowids per record ordinal: room for the role's code. The low bits of a
+ * rowid are read with masks (`rowid & 7`), not `%`: rowids pass 2^31, where
+ * `%` is a floating-point remainder about 3× slower per posting, while a
+ * bitwise operator takes a double's low 32 bits exactly.
+ */
 const ROLE_SLOTS = 8;
 
 /** Each role's code in a rowid. */
@@ -95,7 +100,7 @@ export function sessionOfRecord(rowid: number): number {
  * @returns The ordinal (from 0).
  */
 export function ordinalOfRecord(rowid: number): number {
-  return Math.floor((rowid % RECORD_SLOTS) / ROLE_SLOTS);
+  return Math.floor((rowid & (RECORD_SLOTS - 1)) / ROLE_SLOTS);
 }
 
 /**
@@ -105,7 +110,7 @@ export function ordinalOfRecord(rowid: number): number {
  * @returns The role (assistant for a code no role has, which no writer makes).
  */
 export function roleOfRecord(rowid: number): Role {
-  return ROLE_OF_CODE[rowid % ROLE_SLOTS] ?? "assistant";
+  return ROLE_OF_CODE[rowid & (ROLE_SLOTS - 1)] ?? "assistant";
 }
 
 /**
@@ -115,7 +120,7 @@ export function roleOfRecord(rowid: number): Role {
  * @returns True for a user turn.
  */
 export function isUserRecord(rowid: number): boolean {
-  return rowid % ROLE_SLOTS === ROLE_CODE.user;
+  return (rowid & (ROLE_SLOTS - 1)) === ROLE_CODE.user;
 }
 
 /**

@@ -35,7 +35,16 @@ Deno.test("openIndex() tells how to recover from a file that is no database", as
 });
 
 Deno.test("a record rowid says its session, ordinal and role, in record order", () => {
-  const session = 2 ** 26; // far past any real index: still exact
+  // Rowids below and past 2^31 and 2^32 (read with bit masks), up to the
+  // last session whose rowids stay exact.
+  for (const session of [0, 1, 31, 33, 64, 2 ** 26, 2 ** 27 - 1]) {
+    rowidsOfOneSession(session);
+  }
+  throws(() => recordRowid(1, RECORD_SLOTS / 8, "user"), RangeError);
+  throws(() => recordRowid(1, 0, "note"), /Unknown record role "note"/);
+});
+
+function rowidsOfOneSession(session: number): void {
   let last = -1;
   for (const ordinal of [0, 1, 2, 1000, RECORD_SLOTS / 8 - 1]) {
     for (const role of ROLES) {
@@ -53,6 +62,4 @@ Deno.test("a record rowid says its session, ordinal and role, in record order", 
     ok(lowest > last);
     last = Math.max(...ROLES.map((r) => recordRowid(session, ordinal, r)));
   }
-  throws(() => recordRowid(1, RECORD_SLOTS / 8, "user"), RangeError);
-  throws(() => recordRowid(1, 0, "note"), /Unknown record role "note"/);
-});
+}
