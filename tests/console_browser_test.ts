@@ -161,17 +161,31 @@ Deno.test({
         "--disable-background-networking",
       ],
     });
+    /**
+     * A console served over a fresh fixture and a page of the browser on it,
+     * both closed after `use`.
+     */
+    const onPage = async (
+      mode: Mode,
+      use: (page: Page, served: Served, f: ConsoleFixture) => Promise<void>,
+      viewport = { width: 1360, height: 900 },
+    ): Promise<void> => {
+      const f = await buildFixture();
+      const served = await serve(f, mode);
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(20_000);
+      try {
+        await use(page, served, f);
+      } finally {
+        await page.close();
+        await served.close();
+      }
+    };
     try {
       await t.step(
         "search → open hit → approve → apply → rollback",
-        async () => {
-          const f = await buildFixture();
-          const served = await serve(f, "apply");
-          const page = await browser.newPage({
-            viewport: { width: 1360, height: 900 },
-          });
-          page.setDefaultTimeout(20_000);
-          try {
+        () =>
+          onPage("apply", async (page, served) => {
             await page.goto(`${served.url}/?tab=sessions&q=email`);
             const hit = page.locator(".group .hit").first();
             await hit.waitFor();
@@ -222,11 +236,7 @@ Deno.test({
             );
             await page.waitForSelector('.badge:text-is("chain verified")');
             await shot(page, shots, "detail-audit");
-          } finally {
-            await page.close();
-            await served.close();
-          }
-        },
+          }),
       );
 
       await t.step(
@@ -345,14 +355,8 @@ Deno.test({
 
       await t.step(
         "keyboard: j/k move through the queue, Enter opens, / focuses search",
-        async () => {
-          const f = await buildFixture();
-          const served = await serve(f, "read-only");
-          const page = await browser.newPage({
-            viewport: { width: 1360, height: 900 },
-          });
-          page.setDefaultTimeout(20_000);
-          try {
+        () =>
+          onPage("read-only", async (page, served) => {
             await page.goto(`${served.url}/?tab=loop`);
             const rows = page.locator("table.queue tbody tr");
             await rows.first().waitFor();
@@ -399,11 +403,7 @@ Deno.test({
               "dark",
             );
             await shot(page, shots, "overview-dark");
-          } finally {
-            await page.close();
-            await served.close();
-          }
-        },
+          }),
       );
 
       await t.step(
@@ -479,14 +479,8 @@ Deno.test({
 
       await t.step(
         "a command offered for copying quotes what the query holds",
-        async () => {
-          const f = await buildFixture();
-          const served = await serve(f, "read-only");
-          const page = await browser.newPage({
-            viewport: { width: 1360, height: 900 },
-          });
-          page.setDefaultTimeout(20_000);
-          try {
+        () =>
+          onPage("read-only", async (page, served) => {
             // A link someone sent: the no-match hint must not run `touch`.
             const q = "zzq$(touch${IFS}pwned) it's";
             await page.goto(
@@ -498,11 +492,7 @@ Deno.test({
               await code.textContent(),
               "deja search 'zzq$(touch${IFS}pwned)' 'it'\\''s' --role tool-output",
             );
-          } finally {
-            await page.close();
-            await served.close();
-          }
-        },
+          }),
       );
 
       await t.step(
@@ -540,14 +530,8 @@ Deno.test({
 
       await t.step(
         "a phone-width page never scrolls sideways: wide tables scroll alone",
-        async () => {
-          const f = await buildFixture();
-          const served = await serve(f, "read-only");
-          const page = await browser.newPage({
-            viewport: { width: 375, height: 740 },
-          });
-          page.setDefaultTimeout(20_000);
-          try {
+        () =>
+          onPage("read-only", async (page, served) => {
             for (
               const [view, table] of [
                 ["tab=loop", "table.queue"],
@@ -563,23 +547,13 @@ Deno.test({
                 `${view} fits the screen`,
               );
             }
-          } finally {
-            await page.close();
-            await served.close();
-          }
-        },
+          }, { width: 375, height: 740 }),
       );
 
       await t.step(
         "Back closes the session a hit opened; Forward reopens it",
-        async () => {
-          const f = await buildFixture();
-          const served = await serve(f, "read-only");
-          const page = await browser.newPage({
-            viewport: { width: 1360, height: 900 },
-          });
-          page.setDefaultTimeout(20_000);
-          try {
+        () =>
+          onPage("read-only", async (page, served) => {
             await page.goto(`${served.url}/?tab=overview`);
             await page.goto(`${served.url}/?tab=sessions&q=email`);
             const hit = page.locator(".group .hit").first();
@@ -593,11 +567,7 @@ Deno.test({
             await page.goForward();
             await page.locator(".entry.located").waitFor();
             match(page.url(), /open=.*locate=/);
-          } finally {
-            await page.close();
-            await served.close();
-          }
-        },
+          }),
       );
 
       await t.step(

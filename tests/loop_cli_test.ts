@@ -677,41 +677,13 @@ Deno.test("capture tool-call and import --format tool-log feed the tool-failure 
       { role: "tool", tool_call_id: "c2", content: '{"refund":"re_1"}' },
     ].map((l) => JSON.stringify(l)).join("\n") + "\n",
   );
-  const imported = await deja([
-    "import",
-    "--format",
-    "tool-log",
-    log,
-    "--db",
-    db,
-    "--json",
-  ]);
+  const importLog = ["import", "--format", "tool-log", log, "--db", db];
+  const imported = await deja([...importLog, "--json"]);
   equal(imported.code, 0, imported.err);
   equal(JSON.parse(imported.out)[0].stored, 2);
-  equal(
-    JSON.parse(
-      (await deja([
-        "import",
-        "--format",
-        "tool-log",
-        log,
-        "--db",
-        db,
-        "--json",
-      ])).out,
-    )[0].stored,
-    0,
-  );
-  const again = await deja([
-    "import",
-    "--format",
-    "tool-log",
-    log,
-    "--db",
-    db,
-  ]);
+  equal(JSON.parse((await deja([...importLog, "--json"])).out)[0].stored, 0);
   match(
-    again.out,
+    (await deja(importLog)).out,
     /: 2 tool calls \(\d+ failed\) — 0 stored, 2 already imported, 0 lines skipped\n$/,
   );
   equal((await deja(["import", log, "--db", db])).code, 64);
