@@ -153,6 +153,11 @@ const ctx = {
   canReview,
   canApply,
   signIn,
+  /** A write refused the kept token: forget it, say "Sign in" again. */
+  forgetToken() {
+    api.setToken("");
+    header();
+  },
   refreshPending,
 };
 

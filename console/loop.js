@@ -444,6 +444,8 @@ async function renderDetail(root, ctx, hash) {
         h("p", { class: "error" }, `${err.status}: ${problemText(err)}`),
       );
       if (err.status === 401 && ctx.mode !== "read-only") {
+        // A token that did not open the write is no sign-in.
+        if (api.token()) ctx.forgetToken();
         out.appendChild(
           h("button", { type: "button", onClick: ctx.signIn }, "Sign in"),
         );

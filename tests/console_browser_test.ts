@@ -99,9 +99,9 @@ async function shot(page: Page, dir: string, name: string): Promise<void> {
   }
 }
 
-async function signIn(page: Page): Promise<void> {
+async function signIn(page: Page, token = TOKEN): Promise<void> {
   await page.click("#signin");
-  await page.fill("#signin-dialog input", TOKEN);
+  await page.fill("#signin-dialog input", token);
   await page.click('#signin-dialog button[value="ok"]');
   await page.waitForSelector("#signin:has-text('Signed in')");
 }
@@ -548,6 +548,24 @@ Deno.test({
               );
             }
           }, { width: 375, height: 740 }),
+      );
+
+      await t.step(
+        "a write the kept token does not open signs the tab out",
+        () =>
+          onPage("review", async (page, served) => {
+            await page.goto(`${served.url}/?tab=loop`);
+            await signIn(page, "not-the-token");
+            await openRec(page, served.url, /acme" holds 2 live values/);
+            await page.fill("#because", "eu-west-1 is the live region");
+            await page.click("#approve");
+            await page.locator("p.error", { hasText: /^401: / }).waitFor();
+            await page.waitForSelector("#signin:has-text('Sign in')");
+            equal(
+              await page.evaluate("sessionStorage.getItem('deja-token')"),
+              null,
+            );
+          }),
       );
 
       await t.step(

@@ -283,13 +283,22 @@ Deno.test("createApp() with a token reviews but applies only with --allow-apply"
       );
       const missing = await call(app, "POST", "/api/loop/review", { body });
       match(String(missing.body.detail), /needs the console's token/);
-      for (const wrong of [{ token: "wrong" }, { basic: "wrong" }]) {
+      match(missing.headers.get("www-authenticate") ?? "", /^Basic/);
+      // A Bearer client (the console) is challenged as one: a Basic
+      // challenge would hold its fetch behind the browser's login prompt.
+      for (
+        const [wrong, scheme] of [
+          [{ token: "wrong" }, /^Bearer .*invalid_token/],
+          [{ basic: "wrong" }, /^Basic/],
+        ] as const
+      ) {
         const r = await call(app, "POST", "/api/loop/review", {
           body,
           ...wrong,
         });
         equal(r.status, 401);
         match(String(r.body.detail), /token sent is not the console's token/);
+        match(r.headers.get("www-authenticate") ?? "", scheme);
       }
     });
     await t.step("the body cannot name the actor", async () => {

@@ -205,8 +205,13 @@ export function authorize(req: Request, auth: AuthConfig, need: Need): void {
     const message = presentedToken(req) === undefined
       ? "This write needs the console's token"
       : "The token sent is not the console's token";
+    // A client that sent a Bearer token (the console) is challenged as one:
+    // a Basic challenge would make the browser hold the request for its own
+    // login prompt instead of letting the page say what went wrong.
+    const bearer = /^bearer\s/i.test(req.headers.get("authorization") ?? "");
     throw new DejaError("SRV-E001", message, {
       detail: {
+        ...(bearer ? { challenge: "Bearer" } : {}),
         hint:
           `Send Authorization: Bearer <token>, or Basic with the token as password (the value of $${
             auth.tokenEnv ?? "the --token-env variable"

@@ -98,7 +98,12 @@ export function problemOf(
       "cache-control": "no-store",
     });
     if (status === 401) {
-      headers.set("www-authenticate", 'Basic realm="deja", charset="UTF-8"');
+      headers.set(
+        "www-authenticate",
+        err.detail?.challenge === "Bearer"
+          ? 'Bearer realm="deja", error="invalid_token"'
+          : 'Basic realm="deja", charset="UTF-8"',
+      );
     }
     if (status === 429 || status === 503) headers.set("retry-after", "1");
     return {
