@@ -21,6 +21,11 @@ import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readFileEdges } from "./_saved_output.ts";
+import {
+  type OpencodeCommand,
+  opencodeCommands,
+  typedCommand,
+} from "./_opencode_commands.ts";
 import { baseName, dirName, segments } from "./_paths.ts";
 import { xdgDataHome } from "./_roots.ts";
 import {
@@ -240,15 +245,23 @@ class OpencodeSession {
   #filesSeen = new Set<string>();
   #filesMessage = "";
   #savedDir: string | undefined;
+  #commands: readonly OpencodeCommand[];
 
   /**
    * @param path The store or session file.
    * @param meta The session row.
    * @param dataDir opencode's data directory, whose `tool-output/` holds
    * whole outputs the store keeps only a preview of.
+   * @param commands The custom slash commands the session could have run.
    */
-  constructor(path: string, meta: SessionMeta, dataDir?: string) {
+  constructor(
+    path: string,
+    meta: SessionMeta,
+    dataDir?: string,
+    commands: readonly OpencodeCommand[] = [],
+  ) {
     if (dataDir !== undefined) this.#savedDir = join(dataDir, "tool-output");
+    this.#commands = commands;
     let lineage: Lineage | undefined;
     let parent: string | undefined;
     if (meta.parent) {
@@ -316,6 +329,17 @@ class OpencodeSession {
     time: number | undefined,
   ): void {
     this.builder.add(role, cleanSpeech(text), this.opts(locator, time));
+  }
+
+  /**
+   * A user text: what the person typed, or `/name args` when it is the
+   * expanded template of a custom command they ran.
+   */
+  userText(text: string, locator: Locator, time: number | undefined): void {
+    const typed = this.#commands.length > 0
+      ? typedCommand(text, this.#commands)
+      : undefined;
+    this.speech("user", typed ?? text, locator, time);
   }
 
   /**
@@ -473,7 +497,7 @@ class OpencodeSession {
         // Synthetic parts are what opencode injects (file bodies, reminders).
         if (part.synthetic === true || part.ignored === true) return;
         const text = typeof part.text === "string" ? part.text : "";
-        if (role === "user") this.speech("user", text, locator, time);
+        if (role === "user") this.userText(text, locator, time);
         else if (role === "assistant") {
           this.speech(summary ? "summary" : "assistant", text, locator, time);
         }
@@ -491,8 +515,18 @@ class OpencodeSession {
           }
         }
         return;
+      case "subtask": {
+        // A command run as a sub-agent task: its only part, the template in
+        // `prompt`; what the person typed is `/command` and its arguments.
+        const command = str(part.command);
+        if (role !== "user" || !command) return;
+        const own = this.#commands.filter((c) => c.name === command);
+        const typed = typedCommand(str(part.prompt) ?? "", own);
+        this.speech("user", typed ?? `/${command}`, locator, time);
+        return;
+      }
       default:
-        // reasoning, file attachments, step markers, snapshots, subtasks.
+        // reasoning, file attachments, step markers, snapshots, agent parts.
         return;
     }
   }
@@ -623,6 +657,7 @@ function readV2(
   ]
     .filter((s) => s).join(", ");
   const sessions = new Map<string, OpencodeSession>();
+  const commandsOf = commandCache();
   const dropped = new Set<string>();
   let skipped = 0;
   for (
@@ -647,7 +682,12 @@ function readV2(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta, dirName(path));
+      session = new OpencodeSession(
+        path,
+        meta,
+        dirName(path),
+        commandsOf(meta.directory, options.source),
+      );
       sessions.set(sid, session);
     }
     const data = objectOf(textColumn(row.data));
@@ -657,8 +697,7 @@ function readV2(
     session.startOf(id);
     switch (textColumn(row.type)) {
       case "user":
-        session.speech(
-          "user",
+        session.userText(
           typeof data.text === "string" ? data.text : "",
           locator,
           time,
@@ -694,6 +733,23 @@ function readV2(
   return { sessions, skipped };
 }
 
+/** `opencodeCommands`, read once per working directory of a store. */
+function commandCache(): (
+  directory: string | undefined,
+  source: OpencodeParseOptions["source"],
+) => OpencodeCommand[] {
+  const seen = new Map<string, OpencodeCommand[]>();
+  return (directory, source) => {
+    const key = directory ?? "";
+    let commands = seen.get(key);
+    if (!commands) {
+      commands = opencodeCommands(directory, source);
+      seen.set(key, commands);
+    }
+    return commands;
+  };
+}
+
 /** The 1.x `message` + `part` rows of every session not already read from 2.0. */
 function readV1(
   store: Store,
@@ -709,6 +765,7 @@ function readV1(
   ]);
   requireColumns(store, "part", ["id", "message_id", "data"]);
   const sessions = new Map<string, OpencodeSession>();
+  const commandsOf = commandCache();
   const dropped = new Set<string>();
   let skipped = 0;
   let lastMessage = "";
@@ -743,7 +800,12 @@ function readV1(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta, dirName(path));
+      session = new OpencodeSession(
+        path,
+        meta,
+        dirName(path),
+        commandsOf(meta.directory, options.source),
+      );
       sessions.set(sid, session);
     }
     if (mid !== lastMessage) {
@@ -978,7 +1040,12 @@ export function parseOpencodeStorageSession(
       return { sessions: [], skipped: 0 };
     }
     const { storage, legacy } = storageOf(path);
-    const session = new OpencodeSession(path, meta, dirName(storage));
+    const session = new OpencodeSession(
+      path,
+      meta,
+      dirName(storage),
+      opencodeCommands(meta.directory, options.source),
+    );
     const messageDir = legacy
       ? join(storage, "session", "message", id)
       : join(storage, "message", id);
@@ -1205,7 +1272,9 @@ export const opencode: Harness = {
   // tool's URL or query is a command.
   // 4: the first releases' inline messages give their tool invocations,
   // error, summary flag and working directory (`metadata`).
-  revision: 4,
+  // 5: a custom slash command's expanded template (a user text part, or a
+  // command subtask's prompt) is read back as `/name args`.
+  revision: 5,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1213,10 +1282,10 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent/subtask parts (the user's text part holds the same prompt), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of a built-in (`/init`, `/review`) or `opencode.json` command and of a command file since removed (kept as the user's text), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
-      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`, a custom command's expanded template as the user text part and as a command `subtask` part), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
   },
 };

@@ -950,3 +950,103 @@ Deno.test("opencode reads the first releases' inline messages: tool invocations,
   equal(records[2]?.time, t + 2100);
   equal(records[3]?.time, t + 2900);
 });
+
+Deno.test("opencode keeps the slash command a person ran, not its template", async () => {
+  const root = await Deno.makeTempDir();
+  const project = join(root, "work", "vole-api");
+  const home = join(root, "home");
+  await writeTree(root, {
+    "work/vole-api/.opencode/command/triage.md":
+      "---\ndescription: Triage an issue\nagent: build\n---\nRead issue $ARGUMENTS in the tracker.\nCurrent branch: !`git branch --show-current`\nList the failing specs and propose the smallest fix.\n",
+    "home/.config/opencode/commands/release/notes.md":
+      "Draft release notes from $1 to $2, grouped by area.",
+    "home/.config/opencode/command/standup.md":
+      "Summarise yesterday's commits for the standup.",
+  });
+  const triage =
+    "Read issue VOLE-212 flaky burrow spec in the tracker.\nCurrent branch: main\nList the failing specs and propose the smallest fix.";
+  const user = (id: string, at: number, parts: unknown[]) => ({
+    message: {
+      id,
+      session_id: "ses_cmd",
+      time_created: at,
+      time_updated: at,
+      data: JSON.stringify({
+        role: "user",
+        time: { created: at },
+        agent: "build",
+        model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" },
+      }),
+    },
+    parts: parts.map((part, i) => ({
+      id: `prt_${id}_${i}`,
+      message_id: id,
+      session_id: "ses_cmd",
+      time_created: at,
+      time_updated: at,
+      data: JSON.stringify(part),
+    })),
+  });
+  const turns = [
+    user("msg_1", T0, [
+      { type: "text", text: triage },
+      {
+        type: "file",
+        mime: "text/plain",
+        filename: "spec/burrow_spec.ts",
+        url: "file:///work/vole-api/spec/burrow_spec.ts",
+      },
+    ]),
+    user("msg_2", T0 + 1000, [{
+      type: "text",
+      text: "Draft release notes from v1.4.0 to v1.5.0, grouped by area.",
+    }]),
+    user("msg_3", T0 + 2000, [{
+      type: "text",
+      text:
+        "Summarise yesterday's commits for the standup.\n\nonly the api repo",
+    }]),
+    user("msg_4", T0 + 3000, [{
+      type: "subtask",
+      agent: "general",
+      description: "Triage an issue",
+      command: "triage",
+      model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" },
+      prompt:
+        "Read issue VOLE-230 in the tracker.\nCurrent branch: main\nList the failing specs and propose the smallest fix.",
+    }]),
+    user("msg_5", T0 + 4000, [{
+      type: "text",
+      text: "Read issue VOLE-212 first, then fix it",
+    }]),
+  ];
+  const path = join(root, "opencode.db");
+  await writeFixtureDb(path, CURRENT_SCHEMA, [
+    {
+      table: "session",
+      rows: [{
+        id: "ses_cmd",
+        project_id: "prj",
+        slug: "amber-vole",
+        directory: project,
+        title: "Vole triage",
+        version: "1.18.5",
+        time_created: T0,
+        time_updated: T0 + 4000,
+      }],
+    },
+    { table: "message", rows: turns.map((t) => t.message) },
+    { table: "part", rows: turns.flatMap((t) => t.parts) },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, {
+    includeSubagents: true,
+    source: linuxHome(home),
+  });
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    ["user", "/triage VOLE-212 flaky burrow spec"],
+    ["user", "/release/notes v1.4.0 v1.5.0"],
+    ["user", "/standup only the api repo"],
+    ["user", "/triage VOLE-230"],
+    ["user", "Read issue VOLE-212 first, then fix it"],
+  ]);
+});
