@@ -716,7 +716,32 @@ function readV2(
             if (name) session.tool(name, obj(item.state), id, locator, time);
           }
         }
+        // A failed step (`finish: "error"`) keeps why it failed.
+        session.messageError(
+          { role: "assistant", error: data.error },
+          locator,
+          time,
+        );
         break;
+      case "shell": {
+        // A command the person ran with `!`: its line, then what it printed.
+        const command = str(data.command);
+        if (!command) break;
+        const ended = parseTime(obj(data.time).completed);
+        session.tool(
+          "shell",
+          {
+            status: ended === undefined ? "running" : "completed",
+            input: { command },
+            output: typeof data.output === "string" ? data.output : "",
+            time: { start: time, end: ended },
+          },
+          id,
+          locator,
+          time,
+        );
+        break;
+      }
       case "compaction":
         session.speech(
           "summary",
@@ -726,7 +751,8 @@ function readV2(
         );
         break;
       default:
-        // synthetic and system rows are harness-authored; idle marks the end of a turn.
+        // synthetic and system rows are harness-authored; idle marks the end
+        // of a turn; agent/model switches are settings.
         break;
     }
   }
@@ -1274,7 +1300,9 @@ export const opencode: Harness = {
   // error, summary flag and working directory (`metadata`).
   // 5: a custom slash command's expanded template (a user text part, or a
   // command subtask's prompt) is read back as `/name args`.
-  revision: 5,
+  // 6: 2.0 `shell` rows (a command the person ran with `!`) give the command
+  // and its output; a 2.0 step's error is kept as error tool-output.
+  revision: 6,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1282,9 +1310,9 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) as error tool-output, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of a built-in (`/init`, `/review`) or `opencode.json` command and of a command file since removed (kept as the user's text), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of a built-in (`/init`, `/review`) or `opencode.json` command and of a command file since removed (kept as the user's text), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle`/`agent-switched`/`model-switched` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
       "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`, a custom command's expanded template as the user text part and as a command `subtask` part), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
   },

@@ -1050,3 +1050,92 @@ Deno.test("opencode keeps the slash command a person ran, not its template", asy
     ["user", "Read issue VOLE-212 first, then fix it"],
   ]);
 });
+
+Deno.test("opencode 2.0: a command the person ran with ! and a failed step are kept", async () => {
+  const path = join(await Deno.makeTempDir(), "opencode.db");
+  const row = (id: string, seq: number, type: string, data: unknown) => ({
+    id,
+    session_id: "ses_v2_shell",
+    type,
+    seq,
+    time_created: T0 + seq * 1000,
+    time_updated: T0 + seq * 1000,
+    data: JSON.stringify(data),
+  });
+  await writeFixtureDb(
+    path,
+    `CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, fork_session_id text, fork_boundary text, slug text NOT NULL, directory text NOT NULL, path text, title text, version text NOT NULL, revert text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_idle integer, idle_outcome text);
+CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);`,
+    [
+      {
+        table: "session_v2",
+        rows: [{
+          id: "ses_v2_shell",
+          project_id: "prj",
+          slug: "amber-vole",
+          directory: "/home/dev/vole-api",
+          title: "Vole migrations",
+          version: "2.0.26",
+          time_created: T0,
+          time_updated: T0 + 5000,
+        }],
+      },
+      {
+        table: "session_message",
+        rows: [
+          row("msg_1", 1, "shell", {
+            callID: "call_sh1",
+            command: "deno task migrate --dry-run",
+            output: 'error: relation "burrows" does not exist\n',
+            time: { created: T0 + 1000, completed: T0 + 1800 },
+          }),
+          row("msg_2", 2, "user", {
+            text: "why does the migration fail?",
+            files: [],
+            time: { created: T0 + 2000 },
+          }),
+          row("msg_3", 3, "assistant", {
+            agent: "build",
+            model: { providerID: "anthropic", id: "claude-sonnet-4-5" },
+            content: [{ type: "text", text: "Checking the schema" }],
+            finish: "error",
+            error: {
+              type: "unknown",
+              message: "Provider returned 529: overloaded",
+            },
+            time: { created: T0 + 3000, completed: T0 + 3500 },
+          }),
+        ],
+      },
+    ],
+  );
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.map((r) => [
+      r.role,
+      r.text,
+      r.tool,
+      r.flags?.isError ?? false,
+      r.time,
+    ]),
+    [
+      ["command", "deno task migrate --dry-run", "shell", false, T0 + 1000],
+      [
+        "tool-output",
+        'error: relation "burrows" does not exist',
+        "shell",
+        false,
+        T0 + 1800,
+      ],
+      ["user", "why does the migration fail?", undefined, false, T0 + 2000],
+      ["assistant", "Checking the schema", undefined, false, T0 + 3000],
+      [
+        "tool-output",
+        "Provider returned 529: overloaded",
+        "model",
+        true,
+        T0 + 3000,
+      ],
+    ],
+  );
+});
