@@ -246,6 +246,7 @@ class OpencodeSession {
   #filesMessage = "";
   #savedDir: string | undefined;
   #commands: readonly OpencodeCommand[];
+  #lastModelError: string | undefined;
 
   /**
    * @param path The store or session file.
@@ -328,6 +329,7 @@ class OpencodeSession {
     locator: Locator,
     time: number | undefined,
   ): void {
+    this.#lastModelError = undefined;
     this.builder.add(role, cleanSpeech(text), this.opts(locator, time));
   }
 
@@ -348,11 +350,21 @@ class OpencodeSession {
    * it is kept as error output of the model call.
    */
   messageError(info: Json, locator: Locator, time: number | undefined): void {
-    if (info.role !== "assistant" || !isObject(info.error)) return;
-    const error = info.error;
+    if (info.role !== "assistant") return;
+    this.modelError(info.error, locator, time);
+  }
+
+  /**
+   * A model call's error (`APIError` and the like: the message under
+   * `data`), as error output of the model call, once for a run of the same
+   * failure (a retried call, then the error it ended with).
+   */
+  modelError(error: unknown, locator: Locator, time: number | undefined) {
+    if (!isObject(error)) return;
     const text = str(obj(error.data).message) ?? str(error.message) ??
       str(error.name);
-    if (!text) return;
+    if (!text || text === this.#lastModelError) return;
+    this.#lastModelError = text;
     this.builder.add(
       "tool-output",
       text,
@@ -514,6 +526,14 @@ class OpencodeSession {
             this.file(f, messageId, locator, time);
           }
         }
+        return;
+      case "retry":
+        // A model call opencode retried after a provider error.
+        this.modelError(
+          part.error,
+          locator,
+          parseTime(obj(part.time).created) ?? time,
+        );
         return;
       case "subtask": {
         // A command run as a sub-agent task: its only part, the template in
@@ -1302,7 +1322,9 @@ export const opencode: Harness = {
   // command subtask's prompt) is read back as `/name args`.
   // 6: 2.0 `shell` rows (a command the person ran with `!`) give the command
   // and its output; a 2.0 step's error is kept as error tool-output.
-  revision: 6,
+  // 7: a provider error opencode retried (`retry` part) is kept as error
+  // tool-output of the model call, once per run of the same failure.
+  revision: 7,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1310,7 +1332,7 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) as error tool-output, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) and a provider error opencode retried (`retry` parts) as error tool-output of the model call, once per run of the same failure, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
       "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of a built-in (`/init`, `/review`) or `opencode.json` command and of a command file since removed (kept as the user's text), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle`/`agent-switched`/`model-switched` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:

@@ -1139,3 +1139,50 @@ CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, typ
     ],
   );
 });
+
+Deno.test("opencode keeps a provider error opencode retried, once per run of it", async () => {
+  const overloaded = (attempt: number, at: number) => ({
+    type: "retry",
+    attempt,
+    error: {
+      name: "APIError",
+      data: {
+        message: "Overloaded",
+        statusCode: 529,
+        isRetryable: true,
+        responseBody: '{"type":"error","error":{"type":"overloaded_error"}}',
+      },
+    },
+    time: { created: at },
+  });
+  const path = await currentStore(await Deno.makeTempDir(), [
+    { type: "step-start", snapshot: "4b825dc6" },
+    overloaded(1, T0 + 2000),
+    overloaded(2, T0 + 4000),
+    {
+      type: "retry",
+      attempt: 3,
+      error: {
+        name: "APIError",
+        data: { message: "Rate limited", statusCode: 429, isRetryable: true },
+      },
+      time: { created: T0 + 8000 },
+    },
+    { type: "text", text: "The vole suite passes." },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.slice(1).map((r) => [
+      r.role,
+      r.text,
+      r.tool,
+      r.flags?.isError ?? false,
+      r.time,
+    ]),
+    [
+      ["tool-output", "Overloaded", "model", true, T0 + 2000],
+      ["tool-output", "Rate limited", "model", true, T0 + 8000],
+      ["assistant", "The vole suite passes.", undefined, false, T0 + 1000],
+    ],
+  );
+});
