@@ -16,40 +16,94 @@ import type { SourceEnv } from "../core/harness.ts";
 export interface OpencodeCommand {
   /** The command name: the file's path under `command/`, without `.md`. */
   name: string;
-  /** Matches an expansion; groups are the placeholders, in order. */
-  pattern: RegExp;
-  /** Each group's placeholder: `$ARGUMENTS`, `$1`…, or arguments appended. */
+  /** The template's text between its placeholders, in order. */
+  literals: RegExp[];
+  /** What stands between two literals: `$ARGUMENTS`, `$1`…, `shell` output, or `appended` arguments. */
   slots: string[];
 }
 
 const PLACEHOLDER = /\$ARGUMENTS|\$\d+|!`[^`]+`/g;
 
-/** A template compiled so that its expansions, trimmed, match it whole. */
-function compile(name: string, template: string): OpencodeCommand | undefined {
-  const body = template.trim();
-  if (!body) return undefined;
-  const literal = (s: string) =>
-    s.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("\\s*");
+/**
+ * The fewest characters (not counting spaces) a template must hold besides
+ * its placeholders: a shorter one (`Fix $ARGUMENTS`) reads like a prompt a
+ * person types, so it is not taken for one.
+ */
+const MIN_LITERAL = 24;
+
+/**
+ * Text matched word by word, whatever the spaces between the words: the
+ * first literal at the text's start (sticky), the last at its end.
+ */
+function literal(text: string, at: "start" | "middle" | "end"): RegExp {
+  const source = text.split(/\s+/).map((w) =>
+    w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  ).join("\\s*");
+  return at === "end"
+    ? new RegExp(`(?:${source})$`, "g")
+    : new RegExp(source, at === "start" ? "y" : "g");
+}
+
+/**
+ * A command template compiled to match its expansions.
+ *
+ * @param name The command name.
+ * @param template The command file's text (front matter is dropped).
+ * @returns The command, or undefined for an empty or too short template.
+ * @example
+ * ```ts
+ * import { opencodeCommand, typedCommand } from "./_opencode_commands.ts";
+ * import { equal } from "node:assert/strict";
+ * const fix = opencodeCommand("fix", "---\nagent: build\n---\nFix the issue $ARGUMENTS and add a regression test.");
+ * equal(typedCommand("Fix the issue #12 and add a regression test.", [fix!]), "/fix #12");
+ * ```
+ */
+export function opencodeCommand(
+  name: string,
+  template: string,
+): OpencodeCommand | undefined {
+  const text = body(template).trim();
+  if (text.replace(PLACEHOLDER, "").replace(/\s+/g, "").length < MIN_LITERAL) {
+    return undefined;
+  }
+  const literals: RegExp[] = [];
   const slots: string[] = [];
-  let source = "";
   let at = 0;
-  for (const m of body.matchAll(PLACEHOLDER)) {
-    source += literal(body.slice(at, m.index));
-    if (m[0].startsWith("!")) source += "[\\s\\S]*?"; // a shell command's output
-    else {
-      source += "([\\s\\S]*?)";
-      slots.push(m[0]);
-    }
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    literals.push(
+      literal(text.slice(at, m.index), literals.length ? "middle" : "start"),
+    );
+    slots.push(m[0].startsWith("!") ? "shell" : m[0]);
     at = m.index + m[0].length;
   }
-  source += literal(body.slice(at));
   if (slots.length === 0) {
     // Arguments given to a template without placeholders are appended.
-    source += "(?:\\s+([\\s\\S]*?))?";
+    literals.push(literal(text, "start"));
     slots.push("appended");
+    literals.push(literal("", "end"));
+  } else literals.push(literal(text.slice(at), "end"));
+  return { name, literals, slots };
+}
+
+/**
+ * What stands between a command's literals in a text: the first literal at
+ * its start, the last at its end, each other at its first place after the
+ * one before (one pass, no backtracking over a long text).
+ */
+function slotValues(
+  text: string,
+  literals: readonly RegExp[],
+): string[] | undefined {
+  let at = 0;
+  const values: string[] = [];
+  for (const [i, re] of literals.entries()) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) return undefined;
+    if (i > 0) values.push(text.slice(at, m.index));
+    at = m.index + m[0].length;
   }
-  return { name, pattern: new RegExp(`^${source}$`), slots };
+  return values;
 }
 
 /** The Markdown body of a command file: its front matter dropped. */
@@ -110,7 +164,7 @@ export function opencodeCommands(
           continue;
         }
         const name = file.replace(/\\/g, "/").replace(/\.md$/, "");
-        const command = compile(name, body(text));
+        const command = opencodeCommand(name, text);
         if (command) commands.push(command);
       }
     }
@@ -127,10 +181,11 @@ export function opencodeCommands(
  * @returns `/name args`, or undefined when no template matches.
  * @example
  * ```ts
- * import { typedCommand } from "./_opencode_commands.ts";
+ * import { opencodeCommand, typedCommand } from "./_opencode_commands.ts";
  * import { equal } from "node:assert/strict";
- * const fix = { name: "fix", pattern: /^Fix\s*issue\s*([\s\S]*?)\.$/, slots: ["$ARGUMENTS"] };
- * equal(typedCommand("Fix issue #12.", [fix]), "/fix #12");
+ * const notes = opencodeCommand("notes", "Draft release notes from $1 to $2, grouped by area.");
+ * equal(typedCommand("Draft release notes from v1 to v2, grouped by area.", [notes!]), "/notes v1 v2");
+ * equal(typedCommand("Draft the notes", [notes!]), undefined);
  * ```
  */
 export function typedCommand(
@@ -139,19 +194,28 @@ export function typedCommand(
 ): string | undefined {
   const trimmed = text.trim();
   for (const command of commands) {
-    const m = command.pattern.exec(trimmed);
-    if (!m) continue;
+    const values = slotValues(trimmed, command.literals);
+    if (!values) continue;
     const whole = command.slots.findIndex((s) =>
       s === "$ARGUMENTS" || s === "appended"
     );
-    let args = whole >= 0 ? m[whole + 1] ?? "" : "";
-    if (whole < 0) {
+    let args: string;
+    if (whole >= 0) {
+      const value = values[whole] ?? "";
+      // Appended arguments follow the template after a blank line.
+      if (command.slots[whole] === "appended" && value && !/^\s/.test(value)) {
+        continue;
+      }
+      args = value;
+    } else {
       // `$1`, `$2`…: one argument each, in order.
       const byPosition = new Map<number, string>();
       command.slots.forEach((s, i) => {
-        byPosition.set(Number(s.slice(1)), m[i + 1] ?? "");
+        if (s !== "shell") byPosition.set(Number(s.slice(1)), values[i] ?? "");
       });
-      args = [...byPosition].sort((a, b) => a[0] - b[0]).map(([, v]) => v)
+      args = [...byPosition].sort((a, b) => a[0] - b[0]).map(([, v]) =>
+        v.trim()
+      )
         .filter((v) => v).join(" ");
     }
     args = args.trim();

@@ -962,6 +962,8 @@ Deno.test("opencode keeps the slash command a person ran, not its template", asy
       "Draft release notes from $1 to $2, grouped by area.",
     "home/.config/opencode/command/standup.md":
       "Summarise yesterday's commits for the standup.",
+    // Too short to tell from a prompt a person types.
+    "home/.config/opencode/command/fix.md": "Fix $ARGUMENTS",
   });
   const triage =
     "Read issue VOLE-212 flaky burrow spec in the tracker.\nCurrent branch: main\nList the failing specs and propose the smallest fix.";
@@ -1019,6 +1021,7 @@ Deno.test("opencode keeps the slash command a person ran, not its template", asy
       type: "text",
       text: "Read issue VOLE-212 first, then fix it",
     }]),
+    user("msg_6", T0 + 5000, [{ type: "text", text: "Fix the burrow spec" }]),
   ];
   const path = join(root, "opencode.db");
   await writeFixtureDb(path, CURRENT_SCHEMA, [
@@ -1048,6 +1051,7 @@ Deno.test("opencode keeps the slash command a person ran, not its template", asy
     ["user", "/standup only the api repo"],
     ["user", "/triage VOLE-230"],
     ["user", "Read issue VOLE-212 first, then fix it"],
+    ["user", "Fix the burrow spec"],
   ]);
 });
 
