@@ -21,6 +21,11 @@ import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags, Session } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { readFileEdges } from "./_saved_output.ts";
+import {
+  type OpencodeCommand,
+  opencodeCommands,
+  typedCommand,
+} from "./_opencode_commands.ts";
 import { baseName, dirName, segments } from "./_paths.ts";
 import { xdgDataHome } from "./_roots.ts";
 import {
@@ -240,15 +245,24 @@ class OpencodeSession {
   #filesSeen = new Set<string>();
   #filesMessage = "";
   #savedDir: string | undefined;
+  #commands: readonly OpencodeCommand[];
+  #lastModelError: string | undefined;
 
   /**
    * @param path The store or session file.
    * @param meta The session row.
    * @param dataDir opencode's data directory, whose `tool-output/` holds
    * whole outputs the store keeps only a preview of.
+   * @param commands The custom slash commands the session could have run.
    */
-  constructor(path: string, meta: SessionMeta, dataDir?: string) {
+  constructor(
+    path: string,
+    meta: SessionMeta,
+    dataDir?: string,
+    commands: readonly OpencodeCommand[] = [],
+  ) {
     if (dataDir !== undefined) this.#savedDir = join(dataDir, "tool-output");
+    this.#commands = commands;
     let lineage: Lineage | undefined;
     let parent: string | undefined;
     if (meta.parent) {
@@ -315,7 +329,19 @@ class OpencodeSession {
     locator: Locator,
     time: number | undefined,
   ): void {
+    this.#lastModelError = undefined;
     this.builder.add(role, cleanSpeech(text), this.opts(locator, time));
+  }
+
+  /**
+   * A user text: what the person typed, or `/name args` when it is the
+   * expanded template of a custom command they ran.
+   */
+  userText(text: string, locator: Locator, time: number | undefined): void {
+    const typed = this.#commands.length > 0
+      ? typedCommand(text, this.#commands)
+      : undefined;
+    this.speech("user", typed ?? text, locator, time);
   }
 
   /**
@@ -324,11 +350,21 @@ class OpencodeSession {
    * it is kept as error output of the model call.
    */
   messageError(info: Json, locator: Locator, time: number | undefined): void {
-    if (info.role !== "assistant" || !isObject(info.error)) return;
-    const error = info.error;
+    if (info.role !== "assistant") return;
+    this.modelError(info.error, locator, time);
+  }
+
+  /**
+   * A model call's error (`APIError` and the like: the message under
+   * `data`), as error output of the model call, once for a run of the same
+   * failure (a retried call, then the error it ended with).
+   */
+  modelError(error: unknown, locator: Locator, time: number | undefined) {
+    if (!isObject(error)) return;
     const text = str(obj(error.data).message) ?? str(error.message) ??
       str(error.name);
-    if (!text) return;
+    if (!text || text === this.#lastModelError) return;
+    this.#lastModelError = text;
     this.builder.add(
       "tool-output",
       text,
@@ -473,7 +509,7 @@ class OpencodeSession {
         // Synthetic parts are what opencode injects (file bodies, reminders).
         if (part.synthetic === true || part.ignored === true) return;
         const text = typeof part.text === "string" ? part.text : "";
-        if (role === "user") this.speech("user", text, locator, time);
+        if (role === "user") this.userText(text, locator, time);
         else if (role === "assistant") {
           this.speech(summary ? "summary" : "assistant", text, locator, time);
         }
@@ -491,8 +527,26 @@ class OpencodeSession {
           }
         }
         return;
+      case "retry":
+        // A model call opencode retried after a provider error.
+        this.modelError(
+          part.error,
+          locator,
+          parseTime(obj(part.time).created) ?? time,
+        );
+        return;
+      case "subtask": {
+        // A command run as a sub-agent task: its only part, the template in
+        // `prompt`; what the person typed is `/command` and its arguments.
+        const command = str(part.command);
+        if (role !== "user" || !command) return;
+        const own = this.#commands.filter((c) => c.name === command);
+        const typed = typedCommand(str(part.prompt) ?? "", own);
+        this.speech("user", typed ?? `/${command}`, locator, time);
+        return;
+      }
       default:
-        // reasoning, file attachments, step markers, snapshots, subtasks.
+        // reasoning, file attachments, step markers, snapshots, agent parts.
         return;
     }
   }
@@ -623,6 +677,7 @@ function readV2(
   ]
     .filter((s) => s).join(", ");
   const sessions = new Map<string, OpencodeSession>();
+  const commandsOf = commandCache();
   const dropped = new Set<string>();
   let skipped = 0;
   for (
@@ -647,7 +702,12 @@ function readV2(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta, dirName(path));
+      session = new OpencodeSession(
+        path,
+        meta,
+        dirName(path),
+        commandsOf(meta.directory, options.source),
+      );
       sessions.set(sid, session);
     }
     const data = objectOf(textColumn(row.data));
@@ -657,8 +717,7 @@ function readV2(
     session.startOf(id);
     switch (textColumn(row.type)) {
       case "user":
-        session.speech(
-          "user",
+        session.userText(
           typeof data.text === "string" ? data.text : "",
           locator,
           time,
@@ -677,7 +736,32 @@ function readV2(
             if (name) session.tool(name, obj(item.state), id, locator, time);
           }
         }
+        // A failed step (`finish: "error"`) keeps why it failed.
+        session.messageError(
+          { role: "assistant", error: data.error },
+          locator,
+          time,
+        );
         break;
+      case "shell": {
+        // A command the person ran with `!`: its line, then what it printed.
+        const command = str(data.command);
+        if (!command) break;
+        const ended = parseTime(obj(data.time).completed);
+        session.tool(
+          "shell",
+          {
+            status: ended === undefined ? "running" : "completed",
+            input: { command },
+            output: typeof data.output === "string" ? data.output : "",
+            time: { start: time, end: ended },
+          },
+          id,
+          locator,
+          time,
+        );
+        break;
+      }
       case "compaction":
         session.speech(
           "summary",
@@ -687,11 +771,29 @@ function readV2(
         );
         break;
       default:
-        // synthetic and system rows are harness-authored; idle marks the end of a turn.
+        // synthetic and system rows are harness-authored; idle marks the end
+        // of a turn; agent/model switches are settings.
         break;
     }
   }
   return { sessions, skipped };
+}
+
+/** `opencodeCommands`, read once per working directory of a store. */
+function commandCache(): (
+  directory: string | undefined,
+  source: OpencodeParseOptions["source"],
+) => OpencodeCommand[] {
+  const seen = new Map<string, OpencodeCommand[]>();
+  return (directory, source) => {
+    const key = directory ?? "";
+    let commands = seen.get(key);
+    if (!commands) {
+      commands = opencodeCommands(directory, source);
+      seen.set(key, commands);
+    }
+    return commands;
+  };
 }
 
 /** The 1.x `message` + `part` rows of every session not already read from 2.0. */
@@ -709,6 +811,7 @@ function readV1(
   ]);
   requireColumns(store, "part", ["id", "message_id", "data"]);
   const sessions = new Map<string, OpencodeSession>();
+  const commandsOf = commandCache();
   const dropped = new Set<string>();
   let skipped = 0;
   let lastMessage = "";
@@ -743,7 +846,12 @@ function readV1(
         dropped.add(sid);
         continue;
       }
-      session = new OpencodeSession(path, meta, dirName(path));
+      session = new OpencodeSession(
+        path,
+        meta,
+        dirName(path),
+        commandsOf(meta.directory, options.source),
+      );
       sessions.set(sid, session);
     }
     if (mid !== lastMessage) {
@@ -978,7 +1086,12 @@ export function parseOpencodeStorageSession(
       return { sessions: [], skipped: 0 };
     }
     const { storage, legacy } = storageOf(path);
-    const session = new OpencodeSession(path, meta, dirName(storage));
+    const session = new OpencodeSession(
+      path,
+      meta,
+      dirName(storage),
+      opencodeCommands(meta.directory, options.source),
+    );
     const messageDir = legacy
       ? join(storage, "session", "message", id)
       : join(storage, "message", id);
@@ -1205,7 +1318,13 @@ export const opencode: Harness = {
   // tool's URL or query is a command.
   // 4: the first releases' inline messages give their tool invocations,
   // error, summary flag and working directory (`metadata`).
-  revision: 4,
+  // 5: a custom slash command's expanded template (a user text part, or a
+  // command subtask's prompt) is read back as `/name args`.
+  // 6: 2.0 `shell` rows (a command the person ran with `!`) give the command
+  // and its output; a 2.0 step's error is kept as error tool-output.
+  // 7: a provider error opencode retried (`retry` part) is kept as error
+  // tool-output of the model call, once per run of the same failure.
+  revision: 7,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1213,10 +1332,10 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure) as error tool-output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) and a provider error opencode retried (`retry` parts) as error tool-output of the model call, once per run of the same failure, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent/subtask parts (the user's text part holds the same prompt), the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of a built-in (`/init`, `/review`) or `opencode.json` command, of a command file since removed and of one under 24 characters besides its placeholders (too short to tell from a typed prompt), kept as the user's text, the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle`/`agent-switched`/`model-switched` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
-      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
+      "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`, a custom command's expanded template as the user text part and as a command `subtask` part), in src/sources/opencode_test.ts; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
   },
 };

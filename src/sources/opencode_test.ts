@@ -950,3 +950,243 @@ Deno.test("opencode reads the first releases' inline messages: tool invocations,
   equal(records[2]?.time, t + 2100);
   equal(records[3]?.time, t + 2900);
 });
+
+Deno.test("opencode keeps the slash command a person ran, not its template", async () => {
+  const root = await Deno.makeTempDir();
+  const project = join(root, "work", "vole-api");
+  const home = join(root, "home");
+  await writeTree(root, {
+    "work/vole-api/.opencode/command/triage.md":
+      "---\ndescription: Triage an issue\nagent: build\n---\nRead issue $ARGUMENTS in the tracker.\nCurrent branch: !`git branch --show-current`\nList the failing specs and propose the smallest fix.\n",
+    "home/.config/opencode/commands/release/notes.md":
+      "Draft release notes from $1 to $2, grouped by area.",
+    "home/.config/opencode/command/standup.md":
+      "Summarise yesterday's commits for the standup.",
+    // Too short to tell from a prompt a person types.
+    "home/.config/opencode/command/fix.md": "Fix $ARGUMENTS",
+  });
+  const triage =
+    "Read issue VOLE-212 flaky burrow spec in the tracker.\nCurrent branch: main\nList the failing specs and propose the smallest fix.";
+  const user = (id: string, at: number, parts: unknown[]) => ({
+    message: {
+      id,
+      session_id: "ses_cmd",
+      time_created: at,
+      time_updated: at,
+      data: JSON.stringify({
+        role: "user",
+        time: { created: at },
+        agent: "build",
+        model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" },
+      }),
+    },
+    parts: parts.map((part, i) => ({
+      id: `prt_${id}_${i}`,
+      message_id: id,
+      session_id: "ses_cmd",
+      time_created: at,
+      time_updated: at,
+      data: JSON.stringify(part),
+    })),
+  });
+  const turns = [
+    user("msg_1", T0, [
+      { type: "text", text: triage },
+      {
+        type: "file",
+        mime: "text/plain",
+        filename: "spec/burrow_spec.ts",
+        url: "file:///work/vole-api/spec/burrow_spec.ts",
+      },
+    ]),
+    user("msg_2", T0 + 1000, [{
+      type: "text",
+      text: "Draft release notes from v1.4.0 to v1.5.0, grouped by area.",
+    }]),
+    user("msg_3", T0 + 2000, [{
+      type: "text",
+      text:
+        "Summarise yesterday's commits for the standup.\n\nonly the api repo",
+    }]),
+    user("msg_4", T0 + 3000, [{
+      type: "subtask",
+      agent: "general",
+      description: "Triage an issue",
+      command: "triage",
+      model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" },
+      prompt:
+        "Read issue VOLE-230 in the tracker.\nCurrent branch: main\nList the failing specs and propose the smallest fix.",
+    }]),
+    user("msg_5", T0 + 4000, [{
+      type: "text",
+      text: "Read issue VOLE-212 first, then fix it",
+    }]),
+    user("msg_6", T0 + 5000, [{ type: "text", text: "Fix the burrow spec" }]),
+  ];
+  const path = join(root, "opencode.db");
+  await writeFixtureDb(path, CURRENT_SCHEMA, [
+    {
+      table: "session",
+      rows: [{
+        id: "ses_cmd",
+        project_id: "prj",
+        slug: "amber-vole",
+        directory: project,
+        title: "Vole triage",
+        version: "1.18.5",
+        time_created: T0,
+        time_updated: T0 + 4000,
+      }],
+    },
+    { table: "message", rows: turns.map((t) => t.message) },
+    { table: "part", rows: turns.flatMap((t) => t.parts) },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, {
+    includeSubagents: true,
+    source: linuxHome(home),
+  });
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    ["user", "/triage VOLE-212 flaky burrow spec"],
+    ["user", "/release/notes v1.4.0 v1.5.0"],
+    ["user", "/standup only the api repo"],
+    ["user", "/triage VOLE-230"],
+    ["user", "Read issue VOLE-212 first, then fix it"],
+    ["user", "Fix the burrow spec"],
+  ]);
+});
+
+Deno.test("opencode 2.0: a command the person ran with ! and a failed step are kept", async () => {
+  const path = join(await Deno.makeTempDir(), "opencode.db");
+  const row = (id: string, seq: number, type: string, data: unknown) => ({
+    id,
+    session_id: "ses_v2_shell",
+    type,
+    seq,
+    time_created: T0 + seq * 1000,
+    time_updated: T0 + seq * 1000,
+    data: JSON.stringify(data),
+  });
+  await writeFixtureDb(
+    path,
+    `CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, fork_session_id text, fork_boundary text, slug text NOT NULL, directory text NOT NULL, path text, title text, version text NOT NULL, revert text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_idle integer, idle_outcome text);
+CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);`,
+    [
+      {
+        table: "session_v2",
+        rows: [{
+          id: "ses_v2_shell",
+          project_id: "prj",
+          slug: "amber-vole",
+          directory: "/home/dev/vole-api",
+          title: "Vole migrations",
+          version: "2.0.26",
+          time_created: T0,
+          time_updated: T0 + 5000,
+        }],
+      },
+      {
+        table: "session_message",
+        rows: [
+          row("msg_1", 1, "shell", {
+            callID: "call_sh1",
+            command: "deno task migrate --dry-run",
+            output: 'error: relation "burrows" does not exist\n',
+            time: { created: T0 + 1000, completed: T0 + 1800 },
+          }),
+          row("msg_2", 2, "user", {
+            text: "why does the migration fail?",
+            files: [],
+            time: { created: T0 + 2000 },
+          }),
+          row("msg_3", 3, "assistant", {
+            agent: "build",
+            model: { providerID: "anthropic", id: "claude-sonnet-4-5" },
+            content: [{ type: "text", text: "Checking the schema" }],
+            finish: "error",
+            error: {
+              type: "unknown",
+              message: "Provider returned 529: overloaded",
+            },
+            time: { created: T0 + 3000, completed: T0 + 3500 },
+          }),
+        ],
+      },
+    ],
+  );
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.map((r) => [
+      r.role,
+      r.text,
+      r.tool,
+      r.flags?.isError ?? false,
+      r.time,
+    ]),
+    [
+      ["command", "deno task migrate --dry-run", "shell", false, T0 + 1000],
+      [
+        "tool-output",
+        'error: relation "burrows" does not exist',
+        "shell",
+        false,
+        T0 + 1800,
+      ],
+      ["user", "why does the migration fail?", undefined, false, T0 + 2000],
+      ["assistant", "Checking the schema", undefined, false, T0 + 3000],
+      [
+        "tool-output",
+        "Provider returned 529: overloaded",
+        "model",
+        true,
+        T0 + 3000,
+      ],
+    ],
+  );
+});
+
+Deno.test("opencode keeps a provider error opencode retried, once per run of it", async () => {
+  const overloaded = (attempt: number, at: number) => ({
+    type: "retry",
+    attempt,
+    error: {
+      name: "APIError",
+      data: {
+        message: "Overloaded",
+        statusCode: 529,
+        isRetryable: true,
+        responseBody: '{"type":"error","error":{"type":"overloaded_error"}}',
+      },
+    },
+    time: { created: at },
+  });
+  const path = await currentStore(await Deno.makeTempDir(), [
+    { type: "step-start", snapshot: "4b825dc6" },
+    overloaded(1, T0 + 2000),
+    overloaded(2, T0 + 4000),
+    {
+      type: "retry",
+      attempt: 3,
+      error: {
+        name: "APIError",
+        data: { message: "Rate limited", statusCode: 429, isRetryable: true },
+      },
+      time: { created: T0 + 8000 },
+    },
+    { type: "text", text: "The vole suite passes." },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.slice(1).map((r) => [
+      r.role,
+      r.text,
+      r.tool,
+      r.flags?.isError ?? false,
+      r.time,
+    ]),
+    [
+      ["tool-output", "Overloaded", "model", true, T0 + 2000],
+      ["tool-output", "Rate limited", "model", true, T0 + 8000],
+      ["assistant", "The vole suite passes.", undefined, false, T0 + 1000],
+    ],
+  );
+});
