@@ -782,3 +782,111 @@ Deno.test("parseGeminiChat() keeps the setup context and the interrupted-stream 
   // The folder the setup context names is the working directory.
   equal(s.cwd, "/home/dev/code/quayside");
 });
+
+Deno.test("parseGeminiChat() keeps hook and editor context out of what the person typed", async () => {
+  // Shapes from gemini-cli core/client.ts: a BeforeAgent hook's context is a
+  // `<hook_context>` part after the prompt, a SessionStart hook's and the IDE
+  // companion's editor state are history turns of their own (synced into the
+  // chat as user messages), and a non-interactive prompt may carry the
+  // SessionStart context in front of it.
+  const ide = [
+    "Here is the user's editor context as a JSON object. This is for your information only.",
+    "```json",
+    JSON.stringify(
+      {
+        activeFile: {
+          path: "/home/dev/kiln/src/temp.ts",
+          cursor: { line: 12, character: 4 },
+          selectedText: "const max = 1280;",
+        },
+        otherOpenFiles: ["/home/dev/kiln/README.md"],
+      },
+      null,
+      2,
+    ),
+    "```",
+  ].join("\n");
+  const delta = [
+    "Here is a summary of changes in the user's editor context, in JSON format. This is for your information only.",
+    "```json",
+    JSON.stringify(
+      {
+        changes: {
+          cursorMoved: {
+            path: "/home/dev/kiln/src/temp.ts",
+            cursor: { line: 30, character: 1 },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+    "```",
+  ].join("\n");
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-04T09:00:00Z" },
+    {
+      $set: {
+        messages: [
+          {
+            id: "h0",
+            type: "user",
+            content: [{
+              text: "<hook_context>branch main, 2 files dirty</hook_context>",
+            }],
+          },
+          { id: "e0", type: "user", content: [{ text: ide }] },
+        ],
+      },
+    },
+    {
+      id: "u1",
+      type: "user",
+      content: [{ text: "why does the kiln overheat?" }, {
+        text: "<hook_context>ticket KILN-7 is open</hook_context>",
+      }],
+    },
+    { id: "g1", type: "gemini", content: "The limit is 1280." },
+    { id: "e1", type: "user", content: [{ text: delta }] },
+    {
+      id: "u2",
+      type: "user",
+      content: [{
+        text:
+          "<hook_context>branch main</hook_context>\n\nlower it to 1200\n--- Content from referenced files ---\nContent from @src/temp.ts:\nconst max = 1280;",
+      }],
+      displayContent: [{
+        text: "<hook_context>branch main</hook_context>\n\nlower it to 1200",
+      }],
+    },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "why does the kiln overheat?"],
+    ["assistant", "The limit is 1280."],
+    ["user", "lower it to 1200"],
+  ]);
+});
+
+Deno.test("gemini checkpoint: editor context in the history is not a prompt", async () => {
+  const path = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-heat.json",
+    JSON.stringify([
+      {
+        role: "user",
+        parts: [{
+          text:
+            'Here is the user\'s editor context as a JSON object. This is for your information only.\n```json\n{\n  "activeFile": {\n    "path": "/home/dev/kiln/src/temp.ts"\n  }\n}\n```',
+        }],
+      },
+      { role: "user", parts: [{ text: "why does the kiln overheat?" }] },
+      { role: "model", parts: [{ text: "The limit is 1280." }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path))!;
+  const r = await kind.parse(path, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "why does the kiln overheat?"],
+    ["assistant", "The limit is 1280."],
+  ]);
+});
