@@ -69,6 +69,12 @@ function typedText(raw: string): string {
     .trim();
 }
 
+/**
+ * The prompt gemini-cli sends by itself after an invalid model stream
+ * (core/client.ts, `continueOnFailedApiCall`), recorded as a user message.
+ */
+const RETRY_PROMPT = "System: Please continue.";
+
 /** The model's stock reply to a compression summary; not something it said. */
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 
@@ -427,6 +433,7 @@ function emitMessage(
     // Newer builds record each tool-response turn as a `user` message; what
     // it holds is the tools' output (each call's `result` has it), not words.
     if (isToolResponseTurn(m.content)) return;
+    if (partsText(m.content).trim() === RETRY_PROMPT) return;
     const text = typedText(partsText(m.displayContent ?? m.content));
     if (SETUP_CONTEXT.test(text)) {
       const m = SETUP_CWD.exec(text);
@@ -769,6 +776,7 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       afterSetup = true;
       continue;
     }
+    if (content.role === "user" && text === RETRY_PROMPT) continue;
     if (content.role === "model") {
       tools.newMessage();
       if (!(afterSetup && text === SETUP_ACK)) {
@@ -889,14 +897,16 @@ export const gemini: Harness = {
   // the setup context's workspace folder is the working directory.
   // 5: hook context (`<hook_context>`) and the IDE companion's editor
   // context are not what the person typed.
-  revision: 5,
+  // 6: the CLI's own `System: Please continue.` after an invalid stream is
+  // not speech.
+  revision: 6,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
       "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`); a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
       "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts, hook and editor context from core/client.ts (no real `.jsonl` sample)",
   },

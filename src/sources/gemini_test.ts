@@ -890,3 +890,36 @@ Deno.test("gemini checkpoint: editor context in the history is not a prompt", as
     ["assistant", "The limit is 1280."],
   ]);
 });
+
+Deno.test("gemini: the CLI's own retry prompt after an invalid stream is not speech", async () => {
+  // core/client.ts sends `System: Please continue.` itself when the model's
+  // stream ended invalid; the chat records it as a user message, and a
+  // `/chat save` checkpoint holds it as a user turn.
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-05T09:00:00Z" },
+    { id: "u1", type: "user", content: [{ text: "tidy the flue notes" }] },
+    { id: "g1", type: "gemini", content: "" },
+    { id: "u2", type: "user", content: [{ text: "System: Please continue." }] },
+    { id: "g2", type: "gemini", content: "Tidied the flue notes." },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "tidy the flue notes"],
+    ["assistant", "Tidied the flue notes."],
+  ]);
+  const saved = await tempFileAt(
+    ".gemini/tmp/flue/checkpoint-notes.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: "tidy the flue notes" }] },
+      { role: "model", parts: [{ text: "" }] },
+      { role: "user", parts: [{ text: "System: Please continue." }] },
+      { role: "model", parts: [{ text: "Tidied the flue notes." }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "tidy the flue notes"],
+    ["assistant", "Tidied the flue notes."],
+  ]);
+});
