@@ -923,3 +923,36 @@ Deno.test("gemini: the CLI's own retry prompt after an invalid stream is not spe
     ["assistant", "Tidied the flue notes."],
   ]);
 });
+
+Deno.test("parseGeminiChat() records the files a current read_many_files call names under include", async () => {
+  // tools/definitions/coreTools.ts: `read_many_files` takes `include` (glob
+  // patterns or paths) where older builds took `paths`.
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-06T09:00:00Z" },
+    { id: "u1", type: "user", content: [{ text: "compare the kiln docs" }] },
+    {
+      id: "g1",
+      type: "gemini",
+      content: "",
+      toolCalls: [{
+        id: "c1",
+        name: "read_many_files",
+        args: { include: ["docs/kiln.md", "src/kiln/*.ts"] },
+        status: "success",
+        timestamp: "2026-03-06T09:00:02Z",
+        result: [{
+          functionResponse: {
+            id: "c1",
+            name: "read_many_files",
+            response: { output: "--- docs/kiln.md ---\nFire at 1200." },
+          },
+        }],
+      }],
+    },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.role === "files").map((r) => r.text),
+    ["docs/kiln.md", "src/kiln/*.ts"],
+  );
+});
