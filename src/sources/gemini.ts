@@ -77,6 +77,38 @@ function typedText(raw: string): string {
  */
 const RETRY_PROMPT = "System: Please continue.";
 
+/**
+ * What shell mode (`!command`) puts in history as a user turn: the command
+ * the person ran and what it printed (packages/cli ui/hooks/shellCommandProcessor.ts,
+ * `addShellCommandToGeminiHistory`; fenced since early builds).
+ */
+const SHELL_MODE =
+  /^I ran the following shell command:\n(?:```sh\n)?([\s\S]*?)(?:\n```)?\n\nThis produced the following result:\n(?:```\n)?([\s\S]*?)(?:\n```)?\s*$/;
+
+/**
+ * Records a shell-mode turn as the command the person ran and its output.
+ * The turn says no exit code, so none is claimed.
+ */
+function shellModeTurn(
+  tools: ToolRecorder,
+  text: string,
+  at: ToolEventAt,
+): boolean {
+  const m = SHELL_MODE.exec(text);
+  if (!m) return false;
+  tools.newMessage();
+  tools.call(undefined, "run_shell_command", { command: m[1] }, at);
+  tools.result(
+    undefined,
+    m[2] ?? "",
+    false,
+    at,
+    undefined,
+    "run_shell_command",
+  );
+  return true;
+}
+
 /** The model's stock reply to a compression summary; not something it said. */
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 
@@ -437,6 +469,7 @@ function emitMessage(
     if (isToolResponseTurn(m.content)) return;
     if (partsText(m.content).trim() === RETRY_PROMPT) return;
     const text = typedText(partsText(m.displayContent ?? m.content));
+    if (shellModeTurn(tools, text, at)) return;
     if (SETUP_CONTEXT.test(text)) {
       const m = SETUP_CWD.exec(text);
       const cwd = (m?.[1] ?? m?.[2])?.trim();
@@ -779,6 +812,13 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       continue;
     }
     if (content.role === "user" && text === RETRY_PROMPT) continue;
+    if (
+      content.role === "user" &&
+      shellModeTurn(tools, text, { locator, time: undefined })
+    ) {
+      afterSetup = false;
+      continue;
+    }
     if (content.role === "model") {
       tools.newMessage();
       if (!(afterSetup && text === SETUP_ACK)) {
@@ -902,12 +942,14 @@ export const gemini: Harness = {
   // 6: the CLI's own `System: Please continue.` after an invalid stream is
   // not speech.
   // 7: `read_many_files` calls of current builds (`include`) name their files.
-  revision: 7,
+  // 8: a shell-mode (`!command`) turn is the command the person ran and its
+  // output, not speech.
+  revision: 8,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
       "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:

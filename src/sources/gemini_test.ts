@@ -956,3 +956,55 @@ Deno.test("parseGeminiChat() records the files a current read_many_files call na
     ["docs/kiln.md", "src/kiln/*.ts"],
   );
 });
+
+Deno.test("gemini: a shell-mode turn is the command the person ran and its output", async () => {
+  // `!git status` puts this user turn in history (cli ui/hooks/
+  // shellCommandProcessor.ts); a history sync writes it into the chat.
+  const ran = [
+    "I ran the following shell command:",
+    "```sh",
+    "git status --short",
+    "```",
+    "",
+    "This produced the following result:",
+    "```",
+    " M src/kiln.ts",
+    "?? notes.md",
+    "```",
+  ].join("\n");
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-07T09:00:00Z" },
+    {
+      $set: {
+        messages: [{
+          id: "sh1",
+          type: "user",
+          timestamp: "2026-03-07T09:00:05Z",
+          content: [{ text: ran }],
+        }],
+      },
+    },
+    { id: "u1", type: "user", content: [{ text: "commit the kiln change" }] },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.tool]), [
+    ["command", "git status --short", "run_shell_command"],
+    ["tool-output", "M src/kiln.ts\n?? notes.md", "run_shell_command"],
+    ["user", "commit the kiln change", undefined],
+  ]);
+  equal(s.records[0]?.exitCode, undefined);
+  const saved = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-status.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: ran }] },
+      { role: "user", parts: [{ text: "commit the kiln change" }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["command", "git status --short"],
+    ["tool-output", "M src/kiln.ts\n?? notes.md"],
+    ["user", "commit the kiln change"],
+  ]);
+});
