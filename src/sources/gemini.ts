@@ -109,6 +109,14 @@ function shellModeTurn(
   return true;
 }
 
+/**
+ * A compression summary: the `<state_snapshot>` the model wrote, which it
+ * may precede by the `<scratchpad>` reasoning the compression prompt asks
+ * for first (services/chatCompressionService.ts, core/prompts.ts).
+ */
+const STATE_SNAPSHOT =
+  /^\s*(?:<scratchpad>[\s\S]*?<\/scratchpad>\s*)?(<state_snapshot>[\s\S]*)$/;
+
 /** The model's stock reply to a compression summary; not something it said. */
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 
@@ -479,8 +487,13 @@ function emitMessage(
       return;
     }
     state.afterSetup = false;
-    if (text.startsWith("<state_snapshot>")) {
-      builder.add("summary", text, { locator: entry.locator, time, ...extra });
+    const snapshot = STATE_SNAPSHOT.exec(text)?.[1];
+    if (snapshot !== undefined) {
+      builder.add("summary", snapshot, {
+        locator: entry.locator,
+        time,
+        ...extra,
+      });
       state.lastSummary = true;
       return;
     }
@@ -846,8 +859,9 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
     } else if (content.role === "user") {
       const typed = cleanSpeech(typedText(text));
       if (typed && firstPrompt === undefined) firstPrompt = typed;
-      if (typed.startsWith("<state_snapshot>")) {
-        builder.add("summary", typed, { locator });
+      const snapshot = STATE_SNAPSHOT.exec(typed)?.[1];
+      if (snapshot !== undefined) {
+        builder.add("summary", snapshot, { locator });
       } else builder.add("user", typed, { locator });
     } else skipped++;
     afterSetup = false;
@@ -944,12 +958,14 @@ export const gemini: Harness = {
   // 7: `read_many_files` calls of current builds (`include`) name their files.
   // 8: a shell-mode (`!command`) turn is the command the person ran and its
   // output, not speech.
-  revision: 8,
+  // 9: a compression summary the model opened with its scratchpad is a
+  // summary (the snapshot alone), not a user turn.
+  revision: 9,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
       "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:

@@ -1008,3 +1008,52 @@ Deno.test("gemini: a shell-mode turn is the command the person ran and its outpu
     ["user", "commit the kiln change"],
   ]);
 });
+
+Deno.test("gemini: a compression summary opened with the model's scratchpad is a summary", async () => {
+  // The compression prompt asks for a private <scratchpad> first, then the
+  // <state_snapshot>; the summary turn holds the model's whole answer.
+  const answer = [
+    "<scratchpad>",
+    "The user is tuning the kiln limit; 1200 was agreed.",
+    "</scratchpad>",
+    "",
+    "<state_snapshot>",
+    "    <overall_goal>Lower the kiln limit to 1200.</overall_goal>",
+    "</state_snapshot>",
+  ].join("\n");
+  const snapshot = answer.slice(answer.indexOf("<state_snapshot>"));
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-08T09:00:00Z" },
+    {
+      $set: {
+        messages: [
+          { id: "sum", type: "user", content: [{ text: answer }] },
+          {
+            id: "ack",
+            type: "gemini",
+            content: [{ text: "Got it. Thanks for the additional context!" }],
+          },
+        ],
+      },
+    },
+    { id: "u1", type: "user", content: [{ text: "now the door seal" }] },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["summary", snapshot],
+    ["user", "now the door seal"],
+  ]);
+  const saved = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-seal.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: answer }] },
+      { role: "user", parts: [{ text: "now the door seal" }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["summary", snapshot],
+    ["user", "now the door seal"],
+  ]);
+});
