@@ -810,8 +810,11 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
   const tools = new ToolRecorder(builder, DIALECT);
   let firstPrompt: string | undefined;
   let afterSetup = false;
+  let wasSummary = false;
   let skipped = 0;
   for (const [i, content] of history.entries()) {
+    const afterSummary = wasSummary;
+    wasSummary = false;
     if (!isObject(content) || !Array.isArray(content.parts)) {
       skipped++;
       continue;
@@ -834,7 +837,9 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
     }
     if (content.role === "model") {
       tools.newMessage();
-      if (!(afterSetup && text === SETUP_ACK)) {
+      const stock = (afterSetup && text === SETUP_ACK) ||
+        (afterSummary && text === COMPRESSION_ACK);
+      if (!stock) {
         builder.add("assistant", cleanSpeech(text), { locator });
       }
       for (const part of content.parts) {
@@ -862,6 +867,7 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       const snapshot = STATE_SNAPSHOT.exec(typed)?.[1];
       if (snapshot !== undefined) {
         builder.add("summary", snapshot, { locator });
+        wasSummary = true;
       } else builder.add("user", typed, { locator });
     } else skipped++;
     afterSetup = false;
@@ -960,12 +966,14 @@ export const gemini: Harness = {
   // output, not speech.
   // 9: a compression summary the model opened with its scratchpad is a
   // summary (the snapshot alone), not a user turn.
-  revision: 9,
+  // 10: a checkpoint's stock acknowledgement of a compression summary is not
+  // speech.
+  revision: 10,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context and the stock acknowledgements of it and of a compression summary dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
       "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:

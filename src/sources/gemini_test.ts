@@ -1057,3 +1057,35 @@ Deno.test("gemini: a compression summary opened with the model's scratchpad is a
     ["user", "now the door seal"],
   ]);
 });
+
+Deno.test("gemini checkpoint: the stock acknowledgement of a compression summary is not speech", async () => {
+  // chatCompressionService.ts follows the summary with a model turn
+  // `Got it. Thanks for the additional context!`; `/chat save` keeps both.
+  const path = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-after-compress.json",
+    JSON.stringify({
+      history: [
+        {
+          role: "user",
+          parts: [{
+            text:
+              "<state_snapshot>\n<overall_goal>Seal the kiln door.</overall_goal>\n</state_snapshot>",
+          }],
+        },
+        {
+          role: "model",
+          parts: [{ text: "Got it. Thanks for the additional context!" }],
+        },
+        { role: "user", parts: [{ text: "which gasket fits?" }] },
+        { role: "model", parts: [{ text: "The 12 mm rope gasket." }] },
+      ],
+    }),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path))!;
+  const r = await kind.parse(path, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => x.role), [
+    "summary",
+    "user",
+    "assistant",
+  ]);
+});
