@@ -42,13 +42,80 @@ const DIALECT: ToolDialect = {
   commandKeys: ["command"],
   pathTools: new Set(["read_file", "write_file", "read_many_files"]),
   pathKeys: ["file_path", "absolute_path", "path"],
-  pathListKeys: ["paths"],
+  // `read_many_files` took `paths` (plus optional `include` globs); current
+  // builds take only `include` (tools/definitions/coreTools.ts).
+  pathListKeys: ["paths", "include"],
   editTools: new Set(["replace", "edit"]),
   oldKeys: ["old_string"],
 };
 
 /** At-command file contents Gemini appends to the typed prompt. */
 const REFERENCED_FILES = "\n--- Content from referenced files ---";
+
+/**
+ * Context the CLI adds to a user turn, not typed by anyone: a hook's
+ * `additionalContext` (core/client.ts appends a BeforeAgent hook's as a
+ * `<hook_context>…</hook_context>` part; a SessionStart hook's is its own
+ * history turn, or prefixed to a non-interactive prompt) and the IDE
+ * companion's editor state (client.ts `getIdeContextParts`, a history turn of
+ * its own: the full state, then deltas; the JSON never starts a line with
+ * three backticks, so the first such line closes it).
+ */
+const INJECTED_CONTEXT =
+  /<hook_context>[\s\S]*?<\/hook_context>|Here is (?:the user's editor context as a JSON object|a summary of changes in the user's editor context, in JSON format)\. This is for your information only\.\n```json\n[\s\S]*?\n```/g;
+
+/** What the person typed of a user turn: without at-command file contents or injected context. */
+function typedText(raw: string): string {
+  const cut = raw.indexOf(REFERENCED_FILES);
+  return (cut === -1 ? raw : raw.slice(0, cut)).replace(INJECTED_CONTEXT, "")
+    .trim();
+}
+
+/**
+ * The prompt gemini-cli sends by itself after an invalid model stream
+ * (core/client.ts, `continueOnFailedApiCall`), recorded as a user message.
+ */
+const RETRY_PROMPT = "System: Please continue.";
+
+/**
+ * What shell mode (`!command`) puts in history as a user turn: the command
+ * the person ran and what it printed (packages/cli ui/hooks/shellCommandProcessor.ts,
+ * `addShellCommandToGeminiHistory`; fenced since early builds).
+ */
+const SHELL_MODE =
+  /^I ran the following shell command:\n(?:```sh\n)?([\s\S]*?)(?:\n```)?\n\nThis produced the following result:\n(?:```\n)?([\s\S]*?)(?:\n```)?\s*$/;
+
+/**
+ * Records a shell-mode turn as the command the person ran and its output.
+ * The turn says no exit code, so none is claimed.
+ */
+function shellModeTurn(
+  tools: ToolRecorder,
+  text: string,
+  at: ToolEventAt,
+): boolean {
+  const m = SHELL_MODE.exec(text);
+  if (!m) return false;
+  tools.newMessage();
+  tools.call(undefined, "run_shell_command", { command: m[1] }, at);
+  tools.result(
+    undefined,
+    m[2] ?? "",
+    false,
+    at,
+    undefined,
+    "run_shell_command",
+  );
+  return true;
+}
+
+/**
+ * A compression summary: the `<state_snapshot>` the model wrote, which it
+ * may precede by the `<scratchpad>` reasoning the compression prompt asks
+ * for first (services/chatCompressionService.ts, core/prompts.ts).
+ */
+const STATE_SNAPSHOT =
+  /^\s*(?:<scratchpad>[\s\S]*?<\/scratchpad>\s*)?(<state_snapshot>[\s\S]*)$/;
 
 /** The model's stock reply to a compression summary; not something it said. */
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
@@ -408,9 +475,9 @@ function emitMessage(
     // Newer builds record each tool-response turn as a `user` message; what
     // it holds is the tools' output (each call's `result` has it), not words.
     if (isToolResponseTurn(m.content)) return;
-    const raw = partsText(m.displayContent ?? m.content);
-    const cut = raw.indexOf(REFERENCED_FILES);
-    const text = (cut === -1 ? raw : raw.slice(0, cut)).trim();
+    if (partsText(m.content).trim() === RETRY_PROMPT) return;
+    const text = typedText(partsText(m.displayContent ?? m.content));
+    if (shellModeTurn(tools, text, at)) return;
     if (SETUP_CONTEXT.test(text)) {
       const m = SETUP_CWD.exec(text);
       const cwd = (m?.[1] ?? m?.[2])?.trim();
@@ -420,8 +487,13 @@ function emitMessage(
       return;
     }
     state.afterSetup = false;
-    if (text.startsWith("<state_snapshot>")) {
-      builder.add("summary", text, { locator: entry.locator, time, ...extra });
+    const snapshot = STATE_SNAPSHOT.exec(text)?.[1];
+    if (snapshot !== undefined) {
+      builder.add("summary", snapshot, {
+        locator: entry.locator,
+        time,
+        ...extra,
+      });
       state.lastSummary = true;
       return;
     }
@@ -652,7 +724,7 @@ async function parsePromptLog(path: string): Promise<ParseResult> {
       continue;
     }
     if (entry.type !== "user") continue;
-    const text = entry.message.trim();
+    const text = typedText(entry.message);
     // A bare slash command (`/quit`, `/stats`) drives the CLI; nobody said it.
     if (/^\/[\w:.-]+$/.test(text)) continue;
     let builder = builders.get(id);
@@ -738,8 +810,11 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
   const tools = new ToolRecorder(builder, DIALECT);
   let firstPrompt: string | undefined;
   let afterSetup = false;
+  let wasSummary = false;
   let skipped = 0;
   for (const [i, content] of history.entries()) {
+    const afterSummary = wasSummary;
+    wasSummary = false;
     if (!isObject(content) || !Array.isArray(content.parts)) {
       skipped++;
       continue;
@@ -752,9 +827,19 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
       afterSetup = true;
       continue;
     }
+    if (content.role === "user" && text === RETRY_PROMPT) continue;
+    if (
+      content.role === "user" &&
+      shellModeTurn(tools, text, { locator, time: undefined })
+    ) {
+      afterSetup = false;
+      continue;
+    }
     if (content.role === "model") {
       tools.newMessage();
-      if (!(afterSetup && text === SETUP_ACK)) {
+      const stock = (afterSetup && text === SETUP_ACK) ||
+        (afterSummary && text === COMPRESSION_ACK);
+      if (!stock) {
         builder.add("assistant", cleanSpeech(text), { locator });
       }
       for (const part of content.parts) {
@@ -777,13 +862,12 @@ async function parseCheckpoint(path: string): Promise<ParseResult> {
         );
       }
     } else if (content.role === "user") {
-      const cut = text.indexOf(REFERENCED_FILES);
-      const typed = cleanSpeech(
-        (cut === -1 ? text : text.slice(0, cut)).trim(),
-      );
+      const typed = cleanSpeech(typedText(text));
       if (typed && firstPrompt === undefined) firstPrompt = typed;
-      if (typed.startsWith("<state_snapshot>")) {
-        builder.add("summary", typed, { locator });
+      const snapshot = STATE_SNAPSHOT.exec(typed)?.[1];
+      if (snapshot !== undefined) {
+        builder.add("summary", snapshot, { locator });
+        wasSummary = true;
       } else builder.add("user", typed, { locator });
     } else skipped++;
     afterSetup = false;
@@ -873,15 +957,26 @@ export const gemini: Harness = {
   // interrupted-stream placeholder are not speech; a checkpoint's text
   // sent beside a function response is that tool's output;
   // the setup context's workspace folder is the working directory.
-  revision: 4,
+  // 5: hook context (`<hook_context>`) and the IDE companion's editor
+  // context are not what the person typed.
+  // 6: the CLI's own `System: Please continue.` after an invalid stream is
+  // not speech.
+  // 7: `read_many_files` calls of current builds (`include`) name their files.
+  // 8: a shell-mode (`!command`) turn is the command the person ran and its
+  // output, not speech.
+  // 9: a compression summary the model opened with its scratchpad is a
+  // summary (the snapshot alone), not a user turn.
+  // 10: a checkpoint's stock acknowledgement of a compression summary is not
+  // speech.
+  revision: 10,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries, sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context and the stock acknowledgements of it and of a compression summary dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
-      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts (no real `.jsonl` sample)",
+      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts, hook and editor context from core/client.ts (no real `.jsonl` sample)",
   },
 };

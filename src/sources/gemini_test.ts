@@ -782,3 +782,310 @@ Deno.test("parseGeminiChat() keeps the setup context and the interrupted-stream 
   // The folder the setup context names is the working directory.
   equal(s.cwd, "/home/dev/code/quayside");
 });
+
+Deno.test("parseGeminiChat() keeps hook and editor context out of what the person typed", async () => {
+  // Shapes from gemini-cli core/client.ts: a BeforeAgent hook's context is a
+  // `<hook_context>` part after the prompt, a SessionStart hook's and the IDE
+  // companion's editor state are history turns of their own (synced into the
+  // chat as user messages), and a non-interactive prompt may carry the
+  // SessionStart context in front of it.
+  const ide = [
+    "Here is the user's editor context as a JSON object. This is for your information only.",
+    "```json",
+    JSON.stringify(
+      {
+        activeFile: {
+          path: "/home/dev/kiln/src/temp.ts",
+          cursor: { line: 12, character: 4 },
+          selectedText: "const max = 1280;",
+        },
+        otherOpenFiles: ["/home/dev/kiln/README.md"],
+      },
+      null,
+      2,
+    ),
+    "```",
+  ].join("\n");
+  const delta = [
+    "Here is a summary of changes in the user's editor context, in JSON format. This is for your information only.",
+    "```json",
+    JSON.stringify(
+      {
+        changes: {
+          cursorMoved: {
+            path: "/home/dev/kiln/src/temp.ts",
+            cursor: { line: 30, character: 1 },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+    "```",
+  ].join("\n");
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-04T09:00:00Z" },
+    {
+      $set: {
+        messages: [
+          {
+            id: "h0",
+            type: "user",
+            content: [{
+              text: "<hook_context>branch main, 2 files dirty</hook_context>",
+            }],
+          },
+          { id: "e0", type: "user", content: [{ text: ide }] },
+        ],
+      },
+    },
+    {
+      id: "u1",
+      type: "user",
+      content: [{ text: "why does the kiln overheat?" }, {
+        text: "<hook_context>ticket KILN-7 is open</hook_context>",
+      }],
+    },
+    { id: "g1", type: "gemini", content: "The limit is 1280." },
+    { id: "e1", type: "user", content: [{ text: delta }] },
+    {
+      id: "u2",
+      type: "user",
+      content: [{
+        text:
+          "<hook_context>branch main</hook_context>\n\nlower it to 1200\n--- Content from referenced files ---\nContent from @src/temp.ts:\nconst max = 1280;",
+      }],
+      displayContent: [{
+        text: "<hook_context>branch main</hook_context>\n\nlower it to 1200",
+      }],
+    },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "why does the kiln overheat?"],
+    ["assistant", "The limit is 1280."],
+    ["user", "lower it to 1200"],
+  ]);
+});
+
+Deno.test("gemini checkpoint: editor context in the history is not a prompt", async () => {
+  const path = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-heat.json",
+    JSON.stringify([
+      {
+        role: "user",
+        parts: [{
+          text:
+            'Here is the user\'s editor context as a JSON object. This is for your information only.\n```json\n{\n  "activeFile": {\n    "path": "/home/dev/kiln/src/temp.ts"\n  }\n}\n```',
+        }],
+      },
+      { role: "user", parts: [{ text: "why does the kiln overheat?" }] },
+      { role: "model", parts: [{ text: "The limit is 1280." }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path))!;
+  const r = await kind.parse(path, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "why does the kiln overheat?"],
+    ["assistant", "The limit is 1280."],
+  ]);
+});
+
+Deno.test("gemini: the CLI's own retry prompt after an invalid stream is not speech", async () => {
+  // core/client.ts sends `System: Please continue.` itself when the model's
+  // stream ended invalid; the chat records it as a user message, and a
+  // `/chat save` checkpoint holds it as a user turn.
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-05T09:00:00Z" },
+    { id: "u1", type: "user", content: [{ text: "tidy the flue notes" }] },
+    { id: "g1", type: "gemini", content: "" },
+    { id: "u2", type: "user", content: [{ text: "System: Please continue." }] },
+    { id: "g2", type: "gemini", content: "Tidied the flue notes." },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "tidy the flue notes"],
+    ["assistant", "Tidied the flue notes."],
+  ]);
+  const saved = await tempFileAt(
+    ".gemini/tmp/flue/checkpoint-notes.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: "tidy the flue notes" }] },
+      { role: "model", parts: [{ text: "" }] },
+      { role: "user", parts: [{ text: "System: Please continue." }] },
+      { role: "model", parts: [{ text: "Tidied the flue notes." }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "tidy the flue notes"],
+    ["assistant", "Tidied the flue notes."],
+  ]);
+});
+
+Deno.test("parseGeminiChat() records the files a current read_many_files call names under include", async () => {
+  // tools/definitions/coreTools.ts: `read_many_files` takes `include` (glob
+  // patterns or paths) where older builds took `paths`.
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-06T09:00:00Z" },
+    { id: "u1", type: "user", content: [{ text: "compare the kiln docs" }] },
+    {
+      id: "g1",
+      type: "gemini",
+      content: "",
+      toolCalls: [{
+        id: "c1",
+        name: "read_many_files",
+        args: { include: ["docs/kiln.md", "src/kiln/*.ts"] },
+        status: "success",
+        timestamp: "2026-03-06T09:00:02Z",
+        result: [{
+          functionResponse: {
+            id: "c1",
+            name: "read_many_files",
+            response: { output: "--- docs/kiln.md ---\nFire at 1200." },
+          },
+        }],
+      }],
+    },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.role === "files").map((r) => r.text),
+    ["docs/kiln.md", "src/kiln/*.ts"],
+  );
+});
+
+Deno.test("gemini: a shell-mode turn is the command the person ran and its output", async () => {
+  // `!git status` puts this user turn in history (cli ui/hooks/
+  // shellCommandProcessor.ts); a history sync writes it into the chat.
+  const ran = [
+    "I ran the following shell command:",
+    "```sh",
+    "git status --short",
+    "```",
+    "",
+    "This produced the following result:",
+    "```",
+    " M src/kiln.ts",
+    "?? notes.md",
+    "```",
+  ].join("\n");
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-07T09:00:00Z" },
+    {
+      $set: {
+        messages: [{
+          id: "sh1",
+          type: "user",
+          timestamp: "2026-03-07T09:00:05Z",
+          content: [{ text: ran }],
+        }],
+      },
+    },
+    { id: "u1", type: "user", content: [{ text: "commit the kiln change" }] },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.tool]), [
+    ["command", "git status --short", "run_shell_command"],
+    ["tool-output", "M src/kiln.ts\n?? notes.md", "run_shell_command"],
+    ["user", "commit the kiln change", undefined],
+  ]);
+  equal(s.records[0]?.exitCode, undefined);
+  const saved = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-status.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: ran }] },
+      { role: "user", parts: [{ text: "commit the kiln change" }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["command", "git status --short"],
+    ["tool-output", "M src/kiln.ts\n?? notes.md"],
+    ["user", "commit the kiln change"],
+  ]);
+});
+
+Deno.test("gemini: a compression summary opened with the model's scratchpad is a summary", async () => {
+  // The compression prompt asks for a private <scratchpad> first, then the
+  // <state_snapshot>; the summary turn holds the model's whole answer.
+  const answer = [
+    "<scratchpad>",
+    "The user is tuning the kiln limit; 1200 was agreed.",
+    "</scratchpad>",
+    "",
+    "<state_snapshot>",
+    "    <overall_goal>Lower the kiln limit to 1200.</overall_goal>",
+    "</state_snapshot>",
+  ].join("\n");
+  const snapshot = answer.slice(answer.indexOf("<state_snapshot>"));
+  const path = await chatFile([
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-08T09:00:00Z" },
+    {
+      $set: {
+        messages: [
+          { id: "sum", type: "user", content: [{ text: answer }] },
+          {
+            id: "ack",
+            type: "gemini",
+            content: [{ text: "Got it. Thanks for the additional context!" }],
+          },
+        ],
+      },
+    },
+    { id: "u1", type: "user", content: [{ text: "now the door seal" }] },
+  ]);
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["summary", snapshot],
+    ["user", "now the door seal"],
+  ]);
+  const saved = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-seal.json",
+    JSON.stringify([
+      { role: "user", parts: [{ text: answer }] },
+      { role: "user", parts: [{ text: "now the door seal" }] },
+    ]),
+  );
+  const kind = gemini.kinds.find((k) => k.match(saved))!;
+  const r = await kind.parse(saved, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["summary", snapshot],
+    ["user", "now the door seal"],
+  ]);
+});
+
+Deno.test("gemini checkpoint: the stock acknowledgement of a compression summary is not speech", async () => {
+  // chatCompressionService.ts follows the summary with a model turn
+  // `Got it. Thanks for the additional context!`; `/chat save` keeps both.
+  const path = await tempFileAt(
+    ".gemini/tmp/kiln/checkpoint-after-compress.json",
+    JSON.stringify({
+      history: [
+        {
+          role: "user",
+          parts: [{
+            text:
+              "<state_snapshot>\n<overall_goal>Seal the kiln door.</overall_goal>\n</state_snapshot>",
+          }],
+        },
+        {
+          role: "model",
+          parts: [{ text: "Got it. Thanks for the additional context!" }],
+        },
+        { role: "user", parts: [{ text: "which gasket fits?" }] },
+        { role: "model", parts: [{ text: "The 12 mm rope gasket." }] },
+      ],
+    }),
+  );
+  const kind = gemini.kinds.find((k) => k.match(path))!;
+  const r = await kind.parse(path, { includeSubagents: true, source });
+  deepEqual(r.sessions[0]?.records.map((x) => x.role), [
+    "summary",
+    "user",
+    "assistant",
+  ]);
+});
