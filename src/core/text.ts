@@ -24,6 +24,8 @@ const WHOLE_BLOCKS: ReadonlyArray<[string, string]> = [
   ["<local-command-stdout>", "</local-command-stdout>"],
   ["<command-name>", "</command-args>"],
   ["<command-message>", "</command-message>"],
+  // A hook's additionalContext as Gemini CLI (and its forks) append it.
+  ["<hook_context>", "</hook_context>"],
 ];
 
 const LEADING_BLOCKS = [
@@ -51,8 +53,8 @@ const DROPPED_LINE_PREFIXES = [
 ];
 
 /**
- * Removes harness-injected blocks and lines from speech, unwraps
- * `<user_query>`/`<hook_context>`, and NFC-normalises. Returns "" when
+ * Removes harness-injected blocks and lines from speech (a hook's
+ * `<hook_context>` with them), unwraps `<user_query>`, and NFC-normalises. Returns "" when
  * nothing a person said remains.
  *
  * @param text Raw message text.
@@ -88,7 +90,7 @@ export function cleanSpeech(text: string): string {
         }
       }
     }
-    out = out.replace(/<\/?(user_query|hook_context)>/g, "");
+    out = out.replace(/<\/?user_query>/g, "");
   }
   if (DROPPED_LINE_PREFIXES.some((p) => out.includes(p))) {
     out = out.split("\n").filter((line) =>

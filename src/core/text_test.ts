@@ -12,6 +12,11 @@ Deno.test("cleanSpeech() drops what a harness injected as a user message", async
       "<hook_prompt>check the linter</hook_prompt>\nwhy does ci fail?",
       "why does ci fail?",
     ],
+    // A hook's context (Gemini CLI and its forks) is no one's words.
+    [
+      "fix the flaky test\n<hook_context>branch is main, 3 files dirty</hook_context>",
+      "fix the flaky test",
+    ],
     // Said in passing, the tag stays the person's words.
     ["what does the <skill> tag do?", "what does the <skill> tag do?"],
   ];

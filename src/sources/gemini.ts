@@ -53,16 +53,17 @@ const DIALECT: ToolDialect = {
 const REFERENCED_FILES = "\n--- Content from referenced files ---";
 
 /**
- * Context the CLI adds to a user turn, not typed by anyone: a hook's
- * `additionalContext` (core/client.ts appends a BeforeAgent hook's as a
- * `<hook_context>…</hook_context>` part; a SessionStart hook's is its own
- * history turn, or prefixed to a non-interactive prompt) and the IDE
+ * Context the CLI adds to a user turn, not typed by anyone: the IDE
  * companion's editor state (client.ts `getIdeContextParts`, a history turn of
  * its own: the full state, then deltas; the JSON never starts a line with
- * three backticks, so the first such line closes it).
+ * three backticks, so the first such line closes it). A hook's
+ * `additionalContext` (core/client.ts appends a BeforeAgent hook's as a
+ * `<hook_context>…</hook_context>` part; a SessionStart hook's is its own
+ * history turn, or prefixed to a non-interactive prompt) goes in
+ * `cleanSpeech`, for every harness.
  */
 const INJECTED_CONTEXT =
-  /<hook_context>[\s\S]*?<\/hook_context>|Here is (?:the user's editor context as a JSON object|a summary of changes in the user's editor context, in JSON format)\. This is for your information only\.\n```json\n[\s\S]*?\n```/g;
+  /Here is (?:the user's editor context as a JSON object|a summary of changes in the user's editor context, in JSON format)\. This is for your information only\.\n```json\n[\s\S]*?\n```/g;
 
 /** What the person typed of a user turn: without at-command file contents or injected context. */
 function typedText(raw: string): string {
