@@ -6,6 +6,7 @@
  * @module
  */
 import { UsageError } from "../src/core/errors.ts";
+import { ownValue } from "../src/core/lookup.ts";
 
 /** One option's declaration. */
 export interface OptionSpec {
@@ -87,7 +88,7 @@ export function parseArgv(
       positionals.push(arg);
       continue;
     }
-    const spec = options[name];
+    const spec = ownValue(options, name);
     if (!spec) throw new UsageError(`Unknown option "--${name}"`);
     if (spec.type === "boolean") {
       if (inline !== undefined) {

@@ -6,6 +6,7 @@
  * @module
  */
 import { UsageError } from "../src/core/errors.ts";
+import { ownValue } from "../src/core/lookup.ts";
 
 /** Every harness id in registry order. */
 export const HARNESS_IDS: readonly string[] = [
@@ -66,7 +67,7 @@ const ALIASES: Readonly<Record<string, string>> = {
  */
 export function harnessId(name: string): string | undefined {
   const key = name.trim().toLowerCase();
-  const id = ALIASES[key] ?? key;
+  const id = ownValue(ALIASES, key) ?? key;
   return HARNESS_IDS.includes(id) ? id : undefined;
 }
 

@@ -18,6 +18,7 @@ import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import type { Database } from "../src/core/_sqlite.ts";
 import { projectFromCwd } from "../src/core/text.ts";
+import { ownValue } from "../src/core/lookup.ts";
 import { resolveSession, sessionInfoOf } from "../src/search/mod.ts";
 import {
   AGENT_NAMES,
@@ -225,7 +226,7 @@ Options:
         throw new DejaError(
           "QRY-E005",
           `${
-            AGENT_NAMES[session.harness] ?? session.harness
+            ownValue(AGENT_NAMES, session.harness) ?? session.harness
           } has no resume command deja knows (it knows ${
             RESUMABLE.join(", ")
           }): deja show ${session.harness}:${session.id} prints the session`,

@@ -129,3 +129,17 @@ Deno.test("a stray argument to a command that takes none is a usage error, not a
   );
   await Deno.remove(home, { recursive: true });
 });
+
+Deno.test("an option named like a member every object inherits is unknown, as any other", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  for (const flag of ["--constructor", "--toString=1", "--hasOwnProperty"]) {
+    const io = captureIo({ env, now: 0 });
+    equal(await run(["search", "x", flag], io, { keepPermissions: true }), 64);
+    const name = flag.replace(/=.*/, "");
+    equal(io.err().split("\n")[0], `error: Unknown option "${name}"`);
+  }
+  await Deno.remove(home, { recursive: true });
+});

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ownValue } from "../core/lookup.ts";
 
 /** Every template the built-in analyzers use, by id. */
 export const TEMPLATES: Readonly<Record<string, string>> = {
@@ -54,7 +55,7 @@ export const TEMPLATES: Readonly<Record<string, string>> = {
 export function renderSummary(
   template: { id: string; args: Record<string, string | number> },
 ): string {
-  const text = TEMPLATES[template.id];
+  const text = ownValue(TEMPLATES, template.id);
   const line = text === undefined
     ? `${template.id}: ${JSON.stringify(template.args)}`
     : text.replace(/\{(\w+)\}/g, (whole, name: string) => {

@@ -7,6 +7,7 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { formatAge } from "../core/time.ts";
+import { ownValue } from "../core/lookup.ts";
 import {
   readSessionRecords,
   resolveSession,
@@ -83,8 +84,10 @@ export async function handoffPacket(
   }
   const records = await readSessionRecords(db, rowid);
   const users = records.filter((r) => r.role === "user" && r.text.trim());
-  const from = AGENT_NAMES[info.harness] ?? info.harness;
-  const to = options.to ? AGENT_NAMES[options.to] ?? options.to : undefined;
+  const from = ownValue(AGENT_NAMES, info.harness) ?? info.harness;
+  const to = options.to
+    ? ownValue(AGENT_NAMES, options.to) ?? options.to
+    : undefined;
   const updated = info.updated ? Date.parse(info.updated) : undefined;
   const lines = [
     `# Handoff: ${info.title || "(untitled)"}`,

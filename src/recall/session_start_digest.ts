@@ -7,6 +7,7 @@
 import { shortSessionId } from "../core/text.ts";
 import type { Database } from "../core/_sqlite.ts";
 import { formatAge } from "../core/time.ts";
+import { ownValue } from "../core/lookup.ts";
 import type { Note } from "../memory/mod.ts";
 import type { SessionRow } from "../search/mod.ts";
 import {
@@ -126,7 +127,7 @@ export async function sessionStartDigest(
       const when = row.updated
         ? formatAge(row.updated, options.now)
         : "undated";
-      const who = AGENT_NAMES[row.harness] ?? row.harness;
+      const who = ownValue(AGENT_NAMES, row.harness) ?? row.harness;
       const closing = await closingLine(db, row);
       const line = `- ${when} · ${who} ${shortSessionId(row.id)} · ${
         clip(collapse(row.title ?? ""), 90)

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ownValue } from "../core/lookup.ts";
 
 /**
  * Names that stand for a harness wherever they appear: no English or
@@ -92,10 +93,11 @@ export function agentNamed(query: string): AgentMention | undefined {
       /[\w/\\.-]$/.test(before) || /^(?:[/\\_]|\.\w|-(?!cli\b)\w)/i.test(after)
     ) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
-    const ids = DISTINCT[word] && (cued || !DETERMINER.test(before))
-      ? DISTINCT[word]
-      : AMBIGUOUS[word] && cued
-      ? AMBIGUOUS[word]
+    const distinct = ownValue(DISTINCT, word);
+    const ids = distinct && (cued || !DETERMINER.test(before))
+      ? distinct
+      : cued
+      ? ownValue(AMBIGUOUS, word)
       : undefined;
     if (!ids) continue;
     // Two agents named ("convert the claude agents to the qwen format"):

@@ -61,3 +61,16 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     });
   }
 });
+
+Deno.test("agentNamed() names no agent for a word every object inherits", () => {
+  for (
+    const query of [
+      "constructor fails in init",
+      "toString of the error",
+      "why does valueOf return NaN",
+      "hasOwnProperty check",
+    ]
+  ) {
+    equal(agentNamed(query), undefined, query);
+  }
+});

@@ -1056,3 +1056,29 @@ Deno.test("search() reads words joined by a hyphen or dot as words, not a name o
     equal(ids(r)[0], "migration");
   });
 });
+
+Deno.test("search() takes words every object inherits (constructor, toString) as plain words", async () => {
+  await withFixtures([
+    {
+      id: "object-print",
+      age: 2,
+      turns: [
+        ["user", "why does toString print [object Object] in the constructor"],
+        ["assistant", "The constructor never sets a name; override toString."],
+      ],
+    },
+    ...gardenFiller(),
+  ], async (db) => {
+    for (
+      const query of [
+        "constructor throws",
+        "toString constructor",
+        "hasOwnProperty valueOf __proto__ toString",
+        "what did constructor say about toString",
+      ]
+    ) {
+      const result = await search(db, query, { now: NOW });
+      equal(result.results[0]?.session.id, "object-print", query);
+    }
+  });
+});
