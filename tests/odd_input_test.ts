@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
@@ -87,5 +87,29 @@ Deno.test("show and search --session take a session id over SQLite's LIKE patter
   const found = await t.cli("search", "heron", "--session", id, "--json");
   equal(found.code, 0, found.err);
   ok(JSON.parse(found.out).results.length === 1);
+  await t.done();
+});
+
+Deno.test("a session or agent id that names a member every object inherits is indexed like any other", async () => {
+  const t = await homeWith({
+    ".claude/projects/-home-dev-api/constructor.jsonl": [
+      claudeLine({ sessionId: "constructor" }, "the pelican migration stalls"),
+      claudeLine(
+        { sessionId: "constructor", isSidechain: true, agentId: "toString" },
+        "pelican side chain: check the lock table",
+      ),
+    ].join("\n") + "\n",
+    ".claude/projects/-home-dev-api/__proto__.jsonl":
+      claudeLine({ sessionId: "__proto__" }, "the pelican rollback worked") +
+      "\n",
+  });
+  const indexed = await t.cli("index", "--json");
+  equal(indexed.code, 0, indexed.err);
+  deepEqual(JSON.parse(indexed.out).failures, []);
+  const found = JSON.parse((await t.cli("search", "pelican", "--json")).out);
+  deepEqual(
+    found.results.map((r: { session: { id: string } }) => r.session.id).sort(),
+    ["__proto__", "constructor", "toString"],
+  );
   await t.done();
 });

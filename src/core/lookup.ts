@@ -28,3 +28,22 @@ export function ownValue<T>(
 ): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
+
+/**
+ * An empty table to fill with keys read from files (session ids, tool call
+ * ids): it inherits nothing, so a key such as `__proto__` is stored as
+ * itself and `constructor` is absent until set.
+ *
+ * @returns A table with no prototype.
+ * @example
+ * ```ts
+ * import { ownTable } from "./lookup.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = ownTable<number>();
+ * t["__proto__"] = 1;
+ * deepEqual(Object.keys(t), ["__proto__"]);
+ * ```
+ */
+export function ownTable<T>(): Record<string, T> {
+  return Object.create(null);
+}

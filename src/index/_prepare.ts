@@ -14,6 +14,7 @@ import {
   withoutInvisible,
 } from "../redact/mod.ts";
 import { titleFrom } from "../core/text.ts";
+import { ownTable, ownValue } from "../core/lookup.ts";
 import {
   DECISION_PATTERN,
   encodeBody,
@@ -68,7 +69,7 @@ export function prepareSessions(
   sessions: readonly Session[],
   redactOn: boolean,
   redactions: Record<string, number>,
-  carry: OpenSecrets = { from: {}, to: {} },
+  carry: OpenSecrets = { from: ownTable(), to: ownTable() },
 ): PreparedSession[] {
   const count = (counts: Record<string, number>) => {
     for (const [rule, n] of Object.entries(counts)) {
@@ -97,7 +98,7 @@ export function prepareSessions(
     let latest: { secret: boolean; open: boolean } | undefined;
     // A secret-printing command an earlier pass read, its output not yet
     // written: this pass's output for it is the one to clean.
-    for (const tool of carry.from[s.id] ?? []) {
+    for (const tool of ownValue(carry.from, s.id) ?? []) {
       latest = { secret: true, open: true };
       batches.set(tool, latest);
     }
@@ -244,9 +245,9 @@ function unwrapState(
   if (
     state === null || typeof state !== "object" || Array.isArray(state) ||
     !(OPEN_SECRETS in state)
-  ) return { parser: state, open: {} };
+  ) return { parser: state, open: ownTable() };
   const { [OPEN_SECRETS]: open, parser } = state as Record<string, unknown>;
-  const out: Record<string, string[]> = {};
+  const out = ownTable<string[]>();
   if (open && typeof open === "object" && !Array.isArray(open)) {
     for (const [id, tools] of Object.entries(open)) {
       if (Array.isArray(tools)) {
@@ -288,7 +289,7 @@ export async function parseFile(
   if (parser !== undefined) parseOptions.state = parser;
   const { sessions, ...result } = await kind.parse(path, parseOptions);
   const redactions: Record<string, number> = {};
-  const carry: OpenSecrets = { from: open, to: {} };
+  const carry: OpenSecrets = { from: open, to: ownTable() };
   const prepared = prepareSessions(sessions, redactOn, redactions, carry);
   // A file read again from its start has no earlier pass to carry from;
   // one the parser cannot resume has no next pass to carry to.

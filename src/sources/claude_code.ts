@@ -18,6 +18,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { ownValue } from "../core/lookup.ts";
 import {
   MAX_LINE_BYTES,
   type OversizedLine,
@@ -968,7 +969,7 @@ class TranscriptReader {
         path: this.#path,
         cwd: this.state.cwd,
         project: this.state.project ?? this.#fallbackProject,
-        nextSeq: this.state.sidechains?.[id] ?? 0,
+        nextSeq: ownValue(this.state.sidechains ?? {}, id) ?? 0,
         parent: this.main.id,
         lineage: "subagent",
       });
