@@ -40,6 +40,25 @@ function stateFlag(value: string | undefined): NoteState | undefined {
   return value as NoteState;
 }
 
+/**
+ * What an empty `remember --list` says: with a filter, which one left the
+ * notes out and how many there are; without one, how to keep the first.
+ */
+function noNotesLine(
+  store: Parameters<typeof listNotes>[0],
+  project: string | undefined,
+  state: NoteState | undefined,
+): string {
+  const all = listNotes(store).length;
+  if (all === 0) return 'No notes yet: deja remember "…" --project P';
+  const which = `${state === undefined ? "" : `${state} `}notes${
+    project === undefined ? "" : ` in project "${project}"`
+  }`;
+  return `No ${which}; the file holds ${all} current note${
+    all === 1 ? "" : "s"
+  } (deja remember --list shows them all)`;
+}
+
 /** The `remember` subcommand. */
 export const rememberCommand: Command = printsSafely({
   name: "remember",
@@ -98,7 +117,7 @@ Examples:
           return Promise.resolve(EXIT.ok);
         }
         if (notes.length === 0) {
-          io.stdout.write('No notes yet: deja remember "…" --project P\n');
+          io.stdout.write(`${noNotesLine(store, project, state)}\n`);
         }
         let last = "\u0000";
         for (const g of groupNotes(notes)) {

@@ -818,6 +818,45 @@ Deno.test("remember, promote and remember --list manage notes", async () => {
   );
 });
 
+Deno.test("remember --list names the filter that left every note out instead of saying there are none", async () => {
+  const db = join(await Deno.makeTempDir(), "m.db");
+  const empty = await deja(["remember", "--list", "--db", db]);
+  equal(empty.out, 'No notes yet: deja remember "…" --project P\n');
+  const kept = await deja([
+    "remember",
+    "we use pnpm",
+    "--project",
+    "api",
+    "--db",
+    db,
+  ]);
+  equal(kept.code, 0, kept.err);
+  const byProject = await deja([
+    "remember",
+    "--list",
+    "--project",
+    "web",
+    "--db",
+    db,
+  ]);
+  equal(
+    byProject.out,
+    'No notes in project "web"; the file holds 1 current note (deja remember --list shows them all)\n',
+  );
+  const byState = await deja([
+    "remember",
+    "--list",
+    "--state",
+    "proposed",
+    "--db",
+    db,
+  ]);
+  equal(
+    byState.out,
+    "No proposed notes; the file holds 1 current note (deja remember --list shows them all)\n",
+  );
+});
+
 Deno.test("loop config-export and config-import round-trip analyzer settings", async () => {
   const dir = await Deno.makeTempDir();
   const a = join(dir, "a.db");
