@@ -1253,6 +1253,36 @@ Deno.test("search() finds a session by a word only its given title holds", async
   }
 });
 
+Deno.test("deja search in a terminal styles its results unless NO_COLOR is set", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const searchInTerminal = async (env: Record<string, string>) => {
+    const io = {
+      ...captureIo({
+        env: { HOME: home, DEJA_INDEX: indexPath, ...env },
+        now: NOW,
+      }),
+      isTerminal: true,
+    };
+    equal(await run(["search", "docker", "compose"], io, flags), 0, io.err());
+    return io.out();
+  };
+  equal(
+    await run(
+      ["index", "--quiet"],
+      captureIo({ env: { HOME: home, DEJA_INDEX: indexPath }, now: NOW }),
+      flags,
+    ),
+    0,
+  );
+  ok(
+    (await searchInTerminal({})).includes("\x1b[1m"),
+    "bold titles in a terminal",
+  );
+  const plain = await searchInTerminal({ NO_COLOR: "1" });
+  ok(plain.includes("docker") && !plain.includes("\x1b["), plain);
+});
+
 Deno.test("deja search shows the notes deja remember kept that hold its words", async () => {
   const { home, indexPath } = await tempHome();
   const env = { HOME: home, DEJA_INDEX: indexPath };
