@@ -1109,6 +1109,36 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+Deno.test("deja stats --json before any index pass prints zeros in the same keys, not a sentence", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const stats = async () => {
+    const io = captureIo({
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      now: NOW,
+    });
+    equal(await run(["stats", "--json"], io, flags), 0, io.err());
+    return JSON.parse(io.out()) as Record<string, unknown>;
+  };
+  const before = await stats();
+  deepEqual(before, {
+    index: indexPath,
+    bytes: 0,
+    indexedAt: null,
+    sessions: 0,
+    records: 0,
+    redactions: 0,
+    roles: {},
+    harnesses: [],
+  });
+  const io = captureIo({
+    env: { HOME: home, DEJA_INDEX: indexPath },
+    now: NOW,
+  });
+  equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+  deepEqual(Object.keys(await stats()), Object.keys(before));
+});
+
 Deno.test("deja index's per-harness lines count what deja stats counts", async () => {
   const { home, indexPath } = await tempHome();
   const env = { HOME: home, DEJA_INDEX: indexPath };
