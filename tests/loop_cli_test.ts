@@ -106,6 +106,29 @@ Deno.test("init --dry-run prints the literal batch and writes nothing", async ()
   equal(bad.code, 64);
 });
 
+Deno.test("init --dry-run --json prints JSON (the counts a real run reports, and the batch), not the bare batch", async () => {
+  const db = join(await Deno.makeTempDir(), "x.db");
+  const dry = await deja([
+    "init",
+    "--db",
+    db,
+    "--template",
+    "demo",
+    "--dry-run",
+    "--json",
+  ]);
+  equal(dry.code, 0, dry.err);
+  const planned = JSON.parse(dry.out);
+  equal(planned.dry_run, true);
+  match(planned.batch, /^SUPERSEDE @cache WITH fact /m);
+  const real = await deja(["init", "--db", db, "--template", "demo", "--json"]);
+  const written = JSON.parse(real.out);
+  deepEqual(
+    [planned.db, planned.grains, planned.definitions, planned.config],
+    [written.db, written.grains, written.definitions, written.config],
+  );
+});
+
 Deno.test("init --template demo makes loop run fire at least five analyzers", async () => {
   const db = join(await Deno.makeTempDir(), "demo.db");
   equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
