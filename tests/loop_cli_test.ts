@@ -841,6 +841,22 @@ Deno.test("remember, promote and remember --list manage notes", async () => {
   );
 });
 
+Deno.test("remember --list on a memory file that is not there lists nothing and creates no file", async () => {
+  const db = join(await Deno.makeTempDir(), "typo.db");
+  const text = await deja(["remember", "--list", "--db", db]);
+  equal(text.code, 0, text.err);
+  equal(text.out, 'No notes yet: deja remember "…" --project P\n');
+  const json = await deja(["remember", "--list", "--db", db, "--json"]);
+  equal(json.out.trim(), "[]");
+  let made = true;
+  try {
+    Deno.statSync(db);
+  } catch {
+    made = false;
+  }
+  equal(made, false, "a listing made a new memory file");
+});
+
 Deno.test("remember --list names the filter that left every note out instead of saying there are none", async () => {
   const db = join(await Deno.makeTempDir(), "m.db");
   const empty = await deja(["remember", "--list", "--db", db]);
