@@ -8,6 +8,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { memoryPath } from "../src/core/paths.ts";
+import { exists } from "../src/core/_sqlite.ts";
 import {
   ALL_SCOPES,
   type MemoryStore,
@@ -70,15 +71,21 @@ export function openStore(args: ParsedArgs, io: Io): MemoryStore {
 /**
  * Opens the memory file for a command that only reads: read-only when it
  * is there and current (so a file this process may not write still reads),
- * else as {@linkcode openStore} does (creating or migrating it).
+ * else as {@linkcode openStore} does (migrating it). A file that is not
+ * there is not made: reading one creates nothing.
  *
  * @param args Parsed arguments.
  * @param io The io (its clock becomes the store's).
- * @returns The store.
+ * @returns The store, or undefined when there is no memory file yet.
  */
-export function openStoreToRead(args: ParsedArgs, io: Io): MemoryStore {
+export function openStoreToRead(
+  args: ParsedArgs,
+  io: Io,
+): MemoryStore | undefined {
+  const path = memoryDbPath(args, io);
+  if (!exists(path)) return undefined;
   try {
-    return openMemory(memoryDbPath(args, io), { readOnly: true, now: io.now });
+    return openMemory(path, { readOnly: true, now: io.now });
   } catch (err) {
     if (!(err instanceof DejaError) || err.code !== "MEM-E001") throw err;
     return openStore(args, io);

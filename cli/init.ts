@@ -5,6 +5,7 @@
  */
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import {
+  batchReport,
   runBatch,
   TEMPLATE_NAMES,
   templateBatch,
@@ -54,7 +55,8 @@ Options:
   --template NAME    One of ${TEMPLATE_NAMES.join(", ")}
   --dry-run          Print the batch and write nothing
   --force            Seed even when the file already holds grains
-  --json             Print what was written as JSON
+  --json             Print what was written as JSON (with --dry-run: what
+                     would be, and the batch)
 
 Examples:
   deja init --db demo.db --template demo
@@ -79,7 +81,15 @@ Examples:
     }
     const batch = templateBatch(name as TemplateName, io.now());
     if (boolFlag(args, "dry-run")) {
-      io.stdout.write(batch);
+      if (wantsJson(args)) {
+        printJson(io, {
+          db: memoryDbPath(args, io),
+          template: name,
+          dry_run: true,
+          ...batchReport(batch),
+          batch,
+        });
+      } else io.stdout.write(batch);
       return Promise.resolve(EXIT.ok);
     }
     const path = memoryDbPath(args, io);

@@ -4,10 +4,12 @@
  * @module
  */
 import { UsageError } from "../src/core/errors.ts";
+import type { Io } from "../src/core/io.ts";
 import { projectFromCwd } from "../src/core/text.ts";
 import {
   groupNotes,
   listNotes,
+  type Note,
   NOTE_STATES,
   type NoteState,
   promote,
@@ -17,6 +19,7 @@ import {
   boolFlag,
   type Command,
   EXIT,
+  type ParsedArgs,
   printJson,
   stringFlag,
 } from "./_command.ts";
@@ -38,6 +41,24 @@ function stateFlag(value: string | undefined): NoteState | undefined {
     );
   }
   return value as NoteState;
+}
+
+/**
+ * What an empty `remember --list` says: with a filter, which one left the
+ * notes out and how many there are; without one, how to keep the first.
+ */
+function noNotesLine(
+  total: number,
+  project: string | undefined,
+  state: NoteState | undefined,
+): string {
+  if (total === 0) return 'No notes yet: deja remember "…" --project P';
+  const which = `${state === undefined ? "" : `${state} `}notes${
+    project === undefined ? "" : ` in project "${project}"`
+  }`;
+  return `No ${which}; the file holds ${total} current note${
+    total === 1 ? "" : "s"
+  } (deja remember --list shows them all)`;
 }
 
 /** The `remember` subcommand. */
@@ -76,47 +97,15 @@ Examples:
   run(args, io) {
     const state = stateFlag(stringFlag(args, "state"));
     const project = stringFlag(args, "project");
-    const list = boolFlag(args, "list");
-    const store = list ? openStoreToRead(args, io) : openStore(args, io);
-    try {
-      if (list) {
-        if (args.positionals.length) {
-          throw new UsageError("--list takes no note text");
-        }
-        const notes = listNotes(store, {
-          ...(project === undefined ? {} : { project }),
-          ...(state === undefined ? {} : { states: [state] }),
-        });
-        if (wantsJson(args)) {
-          printJson(
-            io,
-            groupNotes(notes).map((g) => ({
-              ...g,
-              notes: g.notes.map((n) => ({ hash: n.hash, ...n.note })),
-            })),
-          );
-          return Promise.resolve(EXIT.ok);
-        }
-        if (notes.length === 0) {
-          io.stdout.write('No notes yet: deja remember "…" --project P\n');
-        }
-        let last = "\u0000";
-        for (const g of groupNotes(notes)) {
-          if (g.project !== last) {
-            io.stdout.write(`${g.project || "(no project)"}\n`);
-          }
-          last = g.project;
-          io.stdout.write(`  ${g.day}\n`);
-          for (const n of g.notes) {
-            io.stdout.write(
-              `    ${n.hash.slice(0, 12)}  [${n.note.state}]  ${
-                n.note.text.replace(/\s+/g, " ")
-              }\n`,
-            );
-          }
-        }
-        return Promise.resolve(EXIT.ok);
+    if (boolFlag(args, "list")) {
+      if (args.positionals.length) {
+        throw new UsageError("--list takes no note text");
       }
+      printNotes(args, io, project, state);
+      return Promise.resolve(EXIT.ok);
+    }
+    const store = openStore(args, io);
+    try {
       const text = args.positionals.join(" ").trim();
       if (!text) throw new UsageError('Give the note text: deja remember "…"');
       const hash = remember(store, text, {
@@ -132,6 +121,60 @@ Examples:
     return Promise.resolve(EXIT.ok);
   },
 });
+
+/**
+ * `remember --list`: the current notes the filters keep, grouped per project
+ * and day. A memory file that is not there lists nothing and is not made.
+ */
+function printNotes(
+  args: ParsedArgs,
+  io: Io,
+  project: string | undefined,
+  state: NoteState | undefined,
+): void {
+  const store = openStoreToRead(args, io);
+  let notes: Note[] = [];
+  let total = 0;
+  try {
+    if (store) {
+      notes = listNotes(store, {
+        ...(project === undefined ? {} : { project }),
+        ...(state === undefined ? {} : { states: [state] }),
+      });
+      total = notes.length || listNotes(store).length;
+    }
+  } finally {
+    store?.close();
+  }
+  if (wantsJson(args)) {
+    printJson(
+      io,
+      groupNotes(notes).map((g) => ({
+        ...g,
+        notes: g.notes.map((n) => ({ hash: n.hash, ...n.note })),
+      })),
+    );
+    return;
+  }
+  if (notes.length === 0) {
+    io.stdout.write(`${noNotesLine(total, project, state)}\n`);
+  }
+  let last = "\u0000";
+  for (const g of groupNotes(notes)) {
+    if (g.project !== last) {
+      io.stdout.write(`${g.project || "(no project)"}\n`);
+    }
+    last = g.project;
+    io.stdout.write(`  ${g.day}\n`);
+    for (const n of g.notes) {
+      io.stdout.write(
+        `    ${n.hash.slice(0, 12)}  [${n.note.state}]  ${
+          n.note.text.replace(/\s+/g, " ")
+        }\n`,
+      );
+    }
+  }
+}
 
 /** The `promote` subcommand. */
 export const promoteCommand: Command = printsSafely({

@@ -22,7 +22,7 @@ import {
   type SearchOptions,
   type SearchResult,
 } from "../src/search/search.ts";
-import type { Io } from "../src/core/io.ts";
+import { type Io, stylesOutput } from "../src/core/io.ts";
 import { memoryPath } from "../src/core/paths.ts";
 import { parseQuery } from "../src/search/query.ts";
 import type { Note } from "../src/memory/mod.ts";
@@ -243,8 +243,9 @@ async function printNotes(
 }
 
 function printResult(io: Io, result: SearchResult, explain: boolean): void {
-  const bold = (s: string) => (io.isTerminal ? `\x1b[1m${s}\x1b[22m` : s);
-  const dim = (s: string) => (io.isTerminal ? `\x1b[2m${s}\x1b[22m` : s);
+  const styled = stylesOutput(io);
+  const bold = (s: string) => (styled ? `\x1b[1m${s}\x1b[22m` : s);
+  const dim = (s: string) => (styled ? `\x1b[2m${s}\x1b[22m` : s);
   if (explain) printLadder(io, result);
   if (result.results.length === 0) {
     io.stdout.write(`No results. ${result.why ?? ""}\n`);

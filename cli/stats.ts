@@ -23,7 +23,19 @@ Options:
   run(args, io) {
     const db = openIndexForQuery(io);
     if (!db) {
-      io.stdout.write("No index yet: run deja index\n");
+      // --json keeps its shape: a script reads zeros, not a sentence.
+      if (boolFlag(args, "json")) {
+        printJson(io, {
+          index: indexPath(io.env),
+          bytes: 0,
+          indexedAt: null,
+          sessions: 0,
+          records: 0,
+          redactions: 0,
+          roles: {},
+          harnesses: [],
+        });
+      } else io.stdout.write("No index yet: run deja index\n");
       return Promise.resolve(EXIT.ok);
     }
     try {

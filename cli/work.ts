@@ -29,6 +29,7 @@ import {
   handoffPacket,
   howTo,
   lastSessions,
+  parseBlameTarget,
   renderAttribution,
   renderBlame,
   renderFiles,
@@ -82,14 +83,14 @@ Options:
   permissions: { read: true, env: true, run: true },
   options: { ...JSON_OPTION },
   run(args, io) {
-    const raw = text(args, "a file path");
-    const m = raw.match(/^(.*?):(\d+)$/);
-    const file = m ? m[1] as string : raw;
+    const { file, line: lineNumber } = parseBlameTarget(
+      text(args, "a file path"),
+    );
     return withIndex(io, async (db) => {
       const now = io.now();
-      const line = m
-        ? await blameLine(db, file, { line: Number(m[2]), cwd: io.cwd })
-        : undefined;
+      const line = lineNumber === undefined
+        ? undefined
+        : await blameLine(db, file, { line: lineNumber, cwd: io.cwd });
       const result = await blame(db, file, { cwd: io.cwd, now });
       if (boolFlag(args, "json")) {
         printJson(io, { ...(line ? { line } : {}), ...result });

@@ -6,18 +6,23 @@
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { run } from "../cli/mod.ts";
-import { processIo } from "../src/core/io.ts";
+import { processIo, stylesOutput } from "../src/core/io.ts";
 
 const home = fromFileUrl(new URL("../fixtures/home", import.meta.url));
 const tmp = await Deno.makeTempDir({ prefix: "deja-demo-" });
 const base = processIo();
 const io = {
   ...base,
-  env: { HOME: home, DEJA_INDEX: `${tmp}/index.db`, PATH: base.env.PATH },
+  env: {
+    HOME: home,
+    DEJA_INDEX: `${tmp}/index.db`,
+    PATH: base.env.PATH,
+    NO_COLOR: base.env.NO_COLOR,
+  },
 };
 const say = (text: string) =>
   io.stdout.write(
-    base.isTerminal ? `\n\x1b[1m$ ${text}\x1b[22m\n` : `\n$ ${text}\n`,
+    stylesOutput(io) ? `\n\x1b[1m$ ${text}\x1b[22m\n` : `\n$ ${text}\n`,
   );
 
 const steps: string[][] = [

@@ -1109,6 +1109,36 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+Deno.test("deja stats --json before any index pass prints zeros in the same keys, not a sentence", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const stats = async () => {
+    const io = captureIo({
+      env: { HOME: home, DEJA_INDEX: indexPath },
+      now: NOW,
+    });
+    equal(await run(["stats", "--json"], io, flags), 0, io.err());
+    return JSON.parse(io.out()) as Record<string, unknown>;
+  };
+  const before = await stats();
+  deepEqual(before, {
+    index: indexPath,
+    bytes: 0,
+    indexedAt: null,
+    sessions: 0,
+    records: 0,
+    redactions: 0,
+    roles: {},
+    harnesses: [],
+  });
+  const io = captureIo({
+    env: { HOME: home, DEJA_INDEX: indexPath },
+    now: NOW,
+  });
+  equal(await run(["index", "--quiet"], io, flags), 0, io.err());
+  deepEqual(Object.keys(await stats()), Object.keys(before));
+});
+
 Deno.test("deja index's per-harness lines count what deja stats counts", async () => {
   const { home, indexPath } = await tempHome();
   const env = { HOME: home, DEJA_INDEX: indexPath };
@@ -1251,6 +1281,36 @@ Deno.test("search() finds a session by a word only its given title holds", async
   } finally {
     db.close();
   }
+});
+
+Deno.test("deja search in a terminal styles its results unless NO_COLOR is set", async () => {
+  const { home, indexPath } = await tempHome();
+  const flags = { keepPermissions: true };
+  const searchInTerminal = async (env: Record<string, string>) => {
+    const io = {
+      ...captureIo({
+        env: { HOME: home, DEJA_INDEX: indexPath, ...env },
+        now: NOW,
+      }),
+      isTerminal: true,
+    };
+    equal(await run(["search", "docker", "compose"], io, flags), 0, io.err());
+    return io.out();
+  };
+  equal(
+    await run(
+      ["index", "--quiet"],
+      captureIo({ env: { HOME: home, DEJA_INDEX: indexPath }, now: NOW }),
+      flags,
+    ),
+    0,
+  );
+  ok(
+    (await searchInTerminal({})).includes("\x1b[1m"),
+    "bold titles in a terminal",
+  );
+  const plain = await searchInTerminal({ NO_COLOR: "1" });
+  ok(plain.includes("docker") && !plain.includes("\x1b["), plain);
 });
 
 Deno.test("deja search shows the notes deja remember kept that hold its words", async () => {

@@ -106,6 +106,29 @@ Deno.test("init --dry-run prints the literal batch and writes nothing", async ()
   equal(bad.code, 64);
 });
 
+Deno.test("init --dry-run --json prints JSON (the counts a real run reports, and the batch), not the bare batch", async () => {
+  const db = join(await Deno.makeTempDir(), "x.db");
+  const dry = await deja([
+    "init",
+    "--db",
+    db,
+    "--template",
+    "demo",
+    "--dry-run",
+    "--json",
+  ]);
+  equal(dry.code, 0, dry.err);
+  const planned = JSON.parse(dry.out);
+  equal(planned.dry_run, true);
+  match(planned.batch, /^SUPERSEDE @cache WITH fact /m);
+  const real = await deja(["init", "--db", db, "--template", "demo", "--json"]);
+  const written = JSON.parse(real.out);
+  deepEqual(
+    [planned.db, planned.grains, planned.definitions, planned.config],
+    [written.db, written.grains, written.definitions, written.config],
+  );
+});
+
 Deno.test("init --template demo makes loop run fire at least five analyzers", async () => {
   const db = join(await Deno.makeTempDir(), "demo.db");
   equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);
@@ -815,6 +838,61 @@ Deno.test("remember, promote and remember --list manage notes", async () => {
   equal(
     (await deja(["promote", hash, "--state", "bogus", "--db", db])).code,
     64,
+  );
+});
+
+Deno.test("remember --list on a memory file that is not there lists nothing and creates no file", async () => {
+  const db = join(await Deno.makeTempDir(), "typo.db");
+  const text = await deja(["remember", "--list", "--db", db]);
+  equal(text.code, 0, text.err);
+  equal(text.out, 'No notes yet: deja remember "…" --project P\n');
+  const json = await deja(["remember", "--list", "--db", db, "--json"]);
+  equal(json.out.trim(), "[]");
+  let made = true;
+  try {
+    Deno.statSync(db);
+  } catch {
+    made = false;
+  }
+  equal(made, false, "a listing made a new memory file");
+});
+
+Deno.test("remember --list names the filter that left every note out instead of saying there are none", async () => {
+  const db = join(await Deno.makeTempDir(), "m.db");
+  const empty = await deja(["remember", "--list", "--db", db]);
+  equal(empty.out, 'No notes yet: deja remember "…" --project P\n');
+  const kept = await deja([
+    "remember",
+    "we use pnpm",
+    "--project",
+    "api",
+    "--db",
+    db,
+  ]);
+  equal(kept.code, 0, kept.err);
+  const byProject = await deja([
+    "remember",
+    "--list",
+    "--project",
+    "web",
+    "--db",
+    db,
+  ]);
+  equal(
+    byProject.out,
+    'No notes in project "web"; the file holds 1 current note (deja remember --list shows them all)\n',
+  );
+  const byState = await deja([
+    "remember",
+    "--list",
+    "--state",
+    "proposed",
+    "--db",
+    db,
+  ]);
+  equal(
+    byState.out,
+    "No proposed notes; the file holds 1 current note (deja remember --list shows them all)\n",
   );
 });
 

@@ -33,6 +33,20 @@ Deno.test("deja blame names the editing session and its decision", async () => {
   ok(r.out.includes("edited it") && r.out.includes("redis:7.2"), r.out);
 });
 
+Deno.test("deja blame FILE:0 is a usage error (lines start at 1), not 'past the end'", async () => {
+  const zero = await deja(["blame", "docker-compose.yml:0"]);
+  equal(zero.code, 64, zero.out);
+  ok(
+    zero.err.startsWith(
+      "error: Line 0 of docker-compose.yml does not exist: lines are numbered from 1\n",
+    ),
+    zero.err,
+  );
+  const huge = await deja(["blame", "docker-compose.yml:99999999999999999999"]);
+  equal(huge.code, 64, huge.out);
+  ok(huge.err.includes("Line 99999999999999999999 of"), huge.err);
+});
+
 Deno.test("deja files lists a topic's files", async () => {
   const r = await deja(["files", "terraform", "plan"]);
   ok(r.out.includes("s3.tf"), r.out);

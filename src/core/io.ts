@@ -30,6 +30,17 @@ export interface Io {
 }
 
 /**
+ * Whether output may carry ANSI styling (bold, dim): stdout is a terminal
+ * and `NO_COLOR` is unset or empty, as no-color.org asks.
+ *
+ * @param io The world.
+ * @returns True when styling escapes may be written.
+ */
+export function stylesOutput(io: Io): boolean {
+  return io.isTerminal && !io.env.NO_COLOR;
+}
+
+/**
  * Builds the real {@linkcode Io} for a process.
  *
  * @returns An Io wired to Deno's stdio, environment and clock.

@@ -20,6 +20,7 @@ import {
   howTo,
   loadNotes,
   orient,
+  parseBlameTarget,
   RECALL_BUDGET,
   recallAnswer,
   renderAttribution,
@@ -177,16 +178,16 @@ async function dispatch(args: DejaArgs, ctx: McpContext): Promise<ToolAnswer> {
         return frame(digest.markdown);
       }
       case "blame": {
-        const raw = need(args.path, "a path", "blame");
-        const m = raw.match(/^(.*?):(\d+)$/);
-        const file = m ? m[1] as string : raw;
+        const { file, line } = parseBlameTarget(
+          need(args.path, "a path", "blame"),
+        );
         const exclude = liveExclusions(ctx);
         const parts: string[] = [];
-        if (m) {
+        if (line !== undefined) {
           parts.push(
             renderAttribution(
               await blameLine(db, file, {
-                line: Number(m[2]),
+                line,
                 cwd: ctx.cwd,
                 exclude,
               }),

@@ -400,6 +400,24 @@ export interface BatchReport {
 }
 
 /**
+ * What {@linkcode runBatch} would write, counted from the parsed batch
+ * (for `deja init --dry-run --json`).
+ *
+ * @param text The batch text.
+ * @returns The counts, as runBatch would report them.
+ * @throws {SyntaxError} naming the first bad line.
+ */
+export function batchReport(text: string): BatchReport {
+  const report: BatchReport = { grains: 0, definitions: 0, config: 0 };
+  for (const st of parseBatch(text)) {
+    if (st.kind === "DEFINE") report.definitions++;
+    else if (st.kind === "CONFIG") report.config++;
+    else report.grains++;
+  }
+  return report;
+}
+
+/**
  * Runs a batch against a memory file. Every statement is parsed and every
  * grain validated before anything is written.
  *

@@ -116,6 +116,7 @@ export {
 } from "./notes.ts";
 export {
   type BatchReport,
+  batchReport,
   type BatchStatement,
   parseBatch,
   runBatch,

@@ -7,6 +7,7 @@
  */
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { Database } from "../core/_sqlite.ts";
+import { UsageError } from "../core/errors.ts";
 import {
   readSessionRecords,
   type SessionInfo,
@@ -23,6 +24,34 @@ import {
   recordAt,
   sessionRows,
 } from "./_db.ts";
+
+/** What `blame` was asked about: a file, and a 1-based line after `:`. */
+export interface BlameTarget {
+  /** The path as given, without the `:line`. */
+  file: string;
+  /** The line, when the path ended in `:N`. */
+  line?: number;
+}
+
+/**
+ * Splits `path[:line]`. Lines are numbered from 1, so `:0` and a number too
+ * large to hold exactly are refused rather than answered as "past the end".
+ *
+ * @param raw The path as the person or agent typed it.
+ * @returns The file and the line, if one was given.
+ * @throws {UsageError} When the line is 0 or too large.
+ */
+export function parseBlameTarget(raw: string): BlameTarget {
+  const m = raw.match(/^(.*?):(\d+)$/);
+  if (!m) return { file: raw };
+  const line = Number(m[2]);
+  if (line < 1 || !Number.isSafeInteger(line)) {
+    throw new UsageError(
+      `Line ${m[2]} of ${m[1]} does not exist: lines are numbered from 1`,
+    );
+  }
+  return { file: m[1] as string, line };
+}
 
 /** Options for {@linkcode blame}. */
 export interface BlameOptions {

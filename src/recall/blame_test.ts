@@ -1,6 +1,7 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { START, withSessions } from "./_test_kit.ts";
-import { blame } from "./blame.ts";
+import { UsageError } from "../core/errors.ts";
+import { blame, parseBlameTarget } from "./blame.ts";
 
 Deno.test("blame() quotes the sentence about the file, not a bare 'Done.' before it", async () => {
   await withSessions({
@@ -108,4 +109,12 @@ Deno.test("blame() quotes the latest word on the file, not a decision the sessio
     );
     equal(entry.decisionKind, "said");
   });
+});
+
+Deno.test("parseBlameTarget() splits path:line and refuses a line that cannot exist", () => {
+  deepEqual(parseBlameTarget("src/a.ts"), { file: "src/a.ts" });
+  deepEqual(parseBlameTarget("src/a.ts:12"), { file: "src/a.ts", line: 12 });
+  deepEqual(parseBlameTarget("C:/x.ts"), { file: "C:/x.ts" });
+  throws(() => parseBlameTarget("src/a.ts:0"), UsageError);
+  throws(() => parseBlameTarget("src/a.ts:9007199254740992"), UsageError);
 });

@@ -85,9 +85,11 @@ export {
   type BlameLineOptions,
   type BlameOptions,
   type BlameResult,
+  type BlameTarget,
   type GitRunner,
   type LineAttribution,
   MIN_SPAN,
+  parseBlameTarget,
 } from "./blame.ts";
 export {
   type Change,
