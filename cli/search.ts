@@ -60,7 +60,7 @@ Options:
   --session ID     Only sessions whose id starts with ID (harness:ID too)
   --limit N        Sessions to show (default 10)
   --all            Every matching session
-  --re             Treat the query as a regular expression, case-insensitive (scans records of every role unless --role names some)
+  --re             Treat the query as a regular expression, case-insensitive (scans records of every role unless --role names some; a pattern still running after 5 s on one batch of records is stopped, QRY-E006)
   --explain        Print how the query was read, the ladder's steps and each
                    score's parts
   --json           Machine-readable output (with --explain, score parts too)

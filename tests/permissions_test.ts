@@ -85,6 +85,19 @@ Deno.test("search runs with only its declared flags (--allow-read --allow-env)",
   ], env);
   equal(found.code, 0, found.stderr);
   equal(typeof JSON.parse(found.stdout).total, "number");
+  // A regular expression runs on a worker thread, under the same flags.
+  const scanned = await deno([
+    "run",
+    "--allow-read",
+    "--allow-env",
+    "main.ts",
+    "search",
+    "--re",
+    "dock[e]r",
+    "--json",
+  ], env);
+  equal(scanned.code, 0, scanned.stderr);
+  equal(JSON.parse(scanned.stdout).total, JSON.parse(found.stdout).total);
 });
 
 Deno.test("every command declares its permissions and help shows them", async () => {

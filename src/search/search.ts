@@ -62,6 +62,7 @@ import {
   termForm,
 } from "./_snippet.ts";
 import { prepared } from "./_statements.ts";
+import { REGEX_BATCH, RegexScanner, type RegexSnippet } from "./_regex_scan.ts";
 import { BM25, postingsOf } from "./_bm25.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem, wordForStem } from "./_stem.ts";
@@ -109,6 +110,11 @@ export interface SearchOptions {
   all?: boolean;
   /** Treat the query as a regular expression and scan records. */
   regex?: boolean;
+  /**
+   * With `regex`: how long (ms) one batch of records may take before the
+   * scan is stopped with `QRY-E006`; default 5 s.
+   */
+  regexBudgetMs?: number;
   /** Snippets per session; default 3. */
   snippets?: number;
   /** Attach each score's parts to every hit. */
@@ -1893,24 +1899,14 @@ export function matchRanges(
   return findMatches(text, forms).map((m) => [m.start, m.end]);
 }
 
-function regexRanges(re: RegExp, text: string): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  for (const hit of text.matchAll(new RegExp(re.source, "gi"))) {
-    if (hit[0].length === 0 || ranges.length >= 200) break;
-    ranges.push([hit.index, hit.index + hit[0].length]);
-  }
-  return ranges;
-}
-
 async function regexSearch(
   db: Database,
   pattern: string,
   roles: readonly Role[],
   options: SearchOptions,
 ): Promise<SearchResult> {
-  let re: RegExp;
   try {
-    re = new RegExp(pattern, "i");
+    new RegExp(pattern, "i");
   } catch (err) {
     throw new SyntaxError(
       `Invalid regular expression "${pattern}": ${(err as Error).message}`,
@@ -1924,19 +1920,49 @@ async function regexSearch(
      ORDER BY s.updated DESC, r.session, r.seq`,
   );
   const limit = options.all ? Infinity : options.limit ?? 10;
-  const hits = new Map<number, StoredRecord[]>();
-  for (
-    const row of stmt.all(...params, ...roles) as Array<
-      { rowid: number; session: number }
-    >
-  ) {
-    const list = hits.get(row.session);
-    if (!list && hits.size >= limit) continue;
-    if (list && list.length >= (options.snippets ?? 3)) continue;
-    const rec = await readRecordText(db, row.rowid);
-    if (!rec || !re.test(rec.text)) continue;
-    if (list) list.push(rec);
-    else hits.set(row.session, [rec]);
+  const perSession = options.snippets ?? 3;
+  const hits = new Map<number, Array<[StoredRecord, RegexSnippet]>>();
+  const wanted = (session: number): boolean => {
+    const list = hits.get(session);
+    return list ? list.length < perSession : hits.size < limit;
+  };
+  // The pattern runs on a worker, a batch of records at a time: one that
+  // backtracks without end is stopped there (QRY-E006), not in this thread.
+  const scanner = new RegexScanner(pattern, options.regexBudgetMs);
+  let batch: Array<{ session: number; rec: StoredRecord }> = [];
+  let chars = 0;
+  const scanBatch = async () => {
+    const found = await scanner.scan(batch.map((b) => b.rec.text));
+    // Applied in order, as one record at a time would have been: a batch
+    // may hold more than a session, or the page, still needed.
+    batch.forEach(({ session, rec }, i) => {
+      const snippet = found[i];
+      if (!snippet || !wanted(session)) return;
+      const list = hits.get(session);
+      if (list) list.push([rec, snippet]);
+      else hits.set(session, [[rec, snippet]]);
+    });
+    batch = [];
+    chars = 0;
+  };
+  try {
+    for (
+      const row of stmt.all(...params, ...roles) as Array<
+        { rowid: number; session: number }
+      >
+    ) {
+      if (!wanted(row.session)) continue;
+      const rec = await readRecordText(db, row.rowid);
+      if (!rec) continue;
+      batch.push({ session: row.session, rec });
+      chars += rec.text.length;
+      if (
+        batch.length >= REGEX_BATCH.records || chars >= REGEX_BATCH.chars
+      ) await scanBatch();
+    }
+    if (batch.length > 0) await scanBatch();
+  } finally {
+    scanner.close();
   }
   const sessions = loadSessions(db, [...hits.keys()]);
   const marks = loadMarks(db, [...hits.keys()]);
@@ -1948,16 +1974,10 @@ async function regexSearch(
       session: sessionInfoOf(row),
       score: 0,
       tier: "exact",
-      snippets: recs.map((rec) => {
-        const first = regexRanges(re, rec.text)[0]?.[0] ?? 0;
-        const start = Math.max(0, first - 70);
-        const end = Math.min(rec.text.length, start + 240);
-        const text = (start > 0 ? "…" : "") +
-          rec.text.slice(start, end).replace(/\s+/g, " ") +
-          (end < rec.text.length ? "…" : "");
-        const snip = snippetOf(rec, row, [], marks.get(sid) ?? []);
-        return { ...snip, text, ranges: regexRanges(re, text) };
-      }),
+      snippets: recs.map(([rec, found]) => ({
+        ...snippetOf(rec, row, [], marks.get(sid) ?? []),
+        ...found,
+      })),
     });
   }
   const out: SearchResult = { query: pattern, results, total: results.length };

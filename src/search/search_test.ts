@@ -1,4 +1,5 @@
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { DejaError } from "../core/errors.ts";
 import type { Harness } from "../core/harness.ts";
 import { jsonDirHarness } from "../core/_test_harness.ts";
 import type { Role, Session } from "../core/types.ts";
@@ -1080,5 +1081,67 @@ Deno.test("search() takes words every object inherits (constructor, toString) as
       const result = await search(db, query, { now: NOW });
       equal(result.results[0]?.session.id, "object-print", query);
     }
+  });
+});
+
+Deno.test("search() with regex stops a pattern that backtracks without end, naming it and the records scanned", async () => {
+  await withFixtures([
+    {
+      id: "plain",
+      age: 1,
+      turns: [["user", "the aaa batteries are flat"]],
+    },
+    {
+      id: "runaway",
+      age: 2,
+      turns: [["tool-output", `${"a".repeat(48)}b`]],
+    },
+  ], async (db) => {
+    const started = performance.now();
+    await rejects(
+      search(db, "(a+)+$", { now: NOW, regex: true, regexBudgetMs: 300 }),
+      (err: unknown) => {
+        ok(err instanceof DejaError);
+        equal(err.code, "QRY-E006");
+        ok(err.message.includes('"(a+)+$"'), err.message);
+        ok(
+          err.message.includes("(0 scanned in full before them)"),
+          err.message,
+        );
+        return true;
+      },
+    );
+    // Unstopped, the pattern takes some 2^48 steps on that record; the bound
+    // leaves room for a loaded machine.
+    ok(performance.now() - started < 20_000, "stopped near its budget");
+    // The same index answers an ordinary pattern straight after.
+    const r = await search(db, "aa+ batter", { now: NOW, regex: true });
+    deepEqual(ids(r), ["plain"]);
+    deepEqual(r.results[0]!.snippets[0]!.ranges, [[4, 14]]);
+  });
+});
+
+Deno.test("search() with regex keeps its page and snippet limits across batches", async () => {
+  const many = Array.from({ length: 12 }, (_, i): Fixture => ({
+    id: `s${String(i).padStart(2, "0")}`,
+    age: i + 1,
+    turns: Array.from(
+      { length: 5 },
+      (_, j): Turn => ["assistant", `port ${8000 + i * 10 + j} is open`],
+    ),
+  }));
+  await withFixtures(many, async (db) => {
+    const r = await search(db, "port 80\\d\\d", {
+      now: NOW,
+      regex: true,
+      limit: 4,
+    });
+    deepEqual(ids(r), ["s00", "s01", "s02", "s03"]);
+    deepEqual(
+      r.results.map((h) => h.snippets.map((s) => s.text)),
+      [0, 1, 2, 3].map((i) =>
+        [0, 1, 2].map((j) => `port ${8000 + i * 10 + j} is open`)
+      ),
+    );
   });
 });

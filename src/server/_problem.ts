@@ -21,6 +21,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   "QRY-E001": 400,
   "QRY-E002": 404,
   "QRY-E003": 400,
+  "QRY-E006": 400,
   "MEM-E001": 503,
   "MEM-E002": 503,
   "MEM-E003": 404,

@@ -5,7 +5,8 @@
  * `prompt()` like typed text). The templates are the Markdown files under
  * `command/` or `commands/` in the project's `.opencode/` and in opencode's
  * config folder, so a user text part that is one of them, expanded, is read
- * back as what the person typed.
+ * back as what the person typed. The built-in `/init` and `/review`
+ * templates live in the opencode program: they are told by fingerprints.
  *
  * @module
  */
@@ -220,6 +221,87 @@ export function typedCommand(
     }
     args = args.trim();
     return `/${command.name}${args ? ` ${args}` : ""}`;
+  }
+  return undefined;
+}
+
+/**
+ * opencode's built-in commands, whose templates live in its program (the
+ * `command/template/*.txt` files): each told by the line its template opens
+ * with and the text either side of the arguments, as every version since
+ * the command appeared wrote them (`initialize.txt` was rewritten in 2026;
+ * `review.txt` keeps its opening and its `Input:` line).
+ */
+const BUILTINS: ReadonlyArray<{
+  name: string;
+  /** The template's first line. */
+  opening: string;
+  /** What comes just before the arguments. */
+  before: string;
+  /**
+   * What comes just after them; `line` when they follow the rest of the
+   * line `before` starts (the worktree path), up to the text's end.
+   */
+  after: string | "line";
+}> = [
+  {
+    name: "init",
+    opening: "Create or update `AGENTS.md` for this repository.",
+    before: "\nUser-provided focus or constraints (honor these):\n",
+    after: "\n## How to investigate\n",
+  },
+  {
+    // Before 2026: the arguments after the path of an AGENTS.md to improve
+    // (appended there by builds whose template had no `$ARGUMENTS`).
+    name: "init",
+    opening:
+      "Please analyze this codebase and create an AGENTS.md file containing:",
+    before: "\nIf there's already an AGENTS.md, improve it if it's located in ",
+    after: "line",
+  },
+  {
+    name: "review",
+    opening:
+      "You are a code reviewer. Your job is to review code changes and provide actionable feedback.",
+    before: "\nInput: ",
+    after: "\n---\n\n## Determining What to Review\n",
+  },
+];
+
+/**
+ * What the person typed when a user text is the expanded template of one
+ * of opencode's built-in commands (`/init`, `/review`): the command and its
+ * arguments.
+ *
+ * @param text A user text part, or a command subtask's prompt.
+ * @returns `/init …` or `/review …`, or undefined for any other text.
+ * @example
+ * ```ts
+ * import { builtinCommand } from "./_opencode_commands.ts";
+ * import { equal } from "node:assert/strict";
+ * const review = "You are a code reviewer. Your job is to review code changes and provide actionable feedback.\n\n---\n\nInput: HEAD~1\n\n---\n\n## Determining What to Review\n…";
+ * equal(builtinCommand(review), "/review HEAD~1");
+ * equal(builtinCommand("You are a code reviewer. Be brief."), undefined);
+ * ```
+ */
+export function builtinCommand(text: string): string | undefined {
+  const trimmed = text.trim();
+  for (const b of BUILTINS) {
+    if (!trimmed.startsWith(b.opening)) continue;
+    const at = trimmed.indexOf(b.before, b.opening.length);
+    if (at < 0) continue;
+    let from = at + b.before.length;
+    let to: number;
+    if (b.after === "line") {
+      const eol = trimmed.indexOf("\n", from);
+      from = eol < 0 ? trimmed.length : eol;
+      to = trimmed.length;
+    } else {
+      to = trimmed.indexOf(b.after, from);
+      if (to < 0) continue;
+    }
+    const args = trimmed.slice(from, to).trim();
+    return `/${b.name}${args ? ` ${args}` : ""}`;
   }
   return undefined;
 }

@@ -47,8 +47,11 @@ const MAX_STATE_TWINS = 64;
 export interface CodexPendingCall {
   /** Tool name as Codex wrote it. */
   tool: string;
-  /** How its output is treated. */
-  kind: "shell" | "patch" | "plan" | "stdin" | "other";
+  /**
+   * How its output is treated; `empty` is a shell call with no command
+   * (nothing was recorded for it to answer).
+   */
+  kind: "shell" | "patch" | "plan" | "stdin" | "other" | "empty";
   /** For `write_stdin`: the unified-exec session it polls. */
   execSession?: string;
   /**
@@ -1128,19 +1131,15 @@ class RolloutParser {
         const action = isObject(payload.action) ? payload.action : {};
         const argv = stringArray(action.command);
         const callId = str(payload.call_id) ?? str(payload.id);
-        if (argv) {
-          this.#shell(
-            "local_shell",
-            callId,
-            argv,
-            argvText(argv),
-            time,
-            locator,
-            {
-              workdir: str(action.working_directory) ?? str(action.workdir),
-            },
-          );
-        }
+        this.#shell(
+          "local_shell",
+          callId,
+          argv,
+          argv ? argvText(argv) : "",
+          time,
+          locator,
+          { workdir: str(action.working_directory) ?? str(action.workdir) },
+        );
         break;
       }
       case "function_call_output":
@@ -1401,23 +1400,19 @@ class RolloutParser {
     const a: Json = isObject(args) ? args : {};
     if (SHELL_ARGV_TOOLS.has(name)) {
       const argv = stringArray(a.command);
-      const text = argv ? argvText(argv) : str(a.command);
-      if (text) {
-        this.#shell(name, callId, argv, text, time, locator, {
-          workdir: str(a.workdir),
-        });
-      }
+      const text = argv ? argvText(argv) : str(a.command) ?? "";
+      this.#shell(name, callId, argv, text, time, locator, {
+        workdir: str(a.workdir),
+      });
       return;
     }
     switch (name) {
       case "shell_command":
       case "exec_command": {
-        const text = str(a.cmd) ?? str(a.command);
-        if (text) {
-          this.#shell(name, callId, undefined, text, time, locator, {
-            workdir: str(a.workdir),
-          });
-        }
+        const text = str(a.cmd) ?? str(a.command) ?? "";
+        this.#shell(name, callId, undefined, text, time, locator, {
+          workdir: str(a.workdir),
+        });
         return;
       }
       case "apply_patch": {
@@ -1500,6 +1495,12 @@ class RolloutParser {
     locator: Locator,
     options: { workdir: string | undefined },
   ): void {
+    // A call with no command (an empty argv or command line) records none:
+    // its output must not answer, and close, another command's batch.
+    if (text.trim() === "") {
+      this.#remember(callId, { tool, kind: "empty" });
+      return;
+    }
     this.#fallbackCwd(options.workdir);
     const patch = embeddedPatch(argv, text);
     if (patch !== undefined) {
@@ -1581,7 +1582,10 @@ class RolloutParser {
       (out.exitCode !== undefined && out.exitCode !== 0) ||
       (call?.kind === "other" && MCP_CALL_ERROR.test(out.text));
     const extra: { tool?: string; flags?: RecordFlags } = {};
-    if (call) extra.tool = call.tool;
+    // Redaction pairs an output with the batch of commands of its tool (a
+    // nameless one with the latest batch): Codex's answer to an empty
+    // command is its own, and answers none.
+    if (call) extra.tool = call.kind === "empty" ? "codex" : call.tool;
     if (isError) extra.flags = { isError: true };
     const record = this.#add("tool-output", out.text, time, locator, extra);
     if (record && callId) this.#outputs.set(callId, record);
@@ -1609,7 +1613,7 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
       const kind = call.kind;
       if (
         kind !== "shell" && kind !== "patch" && kind !== "plan" &&
-        kind !== "stdin" && kind !== "other"
+        kind !== "stdin" && kind !== "other" && kind !== "empty"
       ) continue;
       const entry: CodexPendingCall = { tool: call.tool, kind };
       if (typeof call.execSession === "string") {
@@ -2015,7 +2019,8 @@ export const codex: Harness = {
   // 9: a /review's findings (exited_review_mode) are assistant speech and a custom review's instructions user speech; the request Codex writes for the reviewer is not.
   // 10: a review, compaction or other delegated sub-agent names its parent (session_meta parent_thread_id).
   // 11: tool_search calls (the query) and their output (the tools found) are read.
-  revision: 11,
+  // 12: the output of a shell call with no command is Codex's own (tool `codex`), answering no command's batch.
+  revision: 12,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -2023,7 +2028,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, a shell call with no command (its output as tool `codex`: it answers no command), an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, the schemas of the tools a tool_search found, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

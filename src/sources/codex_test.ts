@@ -8,6 +8,9 @@ import {
 } from "../core/types.ts";
 import { codex, type CodexRolloutState } from "./codex.ts";
 import { hasSamples, resumeOptions, sampleDir } from "./_test_kit.ts";
+import { prepareSessions } from "../index/_prepare.ts";
+import { decodeBodySync } from "../index/_body.ts";
+import { FLAG } from "../index/schema.ts";
 
 const FIXTURE = new URL("../../fixtures/home/.codex", import.meta.url).pathname;
 /** The newest rollout shapes (Codex 0.130): see fixtures/codex/.codex/README. */
@@ -2394,4 +2397,56 @@ Deno.test("codex tool_search: what the model looked for is a command, the tools 
       ["command", "tool_search", "send mail"],
     ],
   );
+});
+
+Deno.test("a shell call with no command answers no batch: a secret printed before it stays redacted", async (t) => {
+  const cases: Array<[string, string]> = [
+    [
+      "an empty argv",
+      ln("response_item", {
+        type: "function_call",
+        name: "shell",
+        arguments: JSON.stringify({ command: [] }),
+        call_id: "c2",
+      }),
+    ],
+    ["an empty command line", shellCall("c2", "")],
+    ["a blank command line", shellCall("c2", "   ")],
+  ];
+  for (const [label, empty] of cases) {
+    await t.step(label, async () => {
+      // The empty call's output comes first and the next command opens its
+      // batch before the token's output arrives.
+      const path = await tempRollout([
+        meta("s-empty"),
+        shellCall("c1", "heroku auth:token"),
+        empty,
+        callOutput("c2", "Exit code: 1\nOutput:\nerror: command is empty"),
+        shellCall("c3", "git status"),
+        callOutput(
+          "c1",
+          "Exit code: 0\nOutput:\n2adaf897-2e8c-49b8-8323-1e01b627e2c3",
+        ),
+        callOutput("c3", "Exit code: 0\nOutput:\nnothing to commit"),
+      ]);
+      const s = await only(path);
+      const [prepared] = prepareSessions([s], true, {});
+      const stored = prepared!.records.map((r) =>
+        decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0)
+      );
+      equal(stored[3], "[redacted:command-output]");
+      equal(stored[4], "nothing to commit");
+      deepEqual(s.records.map((r) => [r.role, r.tool, r.text]), [
+        ["command", "shell_command", "heroku auth:token"],
+        ["tool-output", "codex", "error: command is empty"],
+        ["command", "shell_command", "git status"],
+        [
+          "tool-output",
+          "shell_command",
+          "2adaf897-2e8c-49b8-8323-1e01b627e2c3",
+        ],
+        ["tool-output", "shell_command", "nothing to commit"],
+      ]);
+    });
+  }
 });

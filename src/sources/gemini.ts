@@ -79,6 +79,36 @@ function typedText(raw: string): string {
 const RETRY_PROMPT = "System: Please continue.";
 
 /**
+ * The warning the interactive CLI records when a hook blocks the agent
+ * (packages/cli ui/hooks/useGeminiStream.ts,
+ * `handleAgentExecutionBlockedEvent`: the hook's `systemMessage`, else its
+ * reason). After an AfterAgent hook's block, core/client.ts sends the
+ * reason as a new user turn at once, recorded with the prompt's own
+ * `displayContent` by builds that pass it on.
+ */
+const AGENT_BLOCKED = "Agent execution blocked: ";
+
+/**
+ * Whether a user message right after an `Agent execution blocked:` warning
+ * is the reason the CLI sent for an AfterAgent hook, not a prompt: its text
+ * is the reason the warning quotes, or it carries the previous prompt's
+ * display text over other content than that prompt's. (A BeforeAgent block
+ * ends the turn: the person's next prompt follows the same warning, and is
+ * kept, also when it is the previous prompt again.)
+ */
+function isHookContinuation(
+  m: Json,
+  blocked: string,
+  last: EmitState["lastPrompt"],
+): boolean {
+  const content = cleanSpeech(typedText(partsText(m.content)));
+  if (content === blocked) return true;
+  if (m.displayContent === undefined || last === undefined) return false;
+  const shown = cleanSpeech(typedText(partsText(m.displayContent)));
+  return shown === last.shown && shown !== content && content !== last.sent;
+}
+
+/**
  * What shell mode (`!command`) puts in history as a user turn: the command
  * the person ran and what it printed (packages/cli ui/hooks/shellCommandProcessor.ts,
  * `addShellCommandToGeminiHistory`; fenced since early builds).
@@ -150,6 +180,13 @@ interface EmitState {
   afterSetup: boolean;
   /** The working directory a setup context named. */
   setupCwd?: string;
+  /**
+   * What the CLI's `Agent execution blocked: …` warning said, when it is
+   * the last message (info lines aside).
+   */
+  blocked?: string;
+  /** The last user turn kept as typed: its text, and what the CLI sent. */
+  lastPrompt?: { shown: string; sent: string };
 }
 
 /**
@@ -472,11 +509,35 @@ function emitMessage(
   const time = parseTime(m.timestamp);
   const at = { locator: entry.locator, time, flags };
   const extra = flags ? { flags } : {};
+  // Info lines (the CLI's notices) may stand between a block's warning and
+  // the continuation it sends.
+  if (m.type === "info") return;
+  const blocked = state.blocked;
+  delete state.blocked;
+  if (m.type === "warning") {
+    const warning = partsText(m.content).trim();
+    if (warning.startsWith(AGENT_BLOCKED)) {
+      state.blocked = warning.slice(AGENT_BLOCKED.length).trim();
+    }
+    return;
+  }
   if (m.type === "user") {
     // Newer builds record each tool-response turn as a `user` message; what
     // it holds is the tools' output (each call's `result` has it), not words.
     if (isToolResponseTurn(m.content)) return;
     if (partsText(m.content).trim() === RETRY_PROMPT) return;
+    if (
+      blocked !== undefined && isHookContinuation(m, blocked, state.lastPrompt)
+    ) {
+      // The hook's words, kept as its output (as Claude Code's Stop hook
+      // feedback is), not as the person's.
+      builder.add(
+        "tool-output",
+        cleanSpeech(typedText(partsText(m.content))),
+        { locator: entry.locator, time, tool: "hook", ...extra },
+      );
+      return;
+    }
     const text = typedText(partsText(m.displayContent ?? m.content));
     if (shellModeTurn(tools, text, at)) return;
     if (SETUP_CONTEXT.test(text)) {
@@ -498,7 +559,12 @@ function emitMessage(
       state.lastSummary = true;
       return;
     }
-    builder.add("user", cleanSpeech(text), {
+    const shown = cleanSpeech(text);
+    state.lastPrompt = {
+      shown,
+      sent: cleanSpeech(typedText(partsText(m.content))),
+    };
+    builder.add("user", shown, {
       locator: entry.locator,
       time,
       ...extra,
@@ -969,15 +1035,17 @@ export const gemini: Harness = {
   // summary (the snapshot alone), not a user turn.
   // 10: a checkpoint's stock acknowledgement of a compression summary is not
   // speech.
-  revision: 10,
+  // 11: the reason an AfterAgent hook's block sends as a new turn (after the
+  // CLI's `Agent execution blocked:` warning) is the hook's output, not a prompt.
+  revision: 11,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",
     extracts:
-      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context and the stock acknowledgements of it and of a compression summary dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
+      "`/chat save` checkpoints whose first prompt no chat of the project holds (builds before chat recording, deleted chats) as sessions titled by the tag (setup context and the stock acknowledgements of it and of a compression summary dropped, its working directory kept, tool calls and responses as for chats, text sent beside a function response as that tool's output, no per-turn times); prompts from logs.json as user-only sessions, shown while no chat of that session exists (builds before chat recording kept nothing else); user turns (the typed `displayContent`, without at-command file contents or hook context), assistant text, tool calls as commands (`run_shell_command`, exit code from its `Exit Code:` footer), files (`read_file`, `write_file`, `read_many_files` `paths` or `include`, `replace`), edits (`replace` old_string), tool output (each call's own function response) with isError for error/cancelled calls and for shell runs whose `Exit Code:` footer is non-zero, the original output where a later `$set` message list or re-written message holds only the CLI's masking or compression placeholder for it (`<tool_output_masked>`, `[Tool Output Masked]`, `[Observation Masked]`, `Output too large. … For full output see:`), shell-mode turns (`I ran the following shell command: …`, what `!command` puts in history) as a `run_shell_command` command (no exit code: the turn names none) and its tool-output, the reason a blocking AfterAgent hook makes the CLI send as a new user turn as tool-output (tool `hook`) — told by the interactive CLI's `Agent execution blocked: …` warning just before it (info lines aside) and either the turn holding the reason the warning quotes or its carrying the previous prompt's `displayContent` over other text (a BeforeAgent block's warning is followed by the person's own next prompt, kept) —, error lines (API failures, commands the CLI could not run) as error tool-output (tool `model` for `[API Error: …]`, else `gemini-cli`), compression snapshots as summaries (the `<state_snapshot>` alone, without the `<scratchpad>` reasoning the model may write before it), sub-agent chats with their parent, `$rewindTo` cuts as `rewind` marks; the stored session summary becomes the title; the project from `.project_root` or `projects.json`, else the workspace folder the setup context names, else the path the chat mentions whose SHA-256 names the tmp folder, else the folder's name",
     omits:
-      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream; a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
+      "thoughts (model reasoning), info/warning lines (the CLI's own notices: model fallback, cancellations, compression figures; a failure comes as an error line), token counts, the stock acknowledgement after a compression summary; the setup context (`<session_context>This is the Gemini CLI…`) newer builds sync into a chat as a user message, with its stock acknowledgement, the tool-response turns they record as user messages (function responses and the text beside them; each call's `result` holds the output), and the `[The previous response was interrupted before it completed.]` turn the CLI writes for a failed stream; hook context (`<hook_context>…</hook_context>`, a BeforeAgent hook's after a prompt, a SessionStart hook's as its own turn or before a non-interactive prompt) and the IDE companion's editor-context turns (`Here is the user's editor context as a JSON object…`, `Here is a summary of changes in the user's editor context…`), the `System: Please continue.` turn the CLI sends after an invalid stream (a plain `Please continue.`, the next-speaker check's, is recorded exactly as the same typed prompt would be, and an AfterAgent hook's reason with no warning before it — non-interactive runs, checkpoints — likewise: both stay user turns); a `.json` chat whose `.jsonl` twin exists (the twin is its continuation); `/chat save` checkpoints a chat already holds (copies of its history), `--checkpointing` restore points under `checkpoints/`, bare slash commands in logs.json",
     verified:
-      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts, hook and editor context from core/client.ts (no real `.jsonl` sample)",
+      "real sample from Gemini CLI (session-2026-01-30 `.json`, 1 user turn, 62 tool calls with error/success statuses); the `.jsonl` log, `$set`, `$rewindTo` and sub-agent layout from gemini-cli's chatRecordingService source, the masking placeholders from its toolOutputMaskingService/observationMaskingService and compression truncation, the shell footer from tools/shell.ts, the bootstrapped setup context and interrupted-stream placeholder from geminiChat.ts and utils/environmentContext.ts, hook and editor context from core/client.ts, an AfterAgent hook's continuation from core/client.ts and geminiChat.ts (`displayContent` recorded when it differs) and its warning from cli ui/hooks/useGeminiStream.ts and useHistoryManager.ts (warnings recorded in the chat) (no real `.jsonl` sample)",
   },
 };

@@ -1089,3 +1089,147 @@ Deno.test("gemini checkpoint: the stock acknowledgement of a compression summary
     "assistant",
   ]);
 });
+
+Deno.test("gemini: the reason an AfterAgent hook's block sends as a new turn is the hook's output, not a prompt", async (t) => {
+  // core/client.ts sends a blocking AfterAgent hook's reason as a user turn
+  // at once; the interactive CLI first records an `Agent execution blocked:`
+  // warning (the hook's systemMessage, else the reason), and builds that
+  // pass the prompt's displayContent on record it with the new turn.
+  const head = [
+    { sessionId: "s", projectHash: "p", startTime: "2026-03-05T09:00:00Z" },
+    { id: "u1", type: "user", content: [{ text: "make the kiln tests pass" }] },
+    { id: "g1", type: "gemini", content: "The kiln tests pass now." },
+  ];
+  const records = async (lines: unknown[]) =>
+    ((await parse(await chatFile([...head, ...lines]))).sessions[0] as Session)
+      .records.map((r) => [r.role, r.tool ?? null, r.text]);
+  const reason = "Two kiln specs are still skipped: run them before stopping.";
+  await t.step("the warning quotes the reason the turn holds", async () => {
+    deepEqual(
+      await records([
+        {
+          id: "w1",
+          type: "warning",
+          content: `Agent execution blocked: ${reason}`,
+        },
+        { id: "u2", type: "user", content: [{ text: reason }] },
+        { id: "g2", type: "gemini", content: "Ran the skipped specs too." },
+      ]),
+      [
+        ["user", null, "make the kiln tests pass"],
+        ["assistant", null, "The kiln tests pass now."],
+        ["tool-output", "hook", reason],
+        ["assistant", null, "Ran the skipped specs too."],
+      ],
+    );
+  });
+  await t.step(
+    "a system message instead, the prompt's display text carried on",
+    async () => {
+      deepEqual(
+        await records([
+          {
+            id: "w1",
+            type: "warning",
+            content: "Agent execution blocked: iteration 2 of 5",
+          },
+          {
+            id: "i1",
+            type: "info",
+            content: "Context compressed from 61% to 12%.",
+          },
+          {
+            id: "u2",
+            type: "user",
+            content: [{ text: reason }],
+            displayContent: [{ text: "make the kiln tests pass" }],
+          },
+        ]),
+        [
+          ["user", null, "make the kiln tests pass"],
+          ["assistant", null, "The kiln tests pass now."],
+          ["tool-output", "hook", reason],
+        ],
+      );
+    },
+  );
+  await t.step(
+    "after a BeforeAgent block the person's next prompt is theirs",
+    async () => {
+      // That block ends the turn: what follows its warning is typed.
+      deepEqual(
+        await records([
+          {
+            id: "w1",
+            type: "warning",
+            content: "Agent execution blocked: prompts may not name prod hosts",
+          },
+          {
+            id: "u2",
+            type: "user",
+            content: [{ text: "deploy to staging instead" }],
+          },
+          {
+            id: "u3",
+            type: "user",
+            content: [{ text: "make the kiln tests pass" }],
+          },
+        ]),
+        [
+          ["user", null, "make the kiln tests pass"],
+          ["assistant", null, "The kiln tests pass now."],
+          ["user", null, "deploy to staging instead"],
+          ["user", null, "make the kiln tests pass"],
+        ],
+      );
+    },
+  );
+  await t.step(
+    "after a BeforeAgent block a custom command run again is the person's",
+    async () => {
+      const fix = "Run the kiln suite, then fix what fails.";
+      const lines = [
+        { sessionId: "s", projectHash: "p", startTime: "2026-03-05T09:00:00Z" },
+        {
+          id: "u1",
+          type: "user",
+          content: [{ text: fix }],
+          displayContent: [{ text: "/fix-kiln" }],
+        },
+        { id: "g1", type: "gemini", content: "Fixed two specs." },
+        {
+          id: "w1",
+          type: "warning",
+          content: "Agent execution blocked: not now",
+        },
+        {
+          id: "u2",
+          type: "user",
+          content: [{ text: fix }],
+          displayContent: [{ text: "/fix-kiln" }],
+        },
+      ];
+      const s = (await parse(await chatFile(lines))).sessions[0] as Session;
+      deepEqual(s.records.map((r) => [r.role, r.text]), [
+        ["user", "/fix-kiln"],
+        ["assistant", "Fixed two specs."],
+        ["user", "/fix-kiln"],
+      ]);
+    },
+  );
+  await t.step(
+    "a plain Please continue. is kept: nothing tells the CLI's from a person's",
+    async () => {
+      deepEqual(
+        await records([
+          { id: "u2", type: "user", content: [{ text: "Please continue." }] },
+        ]),
+        [
+          ["user", null, "make the kiln tests pass"],
+          ["assistant", null, "The kiln tests pass now."],
+          ["user", null, "Please continue."],
+        ],
+      );
+    },
+  );
+});

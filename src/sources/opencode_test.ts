@@ -18,6 +18,7 @@ import {
   writeFixtureDb,
 } from "./_store_test_kit.ts";
 import { hasSamples, SAMPLES } from "./_test_kit.ts";
+import { builtinCommand } from "./_opencode_commands.ts";
 
 const FIXTURE = new URL("../../fixtures/opencode", import.meta.url).pathname;
 const SOURCE = linuxHome("/nonexistent");
@@ -1189,4 +1190,101 @@ Deno.test("opencode keeps a provider error opencode retried, once per run of it"
       ["assistant", "The vole suite passes.", undefined, false, T0 + 1000],
     ],
   );
+});
+
+Deno.test("opencode reads a built-in command's template back as /init or /review and its arguments", async (t) => {
+  // Synthetic text around each template's fingerprints: its opening line and
+  // the text either side of its arguments.
+  const init2026 = (args: string) =>
+    `Create or update \`AGENTS.md\` for this repository.\n\nKeep it to what an agent would get wrong.\n\nUser-provided focus or constraints (honor these):\n${args}\n\n## How to investigate\n\nRead the manifests first.`;
+  const init2025 = (args: string) =>
+    `Please analyze this codebase and create an AGENTS.md file containing:\n1. How to run one test\n\nIf there's already an AGENTS.md, improve it if it's located in /work/vole-api${
+      args ? `\n\n${args}` : "\n\n"
+    }`;
+  const review = (args: string) =>
+    `You are a code reviewer. Your job is to review code changes and provide actionable feedback.\n\n---\n\nInput: ${args}\n\n---\n\n## Determining What to Review\n\nRun \`git show ${args}\` for a commit.`;
+  await t.step("builtinCommand() on each version", () => {
+    const cases: Array<[string, string | undefined]> = [
+      [
+        init2026("the test runner and the release flow"),
+        "/init the test runner and the release flow",
+      ],
+      [init2026(""), "/init"],
+      [init2025("keep it short"), "/init keep it short"],
+      [init2025(""), "/init"],
+      [review("HEAD~2"), "/review HEAD~2"],
+      [review(""), "/review"],
+      // The opening alone, or another text, is what a person typed.
+      ["Create or update `AGENTS.md` for this repository.", undefined],
+      [
+        "You are a code reviewer. Your job is to review code changes and provide actionable feedback.\n\nInput: my diff",
+        undefined,
+      ],
+      [
+        "Please analyze this codebase and create an AGENTS.md file containing: the commands",
+        undefined,
+      ],
+      ["review HEAD~2 please", undefined],
+    ];
+    for (const [text, want] of cases) equal(builtinCommand(text), want, text);
+  });
+  await t.step("a user text part and a review subtask in a store", async () => {
+    const root = await Deno.makeTempDir();
+    const user = (id: string, at: number, part: unknown) => ({
+      message: {
+        id,
+        session_id: "ses_builtin",
+        time_created: at,
+        time_updated: at,
+        data: JSON.stringify({ role: "user", time: { created: at } }),
+      },
+      part: {
+        id: `prt_${id}`,
+        message_id: id,
+        session_id: "ses_builtin",
+        time_created: at,
+        time_updated: at,
+        data: JSON.stringify(part),
+      },
+    });
+    const turns = [
+      user("msg_1", T0, { type: "text", text: init2026("monorepo layout") }),
+      user("msg_2", T0 + 1000, {
+        type: "subtask",
+        agent: "general",
+        description:
+          "review changes [commit|branch|pr], defaults to uncommitted",
+        command: "review",
+        prompt: review("feature/burrow"),
+      }),
+      user("msg_3", T0 + 2000, { type: "text", text: init2025("") }),
+    ];
+    const path = join(root, "opencode.db");
+    await writeFixtureDb(path, CURRENT_SCHEMA, [
+      {
+        table: "session",
+        rows: [{
+          id: "ses_builtin",
+          project_id: "prj",
+          slug: "amber-vole",
+          directory: join(root, "work"),
+          title: "AGENTS.md",
+          version: "1.18.5",
+          time_created: T0,
+          time_updated: T0 + 2000,
+        }],
+      },
+      { table: "message", rows: turns.map((t) => t.message) },
+      { table: "part", rows: turns.map((t) => t.part) },
+    ]);
+    const { sessions } = await parseOpencodeDb(path, {
+      includeSubagents: true,
+      source: linuxHome(join(root, "home")),
+    });
+    deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+      ["user", "/init monorepo layout"],
+      ["user", "/review feature/burrow"],
+      ["user", "/init"],
+    ]);
+  });
 });
