@@ -85,7 +85,9 @@ function contentText(list: unknown[]): string {
  * `{content: [...]}` (skill, MCP tools), `{files, summary}` (apply_patch).
  */
 function runOutput(run: Json): { text: string; exitCode?: number } {
-  const result = run.result ?? run.error;
+  // A run stopped before it finished (cancelled, interrupted) may hold only
+  // what it printed so far, in `progress`.
+  const result = run.result ?? run.error ?? run.progress;
   if (typeof result === "string") return { text: result };
   if (Array.isArray(result)) {
     return {
@@ -246,6 +248,18 @@ export async function parseAmpThread(
         }
       }
       flush();
+    } else if (message.role === "info") {
+      // A compacted thread: Amp puts the summary that replaced the turns
+      // before it in an `info` message (`summary.type` "message"); a
+      // "thread" summary only names another thread.
+      for (const block of message.content) {
+        if (!isObject(block) || block.type !== "summary") continue;
+        const summary = isObject(block.summary) ? block.summary : {};
+        const text = summary.type === "message"
+          ? str(summary.summary)
+          : undefined;
+        if (text?.trim()) builder.add("summary", cleanSpeech(text), at);
+      }
     }
   }
   const title = str(thread.title);
@@ -282,7 +296,9 @@ export const amp: Harness = {
   id: HARNESS_ID,
   name: "Amp",
   format: "one JSON thread object per conversation (threads/T-<uuid>.json)",
-  revision: 2,
+  // 3: the summary of a compacted thread (`info` message, `summary` block);
+  // a stopped run's `progress` when it has no result.
+  revision: 3,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -297,10 +313,10 @@ export const amp: Harness = {
     store:
       "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory). Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
     extracts:
-      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results), the thread title, the first workspace tree as project; each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
+      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project; each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
     omits:
       "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the VS Code extension's globalStorage copy",
     verified:
-      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread)",
+      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread); the `info` summary block from a public Amp thread reader (jonathan-kellerai/cross_agent_session_resumer src/providers/amp.rs), in src/sources/amp_test.ts",
   },
 };

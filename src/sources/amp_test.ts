@@ -231,3 +231,70 @@ Deno.test({
     equal(seen.length, 3);
   },
 });
+
+Deno.test("parseAmpThread() reads the summary of a compacted thread and what a stopped run printed", async () => {
+  const path = await threadFile(JSON.stringify({
+    id: "T-test",
+    created: 1767225600000,
+    messages: [
+      {
+        role: "info",
+        messageId: 0,
+        content: [{
+          type: "summary",
+          summary: {
+            type: "message",
+            summary: "Moved the cron parser to src/cron.ts; tests pass.",
+          },
+        }],
+      },
+      {
+        role: "info",
+        messageId: 1,
+        content: [
+          { type: "summary", summary: { type: "thread", thread: "T-other" } },
+          { type: "summary", summary: 4 },
+          { type: "summary", summary: { type: "message", summary: "  " } },
+          "odd",
+        ],
+      },
+      {
+        role: "user",
+        messageId: 2,
+        meta: { sentAt: 1767225660000 },
+        content: [{ type: "text", text: "now add a --dry-run flag" }],
+      },
+      {
+        role: "assistant",
+        messageId: 3,
+        content: [{
+          type: "tool_use",
+          id: "toolu_1",
+          name: "Bash",
+          input: { cmd: "deno task test" },
+        }],
+      },
+      {
+        role: "user",
+        messageId: 4,
+        content: [{
+          type: "tool_result",
+          toolUseID: "toolu_1",
+          run: {
+            status: "cancelled",
+            progress: { output: "running 12 tests" },
+          },
+        }],
+      },
+    ],
+  }));
+  const { sessions, skipped } = await parse(path);
+  equal(skipped, 0);
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    ["summary", "Moved the cron parser to src/cron.ts; tests pass."],
+    ["user", "now add a --dry-run flag"],
+    ["command", "deno task test"],
+    ["tool-output", "running 12 tests"],
+  ]);
+  equal(sessions[0]?.records.at(-1)?.flags?.isError, true);
+});

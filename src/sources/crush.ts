@@ -48,6 +48,13 @@ import { decodeZstdFrames } from "../core/_zstd_frames.ts";
 const HARNESS_ID = "crush";
 const NAME = "Crush";
 
+/** The tool name given to a command the person ran with `!`. */
+const SHELL_TOOL = "shell";
+
+/** Terminal escape sequences (colour, cursor, titles) in captured output. */
+// deno-lint-ignore no-control-regex -- matching escape bytes is the point
+const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))/g;
+
 /** Tools whose `file_path` becomes a `files` record. */
 const PATH_TOOLS = new Set(["view", "edit", "multiedit", "write"]);
 
@@ -214,8 +221,16 @@ class CrushSession {
         case "tool_result":
           this.#toolResult(data, id, time);
           break;
+        case "shell_command":
+          this.#flushText(role, texts, id, time);
+          this.#shellCommand(data, id, time);
+          break;
+        case "finish":
+          this.#flushText(role, texts, id, time);
+          this.#finish(data, id, time);
+          break;
         default:
-          // reasoning, finish, image_url, binary: not conversation text.
+          // reasoning, image_url, binary: not conversation text.
           break;
       }
     }
@@ -238,6 +253,49 @@ class CrushSession {
       const kind = this.#summaries.has(id) ? "summary" : "assistant";
       this.builder.add(kind, text, this.#opts(id, time));
     }
+  }
+
+  /**
+   * A command the person ran with `!` (bang mode): Crush keeps it, its
+   * output and exit code in the user message, where the model reads them.
+   */
+  #shellCommand(data: Json, messageId: string, time: number | undefined): void {
+    const command = str(data.command)?.trim();
+    if (!command) return;
+    const record = this.builder.add(
+      "command",
+      command,
+      this.#opts(messageId, time, { tool: SHELL_TOOL }),
+    );
+    if (record && typeof data.exit_code === "number") {
+      record.exitCode = data.exit_code;
+    }
+    const output = typeof data.output === "string"
+      ? data.output.replace(ANSI, "").trim()
+      : "";
+    this.builder.add(
+      "tool-output",
+      output,
+      this.#opts(messageId, time, { tool: SHELL_TOOL }),
+    );
+  }
+
+  /**
+   * How a turn ended: a provider failure (`error`) or a refusal
+   * (`content_filter`) is kept as error output of the model call, with the
+   * message and details Crush shows in its banner.
+   */
+  #finish(data: Json, messageId: string, time: number | undefined): void {
+    const reason = str(data.reason);
+    if (reason !== "error" && reason !== "content_filter") return;
+    const text = [str(data.message), str(data.details)]
+      .filter((t): t is string => t !== undefined && t.trim().length > 0)
+      .join("\n");
+    this.builder.add(
+      "tool-output",
+      text || (reason === "error" ? "error" : "refused (content_filter)"),
+      this.#opts(messageId, time, { tool: "model", isError: true }),
+    );
   }
 
   #toolCall(data: Json, messageId: string, time: number | undefined): void {
@@ -447,7 +505,8 @@ export const crush: Harness = {
   name: NAME,
   format: "SQLite crush.db per project (sessions, messages with JSON parts)",
   // 2: `messages.is_summary_message`, hidden continuation text, zstd-compressed parts.
-  revision: 2,
+  // 3: bang-mode `shell_command` parts; turns that ended in an error or refusal.
+  revision: 3,
   envOverrides: ["CRUSH_GLOBAL_DATA", "XDG_DATA_HOME", "LOCALAPPDATA"],
   roots: crushRoots,
   discover: discoverCrush,
@@ -456,10 +515,10 @@ export const crush: Harness = {
     store:
       "`<project>/.crush/crush.db` (the data directory each project uses); the list of projects is `projects.json` in `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\\crush` (Windows) or `~/.local/share/crush` (Linux, macOS); also `~/.crush/crush.db` and `.crush/crush.db` found in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case) three levels deep",
     extracts:
-      "user/assistant text parts (the `parts` column as JSON text or, per row, a zstd-compressed BLOB as proposed in charmbracelet/crush#3581), the summary message (`sessions.summary_message_id`, or `messages.is_summary_message` since 2025-08) as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent",
+      "user/assistant text parts (the `parts` column as JSON text or, per row, a zstd-compressed BLOB as proposed in charmbracelet/crush#3581), the summary message (`sessions.summary_message_id`, or `messages.is_summary_message` since 2025-08) as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent, a command the person ran with `!` (a `shell_command` part of their message) as a `shell` command with its exit code and output, a turn that ended in a provider error or a refusal (finish reason `error` or `content_filter`, with its message and details) as error tool-output (tool `model`)",
     omits:
-      "reasoning parts, text parts marked `hidden` (continuations Crush generated, not typed), images and binary attachments (and the base64 `data` of media tool results), finish markers, `read_files`/todos and the other bookkeeping tables and columns of newer schemas, the `files` version table (full file snapshots, not conversation), Crush's `title-*` title-generation sessions (harness bookkeeping)",
+      "reasoning parts, text parts marked `hidden` (continuations Crush generated, not typed), images and binary attachments (and the base64 `data` of media tool results), other finish markers (end of turn, tool use, canceled), `read_files`/todos and the other bookkeeping tables and columns of newer schemas, the `files` version table (full file snapshots, not conversation), Crush's `title-*` title-generation sessions (harness bookkeeping)",
     verified:
-      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush; the later columns and part fields (`is_summary_message`, text `hidden`, tool-result `data`/`mime_type`) from charmbracelet/crush's migrations and internal/message/content.go; zstd parts from the open upstream proposal (PR #3581, not merged when checked), fixture only",
+      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush; the later columns and part fields (`is_summary_message`, text `hidden`, tool-result `data`/`mime_type`) from charmbracelet/crush's migrations and internal/message/content.go; zstd parts from the upstream proposal (PR #3581; internal/message/parts_codec.go since), fixture only; the `shell_command` part and the finish `message`/`details` and `content_filter` reason from internal/message/content.go and message.go, in src/sources/crush_test.ts",
   },
 };

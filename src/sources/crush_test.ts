@@ -339,3 +339,80 @@ Deno.test("crush parses the real sample store", {
   equal(total(sessions, "command"), 242);
   equal(sessions[0]?.title, "Unsubscribe Push Notifications Button");
 });
+
+Deno.test("crush reads bang-mode shell commands and failed or refused turns", async () => {
+  const path = await tempDb([
+    message("u1", "user", [
+      { type: "text", data: { text: "why is the build red" } },
+      {
+        type: "shell_command",
+        data: {
+          command: "make lint",
+          output: "\u001b[31mlint.go:3: unused import\u001b[0m\n",
+          exit_code: 2,
+        },
+      },
+      { type: "finish", data: { reason: "stop", time: 1767261600 } },
+    ], 1767261600),
+    message("a1", "assistant", [
+      { type: "reasoning", data: { thinking: "look at the import" } },
+      {
+        type: "finish",
+        data: {
+          reason: "error",
+          time: 1767261601,
+          message: "Provider error",
+          details: "429 rate limited",
+        },
+      },
+    ], 1767261601),
+    message("u2", "user", [{
+      type: "shell_command",
+      data: { command: "  ", output: "", exit_code: 0 },
+    }, { type: "shell_command", data: { command: "git status" } }], 1767261602),
+    message("a2", "assistant", [
+      { type: "text", data: { text: "I can't help with that." } },
+      { type: "finish", data: { reason: "content_filter", time: 1767261603 } },
+    ], 1767261603),
+    message("a3", "assistant", [
+      { type: "text", data: { text: "Stopped." } },
+      { type: "finish", data: { reason: "canceled", time: 1767261604 } },
+    ], 1767261604),
+  ]);
+  const { sessions, skipped } = await parseCrushDb(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 0);
+  deepEqual(
+    sessions[0]?.records.map((r) => [
+      r.role,
+      r.text,
+      r.tool,
+      r.exitCode,
+      r.flags?.isError,
+    ]),
+    [
+      ["user", "why is the build red", undefined, undefined, undefined],
+      ["command", "make lint", "shell", 2, undefined],
+      [
+        "tool-output",
+        "lint.go:3: unused import",
+        "shell",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "Provider error\n429 rate limited",
+        "model",
+        undefined,
+        true,
+      ],
+      ["command", "git status", "shell", undefined, undefined],
+      ["assistant", "I can't help with that.", undefined, undefined, undefined],
+      ["tool-output", "refused (content_filter)", "model", undefined, true],
+      ["assistant", "Stopped.", undefined, undefined, undefined],
+    ],
+  );
+});

@@ -110,19 +110,48 @@ export interface GooseParseOptions extends ParseOptions {
   maxLineBytes?: number;
 }
 
-/** Text parts of a tool result: an MCP `CallToolResult` or a bare content list. */
+/**
+ * The roles an MCP content item is meant for (`annotations.audience`), or
+ * undefined when it names none (everyone).
+ */
+function audienceOf(item: Json): string[] | undefined {
+  const audience = obj(item.annotations).audience;
+  if (!Array.isArray(audience)) return undefined;
+  return audience.filter((r): r is string => typeof r === "string");
+}
+
+/**
+ * Text parts of a tool result: an MCP `CallToolResult` or a bare content
+ * list. Goose's own tools answer twice, the full output for the model
+ * (`audience: ["assistant"]`) and a copy or short summary for the person
+ * (`audience: ["user"]`); the model's text is the output, and the person's
+ * copy is read only when nothing else was written.
+ */
 function resultText(value: unknown): string {
   const content = Array.isArray(value) ? value : list(obj(value).content);
-  const parts: string[] = [];
+  const forModel: string[] = [];
+  const forPerson: string[] = [];
   for (const item of content) {
     if (
       isObject(item) && item.type === "text" && typeof item.text === "string"
     ) {
-      parts.push(item.text);
+      const audience = audienceOf(item);
+      if (audience === undefined || audience.includes("assistant")) {
+        forModel.push(item.text);
+      } else {
+        forPerson.push(item.text);
+      }
     }
   }
-  return parts.join("\n");
+  return (forModel.length > 0 ? forModel : forPerson).join("\n");
 }
+
+/**
+ * The fixed text Goose writes after a compaction summary, telling the model
+ * what the message before it is; its wording changed across releases.
+ */
+const CONTINUATION =
+  /^(?:Your context was compacted\. )?The previous message (?:contains a summary|is a structured summary)/;
 
 function isShell(name: string): boolean {
   const n = name.toLowerCase();
@@ -182,6 +211,14 @@ class GooseSession {
     };
   }
 
+  /** The text of the last message only the model saw: a compaction summary when the continuation note follows it. */
+  #hidden:
+    | { text: string; locator: Locator; time: number | undefined }
+    | undefined;
+  /** The last prompt read, and whether a compaction was read since. */
+  #lastPrompt: string | undefined;
+  #compacted = false;
+
   /** One message; returns the number of unreadable content items. */
   message(
     role: unknown,
@@ -194,18 +231,16 @@ class GooseSession {
     const items = typeof content === "string" ? parseJson(content) : content;
     if (!Array.isArray(items)) return 1;
     // userVisible:false marks what only the model saw: injected context,
-    // compaction prompts. It is not something anyone said.
+    // compaction summaries and prompts. It is not something anyone said.
     const hiddenFromUser = metadata.userVisible === false;
     let skipped = 0;
     let texts: string[] = [];
+    const unseen: string[] = [];
     const flush = () => {
       if (texts.length === 0) return;
-      if (!hiddenFromUser && (role === "user" || role === "assistant")) {
-        this.builder.add(
-          role,
-          cleanSpeech(texts.join("\n\n")),
-          this.#opts(locator, time),
-        );
+      if (hiddenFromUser) unseen.push(...texts);
+      else if (role === "user" || role === "assistant") {
+        this.#speech(role, texts, locator, time);
       }
       texts = [];
     };
@@ -216,7 +251,11 @@ class GooseSession {
       }
       switch (item.type) {
         case "text":
-          if (typeof item.text === "string") texts.push(item.text);
+          if (typeof item.text !== "string") break;
+          // Text annotated for the model alone is not shown to the person.
+          if (audienceOf(item)?.includes("user") === false) {
+            unseen.push(item.text);
+          } else texts.push(item.text);
           break;
         case "toolRequest":
           flush();
@@ -232,7 +271,56 @@ class GooseSession {
       }
     }
     flush();
+    this.#compaction(hiddenFromUser, unseen.join("\n\n").trim(), locator, time);
     return skipped;
+  }
+
+  #speech(
+    role: "user" | "assistant",
+    texts: string[],
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    const text = cleanSpeech(texts.join("\n\n"));
+    if (role === "user") {
+      // After a compaction Goose sends the last prompt again as a new
+      // message; the person typed it once.
+      const repeat = this.#compacted && text === this.#lastPrompt;
+      this.#compacted = false;
+      this.#lastPrompt = text;
+      if (repeat) return;
+    }
+    this.builder.add(role, text, this.#opts(locator, time));
+  }
+
+  /**
+   * A compaction: Goose writes the summary as a message only the model sees,
+   * then a fixed note (also unseen) saying the message before it is a
+   * summary. The summary is kept once that note is read.
+   */
+  #compaction(
+    hidden: boolean,
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+  ): void {
+    if (!hidden) {
+      this.#hidden = undefined;
+      return;
+    }
+    if (CONTINUATION.test(text)) {
+      const summary = this.#hidden;
+      this.#hidden = undefined;
+      if (!summary) return;
+      this.builder.add(
+        "summary",
+        cleanSpeech(summary.text),
+        this.#opts(summary.locator, summary.time),
+      );
+      this.#compacted = true;
+      return;
+    }
+    this.#hidden = text ? { text, locator, time } : undefined;
   }
 
   #request(item: Json, locator: Locator, time: number | undefined): void {
@@ -638,7 +726,9 @@ export const goose: Harness = {
   format:
     "SQLite sessions.db (sessions, messages with JSON content); legacy JSONL per session",
   // 2: ACP sessions of schemas 10-11 take their thread's name and folder.
-  revision: 2,
+  // 3: a tool's output once (the model's copy, not also the person's), the
+  // compaction summary, no re-sent prompt after it, no model-only text.
+  revision: 3,
   envOverrides: [
     "GOOSE_PATH_ROOT",
     "XDG_DATA_HOME",
@@ -652,10 +742,10 @@ export const goose: Harness = {
     store:
       "`sessions/sessions.db` (goose 1.10+) and legacy `sessions/<id>.jsonl` under `$GOOSE_PATH_ROOT/data`, else `%APPDATA%\\Block\\goose\\data` (Windows), else `$XDG_DATA_HOME/goose` or `~/.local/share/goose` (Linux, macOS); also the legacy `~/.goose/sessions`; `DEJA_GOOSE_ROOT` redirects",
     extracts:
-      'user/assistant text, shell tool requests as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session\'s message ids) with only their own turns; title from the description or a user-set name, and for an ACP (goose2) session of schemas 10–11, whose own name is the placeholder "ACP Session", the name and folder of the `threads` row its `thread_id` names',
+      'user/assistant text, shell tool requests as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag (the text meant for the model, `audience` assistant, once: the tools Goose ships also write a copy or short summary for the person, read only when nothing else is written), the compaction summary (the message only the model sees that the continuation note Goose writes — `The previous message contains a summary…`, `Your context was compacted…`, `…is a structured summary…` — names) as `summary`, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session\'s message ids) with only their own turns; title from the description or a user-set name, and for an ACP (goose2) session of schemas 10–11, whose own name is the placeholder "ACP Session", the name and folder of the `threads` row its `thread_id` names',
     omits:
-      "thinking and redacted-thinking parts, images, tool confirmations and notifications, text marked `userVisible: false` (what only the model saw: injected context, compaction prompts), `hidden` sessions, the `thread_messages` table of schemas 10–11 (copies of the ACP session's own messages), token/cost/provider columns",
+      "thinking and redacted-thinking parts, images, tool confirmations and notifications, text marked `userVisible: false` or annotated for the model alone (what only the model saw: injected context, the continuation note), the last prompt Goose sends again after a compaction (the person typed it once), `hidden` sessions, the `thread_messages` table of schemas 10–11 (copies of the ACP session's own messages), token/cost/provider columns",
     verified:
-      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's schema (crates/goose/src/session/migrations.rs, migrations to v13; the repository is now aaif-goose/goose), the ACP threads layer from goose-acp's server and aaif-goose/goose#9078 (which dropped it), fixtures/goose and fixtures/goose-acp",
+      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's schema (crates/goose/src/session/migrations.rs, migrations to v13; the repository is now aaif-goose/goose), the ACP threads layer from goose-acp's server and aaif-goose/goose#9078 (which dropped it), fixtures/goose and fixtures/goose-acp; the audience-annotated tool results, the compaction summary and its continuation notes (three wordings) from crates/goose/src/context_mgmt/mod.rs and the developer tools (schema 17), in src/sources/goose_test.ts",
   },
 };

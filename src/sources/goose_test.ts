@@ -342,3 +342,101 @@ Deno.test("goose parses the real sample store", {
   equal(skipped, 0);
   equal(sessions.length, 0);
 });
+
+Deno.test("goose reads a tool's output once and a compaction's summary (schema 17 shapes)", async () => {
+  const path = join(await Deno.makeTempDir(), "sessions.db");
+  const text = (t: string, audience?: string[]) =>
+    audience ? { type: "text", text: t, annotations: { audience } } : {
+      type: "text",
+      text: t,
+    };
+  const seen = JSON.stringify({ userVisible: true, agentVisible: true });
+  const modelOnly = JSON.stringify({ userVisible: false, agentVisible: true });
+  const retired = JSON.stringify({ userVisible: true, agentVisible: false });
+  const gone = JSON.stringify({ userVisible: false, agentVisible: false });
+  const rows: Array<[string, unknown[], string]> = [
+    ["user", [text("count the pears in the crate log")], retired],
+    ["assistant", [{
+      type: "toolRequest",
+      id: "call_1",
+      toolCall: {
+        status: "success",
+        value: { name: "shell", arguments: { command: "wc -l crate.log" } },
+      },
+    }], retired],
+    ["user", [{
+      type: "toolResponse",
+      id: "call_1",
+      toolResult: {
+        status: "success",
+        value: {
+          content: [
+            text("41 crate.log\n", ["assistant"]),
+            text("41 crate.log\n", ["user"]),
+          ],
+          isError: false,
+        },
+      },
+    }], retired],
+    ["user", [text("The pear count came to 41 (wc -l).")], modelOnly],
+    ["assistant", [
+      text(
+        "The previous message is a structured summary of an earlier portion of this session. Continue calling tools as necessary.",
+      ),
+    ], modelOnly],
+    ["user", [text("count the pears in the crate log")], seen],
+    ["assistant", [text("There are 41 lines.")], seen],
+    ["user", [
+      text("now split them by orchard"),
+      text("<orchard-hints>north, south</orchard-hints>", ["assistant"]),
+    ], seen],
+    ["user", [
+      text(
+        "Your context was compacted. The previous message contains a summary of the conversation so far.",
+      ),
+    ], gone],
+    ["assistant", [text("Split done.", ["user", "assistant"])], seen],
+  ];
+  await writeFixtureDb(
+    path,
+    "CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT, working_dir TEXT, session_type TEXT, created_at TEXT, updated_at TEXT, parent_session_id TEXT, parent_delegation TEXT); CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER, metadata_json TEXT, message_id TEXT);",
+    [
+      {
+        table: "sessions",
+        rows: [{
+          id: "20261101_1",
+          name: "Pear census",
+          working_dir: "/w/orchard",
+          session_type: "user",
+        }],
+      },
+      {
+        table: "messages",
+        rows: rows.map(([role, content, metadata], i) => ({
+          session_id: "20261101_1",
+          role,
+          content_json: JSON.stringify(content),
+          created_timestamp: 1_793_000_000_000 + i * 1000,
+          metadata_json: metadata,
+          message_id: `msg_${i}`,
+        })),
+      },
+    ],
+  );
+  const { sessions, skipped } = await parseGooseDb(path, OPTIONS);
+  equal(skipped, 0);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.text]),
+    [
+      ["user", "count the pears in the crate log"],
+      ["command", "wc -l crate.log"],
+      ["tool-output", "41 crate.log"],
+      ["summary", "The pear count came to 41 (wc -l)."],
+      ["assistant", "There are 41 lines."],
+      ["user", "now split them by orchard"],
+      ["assistant", "Split done."],
+    ],
+    "the person's copy of the output, the re-sent prompt and the model-only hint are left out",
+  );
+  equal(sessions[0]?.records[1]?.exitCode, 0);
+});

@@ -139,6 +139,66 @@ function resultText(result: Json): string {
   return typeof result.output === "string" ? result.output : "";
 }
 
+/**
+ * How the message editor showed a mention (`@name`): Zed stores it as a
+ * `Mention` part between the typed text, its `uri` a tagged object
+ * (`{"File": {"abs_path": …}}`, `{"Symbol": {…, "name": …}}`,
+ * `{"Fetch": {"url": …}}`, …). The mentioned contents are not read.
+ */
+function mentionName(uri: unknown): string | undefined {
+  if (typeof uri === "string") return uri || undefined;
+  if (!isObject(uri)) return undefined;
+  const kind = Object.keys(uri)[0];
+  if (!kind) return undefined;
+  const value = uri[kind];
+  if (typeof value === "string") return baseName(value) || undefined;
+  const fields = obj(value);
+  const path = str(fields.abs_path) ?? str(fields.path) ??
+    str(fields.file_path);
+  const name = str(fields.name) ?? str(fields.url) ?? str(fields.base_ref);
+  if (kind === "Selection" || kind === "Symbol") {
+    const range = obj(fields.line_range);
+    const start = range.start, end = range.end;
+    const lines = typeof start === "number" && typeof end === "number"
+      ? `:${start + 1}-${end + 1}`
+      : "";
+    if (kind === "Symbol" && name) return name;
+    if (path) return `${baseName(path)}${lines}`;
+  }
+  if (name) return name;
+  if (path) return baseName(path) || path;
+  return kind;
+}
+
+/**
+ * The thread's detailed summary (what Zed hands another thread that
+ * mentions this one): `detailed_summary` in 0.3.0 documents,
+ * `detailed_summary_state: {"Generated": {"text"}}` in legacy ones.
+ */
+function detailedSummary(doc: Json): string | undefined {
+  const text = str(doc.detailed_summary) ??
+    str(obj(obj(doc.detailed_summary_state).Generated).text);
+  return text?.trim() ? text : undefined;
+}
+
+/** Marks a mention among a user message's pieces until they are joined. */
+const MENTION = "\u0000@";
+
+/** A user message's pieces as one text, each mention set off by spaces. */
+function joinMentions(pieces: string[]): string {
+  let out = "";
+  for (const [i, piece] of pieces.entries()) {
+    if (!piece.startsWith(MENTION)) {
+      const after = i > 0 && pieces[i - 1]?.startsWith(MENTION);
+      out += after && /^[\p{L}\p{N}]/u.test(piece) ? ` ${piece}` : piece;
+      continue;
+    }
+    const name = piece.slice(1);
+    out += out.length > 0 && /\S$/.test(out) ? ` ${name}` : name;
+  }
+  return out;
+}
+
 /** Builds one thread's session. */
 class ThreadReader {
   readonly builder: SessionBuilder;
@@ -183,6 +243,11 @@ class ThreadReader {
     };
   }
 
+  /** The summary Zed wrote of the whole thread, after its messages. */
+  summary(text: string | undefined, index: number): void {
+    if (text) this.builder.add("summary", cleanSpeech(text), this.#opts(index));
+  }
+
   /** A 0.3.0 message: `{"User": …}`, `{"Agent": …}` or the string "Resume". */
   current(message: unknown, index: number): void {
     if (typeof message === "string") return;
@@ -195,9 +260,18 @@ class ThreadReader {
       for (const part of list(message.User.content)) {
         if (isObject(part) && typeof part.Text === "string") {
           texts.push(part.Text);
+        } else if (isObject(part) && isObject(part.Mention)) {
+          // The typed text stops where a mention was inserted; the model
+          // saw the mention there as a link, the person as `@name`.
+          const name = mentionName(part.Mention.uri);
+          if (name) texts.push(MENTION + name);
         }
       }
-      this.builder.add("user", cleanSpeech(texts.join("")), this.#opts(index));
+      this.builder.add(
+        "user",
+        cleanSpeech(joinMentions(texts)),
+        this.#opts(index),
+      );
     } else if (isObject(message.Agent)) {
       this.#agent(message.Agent, index);
     } else {
@@ -441,6 +515,7 @@ export function parseZedThreads(
         if (legacy) reader.legacy(message, index);
         else reader.current(message, index);
       });
+      reader.summary(detailedSummary(doc), messages.length);
       const title = str(doc.title) ?? str(doc.summary) ??
         textColumn(row.summary);
       if (title) reader.builder.setTitle(title);
@@ -484,15 +559,16 @@ export const zed: Harness = {
   kinds: [threadsKind],
   // 2: tagged tool inputs (`{"type":"json","value":…}`, else `raw_input`) and
   // the first-opened folder from `folder_paths_order`.
-  revision: 2,
+  // 3: mentions as `@name` where they were typed; the detailed summary.
+  revision: 3,
   docs: {
     store:
       "`threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); `DEJA_ZED_ROOT` redirects",
     extracts:
-      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
+      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), each `Mention` in a user message as `@name` where it was typed (file or folder name, symbol, `file:lines` selection, URL, thread or rule name), the thread's detailed summary (`detailed_summary`, legacy `detailed_summary_state.Generated.text`) as `summary`, `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
     omits:
       "Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
     verified:
-      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them)",
+      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them); the `Mention` uri shapes from acp_thread's mention.rs (MentionUri) and `detailed_summary` from agent db.rs (DbThread), in src/sources/zed_test.ts",
   },
 };

@@ -51,8 +51,8 @@ Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent, tagge
   equal(main.cwd, "/home/dev/src/lantern");
   equal(
     main.records[0]?.text,
-    "The render snapshot test fails every other run. Can you find out why?",
-    "mentioned file bodies are not speech",
+    "The render snapshot test fails every other run. @render.rs Can you find out why?",
+    "mentioned file bodies are not speech; the mention stays where it was typed",
   );
   ok(
     !main.records.some((r) => r.text.includes("Probably ordering")),
@@ -356,4 +356,117 @@ Deno.test("zed parses the real sample store", {
   equal(sessions[0]?.records.filter((r) => r.flags?.isError).length, 1);
   equal(sessions[0]?.title, "Mongoose to Supabase Database Migration");
   equal(sessions[0]?.project, "theatlas");
+});
+
+Deno.test("zed keeps mentions where they were typed and reads the thread's detailed summary", async () => {
+  const current = {
+    version: "0.3.0",
+    title: "Kiln timer drift",
+    updated_at: "2026-10-02T08:00:00Z",
+    detailed_summary:
+      "The kiln timer drifted because ticks were counted in f32.",
+    messages: [
+      {
+        User: {
+          id: "u1",
+          content: [
+            { Text: "compare " },
+            {
+              Mention: {
+                uri: { File: { abs_path: "/home/dev/kiln/src/timer.rs" } },
+                content: "pub struct Timer;",
+              },
+            },
+            { Text: " with " },
+            {
+              Mention: {
+                uri: {
+                  Symbol: {
+                    abs_path: "/home/dev/kiln/src/clock.rs",
+                    name: "Clock::tick",
+                    line_range: { start: 9, end: 20 },
+                  },
+                },
+                content: "fn tick() {}",
+              },
+            },
+            { Text: ", see " },
+            {
+              Mention: {
+                uri: { Fetch: { url: "https://example.org/drift" } },
+                content: "",
+              },
+            },
+            { Text: " and " },
+            {
+              Mention: {
+                uri: {
+                  Selection: {
+                    abs_path: "/home/dev/kiln/src/main.rs",
+                    line_range: { start: 0, end: 4 },
+                  },
+                },
+                content: "fn main() {}",
+              },
+            },
+            { Mention: { uri: { Diagnostics: {} }, content: "" } },
+            { Mention: { uri: 7, content: "odd" } },
+          ],
+        },
+      },
+      { Agent: { content: [{ Text: "The tick is an f32." }] } },
+    ],
+  };
+  const legacy = {
+    version: "0.2.0",
+    summary: "Glaze notes",
+    updated_at: "2025-04-02T08:00:00Z",
+    detailed_summary_state: {
+      Generated: { text: "Glaze notes were merged.", message_id: 1 },
+    },
+    messages: [{
+      id: 0,
+      role: "user",
+      segments: [{ type: "text", text: "merge the glaze notes" }],
+    }],
+  };
+  const path = await threadsDb([
+    {
+      id: "t1",
+      summary: "Kiln timer drift",
+      updated_at: "2026-10-02T08:00:00Z",
+      data_type: "zstd",
+      data: zstd(JSON.stringify(current)),
+    },
+    {
+      id: "t2",
+      summary: "Glaze notes",
+      updated_at: "2025-04-02T08:00:00Z",
+      data_type: "json",
+      data: JSON.stringify(legacy),
+    },
+  ]);
+  const { sessions, skipped } = await parseZedThreads(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  equal(skipped, 0);
+  deepEqual(
+    sessions.find((s) => s.id === "t1")?.records.map((r) => [r.role, r.text]),
+    [
+      [
+        "user",
+        "compare @timer.rs with @Clock::tick, see @https://example.org/drift and @main.rs:1-5 @Diagnostics",
+      ],
+      ["assistant", "The tick is an f32."],
+      ["summary", "The kiln timer drifted because ticks were counted in f32."],
+    ],
+  );
+  deepEqual(
+    sessions.find((s) => s.id === "t2")?.records.map((r) => [r.role, r.text]),
+    [
+      ["user", "merge the glaze notes"],
+      ["summary", "Glaze notes were merged."],
+    ],
+  );
 });
