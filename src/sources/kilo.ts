@@ -54,13 +54,15 @@ export const kilo: Harness = {
   // 2: Claude Dev's claude_messages.json is read; shadowGitConfigWorkTree gives the cwd when nothing else does.
   // 3: project and parent from VS Code's globalState, exit codes from the
   //    API history, errors and MCP requests, the VS Code forks' hosts.
-  revision: 3,
+  // 4: failed edits (diff_error) as error output, a command message's own
+  //    exitCode.
+  revision: 4,
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
       "VS Code globalStorage `kilocode.kilo-code/tasks/<id>/` in every VS Code host Cline's are read from (per-OS folders as for Cline), the task history in the host's `User/globalStorage/state.vscdb` (`ItemTable` row `kilocode.kilo-code`, its `taskHistory`) or a `task_history.json` beside the tasks; `DEJA_KILO_ROOTS` replaces the folders",
     extracts:
-      "as Roo Code: user task and feedback, assistant text/questions/completions, commands with exit codes (from the API history's result when requests carry none), command output (an error when the exit code is not 0), files and edit, MCP requests as `mcp__server__tool` commands, what a `newTask` asks of its sub-task as an assistant record and the sub-task's result as tool-output, errors and failed API requests as error tool-output, condensed context as summary; title, workspace and parent from `history_item.json`, else `task_history.json`, else VS Code's globalState (`taskHistory`), else the cwd from the API history's environment details; sub-tasks as sub-agent sessions of their parent; a history that cannot be read counts as skipped",
+      "as Roo Code: user task and feedback, assistant text/questions/completions, commands with exit codes (from the API history's result when requests carry none), command output (an error when the exit code is not 0), files and edit, MCP requests as `mcp__server__tool` commands, what a `newTask` asks of its sub-task as an assistant record and the sub-task's result as tool-output, errors, failed API requests and edits that did not apply (`diff_error`) as error tool-output, condensed context as summary; title, workspace and parent from `history_item.json`, else `task_history.json`, else VS Code's globalState (`taskHistory`), else the cwd from the API history's environment details; sub-tasks as sub-agent sessions of their parent; a history that cannot be read counts as skipped",
     omits:
       "the Kilo CLI's `kilo.db` (an opencode-derived SQLite store whose schema we have not seen), bug reports (`report_bug`), reasoning, environment details, checkpoints, API bookkeeping, partial tool messages; no supersession marks",
     verified:
