@@ -139,6 +139,11 @@ class ChatReader {
   #sessionId: string | undefined;
   #cwdSet = false;
   #seenUuids = new Set<string>();
+  /**
+   * A slash command whose prompt went to the model (`sentToModel`): the next
+   * user record is its expanded template, not what the person typed.
+   */
+  #submitted: string | undefined;
   readonly #runs: MarkRuns;
   #index = 0;
   skipped = 0;
@@ -228,12 +233,20 @@ class ChatReader {
       const provenance = str(obj.provenance);
       if (subtype && NOT_TYPED_SUBTYPES.has(subtype)) return;
       if (provenance && !PERSON_PROVENANCE.has(provenance)) return;
-      builder.add("user", cleanSpeech(typedText(obj, message)), {
+      const command = builder === this.main && subtype === undefined
+        ? this.#submitted
+        : undefined;
+      if (builder === this.main) this.#submitted = undefined;
+      // The person typed the command (`/init`, a custom command), not the
+      // template it expanded to.
+      const text = command ?? cleanSpeech(typedText(obj, message));
+      builder.add("user", text, {
         locator,
         time,
         ...extra,
       });
     } else if (type === "assistant") {
+      if (builder === this.main) this.#submitted = undefined;
       builder.add("assistant", cleanSpeech(partsText(message.parts)), {
         locator,
         time,
@@ -293,6 +306,17 @@ class ChatReader {
       case "custom_title": {
         const title = str(payload.customTitle);
         if (title) builder.setTitle(title);
+        break;
+      }
+      case "slash_command": {
+        if (builder !== this.main) break;
+        const raw = str(payload.rawCommand);
+        if (payload.phase === "invocation") {
+          this.#submitted = payload.sentToModel === true && raw
+            ? raw.trim()
+            : undefined;
+        }
+        builder.touch(time);
         break;
       }
       case "parent_session": {
@@ -444,15 +468,17 @@ export const qwen: Harness = {
   // 2: background sub-agent transcripts (subagents/<session>/agent-<id>.jsonl),
   // the typed `displayText` of prompts, and agent_message records kept on the
   // main chain.
-  revision: 2,
+  // 3: a slash command that sent its prompt to the model (`sentToModel`:
+  // /init, custom commands) is read as the command typed, not the template.
+  revision: 3,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
     omits:
       "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
-      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
   },
 };

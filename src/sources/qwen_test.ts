@@ -401,3 +401,62 @@ Deno.test({
     equal(seen.size, Object.keys(SAMPLE_COUNTS).length);
   },
 });
+
+Deno.test("parseQwenChat() reads a slash command that sent a prompt as the command, not its template", async () => {
+  serial = 0;
+  const records = [
+    rec("system", null, {
+      subtype: "slash_command",
+      systemPayload: {
+        phase: "invocation",
+        rawCommand: "/review src/otter.ts ",
+        sentToModel: true,
+      },
+    }),
+    rec("system", "r1", {
+      subtype: "slash_command",
+      systemPayload: { phase: "result", rawCommand: "/review src/otter.ts" },
+    }),
+    rec("user", "r2", {
+      message: {
+        role: "user",
+        parts: [{ text: "You are a strict reviewer. Review src/otter.ts for" }],
+      },
+    }),
+    rec("assistant", "r3", {
+      message: { role: "model", parts: [{ text: "Two issues." }] },
+    }),
+    // A command handled in the UI (sentToModel absent): the next prompt is typed.
+    rec("system", "r4", {
+      subtype: "slash_command",
+      systemPayload: { phase: "invocation", rawCommand: "/stats" },
+    }),
+    rec("user", "r5", {
+      message: { role: "user", parts: [{ text: "fix the first one" }] },
+    }),
+    // Sent to the model, but the answer came before any prompt: nothing waits.
+    rec("system", "r6", {
+      subtype: "slash_command",
+      systemPayload: {
+        phase: "invocation",
+        rawCommand: "/init",
+        sentToModel: true,
+      },
+    }),
+    rec("assistant", "r7", {
+      message: { role: "model", parts: [{ text: "Wrote QWEN.md." }] },
+    }),
+    rec("user", "r8", {
+      message: { role: "user", parts: [{ text: "thanks" }] },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "/review src/otter.ts"],
+    ["assistant", "Two issues."],
+    ["user", "fix the first one"],
+    ["assistant", "Wrote QWEN.md."],
+    ["user", "thanks"],
+  ]);
+});
