@@ -38,7 +38,7 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { childDirs, isRegularFile, segments } from "./_paths.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
 
@@ -173,11 +173,20 @@ function textOf(content: unknown): string {
 }
 
 /** Tool output without Kimi's `<system>` status notes; an `ERROR` note fails it. */
-function toolText(content: unknown): { text: string; error: boolean } {
+function toolText(
+  content: unknown,
+): { text: string; error: boolean; code?: number } {
   const raw = textOf(content);
   const notes = findBlocks(raw, /<system>/g, /<\/system>/g);
   const error = notes.some((note) => /^\s*ERROR\b/.test(note.body));
-  return { text: withoutBlocks(raw, notes).trim(), error };
+  const text = withoutBlocks(raw, notes).trim();
+  // The shell tool's note (`Command failed with exit code: N.`) carries
+  // the exit code; the output beside it does not.
+  for (const note of notes) {
+    const code = exitCodeIn(note.body);
+    if (code !== undefined) return { text, error, code };
+  }
+  return { text, error };
 }
 
 /** A tool call's name and arguments in either generation's shape. */
@@ -281,9 +290,16 @@ class KimiSession {
     text: string,
     isError: boolean,
     at: ToolAt,
+    exitCode?: number,
   ): void {
     this.flush();
-    this.tools.result(id, text, isError, { ...at, flags: this.flags });
+    this.tools.result(
+      id,
+      text,
+      isError,
+      { ...at, flags: this.flags },
+      exitCode,
+    );
   }
 
   /** Drops the last `count` prompts and all that followed, as a `undo` mark. */
@@ -447,12 +463,13 @@ function codeMessage(s: KimiSession, m: Json, at: ToolAt): void {
       break;
     }
     case "tool": {
-      const { text, error } = toolText(m.content);
+      const { text, error, code } = toolText(m.content);
       s.result(
         str(m.toolCallId) ?? str(m.tool_call_id),
         text,
         error || m.isError === true,
         at,
+        code,
       );
       break;
     }
@@ -481,12 +498,14 @@ function codeLoopEvent(s: KimiSession, e: Json, at: ToolAt): void {
     }
     case "tool.result": {
       const result = isObject(e.result) ? e.result : {};
-      const { text, error } = toolText(result.output ?? result.content);
+      const { text, error, code } = toolText(result.output ?? result.content);
+      const message = str(result.message);
       s.result(
         str(e.toolCallId),
-        text || str(result.message) || "",
+        text || message || "",
         error || result.isError === true || result.is_error === true,
         at,
+        code ?? (message ? exitCodeIn(message) : undefined),
       );
       break;
     }
@@ -546,12 +565,16 @@ function cliEvent(
     case "ToolResult": {
       const rv = isObject(payload.return_value) ? payload.return_value : {};
       const out = toolText(rv.output);
-      const text = out.text || str(rv.message) || "";
+      const message = str(rv.message);
+      const text = out.text || message || "";
+      // A failed shell command's output is what it printed; its message
+      // (`Command failed with exit code: N.`) holds the exit code.
       s.result(
         str(payload.tool_call_id),
         text,
         rv.is_error === true || out.error,
         at,
+        out.code ?? (message ? exitCodeIn(message) : undefined),
       );
       break;
     }
@@ -854,8 +877,8 @@ function contextLine(s: KimiSession, obj: Json, locator: LineLocator): number {
       return 0;
     }
     case "tool": {
-      const { text, error } = toolText(obj.content);
-      s.result(str(obj.tool_call_id), text, error, at);
+      const { text, error, code } = toolText(obj.content);
+      s.result(str(obj.tool_call_id), text, error, at, code);
       return 0;
     }
     case "system":
@@ -931,12 +954,14 @@ export const kimi: Harness = {
   // 2: Kimi CLI wire 1.5-1.9 (renamed SubagentEvent fields, SteerInput, /btw),
   // sub-agent instance files, imported and pre-directory sessions, state.json
   // titles.
-  revision: 2,
+  // 3: a failed Shell call's exit code from its result message (wire) or its
+  // <system> note (context.jsonl), not only from the output text.
+  revision: 3,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N`, else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json or kimi.json",
     omits:
       "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:

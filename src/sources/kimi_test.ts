@@ -423,7 +423,7 @@ Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
   const s = result.sessions[0] as Session;
   deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode, r.flags]), [
     ["user", "check disk", undefined, undefined],
-    ["command", "df -h", undefined, undefined],
+    ["command", "df -h", 2, undefined],
     ["tool-output", "df: /mnt: No such file", undefined, { isError: true }],
   ]);
 });
@@ -564,4 +564,77 @@ Deno.test("parseKimiCliSession() reads a tool output of unclosed <system> tags i
   ok(out?.text.startsWith("<system> <system>"));
   ok(out?.text.endsWith("done"));
   equal(out?.flags?.isError, undefined);
+});
+
+Deno.test("parseKimiCliSession() reads a failed Shell call's exit code from its result message, beside the output", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/wire.jsonl`;
+  const event = (type: string, payload: unknown, t: number) => ({
+    timestamp: t,
+    message: { type, payload },
+  });
+  await Deno.writeTextFile(
+    path,
+    jsonLines([
+      event("TurnBegin", { user_input: "run the ferret tests" }, 1),
+      event("StepBegin", { n: 1 }, 2),
+      event("ToolCall", {
+        type: "function",
+        id: "c1",
+        function: { name: "Shell", arguments: '{"command":"pytest ferret"}' },
+      }, 3),
+      event("ToolResult", {
+        tool_call_id: "c1",
+        return_value: {
+          is_error: true,
+          output: "2 failed, 9 passed",
+          message: "Command failed with exit code: 1.",
+          brief: "Failed with exit code: 1",
+        },
+      }, 4),
+      event("ToolCall", {
+        type: "function",
+        id: "c2",
+        function: { name: "Shell", arguments: '{"command":"ls ferret"}' },
+      }, 5),
+      event("ToolResult", {
+        tool_call_id: "c2",
+        return_value: {
+          is_error: false,
+          output: "test_ferret.py",
+          message: "Command executed successfully.",
+        },
+      }, 6),
+      event("ToolCall", {
+        type: "function",
+        id: "c3",
+        function: { name: "Shell", arguments: '{"command":"false"}' },
+      }, 7),
+      event("ToolResult", {
+        tool_call_id: "c3",
+        return_value: {
+          is_error: true,
+          output: "",
+          message: "Command failed with exit code: 1.",
+        },
+      }, 8),
+      event("TurnEnd", {}, 9),
+    ]),
+  );
+  const s = (await cli(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode, r.flags]), [
+    ["user", "run the ferret tests", undefined, undefined],
+    ["command", "pytest ferret", 1, undefined],
+    ["tool-output", "2 failed, 9 passed", undefined, { isError: true }],
+    ["command", "ls ferret", 0, undefined],
+    ["tool-output", "test_ferret.py", undefined, undefined],
+    ["command", "false", 1, undefined],
+    [
+      "tool-output",
+      "Command failed with exit code: 1.",
+      undefined,
+      { isError: true },
+    ],
+  ]);
 });
