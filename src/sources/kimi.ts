@@ -61,7 +61,9 @@ const DIALECT: ToolDialect = {
 /** `…/sessions/<wd>/<session>/agents/<agent>/wire.jsonl` (Kimi Code). */
 function codePlace(
   path: string,
-): { session: string; agent: string; sessionDir: string } | undefined {
+):
+  | { session: string; agent: string; sessionDir: string; workspace: string }
+  | undefined {
   const parts = segments(path);
   if (
     parts.at(-1) !== "wire.jsonl" || parts.at(-3) !== "agents" ||
@@ -73,7 +75,17 @@ function codePlace(
     session: parts.at(-4) as string,
     agent: parts.at(-2) as string,
     sessionDir: dirname(dirname(dirname(path))),
+    workspace: parts.at(-5) as string,
   };
+}
+
+/**
+ * The project a Kimi Code workspace key names: `wd_<folder name>_<12 hex of
+ * the path's SHA-256>`.
+ */
+function workspaceProject(key: string): string | undefined {
+  const m = /^wd_(.+)_[0-9a-f]{6,}$/.exec(key);
+  return m?.[1];
 }
 
 /** Where a Kimi CLI session file sits, for each layout the CLI has written. */
@@ -654,26 +666,27 @@ export async function parseKimiCodeWire(
   const sub = agent !== "main";
   if (sub && !options.includeSubagents) return { sessions: [], skipped: 0 };
   const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
+  const doc = place
+    ? await readJsonDocument(`${place.sessionDir}/state.json`, 2 << 20)
+    : undefined;
+  const state = doc?.ok && isObject(doc.value) ? doc.value : undefined;
+  // state.json v1 names the work folder `workDir`; v2 (Kimi Code 2.x) `cwd`.
+  const workDir = state ? str(state.workDir) ?? str(state.cwd) : undefined;
   const builder = new SessionBuilder({
     harness: HARNESS_ID,
     id: sub ? `${sessionId}:${agent}` : sessionId,
     path,
     parent: sub ? sessionId : undefined,
     lineage: sub ? "subagent" : undefined,
+    // Without either, the workspace key still names the folder.
+    project: workDir || !place ? undefined : workspaceProject(place.workspace),
   });
-  if (place) {
-    const state = await readJsonDocument(
-      `${place.sessionDir}/state.json`,
-      2 << 20,
-    );
-    if (state.ok && isObject(state.value)) {
-      const workDir = str(state.value.workDir);
-      if (workDir) builder.setCwd(workDir);
-      builder.touch(parseTime(state.value.createdAt));
-      builder.touch(parseTime(state.value.updatedAt));
-      const title = str(state.value.title);
-      if (title && !sub) builder.setTitle(title);
-    }
+  if (workDir) builder.setCwd(workDir);
+  if (state) {
+    builder.touch(parseTime(state.createdAt));
+    builder.touch(parseTime(state.updatedAt));
+    const title = str(state.title);
+    if (title && !sub) builder.setTitle(title);
   }
   const s = new KimiSession(builder, sub ? { subagent: true } : undefined);
   let skipped = 0;
@@ -956,15 +969,17 @@ export const kimi: Harness = {
   // titles.
   // 3: a failed Shell call's exit code from its result message (wire) or its
   // <system> note (context.jsonl), not only from the output text.
-  revision: 3,
+  // 4: Kimi Code's state.json v2 names the work folder `cwd`; without it the
+  // workspace key (`wd_<name>_<hash>`) names the project.
+  revision: 4,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
     omits:
       "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
-      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
+      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },
 };

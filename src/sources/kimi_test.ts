@@ -638,3 +638,40 @@ Deno.test("parseKimiCliSession() reads a failed Shell call's exit code from its 
     ],
   ]);
 });
+
+Deno.test("parseKimiCodeWire() takes the work folder from a v2 state.json's cwd, else the workspace key", async (t) => {
+  const home = await Deno.makeTempDir();
+  const lines = jsonLines([
+    { type: "metadata", protocol_version: "1.5", time: 1791000000000 },
+    user("tidy the wombat importer", 1791000001000),
+    ...say("Tidied.", 1791000002000),
+  ]);
+  const agentDir = (wd: string, session: string) =>
+    `${home}/.kimi-code/sessions/${wd}/${session}/agents/main`;
+  await t.step("state.json v2", async () => {
+    const dir = agentDir("wd_wombat_3fa9c21b7d04", "session_a1");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/wire.jsonl`, lines);
+    await Deno.writeTextFile(
+      `${dir}/../../state.json`,
+      JSON.stringify({
+        id: "session_a1",
+        version: 2,
+        cwd: "/home/dev/code/wombat",
+        createdAt: 1791000000000,
+        updatedAt: 1791000003000,
+        lastTurnReason: "completed",
+      }),
+    );
+    const s = (await code(`${dir}/wire.jsonl`)).sessions[0] as Session;
+    deepEqual([s.cwd, s.project], ["/home/dev/code/wombat", "wombat"]);
+    equal(s.updated, 1791000003000);
+  });
+  await t.step("no state.json", async () => {
+    const dir = agentDir("wd_quokka-api_0b1c2d3e4f5a", "session_b2");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/wire.jsonl`, lines);
+    const s = (await code(`${dir}/wire.jsonl`)).sessions[0] as Session;
+    deepEqual([s.cwd, s.project], [undefined, "quokka-api"]);
+  });
+});
