@@ -231,6 +231,8 @@ class KimiSession {
   #call: { id?: string; name: string; args: string; at: ToolAt } | undefined;
   /** Seq at which each undoable prompt's records start; null is a compaction. */
   #anchors: Array<number | null> = [];
+  /** The failure already kept for the current turn (one record a turn). */
+  #failure: string | undefined;
 
   constructor(builder: SessionBuilder, flags: RecordFlags | undefined) {
     this.builder = builder;
@@ -245,6 +247,7 @@ class KimiSession {
   /** Adds a prompt; `anchor` when an undo counts it. */
   user(text: string, at: ToolAt, anchor: boolean): void {
     this.flush();
+    this.#failure = undefined;
     if (anchor) this.#anchors.push(this.builder.nextSeq);
     this.builder.add("user", cleanSpeech(text), {
       locator: at.locator,
@@ -267,6 +270,19 @@ class KimiSession {
       locator: at.locator,
       time: at.time,
       ...this.#extra(),
+    });
+  }
+
+  /** A turn the model's request ended with an error (once a turn). */
+  failure(text: string, at: ToolAt): void {
+    this.flush();
+    if (this.#failure !== undefined) return;
+    this.#failure = text;
+    this.builder.add("tool-output", text, {
+      locator: at.locator,
+      time: at.time,
+      tool: "model",
+      flags: { ...this.flags, isError: true },
     });
   }
 
@@ -413,6 +429,28 @@ function codeRecord(s: KimiSession, obj: Json, base: LineLocator): number {
     case "context.clear":
       s.clear();
       return 0;
+    case "turn.step.interrupted": {
+      // A turn the model's request ended with an error: the error text,
+      // else nothing (a cancel is not a failure).
+      const message = str(obj.message);
+      const reason = str(obj.reason) ?? "";
+      if (message && !/cancel|abort|user/i.test(reason)) {
+        s.failure(message, at);
+      }
+      s.flush();
+      return 0;
+    }
+    case "turn.ended": {
+      if (obj.reason === "failed") {
+        const error = obj.error;
+        const message = isObject(error)
+          ? str(error.message) ?? str(error.code)
+          : str(error);
+        s.failure(message ?? "turn failed", at);
+      }
+      s.flush();
+      return 0;
+    }
     case "context.apply_compaction": {
       const summary = str(obj.contextSummary) ?? str(obj.summary) ??
         (isObject(obj.summary) ? textOf(obj.summary.content) : "");
@@ -971,14 +1009,16 @@ export const kimi: Harness = {
   // <system> note (context.jsonl), not only from the output text.
   // 4: Kimi Code's state.json v2 names the work folder `cwd`; without it the
   // workspace key (`wd_<name>_<hash>`) names the project.
-  revision: 4,
+  // 5: a Kimi Code turn that failed (turn.step.interrupted, turn.ended
+  // failed) keeps its error as error tool-output of the model.
+  revision: 5,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
     omits:
-      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
       "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },

@@ -675,3 +675,59 @@ Deno.test("parseKimiCodeWire() takes the work folder from a v2 state.json's cwd,
     deepEqual([s.cwd, s.project], [undefined, "quokka-api"]);
   });
 });
+
+Deno.test("parseKimiCodeWire() keeps a failed turn's error as error output of the model, once", async () => {
+  const path = await wireFile(jsonLines([
+    user("summarise the badger log", 1791000001000),
+    {
+      type: "context.append_loop_event",
+      time: 1791000002000,
+      event: { type: "step.begin", uuid: "s1", turnId: 0, step: 1 },
+    },
+    {
+      type: "turn.step.retrying",
+      time: 1791000003000,
+      turnId: 0,
+      step: 1,
+      message: "429 rate limited",
+    },
+    {
+      type: "turn.step.interrupted",
+      time: 1791000004000,
+      turnId: 0,
+      step: 1,
+      reason: "error",
+      message: "429 rate limited after 10 attempts",
+    },
+    {
+      type: "turn.ended",
+      time: 1791000004100,
+      turnId: 0,
+      reason: "failed",
+      error: {
+        code: "rate_limit",
+        message: "429 rate limited after 10 attempts",
+      },
+    },
+    user("try again", 1791000060000),
+    {
+      type: "turn.step.interrupted",
+      time: 1791000061000,
+      turnId: 1,
+      step: 1,
+      reason: "cancelled",
+      message: "Interrupted by the user",
+    },
+    { type: "turn.ended", time: 1791000061100, turnId: 1, reason: "cancelled" },
+    user("once more", 1791000090000),
+    { type: "turn.ended", time: 1791000091000, turnId: 2, reason: "failed" },
+  ]));
+  const s = (await code(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]), [
+    ["user", undefined, "summarise the badger log", undefined],
+    ["tool-output", "model", "429 rate limited after 10 attempts", true],
+    ["user", undefined, "try again", undefined],
+    ["user", undefined, "once more", undefined],
+    ["tool-output", "model", "turn failed", true],
+  ]);
+});
