@@ -144,6 +144,8 @@ class ChatReader {
    * user record is its expanded template, not what the person typed.
    */
   #submitted: string | undefined;
+  /** The model failure each session kept last this turn (retries repeat it). */
+  #failures = new WeakMap<SessionBuilder, string>();
   readonly #runs: MarkRuns;
   #index = 0;
   skipped = 0;
@@ -237,6 +239,7 @@ class ChatReader {
         ? this.#submitted
         : undefined;
       if (builder === this.main) this.#submitted = undefined;
+      this.#failures.delete(builder);
       // The person typed the command (`/init`, a custom command), not the
       // template it expanded to.
       const text = command ?? cleanSpeech(typedText(obj, message));
@@ -285,6 +288,24 @@ class ChatReader {
     }
   }
 
+  /** A failed model request as error output, once while it repeats. */
+  #failure(
+    builder: SessionBuilder,
+    message: string,
+    locator: Locator,
+    time: number | undefined,
+    extra: { flags?: RecordFlags },
+  ): void {
+    if (this.#failures.get(builder) === message) return;
+    this.#failures.set(builder, message);
+    builder.add("tool-output", message, {
+      locator,
+      time,
+      tool: "model",
+      flags: { ...extra.flags, isError: true },
+    });
+  }
+
   #system(
     obj: Json,
     locator: Locator,
@@ -306,6 +327,29 @@ class ChatReader {
       case "custom_title": {
         const title = str(payload.customTitle);
         if (title) builder.setTitle(title);
+        break;
+      }
+      case "ui_telemetry": {
+        // A model request that failed (rate limit, quota, a broken stream);
+        // the person stopping it is no failure.
+        const event = isObject(payload.uiEvent) ? payload.uiEvent : {};
+        const name = str(event["event.name"]) ?? "";
+        if (
+          name.endsWith(".api_error") &&
+          !/Abort/i.test(str(event.error_type) ?? "")
+        ) {
+          const message = str(event.error_message) ?? str(event.error);
+          this.#failure(builder, message ?? "API error", locator, time, extra);
+        } else builder.touch(time);
+        break;
+      }
+      case "turn_result": {
+        // A turn that ended with an error (newer builds).
+        const error = isObject(payload.error) ? payload.error : {};
+        const message = str(error.message);
+        if (payload.state === "error" && message) {
+          this.#failure(builder, message, locator, time, extra);
+        } else builder.touch(time);
         break;
       }
       case "slash_command": {
@@ -470,14 +514,16 @@ export const qwen: Harness = {
   // main chain.
   // 3: a slash command that sent its prompt to the model (`sentToModel`:
   // /init, custom commands) is read as the command typed, not the template.
-  revision: 3,
+  // 4: a failed model request (ui_telemetry api_error, turn_result error) is
+  // kept as error tool-output of the model.
+  revision: 4,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
     omits:
-      "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
+      "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
       "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
   },

@@ -460,3 +460,79 @@ Deno.test("parseQwenChat() reads a slash command that sent a prompt as the comma
     ["user", "thanks"],
   ]);
 });
+
+Deno.test("parseQwenChat() keeps a failed model request as error output of the model, once while retried", async () => {
+  serial = 0;
+  const apiError = (parent: string, extra: Record<string, unknown>) =>
+    rec("system", parent, {
+      subtype: "ui_telemetry",
+      systemPayload: {
+        uiEvent: { "event.name": "qwen-code.api_error", ...extra },
+      },
+    });
+  const records = [
+    rec("user", null, {
+      message: { role: "user", parts: [{ text: "profile the otter cache" }] },
+    }),
+    apiError("r1", {
+      error_message: "429 Too many requests",
+      status_code: 429,
+    }),
+    apiError("r2", {
+      error_message: "429 Too many requests",
+      status_code: 429,
+    }),
+    rec("system", "r3", {
+      subtype: "ui_telemetry",
+      systemPayload: { uiEvent: { "event.name": "qwen-code.api_response" } },
+    }),
+    rec("assistant", "r4", {
+      message: { role: "model", parts: [{ text: "Profiled." }] },
+    }),
+    rec("user", "r5", {
+      message: { role: "user", parts: [{ text: "again" }] },
+    }),
+    apiError("r6", {
+      error_type: "APIUserAbortError",
+      error_message: "Request was aborted.",
+    }),
+    rec("user", "r7", {
+      message: { role: "user", parts: [{ text: "and once more" }] },
+    }),
+    apiError("r8", { error: "Insufficient balance", status_code: 402 }),
+    rec("system", "r9", {
+      subtype: "turn_result",
+      systemPayload: {
+        promptId: "p3",
+        state: "error",
+        endedAt: 1,
+        error: { message: "Insufficient balance" },
+      },
+    }),
+    rec("system", "r10", {
+      subtype: "turn_result",
+      systemPayload: {
+        promptId: "p4",
+        state: "error",
+        endedAt: 2,
+        error: { message: "Model stream ended without a finish reason" },
+      },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]), [
+    ["user", undefined, "profile the otter cache", undefined],
+    ["tool-output", "model", "429 Too many requests", true],
+    ["assistant", undefined, "Profiled.", undefined],
+    ["user", undefined, "again", undefined],
+    ["user", undefined, "and once more", undefined],
+    ["tool-output", "model", "Insufficient balance", true],
+    [
+      "tool-output",
+      "model",
+      "Model stream ended without a finish reason",
+      true,
+    ],
+  ]);
+});
