@@ -27,7 +27,7 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "qwen";
 
@@ -272,10 +272,17 @@ class ChatReader {
         if (!isObject(part) || !isObject(part.functionResponse)) continue;
         const fr = part.functionResponse;
         const { text, error } = responseText(fr.response);
+        // A shell command that ran and exited non-zero is a success to the
+        // tool (status and response say so); its `Exit Code:` footer is not.
+        const shell = DIALECT.shell.has(
+          str(fr.name) ?? tools.toolOf(str(fr.id)) ?? "",
+        );
+        const code = shell ? exitCodeIn(text) : undefined;
         tools.result(
           str(fr.id),
           text,
-          error || status === "error" || status === "cancelled",
+          error || status === "error" || status === "cancelled" ||
+            (code !== undefined && code !== 0),
           { locator, time, flags },
           undefined,
           str(fr.name),
@@ -516,12 +523,14 @@ export const qwen: Harness = {
   // /init, custom commands) is read as the command typed, not the template.
   // 4: a failed model request (ui_telemetry api_error, turn_result error) is
   // kept as error tool-output of the model.
-  revision: 4,
+  // 5: a shell command's output is flagged an error when its `Exit Code:`
+  // footer is not 0 (the tool reports such a run as a success).
+  revision: 5,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
     omits:
       "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:

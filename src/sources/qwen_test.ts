@@ -536,3 +536,58 @@ Deno.test("parseQwenChat() keeps a failed model request as error output of the m
     ],
   ]);
 });
+
+Deno.test("parseQwenChat() flags a shell command's output as an error when its exit code is not 0", async () => {
+  serial = 0;
+  const call = (parent: string | null, id: string, command: string) =>
+    rec("assistant", parent, {
+      message: {
+        role: "model",
+        parts: [{
+          functionCall: { id, name: "run_shell_command", args: { command } },
+        }],
+      },
+    });
+  const result = (parent: string, id: string, output: string) =>
+    rec("tool_result", parent, {
+      message: {
+        role: "user",
+        parts: [{
+          functionResponse: {
+            id,
+            name: "run_shell_command",
+            response: { output },
+          },
+        }],
+      },
+      toolCallResult: { callId: id, status: "success" },
+    });
+  const records = [
+    rec("user", null, {
+      message: { role: "user", parts: [{ text: "run the heron tests" }] },
+    }),
+    call("r1", "c1", "pytest heron"),
+    result(
+      "r2",
+      "c1",
+      "Output: 2 failed\nExit Code: 1\nProcess Group PGID: 41",
+    ),
+    call("r3", "c2", "ls heron"),
+    result("r4", "c2", "Output: test_heron.py\nProcess Group PGID: 42"),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.role !== "user").map((r) => [
+      r.role,
+      r.exitCode,
+      r.flags?.isError,
+    ]),
+    [
+      ["command", 1, undefined],
+      ["tool-output", undefined, true],
+      ["command", 0, undefined],
+      ["tool-output", undefined, undefined],
+    ],
+  );
+});
