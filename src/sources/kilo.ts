@@ -33,7 +33,7 @@ import {
   parseOpencodeStorageSession,
 } from "./opencode.ts";
 import { baseName, isRegularFileSync } from "./_paths.ts";
-import { xdgDataHome } from "./_roots.ts";
+import { macAppSupport, roamingAppData, xdgDataHome } from "./_roots.ts";
 
 const FAMILY: ClineFamily = {
   harness: "kilo",
@@ -56,23 +56,32 @@ function legacyCliRoot(source: SourceEnv): string {
   return `${source.home}/.kilocode/cli/global`;
 }
 
-/** Kilo CLI 1.0's data folder: opencode's XDG layout under the name `kilo`. */
-function cliDataRoot(source: SourceEnv): string {
-  return source.env.DEJA_KILO_CLI_ROOT || join(xdgDataHome(source), "kilo");
+/**
+ * Kilo CLI 1.0's data folders: opencode's XDG layout under the name `kilo`
+ * (the same on every OS), and the OS data folder its file-locations doc
+ * names on macOS and where readers find it on Windows.
+ */
+function cliDataRoots(source: SourceEnv): string[] {
+  if (source.env.DEJA_KILO_CLI_ROOT) return [source.env.DEJA_KILO_CLI_ROOT];
+  const roots = [join(xdgDataHome(source), "kilo")];
+  if (source.os === "darwin") roots.push(join(macAppSupport(source), "kilo"));
+  if (source.os === "windows") roots.push(join(roamingAppData(source), "kilo"));
+  return roots;
 }
 
 /** The store `KILO_DB` names (absolute, or relative to the data folder). */
 function namedDb(source: SourceEnv): string | undefined {
   const named = source.env.KILO_DB;
   if (!named || named === ":memory:") return undefined;
-  return isAbsolute(named) ? named : join(cliDataRoot(source), named);
+  const root = cliDataRoots(source)[0] ?? join(xdgDataHome(source), "kilo");
+  return isAbsolute(named) ? named : join(root, named);
 }
 
 function kiloRoots(source: SourceEnv): string[] {
   return [
     ...extensionRoots(source),
     legacyCliRoot(source),
-    cliDataRoot(source),
+    ...cliDataRoots(source),
   ];
 }
 
@@ -94,10 +103,11 @@ function isCliDb(path: string): boolean {
 }
 
 function discoverCli(source: SourceEnv): string[] {
-  const found = walkFiles(
-    cliDataRoot(source),
-    (p) => isCliDb(p) || isSessionInfo(p),
-    { maxDepth: 5, skipDirs: CLI_SKIP_DIRS },
+  const found = cliDataRoots(source).flatMap((root) =>
+    walkFiles(root, (p) => isCliDb(p) || isSessionInfo(p), {
+      maxDepth: 5,
+      skipDirs: CLI_SKIP_DIRS,
+    })
   );
   const named = namedDb(source);
   if (named && !found.includes(named) && isRegularFileSync(named)) {
@@ -165,11 +175,13 @@ export const kilo: Harness = {
   //    exitCode.
   // 5: Kilo CLI 1.0's kilo.db (and its storage/ JSON), as opencode's, and
   //    the 0.x CLI's task folders under ~/.kilocode/cli/global.
-  revision: 5,
+  // 6: Kilo CLI's data folder also under ~/Library/Application Support/kilo
+  //    (macOS) and %APPDATA%/kilo (Windows).
+  revision: 6,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), cliDbKind, cliStorageKind],
   docs: {
     store:
-      "VS Code globalStorage `kilocode.kilo-code/tasks/<id>/` in every VS Code host Cline's are read from (per-OS folders as for Cline), the task history in the host's `User/globalStorage/state.vscdb` (`ItemTable` row `kilocode.kilo-code`, its `taskHistory`) or a `task_history.json` beside the tasks; the 0.x CLI's `~/.kilocode/cli/global/tasks/<id>/`; Kilo CLI 1.0 and the extension rebuilt on it (an opencode fork): `${XDG_DATA_HOME:-~/.local/share}/kilo/kilo.db` (a channel's `kilo-<channel>.db`, or the `opencode-<channel>.db` it falls back to; `KILO_DB` names another, absolute or relative to that folder) and `storage/session/…` JSON there, on every OS (`DEJA_KILO_CLI_ROOT` redirects); `DEJA_KILO_ROOTS` replaces the extension folders",
+      "VS Code globalStorage `kilocode.kilo-code/tasks/<id>/` in every VS Code host Cline's are read from (per-OS folders as for Cline), the task history in the host's `User/globalStorage/state.vscdb` (`ItemTable` row `kilocode.kilo-code`, its `taskHistory`) or a `task_history.json` beside the tasks; the 0.x CLI's `~/.kilocode/cli/global/tasks/<id>/`; Kilo CLI 1.0 and the extension rebuilt on it (an opencode fork): `${XDG_DATA_HOME:-~/.local/share}/kilo/kilo.db` (a channel's `kilo-<channel>.db`, or the `opencode-<channel>.db` it falls back to; `KILO_DB` names another, absolute or relative to that folder) and `storage/session/…` JSON there, on every OS, plus `~/Library/Application Support/kilo` on macOS (where Kilo's file-locations doc puts its data) and `%APPDATA%/kilo` on Windows (`DEJA_KILO_CLI_ROOT` replaces them); `DEJA_KILO_ROOTS` replaces the extension folders",
     extracts:
       "as Roo Code: user task and feedback, assistant text/questions/completions, commands with exit codes (from the API history's result when requests carry none), command output (an error when the exit code is not 0), files and edit, MCP requests as `mcp__server__tool` commands, what a `newTask` asks of its sub-task as an assistant record and the sub-task's result as tool-output, errors, failed API requests and edits that did not apply (`diff_error`) as error tool-output, condensed context as summary; title, workspace and parent from `history_item.json`, else `task_history.json`, else VS Code's globalState (`taskHistory`), else the cwd from the API history's environment details; sub-tasks as sub-agent sessions of their parent; a history that cannot be read counts as skipped; Kilo CLI 1.0 sessions as opencode's are read (text, commands with exit codes, files and edits, tool output, compaction summaries, child sessions as sub-agents), filed under kilo",
     omits:

@@ -63,6 +63,15 @@ Deno.test("kilo roots follow DEJA_KILO_ROOTS and the OS", () => {
     "/c",
   );
   equal(
+    kilo.roots({ home: "/Users/a", env: {}, os: "darwin" }).at(-1),
+    "/Users/a/Library/Application Support/kilo",
+  );
+  equal(
+    kilo.roots({ home: "C:/Users/a", env: { APPDATA: "C:/R" }, os: "windows" })
+      .at(-1),
+    "C:/R/kilo",
+  );
+  equal(
     kilo.roots({ home: "/Users/a", env: {}, os: "darwin" })[0],
     "/Users/a/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code",
   );
