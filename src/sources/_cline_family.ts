@@ -903,7 +903,7 @@ class UiReader {
         this.#tool(text, m.partial === true, locator, time);
         return;
       case "api_req_started":
-        this.#request(text);
+        this.#request(text, locator, time);
         return;
       case "use_mcp_server":
         this.#mcpRequest(text, locator, time);
@@ -1025,9 +1025,19 @@ class UiReader {
     }
   }
 
-  #request(text: string): void {
+  #request(text: string, locator: Locator, time: number | undefined): void {
     this.#sawRequest = true;
     const info = parseJsonObject(text);
+    // A request whose stream broke off (a reset connection, a provider
+    // error mid-answer) keeps the failure only here; the retry notice that
+    // follows is left out.
+    const broke = info ? str(info.streamingFailedMessage) : undefined;
+    if (broke && info?.cancelReason !== "user_cancelled") {
+      this.#add("tool-output", broke, locator, time, {
+        tool: "model",
+        flags: { isError: true },
+      });
+    }
     const request = info ? str(info.request) : undefined;
     if (!request) return;
     this.#filesSeen.clear();

@@ -1149,3 +1149,43 @@ Deno.test("parseApiHistory() keeps a summarize_task or condense context as a sum
     "summary -: The cron parser is done too.",
   ]);
 });
+
+Deno.test("parseUiMessages() keeps a request whose stream failed as error output of the model, not one the person cancelled", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "split the tapir service" },
+    {
+      ts: 2,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request: "<task>split the tapir service</task>",
+        cancelReason: "streaming_failed",
+        streamingFailedMessage:
+          '{"message":"socket hang up","code":"ECONNRESET"}',
+      }),
+    },
+    {
+      ts: 3,
+      type: "say",
+      say: "error_retry",
+      text: JSON.stringify({ attempt: 1, maxAttempts: 3, delaySeconds: 2 }),
+    },
+    {
+      ts: 4,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request: "retry",
+        cancelReason: "user_cancelled",
+        streamingFailedMessage: "Request cancelled by user",
+      }),
+    },
+    { ts: 5, type: "say", say: "text", text: "Splitting it in two." },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: split the tapir service",
+    'tool-output model !: {"message":"socket hang up","code":"ECONNRESET"}',
+    "assistant -: Splitting it in two.",
+  ]);
+});
