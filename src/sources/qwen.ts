@@ -18,6 +18,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { parseGeminiChat } from "./gemini.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
@@ -487,6 +488,33 @@ const subagentKind: FileKind = {
   parse: (path, options) => parseQwenChat(path, options),
 };
 
+/**
+ * `tmp/<sha256 of the project>/chats/session-<time>-<id>.json`: the Gemini
+ * CLI chat document builds before the JSONL record tree (late 2025) wrote.
+ */
+function isLegacyChatPath(path: string): boolean {
+  const parts = segments(path);
+  return /^session-.+\.json$/.test(parts.at(-1) ?? "") &&
+    parts.at(-2) === "chats" && parts.at(-4) === "tmp";
+}
+
+/** The older builds' chat documents, read as the Gemini CLI's and filed under Qwen. */
+async function parseLegacyChat(
+  path: string,
+  options: ParseOptions,
+): Promise<ParseResult> {
+  const result = await parseGeminiChat(path, options);
+  for (const session of result.sessions) session.harness = HARNESS_ID;
+  return result;
+}
+
+const legacyKind: FileKind = {
+  id: "legacy-chat",
+  appendOnly: false,
+  match: isLegacyChatPath,
+  parse: parseLegacyChat,
+};
+
 function isQwenPath(path: string): boolean {
   return isChatPath(path) || isSubagentPath(path);
 }
@@ -505,17 +533,18 @@ export const qwen: Harness = {
   id: HARNESS_ID,
   name: "Qwen Code",
   format:
-    "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/",
+    "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/; before it, Gemini CLI-shaped JSON chats in tmp/<hash>/chats/",
   envOverrides: ["QWEN_HOME", "QWEN_RUNTIME_DIR", "DEJA_QWEN_ROOT"],
   roots: qwenRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      qwenRoots(source).flatMap((root) =>
-        walkFiles(`${root}/projects`, isQwenPath, { maxDepth: 4 })
-      ),
+      qwenRoots(source).flatMap((root) => [
+        ...walkFiles(`${root}/projects`, isQwenPath, { maxDepth: 4 }),
+        ...walkFiles(`${root}/tmp`, isLegacyChatPath, { maxDepth: 2 }),
+      ]),
     );
   },
-  kinds: [chatKind, subagentKind],
+  kinds: [chatKind, subagentKind, legacyKind],
   // 2: background sub-agent transcripts (subagents/<session>/agent-<id>.jsonl),
   // the typed `displayText` of prompts, and agent_message records kept on the
   // main chain.
@@ -525,15 +554,17 @@ export const qwen: Harness = {
   // kept as error tool-output of the model.
   // 5: a shell command's output is flagged an error when its `Exit Code:`
   // footer is not 0 (the tool reports such a run as a success).
-  revision: 5,
+  // 6: the JSON chats of builds before the record tree
+  // (tmp/<hash>/chats/session-*.json), read as the Gemini CLI's.
+  revision: 6,
   docs: {
     store:
-      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
+      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json`, and the Gemini CLI-shaped JSON chats builds before the record tree (late 2025) wrote to `tmp/<sha256 of the project>/chats/session-<time>-<id>.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
     omits:
-      "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
+      "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, the older builds' `tmp/<hash>/logs.json` prompt log, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
-      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); the older `tmp/<hash>/chats/session-*.json` layout from public readers' notes (Qwen 2025 builds; Qwen's #1100 dropped those JSON sessions), no sample; background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
   },
 };

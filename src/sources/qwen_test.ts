@@ -62,7 +62,11 @@ Deno.test("qwen.discover() finds the fixture chat and the background sub-agent t
   deepEqual(await qwen.discover(source), [FIXTURE, SUBAGENT]);
   deepEqual(
     qwen.kinds.map((k) => [k.id, k.match(FIXTURE), k.match(SUBAGENT)]),
-    [["chat", true, false], ["subagent", false, true]],
+    [["chat", true, false], ["subagent", false, true], [
+      "legacy-chat",
+      false,
+      false,
+    ]],
   );
 });
 
@@ -590,4 +594,73 @@ Deno.test("parseQwenChat() flags a shell command's output as an error when its e
       ["tool-output", undefined, undefined],
     ],
   );
+});
+
+Deno.test("qwen reads the JSON chats of builds before the record tree (tmp/<hash>/chats/session-*.json)", async () => {
+  const home = await Deno.makeTempDir();
+  const chats =
+    `${home}/.qwen/tmp/3c1f0a9d5b7e2468ace013579bdf2468ace013579bdf2468ace013579bdf2468/chats`;
+  await Deno.mkdir(chats, { recursive: true });
+  const path = `${chats}/session-2025-11-26T14-57-7c3e9a10.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      sessionId: "7c3e9a10-2b4d-4e6f-8a1c-3e5d7f9b1c2d",
+      projectHash:
+        "3c1f0a9d5b7e2468ace013579bdf2468ace013579bdf2468ace013579bdf2468",
+      startTime: "2025-11-26T14:57:00.000Z",
+      lastUpdated: "2025-11-26T14:58:30.000Z",
+      messages: [
+        {
+          id: "m1",
+          timestamp: "2025-11-26T14:57:00.000Z",
+          type: "user",
+          content: "why is the ibis cache cold after deploys?",
+        },
+        {
+          id: "m2",
+          timestamp: "2025-11-26T14:58:00.000Z",
+          type: "gemini",
+          content: "",
+          toolCalls: [{
+            id: "sh-1",
+            name: "run_shell_command",
+            args: { command: "grep -rn warmup deploy/" },
+            result: [{
+              functionResponse: {
+                id: "sh-1",
+                name: "run_shell_command",
+                response: { output: "Output: (empty)\nExit Code: 1" },
+              },
+            }],
+            status: "success",
+            timestamp: "2025-11-26T14:58:00.000Z",
+          }],
+        },
+        {
+          id: "m3",
+          timestamp: "2025-11-26T14:58:30.000Z",
+          type: "gemini",
+          content: "Nothing warms it: the deploy script has no warmup step.",
+        },
+      ],
+    }),
+  );
+  const env: SourceEnv = { home, env: {}, os: "linux" };
+  deepEqual(await qwen.discover(env), [path]);
+  const kind = qwen.kinds.find((k) => k.match(path));
+  equal(kind?.id, "legacy-chat");
+  const result = await kind?.parse(path, {
+    includeSubagents: true,
+    source: env,
+  });
+  const s = result?.sessions[0] as Session;
+  equal(s.harness, "qwen");
+  equal(s.id, "7c3e9a10-2b4d-4e6f-8a1c-3e5d7f9b1c2d");
+  deepEqual(s.records.map((r) => [r.role, r.exitCode]), [
+    ["user", undefined],
+    ["command", 1],
+    ["tool-output", undefined],
+    ["assistant", undefined],
+  ]);
 });
