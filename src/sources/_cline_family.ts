@@ -944,6 +944,21 @@ class UiReader {
           flags: { isError: true },
         });
         return;
+      case "condense_context_error":
+        // Condensing the context failed: the model's request for a summary.
+        this.#add("tool-output", text, locator, time, {
+          tool: "model",
+          flags: { isError: true },
+        });
+        return;
+      case "clineignore_error":
+      case "rooignore_error":
+        // A file the ignore file keeps from the agent: the path it was refused.
+        this.#add("tool-output", text, locator, time, {
+          tool: kind.replace(/_error$/, ""),
+          flags: { isError: true },
+        });
+        return;
       case "diff_error":
         // An edit whose SEARCH text did not match (Cline names the file,
         // Roo and Kilo the reason).

@@ -1189,3 +1189,24 @@ Deno.test("parseUiMessages() keeps a request whose stream failed as error output
     "assistant -: Splitting it in two.",
   ]);
 });
+
+Deno.test("parseUiMessages() keeps a failed condense and a path the ignore file refused as error output", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "audit the puffin secrets" },
+    { ts: 2, type: "say", say: "clineignore_error", text: ".env.production" },
+    { ts: 3, type: "say", say: "rooignore_error", text: "secrets/puffin.key" },
+    {
+      ts: 4,
+      type: "say",
+      say: "condense_context_error",
+      text: "Failed to condense context: 500 upstream error",
+    },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: audit the puffin secrets",
+    "tool-output clineignore !: .env.production",
+    "tool-output rooignore !: secrets/puffin.key",
+    "tool-output model !: Failed to condense context: 500 upstream error",
+  ]);
+});
