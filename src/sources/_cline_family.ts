@@ -851,6 +851,7 @@ class UiReader {
     const locator: Locator = { path: this.#path, recordId: String(index) };
     const text = typeof m.text === "string" ? m.text : "";
     if (kind === "command_output") {
+      this.#ownExitCode(m.exitCode);
       if (!this.#output) this.#output = { parts: [], locator };
       if (time !== undefined && this.#output.time === undefined) {
         this.#output.time = time;
@@ -896,12 +897,13 @@ class UiReader {
       }
       case "command":
         this.#commandMessage(text.replace(REQ_APP, ""), locator, time);
+        this.#ownExitCode(m.exitCode);
         return;
       case "tool":
         this.#tool(text, m.partial === true, locator, time);
         return;
       case "api_req_started":
-        this.#request(text);
+        this.#request(text, locator, time);
         return;
       case "use_mcp_server":
         this.#mcpRequest(text, locator, time);
@@ -935,6 +937,36 @@ class UiReader {
           flags: { isError: true },
         });
         return;
+      case "command_permission_denied":
+        // The command never ran: the configured permissions refused it.
+        this.#add("tool-output", text, locator, time, {
+          tool: "execute_command",
+          flags: { isError: true },
+        });
+        return;
+      case "condense_context_error":
+        // Condensing the context failed: the model's request for a summary.
+        this.#add("tool-output", text, locator, time, {
+          tool: "model",
+          flags: { isError: true },
+        });
+        return;
+      case "clineignore_error":
+      case "rooignore_error":
+        // A file the ignore file keeps from the agent: the path it was refused.
+        this.#add("tool-output", text, locator, time, {
+          tool: kind.replace(/_error$/, ""),
+          flags: { isError: true },
+        });
+        return;
+      case "diff_error":
+        // An edit whose SEARCH text did not match (Cline names the file,
+        // Roo and Kilo the reason).
+        this.#add("tool-output", text, locator, time, {
+          tool: "edit",
+          flags: { isError: true },
+        });
+        return;
       case "api_req_failed":
         this.#add("tool-output", text, locator, time, {
           tool: "model",
@@ -960,6 +992,17 @@ class UiReader {
       default:
         return;
     }
+  }
+
+  /**
+   * The exit code newer Cline builds keep on the command message itself (or
+   * on its output), which wins over what a later request reports.
+   */
+  #ownExitCode(code: unknown): void {
+    const command = this.#run?.command;
+    if (typeof code !== "number" || !Number.isInteger(code) || !command) return;
+    this.#settle(command, code);
+    if (this.#command === command) this.#command = undefined;
   }
 
   #user(text: string, locator: Locator, time: number | undefined): void {
@@ -997,9 +1040,19 @@ class UiReader {
     }
   }
 
-  #request(text: string): void {
+  #request(text: string, locator: Locator, time: number | undefined): void {
     this.#sawRequest = true;
     const info = parseJsonObject(text);
+    // A request whose stream broke off (a reset connection, a provider
+    // error mid-answer) keeps the failure only here; the retry notice that
+    // follows is left out.
+    const broke = info ? str(info.streamingFailedMessage) : undefined;
+    if (broke && info?.cancelReason !== "user_cancelled") {
+      this.#add("tool-output", broke, locator, time, {
+        tool: "model",
+        flags: { isError: true },
+      });
+    }
     const request = info ? str(info.request) : undefined;
     if (!request) return;
     this.#filesSeen.clear();
@@ -1112,6 +1165,12 @@ class UiReader {
     const tool = parseJsonObject(text);
     if (!tool) return;
     const name = str(tool.tool) ?? "tool";
+    if (name === "summarizeTask") {
+      // Cline's auto-compaction: the summary the task continues from.
+      const content = str(tool.content);
+      if (content) this.#add("summary", speech(content), locator, time);
+      return;
+    }
     if (name === "newTask") {
       // What the agent asked of the sub-task it delegates to.
       const message = str(tool.content) ?? str(tool.message) ?? "";
@@ -1288,6 +1347,12 @@ const ANSWER_TOOLS = new Set([
   "ask_followup_question",
   "plan_mode_respond",
 ]);
+
+/**
+ * Compaction tools: their call holds the summary; their result only repeats
+ * it with instructions to continue.
+ */
+const SUMMARY_TOOLS = new Set(["summarize_task", "condense"]);
 
 /** Tools whose `diff` argument holds SEARCH blocks or a unified diff. */
 const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff"]);
@@ -1541,6 +1606,14 @@ class ConversationReader {
           this.#speak("assistant", speech(prompt), at);
         }
         return;
+      case "summarize_task":
+      case "condense": {
+        // Cline's compaction (automatic, or /smol): the context it keeps.
+        this.#tools.call(id, name, {}, flagged);
+        const context = str(args.context);
+        if (context) this.#summary(context, at);
+        return;
+      }
       case "new_task": {
         // Cline hands its context to a new task; Roo delegates a message.
         this.#tools.call(id, name, {}, flagged);
@@ -1616,6 +1689,8 @@ class ConversationReader {
     const result = RESULT_HEAD.exec(text);
     if (result && ANSWER_TOOLS.has(result[1] as string)) {
       // The "result" of a question or completion is the person's reply.
+    } else if (result && SUMMARY_TOOLS.has(result[1] as string)) {
+      // The summary again, already kept from the call.
     } else if (result) {
       const body = stripBlocks(
         text.slice(result[0].length).replace(ENV_DETAILS, ""),
@@ -1678,6 +1753,10 @@ class ConversationReader {
     }
     let text = resultText(block);
     const feedback = firstBlock(text, FEEDBACK)?.body;
+    if (SUMMARY_TOOLS.has(this.#tools.toolOf(id) ?? "")) {
+      if (feedback !== undefined) this.#speak("user", speech(feedback), at);
+      return;
+    }
     text = stripBlocks(text.replace(ENV_DETAILS, ""), [FEEDBACK]).trim();
     const code = commandExitCode(text);
     const shell = DIALECT.shell.has(this.#tools.toolOf(id) ?? "") ||

@@ -402,6 +402,15 @@ function replyText(text: string): string {
   return cleanSpeech(out);
 }
 
+/** A reply's words with reasoning blocks and whitespace runs left out. */
+function handoffKey(text: string): string {
+  let out = text;
+  for (const [open, close] of REASONING) {
+    out = withoutBlocks(out, findBlocks(out, open, close));
+  }
+  return out.replace(/\s+/g, " ").trim();
+}
+
 function userSpeech(text: string): string {
   let out = text;
   if (out.includes('"AI" comments')) {
@@ -517,6 +526,12 @@ class HistoryReader {
   #launch: string | undefined;
   /** Seqs of commits of the person's own changes (an undo leaves them). */
   #dirtySeqs: number[] = [];
+  /**
+   * The latest reply's words (see {@linkcode handoffKey}), until the next
+   * prompt: architect mode sends the reply to its editor model as a prompt,
+   * and aider logs that prompt as if the person had typed it.
+   */
+  #lastReply: string | undefined;
 
   constructor(
     path: string,
@@ -560,6 +575,7 @@ class HistoryReader {
     this.#runOutput = undefined;
     this.#launch = undefined;
     this.#dirtySeqs = [];
+    this.#lastReply = undefined;
   }
 
   #session(): SessionBuilder {
@@ -680,6 +696,11 @@ class HistoryReader {
       .trim();
     if (raw.length === 0) return;
     if (!raw.includes("\n") && CONFIRM_ECHO.test(raw)) return;
+    const reply = this.#lastReply;
+    this.#lastReply = undefined;
+    // The architect's reply handed to the editor model: aider's words,
+    // already kept as the reply, not a prompt (and not in the input history).
+    if (reply && handoffKey(raw) === reply) return;
     const typed = this.#promptTime(raw);
     if (typed !== undefined) this.#lastTime = typed;
     const time = this.#lastTime;
@@ -806,6 +827,8 @@ class HistoryReader {
       this.#replySeq = record.seq;
       this.#proposed = [];
     }
+    const key = handoffKey(block.lines.join("\n"));
+    this.#lastReply = key.length > 0 ? key : undefined;
     this.#proposed.push(...proposedEdits(block.lines));
   }
 
@@ -1189,7 +1212,9 @@ export const aider: Harness = {
   // 2: session ids hash the log's path under HOME, not its absolute path.
   // 5: /git output, commit messages, failed /test and auto-test runs,
   // command output from the LLM log, `{` prompt times.
-  revision: 5,
+  // 6: architect mode's reply, logged again as the editor model's prompt, is
+  // not a user turn.
+  revision: 6,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
@@ -1220,10 +1245,10 @@ export const aider: Harness = {
     store:
       "`.aider.chat.history.md` (with `.aider.input.history` and, when aider was run with `--llm-history-file`, `.aider.llm.history` or the relative name in `AIDER_LLM_HISTORY_FILE` beside it) in each project folder: found in HOME, in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case: `~/Projects`, `~/Code`) up to 3 levels deep (hidden and dependency folders skipped, at most 20,000 folders), at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once",
+      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined; not the architect's reply that architect mode logs again as `#### ` lines when it hands it to the editor model) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once",
     omits:
       "other `> ` status lines (banners, token costs, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands; exit codes (never written: a failure is only known as above), the output of a command whose output was not added to the chat (never written), of a suggested shell command (sent as `Output from …`, not matched), and of any command without an LLM log; everything else in the LLM log (the conversation again, system prompts, file contents) and all of it but its last 32 MiB; an LLM log named elsewhere (an absolute `--llm-history-file`); assistant times are the prompt's time (the log has no reply times)",
     verified:
-      "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider (fixtures/aider/Projects/otter-api: `/git`, commits, auto-test, `/test`, `/run`, suggested commands, a `{` prompt typed a line at a time and `.aider.llm.history`, written from Aider-AI/aider's io.py, commands.py, repo.py and base_coder.py, no real LLM log)",
+      "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider (fixtures/aider/Projects/otter-api: `/git`, commits, auto-test, `/test`, `/run`, suggested commands, a `{` prompt typed a line at a time and `.aider.llm.history`, written from Aider-AI/aider's io.py, commands.py, repo.py and base_coder.py, no real LLM log); the architect hand-off from architect_coder.py (`editor_coder.run(with_message=…)` logs the reply through io.user_input) in a unit test only, no real architect-mode sample",
   },
 };

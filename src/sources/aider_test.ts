@@ -943,3 +943,101 @@ Deno.test("parseAiderHistory() reads unclosed reasoning tags and long dash lines
   ok(reply?.text.startsWith("the fix is in parse.ts\n<think> <think>"));
   ok(reply?.text.endsWith("\ndone"));
 });
+
+Deno.test("parseAiderHistory() does not take the architect's reply, handed to the editor model, for a prompt", async (t) => {
+  const plan = [
+    "Change `badger/cache.py` so entries expire:",
+    "",
+    "1. Give `Cache` a `ttl` of 3600 seconds.",
+    "",
+    "2. In `get`, drop an entry older than `ttl`.",
+  ];
+  const edit = [
+    "badger/cache.py",
+    "```python",
+    "<<<<<<< SEARCH",
+    "    def get(self, key):",
+    "=======",
+    "    def get(self, key, now=None):",
+    ">>>>>>> REPLACE",
+    "```",
+  ];
+  const header = [
+    "# aider chat started at 2026-03-02 14:05:11",
+    "",
+    "> aider --architect --model o3 --editor-model sonnet  ",
+    "> Aider v0.86.1  ",
+    "",
+    "#### make the badger cache expire after an hour  ",
+    "",
+  ];
+  await t.step("auto-accepted (no question asked)", async () => {
+    const path = await tempLog(log(
+      ...header,
+      ...plan,
+      "",
+      ...plan.map((l) => `#### ${l}  `),
+      "",
+      ...edit,
+      "",
+      "> Applied edit to badger/cache.py  ",
+      "",
+      "#### now add a test for it  ",
+      "",
+      "Added `test_expiry`.",
+      "",
+    ));
+    const s = (await parseAiderHistory(path, opts())).sessions[0];
+    deepEqual(
+      s?.records.filter((r) => r.role === "user").map((r) => r.text),
+      ["make the badger cache expire after an hour", "now add a test for it"],
+    );
+    equal(s?.records.filter((r) => r.role === "assistant").length, 3);
+    ok(s?.records.some((r) => r.role === "edit"));
+  });
+  await t.step(
+    "after `Edit the files?`, and with a reasoning block",
+    async () => {
+      const path = await tempLog(log(
+        ...header,
+        "<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>",
+        "",
+        "The cache has no clock yet.",
+        "",
+        "</thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>",
+        "",
+        ...plan,
+        "",
+        "> Edit the files? (Y)es/(N)o [Yes]: y  ",
+        "",
+        ...plan.map((l) => `#### ${l}  `),
+        "",
+        ...edit,
+        "",
+      ));
+      const s = (await parseAiderHistory(path, opts())).sessions[0];
+      deepEqual(
+        s?.records.filter((r) => r.role === "user").map((r) => r.text),
+        ["make the badger cache expire after an hour"],
+      );
+    },
+  );
+  await t.step(
+    "a prompt that only repeats an earlier reply is kept",
+    async () => {
+      const path = await tempLog(log(
+        ...header,
+        "Done.",
+        "",
+        "#### thanks  ",
+        "",
+        "You're welcome.",
+        "",
+        "#### Done.  ",
+        "",
+      ));
+      const s = (await parseAiderHistory(path, opts())).sessions[0];
+      equal(s?.records.filter((r) => r.role === "user").length, 3);
+    },
+  );
+});

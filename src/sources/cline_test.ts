@@ -1044,3 +1044,169 @@ Deno.test("parseApiHistory() reads a long text of unclosed tags in one pass", as
   ok(s.records[1]?.text.startsWith("the log is clean <think>"));
   ok(s.records[2]?.text.endsWith("done"));
 });
+
+Deno.test("parseUiMessages() reads Cline's compaction summary, permission refusals, failed edits and a command's own exit code", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "tidy the heron importer" },
+    {
+      ts: 2,
+      type: "say",
+      say: "tool",
+      partial: true,
+      text: JSON.stringify({ tool: "summarizeTask", content: "So far: the" }),
+    },
+    {
+      ts: 3,
+      type: "say",
+      say: "tool",
+      text: JSON.stringify({
+        tool: "summarizeTask",
+        content: "So far: the heron importer skips blank rows.",
+      }),
+    },
+    {
+      ts: 4,
+      type: "say",
+      say: "command_permission_denied",
+      text: 'Command "rm -rf build" was denied by CLINE_COMMAND_PERMISSIONS.',
+    },
+    { ts: 5, type: "say", say: "diff_error", text: "src/heron.ts" },
+    {
+      ts: 6,
+      type: "ask",
+      ask: "command",
+      text: "deno test heron",
+      commandStatus: "failed",
+      exitCode: 4,
+    },
+    { ts: 7, type: "ask", ask: "command_output", text: "1 failed" },
+    { ts: 8, type: "say", say: "command", text: "deno fmt" },
+    { ts: 9, type: "say", say: "command_output", text: "ok", exitCode: 0 },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: tidy the heron importer",
+    "summary -: So far: the heron importer skips blank rows.",
+    'tool-output execute_command !: Command "rm -rf build" was denied by CLINE_COMMAND_PERMISSIONS.',
+    "tool-output edit !: src/heron.ts",
+    "command execute_command: deno test heron",
+    "tool-output execute_command !: 1 failed",
+    "command execute_command: deno fmt",
+    "tool-output execute_command: ok",
+  ]);
+  deepEqual(
+    s.records.filter((r) => r.role === "command").map((r) => r.exitCode),
+    [4, 0],
+  );
+});
+
+Deno.test("parseApiHistory() keeps a summarize_task or condense context as a summary, not its result", async () => {
+  const path = await taskFile("api_conversation_history.json", [
+    {
+      role: "user",
+      content: [{
+        type: "text",
+        text: "<task>\nport the kiln scheduler\n</task>",
+      }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "tool_use",
+        id: "s1",
+        name: "summarize_task",
+        input: { context: "Kiln scheduler ported up to the cron parser." },
+      }],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "s1",
+        content: "Kiln scheduler ported up to the cron parser.\n\nContinue.",
+      }],
+    },
+    {
+      role: "assistant",
+      content: [{
+        type: "text",
+        text:
+          "<condense>\n<context>The cron parser is done too.</context>\n</condense>",
+      }],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "text",
+        text: "[condense] Result:\nThe cron parser is done too.",
+      }],
+    },
+  ]);
+  const s = only(await parseApiHistory(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: port the kiln scheduler",
+    "summary -: Kiln scheduler ported up to the cron parser.",
+    "summary -: The cron parser is done too.",
+  ]);
+});
+
+Deno.test("parseUiMessages() keeps a request whose stream failed as error output of the model, not one the person cancelled", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "split the tapir service" },
+    {
+      ts: 2,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request: "<task>split the tapir service</task>",
+        cancelReason: "streaming_failed",
+        streamingFailedMessage:
+          '{"message":"socket hang up","code":"ECONNRESET"}',
+      }),
+    },
+    {
+      ts: 3,
+      type: "say",
+      say: "error_retry",
+      text: JSON.stringify({ attempt: 1, maxAttempts: 3, delaySeconds: 2 }),
+    },
+    {
+      ts: 4,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({
+        request: "retry",
+        cancelReason: "user_cancelled",
+        streamingFailedMessage: "Request cancelled by user",
+      }),
+    },
+    { ts: 5, type: "say", say: "text", text: "Splitting it in two." },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: split the tapir service",
+    'tool-output model !: {"message":"socket hang up","code":"ECONNRESET"}',
+    "assistant -: Splitting it in two.",
+  ]);
+});
+
+Deno.test("parseUiMessages() keeps a failed condense and a path the ignore file refused as error output", async () => {
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "audit the puffin secrets" },
+    { ts: 2, type: "say", say: "clineignore_error", text: ".env.production" },
+    { ts: 3, type: "say", say: "rooignore_error", text: "secrets/puffin.key" },
+    {
+      ts: 4,
+      type: "say",
+      say: "condense_context_error",
+      text: "Failed to condense context: 500 upstream error",
+    },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: audit the puffin secrets",
+    "tool-output clineignore !: .env.production",
+    "tool-output rooignore !: secrets/puffin.key",
+    "tool-output model !: Failed to condense context: 500 upstream error",
+  ]);
+});

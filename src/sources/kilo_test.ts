@@ -48,13 +48,28 @@ Deno.test("kilo skips sub-tasks when sub-agents are off", async () => {
 });
 
 Deno.test("kilo roots follow DEJA_KILO_ROOTS and the OS", () => {
+  // DEJA_KILO_ROOTS replaces the extension's folders, not the CLI's.
   deepEqual(
     kilo.roots({
       home: "/h",
-      env: { DEJA_KILO_ROOTS: "/k1:/k2" },
+      env: { DEJA_KILO_ROOTS: "/k1:/k2", XDG_DATA_HOME: "/x" },
       os: "linux",
     }),
-    ["/k1", "/k2"],
+    ["/k1", "/k2", "/h/.kilocode/cli/global", "/x/kilo"],
+  );
+  equal(
+    kilo.roots({ home: "/h", env: { DEJA_KILO_CLI_ROOT: "/c" }, os: "linux" })
+      .at(-1),
+    "/c",
+  );
+  equal(
+    kilo.roots({ home: "/Users/a", env: {}, os: "darwin" }).at(-1),
+    "/Users/a/Library/Application Support/kilo",
+  );
+  equal(
+    kilo.roots({ home: "C:/Users/a", env: { APPDATA: "C:/R" }, os: "windows" })
+      .at(-1),
+    "C:/R/kilo",
   );
   equal(
     kilo.roots({ home: "/Users/a", env: {}, os: "darwin" })[0],
@@ -184,5 +199,139 @@ Deno.test("kilo takes a task's project and parent from VS Code's globalState", a
     );
     equal(s?.project, "limiter");
     equal(s?.parent, "k1");
+  });
+});
+
+Deno.test("kilo reads Kilo CLI 1.0's kilo.db and the 0.x CLI's task folders", async (t) => {
+  const home = await Deno.makeTempDir();
+  const data = `${home}/.local/share/kilo`;
+  await Deno.mkdir(`${data}/snapshot/prj`, { recursive: true });
+  await Deno.writeTextFile(`${data}/snapshot/prj/kilo.db`, "not a store");
+  const T0 = 1_790_000_000_000;
+  await writeFixtureDb(
+    `${data}/kilo.db`,
+    `CREATE TABLE session (id text PRIMARY KEY, parent_id text, directory text NOT NULL, title text NOT NULL, revert text, time_created integer, time_updated integer);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL);`,
+    [
+      {
+        table: "session",
+        rows: [{
+          id: "ses_k1",
+          directory: "/home/dev/lynx-app",
+          title: "Lynx login",
+          time_created: T0,
+          time_updated: T0 + 5000,
+        }],
+      },
+      {
+        table: "message",
+        rows: [
+          {
+            id: "msg_1",
+            session_id: "ses_k1",
+            time_created: T0,
+            data: JSON.stringify({ role: "user", time: { created: T0 } }),
+          },
+          {
+            id: "msg_2",
+            session_id: "ses_k1",
+            time_created: T0 + 1000,
+            data: JSON.stringify({
+              role: "assistant",
+              time: { created: T0 + 1000, completed: T0 + 5000 },
+              path: { cwd: "/home/dev/lynx-app", root: "/home/dev/lynx-app" },
+            }),
+          },
+        ],
+      },
+      {
+        table: "part",
+        rows: [
+          {
+            id: "prt_1",
+            message_id: "msg_1",
+            session_id: "ses_k1",
+            data: JSON.stringify({ type: "text", text: "fix the lynx login" }),
+          },
+          {
+            id: "prt_2",
+            message_id: "msg_2",
+            session_id: "ses_k1",
+            data: JSON.stringify({
+              type: "tool",
+              tool: "bash",
+              callID: "c1",
+              state: {
+                status: "completed",
+                input: { command: "npm test" },
+                output: "1 failing",
+                metadata: { exit: 1 },
+              },
+            }),
+          },
+          {
+            id: "prt_3",
+            message_id: "msg_2",
+            session_id: "ses_k1",
+            data: JSON.stringify({ type: "text", text: "One test fails." }),
+          },
+        ],
+      },
+    ],
+  );
+  const task = `${home}/.kilocode/cli/global/tasks/1790000100000`;
+  await Deno.mkdir(task, { recursive: true });
+  await Deno.writeTextFile(
+    `${task}/ui_messages.json`,
+    JSON.stringify([
+      { ts: T0, type: "say", say: "text", text: "rename the lynx module" },
+      { ts: T0 + 10, type: "say", say: "completion_result", text: "Renamed." },
+    ]),
+  );
+  const env: SourceEnv = { home, env: {}, os: "linux" };
+  const found = await kilo.discover(env);
+  await t.step("discovery", () => {
+    deepEqual(found, [`${task}/ui_messages.json`, `${data}/kilo.db`]);
+  });
+  await t.step("the store, filed under kilo", async () => {
+    const path = `${data}/kilo.db`;
+    const kind = kilo.kinds.find((k) => k.match(path));
+    equal(kind?.id, "cli-db");
+    const result = await kind?.parse(path, {
+      includeSubagents: true,
+      source: env,
+    });
+    const s = result?.sessions[0] as Session;
+    equal(s.harness, "kilo");
+    equal(s.id, "ses_k1");
+    deepEqual(
+      s.records.map((r) => [r.role, r.text, r.exitCode]),
+      [
+        ["user", "fix the lynx login", undefined],
+        ["command", "npm test", 1],
+        ["tool-output", "1 failing", undefined],
+        ["assistant", "One test fails.", undefined],
+      ],
+    );
+  });
+  await t.step("the 0.x CLI's task", async () => {
+    const path = found[0] as string;
+    const result = await kilo.kinds.find((k) => k.match(path))?.parse(path, {
+      includeSubagents: true,
+      source: env,
+    });
+    const s = result?.sessions[0] as Session;
+    equal(s.harness, "kilo");
+    equal(roles(s), "user,assistant");
+  });
+  await t.step("KILO_DB names another store", async () => {
+    await Deno.copyFile(`${data}/kilo.db`, `${home}/elsewhere.db`);
+    const named = await kilo.discover({
+      home,
+      env: { KILO_DB: `${home}/elsewhere.db` },
+      os: "linux",
+    });
+    ok(named.includes(`${home}/elsewhere.db`));
   });
 });

@@ -38,7 +38,7 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { childDirs, isRegularFile, segments } from "./_paths.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
 
@@ -61,7 +61,9 @@ const DIALECT: ToolDialect = {
 /** `…/sessions/<wd>/<session>/agents/<agent>/wire.jsonl` (Kimi Code). */
 function codePlace(
   path: string,
-): { session: string; agent: string; sessionDir: string } | undefined {
+):
+  | { session: string; agent: string; sessionDir: string; workspace: string }
+  | undefined {
   const parts = segments(path);
   if (
     parts.at(-1) !== "wire.jsonl" || parts.at(-3) !== "agents" ||
@@ -73,7 +75,17 @@ function codePlace(
     session: parts.at(-4) as string,
     agent: parts.at(-2) as string,
     sessionDir: dirname(dirname(dirname(path))),
+    workspace: parts.at(-5) as string,
   };
+}
+
+/**
+ * The project a Kimi Code workspace key names: `wd_<folder name>_<12 hex of
+ * the path's SHA-256>`.
+ */
+function workspaceProject(key: string): string | undefined {
+  const m = /^wd_(.+)_[0-9a-f]{6,}$/.exec(key);
+  return m?.[1];
 }
 
 /** Where a Kimi CLI session file sits, for each layout the CLI has written. */
@@ -173,11 +185,20 @@ function textOf(content: unknown): string {
 }
 
 /** Tool output without Kimi's `<system>` status notes; an `ERROR` note fails it. */
-function toolText(content: unknown): { text: string; error: boolean } {
+function toolText(
+  content: unknown,
+): { text: string; error: boolean; code?: number } {
   const raw = textOf(content);
   const notes = findBlocks(raw, /<system>/g, /<\/system>/g);
   const error = notes.some((note) => /^\s*ERROR\b/.test(note.body));
-  return { text: withoutBlocks(raw, notes).trim(), error };
+  const text = withoutBlocks(raw, notes).trim();
+  // The shell tool's note (`Command failed with exit code: N.`) carries
+  // the exit code; the output beside it does not.
+  for (const note of notes) {
+    const code = exitCodeIn(note.body);
+    if (code !== undefined) return { text, error, code };
+  }
+  return { text, error };
 }
 
 /** A tool call's name and arguments in either generation's shape. */
@@ -210,6 +231,8 @@ class KimiSession {
   #call: { id?: string; name: string; args: string; at: ToolAt } | undefined;
   /** Seq at which each undoable prompt's records start; null is a compaction. */
   #anchors: Array<number | null> = [];
+  /** The failure already kept for the current turn (one record a turn). */
+  #failure: string | undefined;
 
   constructor(builder: SessionBuilder, flags: RecordFlags | undefined) {
     this.builder = builder;
@@ -224,6 +247,7 @@ class KimiSession {
   /** Adds a prompt; `anchor` when an undo counts it. */
   user(text: string, at: ToolAt, anchor: boolean): void {
     this.flush();
+    this.#failure = undefined;
     if (anchor) this.#anchors.push(this.builder.nextSeq);
     this.builder.add("user", cleanSpeech(text), {
       locator: at.locator,
@@ -246,6 +270,19 @@ class KimiSession {
       locator: at.locator,
       time: at.time,
       ...this.#extra(),
+    });
+  }
+
+  /** A turn the model's request ended with an error (once a turn). */
+  failure(text: string, at: ToolAt): void {
+    this.flush();
+    if (this.#failure !== undefined) return;
+    this.#failure = text;
+    this.builder.add("tool-output", text, {
+      locator: at.locator,
+      time: at.time,
+      tool: "model",
+      flags: { ...this.flags, isError: true },
     });
   }
 
@@ -281,9 +318,16 @@ class KimiSession {
     text: string,
     isError: boolean,
     at: ToolAt,
+    exitCode?: number,
   ): void {
     this.flush();
-    this.tools.result(id, text, isError, { ...at, flags: this.flags });
+    this.tools.result(
+      id,
+      text,
+      isError,
+      { ...at, flags: this.flags },
+      exitCode,
+    );
   }
 
   /** Drops the last `count` prompts and all that followed, as a `undo` mark. */
@@ -385,6 +429,28 @@ function codeRecord(s: KimiSession, obj: Json, base: LineLocator): number {
     case "context.clear":
       s.clear();
       return 0;
+    case "turn.step.interrupted": {
+      // A turn the model's request ended with an error: the error text,
+      // else nothing (a cancel is not a failure).
+      const message = str(obj.message);
+      const reason = str(obj.reason) ?? "";
+      if (message && !/cancel|abort|user/i.test(reason)) {
+        s.failure(message, at);
+      }
+      s.flush();
+      return 0;
+    }
+    case "turn.ended": {
+      if (obj.reason === "failed") {
+        const error = obj.error;
+        const message = isObject(error)
+          ? str(error.message) ?? str(error.code)
+          : str(error);
+        s.failure(message ?? "turn failed", at);
+      }
+      s.flush();
+      return 0;
+    }
     case "context.apply_compaction": {
       const summary = str(obj.contextSummary) ?? str(obj.summary) ??
         (isObject(obj.summary) ? textOf(obj.summary.content) : "");
@@ -447,12 +513,13 @@ function codeMessage(s: KimiSession, m: Json, at: ToolAt): void {
       break;
     }
     case "tool": {
-      const { text, error } = toolText(m.content);
+      const { text, error, code } = toolText(m.content);
       s.result(
         str(m.toolCallId) ?? str(m.tool_call_id),
         text,
         error || m.isError === true,
         at,
+        code,
       );
       break;
     }
@@ -481,12 +548,14 @@ function codeLoopEvent(s: KimiSession, e: Json, at: ToolAt): void {
     }
     case "tool.result": {
       const result = isObject(e.result) ? e.result : {};
-      const { text, error } = toolText(result.output ?? result.content);
+      const { text, error, code } = toolText(result.output ?? result.content);
+      const message = str(result.message);
       s.result(
         str(e.toolCallId),
-        text || str(result.message) || "",
+        text || message || "",
         error || result.isError === true || result.is_error === true,
         at,
+        code ?? (message ? exitCodeIn(message) : undefined),
       );
       break;
     }
@@ -546,12 +615,16 @@ function cliEvent(
     case "ToolResult": {
       const rv = isObject(payload.return_value) ? payload.return_value : {};
       const out = toolText(rv.output);
-      const text = out.text || str(rv.message) || "";
+      const message = str(rv.message);
+      const text = out.text || message || "";
+      // A failed shell command's output is what it printed; its message
+      // (`Command failed with exit code: N.`) holds the exit code.
       s.result(
         str(payload.tool_call_id),
         text,
         rv.is_error === true || out.error,
         at,
+        out.code ?? (message ? exitCodeIn(message) : undefined),
       );
       break;
     }
@@ -631,26 +704,27 @@ export async function parseKimiCodeWire(
   const sub = agent !== "main";
   if (sub && !options.includeSubagents) return { sessions: [], skipped: 0 };
   const sessionId = place?.session ?? segments(path).at(-2) ?? "kimi";
+  const doc = place
+    ? await readJsonDocument(`${place.sessionDir}/state.json`, 2 << 20)
+    : undefined;
+  const state = doc?.ok && isObject(doc.value) ? doc.value : undefined;
+  // state.json v1 names the work folder `workDir`; v2 (Kimi Code 2.x) `cwd`.
+  const workDir = state ? str(state.workDir) ?? str(state.cwd) : undefined;
   const builder = new SessionBuilder({
     harness: HARNESS_ID,
     id: sub ? `${sessionId}:${agent}` : sessionId,
     path,
     parent: sub ? sessionId : undefined,
     lineage: sub ? "subagent" : undefined,
+    // Without either, the workspace key still names the folder.
+    project: workDir || !place ? undefined : workspaceProject(place.workspace),
   });
-  if (place) {
-    const state = await readJsonDocument(
-      `${place.sessionDir}/state.json`,
-      2 << 20,
-    );
-    if (state.ok && isObject(state.value)) {
-      const workDir = str(state.value.workDir);
-      if (workDir) builder.setCwd(workDir);
-      builder.touch(parseTime(state.value.createdAt));
-      builder.touch(parseTime(state.value.updatedAt));
-      const title = str(state.value.title);
-      if (title && !sub) builder.setTitle(title);
-    }
+  if (workDir) builder.setCwd(workDir);
+  if (state) {
+    builder.touch(parseTime(state.createdAt));
+    builder.touch(parseTime(state.updatedAt));
+    const title = str(state.title);
+    if (title && !sub) builder.setTitle(title);
   }
   const s = new KimiSession(builder, sub ? { subagent: true } : undefined);
   let skipped = 0;
@@ -854,8 +928,8 @@ function contextLine(s: KimiSession, obj: Json, locator: LineLocator): number {
       return 0;
     }
     case "tool": {
-      const { text, error } = toolText(obj.content);
-      s.result(str(obj.tool_call_id), text, error, at);
+      const { text, error, code } = toolText(obj.content);
+      s.result(str(obj.tool_call_id), text, error, at, code);
       return 0;
     }
     case "system":
@@ -931,15 +1005,21 @@ export const kimi: Harness = {
   // 2: Kimi CLI wire 1.5-1.9 (renamed SubagentEvent fields, SteerInput, /btw),
   // sub-agent instance files, imported and pre-directory sessions, state.json
   // titles.
-  revision: 2,
+  // 3: a failed Shell call's exit code from its result message (wire) or its
+  // <system> note (context.jsonl), not only from the output text.
+  // 4: Kimi Code's state.json v2 names the work folder `cwd`; without it the
+  // workspace key (`wd_<name>_<hash>`) names the project.
+  // 5: a Kimi Code turn that failed (turn.step.interrupted, turn.ended
+  // failed) keeps its error as error tool-output of the model.
+  revision: 5,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N`, else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them; title (`custom_title`) and work directory from state.json or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
     omits:
-      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
-      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
+      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },
 };

@@ -423,7 +423,7 @@ Deno.test("parseKimiCliSession() falls back to context.jsonl", async () => {
   const s = result.sessions[0] as Session;
   deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode, r.flags]), [
     ["user", "check disk", undefined, undefined],
-    ["command", "df -h", undefined, undefined],
+    ["command", "df -h", 2, undefined],
     ["tool-output", "df: /mnt: No such file", undefined, { isError: true }],
   ]);
 });
@@ -564,4 +564,170 @@ Deno.test("parseKimiCliSession() reads a tool output of unclosed <system> tags i
   ok(out?.text.startsWith("<system> <system>"));
   ok(out?.text.endsWith("done"));
   equal(out?.flags?.isError, undefined);
+});
+
+Deno.test("parseKimiCliSession() reads a failed Shell call's exit code from its result message, beside the output", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/wire.jsonl`;
+  const event = (type: string, payload: unknown, t: number) => ({
+    timestamp: t,
+    message: { type, payload },
+  });
+  await Deno.writeTextFile(
+    path,
+    jsonLines([
+      event("TurnBegin", { user_input: "run the ferret tests" }, 1),
+      event("StepBegin", { n: 1 }, 2),
+      event("ToolCall", {
+        type: "function",
+        id: "c1",
+        function: { name: "Shell", arguments: '{"command":"pytest ferret"}' },
+      }, 3),
+      event("ToolResult", {
+        tool_call_id: "c1",
+        return_value: {
+          is_error: true,
+          output: "2 failed, 9 passed",
+          message: "Command failed with exit code: 1.",
+          brief: "Failed with exit code: 1",
+        },
+      }, 4),
+      event("ToolCall", {
+        type: "function",
+        id: "c2",
+        function: { name: "Shell", arguments: '{"command":"ls ferret"}' },
+      }, 5),
+      event("ToolResult", {
+        tool_call_id: "c2",
+        return_value: {
+          is_error: false,
+          output: "test_ferret.py",
+          message: "Command executed successfully.",
+        },
+      }, 6),
+      event("ToolCall", {
+        type: "function",
+        id: "c3",
+        function: { name: "Shell", arguments: '{"command":"false"}' },
+      }, 7),
+      event("ToolResult", {
+        tool_call_id: "c3",
+        return_value: {
+          is_error: true,
+          output: "",
+          message: "Command failed with exit code: 1.",
+        },
+      }, 8),
+      event("TurnEnd", {}, 9),
+    ]),
+  );
+  const s = (await cli(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.exitCode, r.flags]), [
+    ["user", "run the ferret tests", undefined, undefined],
+    ["command", "pytest ferret", 1, undefined],
+    ["tool-output", "2 failed, 9 passed", undefined, { isError: true }],
+    ["command", "ls ferret", 0, undefined],
+    ["tool-output", "test_ferret.py", undefined, undefined],
+    ["command", "false", 1, undefined],
+    [
+      "tool-output",
+      "Command failed with exit code: 1.",
+      undefined,
+      { isError: true },
+    ],
+  ]);
+});
+
+Deno.test("parseKimiCodeWire() takes the work folder from a v2 state.json's cwd, else the workspace key", async (t) => {
+  const home = await Deno.makeTempDir();
+  const lines = jsonLines([
+    { type: "metadata", protocol_version: "1.5", time: 1791000000000 },
+    user("tidy the wombat importer", 1791000001000),
+    ...say("Tidied.", 1791000002000),
+  ]);
+  const agentDir = (wd: string, session: string) =>
+    `${home}/.kimi-code/sessions/${wd}/${session}/agents/main`;
+  await t.step("state.json v2", async () => {
+    const dir = agentDir("wd_wombat_3fa9c21b7d04", "session_a1");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/wire.jsonl`, lines);
+    await Deno.writeTextFile(
+      `${dir}/../../state.json`,
+      JSON.stringify({
+        id: "session_a1",
+        version: 2,
+        cwd: "/home/dev/code/wombat",
+        createdAt: 1791000000000,
+        updatedAt: 1791000003000,
+        lastTurnReason: "completed",
+      }),
+    );
+    const s = (await code(`${dir}/wire.jsonl`)).sessions[0] as Session;
+    deepEqual([s.cwd, s.project], ["/home/dev/code/wombat", "wombat"]);
+    equal(s.updated, 1791000003000);
+  });
+  await t.step("no state.json", async () => {
+    const dir = agentDir("wd_quokka-api_0b1c2d3e4f5a", "session_b2");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/wire.jsonl`, lines);
+    const s = (await code(`${dir}/wire.jsonl`)).sessions[0] as Session;
+    deepEqual([s.cwd, s.project], [undefined, "quokka-api"]);
+  });
+});
+
+Deno.test("parseKimiCodeWire() keeps a failed turn's error as error output of the model, once", async () => {
+  const path = await wireFile(jsonLines([
+    user("summarise the badger log", 1791000001000),
+    {
+      type: "context.append_loop_event",
+      time: 1791000002000,
+      event: { type: "step.begin", uuid: "s1", turnId: 0, step: 1 },
+    },
+    {
+      type: "turn.step.retrying",
+      time: 1791000003000,
+      turnId: 0,
+      step: 1,
+      message: "429 rate limited",
+    },
+    {
+      type: "turn.step.interrupted",
+      time: 1791000004000,
+      turnId: 0,
+      step: 1,
+      reason: "error",
+      message: "429 rate limited after 10 attempts",
+    },
+    {
+      type: "turn.ended",
+      time: 1791000004100,
+      turnId: 0,
+      reason: "failed",
+      error: {
+        code: "rate_limit",
+        message: "429 rate limited after 10 attempts",
+      },
+    },
+    user("try again", 1791000060000),
+    {
+      type: "turn.step.interrupted",
+      time: 1791000061000,
+      turnId: 1,
+      step: 1,
+      reason: "cancelled",
+      message: "Interrupted by the user",
+    },
+    { type: "turn.ended", time: 1791000061100, turnId: 1, reason: "cancelled" },
+    user("once more", 1791000090000),
+    { type: "turn.ended", time: 1791000091000, turnId: 2, reason: "failed" },
+  ]));
+  const s = (await code(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]), [
+    ["user", undefined, "summarise the badger log", undefined],
+    ["tool-output", "model", "429 rate limited after 10 attempts", true],
+    ["user", undefined, "try again", undefined],
+    ["user", undefined, "once more", undefined],
+    ["tool-output", "model", "turn failed", true],
+  ]);
 });

@@ -87,8 +87,20 @@ function isDb(path: string): boolean {
   return /^opencode(-[^\\/]+)?\.db$/.test(baseName(path));
 }
 
-/** `storage/session/info/<id>.json` (≤0.5) or `storage/session/<project>/<id>.json` (0.6+). */
-function isSessionInfo(path: string): boolean {
+/**
+ * `storage/session/info/<id>.json` (≤0.5) or `storage/session/<project>/<id>.json` (0.6+).
+ *
+ * @param path A file under a store's root.
+ * @returns Whether it is a session's info file.
+ * @example
+ * ```ts
+ * import { isSessionInfo } from "./opencode.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isSessionInfo("/d/storage/session/global/ses_1.json"), true);
+ * equal(isSessionInfo("/d/storage/message/ses_1/msg_1.json"), false);
+ * ```
+ */
+export function isSessionInfo(path: string): boolean {
   const parts = segments(path);
   const name = parts.at(-1) ?? "";
   if (!name.endsWith(".json")) return false;

@@ -18,6 +18,7 @@ import type {
   SourceEnv,
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
+import { parseGeminiChat } from "./gemini.ts";
 import { cleanSpeech } from "../core/text.ts";
 import { parseTime } from "../core/time.ts";
 import type { Lineage, Locator, RecordFlags } from "../core/types.ts";
@@ -27,7 +28,7 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "qwen";
 
@@ -139,6 +140,13 @@ class ChatReader {
   #sessionId: string | undefined;
   #cwdSet = false;
   #seenUuids = new Set<string>();
+  /**
+   * A slash command whose prompt went to the model (`sentToModel`): the next
+   * user record is its expanded template, not what the person typed.
+   */
+  #submitted: string | undefined;
+  /** The model failure each session kept last this turn (retries repeat it). */
+  #failures = new WeakMap<SessionBuilder, string>();
   readonly #runs: MarkRuns;
   #index = 0;
   skipped = 0;
@@ -228,12 +236,21 @@ class ChatReader {
       const provenance = str(obj.provenance);
       if (subtype && NOT_TYPED_SUBTYPES.has(subtype)) return;
       if (provenance && !PERSON_PROVENANCE.has(provenance)) return;
-      builder.add("user", cleanSpeech(typedText(obj, message)), {
+      const command = builder === this.main && subtype === undefined
+        ? this.#submitted
+        : undefined;
+      if (builder === this.main) this.#submitted = undefined;
+      this.#failures.delete(builder);
+      // The person typed the command (`/init`, a custom command), not the
+      // template it expanded to.
+      const text = command ?? cleanSpeech(typedText(obj, message));
+      builder.add("user", text, {
         locator,
         time,
         ...extra,
       });
     } else if (type === "assistant") {
+      if (builder === this.main) this.#submitted = undefined;
       builder.add("assistant", cleanSpeech(partsText(message.parts)), {
         locator,
         time,
@@ -256,10 +273,17 @@ class ChatReader {
         if (!isObject(part) || !isObject(part.functionResponse)) continue;
         const fr = part.functionResponse;
         const { text, error } = responseText(fr.response);
+        // A shell command that ran and exited non-zero is a success to the
+        // tool (status and response say so); its `Exit Code:` footer is not.
+        const shell = DIALECT.shell.has(
+          str(fr.name) ?? tools.toolOf(str(fr.id)) ?? "",
+        );
+        const code = shell ? exitCodeIn(text) : undefined;
         tools.result(
           str(fr.id),
           text,
-          error || status === "error" || status === "cancelled",
+          error || status === "error" || status === "cancelled" ||
+            (code !== undefined && code !== 0),
           { locator, time, flags },
           undefined,
           str(fr.name),
@@ -270,6 +294,24 @@ class ChatReader {
     } else {
       this.skipped++;
     }
+  }
+
+  /** A failed model request as error output, once while it repeats. */
+  #failure(
+    builder: SessionBuilder,
+    message: string,
+    locator: Locator,
+    time: number | undefined,
+    extra: { flags?: RecordFlags },
+  ): void {
+    if (this.#failures.get(builder) === message) return;
+    this.#failures.set(builder, message);
+    builder.add("tool-output", message, {
+      locator,
+      time,
+      tool: "model",
+      flags: { ...extra.flags, isError: true },
+    });
   }
 
   #system(
@@ -293,6 +335,40 @@ class ChatReader {
       case "custom_title": {
         const title = str(payload.customTitle);
         if (title) builder.setTitle(title);
+        break;
+      }
+      case "ui_telemetry": {
+        // A model request that failed (rate limit, quota, a broken stream);
+        // the person stopping it is no failure.
+        const event = isObject(payload.uiEvent) ? payload.uiEvent : {};
+        const name = str(event["event.name"]) ?? "";
+        if (
+          name.endsWith(".api_error") &&
+          !/Abort/i.test(str(event.error_type) ?? "")
+        ) {
+          const message = str(event.error_message) ?? str(event.error);
+          this.#failure(builder, message ?? "API error", locator, time, extra);
+        } else builder.touch(time);
+        break;
+      }
+      case "turn_result": {
+        // A turn that ended with an error (newer builds).
+        const error = isObject(payload.error) ? payload.error : {};
+        const message = str(error.message);
+        if (payload.state === "error" && message) {
+          this.#failure(builder, message, locator, time, extra);
+        } else builder.touch(time);
+        break;
+      }
+      case "slash_command": {
+        if (builder !== this.main) break;
+        const raw = str(payload.rawCommand);
+        if (payload.phase === "invocation") {
+          this.#submitted = payload.sentToModel === true && raw
+            ? raw.trim()
+            : undefined;
+        }
+        builder.touch(time);
         break;
       }
       case "parent_session": {
@@ -412,6 +488,33 @@ const subagentKind: FileKind = {
   parse: (path, options) => parseQwenChat(path, options),
 };
 
+/**
+ * `tmp/<sha256 of the project>/chats/session-<time>-<id>.json`: the Gemini
+ * CLI chat document builds before the JSONL record tree (late 2025) wrote.
+ */
+function isLegacyChatPath(path: string): boolean {
+  const parts = segments(path);
+  return /^session-.+\.json$/.test(parts.at(-1) ?? "") &&
+    parts.at(-2) === "chats" && parts.at(-4) === "tmp";
+}
+
+/** The older builds' chat documents, read as the Gemini CLI's and filed under Qwen. */
+async function parseLegacyChat(
+  path: string,
+  options: ParseOptions,
+): Promise<ParseResult> {
+  const result = await parseGeminiChat(path, options);
+  for (const session of result.sessions) session.harness = HARNESS_ID;
+  return result;
+}
+
+const legacyKind: FileKind = {
+  id: "legacy-chat",
+  appendOnly: false,
+  match: isLegacyChatPath,
+  parse: parseLegacyChat,
+};
+
 function isQwenPath(path: string): boolean {
   return isChatPath(path) || isSubagentPath(path);
 }
@@ -430,29 +533,38 @@ export const qwen: Harness = {
   id: HARNESS_ID,
   name: "Qwen Code",
   format:
-    "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/",
+    "JSONL record tree (uuid/parentUuid) per session in projects/<cwd>/chats/; before it, Gemini CLI-shaped JSON chats in tmp/<hash>/chats/",
   envOverrides: ["QWEN_HOME", "QWEN_RUNTIME_DIR", "DEJA_QWEN_ROOT"],
   roots: qwenRoots,
   discover(source: SourceEnv): Promise<string[]> {
     return Promise.resolve(
-      qwenRoots(source).flatMap((root) =>
-        walkFiles(`${root}/projects`, isQwenPath, { maxDepth: 4 })
-      ),
+      qwenRoots(source).flatMap((root) => [
+        ...walkFiles(`${root}/projects`, isQwenPath, { maxDepth: 4 }),
+        ...walkFiles(`${root}/tmp`, isLegacyChatPath, { maxDepth: 2 }),
+      ]),
     );
   },
-  kinds: [chatKind, subagentKind],
+  kinds: [chatKind, subagentKind, legacyKind],
   // 2: background sub-agent transcripts (subagents/<session>/agent-<id>.jsonl),
   // the typed `displayText` of prompts, and agent_message records kept on the
   // main chain.
-  revision: 2,
+  // 3: a slash command that sent its prompt to the model (`sentToModel`:
+  // /init, custom commands) is read as the command typed, not the template.
+  // 4: a failed model request (ui_telemetry api_error, turn_result error) is
+  // kept as error tool-output of the model.
+  // 5: a shell command's output is flagged an error when its `Exit Code:`
+  // footer is not 0 (the tool reports such a run as a success).
+  // 6: the JSON chats of builds before the record tree
+  // (tmp/<hash>/chats/session-*.json), read as the Gemini CLI's.
+  revision: 6,
   docs: {
     store:
-      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
+      "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json`, and the Gemini CLI-shaped JSON chats builds before the record tree (late 2025) wrote to `tmp/<sha256 of the project>/chats/session-<time>-<id>.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer, files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
     omits:
-      "thought parts (reasoning), ui_telemetry, slash-command and at-command echoes, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
+      "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, the older builds' `tmp/<hash>/logs.json` prompt log, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
-      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); the older `tmp/<hash>/chats/session-*.json` layout from public readers' notes (Qwen 2025 builds; Qwen's #1100 dropped those JSON sessions), no sample; background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
   },
 };

@@ -62,7 +62,11 @@ Deno.test("qwen.discover() finds the fixture chat and the background sub-agent t
   deepEqual(await qwen.discover(source), [FIXTURE, SUBAGENT]);
   deepEqual(
     qwen.kinds.map((k) => [k.id, k.match(FIXTURE), k.match(SUBAGENT)]),
-    [["chat", true, false], ["subagent", false, true]],
+    [["chat", true, false], ["subagent", false, true], [
+      "legacy-chat",
+      false,
+      false,
+    ]],
   );
 });
 
@@ -400,4 +404,263 @@ Deno.test({
     }
     equal(seen.size, Object.keys(SAMPLE_COUNTS).length);
   },
+});
+
+Deno.test("parseQwenChat() reads a slash command that sent a prompt as the command, not its template", async () => {
+  serial = 0;
+  const records = [
+    rec("system", null, {
+      subtype: "slash_command",
+      systemPayload: {
+        phase: "invocation",
+        rawCommand: "/review src/otter.ts ",
+        sentToModel: true,
+      },
+    }),
+    rec("system", "r1", {
+      subtype: "slash_command",
+      systemPayload: { phase: "result", rawCommand: "/review src/otter.ts" },
+    }),
+    rec("user", "r2", {
+      message: {
+        role: "user",
+        parts: [{ text: "You are a strict reviewer. Review src/otter.ts for" }],
+      },
+    }),
+    rec("assistant", "r3", {
+      message: { role: "model", parts: [{ text: "Two issues." }] },
+    }),
+    // A command handled in the UI (sentToModel absent): the next prompt is typed.
+    rec("system", "r4", {
+      subtype: "slash_command",
+      systemPayload: { phase: "invocation", rawCommand: "/stats" },
+    }),
+    rec("user", "r5", {
+      message: { role: "user", parts: [{ text: "fix the first one" }] },
+    }),
+    // Sent to the model, but the answer came before any prompt: nothing waits.
+    rec("system", "r6", {
+      subtype: "slash_command",
+      systemPayload: {
+        phase: "invocation",
+        rawCommand: "/init",
+        sentToModel: true,
+      },
+    }),
+    rec("assistant", "r7", {
+      message: { role: "model", parts: [{ text: "Wrote QWEN.md." }] },
+    }),
+    rec("user", "r8", {
+      message: { role: "user", parts: [{ text: "thanks" }] },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "/review src/otter.ts"],
+    ["assistant", "Two issues."],
+    ["user", "fix the first one"],
+    ["assistant", "Wrote QWEN.md."],
+    ["user", "thanks"],
+  ]);
+});
+
+Deno.test("parseQwenChat() keeps a failed model request as error output of the model, once while retried", async () => {
+  serial = 0;
+  const apiError = (parent: string, extra: Record<string, unknown>) =>
+    rec("system", parent, {
+      subtype: "ui_telemetry",
+      systemPayload: {
+        uiEvent: { "event.name": "qwen-code.api_error", ...extra },
+      },
+    });
+  const records = [
+    rec("user", null, {
+      message: { role: "user", parts: [{ text: "profile the otter cache" }] },
+    }),
+    apiError("r1", {
+      error_message: "429 Too many requests",
+      status_code: 429,
+    }),
+    apiError("r2", {
+      error_message: "429 Too many requests",
+      status_code: 429,
+    }),
+    rec("system", "r3", {
+      subtype: "ui_telemetry",
+      systemPayload: { uiEvent: { "event.name": "qwen-code.api_response" } },
+    }),
+    rec("assistant", "r4", {
+      message: { role: "model", parts: [{ text: "Profiled." }] },
+    }),
+    rec("user", "r5", {
+      message: { role: "user", parts: [{ text: "again" }] },
+    }),
+    apiError("r6", {
+      error_type: "APIUserAbortError",
+      error_message: "Request was aborted.",
+    }),
+    rec("user", "r7", {
+      message: { role: "user", parts: [{ text: "and once more" }] },
+    }),
+    apiError("r8", { error: "Insufficient balance", status_code: 402 }),
+    rec("system", "r9", {
+      subtype: "turn_result",
+      systemPayload: {
+        promptId: "p3",
+        state: "error",
+        endedAt: 1,
+        error: { message: "Insufficient balance" },
+      },
+    }),
+    rec("system", "r10", {
+      subtype: "turn_result",
+      systemPayload: {
+        promptId: "p4",
+        state: "error",
+        endedAt: 2,
+        error: { message: "Model stream ended without a finish reason" },
+      },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]), [
+    ["user", undefined, "profile the otter cache", undefined],
+    ["tool-output", "model", "429 Too many requests", true],
+    ["assistant", undefined, "Profiled.", undefined],
+    ["user", undefined, "again", undefined],
+    ["user", undefined, "and once more", undefined],
+    ["tool-output", "model", "Insufficient balance", true],
+    [
+      "tool-output",
+      "model",
+      "Model stream ended without a finish reason",
+      true,
+    ],
+  ]);
+});
+
+Deno.test("parseQwenChat() flags a shell command's output as an error when its exit code is not 0", async () => {
+  serial = 0;
+  const call = (parent: string | null, id: string, command: string) =>
+    rec("assistant", parent, {
+      message: {
+        role: "model",
+        parts: [{
+          functionCall: { id, name: "run_shell_command", args: { command } },
+        }],
+      },
+    });
+  const result = (parent: string, id: string, output: string) =>
+    rec("tool_result", parent, {
+      message: {
+        role: "user",
+        parts: [{
+          functionResponse: {
+            id,
+            name: "run_shell_command",
+            response: { output },
+          },
+        }],
+      },
+      toolCallResult: { callId: id, status: "success" },
+    });
+  const records = [
+    rec("user", null, {
+      message: { role: "user", parts: [{ text: "run the heron tests" }] },
+    }),
+    call("r1", "c1", "pytest heron"),
+    result(
+      "r2",
+      "c1",
+      "Output: 2 failed\nExit Code: 1\nProcess Group PGID: 41",
+    ),
+    call("r3", "c2", "ls heron"),
+    result("r4", "c2", "Output: test_heron.py\nProcess Group PGID: 42"),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(
+    s.records.filter((r) => r.role !== "user").map((r) => [
+      r.role,
+      r.exitCode,
+      r.flags?.isError,
+    ]),
+    [
+      ["command", 1, undefined],
+      ["tool-output", undefined, true],
+      ["command", 0, undefined],
+      ["tool-output", undefined, undefined],
+    ],
+  );
+});
+
+Deno.test("qwen reads the JSON chats of builds before the record tree (tmp/<hash>/chats/session-*.json)", async () => {
+  const home = await Deno.makeTempDir();
+  const chats =
+    `${home}/.qwen/tmp/3c1f0a9d5b7e2468ace013579bdf2468ace013579bdf2468ace013579bdf2468/chats`;
+  await Deno.mkdir(chats, { recursive: true });
+  const path = `${chats}/session-2025-11-26T14-57-7c3e9a10.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      sessionId: "7c3e9a10-2b4d-4e6f-8a1c-3e5d7f9b1c2d",
+      projectHash:
+        "3c1f0a9d5b7e2468ace013579bdf2468ace013579bdf2468ace013579bdf2468",
+      startTime: "2025-11-26T14:57:00.000Z",
+      lastUpdated: "2025-11-26T14:58:30.000Z",
+      messages: [
+        {
+          id: "m1",
+          timestamp: "2025-11-26T14:57:00.000Z",
+          type: "user",
+          content: "why is the ibis cache cold after deploys?",
+        },
+        {
+          id: "m2",
+          timestamp: "2025-11-26T14:58:00.000Z",
+          type: "gemini",
+          content: "",
+          toolCalls: [{
+            id: "sh-1",
+            name: "run_shell_command",
+            args: { command: "grep -rn warmup deploy/" },
+            result: [{
+              functionResponse: {
+                id: "sh-1",
+                name: "run_shell_command",
+                response: { output: "Output: (empty)\nExit Code: 1" },
+              },
+            }],
+            status: "success",
+            timestamp: "2025-11-26T14:58:00.000Z",
+          }],
+        },
+        {
+          id: "m3",
+          timestamp: "2025-11-26T14:58:30.000Z",
+          type: "gemini",
+          content: "Nothing warms it: the deploy script has no warmup step.",
+        },
+      ],
+    }),
+  );
+  const env: SourceEnv = { home, env: {}, os: "linux" };
+  deepEqual(await qwen.discover(env), [path]);
+  const kind = qwen.kinds.find((k) => k.match(path));
+  equal(kind?.id, "legacy-chat");
+  const result = await kind?.parse(path, {
+    includeSubagents: true,
+    source: env,
+  });
+  const s = result?.sessions[0] as Session;
+  equal(s.harness, "qwen");
+  equal(s.id, "7c3e9a10-2b4d-4e6f-8a1c-3e5d7f9b1c2d");
+  deepEqual(s.records.map((r) => [r.role, r.exitCode]), [
+    ["user", undefined],
+    ["command", 1],
+    ["tool-output", undefined],
+    ["assistant", undefined],
+  ]);
 });

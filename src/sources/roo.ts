@@ -122,13 +122,19 @@ export const roo: Harness = {
   // 3: exit codes and output from the v2 API history (requests no longer
   //    carry them), errors as error output, MCP requests, history titles,
   //    the `_index.json` and globalState fallbacks, the VS Code forks' hosts.
-  revision: 3,
+  // 4: failed edits (diff_error) as error output, a command message's own
+  //    exitCode.
+  // 5: a request whose stream failed (streamingFailedMessage) as error
+  //    output of the model.
+  // 6: a failed condense (condense_context_error) and a path the ignore file
+  //    refused (clineignore_error/rooignore_error) as error output.
+  revision: 6,
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
       "VS Code globalStorage `rooveterinaryinc.roo-cline/tasks/<id>/` in every VS Code host Cline's are read from (per-OS folders as for Cline), any `roo-cline.customStoragePath` in a host's `User/settings.json`, and the Roo CLI's `~/.vscode-mock/global-storage` (`DEJA_ROO_CLI_ROOT`); `DEJA_ROO_ROOTS` replaces the extension folders",
     extracts:
-      "as Cline: user task and feedback, assistant text/questions/completions, commands with exit codes (`Exit code: N` in the command result: in the request where older versions wrote it, else in the API history's result of the same command — `{version: 2, messages}` with `tool-call`/`tool-result` parts, or the legacy array), command output (the API history's when the panel shows none; an error when the exit code is not 0), files and edit (SEARCH blocks, unified diffs, batch diffs), MCP requests as commands named `mcp__server__tool` and their responses as tool-output, what a `newTask` asks of its sub-task as an assistant record and the sub-task's result as tool-output, `say:error` (tool `roo`) and failed API requests (tool `model`) as error tool-output, condensed context as summary; `history_item.json` gives the title, the workspace and, for a `new_task` sub-task, its parent (a sub-agent session, skipped when sub-agents are off; never the task itself), else `tasks/_index.json` or VS Code's globalState (`state.vscdb`), else the cwd comes from the API history's environment details; a history file that cannot be read counts as skipped",
+      "as Cline: user task and feedback, assistant text/questions/completions, commands with exit codes (`Exit code: N` in the command result: in the request where older versions wrote it, else in the API history's result of the same command — `{version: 2, messages}` with `tool-call`/`tool-result` parts, or the legacy array), command output (the API history's when the panel shows none; an error when the exit code is not 0), files and edit (SEARCH blocks, unified diffs, batch diffs), MCP requests as commands named `mcp__server__tool` and their responses as tool-output, what a `newTask` asks of its sub-task as an assistant record and the sub-task's result as tool-output, `say:error` (tool `roo`), failed API requests (`api_req_failed`, or a stream that broke off: `streamingFailedMessage`; tool `model`) edits that did not apply (`diff_error`, tool `edit`), paths `.rooignore` kept from the agent (`rooignore_error`, tool `rooignore`) and a failed condense (`condense_context_error`, tool `model`) as error tool-output, condensed context as summary; `history_item.json` gives the title, the workspace and, for a `new_task` sub-task, its parent (a sub-agent session, skipped when sub-agents are off; never the task itself), else `tasks/_index.json` or VS Code's globalState (`state.vscdb`), else the cwd comes from the API history's environment details; a history file that cannot be read counts as skipped",
     omits:
       "reasoning, environment details, checkpoints, API bookkeeping, todo lists, codebase search results, partial tool messages; no supersession marks (a checkpoint restore deletes the later messages)",
     verified:
