@@ -1,6 +1,8 @@
 /**
  * Zed's agent panel: every thread is one row of `threads/threads.db` under
- * Zed's data directory, its document zstd-compressed (or plain) JSON.
+ * Zed's data directory, its document zstd-compressed (or plain) JSON. Text
+ * threads (the older assistant panel's conversations) are one JSON file
+ * each, `conversations/<summary> - <n>.zed.json`.
  *
  * @module
  */
@@ -18,7 +20,13 @@ import { parseTime } from "../core/time.ts";
 import type { RecordFlags, SessionRecord } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
 import { baseName, isRegularFileSync } from "./_paths.ts";
-import { localAppData, macAppSupport, xdgDataHome } from "./_roots.ts";
+import {
+  localAppData,
+  macAppSupport,
+  walkRoots,
+  xdgDataHome,
+} from "./_roots.ts";
+import { readJsonDocument } from "./_json_doc.ts";
 import {
   col,
   columnsOf,
@@ -34,6 +42,12 @@ import { editBody, exitCodeIn } from "./_work_records.ts";
 
 const HARNESS_ID = "zed";
 const NAME = "Zed";
+
+/** The tool of output a slash command inserted into a text thread. */
+const SLASH_TOOL = "slash-command";
+
+/** How a text thread's file name ends. */
+const TEXT_THREAD_SUFFIX = ".zed.json";
 
 /** A thread document larger than this once decompressed is skipped. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
@@ -55,8 +69,8 @@ const MOVE_TOOLS = new Set(["move_path", "copy_path"]);
 /** Tools with a `paths` list. */
 const PATHS_TOOLS = new Set(["save_file", "restore_file_from_disk"]);
 
-/** Zed's data directories, per OS (the config dir holds no threads). */
-function zedRoots(source: SourceEnv): string[] {
+/** Zed's data directories, per OS, where `threads/threads.db` lives. */
+function zedDataRoots(source: SourceEnv): string[] {
   const env = source.env;
   if (env.DEJA_ZED_ROOT) return [env.DEJA_ZED_ROOT];
   if (source.os === "darwin") return [join(macAppSupport(source), "Zed")];
@@ -65,11 +79,40 @@ function zedRoots(source: SourceEnv): string[] {
   return [join(data, "zed")];
 }
 
+/**
+ * The folders of text threads (`*.zed.json`). Zed's `contexts_dir` is
+ * `conversations` under the config folder `~/.config/zed` on macOS and under
+ * the data folder elsewhere; builds from before Linux had its own folders
+ * (early 2024) wrote `~/.config/zed/conversations` on macOS and Linux.
+ */
+function textThreadDirs(source: SourceEnv): string[] {
+  const dirs = zedDataRoots(source).map((root) => join(root, "conversations"));
+  if (!source.env.DEJA_ZED_ROOT && source.os !== "windows") {
+    dirs.push(join(source.home, ".config", "zed", "conversations"));
+  }
+  return dirs;
+}
+
+/** The data roots, then the text-thread folders outside them. */
+function zedRoots(source: SourceEnv): string[] {
+  const data = zedDataRoots(source);
+  const inside = new Set(data.map((root) => join(root, "conversations")));
+  return [...data, ...textThreadDirs(source).filter((d) => !inside.has(d))];
+}
+
+/** A text thread's file: `<summary> - <n>.zed.json`. */
+function isTextThread(path: string): boolean {
+  return baseName(path).endsWith(TEXT_THREAD_SUFFIX);
+}
+
 function discoverZed(source: SourceEnv): Promise<string[]> {
-  return Promise.resolve(
-    zedRoots(source).map((root) => join(root, "threads", "threads.db"))
-      .filter(isRegularFileSync),
-  );
+  const dbs = zedDataRoots(source)
+    .map((root) => join(root, "threads", "threads.db"))
+    .filter(isRegularFileSync);
+  const texts = walkRoots(textThreadDirs(source), isTextThread, {
+    maxDepth: 0,
+  });
+  return Promise.resolve([...new Set([...dbs, ...texts])]);
 }
 
 /** Options for {@linkcode parseZedThreads}. */
@@ -527,6 +570,228 @@ export function parseZedThreads(
   });
 }
 
+/** A byte range `{start, end}` into a text thread's `text`. */
+interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** One message of a text thread: where it starts and who wrote it. */
+interface TextThreadMessage {
+  start: number;
+  role: string;
+  error: boolean;
+  index: number;
+}
+
+/** A non-negative integer offset, else undefined. */
+function offsetOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0
+    ? value
+    : undefined;
+}
+
+/** A section's `range`, clamped to the text; undefined when unusable. */
+function rangeOf(section: unknown, size: number): ByteRange | undefined {
+  const range = obj(obj(section).range);
+  const start = offsetOf(range.start), end = offsetOf(range.end);
+  if (start === undefined || end === undefined) return undefined;
+  const from = Math.min(start, size), to = Math.min(end, size);
+  return to > from ? { start: from, end: to } : undefined;
+}
+
+/**
+ * The messages of a text thread in text order. 0.4.0 messages carry their
+ * `metadata` (`role`, `status`, a Lamport `timestamp`); 0.1.0–0.3.0 ones
+ * are `{id, start}` with the metadata in `message_metadata` keyed by that
+ * numeric id. A message without metadata is dropped, as Zed drops it when it
+ * loads the file, so its text stays with the message before it.
+ */
+function textThreadMessages(doc: Json): TextThreadMessage[] {
+  const legacy = obj(doc.message_metadata);
+  const out: TextThreadMessage[] = [];
+  list(doc.messages).forEach((message, index) => {
+    if (!isObject(message)) return;
+    const start = offsetOf(message.start);
+    if (start === undefined) return;
+    const id = message.id;
+    const metadata = isObject(message.metadata)
+      ? message.metadata
+      : typeof id === "number" || typeof id === "string"
+      ? obj(legacy[String(id)])
+      : {};
+    const role = str(metadata.role);
+    if (!role) return;
+    const status = metadata.status;
+    const error = isObject(status) && "Error" in status;
+    out.push({ start, role, error, index });
+  });
+  return out.sort((a, b) => a.start - b.start || a.index - b.index);
+}
+
+/**
+ * Ranges sorted by start with the ones inside an earlier range dropped
+ * (nested output sections) and overlapping ones merged.
+ */
+function outermost(ranges: ByteRange[]): ByteRange[] {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: ByteRange[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r.start < last.end) last.end = Math.max(last.end, r.end);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/** A slash command's output section and the file a /file section names. */
+interface SlashOutput extends ByteRange {
+  path: string | undefined;
+}
+
+/**
+ * Parses one Zed text thread (`conversations/<summary> - <n>.zed.json`,
+ * the assistant panel's conversations): one session. The file holds the
+ * whole thread as one `text` and its `messages` as UTF-8 byte offsets into
+ * it; each message runs to the next one's start. `user` and `assistant`
+ * messages are speech; `system` ones (the prompt) are not. Output a slash
+ * command inserted (`slash_command_output_sections`: /file, /diagnostics,
+ * /terminal, /fetch, …) is not the person's words: it becomes `tool-output`
+ * with tool `slash-command` (Zed deletes the `/name args` line once the
+ * output is in, so the file never names the command), plus a `files` record
+ * for a /file section's `metadata.path`. Reasoning the model streamed
+ * (`thought_process_output_sections`) is left out. Message timestamps are
+ * Lamport clocks, not times, so the session's time is the file's mtime. The
+ * summary titles the session, else the file name.
+ *
+ * @param path The `.zed.json` file.
+ * @param _options Unused.
+ * @returns One session; a file that is not a text thread is one skip.
+ * @example
+ * ```ts
+ * import { parseZedTextThread } from "./zed.ts";
+ * import { equal } from "node:assert/strict";
+ * const path = `${await Deno.makeTempDir()}/Pick a lock - 1.zed.json`;
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   id: "c1", zed: "context", version: "0.4.0", summary: "Pick a lock",
+ *   text: "Which mutex?\nA RwLock.",
+ *   messages: [
+ *     { id: { replica_id: 0, value: 0 }, start: 0, metadata: { role: "user", status: "Done" } },
+ *     { id: { replica_id: 0, value: 1 }, start: 13, metadata: { role: "assistant", status: "Done" } },
+ *   ],
+ *   slash_command_output_sections: [],
+ * }));
+ * const source = { home: "/h", env: {}, os: "linux" };
+ * const { sessions } = await parseZedTextThread(path, { includeSubagents: true, source });
+ * equal(sessions[0]?.records[1]?.text, "A RwLock.");
+ * ```
+ */
+export async function parseZedTextThread(
+  path: string,
+  _options: ParseOptions,
+): Promise<ParseResult> {
+  const read = await readJsonDocument(path);
+  if (!read.ok) {
+    return { sessions: [], skipped: read.reason === "missing" ? 0 : 1 };
+  }
+  const doc = read.value;
+  if (!isObject(doc) || typeof doc.text !== "string") {
+    return { sessions: [], skipped: 1 };
+  }
+  const bytes = new TextEncoder().encode(doc.text);
+  const size = bytes.length;
+  const decoder = new TextDecoder();
+  const slice = (from: number, to: number) =>
+    decoder.decode(bytes.subarray(from, to));
+  const name = baseName(path).slice(0, -TEXT_THREAD_SUFFIX.length);
+  const builder = new SessionBuilder({
+    harness: HARNESS_ID,
+    id: str(doc.id) ?? name,
+    path,
+  });
+  const title = str(doc.summary)?.trim() ||
+    name.replace(/ - \d+$/, "").trim();
+  if (title) builder.setTitle(title);
+  try {
+    builder.touch((await Deno.stat(path)).mtime?.getTime());
+  } catch {
+    // The file vanished after it was read: keep what was read.
+  }
+  const outputs: SlashOutput[] = [];
+  for (const section of list(doc.slash_command_output_sections)) {
+    const range = rangeOf(section, size);
+    if (!range) continue;
+    const meta = obj(obj(section).metadata);
+    outputs.push({ ...range, path: str(meta.path) });
+  }
+  const slash = outermost(outputs);
+  const thoughts = list(doc.thought_process_output_sections)
+    .map((s) => rangeOf(s, size))
+    .filter((r): r is ByteRange => r !== undefined);
+  const cuts = outermost([...slash, ...thoughts]);
+  const messages = textThreadMessages(doc);
+  let skipped = list(doc.messages).length > 0 && messages.length === 0 ? 1 : 0;
+  for (const [i, message] of messages.entries()) {
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    const start = Math.min(message.start, size);
+    const end = Math.min(messages[i + 1]?.start ?? size, size);
+    if (end <= start) continue;
+    const locator = { path, recordId: String(message.index) };
+    // The text around inserted output, each piece on its own line so words
+    // on either side of a cut do not run together.
+    const pieces: string[] = [];
+    let at = start;
+    for (const cut of cuts) {
+      if (cut.end <= start || cut.start >= end) continue;
+      const from = Math.max(cut.start, start);
+      if (from > at) pieces.push(slice(at, from));
+      at = Math.max(at, Math.min(cut.end, end));
+    }
+    if (at < end) pieces.push(slice(at, end));
+    const speech = pieces.map((p) => p.trim()).filter((p) => p).join("\n");
+    const role = message.role;
+    builder.add(role, cleanSpeech(speech), {
+      locator,
+      time: undefined,
+      ...(message.error && role === "assistant"
+        ? { flags: { isError: true } }
+        : {}),
+    });
+    for (const output of outputs) {
+      if (output.end <= start || output.start >= end) continue;
+      if (output.path) {
+        builder.add("files", output.path, {
+          locator,
+          time: undefined,
+          tool: SLASH_TOOL,
+        });
+      }
+    }
+    for (const output of slash) {
+      if (output.end <= start || output.start >= end) continue;
+      const text = slice(
+        Math.max(output.start, start),
+        Math.min(output.end, end),
+      );
+      builder.add("tool-output", text, {
+        locator,
+        time: undefined,
+        tool: SLASH_TOOL,
+      });
+    }
+  }
+  if (!Array.isArray(doc.messages)) skipped = 1;
+  const session = builder.build();
+  return { sessions: session.records.length > 0 ? [session] : [], skipped };
+}
+
+const textThreadKind: FileKind = {
+  id: "text-thread",
+  appendOnly: false,
+  match: isTextThread,
+  parse: (path, options) => parseZedTextThread(path, options),
+};
+
 const threadsKind: FileKind = {
   id: "threads-db",
   appendOnly: false,
@@ -535,19 +800,24 @@ const threadsKind: FileKind = {
 };
 
 /**
- * The Zed harness: `threads/threads.db` under Zed's data directory.
+ * The Zed harness: `threads/threads.db` under Zed's data directory and the
+ * text threads in `conversations/`.
  *
  * @example
  * ```ts
  * import { zed } from "./zed.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(zed.roots({ home: "/h", env: {}, os: "linux" }), ["/h/.local/share/zed"]);
+ * deepEqual(zed.roots({ home: "/h", env: {}, os: "darwin" }), [
+ *   "/h/Library/Application Support/Zed",
+ *   "/h/.config/zed/conversations",
+ * ]);
  * ```
  */
 export const zed: Harness = {
   id: HARNESS_ID,
   name: NAME,
-  format: "SQLite threads.db, one zstd-compressed JSON document per thread",
+  format:
+    "SQLite threads.db, one zstd-compressed JSON document per agent thread; one JSON file per text thread",
   envOverrides: [
     "DEJA_ZED_ROOT",
     "FLATPAK_XDG_DATA_HOME",
@@ -556,19 +826,20 @@ export const zed: Harness = {
   ],
   roots: zedRoots,
   discover: discoverZed,
-  kinds: [threadsKind],
+  kinds: [threadsKind, textThreadKind],
   // 2: tagged tool inputs (`{"type":"json","value":…}`, else `raw_input`) and
   // the first-opened folder from `folder_paths_order`.
   // 3: mentions as `@name` where they were typed; the detailed summary.
-  revision: 3,
+  // 4: text threads (`conversations/*.zed.json`) as sessions.
+  revision: 4,
   docs: {
     store:
-      "`threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); `DEJA_ZED_ROOT` redirects",
+      "agent threads in `threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); text threads (the older assistant panel's conversations) as `conversations/<summary> - <n>.zed.json` under the config folder `~/.config/zed` on macOS and under the data directory on Linux and Windows, plus `~/.config/zed/conversations` where builds before mid-2024 left them (macOS and Linux); `DEJA_ZED_ROOT` redirects both (`<root>/threads/threads.db`, `<root>/conversations`)",
     extracts:
-      "user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), each `Mention` in a user message as `@name` where it was typed (file or folder name, symbol, `file:lines` selection, URL, thread or rule name), the thread's detailed summary (`detailed_summary`, legacy `detailed_summary_state.Generated.text`) as `summary`, `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
+      "text threads (saved-context versions 0.1.0 to 0.4.0): each `user` and `assistant` message sliced from the thread's `text` by its byte offset (to the next message's start), the output a slash command inserted (`slash_command_output_sections`) as `tool-output` with tool `slash-command` and a /file section's `metadata.path` as files, a message with an `Error` status flagged, the summary (else the file name) as title; agent threads: user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), each `Mention` in a user message as `@name` where it was typed (file or folder name, symbol, `file:lines` selection, URL, thread or rule name), the thread's detailed summary (`detailed_summary`, legacy `detailed_summary_state.Generated.text`) as `summary`, `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
     omits:
-      "Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
+      "text threads: `system` messages (the prompt), `thought_process_output_sections` (reasoning), the command name of slash output (Zed deletes the `/name args` line once the output is in, so the file does not hold it), per-message times (their `timestamp` is a Lamport clock, so the session carries the file's mtime), any project (a text thread names none); agent threads: Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
     verified:
-      "real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them); the `Mention` uri shapes from acp_thread's mention.rs (MentionUri) and `detailed_summary` from agent db.rs (DbThread), in src/sources/zed_test.ts",
+      "text threads from zed's assistant_context.rs (SavedContext 0.4.0 and the SavedContextV0_1_0/V0_2_0/V0_3_0 shapes it still migrates, the save path `<summary> - <n>.zed.json`, slash output inserted then the command line deleted) and paths.rs (`contexts_dir`), synthetic fixtures only (fixtures/zed, src/sources/zed_test.ts); real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them); the `Mention` uri shapes from acp_thread's mention.rs (MentionUri) and `detailed_summary` from agent db.rs (DbThread), in src/sources/zed_test.ts",
   },
 };

@@ -31,9 +31,14 @@ async function threadsDb(
 }
 
 Deno.test("zed parses the fixture threads (0.3.0, legacy 0.2.0, sub-agent, tagged inputs)", async () => {
-  const { files, sessions, skipped } = await parseHome(zed, linuxHome(FIXTURE));
-  equal(files.length, 1);
+  const { files, sessions: all, skipped } = await parseHome(
+    zed,
+    linuxHome(FIXTURE),
+  );
+  // threads.db and four text threads (one in the early-2024 config folder).
+  equal(files.length, 5);
   equal(skipped, 0);
+  const sessions = all.filter((s) => s.path.endsWith("threads.db"));
   equal(sessions.length, 4);
   const main = sessions.find((s) =>
     s.title === "Fix flaky lantern render test"
@@ -199,26 +204,32 @@ Deno.test("zed survives hostile tagged tool inputs and folder orders", async () 
 
 Deno.test("zed leaves sub-agent threads out when asked to", async () => {
   const { sessions } = await parseHome(zed, linuxHome(FIXTURE), false);
-  equal(sessions.length, 3);
+  equal(sessions.length, 7);
   ok(sessions.every((s) => s.parent === undefined));
 });
 
 Deno.test("zed roots follow the OS and the environment", async (t) => {
-  const cases: Array<[string, Record<string, string>, string]> = [
-    ["linux", {}, "/h/.local/share/zed"],
-    ["linux", { XDG_DATA_HOME: "/x" }, "/x/zed"],
-    ["linux", { XDG_DATA_HOME: "/x", FLATPAK_XDG_DATA_HOME: "/f" }, "/f/zed"],
-    ["darwin", {}, "/h/Library/Application Support/Zed"],
+  // The data root, then where text threads live outside it: the config
+  // folder on macOS, and the early-2024 `~/.config/zed/conversations`.
+  const early = "/h/.config/zed/conversations";
+  const cases: Array<[string, Record<string, string>, string[]]> = [
+    ["linux", {}, ["/h/.local/share/zed", early]],
+    ["linux", { XDG_DATA_HOME: "/x" }, ["/x/zed", early]],
+    ["linux", { XDG_DATA_HOME: "/x", FLATPAK_XDG_DATA_HOME: "/f" }, [
+      "/f/zed",
+      early,
+    ]],
+    ["darwin", {}, ["/h/Library/Application Support/Zed", early]],
     [
       "windows",
       { LOCALAPPDATA: "C:/Users/h/AppData/Local" },
-      "C:/Users/h/AppData/Local/Zed",
+      ["C:/Users/h/AppData/Local/Zed"],
     ],
-    ["linux", { DEJA_ZED_ROOT: "/r" }, "/r"],
+    ["linux", { DEJA_ZED_ROOT: "/r" }, ["/r"]],
   ];
-  for (const [os, env, root] of cases) {
+  for (const [os, env, roots] of cases) {
     await t.step(`${os} ${JSON.stringify(env)}`, () => {
-      deepEqual(zed.roots({ home: "/h", env, os }), [root]);
+      deepEqual(zed.roots({ home: "/h", env, os }), roots);
     });
   }
 });
@@ -469,4 +480,205 @@ Deno.test("zed keeps mentions where they were typed and reads the thread's detai
       ["summary", "Glaze notes were merged."],
     ],
   );
+});
+
+const CONVERSATIONS = join(FIXTURE, ".local/share/zed/conversations");
+
+Deno.test("zed reads text threads: speech by byte offset, slash output as tool-output, every saved version", async () => {
+  const { sessions } = await parseHome(zed, linuxHome(FIXTURE));
+  const byTitle = (title: string) => sessions.find((s) => s.title === title);
+
+  // 0.4.0: system prompt, /file output, reasoning, a folder with nested
+  // sections, an errored reply; the text holds multi-byte characters before
+  // later offsets, which are UTF-8 byte offsets.
+  const tiles = byTitle("Speed up the tile cache");
+  ok(tiles);
+  equal(tiles.id, "6f1c2d3e-0a4b-4c5d-8e9f-101112131415");
+  equal(tiles.cwd, undefined, "a text thread names no project");
+  deepEqual(
+    tiles.records.map((r) => [r.role, r.tool ?? "", r.text]),
+    [
+      [
+        "user",
+        "",
+        "Café tiles ☕ load slowly here:\nWhy does evict drop every entry?",
+      ],
+      ["files", "slash-command", "tilecache/src/cache.rs"],
+      [
+        "tool-output",
+        "slash-command",
+        "```rust tilecache/src/cache.rs\nfn evict(&mut self) { self.entries.clear(); }\n```",
+      ],
+      [
+        "assistant",
+        "",
+        "The evict method clears the whole map instead of popping the least recently used tile.",
+      ],
+      ["user", "", "Here is the module; suggest a fix."],
+      ["files", "slash-command", "tilecache/src"],
+      ["files", "slash-command", "tilecache/src/lru.rs"],
+      ["files", "slash-command", "tilecache/src/map.rs"],
+      [
+        "tool-output",
+        "slash-command",
+        "tilecache/src\ntilecache/src/lru.rs\npub struct Lru;\ntilecache/src/map.rs\npub struct Map;",
+      ],
+      ["assistant", "", "Partial answer before the limit hit"],
+    ],
+  );
+  ok(!tiles.records.some((r) => r.text.includes("careful Rust reviewer")));
+  ok(!tiles.records.some((r) => r.text.includes("culprit")), "no reasoning");
+  equal(tiles.records.at(-1)?.flags?.isError, true);
+  equal(tiles.records.filter((r) => r.flags?.isError).length, 1);
+
+  // 0.3.0: metadata beside the messages, keyed by numeric id.
+  const rename = byTitle("Rename the config loader");
+  deepEqual(rename && roleCounts(rename), {
+    user: 1,
+    "tool-output": 1,
+    assistant: 1,
+  });
+  equal(
+    rename?.records[0]?.text,
+    "Rename load_config to read_settings everywhere.",
+  );
+
+  // 0.1.0: no id, an empty summary (the file name titles it), and a message
+  // without metadata, whose text stays with the message before it.
+  const pin = byTitle("Pin a crate version");
+  equal(pin?.id, "Pin a crate version - 1");
+  deepEqual(pin?.records.map((r) => r.role), ["user", "assistant"]);
+  equal(
+    pin?.records[1]?.text,
+    'Write serde = "=1.0.200" to pin it exactly.\nA caret requirement would allow newer patches.',
+  );
+
+  // 0.2.0 in the early-2024 folder ~/.config/zed/conversations.
+  const borrow = byTitle("Borrow error in parse_header");
+  ok(borrow?.path.includes("/.config/zed/conversations/"));
+  equal(borrow?.records.length, 2);
+});
+
+Deno.test("zed text threads take the file's mtime: their timestamps are Lamport clocks", async () => {
+  const home = await Deno.makeTempDir();
+  const dir = join(home, ".local/share/zed/conversations");
+  await Deno.mkdir(dir, { recursive: true });
+  const path = join(dir, "Speed up the tile cache - 1.zed.json");
+  await Deno.copyFile(
+    join(CONVERSATIONS, "Speed up the tile cache - 1.zed.json"),
+    path,
+  );
+  const when = new Date("2025-03-04T05:06:07Z");
+  await Deno.utime(path, when, when);
+  const { sessions } = await parseHome(zed, linuxHome(home));
+  equal(sessions.length, 1);
+  equal(sessions[0]?.started, when.getTime());
+  equal(sessions[0]?.updated, when.getTime());
+  ok(sessions[0]?.records.every((r) => r.time === undefined));
+});
+
+Deno.test("zed finds text threads per OS and under DEJA_ZED_ROOT, and nothing else", async (t) => {
+  const write = async (dir: string, name: string) => {
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.copyFile(
+      join(CONVERSATIONS, "Rename the config loader - 2.zed.json"),
+      join(dir, name),
+    );
+  };
+  await t.step("macOS: the config folder", async () => {
+    const home = await Deno.makeTempDir();
+    await write(join(home, ".config/zed/conversations"), "A - 1.zed.json");
+    await write(join(home, ".config/zed/conversations"), "notes.json");
+    await write(join(home, ".config/zed/prompts"), "B - 1.zed.json");
+    const files = await zed.discover({ home, env: {}, os: "darwin" });
+    deepEqual(files, [join(home, ".config/zed/conversations/A - 1.zed.json")]);
+  });
+  await t.step("Windows: %LOCALAPPDATA%\\Zed\\conversations", async () => {
+    const home = await Deno.makeTempDir();
+    const local = join(home, "AppData/Local");
+    await write(join(local, "Zed/conversations"), "A - 1.zed.json");
+    await write(join(home, ".config/zed/conversations"), "B - 1.zed.json");
+    const files = await zed.discover({
+      home,
+      env: { LOCALAPPDATA: local },
+      os: "windows",
+    });
+    deepEqual(files, [join(local, "Zed/conversations/A - 1.zed.json")]);
+  });
+  await t.step("DEJA_ZED_ROOT replaces every folder", async () => {
+    const home = await Deno.makeTempDir();
+    const root = join(home, "r");
+    await write(join(root, "conversations"), "A - 1.zed.json");
+    await write(join(home, ".config/zed/conversations"), "B - 1.zed.json");
+    const files = await zed.discover({
+      home,
+      env: { DEJA_ZED_ROOT: root },
+      os: "linux",
+    });
+    deepEqual(files, [join(root, "conversations/A - 1.zed.json")]);
+  });
+});
+
+Deno.test("zed survives corrupt and odd text threads", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const parse = async (name: string, body: string) => {
+    const path = join(dir, name);
+    await Deno.writeTextFile(path, body);
+    return await zed.kinds.find((k) => k.match(path))!.parse(path, {
+      includeSubagents: true,
+      source: SOURCE,
+    });
+  };
+  await t.step(
+    "cut short or not a text thread: one skip, no throw",
+    async () => {
+      for (
+        const body of ['{"text": "hi", "messages": [', "[]", '{"text": 3}']
+      ) {
+        const result = await parse("Broken - 1.zed.json", body);
+        deepEqual(result, { sessions: [], skipped: 1 });
+      }
+    },
+  );
+  await t.step("odd messages and sections cost only themselves", async () => {
+    const text = "é first question\nthe answer\n";
+    const result = await parse(
+      "Odd - 1.zed.json",
+      JSON.stringify({
+        version: "9.9.9",
+        text,
+        summary: 42,
+        messages: [
+          "junk",
+          { start: -1, metadata: { role: "user" } },
+          { id: { value: 0 }, start: 0, metadata: { role: "user" } },
+          // Inside "é": both halves still decode (as U+FFFD).
+          { start: 1, metadata: { role: "user" } },
+          { start: 18, metadata: { role: "assistant", status: { Error: 7 } } },
+          { start: 999, metadata: { role: "assistant" } },
+          { start: 5, metadata: null },
+        ],
+        slash_command_output_sections: [
+          null,
+          { range: { start: 20, end: 2 } },
+          { range: "x" },
+          { range: { start: 22, end: 5000 }, metadata: { path: 3 } },
+        ],
+        thought_process_output_sections: { range: { start: 0, end: 3 } },
+      }),
+    );
+    equal(result.skipped, 0);
+    const records = result.sessions[0]?.records ?? [];
+    equal(result.sessions[0]?.title, "Odd");
+    deepEqual(records.map((r) => r.role), [
+      "user",
+      "user",
+      "assistant",
+      "tool-output",
+    ]);
+    equal(records[1]?.text, "\uFFFD first question");
+    equal(records[2]?.text, "the");
+    equal(records[2]?.flags?.isError, true);
+    equal(records[3]?.text, "answer");
+  });
 });
