@@ -319,7 +319,7 @@ export const lastCommand: Command = {
 runs left out, each with its native resume command when there is one.
 
 Options:
-  --limit N        The same as n
+  --limit N        The same as n (given both, they must agree)
   --project NAME   Only this project
   --harness ID     Only this harness
   --json           Machine-readable output`,
@@ -332,11 +332,7 @@ Options:
     ...JSON_OPTION,
   },
   run(args, io) {
-    const raw = args.positionals[0] ?? stringFlag(args, "limit") ?? "10";
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) {
-      throw new UsageError(`"${raw}" is not a positive whole number`);
-    }
+    const n = lastCount(args);
     const named = stringFlag(args, "harness");
     const harness = named === undefined ? undefined : knownHarness(named);
     return withIndex(io, (db) => {
@@ -366,6 +362,29 @@ Options:
     });
   },
 };
+
+/**
+ * The n of `deja last`, from the positional or `--limit`: a usage error when
+ * it is no positive whole number, or when both are given and disagree.
+ */
+function lastCount(args: ParsedArgs): number {
+  const positional = args.positionals[0];
+  const limit = stringFlag(args, "limit");
+  const [n, m] = [positional, limit].map((raw) => {
+    if (raw === undefined) return undefined;
+    const count = Number(raw);
+    if (!Number.isInteger(count) || count < 1) {
+      throw new UsageError(`"${raw}" is not a positive whole number`);
+    }
+    return count;
+  });
+  if (n !== undefined && m !== undefined && n !== m) {
+    throw new UsageError(
+      `Give the count once: ${positional} and --limit ${limit} disagree`,
+    );
+  }
+  return n ?? m ?? 10;
+}
 
 /** Every work verb. */
 export const WORK_COMMANDS: readonly Command[] = [

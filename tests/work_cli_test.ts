@@ -108,6 +108,16 @@ Deno.test("deja last lists recent sessions with resume commands", async () => {
   equal((await deja(["last", "--harness", "clod"])).code, 64);
 });
 
+Deno.test("deja last refuses a count and a --limit that disagree", async () => {
+  const both = await deja(["last", "5", "--limit", "2"]);
+  equal(both.code, 64, both.out);
+  ok(both.err.includes("5 and --limit 2 disagree"), both.err);
+  ok(both.err.includes("Usage: deja last"), both.err);
+  const agreeing = await deja(["last", "2", "--limit", "2"]);
+  equal(agreeing.out.match(/^\d+\. /gm)?.length, 2, agreeing.err);
+  equal((await deja(["last", "--limit", "0"])).code, 64);
+});
+
 Deno.test("work verbs say so when nothing is indexed", async () => {
   const io = captureIo({
     env: { HOME: "/nonexistent", DEJA_INDEX: "/nonexistent/index.db" },
