@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { namesFlag, type ParsedArgs } from "./_command.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { ownValue } from "../src/core/lookup.ts";
 
@@ -90,20 +91,20 @@ export function knownHarness(name: string): string {
 }
 
 /**
- * The registered ids `--harness` values name, each value one id or a
- * comma list (`--harness codex,gemini`), as `--role` takes them.
+ * The registered ids `--harness` names, each value one id or a comma list
+ * (`--harness codex,gemini`), as `--role` takes them.
  *
- * @param values What was typed, one entry per `--harness`.
- * @returns The registered ids.
- * @throws {UsageError} When a name is no harness's.
+ * @param args Parsed arguments.
+ * @returns The registered ids; empty when `--harness` is absent.
+ * @throws {UsageError} When a value is empty or a name is no harness's.
  * @example
  * ```ts
- * import { knownHarnesses } from "./_harness_ids.ts";
+ * import { harnessesFlag } from "./_harness_ids.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(knownHarnesses(["codex,Gemini", "claude"]), ["codex", "gemini", "claude-code"]);
+ * const args = { values: { harness: ["codex,Gemini", "claude"] }, positionals: [] };
+ * deepEqual(harnessesFlag(args), ["codex", "gemini", "claude-code"]);
  * ```
  */
-export function knownHarnesses(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(",")).filter((v) => v.trim() !== "")
-    .map(knownHarness);
+export function harnessesFlag(args: ParsedArgs): string[] {
+  return namesFlag(args, "harness").map(knownHarness);
 }

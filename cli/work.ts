@@ -13,7 +13,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { knownHarness } from "./_harness_ids.ts";
+import { harnessesFlag, knownHarness } from "./_harness_ids.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import type { Database } from "../src/core/_sqlite.ts";
@@ -321,25 +321,24 @@ runs left out, each with its native resume command when there is one.
 Options:
   --limit N        The same as n (given both, they must agree)
   --project NAME   Only this project
-  --harness ID     Only this harness
+  --harness ID     Only this harness (repeatable, or a,b)
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
   maxPositionals: 1,
   options: {
     ...PROJECT_OPTION,
-    harness: { type: "string" },
+    harness: { type: "string", multiple: true },
     limit: { type: "string" },
     ...JSON_OPTION,
   },
   run(args, io) {
     const n = lastCount(args);
-    const named = stringFlag(args, "harness");
-    const harness = named === undefined ? undefined : knownHarness(named);
+    const harnesses = harnessesFlag(args);
     return withIndex(io, (db) => {
       const project = stringFlag(args, "project");
       const sessions = lastSessions(db, n, {
         ...(project ? { project } : {}),
-        ...(harness ? { harnesses: [harness] } : {}),
+        ...(harnesses.length ? { harnesses } : {}),
       });
       if (boolFlag(args, "json")) {
         printJson(
@@ -349,12 +348,14 @@ Options:
             resume: resumeCommand(s)?.display ?? null,
           })),
         );
-      } else if (sessions.length === 0 && (project || harness)) {
+      } else if (sessions.length === 0 && (project || harnesses.length)) {
         io.stdout.write(`${
           noSessionsOf(
             db,
-            [project && `project "${project}"`, harness && `harness ${harness}`]
-              .filter(Boolean).join(" and "),
+            [
+              project && `project "${project}"`,
+              harnesses.length && `harness ${harnesses.join(" or ")}`,
+            ].filter(Boolean).join(" and "),
           )
         }\n`);
       } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);

@@ -97,6 +97,33 @@ Deno.test("--harness takes a comma list, as --role does", async () => {
   ok(bad.err().startsWith('error: Unknown harness "nope"'), bad.err());
 });
 
+Deno.test("an empty --role or --harness is a usage error naming it, in every command that takes it", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const cases: Array<[string[], string, string]> = [
+    [["search", "redis"], "role", ""],
+    [["search", "redis"], "harness", ""],
+    [["search", "redis"], "harness", ","],
+    [["search", "redis"], "role", "user,,edit"],
+    [["show", "3f2b"], "role", " "],
+    [["last"], "harness", ""],
+    [["last"], "harness", "codex,"],
+    [["index", "--quiet"], "harness", ","],
+  ];
+  for (const [argv, option, value] of cases) {
+    const io = captureIo({ env, now: 0 });
+    const code = await run([...argv, `--${option}`, value], io, {
+      keepPermissions: true,
+    });
+    const what = `${argv[0]} --${option} "${value}"`;
+    equal(code, 64, `${what}: ${io.err()}`);
+    ok(io.err().startsWith(`error: --${option} "${value}"`), io.err());
+    ok(io.err().includes(`Usage: deja ${argv[0]}`), io.err());
+  }
+});
+
 Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");
