@@ -37,6 +37,7 @@ import {
   renderSessions,
   RESUMABLE,
   resumeCommand,
+  shellQuote,
 } from "../src/recall/mod.ts";
 
 const JSON_OPTION = { json: { type: "boolean" } } as const;
@@ -209,7 +210,8 @@ codex resume <id>, opencode --session <id>, gemini --resume <id>,
 qwen --resume <id>, pi --session <file>, copilot --resume <id> (GitHub
 Copilot CLI), kimi --session <id> (Kimi Code), run in the session's
 directory.
-With --exec, runs it (the terminal is handed to the agent).
+With --exec, runs it (the terminal is handed to the agent); when that
+directory is gone it says so (QRY-E006) rather than run it elsewhere.
 
 Options:
   --exec   Run the command instead of printing it
@@ -240,6 +242,14 @@ Options:
         io.stdout.write(`${cmd.display}\n`);
         return EXIT.ok;
       }
+      if (cmd.cwd && !existsDir(cmd.cwd)) {
+        throw new DejaError(
+          "QRY-E006",
+          `Cannot resume: the session's folder ${cmd.cwd} is gone (moved or deleted). Restore it, or run ${
+            cmd.argv.map(shellQuote).join(" ")
+          } from where the project is now`,
+        );
+      }
       const [program, ...rest] = cmd.argv;
       try {
         const status = await new Deno.Command(program as string, {
@@ -252,12 +262,9 @@ Options:
         return status.code;
       } catch (err) {
         if (err instanceof Deno.errors.NotFound) {
-          const where = cmd.cwd && !existsDir(cmd.cwd)
-            ? `the session's folder ${cmd.cwd} is gone`
-            : `"${program}" is not installed or not on PATH`;
           throw new DejaError(
             "QRY-E004",
-            `Cannot resume: ${where}. Run it yourself: ${cmd.display}`,
+            `Cannot resume: "${program}" is not installed or not on PATH. Run it yourself: ${cmd.display}`,
           );
         }
         throw err;

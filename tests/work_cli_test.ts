@@ -81,6 +81,16 @@ Deno.test("deja resume prints the native command, and refuses a harness without 
   ok(!io.err().includes("QRY-E002"), io.err());
 });
 
+Deno.test("deja resume --exec says the session's folder is gone, not that the program is missing", async () => {
+  const gone = "/home/dev/src/api";
+  ok(!existsDir(gone), `${gone} is the fixture's folder and must not exist`);
+  const r = await deja(["resume", "3f2b8c1e", "--exec"]);
+  equal(r.code, 1, r.out);
+  ok(r.err.includes(`the session's folder ${gone} is gone`), r.err);
+  ok(r.err.includes("[QRY-E006]"), r.err);
+  ok(!r.err.includes("not installed"), r.err);
+});
+
 Deno.test("deja handoff --to addresses the packet", async () => {
   const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
   ok(r.out.startsWith("# Handoff: "), r.out);
@@ -141,3 +151,11 @@ Deno.test("deja show --role takes a comma list, as search does", async () => {
   equal(listed.out, repeated.out);
   ok(listed.out.includes("── command"), listed.out);
 });
+
+function existsDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

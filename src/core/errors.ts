@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   "QRY-E003": "The id prefix matches more than one session",
   "QRY-E004": "The harness's own program is not there to resume a session",
   "QRY-E005": "The session's harness has no resume command deja knows",
+  "QRY-E006": "The session's folder is gone, so it cannot be resumed there",
   "CLI-E001": "Usage error",
   "MEM-E001": "The memory file cannot be opened",
   "MEM-E002": "The memory file was written by a newer deja",
