@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   "SRV-E007": "The Host header is not a loopback name",
   "SRV-E008":
     "The server was not started with the permission this action needs",
+  "SRV-E009": "The route does not take the request's method",
 } as const;
 
 /** One of the stable codes in {@linkcode ERROR_CODES}. */
