@@ -5,7 +5,8 @@
  */
 import { boolFlag, type Command, EXIT, plural, printJson } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
-import { HARNESS_IDS, harnessesFlag } from "./_harness_ids.ts";
+import { harnessesFlag } from "./_harness_ids.ts";
+import { HARNESS_IDS } from "../src/core/harness_ids.ts";
 import {
   excludedHarnessIds,
   includeSubagents,

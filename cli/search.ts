@@ -12,7 +12,8 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { harnessesFlag, harnessId } from "./_harness_ids.ts";
+import { harnessesFlag } from "./_harness_ids.ts";
+import { harnessId } from "../src/core/harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
 import {

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { COMMAND_MODULES } from "../cli/commands.ts";
-import { HARNESS_IDS } from "../cli/_harness_ids.ts";
+import { HARNESS_IDS } from "../src/core/harness_ids.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 
 Deno.test("COMMAND_MODULES names and summaries match the commands each module loads", async () => {

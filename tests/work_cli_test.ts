@@ -91,6 +91,20 @@ Deno.test("deja resume --exec says the session's folder is gone, not that the pr
   ok(!r.err.includes("not installed"), r.err);
 });
 
+Deno.test("a session ref's harness is named as --harness names it, and an unknown one is said to be", async () => {
+  const aliased = await deja(["show", "Claude:3f2b8c1e", "--json"]);
+  equal(aliased.code, 0, aliased.err);
+  equal(JSON.parse(aliased.out).session.harness, "claude-code");
+  const unknown = await deja(["show", "nope:nope"]);
+  equal(unknown.code, 1, unknown.out);
+  ok(
+    unknown.err.includes('Unknown harness "nope" in "nope:nope"'),
+    unknown.err,
+  );
+  ok(unknown.err.includes("claude-code, codex"), unknown.err);
+  ok(unknown.err.includes("[QRY-E002]"), unknown.err);
+});
+
 Deno.test("deja handoff --to addresses the packet", async () => {
   const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
   ok(r.out.startsWith("# Handoff: "), r.out);
