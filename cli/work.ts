@@ -321,7 +321,8 @@ Options:
 export const lastCommand: Command = {
   name: "last",
   summary: "The most recent sessions, with their resume commands",
-  usage: "deja last [n] [--project NAME] [--harness ID] [--json]",
+  usage:
+    "deja last [n | --limit N] [--project NAME] [--harness ID]... [--json]",
   help: `Lists the n most recent sessions (default 10), newest first, sub-agent
 runs left out, each with its native resume command when there is one.
 
