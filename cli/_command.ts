@@ -7,6 +7,8 @@
  */
 import type { OptionSpec } from "./_args.ts";
 import type { Io } from "../src/core/io.ts";
+import { UsageError } from "../src/core/errors.ts";
+import { isRole, type Role, ROLES } from "../src/core/types.ts";
 
 /** Permission kinds a command may declare. Undeclared kinds are revoked. */
 export interface Permissions {
@@ -102,6 +104,57 @@ export function listFlag(args: ParsedArgs, name: string): string[] {
     return v.filter((x): x is string => typeof x === "string");
   }
   return typeof v === "string" ? [v] : [];
+}
+
+/**
+ * The names a filter option gives, each value one name or a comma list
+ * (`--role user,edit` is `--role user --role edit`), trimmed.
+ *
+ * @param args Parsed arguments.
+ * @param name Flag name.
+ * @returns Every name given, in order; empty when the option is absent.
+ * @throws {UsageError} When a value names nothing (`--role ''`,
+ * `--harness ,`) or has an empty name between commas: a filter given empty
+ * is a slip, not "no filter".
+ * @example
+ * ```ts
+ * import { namesFlag } from "./_command.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ * deepEqual(namesFlag({ values: { role: ["user, edit", "files"] }, positionals: [] }, "role"), ["user", "edit", "files"]);
+ * throws(() => namesFlag({ values: { role: [""] }, positionals: [] }, "role"));
+ * ```
+ */
+export function namesFlag(args: ParsedArgs, name: string): string[] {
+  return listFlag(args, name).flatMap((value) => {
+    const names = value.split(",").map((n) => n.trim());
+    if (names.every((n) => n === "")) {
+      throw new UsageError(
+        `--${name} "${value}" names nothing: give one or more, e.g. --${name} a,b`,
+      );
+    }
+    if (names.includes("")) {
+      throw new UsageError(`--${name} "${value}" has an empty name`);
+    }
+    return names;
+  });
+}
+
+/**
+ * The roles `--role` names.
+ *
+ * @param args Parsed arguments.
+ * @returns The roles; empty when `--role` is absent.
+ * @throws {UsageError} When a value is empty or names no role.
+ */
+export function rolesFlag(args: ParsedArgs): Role[] {
+  return namesFlag(args, "role").map((r) => {
+    if (!isRole(r)) {
+      throw new UsageError(
+        `Unknown role "${r}": use one of ${ROLES.join(", ")}`,
+      );
+    }
+    return r;
+  });
 }
 
 /**

@@ -3,16 +3,10 @@
  *
  * @module
  */
-import {
-  boolFlag,
-  type Command,
-  EXIT,
-  listFlag,
-  plural,
-  printJson,
-} from "./_command.ts";
+import { boolFlag, type Command, EXIT, plural, printJson } from "./_command.ts";
 import { formatBytes } from "./_context.ts";
-import { HARNESS_IDS, knownHarnesses } from "./_harness_ids.ts";
+import { harnessesFlag } from "./_harness_ids.ts";
+import { HARNESS_IDS } from "../src/core/harness_ids.ts";
 import {
   excludedHarnessIds,
   includeSubagents,
@@ -67,7 +61,7 @@ indexed), 130 stopped by Ctrl-C.`,
   },
   async run(args, io) {
     const quiet = boolFlag(args, "quiet");
-    const only = knownHarnesses(listFlag(args, "harness"));
+    const only = harnessesFlag(args);
     warnUnknownExcluded(io, HARNESS_IDS);
     warnUnknownWorkers(io);
     const path = indexPath(io.env);

@@ -7,15 +7,15 @@ import {
   boolFlag,
   type Command,
   EXIT,
-  listFlag,
   printJson,
+  rolesFlag,
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { harnessId, knownHarnesses } from "./_harness_ids.ts";
+import { harnessesFlag } from "./_harness_ids.ts";
+import { harnessId } from "../src/core/harness_ids.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { formatAge, parseSince } from "../src/core/time.ts";
-import { isRole, type Role, ROLES } from "../src/core/types.ts";
 import {
   type ScoreParts,
   search,
@@ -86,7 +86,7 @@ Examples:
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
     const options: SearchOptions = { now: io.now() };
-    const harnesses = knownHarnesses(listFlag(args, "harness"));
+    const harnesses = harnessesFlag(args);
     if (harnesses.length) options.harnesses = harnesses;
     const project = stringFlag(args, "project");
     if (project) options.project = project;
@@ -100,16 +100,8 @@ Examples:
       }
       options.since = at;
     }
-    const roles = listFlag(args, "role").flatMap((r) => r.split(","))
-      .map((r) => r.trim()).filter((r) => r.length > 0);
-    for (const r of roles) {
-      if (!isRole(r)) {
-        throw new UsageError(
-          `Unknown role "${r}": use one of ${ROLES.join(", ")}`,
-        );
-      }
-    }
-    if (roles.length) options.roles = roles as Role[];
+    const roles = rolesFlag(args);
+    if (roles.length) options.roles = roles;
     const session = stringFlag(args, "session");
     if (session) sessionFilter(session, options);
     const limit = stringFlag(args, "limit");

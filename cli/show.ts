@@ -7,12 +7,11 @@ import {
   boolFlag,
   type Command,
   EXIT,
-  listFlag,
   printJson,
+  rolesFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
-import { isRole, type Role, ROLES } from "../src/core/types.ts";
 import { showSession } from "../src/search/mod.ts";
 
 /** The `show` subcommand. */
@@ -37,15 +36,7 @@ Options:
   async run(args, io) {
     const prefix = args.positionals[0];
     if (!prefix) throw new UsageError("show needs a session id or prefix");
-    const roles = listFlag(args, "role").flatMap((r) => r.split(","))
-      .map((r) => r.trim()).filter((r) => r.length > 0);
-    for (const r of roles) {
-      if (!isRole(r)) {
-        throw new UsageError(
-          `Unknown role "${r}": use one of ${ROLES.join(", ")}`,
-        );
-      }
-    }
+    const roles = rolesFlag(args);
     const db = openIndexForQuery(io);
     if (!db) {
       throw new DejaError("IDX-E001", "Nothing is indexed yet: run deja index");
@@ -54,7 +45,7 @@ Options:
       const shown = await showSession(
         db,
         prefix,
-        roles.length ? { roles: roles as Role[] } : {},
+        roles.length ? { roles } : {},
       );
       if (boolFlag(args, "json")) {
         printJson(io, shown);

@@ -13,7 +13,7 @@ import {
   stringFlag,
 } from "./_command.ts";
 import { openIndexForQuery } from "./_context.ts";
-import { knownHarness } from "./_harness_ids.ts";
+import { harnessesFlag, knownHarness } from "./_harness_ids.ts";
 import { DejaError, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import type { Database } from "../src/core/_sqlite.ts";
@@ -38,6 +38,7 @@ import {
   renderSessions,
   RESUMABLE,
   resumeCommand,
+  shellQuote,
 } from "../src/recall/mod.ts";
 
 const JSON_OPTION = { json: { type: "boolean" } } as const;
@@ -210,7 +211,8 @@ codex resume <id>, opencode --session <id>, gemini --resume <id>,
 qwen --resume <id>, pi --session <file>, copilot --resume <id> (GitHub
 Copilot CLI), kimi --session <id> (Kimi Code), run in the session's
 directory.
-With --exec, runs it (the terminal is handed to the agent).
+With --exec, runs it (the terminal is handed to the agent); when that
+directory is gone it says so (QRY-E007) rather than run it elsewhere.
 
 Options:
   --exec   Run the command instead of printing it
@@ -241,6 +243,14 @@ Options:
         io.stdout.write(`${cmd.display}\n`);
         return EXIT.ok;
       }
+      if (cmd.cwd && !existsDir(cmd.cwd)) {
+        throw new DejaError(
+          "QRY-E007",
+          `Cannot resume: the session's folder ${cmd.cwd} is gone (moved or deleted). Restore it, or run ${
+            cmd.argv.map(shellQuote).join(" ")
+          } from where the project is now`,
+        );
+      }
       const [program, ...rest] = cmd.argv;
       try {
         const status = await new Deno.Command(program as string, {
@@ -253,12 +263,9 @@ Options:
         return status.code;
       } catch (err) {
         if (err instanceof Deno.errors.NotFound) {
-          const where = cmd.cwd && !existsDir(cmd.cwd)
-            ? `the session's folder ${cmd.cwd} is gone`
-            : `"${program}" is not installed or not on PATH`;
           throw new DejaError(
             "QRY-E004",
-            `Cannot resume: ${where}. Run it yourself: ${cmd.display}`,
+            `Cannot resume: "${program}" is not installed or not on PATH. Run it yourself: ${cmd.display}`,
           );
         }
         throw err;
@@ -315,36 +322,32 @@ Options:
 export const lastCommand: Command = {
   name: "last",
   summary: "The most recent sessions, with their resume commands",
-  usage: "deja last [n] [--project NAME] [--harness ID] [--json]",
+  usage:
+    "deja last [n | --limit N] [--project NAME] [--harness ID]... [--json]",
   help: `Lists the n most recent sessions (default 10), newest first, sub-agent
 runs left out, each with its native resume command when there is one.
 
 Options:
-  --limit N        The same as n
+  --limit N        The same as n (given both, they must agree)
   --project NAME   Only this project
-  --harness ID     Only this harness
+  --harness ID     Only this harness (repeatable, or a,b)
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
   maxPositionals: 1,
   options: {
     ...PROJECT_OPTION,
-    harness: { type: "string" },
+    harness: { type: "string", multiple: true },
     limit: { type: "string" },
     ...JSON_OPTION,
   },
   run(args, io) {
-    const raw = args.positionals[0] ?? stringFlag(args, "limit") ?? "10";
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) {
-      throw new UsageError(`"${raw}" is not a positive whole number`);
-    }
-    const named = stringFlag(args, "harness");
-    const harness = named === undefined ? undefined : knownHarness(named);
+    const n = lastCount(args);
+    const harnesses = harnessesFlag(args);
     return withIndex(io, (db) => {
       const project = stringFlag(args, "project");
       const sessions = lastSessions(db, n, {
         ...(project ? { project } : {}),
-        ...(harness ? { harnesses: [harness] } : {}),
+        ...(harnesses.length ? { harnesses } : {}),
       });
       if (boolFlag(args, "json")) {
         printJson(
@@ -354,12 +357,14 @@ Options:
             resume: resumeCommand(s)?.display ?? null,
           })),
         );
-      } else if (sessions.length === 0 && (project || harness)) {
+      } else if (sessions.length === 0 && (project || harnesses.length)) {
         io.stdout.write(`${
           noSessionsOf(
             db,
-            [project && `project "${project}"`, harness && `harness ${harness}`]
-              .filter(Boolean).join(" and "),
+            [
+              project && `project "${project}"`,
+              harnesses.length && `harness ${harnesses.join(" or ")}`,
+            ].filter(Boolean).join(" and "),
           )
         }\n`);
       } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);
@@ -367,6 +372,29 @@ Options:
     });
   },
 };
+
+/**
+ * The n of `deja last`, from the positional or `--limit`: a usage error when
+ * it is no positive whole number, or when both are given and disagree.
+ */
+function lastCount(args: ParsedArgs): number {
+  const positional = args.positionals[0];
+  const limit = stringFlag(args, "limit");
+  const [n, m] = [positional, limit].map((raw) => {
+    if (raw === undefined) return undefined;
+    const count = Number(raw);
+    if (!Number.isInteger(count) || count < 1) {
+      throw new UsageError(`"${raw}" is not a positive whole number`);
+    }
+    return count;
+  });
+  if (n !== undefined && m !== undefined && n !== m) {
+    throw new UsageError(
+      `Give the count once: ${positional} and --limit ${limit} disagree`,
+    );
+  }
+  return n ?? m ?? 10;
+}
 
 /** Every work verb. */
 export const WORK_COMMANDS: readonly Command[] = [

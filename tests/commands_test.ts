@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { COMMAND_MODULES } from "../cli/commands.ts";
-import { HARNESS_IDS } from "../cli/_harness_ids.ts";
+import { HARNESS_IDS } from "../src/core/harness_ids.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
 
 Deno.test("COMMAND_MODULES names and summaries match the commands each module loads", async () => {
@@ -95,6 +95,33 @@ Deno.test("--harness takes a comma list, as --role does", async () => {
     64,
   );
   ok(bad.err().startsWith('error: Unknown harness "nope"'), bad.err());
+});
+
+Deno.test("an empty --role or --harness is a usage error naming it, in every command that takes it", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const cases: Array<[string[], string, string]> = [
+    [["search", "redis"], "role", ""],
+    [["search", "redis"], "harness", ""],
+    [["search", "redis"], "harness", ","],
+    [["search", "redis"], "role", "user,,edit"],
+    [["show", "3f2b"], "role", " "],
+    [["last"], "harness", ""],
+    [["last"], "harness", "codex,"],
+    [["index", "--quiet"], "harness", ","],
+  ];
+  for (const [argv, option, value] of cases) {
+    const io = captureIo({ env, now: 0 });
+    const code = await run([...argv, `--${option}`, value], io, {
+      keepPermissions: true,
+    });
+    const what = `${argv[0]} --${option} "${value}"`;
+    equal(code, 64, `${what}: ${io.err()}`);
+    ok(io.err().startsWith(`error: --${option} "${value}"`), io.err());
+    ok(io.err().includes(`Usage: deja ${argv[0]}`), io.err());
+  }
 });
 
 Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {

@@ -403,6 +403,22 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "resources/read of nope:nope names the unknown harness and the ids",
+        async () => {
+          const err = await worker.readResource({
+            uri: "deja://session/nope:nope",
+          }).then(() => undefined, (e: unknown) => e as McpError);
+          ok(err instanceof McpError, "a JSON-RPC error, not content");
+          equal(err.code, ErrorCode.InvalidParams);
+          ok(
+            err.message.includes('Unknown harness "nope" in "nope:nope"'),
+            err.message,
+          );
+          ok(err.message.includes("claude-code, codex"), err.message);
+        },
+      );
+
       await t.step("prompts/list and prompts/get", async () => {
         const prompts =
           ((await worker.listPrompts()).prompts as Array<{ name: string }>).map(

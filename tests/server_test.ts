@@ -174,6 +174,61 @@ Deno.test("createApp() serves read routes and refuses non-loopback Host headers"
   }
 });
 
+Deno.test("createApp() answers a method a route does not take with 405 and Allow, for every documented route", async (t) => {
+  const app = appFor(shared, "read-only");
+  const doc = await Deno.readTextFile(
+    new URL("../docs/http-api.md", import.meta.url),
+  );
+  const documented = new Map<string, Set<string>>();
+  for (const [, method, path] of doc.matchAll(/^### `(GET|POST) ([^`?]+)/gm)) {
+    const concrete = (path as string).replace(/:\w+/g, "x");
+    const methods = documented.get(concrete) ?? new Set<string>();
+    methods.add(method as string);
+    documented.set(concrete, methods);
+  }
+  ok(documented.size > 15, `${documented.size} routes documented`);
+  try {
+    for (const [path, methods] of documented) {
+      const allow = [...methods];
+      if (methods.has("GET")) allow.splice(allow.indexOf("GET") + 1, 0, "HEAD");
+      for (const method of ["GET", "POST", "DELETE"]) {
+        if (methods.has(method)) continue;
+        await t.step(
+          `${method} ${path} → 405 Allow: ${allow.join(", ")}`,
+          async () => {
+            const r = await call(app, method, path);
+            equal(r.status, 405, JSON.stringify(r.body));
+            isProblem(r.body, 405, "SRV-E009");
+            equal(r.headers.get("allow"), allow.join(", "));
+            equal(
+              r.headers.get("content-type"),
+              "application/problem+json; charset=utf-8",
+            );
+            equal(r.headers.get("x-frame-options"), "DENY");
+          },
+        );
+      }
+    }
+    await t.step(
+      "a path no route takes stays 404, whatever the method",
+      async () => {
+        for (const method of ["GET", "POST", "DELETE"]) {
+          const r = await call(app, method, "/api/loop/nope");
+          isProblem(r.body, 404, "SRV-E005");
+          equal(r.headers.get("allow"), null);
+        }
+      },
+    );
+    await t.step("the page's files take GET only", async () => {
+      const r = await call(app, "POST", "/");
+      isProblem(r.body, 405, "SRV-E009");
+      equal(r.headers.get("allow"), "GET, HEAD");
+    });
+  } finally {
+    app.close();
+  }
+});
+
 Deno.test("createApp() without a token refuses every write with 401 and a --token-env hint", async (t) => {
   const app = appFor(shared, "read-only");
   try {

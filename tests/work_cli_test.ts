@@ -95,6 +95,30 @@ Deno.test("deja resume prints the native command, and refuses a harness without 
   ok(!io.err().includes("QRY-E002"), io.err());
 });
 
+Deno.test("deja resume --exec says the session's folder is gone, not that the program is missing", async () => {
+  const gone = "/home/dev/src/api";
+  ok(!existsDir(gone), `${gone} is the fixture's folder and must not exist`);
+  const r = await deja(["resume", "3f2b8c1e", "--exec"]);
+  equal(r.code, 1, r.out);
+  ok(r.err.includes(`the session's folder ${gone} is gone`), r.err);
+  ok(r.err.includes("[QRY-E007]"), r.err);
+  ok(!r.err.includes("not installed"), r.err);
+});
+
+Deno.test("a session ref's harness is named as --harness names it, and an unknown one is said to be", async () => {
+  const aliased = await deja(["show", "Claude:3f2b8c1e", "--json"]);
+  equal(aliased.code, 0, aliased.err);
+  equal(JSON.parse(aliased.out).session.harness, "claude-code");
+  const unknown = await deja(["show", "nope:nope"]);
+  equal(unknown.code, 1, unknown.out);
+  ok(
+    unknown.err.includes('Unknown harness "nope" in "nope:nope"'),
+    unknown.err,
+  );
+  ok(unknown.err.includes("claude-code, codex"), unknown.err);
+  ok(unknown.err.includes("[QRY-E002]"), unknown.err);
+});
+
 Deno.test("deja handoff --to addresses the packet", async () => {
   const r = await deja(["handoff", "--to", "gemini"], "/home/dev/src/infra");
   ok(r.out.startsWith("# Handoff: "), r.out);
@@ -122,6 +146,16 @@ Deno.test("deja last lists recent sessions with resume commands", async () => {
   equal((await deja(["last", "--harness", "clod"])).code, 64);
 });
 
+Deno.test("deja last refuses a count and a --limit that disagree", async () => {
+  const both = await deja(["last", "5", "--limit", "2"]);
+  equal(both.code, 64, both.out);
+  ok(both.err.includes("5 and --limit 2 disagree"), both.err);
+  ok(both.err.includes("Usage: deja last"), both.err);
+  const agreeing = await deja(["last", "2", "--limit", "2"]);
+  equal(agreeing.out.match(/^\d+\. /gm)?.length, 2, agreeing.err);
+  equal((await deja(["last", "--limit", "0"])).code, 64);
+});
+
 Deno.test("work verbs say so when nothing is indexed", async () => {
   const io = captureIo({
     env: { HOME: "/nonexistent", DEJA_INDEX: "/nonexistent/index.db" },
@@ -145,3 +179,11 @@ Deno.test("deja show --role takes a comma list, as search does", async () => {
   equal(listed.out, repeated.out);
   ok(listed.out.includes("── command"), listed.out);
 });
+
+function existsDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

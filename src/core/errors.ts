@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   "QRY-E004": "The harness's own program is not there to resume a session",
   "QRY-E005": "The session's harness has no resume command deja knows",
   "QRY-E006": "A regular expression ran too long and was stopped",
+  "QRY-E007": "The session's folder is gone, so it cannot be resumed there",
   "CLI-E001": "Usage error",
   "MEM-E001": "The memory file cannot be opened",
   "MEM-E002": "The memory file was written by a newer deja",
@@ -44,6 +45,7 @@ export const ERROR_CODES = {
   "SRV-E007": "The Host header is not a loopback name",
   "SRV-E008":
     "The server was not started with the permission this action needs",
+  "SRV-E009": "The route does not take the request's method",
 } as const;
 
 /** One of the stable codes in {@linkcode ERROR_CODES}. */

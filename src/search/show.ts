@@ -6,6 +6,7 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
+import { HARNESS_IDS, harnessId } from "../core/harness_ids.ts";
 import type { Role } from "../core/types.ts";
 import {
   idPrefix,
@@ -33,21 +34,45 @@ export interface ShownSession {
 }
 
 /**
- * Resolves a session id prefix (optionally `harness:prefix`) to one session.
+ * Resolves a session id prefix (optionally `harness:prefix`, the harness
+ * by id, any case or common other name) to one session.
  *
  * @param db The index.
  * @param prefix The id or a unique prefix of it.
  * @returns The session row.
- * @throws DejaError QRY-E002 when none matches, QRY-E003 when several do.
+ * @throws DejaError QRY-E002 when none matches (naming an unknown harness
+ * before the colon), QRY-E003 when several do.
  */
 export function resolveSession(db: Database, prefix: string): SessionRow {
-  let harness: string | undefined;
-  let idPart = prefix;
   const colon = prefix.indexOf(":");
-  if (colon > 0) {
-    harness = prefix.slice(0, colon);
-    idPart = prefix.slice(colon + 1);
+  if (colon <= 0) return resolveIn(db, undefined, prefix, prefix);
+  const named = prefix.slice(0, colon);
+  const harness = harnessId(named);
+  if (harness) return resolveIn(db, harness, prefix.slice(colon + 1), prefix);
+  // Not a harness: an id with a colon in it, else a harness mistyped.
+  try {
+    return resolveIn(db, undefined, prefix, prefix);
+  } catch (err) {
+    if (!(err instanceof DejaError) || err.code !== "QRY-E002") throw err;
+    throw new DejaError(
+      "QRY-E002",
+      `Unknown harness "${named}" in "${prefix}": a session is <harness>:<id>, the harness one of ${
+        HARNESS_IDS.join(", ")
+      }`,
+    );
   }
+}
+
+/**
+ * The one session `idPart` starts the id of, in `harness` when given;
+ * errors quote `prefix`, the reference as typed.
+ */
+function resolveIn(
+  db: Database,
+  harness: string | undefined,
+  idPart: string,
+  prefix: string,
+): SessionRow {
   // A prefix compared as LIKE does (ASCII case folded), but with no pattern:
   // SQLite refuses a LIKE pattern over 50,000 bytes, and a corrupt
   // transcript can give a session an id that long.

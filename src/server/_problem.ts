@@ -17,6 +17,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   "SRV-E006": 400,
   "SRV-E007": 403,
   "SRV-E008": 403,
+  "SRV-E009": 405,
   "CLI-E001": 400,
   "QRY-E001": 400,
   "QRY-E002": 404,
@@ -105,6 +106,9 @@ export function problemOf(
           ? 'Bearer realm="deja", error="invalid_token"'
           : 'Basic realm="deja", charset="UTF-8"',
       );
+    }
+    if (status === 405 && typeof err.detail?.allow === "string") {
+      headers.set("allow", err.detail.allow);
     }
     if (status === 429 || status === 503) headers.set("retry-after", "1");
     return {

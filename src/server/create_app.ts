@@ -20,6 +20,7 @@ import {
   modeOf,
 } from "./_guard.ts";
 import { Hono } from "./_hono.ts";
+import { routeMethods } from "./_methods.ts";
 import { problemOf } from "./_problem.ts";
 import { indexRoutes } from "./_routes_index.ts";
 import { loopRoutes } from "./_routes_loop.ts";
@@ -89,6 +90,23 @@ const SECURITY_HEADERS: Record<string, string> = {
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
 };
+
+/**
+ * The 405 for a path that routes take with other methods than the
+ * request's; undefined when no route takes the path (a 404).
+ */
+function methodNotAllowed(
+  method: string,
+  path: string,
+  allowed: readonly string[],
+): DejaError | undefined {
+  if (allowed.length === 0) return undefined;
+  return new DejaError(
+    "SRV-E009",
+    `${method} is not allowed on "${path}": it takes ${allowed.join(", ")}`,
+    { detail: { allow: allowed.join(", ") } },
+  );
+}
 
 /**
  * Builds the console app.
@@ -180,11 +198,22 @@ export function createApp(deps: AppDeps): ConsoleApp {
   loopRoutes(app, state);
   setupRoutes(app, state);
 
+  // Every route registered so far, and the embedded page's files (GET
+  // only): a path one of them takes with another method is a 405.
+  const routesAt = routeMethods(
+    app.routes.filter((r) => r.method !== "ALL" && r.path !== "*"),
+  );
+  const methodsAt = (path: string): string[] =>
+    ASSETS.has(path) || path === "/index.html"
+      ? ["GET", "HEAD"]
+      : routesAt(path);
+
   app.get("*", (c) => {
     const path = c.req.path === "/index.html" ? "/" : c.req.path;
     const a = ASSETS.get(path);
     if (!a || path.startsWith("/api/")) {
-      throw new DejaError("SRV-E005", `Nothing at "${c.req.path}"`);
+      throw methodNotAllowed(c.req.method, c.req.path, methodsAt(c.req.path)) ??
+        new DejaError("SRV-E005", `Nothing at "${c.req.path}"`);
     }
     const headers = { "etag": a.etag, "cache-control": "no-cache" };
     const match = c.req.header("if-none-match");
@@ -202,7 +231,8 @@ export function createApp(deps: AppDeps): ConsoleApp {
 
   app.notFound((c) => {
     const { response } = problemOf(
-      new DejaError("SRV-E005", `No route for ${c.req.method} "${c.req.path}"`),
+      methodNotAllowed(c.req.method, c.req.path, methodsAt(c.req.path)) ??
+        new DejaError("SRV-E005", `Nothing at "${c.req.path}"`),
     );
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
       response.headers.set(k, v);
