@@ -240,7 +240,8 @@ export class ToolRecorder {
   /**
    * Records a tool result as `tool-output` and settles the exit code of the
    * command it answers: the explicit code, else the output's footer, else 0
-   * for a result not marked as an error.
+   * for a result not marked as an error. A command's result with a non-zero
+   * code is an error, whatever status the harness gave it.
    *
    * @param id The call id, when the format pairs results with calls.
    * @param text The output.
@@ -260,17 +261,26 @@ export class ToolRecorder {
     const pending = id === undefined ? undefined : this.#pending.get(id);
     if (id !== undefined) this.#pending.delete(id);
     const tool = name ?? pending?.name;
-    if (pending?.command && pending.command.exitCode === undefined) {
-      const code = exitCode ?? exitCodeIn(text) ?? (isError ? undefined : 0);
-      if (code !== undefined && Number.isFinite(code)) {
-        pending.command.exitCode = code;
+    let failed = isError;
+    if (pending?.command) {
+      const stated = exitCode ?? exitCodeIn(text);
+      if (pending.command.exitCode === undefined) {
+        const code = stated ?? (isError ? undefined : 0);
+        if (code !== undefined && Number.isFinite(code)) {
+          pending.command.exitCode = code;
+        }
+      }
+      // A command that exited non-zero failed, whatever status the harness
+      // gave its result.
+      if (stated !== undefined && stated !== 0 && Number.isFinite(stated)) {
+        failed = true;
       }
     }
     this.#builder.add("tool-output", text, {
       locator: at.locator,
       time: at.time,
       tool,
-      ...withFlags(at, isError ? { isError: true } : undefined),
+      ...withFlags(at, failed ? { isError: true } : undefined),
     });
   }
 }

@@ -298,7 +298,9 @@ export const amp: Harness = {
   format: "one JSON thread object per conversation (threads/T-<uuid>.json)",
   // 3: the summary of a compacted thread (`info` message, `summary` block);
   // a stopped run's `progress` when it has no result.
-  revision: 3,
+  // 4: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 4,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {

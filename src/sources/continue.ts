@@ -399,7 +399,9 @@ export const continueDev: Harness = {
   // 2: single `toolCallState` items and the Python server's session_state documents are read.
   // 3: the `cn` CLI's tools (Bash/Read/Write/Edit/MultiEdit), cancelled tool
   // calls as errors, its "Untitled Session" placeholder title.
-  revision: 3,
+  // 4: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 4,
   docs: {
     store:
       "`${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json` plus `sessions.json` (same on every OS: `%USERPROFILE%\\.continue` on Windows)",

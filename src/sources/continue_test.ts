@@ -315,7 +315,7 @@ Deno.test("parseContinueSession() reads a cn CLI session: Bash/Read/Edit/MultiEd
         "tool-output",
         "1 failing: quotes are not doubled\nExit code: 1",
         undefined,
-        undefined,
+        true,
       ],
       [
         "tool-output",

@@ -243,7 +243,9 @@ export const copilotCli: Harness = {
   // 5: the prompt a person scheduled (`session.schedule_created`) is their speech.
   // 6: a handoff's summary of the work done in the session it came from.
   // 7: a detached run (`detachedFromSpawningParentSessionId`) is a sub-agent session of its spawner.
-  revision: 7,
+  // 8: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 8,
   envOverrides: ["COPILOT_HOME", "XDG_STATE_HOME", "DEJA_COPILOT_ROOT"],
   roots: copilotRoots,
   discover(source: SourceEnv): Promise<string[]> {

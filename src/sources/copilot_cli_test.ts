@@ -111,7 +111,7 @@ Deno.test("parseCopilotCliSession() reads messages, tools, exit codes and a sub-
     ["assistant", undefined, undefined, undefined],
     ["command", "bash", 3, undefined],
     ["files", "view", undefined, undefined],
-    ["tool-output", "bash", undefined, undefined],
+    ["tool-output", "bash", undefined, { isError: true }],
     ["tool-output", "view", undefined, undefined],
     ["tool-output", "task", undefined, undefined],
     ["files", "edit", undefined, undefined],
@@ -147,7 +147,7 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
     ["user", undefined, undefined, undefined],
     ["assistant", undefined, undefined, undefined],
     ["command", "bash", 1, undefined],
-    ["tool-output", "bash", undefined, undefined],
+    ["tool-output", "bash", undefined, { isError: true }],
     ["tool-output", "github-mcp-server-search_issues", undefined, undefined],
     ["assistant", undefined, undefined, undefined],
     ["user", undefined, undefined, undefined],
@@ -444,7 +444,9 @@ Deno.test({
           deepEqual([count("user"), count("assistant")], [7, 7]);
           // 59 executions less 20 report_intent bookkeeping calls.
           equal(count("tool-output"), 39);
-          equal(s.records.filter((r) => r.flags?.isError).length, 3);
+          // Three failed calls, and a script that exited 255 though Copilot
+          // marked its run a success.
+          equal(s.records.filter((r) => r.flags?.isError).length, 4);
           equal(count("command"), 8);
           ok(s.records.some((r) => r.role === "command" && r.exitCode === 255));
           equal(s.project, "poule_v2");

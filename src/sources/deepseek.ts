@@ -473,7 +473,9 @@ const logKind: FileKind = {
 export const deepseek: Harness = {
   id: HARNESS_ID,
   // 2: parentSession, seedLength, origin and tool/result error identities.
-  revision: 2,
+  // 3: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 3,
   name: "DeepSeek Harness",
   format:
     "JSONL event log per session (session.vN.jsonl, zstd-framed .zstd by default), newest generation per session",

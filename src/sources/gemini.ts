@@ -1037,7 +1037,9 @@ export const gemini: Harness = {
   // speech.
   // 11: the reason an AfterAgent hook's block sends as a new turn (after the
   // CLI's `Agent execution blocked:` warning) is the hook's output, not a prompt.
-  revision: 11,
+  // 12: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 12,
   docs: {
     store:
       "`${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project-hash-or-slug>/chats/session-*.json|.jsonl`, sub-agents in `chats/<parent-session>/<id>.jsonl`, typed prompts in `tmp/<project>/logs.json`, `/chat save` checkpoints `tmp/<project>/checkpoint-<tag>.json` (same layout on macOS, Linux and Windows; `DEJA_GEMINI_ROOT` names the `.gemini` directory)",

@@ -888,7 +888,9 @@ const dbKind: FileKind = {
 export const grok: Harness = {
   id: HARNESS_ID,
   // 2: grok.db compaction summaries, failed results' error text.
-  revision: 2,
+  // 3: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 3,
   name: "Grok Build",
   format:
     "ACP session-update JSONL (updates.jsonl) + summary.json per session folder; SQLite grok.db",

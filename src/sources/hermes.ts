@@ -277,6 +277,7 @@ const storeKind: FileKind = {
 export const hermes: Harness = {
   id: HARNESS_ID,
   name: "Hermes Agent",
+  revision: 2,
   format: "SQLite state.db (sessions + OpenAI-style messages) per profile",
   envOverrides: ["HERMES_HOME", "DEJA_HERMES_DB"],
   roots: hermesStores,

@@ -181,7 +181,9 @@ export const kilo: Harness = {
   //    output of the model.
   // 8: a failed condense (condense_context_error) and a path the ignore file
   //    refused (clineignore_error/rooignore_error) as error output.
-  revision: 8,
+  // 9: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 9,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), cliDbKind, cliStorageKind],
   docs: {
     store:

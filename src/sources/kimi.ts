@@ -1011,7 +1011,9 @@ export const kimi: Harness = {
   // workspace key (`wd_<name>_<hash>`) names the project.
   // 5: a Kimi Code turn that failed (turn.step.interrupted, turn.ended
   // failed) keeps its error as error tool-output of the model.
-  revision: 5,
+  // 6: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 6,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",

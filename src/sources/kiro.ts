@@ -337,7 +337,7 @@ export const kiro: Harness = {
     return Promise.resolve(found);
   },
   kinds: [logKind, dbKind, ideKind],
-  revision: 2,
+  revision: 3,
   docs: {
     store:
       "kiro-cli 2.x: `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder). kiro-cli 1.x: `data.sqlite3` in `${XDG_DATA_HOME:-~/.local/share}/kiro-cli` (Linux), `~/Library/Application Support/kiro-cli` (macOS), `%LOCALAPPDATA%\\kiro-cli` (Windows); `DEJA_KIRO_DB` names the file. Kiro IDE: `<User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 workspace>/<sessionId>.json`, `<User>` being `~/.config/Kiro/User`, `~/Library/Application Support/Kiro/User` or `%APPDATA%\\Kiro\\User` (`DEJA_KIRO_IDE_ROOT` names the workspace-sessions folder)",

@@ -113,7 +113,7 @@ export const omp: Harness = {
     );
   },
   kinds: [sessionKind],
-  revision: 2,
+  revision: 3,
   docs: {
     store:
       "`~/${PI_CONFIG_DIR:-.omp}/agent/sessions/--<encoded-cwd>--/<time>_<id>.jsonl`, each profile's `~/.omp/profiles/<name>/agent/sessions/`, and after `omp config migrate` `$XDG_DATA_HOME/omp/sessions/` and `$XDG_DATA_HOME/omp/profiles/<name>/sessions/` (read when `$XDG_DATA_HOME/omp` exists); `DEJA_OMP_ROOT` replaces them all",

@@ -425,7 +425,9 @@ export const openclaw: Harness = {
   },
   kinds: [agentDbKind, sessionKind],
   // 3: the per-agent SQLite database (transcript_events, session_nodes).
-  revision: 3,
+  // 4: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 4,
   docs: {
     store:
       "`${OPENCLAW_STATE_DIR:-~/.openclaw}/agents/<agentId>/agent/openclaw-agent.sqlite` (releases since the 2026 move to SQLite: tables `transcript_events`, `session_nodes`, `session_windows`), and the older `agents/<agentId>/sessions/<sessionId>.jsonl` with `sessions.json` beside it (same on every OS; `DEJA_OPENCLAW_ROOT` names the agents folder)",

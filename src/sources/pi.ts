@@ -94,7 +94,7 @@ export const pi: Harness = {
     );
   },
   kinds: [sessionKind],
-  revision: 2,
+  revision: 3,
   docs: {
     store:
       "`${PI_CODING_AGENT_DIR:-~/.pi/agent}/sessions/--<encoded-cwd>--/<time>_<uuid>.jsonl` (same on every OS; `DEJA_PI_ROOT` names the sessions directory)",

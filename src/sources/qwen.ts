@@ -556,7 +556,9 @@ export const qwen: Harness = {
   // footer is not 0 (the tool reports such a run as a success).
   // 6: the JSON chats of builds before the record tree
   // (tmp/<hash>/chats/session-*.json), read as the Gemini CLI's.
-  revision: 6,
+  // 7: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 7,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json`, and the Gemini CLI-shaped JSON chats builds before the record tree (late 2025) wrote to `tmp/<sha256 of the project>/chats/session-<time>-<id>.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",

@@ -128,7 +128,9 @@ export const roo: Harness = {
   //    output of the model.
   // 6: a failed condense (condense_context_error) and a path the ignore file
   //    refused (clineignore_error/rooignore_error) as error output.
-  revision: 6,
+  // 7: a command's output is an error when it exited non-zero, whatever
+  // status the harness gave the result (shared ToolRecorder).
+  revision: 7,
   kinds: taskKinds(FAMILY, OTHER_MARKERS),
   docs: {
     store:
