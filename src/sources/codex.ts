@@ -150,8 +150,11 @@ const SHELL_ARGV_TOOLS = new Set(["shell", "container.exec", "local_shell"]);
 const SHELL_WRAPPERS = /^(ba|z|da|k|fi)?sh$/;
 const SAFE_ARG = /^[\w@%+=:,./-]+$/;
 
+/** A path's last part (after its last `/` or `\\`). */
 function baseName(path: string): string {
-  return path.split(/[\\/]/).at(-1) ?? path;
+  return path.slice(
+    Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1,
+  );
 }
 
 /** Quotes one argv word the way a POSIX shell would read it back. */
@@ -1910,6 +1913,9 @@ async function parseHistory(
 // ---------------------------------------------------------------------------
 // Discovery and the registry entry.
 
+/** Any rollout's file name: JSONL, zstd-compressed JSONL or JSON. */
+const ROLLOUT_NAME = /^rollout-.*\.(?:jsonl|jsonl\.zst|json)$/;
+
 function isRolloutPath(path: string): boolean {
   return /^rollout-.*\.jsonl$/.test(baseName(path));
 }
@@ -1942,8 +1948,8 @@ function codexRoots(source: SourceEnv): string[] {
 }
 
 function discoverCodex(source: SourceEnv): Promise<string[]> {
-  const match = (p: string) =>
-    isRolloutPath(p) || isRolloutZstPath(p) || isRolloutJsonPath(p);
+  // One test per file: an unchanged pass walks every rollout there is.
+  const match = (p: string) => ROLLOUT_NAME.test(baseName(p));
   const found: string[] = [];
   for (const root of codexRoots(source)) {
     for (const dir of ["sessions", "archived_sessions"]) {
