@@ -733,6 +733,23 @@ const EDIT_TOOLS = new Set([
 const READ_TOOLS = new Set(["readFile", "fetchInstructions"]);
 
 /** Reads one `ui_messages.json` into a session. */
+/**
+ * Messages that report a failure, and the tool each failure is of: a
+ * command the configured permissions refused (it never ran), a context
+ * condensing that failed (the model's request for a summary), a file the
+ * ignore file keeps from the agent (the path it was refused), an edit whose
+ * SEARCH text did not match (Cline names the file, Roo and Kilo the
+ * reason), a model request that failed.
+ */
+const FAILURE_TOOLS: ReadonlyMap<string, string> = new Map([
+  ["command_permission_denied", "execute_command"],
+  ["condense_context_error", "model"],
+  ["clineignore_error", "clineignore"],
+  ["rooignore_error", "rooignore"],
+  ["diff_error", "edit"],
+  ["api_req_failed", "model"],
+]);
+
 class UiReader {
   #ctx: TaskContext;
   #path: string;
@@ -860,6 +877,14 @@ class UiReader {
       return;
     }
     this.#flushOutput();
+    const failed = FAILURE_TOOLS.get(kind);
+    if (failed) {
+      this.#add("tool-output", text, locator, time, {
+        tool: failed,
+        flags: { isError: true },
+      });
+      return;
+    }
     switch (kind) {
       case "task":
         this.#user(text, locator, time);
@@ -934,42 +959,6 @@ class UiReader {
       case "error":
         this.#add("tool-output", text, locator, time, {
           tool: this.#ctx.family.harness,
-          flags: { isError: true },
-        });
-        return;
-      case "command_permission_denied":
-        // The command never ran: the configured permissions refused it.
-        this.#add("tool-output", text, locator, time, {
-          tool: "execute_command",
-          flags: { isError: true },
-        });
-        return;
-      case "condense_context_error":
-        // Condensing the context failed: the model's request for a summary.
-        this.#add("tool-output", text, locator, time, {
-          tool: "model",
-          flags: { isError: true },
-        });
-        return;
-      case "clineignore_error":
-      case "rooignore_error":
-        // A file the ignore file keeps from the agent: the path it was refused.
-        this.#add("tool-output", text, locator, time, {
-          tool: kind.replace(/_error$/, ""),
-          flags: { isError: true },
-        });
-        return;
-      case "diff_error":
-        // An edit whose SEARCH text did not match (Cline names the file,
-        // Roo and Kilo the reason).
-        this.#add("tool-output", text, locator, time, {
-          tool: "edit",
-          flags: { isError: true },
-        });
-        return;
-      case "api_req_failed":
-        this.#add("tool-output", text, locator, time, {
-          tool: "model",
           flags: { isError: true },
         });
         return;

@@ -33,7 +33,7 @@ import type {
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, parseJson, str } from "./_json.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { isRegularFileSync } from "./_paths.ts";
+import { baseName, isRegularFileSync } from "./_paths.ts";
 import { editBody } from "./_work_records.ts";
 
 const HARNESS_ID = "codex";
@@ -149,13 +149,6 @@ function isContentBlocks(value: unknown): value is Json[] {
 const SHELL_ARGV_TOOLS = new Set(["shell", "container.exec", "local_shell"]);
 const SHELL_WRAPPERS = /^(ba|z|da|k|fi)?sh$/;
 const SAFE_ARG = /^[\w@%+=:,./-]+$/;
-
-/** A path's last part (after its last `/` or `\\`). */
-function baseName(path: string): string {
-  return path.slice(
-    Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1,
-  );
-}
 
 /** Quotes one argv word the way a POSIX shell would read it back. */
 function quoteArg(arg: string): string {

@@ -29,6 +29,7 @@ import {
 } from "./_cline_family.ts";
 import {
   isSessionInfo,
+  OPENCODE_SKIP_DIRS,
   parseOpencodeDb,
   parseOpencodeStorageSession,
 } from "./opencode.ts";
@@ -85,17 +86,11 @@ function kiloRoots(source: SourceEnv): string[] {
   ];
 }
 
-/** Folders under the CLI's data folder that hold no sessions. */
-const CLI_SKIP_DIRS = new Set([
-  "message",
-  "part",
-  "snapshot",
-  "bin",
-  "log",
-  "node_modules",
-  "tool-output",
-  "session_diff",
-]);
+/**
+ * Folders under the CLI's data folder that hold no sessions: opencode's, and
+ * `session_diff` (Kilo's diffs are not read).
+ */
+const CLI_SKIP_DIRS = new Set([...OPENCODE_SKIP_DIRS, "session_diff"]);
 
 /** `kilo.db`, a channel's `kilo-<channel>.db` or the `opencode-<channel>.db` it falls back to. */
 function isCliDb(path: string): boolean {

@@ -66,7 +66,7 @@ const NAME = "opencode";
 const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-/;
 
 /** Directories under the data root that never hold session files. */
-const SKIP_DIRS = new Set([
+export const OPENCODE_SKIP_DIRS: ReadonlySet<string> = new Set([
   "message",
   "part",
   "snapshot",
@@ -123,7 +123,7 @@ function discoverOpencode(source: SourceEnv): Promise<string[]> {
       walkFiles(
         root,
         (p) => isDb(p) || isSessionInfo(p) || isSessionDiff(p),
-        { maxDepth: 6, skipDirs: SKIP_DIRS },
+        { maxDepth: 6, skipDirs: OPENCODE_SKIP_DIRS },
       )
     ),
   );
