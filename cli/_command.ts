@@ -140,6 +140,36 @@ export function namesFlag(args: ParsedArgs, name: string): string[] {
 }
 
 /**
+ * Reads an option that narrows what a command reads (`--project`,
+ * `--session`, `--since`).
+ *
+ * @param args Parsed arguments.
+ * @param name Flag name.
+ * @returns The value, or undefined when absent.
+ * @throws {UsageError} When it is given empty (`--project "$UNSET"`): a
+ * filter given empty is a slip, not "no filter".
+ * @example
+ * ```ts
+ * import { filterFlag } from "./_command.ts";
+ * import { equal, throws } from "node:assert/strict";
+ * equal(filterFlag({ values: { project: "api" }, positionals: [] }, "project"), "api");
+ * throws(() => filterFlag({ values: { project: " " }, positionals: [] }, "project"));
+ * ```
+ */
+export function filterFlag(
+  args: ParsedArgs,
+  name: string,
+): string | undefined {
+  const value = stringFlag(args, name);
+  if (value !== undefined && value.trim() === "") {
+    throw new UsageError(
+      `--${name} "${value}" names nothing: leave it out to search without it`,
+    );
+  }
+  return value;
+}
+
+/**
  * The roles `--role` names.
  *
  * @param args Parsed arguments.

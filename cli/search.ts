@@ -7,6 +7,7 @@ import {
   boolFlag,
   type Command,
   EXIT,
+  filterFlag,
   printJson,
   rolesFlag,
   stringFlag,
@@ -88,9 +89,9 @@ Examples:
     const options: SearchOptions = { now: io.now() };
     const harnesses = harnessesFlag(args);
     if (harnesses.length) options.harnesses = harnesses;
-    const project = stringFlag(args, "project");
+    const project = filterFlag(args, "project");
     if (project) options.project = project;
-    const since = stringFlag(args, "since");
+    const since = filterFlag(args, "since");
     if (since) {
       const at = parseSince(since, io.now());
       if (at === undefined) {
@@ -102,7 +103,7 @@ Examples:
     }
     const roles = rolesFlag(args);
     if (roles.length) options.roles = roles;
-    const session = stringFlag(args, "session");
+    const session = filterFlag(args, "session");
     if (session) sessionFilter(session, options);
     const limit = stringFlag(args, "limit");
     if (limit) {

@@ -8,6 +8,7 @@ import {
   boolFlag,
   type Command,
   EXIT,
+  filterFlag,
   type ParsedArgs,
   printJson,
   stringFlag,
@@ -53,7 +54,7 @@ function withIndex<T>(io: Io, fn: (db: Database) => Promise<T>): Promise<T> {
 }
 
 function projectOf(args: ParsedArgs, io: Io): string {
-  return stringFlag(args, "project") ?? projectFromCwd(io.cwd);
+  return filterFlag(args, "project") ?? projectFromCwd(io.cwd);
 }
 
 function text(args: ParsedArgs, what: string): string {
@@ -125,8 +126,9 @@ Options:
   options: { ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const error = text(args, "the error text");
+    const project = projectOf(args, io);
     return withIndex(io, async (db) => {
-      const result = await fixFor(db, error, { project: projectOf(args, io) });
+      const result = await fixFor(db, error, { project });
       if (boolFlag(args, "json")) printJson(io, result);
       else io.stdout.write(`${renderFix(result, io.now())}\n`);
       return EXIT.ok;
@@ -154,12 +156,10 @@ Options:
   options: { ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const what = text(args, "what to do");
+    const project = projectOf(args, io);
     return withIndex(io, async (db) => {
       const now = io.now();
-      const result = await howTo(db, what, {
-        project: projectOf(args, io),
-        now,
-      });
+      const result = await howTo(db, what, { project, now });
       if (boolFlag(args, "json")) printJson(io, result);
       else io.stdout.write(`${renderHow(result, now)}\n`);
       return EXIT.ok;
@@ -185,9 +185,9 @@ Options:
   options: { ...PROJECT_OPTION, ...JSON_OPTION },
   run(args, io) {
     const topic = text(args, "a topic");
+    const project = filterFlag(args, "project");
     return withIndex(io, async (db) => {
       const now = io.now();
-      const project = stringFlag(args, "project");
       const files = await filesForTopic(db, topic, {
         now,
         ...(project ? { project } : {}),
@@ -297,18 +297,17 @@ Options:
     const named = stringFlag(args, "to");
     // An agent deja does not know would be addressed in the packet as typed.
     const to = named === undefined ? undefined : knownHarness(named);
+    const project = projectOf(args, io);
     return withIndex(io, async (db) => {
       const packet = await handoffPacket(db, {
-        ...(session ? { session } : { project: projectOf(args, io) }),
+        ...(session ? { session } : { project }),
         ...(to ? { to } : {}),
         now: io.now(),
       });
       if (!packet) {
         throw new DejaError(
           "QRY-E002",
-          `No session of "${
-            projectOf(args, io)
-          }" to hand off: name one with --project or give a session id (deja last lists recent sessions)`,
+          `No session of "${project}" to hand off: name one with --project or give a session id (deja last lists recent sessions)`,
         );
       }
       if (boolFlag(args, "json")) printJson(io, packet);
@@ -343,8 +342,8 @@ Options:
   run(args, io) {
     const n = lastCount(args);
     const harnesses = harnessesFlag(args);
+    const project = filterFlag(args, "project");
     return withIndex(io, (db) => {
-      const project = stringFlag(args, "project");
       const sessions = lastSessions(db, n, {
         ...(project ? { project } : {}),
         ...(harnesses.length ? { harnesses } : {}),

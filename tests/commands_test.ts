@@ -97,7 +97,7 @@ Deno.test("--harness takes a comma list, as --role does", async () => {
   ok(bad.err().startsWith('error: Unknown harness "nope"'), bad.err());
 });
 
-Deno.test("an empty --role or --harness is a usage error naming it, in every command that takes it", async () => {
+Deno.test("an empty filter (--role, --harness, --project, --session, --since) is a usage error naming it, in every command that takes it", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");
   const home = await Deno.makeTempDir();
@@ -111,6 +111,14 @@ Deno.test("an empty --role or --harness is a usage error naming it, in every com
     [["last"], "harness", ""],
     [["last"], "harness", "codex,"],
     [["index", "--quiet"], "harness", ","],
+    [["search", "redis"], "project", ""],
+    [["search", "redis"], "session", " "],
+    [["search", "redis"], "since", ""],
+    [["last"], "project", ""],
+    [["how", "run the tests"], "project", ""],
+    [["fix", "ECONNREFUSED"], "project", " "],
+    [["handoff"], "project", ""],
+    [["files", "auth"], "project", ""],
   ];
   for (const [argv, option, value] of cases) {
     const io = captureIo({ env, now: 0 });
