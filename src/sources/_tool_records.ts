@@ -11,12 +11,12 @@ import { isObject, type Json, str } from "./_json.ts";
 import { editBody } from "./_work_records.ts";
 
 const EXIT_FOOTERS = [
-  /^Exit Code: (-?\d+)\s*$/m,
-  /<exited with exit code (-?\d+)>/,
-  /Command failed with exit code: (-?\d+)/,
-  /^Command exited with code (-?\d+)\s*$/m,
-  /^Process exited with code (-?\d+)/m,
-  /^Exit code: (-?\d+)/m,
+  /^Exit Code: (-?\d+)\s*$/gm,
+  /<exited with exit code (-?\d+)>/g,
+  /Command failed with exit code: (-?\d+)/g,
+  /^Command exited with code (-?\d+)\s*$/gm,
+  /^Process exited with code (-?\d+)/gm,
+  /^Exit code: (-?\d+)/gm,
 ];
 
 /**
@@ -29,15 +29,19 @@ const EXIT_FOOTERS = [
  * @returns The code, or undefined when no footer names one.
  * @example
  * ```ts
- * import { exitCodeIn } from "./_tool_records.ts";
+ * import { footerExitCode } from "./_tool_records.ts";
  * import { equal } from "node:assert/strict";
- * equal(exitCodeIn("ok\n<exited with exit code 2>"), 2);
+ * equal(footerExitCode("ok\n<exited with exit code 2>"), 2);
+ * equal(footerExitCode("$ cat run.log\nExit Code: 0\nboom\nExit Code: 1"), 1);
  * ```
  */
-export function exitCodeIn(text: string): number | undefined {
+export function footerExitCode(text: string): number | undefined {
   for (const re of EXIT_FOOTERS) {
-    const m = re.exec(text);
-    if (m) return Number(m[1]);
+    // The footer is the last one: an earlier line of the same shape is
+    // output the command printed (a log it showed, a nested run).
+    let last: string | undefined;
+    for (const m of text.matchAll(re)) last = m[1];
+    if (last !== undefined) return Number(last);
   }
   return undefined;
 }
@@ -263,7 +267,7 @@ export class ToolRecorder {
     const tool = name ?? pending?.name;
     let failed = isError;
     if (pending?.command) {
-      const stated = exitCode ?? exitCodeIn(text);
+      const stated = exitCode ?? footerExitCode(text);
       if (pending.command.exitCode === undefined) {
         const code = stated ?? (isError ? undefined : 0);
         if (code !== undefined && Number.isFinite(code)) {

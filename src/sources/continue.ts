@@ -21,7 +21,11 @@ import { commandExitCode, removedBlocks } from "./_cline_family.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, dirOf } from "./_paths.ts";
-import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  footerExitCode,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
 
 const HARNESS_ID = "continue";
 const LIST_NAME = "sessions.json";
@@ -232,7 +236,7 @@ export async function parseContinueSession(
             text,
             errored,
             at,
-            exitCodeIn(text) ?? commandExitCode(text),
+            footerExitCode(text) ?? commandExitCode(text),
           );
           if (callId) answered.add(callId);
         }
@@ -247,7 +251,7 @@ export async function parseContinueSession(
           text,
           false,
           at,
-          exitCodeIn(text) ?? commandExitCode(text),
+          footerExitCode(text) ?? commandExitCode(text),
         );
         return;
       }

@@ -37,7 +37,11 @@ import {
   type Store,
   textColumn,
 } from "./_sqlite_store.ts";
-import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  footerExitCode,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
 
 const HARNESS_ID = "grok";
 
@@ -339,7 +343,7 @@ class GrokUpdatesReader {
     if (seq !== undefined) {
       // The command record is in this part: give it an exit code.
       const record = this.builder.records.find((r) => r.seq === seq);
-      const code = exitCodeIn(text) ?? (failed ? undefined : 0);
+      const code = footerExitCode(text) ?? (failed ? undefined : 0);
       if (record && code !== undefined) record.exitCode = code;
     }
     this.builder.add("tool-output", text, {

@@ -38,7 +38,11 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { type LineLocator, walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { childDirs, isRegularFile, segments } from "./_paths.ts";
-import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  footerExitCode,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
 
 const HARNESS_ID = "kimi";
 
@@ -195,7 +199,7 @@ function toolText(
   // The shell tool's note (`Command failed with exit code: N.`) carries
   // the exit code; the output beside it does not.
   for (const note of notes) {
-    const code = exitCodeIn(note.body);
+    const code = footerExitCode(note.body);
     if (code !== undefined) return { text, error, code };
   }
   return { text, error };
@@ -555,7 +559,7 @@ function codeLoopEvent(s: KimiSession, e: Json, at: ToolAt): void {
         text || message || "",
         error || result.isError === true || result.is_error === true,
         at,
-        code ?? (message ? exitCodeIn(message) : undefined),
+        code ?? (message ? footerExitCode(message) : undefined),
       );
       break;
     }
@@ -624,7 +628,7 @@ function cliEvent(
         text,
         rv.is_error === true || out.error,
         at,
-        out.code ?? (message ? exitCodeIn(message) : undefined),
+        out.code ?? (message ? footerExitCode(message) : undefined),
       );
       break;
     }

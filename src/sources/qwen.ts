@@ -28,7 +28,11 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { exitCodeIn, type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  footerExitCode,
+  type ToolDialect,
+  ToolRecorder,
+} from "./_tool_records.ts";
 
 const HARNESS_ID = "qwen";
 
@@ -278,7 +282,7 @@ class ChatReader {
         const shell = DIALECT.shell.has(
           str(fr.name) ?? tools.toolOf(str(fr.id)) ?? "",
         );
-        const code = shell ? exitCodeIn(text) : undefined;
+        const code = shell ? footerExitCode(text) : undefined;
         tools.result(
           str(fr.id),
           text,
