@@ -28,11 +28,7 @@ import { readJsonDocument } from "./_json_doc.ts";
 import { segments } from "./_paths.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import {
-  footerExitCode,
-  type ToolDialect,
-  ToolRecorder,
-} from "./_tool_records.ts";
+import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 
 const HARNESS_ID = "qwen";
 
@@ -277,17 +273,13 @@ class ChatReader {
         if (!isObject(part) || !isObject(part.functionResponse)) continue;
         const fr = part.functionResponse;
         const { text, error } = responseText(fr.response);
-        // A shell command that ran and exited non-zero is a success to the
-        // tool (status and response say so); its `Exit Code:` footer is not.
-        const shell = DIALECT.shell.has(
-          str(fr.name) ?? tools.toolOf(str(fr.id)) ?? "",
-        );
-        const code = shell ? footerExitCode(text) : undefined;
+        // A shell command that exited non-zero is a success to the tool
+        // (status and response say so); the recorder reads its `Exit Code:`
+        // footer and calls it a failure.
         tools.result(
           str(fr.id),
           text,
-          error || status === "error" || status === "cancelled" ||
-            (code !== undefined && code !== 0),
+          error || status === "error" || status === "cancelled",
           { locator, time, flags },
           undefined,
           str(fr.name),
