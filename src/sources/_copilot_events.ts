@@ -425,8 +425,9 @@ class EventsReader {
 /**
  * Parses a Copilot event log (from `options.offset` when resuming): user and
  * assistant messages, tool calls as command/files/edit records, results as
- * tool-output (isError when `success` is false; a shell result's
- * `<exited with exit code N>` footer becomes the command's exit code),
+ * tool-output (isError when `success` is false or a command exited
+ * non-zero; a shell result's `<exited with exit code N>` footer becomes the
+ * command's exit code),
  * compaction, task and handoff summaries, sub-agent events (stamped `agentId`, or
  * `parentToolCallId` in older builds) as side chains, a detached run under
  * the session that spawned it, the latest
