@@ -66,12 +66,6 @@ const probeCache = new WeakMap<
 /** A word of a title. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Per connection and index version: each title word's sessions. */
-const titleWords = new WeakMap<
-  Database,
-  { version: number; words: Map<string, number[]> }
->();
-
 /**
  * Whether any record of a full-text table matches, whatever the filters:
  * the first match only.
@@ -257,13 +251,16 @@ export class Retriever {
     const bare = word.toLowerCase().replace(/s$/, "");
     // A title is what the conversation is about: searched with speech.
     if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
-    const words = this.#titleWords();
-    const sessions = new Set([
-      ...words.get(bare) ?? [],
-      ...words.get(`${bare}s`) ?? [],
-      ...words.get(`${bare}es`) ?? [],
-    ]);
-    if (sessions.size === 0) return [];
+    const forms = new Set([bare, `${bare}s`, `${bare}es`]);
+    const sessions: number[] = [];
+    for (const row of this.#titlesHolding(bare)) {
+      for (const w of row.title.toLowerCase().match(WORD) ?? []) {
+        if (!forms.has(w)) continue;
+        sessions.push(row.rowid);
+        break;
+      }
+    }
+    if (sessions.length === 0) return [];
     const first = this.#prepare(
       "SELECT min(rowid) AS id FROM records WHERE session = ? AND role IN ('user', 'assistant')",
     );
@@ -277,28 +274,22 @@ export class Retriever {
   }
 
   /**
-   * Each word of a title and the sessions whose title holds it, made once
-   * per connection until the index changes (`PRAGMA data_version`).
+   * The visible sessions' titles that may hold the word: SQLite narrows them
+   * by the word's text (a scan in C, no per-connection word map to build:
+   * that cost a one-shot search ~18 ms), the caller checks whole words.
+   * `lower()` folds ASCII only, so titles with the two characters whose
+   * lower case is ASCII (İ, the Kelvin sign) are kept for the caller too,
+   * and a word with other characters is looked for in every title.
    */
-  #titleWords(): Map<string, number[]> {
-    const version = (this.#prepare("PRAGMA data_version").get() as {
-      data_version: number;
-    }).data_version;
-    const cached = titleWords.get(this.#db);
-    if (cached && cached.version === version) return cached.words;
-    const words = new Map<string, number[]>();
-    const rows = this.#prepare(
-      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
-    ).all() as Array<{ rowid: number; title: string }>;
-    for (const row of rows) {
-      for (const w of new Set(row.title.toLowerCase().match(WORD) ?? [])) {
-        const list = words.get(w);
-        if (list) list.push(row.rowid);
-        else words.set(w, [row.rowid]);
-      }
-    }
-    titleWords.set(this.#db, { version, words });
-    return words;
+  #titlesHolding(bare: string): Array<{ rowid: number; title: string }> {
+    // deno-lint-ignore no-control-regex
+    return (/^[\x00-\x7f]*$/.test(bare)
+      ? this.#prepare(
+        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL AND (instr(lower(title), ?) > 0 OR instr(title, '\u0130') > 0 OR instr(title, '\u212a') > 0)",
+      ).all(bare)
+      : this.#prepare(
+        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
+      ).all()) as Array<{ rowid: number; title: string }>;
   }
 
   /** Whether any record (any role, any session) matches, per table. */
