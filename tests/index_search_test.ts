@@ -1259,14 +1259,21 @@ Deno.test("index and sources warn, without failing, when DEJA_EXCLUDE_HARNESSES 
 Deno.test("search() finds a session by a word only its given title holds", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-1111-4222-8333-944455556666";
-  const z = zooSession(id);
-  await writeZoo(
-    home,
-    `${id}.jsonl`,
-    z.said("user", "move the enclosure tables over") +
-      z.said("assistant", "Moved the enclosure tables.") +
-      z.line({ type: "custom-title", customTitle: "Otter migration" }),
-  );
+  const kelvin = "5b6c7d8e-1111-4222-8333-944455556667";
+  const titled = (sid: string, title: string) => {
+    const z = zooSession(sid);
+    return writeZoo(
+      home,
+      `${sid}.jsonl`,
+      z.said("user", "move the enclosure tables over") +
+        z.said("assistant", "Moved the enclosure tables.") +
+        z.line({ type: "custom-title", customTitle: title }),
+    );
+  };
+  await titled(id, "Otter migration");
+  // U+212A KELVIN SIGN lower-cases to an ASCII "k"; SQLite's lower()
+  // leaves it as it is.
+  await titled(kelvin, "\u212Aangaroo pens");
   await pass(home, indexPath);
   const db = openIndex(indexPath, { readOnly: true });
   try {
@@ -1278,35 +1285,13 @@ Deno.test("search() finds a session by a word only its given title holds", async
     equal(both.results[0]?.session.id, id);
     const none = await search(db, "otter", { now: NOW, project: "api" });
     equal(none.total, 0);
-    // The plural finds the singular title word, and a word no title holds
+    // The plural finds the singular title word; a word no title holds
     // finds nothing.
-    equal(
-      (await search(db, "otters", { now: NOW })).results[0]?.session.id,
-      id,
-    );
+    const plural = await search(db, "otters", { now: NOW });
+    equal(plural.results[0]?.session.id, id);
     equal((await search(db, "beaver", { now: NOW })).total, 0);
-  } finally {
-    db.close();
-  }
-});
-
-Deno.test("search() finds a title word written with a character whose lower case is ASCII", async () => {
-  const { home, indexPath } = await tempHome();
-  const id = "5b6c7d8e-1111-4222-8333-944455556667";
-  const z = zooSession(id);
-  await writeZoo(
-    home,
-    `${id}.jsonl`,
-    z.said("user", "move the enclosure tables over") +
-      // U+212A KELVIN SIGN lower-cases to an ASCII "k"; SQLite's lower()
-      // leaves it as it is.
-      z.line({ type: "custom-title", customTitle: "\u212Aangaroo pens" }),
-  );
-  await pass(home, indexPath);
-  const db = openIndex(indexPath, { readOnly: true });
-  try {
-    const found = await search(db, "kangaroo", { now: NOW });
-    equal(found.results[0]?.session.id, id);
+    const k = await search(db, "kangaroo", { now: NOW });
+    equal(k.results[0]?.session.id, kelvin);
   } finally {
     db.close();
   }
