@@ -161,8 +161,8 @@ export interface ClaudeTranscriptState {
   sideLines?: Record<string, string>;
   /** The message whose file paths were listed last, and those paths. */
   files?: { message: string; paths: string[] };
-  /** Where the title came from, once a title line set it. */
-  titleFrom?: "custom" | "ai";
+  /** Where the title came from, once a title or summary line set it. */
+  titleFrom?: "custom" | "ai" | "summary";
   /** Queued prompts recorded from one of their copies: text fingerprints. */
   queued?: string[];
   /** Todos already recorded from TodoWrite calls: text fingerprints. */
@@ -283,9 +283,10 @@ function readState(value: unknown): ClaudeTranscriptState {
     const v = str(value[key]);
     if (v !== undefined) state[key] = v;
   }
-  if (value.titleFrom === "custom" || value.titleFrom === "ai") {
-    state.titleFrom = value.titleFrom;
-  }
+  if (
+    value.titleFrom === "custom" || value.titleFrom === "ai" ||
+    value.titleFrom === "summary"
+  ) state.titleFrom = value.titleFrom;
   for (const key of ["queued", "todos", "lines"] as const) {
     const list = value[key];
     if (Array.isArray(list)) {
@@ -1164,10 +1165,7 @@ class TranscriptReader {
     if (summary !== undefined) {
       // The conversation a summary line named is this one after all.
       this.#summaries.delete(key);
-      this.builder.add("summary", summary.text, {
-        locator: { path: this.#path, ...summary.at },
-        ...this.#flags(false),
-      });
+      this.#summaryRecord(summary.text, { path: this.#path, ...summary.at });
     }
     return false;
   }
@@ -1183,7 +1181,7 @@ class TranscriptReader {
     const leaf = lineKey(str(obj.leafUuid));
     if (!text) return;
     if (leaf === undefined || this.#lines.has(leaf)) {
-      this.builder.add("summary", text, { locator, ...this.#flags(false) });
+      this.#summaryRecord(text, locator);
       return;
     }
     this.#summaries.set(leaf, {
@@ -1193,6 +1191,20 @@ class TranscriptReader {
     if (this.#summaries.size > MAX_PENDING_SUMMARIES) {
       this.#summaries.delete(this.#summaries.keys().next().value ?? "");
     }
+  }
+
+  /**
+   * Keeps a summary line of this session. It is also the title 1.x–2.0
+   * show for the session in `claude --resume` (the latest one), below a
+   * name the person gave it and 2.1's `ai-title`, above the first prompt.
+   */
+  #summaryRecord(text: string, locator: Locator) {
+    this.builder.add("summary", text, { locator, ...this.#flags(false) });
+    if (this.state.titleFrom === "custom" || this.state.titleFrom === "ai") {
+      return;
+    }
+    this.builder.setTitle(text);
+    this.state.titleFrom = "summary";
   }
 
   #flags(sidechain: boolean): { flags?: RecordFlags } {
@@ -2012,7 +2024,8 @@ export const claudeCode: Harness = {
   // 12: turns a rewind or an edited prompt abandoned are superseded.
   // 13: a refused or failed Edit/MultiEdit's edit records are superseded.
   // 14: side chains in a main transcript (1.0.x Task agents) are sub-agent sessions.
-  revision: 14,
+  // 15: a session's summary line (1.x–2.0's title in `claude --resume`) titles it.
+  revision: 15,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -2036,7 +2049,7 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the latest of its `summary` lines (1.x–2.0's title in `claude --resume`), else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
       "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:

@@ -1352,7 +1352,7 @@ Deno.test("parseClaudeTranscript() reads a large tool result from the session's 
   });
 });
 
-Deno.test("parseClaudeTranscript() titles a session by its custom title, else Claude's own, else the first prompt", async (t) => {
+Deno.test("parseClaudeTranscript() titles a session by its custom title, else Claude's own, else its summary line, else the first prompt", async (t) => {
   await t.step("2.1.29x sessions", async () => {
     const named = only(
       await parseClaudeTranscript(PATH_HERON, opts({ source: source21 })),
@@ -1393,6 +1393,45 @@ Deno.test("parseClaudeTranscript() titles a session by its custom title, else Cl
         "proj/s1.jsonl",
         userLine("deploy the thumbnails") + text,
       );
+      equal(only(await parseClaudeTranscript(path, opts())).title, expected);
+    });
+  }
+  // 1.x–2.0 title a session in `claude --resume` by its summary line.
+  const leaf = "0b7e8a3c-5d1f-4e2a-9c6b-7d8e9f0a1b2c";
+  const summary = (text: string, leafUuid = leaf) =>
+    line({ type: "summary", summary: text, leafUuid });
+  const asked = userLine("deploy the thumbnails", { uuid: leaf });
+  const summaryCases: Array<[string, string, string]> = [
+    [
+      "a summary line before the prompt it sums up",
+      summary("Thumbnail CDN deploy") + asked,
+      "Thumbnail CDN deploy",
+    ],
+    [
+      "the latest summary line",
+      asked + summary("Thumbnail deploy") + summary("Thumbnail CDN deploy"),
+      "Thumbnail CDN deploy",
+    ],
+    [
+      "Claude's title before a summary",
+      summary("Thumbnail CDN deploy") + asked +
+      title("ai-title", "Thumbnail deploy"),
+      "Thumbnail deploy",
+    ],
+    [
+      "a custom title before a summary",
+      title("custom-title", "Thumbs") + asked + summary("Thumbnail CDN deploy"),
+      "Thumbs",
+    ],
+    [
+      "not another session's summary",
+      asked + summary("Kafka lag", "9f9f9f9f-0000-4000-8000-000000000000"),
+      "deploy the thumbnails",
+    ],
+  ];
+  for (const [name, text, expected] of summaryCases) {
+    await t.step(name, async () => {
+      const path = await tempFile("proj/s1.jsonl", text);
       equal(only(await parseClaudeTranscript(path, opts())).title, expected);
     });
   }
