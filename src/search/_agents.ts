@@ -56,6 +56,14 @@ const AFTER =
  */
 const DETERMINER = /\b(?:the|a|an|our|my|your|their|this|that|its)\s+$/i;
 
+/**
+ * A part of an app or a library after a name makes the name the thing's
+ * ("copilot chat page in the ionic app", "gemini api calls", "claude sdk
+ * client"): the project built it; no agent did the work.
+ */
+const THING_AFTER =
+  /^(?:\s+(?:chat|code|cli))?\s+(?:page|screen|component|module|template|route|endpoint|service|api|sdk|client|integration|widget|button|icon)s?\b/i;
+
 /** What {@linkcode agentNamed} found. */
 export interface AgentMention {
   /** Harness ids the name stands for. */
@@ -92,6 +100,7 @@ export function agentNamed(query: string): AgentMention | undefined {
     if (
       /[\w/\\.-]$/.test(before) || /^(?:[/\\_]|\.\w|-(?!cli\b)\w)/i.test(after)
     ) continue;
+    if (THING_AFTER.test(after)) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
     const distinct = ownValue(DISTINCT, word);
     const ids = distinct && (cued || !DETERMINER.test(before))

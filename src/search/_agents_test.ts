@@ -52,6 +52,14 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ],
     ["the copilot chat about the login page", ["copilot-cli", "copilot-chat"]],
     ["cursor chat where we fixed the login", ["cursor"]],
+    [
+      "copilot chat page in the ionic app: angular can't bind to ngClass",
+      undefined,
+    ],
+    ["where did we add gemini api calls to the importer", undefined],
+    ["with claude sdk client retries", undefined],
+    ["codex cli run that hit the quota", ["codex"]],
+    ["what did claude code change in the page", ["claude-code"]],
   ];
   for (const [query, ids, rest] of cases) {
     await t.step(query, () => {
