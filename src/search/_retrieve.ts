@@ -67,6 +67,30 @@ const probeCache = new WeakMap<
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
+ * Per connection and index version: how often titles were looked in, and
+ * (from the second look) each title word's sessions.
+ */
+const titleLooks = new WeakMap<
+  Database,
+  { version: number; looks: number; words?: Map<string, number[]> }
+>();
+
+/** Each word of the titles and the sessions whose title holds it. */
+function titleWords(
+  rows: ReadonlyArray<{ rowid: number; title: string }>,
+): Map<string, number[]> {
+  const words = new Map<string, number[]>();
+  for (const row of rows) {
+    for (const w of new Set(row.title.toLowerCase().match(WORD) ?? [])) {
+      const list = words.get(w);
+      if (list) list.push(row.rowid);
+      else words.set(w, [row.rowid]);
+    }
+  }
+  return words;
+}
+
+/**
  * Whether any record of a full-text table matches, whatever the filters:
  * the first match only.
  *
@@ -251,15 +275,7 @@ export class Retriever {
     const bare = word.toLowerCase().replace(/s$/, "");
     // A title is what the conversation is about: searched with speech.
     if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
-    const forms = new Set([bare, `${bare}s`, `${bare}es`]);
-    const sessions: number[] = [];
-    for (const row of this.#titlesHolding(bare)) {
-      for (const w of row.title.toLowerCase().match(WORD) ?? []) {
-        if (!forms.has(w)) continue;
-        sessions.push(row.rowid);
-        break;
-      }
-    }
+    const sessions = this.#titledSessions(bare);
     if (sessions.length === 0) return [];
     const first = this.#prepare(
       "SELECT min(rowid) AS id FROM records WHERE session = ? AND role IN ('user', 'assistant')",
@@ -274,16 +290,37 @@ export class Retriever {
   }
 
   /**
-   * The visible sessions' titles that may hold the word: SQLite narrows them
-   * by the word's text (a scan in C, no per-connection word map to build:
-   * that cost a one-shot search ~18 ms), the caller checks whole words.
-   * `lower()` folds ASCII only, so titles with the two characters whose
-   * lower case is ASCII (İ, the Kelvin sign) are kept for the caller too,
-   * and a word with other characters is looked for in every title.
+   * The sessions whose title holds the word or its plural. A connection's
+   * first look scans the titles in SQLite (a one-shot search looks once);
+   * from its second, until the index changes, a map of every title word
+   * answers (a long-lived reader looks on most searches).
    */
-  #titlesHolding(bare: string): Array<{ rowid: number; title: string }> {
+  #titledSessions(bare: string): number[] {
+    const version = (this.#prepare("PRAGMA data_version").get() as {
+      data_version: number;
+    }).data_version;
+    let seen = titleLooks.get(this.#db);
+    if (!seen || seen.version !== version) {
+      seen = { version, looks: 0 };
+      titleLooks.set(this.#db, seen);
+    }
+    const words = ++seen.looks > 1
+      ? (seen.words ??= titleWords(this.#titles()))
+      : titleWords(this.#titles(bare));
+    const forms = [bare, `${bare}s`, `${bare}es`];
+    return [...new Set(forms.flatMap((f) => words.get(f) ?? []))];
+  }
+
+  /**
+   * The visible sessions' titles; given a word, only those that may hold
+   * it, narrowed by SQLite (the caller checks whole words). `lower()` folds
+   * ASCII only, so titles with the two characters whose lower case is ASCII
+   * (İ, the Kelvin sign) are kept too, and a word with other characters is
+   * looked for in every title.
+   */
+  #titles(bare?: string): Array<{ rowid: number; title: string }> {
     // deno-lint-ignore no-control-regex
-    return (/^[\x00-\x7f]*$/.test(bare)
+    return (bare !== undefined && /^[\x00-\x7f]*$/.test(bare)
       ? this.#prepare(
         "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL AND (instr(lower(title), ?) > 0 OR instr(title, '\u0130') > 0 OR instr(title, '\u212a') > 0)",
       ).all(bare)

@@ -1,0 +1,54 @@
+import { deepEqual } from "node:assert/strict";
+import { openIndex, recordRowid } from "../index/schema.ts";
+import { Retriever } from "./_retrieve.ts";
+
+Deno.test("Retriever.titled() finds a title word on a connection's first look (a scan) and its later ones (a map)", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  const session = write.prepare(
+    "INSERT INTO sessions (rowid, harness, id, path, kind, title, hidden) VALUES (?, 'claude-code', ?, ?, 'jsonl', ?, ?)",
+  );
+  const record = write.prepare(
+    "INSERT INTO records (rowid, session, seq, role, body) VALUES (?, ?, 0, 'user', 'hello')",
+  );
+  const titles: Array<[number, string, number]> = [
+    [1, "Otter migration", 0],
+    // U+212A KELVIN SIGN lower-cases to an ASCII "k"; SQLite's lower()
+    // leaves it as it is.
+    [2, "\u212Aangaroo pens", 0],
+    [3, "Kangaroo feeding (hidden)", 1],
+    // JavaScript lower-cases "İ" to "i" and a combining dot, which ends
+    // the word "taksi"; SQLite leaves it as it is.
+    [4, "TAKSİ kangaroos", 0],
+  ];
+  const ids = new Map<number, number>();
+  for (const [rowid, title, hidden] of titles) {
+    session.run(rowid, `s${rowid}`, `/p/s${rowid}.jsonl`, title, hidden);
+    ids.set(rowid, recordRowid(rowid, 0, "user"));
+    record.run(ids.get(rowid)!, rowid);
+  }
+  write.close();
+  try {
+    for (const word of ["kangaroo", "otters", "taksi", "wombat"]) {
+      const read = openIndex(path, { readOnly: true });
+      try {
+        const r = new Retriever(read, ["user", "assistant"], {});
+        const first = r.titled(word);
+        const again = r.titled(word);
+        const expected = {
+          kangaroo: [ids.get(4)!, ids.get(2)!],
+          otters: [ids.get(1)!],
+          taksi: [ids.get(4)!],
+          wombat: [],
+        }[word];
+        deepEqual(first, expected, `${word}, first look`);
+        deepEqual(again, expected, `${word}, later look`);
+      } finally {
+        read.close();
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
