@@ -21,7 +21,14 @@ import { DB_OPTION, openStore } from "./_memory_args.ts";
 const FORMATS = ["tool-log"];
 
 async function* texts(path: string): AsyncGenerator<string> {
-  for await (const line of readLines(path)) yield line.text;
+  try {
+    for await (const line of readLines(path)) yield line.text;
+  } catch (err) {
+    // "Not zstd data" alone does not say which of the files it was.
+    throw new Error(`Cannot import "${path}": ${messageOf(err)}`, {
+      cause: err,
+    });
+  }
 }
 
 /** Refuses a path that is no readable file, as config-import does. */

@@ -51,7 +51,8 @@ records". Accepted notes kept with deja remember that hold the query's words
 come first (under "notes" in --json); proposed ones (an agent's, not yet
 accepted) are only counted ("proposedNotes"). --role searches only the
 roles named. A question naming an agent ("what did codex change in the
-parser?") puts that agent's sessions first.
+parser?") puts that agent's sessions first. A query holds at most 8192
+characters, as over MCP.
 
 Options:
   --harness ID     Only this harness (repeatable, or a,b)
@@ -86,6 +87,13 @@ Examples:
   async run(args, io) {
     const query = args.positionals.join(" ").trim();
     if (!query) throw new UsageError("search needs at least one word");
+    // --json echoes the query in each ladder step: a pasted log came back
+    // nine times over.
+    if (query.length > MAX_QUERY_CHARS) {
+      throw new UsageError(
+        `The query is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}: search for a distinctive line of it`,
+      );
+    }
     const options: SearchOptions = { now: io.now() };
     const harnesses = harnessesFlag(args);
     if (harnesses.length) options.harnesses = harnesses;
@@ -218,6 +226,9 @@ function sessionFilter(value: string, options: SearchOptions): void {
 }
 
 /** Notes shown above the sessions, at most. */
+/** The longest query searched, the MCP tool's limit too. */
+const MAX_QUERY_CHARS = 8192;
+
 const NOTES_SHOWN = 5;
 
 async function printNotes(

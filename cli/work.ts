@@ -295,6 +295,12 @@ Options:
   run(args, io) {
     const session = args.positionals[0];
     const named = stringFlag(args, "to");
+    // `--to "$UNSET"` is a forgotten value, not a harness named "".
+    if (named !== undefined && named.trim() === "") {
+      throw new UsageError(
+        `--to "${named}" names no agent: leave it out, or name one (claude-code, codex, gemini, ...)`,
+      );
+    }
     // An agent deja does not know would be addressed in the packet as typed.
     const to = named === undefined ? undefined : knownHarness(named);
     const project = projectOf(args, io);

@@ -132,6 +132,27 @@ Deno.test("an empty filter (--role, --harness, --project, --session, --since) is
   }
 });
 
+Deno.test("search refuses a query over 8192 characters (as MCP does) before it is echoed into --json", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  const io = captureIo({ env, now: 0 });
+  const code = await run(["search", "q".repeat(100_000), "--json"], io, {
+    keepPermissions: true,
+  });
+  equal(code, 64, io.err());
+  equal(io.out(), "");
+  ok(
+    io.err().startsWith(
+      "error: The query is 100000 characters; the limit is 8192",
+    ),
+    io.err(),
+  );
+  ok(io.err().includes("Usage: deja search"), io.err());
+  ok(io.err().length < 10_000, "the query is not echoed back");
+});
+
 Deno.test("a stray argument to a command that takes none is a usage error, not a whole pass", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");

@@ -752,6 +752,25 @@ Deno.test("import names a file it cannot read before it opens or writes the memo
   }
 });
 
+Deno.test("import names the .zst file that is not zstd data", async () => {
+  const dir = await Deno.makeTempDir();
+  const bad = join(dir, "history.jsonl.zst");
+  await Deno.writeTextFile(bad, "plain text, not zstd\n");
+  const r = await deja([
+    "import",
+    "--format",
+    "tool-log",
+    bad,
+    "--db",
+    join(dir, "agent.db"),
+  ]);
+  equal(r.code, 1, r.err);
+  equal(
+    r.err,
+    `error: Cannot import "${bad}": Not zstd data (no zstd frame at its start)\n`,
+  );
+});
+
 /** `setpriv` drops root's right to write any file, so a mode bit binds root too. */
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
   try {

@@ -369,6 +369,24 @@ Deno.test("createApp() with a token reviews but applies only with --allow-apply"
       equal(r.status, 400);
       match(String(r.body.detail), /actor comes from the server/);
     });
+    await t.step(
+      "a version past 2^53 is malformed (400), not a lost race (409)",
+      async () => {
+        for (const version of [1e20, -1, 1.5]) {
+          const r = await call(app, "POST", "/api/loop/review", {
+            body: {
+              hash: rec.hash,
+              decision: "approve",
+              because: "checked",
+              version,
+            },
+            token: TOKEN,
+          });
+          isProblem(r.body, 400, "SRV-E006");
+          match(String(r.body.detail), /"version" must be a whole number/);
+        }
+      },
+    );
     await t.step("a reason is mandatory", async () => {
       const r = await call(app, "POST", "/api/loop/review", {
         body: { hash: rec.hash, decision: "approve", because: "  " },

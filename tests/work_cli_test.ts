@@ -134,6 +134,13 @@ Deno.test("deja handoff --to addresses the packet", async () => {
   ok(bad.err.includes('Unknown harness "nope"'), bad.err);
 });
 
+Deno.test("deja handoff --to '' names the empty value, not an unknown harness", async () => {
+  const r = await deja(["handoff", "--to", ""], "/home/dev/src/infra");
+  equal(r.code, 64, r.out);
+  ok(r.err.startsWith('error: --to "" names no agent: leave it out'), r.err);
+  ok(r.err.includes("Usage: deja handoff"), r.err);
+});
+
 Deno.test("deja last lists recent sessions with resume commands", async () => {
   const r = await deja(["last", "3"]);
   equal(r.out.match(/^\d+\. /gm)?.length, 3);
@@ -154,6 +161,20 @@ Deno.test("deja last refuses a count and a --limit that disagree", async () => {
   const agreeing = await deja(["last", "2", "--limit", "2"]);
   equal(agreeing.out.match(/^\d+\. /gm)?.length, 2, agreeing.err);
   equal((await deja(["last", "--limit", "0"])).code, 64);
+});
+
+Deno.test("deja last with a count past 2^53 lists every session, not 'datatype mismatch'", async () => {
+  for (
+    const argv of [
+      ["last", "99999999999999999999"],
+      ["last", "--limit", "1e30", "--json"],
+    ]
+  ) {
+    const r = await deja(argv);
+    equal(r.code, 0, r.err);
+    equal(r.err, "");
+    ok(r.out.length > 0);
+  }
 });
 
 Deno.test("work verbs say so when nothing is indexed", async () => {

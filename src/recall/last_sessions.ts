@@ -53,7 +53,12 @@ export function lastSessions(
     } ORDER BY updated DESC, id LIMIT ?`,
   ).all(
     ...params,
-    Math.max(0, Math.floor(n)) + (options.exclude?.size ?? 0),
+    // SQLite binds a number past 2^53 as a REAL, which LIMIT refuses
+    // ("datatype mismatch"): `deja last 99999999999999999999` means "all".
+    Math.min(
+      Number.MAX_SAFE_INTEGER,
+      Math.max(0, Math.floor(n)) + (options.exclude?.size ?? 0),
+    ),
   ) as unknown as SessionRow[];
   return rows.filter((r) => !isExcluded(r, options.exclude)).slice(0, n).map(
     sessionInfoOf,

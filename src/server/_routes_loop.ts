@@ -85,8 +85,13 @@ function resolveRec(
 function versionOf(body: Record<string, unknown>): number | undefined {
   const v = body.version;
   if (v === undefined) return undefined;
-  if (!Number.isInteger(v) || (v as number) < 0) {
-    throw new DejaError("SRV-E006", '"version" must be a whole number');
+  // Past 2^53 a number is no exact version: it came back as a 409 "changed
+  // since version 100000000000000000000".
+  if (!Number.isSafeInteger(v) || (v as number) < 0) {
+    throw new DejaError(
+      "SRV-E006",
+      `"version" must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
+    );
   }
   return v as number;
 }
