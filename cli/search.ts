@@ -225,10 +225,10 @@ function sessionFilter(value: string, options: SearchOptions): void {
   options.session = value.slice(colon + 1);
 }
 
-/** Notes shown above the sessions, at most. */
 /** The longest query searched, the MCP tool's limit too. */
 const MAX_QUERY_CHARS = 8192;
 
+/** Notes shown above the sessions, at most. */
 const NOTES_SHOWN = 5;
 
 async function printNotes(
@@ -316,7 +316,12 @@ function printLadder(io: Io, result: SearchResult): void {
       io.stdout.write(`  (dropped: ${r.dropped.join(", ")})`);
     }
     if (r.overBudget.length) {
-      io.stdout.write(`  (over budget: ${r.overBudget.join(", ")})`);
+      const more = (r.overBudgetCount ?? 0) - r.overBudget.length;
+      io.stdout.write(
+        `  (over budget: ${r.overBudget.join(", ")}${
+          more > 0 ? ` and ${more} more` : ""
+        })`,
+      );
     }
     io.stdout.write("\n");
     if (r.notMeant) {

@@ -230,8 +230,10 @@ export interface QueryReading {
   terms: string[];
   /** Stop words dropped. */
   dropped: string[];
-  /** Terms past the budget. */
+  /** Terms past the budget, the first 20 (a pasted log has thousands). */
   overBudget: string[];
+  /** How many terms were past the budget, when more than are listed. */
+  overBudgetCount?: number;
   /** A time window said in words. */
   time?: { from: string; to: string; phrase: string };
   /** A clause naming what is not meant (", not the long one"), not searched. */
@@ -761,6 +763,9 @@ function distinctTop(
   return { top, rows, copies };
 }
 
+/** Over-budget terms a reading lists, at most. */
+const OVER_BUDGET_SHOWN = 20;
+
 /** Reads a record once per search, however many signals and snippets ask. */
 export type RecordReader =
   & ((
@@ -802,8 +807,11 @@ function readingOf(q: UnderstoodQuery): QueryReading {
         : t.text
     ),
     dropped: q.dropped,
-    overBudget: q.overBudget,
+    overBudget: q.overBudget.slice(0, OVER_BUDGET_SHOWN),
   };
+  if (q.overBudget.length > OVER_BUDGET_SHOWN) {
+    out.overBudgetCount = q.overBudget.length;
+  }
   if (q.notMeant) out.notMeant = q.notMeant;
   if (q.time) {
     out.time = {

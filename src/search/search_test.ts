@@ -1145,3 +1145,21 @@ Deno.test("search() with regex keeps its page and snippet limits across batches"
     );
   });
 });
+
+Deno.test("a long query's reading lists 20 over-budget terms and counts the rest", async () => {
+  const home = await Deno.makeTempDir();
+  const db = openIndex(`${home}/index.db`);
+  try {
+    const log = Array.from({ length: 300 }, (_, i) => `worker${i} batch${i}`)
+      .join("\n");
+    const found = await search(db, `${log}\nwhy did the deploy fail?`, {
+      now: 0,
+      explain: true,
+    });
+    equal(found.reading?.ask, "why did the deploy fail?");
+    equal(found.reading?.overBudget.length, 20);
+    ok((found.reading?.overBudgetCount ?? 0) > 500);
+  } finally {
+    db.close();
+  }
+});
