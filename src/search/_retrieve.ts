@@ -395,14 +395,18 @@ export class Retriever {
     return `temp.${name}`;
   }
 
-  /** Indexed terms (stems) in [lo, hi), with their record counts. */
+  /**
+   * Indexed terms (stems) in [lo, hi), with their record counts, from the
+   * tables given (default: those searched).
+   */
   vocabRange(
     lo: string,
     hi: string,
     limit: number,
+    tables: readonly FtsTable[] = this.#tables,
   ): Array<{ term: string; doc: number }> {
     const out: Array<{ term: string; doc: number }> = [];
-    for (const table of this.#tables) {
+    for (const table of tables) {
       const name = this.#ensureVocab(table);
       out.push(
         ...(this.#prepare(
@@ -480,18 +484,24 @@ export class Retriever {
         ) best = { term, distance: d, doc };
       }
     };
-    let near = 0;
-    for (const p of prefixes) {
-      const rows = this.vocabRange(p, `${p}\uffff`, 5000);
-      near += rows.length;
-      consider(rows);
-    }
-    // A slip in the second letter makes a first pair the index seldom
-    // starts a word with: only then scan every word of the first letter,
-    // the costly part of a question's ladder (a hook pays it per prompt).
-    if (!best && near < 50) {
-      const first = word[0]!;
-      consider(this.vocabRange(first, `${first}\uffff`, 20000));
+    // Listing terms walks each one's postings (fts5vocab counts them), so
+    // the vocabulary people say is looked in first; what only tools printed
+    // (far more terms) only when it holds no close word.
+    for (const table of this.#tables) {
+      let near = 0;
+      for (const p of prefixes) {
+        const rows = this.vocabRange(p, `${p}\uffff`, 5000, [table]);
+        near += rows.length;
+        consider(rows);
+      }
+      // A slip in the second letter makes a first pair the index seldom
+      // starts a word with: only then scan every word of the first letter,
+      // the costly part of a question's ladder (a hook pays it per prompt).
+      if (!best && near < 50) {
+        const first = word[0]!;
+        consider(this.vocabRange(first, `${first}\uffff`, 20000, [table]));
+      }
+      if (best) break;
     }
     return best ? { term: best.term, distance: best.distance } : undefined;
   }
