@@ -52,3 +52,28 @@ Deno.test("Retriever.titled() finds a title word on a connection's first look (a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Retriever.suggest() corrects a word people said, and one only a tool printed", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
+    recordRowid(1, 0, "user"),
+    "move the kangaroo enclosure",
+  );
+  write.prepare("INSERT INTO fts_work (rowid, text) VALUES (?, ?)").run(
+    recordRowid(1, 1, "tool-output"),
+    "zeppelin hangar doors jammed",
+  );
+  write.close();
+  const read = openIndex(path, { readOnly: true });
+  try {
+    const r = new Retriever(read, ["user", "assistant", "tool-output"], {});
+    deepEqual(r.suggest("kangarro"), { term: "kangaroo", distance: 1 });
+    deepEqual(r.suggest("zepellin"), { term: "zeppelin", distance: 2 });
+    deepEqual(r.suggest("wombats"), undefined);
+  } finally {
+    read.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
