@@ -2168,3 +2168,75 @@ Deno.test("parseClaudeTranscript() reads 2.1's flagged Stop hook feedback, syste
     ],
   );
 });
+
+Deno.test("parseClaudeTranscript() keeps the advisor's advice (a server tool's result in an assistant line) as its output", async () => {
+  const assistant = (id: string, content: unknown[], at: string): string =>
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      timestamp: `2026-11-02T10:00:${at}Z`,
+      uuid: crypto.randomUUID(),
+      message: { id, role: "assistant", content },
+    });
+  const text = [
+    userLine("should the otter cache be write-through?"),
+    assistant("msg_a", [
+      { type: "server_tool_use", id: "srvtoolu_1", name: "advisor", input: {} },
+    ], "01"),
+    assistant("msg_a", [{
+      type: "advisor_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: {
+        type: "advisor_result",
+        text: "Write-back loses data on crash; go write-through.",
+      },
+    }], "02"),
+    // The same block streamed again is read once.
+    assistant("msg_a", [{
+      type: "advisor_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: {
+        type: "advisor_result",
+        text: "Write-back loses data on crash; go write-through.",
+      },
+    }], "02"),
+    assistant("msg_a", [{ type: "text", text: "Going write-through." }], "03"),
+    assistant("msg_b", [
+      { type: "server_tool_use", id: "srvtoolu_2", name: "advisor", input: {} },
+      {
+        type: "advisor_tool_result",
+        tool_use_id: "srvtoolu_2",
+        content: { type: "advisor_redacted_result", encrypted_content: "EqQ" },
+      },
+      {
+        type: "advisor_tool_result",
+        tool_use_id: "srvtoolu_3",
+        content: {
+          type: "advisor_tool_result_error",
+          error_code: "overloaded",
+        },
+      },
+    ], "04"),
+  ].join("");
+  const path = await tempFile("proj/claude-advisor.jsonl", text);
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.tool, r.flags?.isError]),
+    [
+      [
+        "user",
+        "should the otter cache be write-through?",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "Write-back loses data on crash; go write-through.",
+        "advisor",
+        undefined,
+      ],
+      ["assistant", "Going write-through.", undefined, undefined],
+      ["tool-output", "overloaded", "advisor", true],
+    ],
+  );
+});
