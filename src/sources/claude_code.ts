@@ -649,6 +649,20 @@ function speech(text: string): string {
   return cleanSpeech(text);
 }
 
+/** How Claude Code introduces what a Stop hook printed when it blocked. */
+const STOP_HOOK_FEEDBACK = "Stop hook feedback:";
+
+/**
+ * Attachments (2.1) of a file the person @-mentioned in a prompt, by the
+ * `filename` (its full path) they name: its text read in, its text already
+ * read, or a large PDF referred to.
+ */
+const MENTION_ATTACHMENTS = new Set([
+  "file",
+  "already_read_file",
+  "pdf_reference",
+]);
+
 /** How a message from another agent of the team is introduced. */
 const PEER_MESSAGE = "Another Claude session sent a message:";
 
@@ -714,11 +728,11 @@ function harnessTurn(
       tool: "teammate-message",
     };
   }
-  if (head.startsWith("Stop hook feedback:")) {
+  if (head.startsWith(STOP_HOOK_FEEDBACK)) {
     // A Stop hook sent the agent back to work: what it printed, not speech.
     return {
       role: "tool-output",
-      text: head.slice("Stop hook feedback:".length),
+      text: head.slice(STOP_HOOK_FEEDBACK.length),
       tool: "hook",
     };
   }
@@ -1111,19 +1125,39 @@ class TranscriptReader {
    */
   #attachment(obj: Json, base: Locator): void {
     const attachment = obj.attachment;
-    if (!isObject(attachment) || attachment.type !== "queued_command") return;
+    if (!isObject(attachment)) return;
+    const mentioned = MENTION_ATTACHMENTS.has(String(attachment.type))
+      ? str(attachment.filename)
+      : undefined;
+    if (!mentioned && attachment.type !== "queued_command") return;
     const mode = attachment.commandMode ?? "prompt";
-    if (mode !== "prompt" && mode !== "task-notification") return;
+    if (!mentioned && mode !== "prompt" && mode !== "task-notification") {
+      return;
+    }
     const sidechain = obj.isSidechain === true;
     if (sidechain && !this.#subagentFile && !this.#includeSubagents) return;
     this.#identify(obj);
     const uuid = str(obj.uuid);
     if (this.#replayed(uuid)) return;
+    const locator = uuid ? { ...base, recordId: uuid } : base;
+    const time = parseTime(obj.timestamp);
+    if (mentioned) {
+      // A file the person @-mentioned, read for the agent with their prompt.
+      this.builder.add("files", mentioned, {
+        locator,
+        time,
+        tool: "mention",
+        ...this.#flags(sidechain),
+      });
+      return;
+    }
     this.#queuedPrompt(
       textBlocks(attachment.prompt, "\n\n"),
-      uuid ? { ...base, recordId: uuid } : base,
-      parseTime(obj.timestamp),
+      locator,
+      time,
       this.#flags(sidechain),
+      // One the harness queued itself (`isMeta`) is no one's words.
+      attachment.isMeta !== true,
     );
   }
 
@@ -1137,6 +1171,7 @@ class TranscriptReader {
     locator: Locator,
     time: number | undefined,
     flags: { flags?: RecordFlags },
+    spoken = true,
   ): void {
     const said = text.trim();
     if (!said || /^\/[\w:.-]+$/.test(said)) return;
@@ -1146,9 +1181,10 @@ class TranscriptReader {
       this.#queued.splice(at, 1);
       return;
     }
+    // A prompt no one spoke still waits for its other copy, to drop it too.
     this.#queued.push(key);
     if (this.#queued.length > MAX_QUEUED) this.#queued.shift();
-    this.#said(said, locator, time, flags);
+    if (spoken) this.#said(said, locator, time, flags);
   }
 
   /**
@@ -1273,7 +1309,14 @@ class TranscriptReader {
     if (type === "user") {
       // Text the harness wrote in the person's voice (`isSynthetic` in
       // some 2.x builds).
-      if (obj.isMeta === true || obj.isSynthetic === true) return;
+      if (obj.isMeta === true || obj.isSynthetic === true) {
+        // 2.1 flags a Stop hook's feedback too: still what the hook printed.
+        const text = textBlocks(content, "\n\n");
+        if (text.trimStart().startsWith(STOP_HOOK_FEEDBACK)) {
+          this.#said(text, locator, time, flags);
+        }
+        return;
+      }
       if (obj.isCompactSummary === true) {
         this.builder.add("summary", speech(textBlocks(content, "\n\n")), {
           locator,
@@ -1537,9 +1580,45 @@ class TranscriptReader {
         if (id && streamed?.repeats(`tool:${fingerprint(id)}`)) continue;
         flush();
         this.#toolUse(block, messageId, locator, time, flags);
+      } else if (block.type === "advisor_tool_result") {
+        const id = str(block.tool_use_id) ?? "";
+        if (streamed?.repeats(`advisor:${fingerprint(id)}`)) continue;
+        flush();
+        this.#advisorResult(block.content, locator, time, flags);
       }
     }
     flush();
+  }
+
+  /**
+   * What the advisor (a server tool the model consults, 2.1) answered, in
+   * the assistant's own line: its advice, or the error it failed with, as
+   * its output. A redacted answer says nothing readable.
+   */
+  #advisorResult(
+    content: unknown,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): void {
+    if (!isObject(content)) return;
+    const advice = content.type === "advisor_result"
+      ? str(content.text)
+      : undefined;
+    const error = content.type === "advisor_tool_result_error" ||
+        content.type === "advisor_error"
+      ? str(content.error_code) ?? "error"
+      : undefined;
+    const text = advice ?? error;
+    if (!text?.trim()) return;
+    this.builder.add("tool-output", text, {
+      locator,
+      time,
+      tool: "advisor",
+      ...(error === undefined
+        ? flags
+        : { flags: { ...flags.flags, isError: true } }),
+    });
   }
 
   /**
@@ -2025,7 +2104,9 @@ export const claudeCode: Harness = {
   // 13: a refused or failed Edit/MultiEdit's edit records are superseded.
   // 14: side chains in a main transcript (1.0.x Task agents) are sub-agent sessions.
   // 15: a session's summary line (1.x–2.0's title in `claude --resume`) titles it.
-  revision: 15,
+  // 16: 2.1's `isMeta` Stop hook feedback is kept as hook output (it was dropped), a prompt the harness queued itself (`queued_command` with `isMeta`) is no one's words, and @-mentioned files (`file`, `already_read_file`, `pdf_reference` attachments) are files records.
+  // 17: the advisor's answer (`advisor_tool_result` in an assistant line) is tool-output (tool `advisor`; an error flagged), it was dropped.
+  revision: 17,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -2049,9 +2130,9 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit, edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the latest of its `summary` lines (1.x–2.0's title in `claude --resume`), else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit and for the files a person @-mentioned in a prompt (2.1's `file`, `already_read_file` and `pdf_reference` attachments, by their `filename`; tool `mention`), edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`, also where 2.1 flags it `isMeta`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), the advisor's answer (2.1's `advisor_tool_result` block in an assistant line: its advice, or its error code flagged isError) as tool-output (tool `advisor`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the latest of its `summary` lines (1.x–2.0's title in `claude --resume`), else the first prompt, history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, `isMeta` and `isSynthetic` lines, a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`) and queued `!` commands, other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
+      "thinking and image blocks, a redacted advisor answer and the advisor call itself (`server_tool_use`, no input), `isMeta` and `isSynthetic` lines (but a Stop hook's feedback), a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`), queued `!` commands and prompts the harness queued itself (a `queued_command` flagged `isMeta`), other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks), fixtures/claude-rewind (a synthetic 2.1.7x session with an edited prompt, a `/rewind` after a compaction, parallel tool calls and a side chain; shapes from the real samples' parallel-call and compaction lines and public notes on rewinds) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },

@@ -2072,3 +2072,171 @@ Deno.test("parseClaudeTranscript() does not claim a refused or failed Edit chang
     });
   }
 });
+
+Deno.test("parseClaudeTranscript() reads 2.1's flagged Stop hook feedback, system-queued prompts and @-mentioned files as what they are", async () => {
+  const attachment = (
+    attachment: Record<string, unknown>,
+    at: string,
+  ): string =>
+    line({
+      type: "attachment",
+      sessionId: "s1",
+      cwd: "/home/a/proj",
+      timestamp: `2026-11-02T10:00:${at}Z`,
+      uuid: crypto.randomUUID(),
+      attachment,
+    });
+  const text = [
+    userLine("why does @src/clock.ts drift, see @docs/clock-spec.pdf"),
+    // The files the person @-mentioned, read for the agent.
+    attachment({
+      type: "file",
+      filename: "/home/a/proj/src/clock.ts",
+      content: {
+        type: "text",
+        file: { filePath: "/home/a/proj/src/clock.ts", content: "tick()" },
+      },
+      displayPath: "src/clock.ts",
+    }, "01"),
+    attachment({
+      type: "pdf_reference",
+      filename: "/home/a/proj/docs/clock-spec.pdf",
+      pageCount: 40,
+      fileSize: 120000,
+      displayPath: "docs/clock-spec.pdf",
+    }, "02"),
+    // Harness reminders name no file anyone pointed at.
+    attachment({
+      type: "plan_mode",
+      reminderType: "full",
+      planFilePath: "/home/a/.claude/plans/p.md",
+      planExists: false,
+    }, "03"),
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      timestamp: "2026-11-02T10:00:04Z",
+      uuid: crypto.randomUUID(),
+      message: {
+        id: "msg_1",
+        role: "assistant",
+        content: [{ type: "text", text: "The tick rounds down." }],
+      },
+    }),
+    // 2.1 flags the Stop hook's feedback `isMeta`: still what it printed.
+    userLine(
+      "Stop hook feedback:\n[~/.claude/hooks/verify.sh]: 2 clock tests fail",
+      {
+        isMeta: true,
+        timestamp: "2026-11-02T10:00:05Z",
+      },
+    ),
+    // A prompt the harness queued itself (a scheduled one) is no one's words;
+    // one the person typed is.
+    attachment({
+      type: "queued_command",
+      prompt: "check whether the nightly clock job passed",
+      commandMode: "prompt",
+      isMeta: true,
+    }, "06"),
+    attachment({
+      type: "queued_command",
+      prompt: "also keep the leap-second path",
+      commandMode: "prompt",
+      origin: { kind: "human" },
+    }, "07"),
+  ].join("");
+  const path = await tempFile("proj/claude-2-1-attachments.jsonl", text);
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.tool]),
+    [
+      [
+        "user",
+        "why does @src/clock.ts drift, see @docs/clock-spec.pdf",
+        undefined,
+      ],
+      ["files", "/home/a/proj/src/clock.ts", "mention"],
+      ["files", "/home/a/proj/docs/clock-spec.pdf", "mention"],
+      ["assistant", "The tick rounds down.", undefined],
+      [
+        "tool-output",
+        "[~/.claude/hooks/verify.sh]: 2 clock tests fail",
+        "hook",
+      ],
+      ["user", "also keep the leap-second path", undefined],
+    ],
+  );
+});
+
+Deno.test("parseClaudeTranscript() keeps the advisor's advice (a server tool's result in an assistant line) as its output", async () => {
+  const assistant = (id: string, content: unknown[], at: string): string =>
+    line({
+      type: "assistant",
+      sessionId: "s1",
+      timestamp: `2026-11-02T10:00:${at}Z`,
+      uuid: crypto.randomUUID(),
+      message: { id, role: "assistant", content },
+    });
+  const text = [
+    userLine("should the otter cache be write-through?"),
+    assistant("msg_a", [
+      { type: "server_tool_use", id: "srvtoolu_1", name: "advisor", input: {} },
+    ], "01"),
+    assistant("msg_a", [{
+      type: "advisor_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: {
+        type: "advisor_result",
+        text: "Write-back loses data on crash; go write-through.",
+      },
+    }], "02"),
+    // The same block streamed again is read once.
+    assistant("msg_a", [{
+      type: "advisor_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: {
+        type: "advisor_result",
+        text: "Write-back loses data on crash; go write-through.",
+      },
+    }], "02"),
+    assistant("msg_a", [{ type: "text", text: "Going write-through." }], "03"),
+    assistant("msg_b", [
+      { type: "server_tool_use", id: "srvtoolu_2", name: "advisor", input: {} },
+      {
+        type: "advisor_tool_result",
+        tool_use_id: "srvtoolu_2",
+        content: { type: "advisor_redacted_result", encrypted_content: "EqQ" },
+      },
+      {
+        type: "advisor_tool_result",
+        tool_use_id: "srvtoolu_3",
+        content: {
+          type: "advisor_tool_result_error",
+          error_code: "overloaded",
+        },
+      },
+    ], "04"),
+  ].join("");
+  const path = await tempFile("proj/claude-advisor.jsonl", text);
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(
+    s.records.map((r) => [r.role, r.text, r.tool, r.flags?.isError]),
+    [
+      [
+        "user",
+        "should the otter cache be write-through?",
+        undefined,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "Write-back loses data on crash; go write-through.",
+        "advisor",
+        undefined,
+      ],
+      ["assistant", "Going write-through.", undefined, undefined],
+      ["tool-output", "overloaded", "advisor", true],
+    ],
+  );
+});

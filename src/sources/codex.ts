@@ -564,6 +564,37 @@ function spawnedBy(payload: Json): string | undefined {
   return subagent ? str(payload.parent_thread_id) : undefined;
 }
 
+/** A message between agents: who wrote it, to whom, and what it says. */
+interface AgentMessage {
+  author: string | undefined;
+  recipient: string | undefined;
+  content: string;
+}
+
+/**
+ * A message between agents that Codex wrote as an assistant message whose
+ * one text part is the serialized message (`InterAgentCommunication`:
+ * `author`, `recipient`, `content`, `trigger_turn`), else undefined. An
+ * encrypted one has no readable content (""), and is read as nothing.
+ */
+function serializedAgentMessage(content: unknown): AgentMessage | undefined {
+  if (!Array.isArray(content) || content.length !== 1) return undefined;
+  const part = content[0];
+  const text = isObject(part) ? str(part.text)?.trim() : undefined;
+  if (!text?.startsWith("{") || !text.includes('"recipient"')) return undefined;
+  const value = parseJson(text);
+  if (
+    !isObject(value) || typeof value.author !== "string" ||
+    typeof value.recipient !== "string" || typeof value.content !== "string" ||
+    typeof value.trigger_turn !== "boolean"
+  ) return undefined;
+  return {
+    author: value.author,
+    recipient: value.recipient,
+    content: value.content,
+  };
+}
+
 /** The session id a rollout's file name implies. */
 function idFromFileName(path: string): string {
   const name = baseName(path);
@@ -1093,6 +1124,26 @@ class RolloutParser {
     );
   }
 
+  /**
+   * A message between agents written as a response item (`agent_message`,
+   * or an assistant message holding the serialized message): read as an
+   * `inter_agent_communication` line is, unless it repeats the message just
+   * read (both forms of one message).
+   */
+  #agentMessage(
+    message: AgentMessage,
+    time: number | undefined,
+    locator: Locator,
+  ) {
+    const text = cleanSpeech(message.content);
+    if (text.length === 0) return;
+    if (speechKey("assistant", text) === this.#lastSpeech) return;
+    const payload: Json = { content: message.content };
+    if (message.author !== undefined) payload.author = message.author;
+    if (message.recipient !== undefined) payload.recipient = message.recipient;
+    this.#interAgent(payload, time, locator);
+  }
+
   #summary(text: string | undefined, time: number | undefined, loc: Locator) {
     if (!text) return;
     const key = fingerprint(text);
@@ -1107,7 +1158,9 @@ class RolloutParser {
         const text = contentText(payload.content) ||
           (typeof payload.message === "string" ? payload.message : "");
         if (payload.role === "assistant") {
-          this.#assistantTurn(text, time, locator);
+          const between = serializedAgentMessage(payload.content);
+          if (between) this.#agentMessage(between, time, locator);
+          else this.#assistantTurn(text, time, locator);
         } else if (payload.role === "user") {
           if (!this.#cwd) this.#fallbackCwd(environmentCwd(text));
           if (!this.#userShell(text, time, locator)) {
@@ -1115,6 +1168,24 @@ class RolloutParser {
           }
         }
         // developer and system messages are the harness's own preamble.
+        break;
+      }
+      case "agent_message": {
+        // A message between agents as newer versions write it: readable
+        // only when none of its parts is encrypted.
+        const parts = Array.isArray(payload.content) ? payload.content : [];
+        if (parts.some((p) => isObject(p) && p.type === "encrypted_content")) {
+          break;
+        }
+        this.#agentMessage(
+          {
+            author: str(payload.author),
+            recipient: str(payload.recipient),
+            content: contentText(parts),
+          },
+          time,
+          locator,
+        );
         break;
       }
       case "function_call":
@@ -1243,6 +1314,9 @@ class RolloutParser {
       case "turn_aborted":
       case "task_started":
       case "task_complete":
+      // The names Codex also reads these two by.
+      case "turn_started":
+      case "turn_complete":
         // A turn boundary: the same words sent again are a new turn.
         this.#lastSpeech = undefined;
         this.#checkpoints.clear();
@@ -2019,7 +2093,8 @@ export const codex: Harness = {
   // 10: a review, compaction or other delegated sub-agent names its parent (session_meta parent_thread_id).
   // 11: tool_search calls (the query) and their output (the tools found) are read.
   // 12: the output of a shell call with no command is Codex's own (tool `codex`), answering no command's batch.
-  revision: 12,
+  // 13: a message between agents written as an `agent_message` response item, or as an assistant message holding the serialized message, is read as one (it was lost, or kept as JSON speech); turn_started/turn_complete end a turn as task_started/task_complete do.
+  revision: 13,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -2027,9 +2102,9 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, a shell call with no command (its output as tool `codex`: it answers no command), an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication; newer versions' agent_message response item, its input_text parts; an assistant message whose only text is the serialized message, its content — once when two of these forms follow each other) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, a shell call with no command (its output as tool `codex`: it answers no command), an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
-      "developer/system messages, encrypted messages between agents, a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, the schemas of the tools a tool_search found, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
+      "developer/system messages, encrypted messages between agents (an agent_message with an encrypted_content part, a serialized one with empty content), a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, the schemas of the tools a tool_search found, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:
       "samples from Codex CLI 0.55 (shell argv, JSON outputs) and 0.63 (shell_command, plain outputs); fixtures for exec_command and thread_rolled_back, and for the newest shapes (code mode, MCP namespaces, web search, plans, messages between agents, thread names, tool calls' end events, declined and sandbox-stopped calls) written from openai/codex's protocol and rollout policy source",
   },

@@ -1962,6 +1962,137 @@ Deno.test("a message between agents is assistant speech, flagged when a sub-agen
   equal(child.records[0]?.flags, undefined);
 });
 
+Deno.test("a message between agents written as a response item is assistant speech, once", async (t) => {
+  // Newer Codex writes a message between agents as an `agent_message`
+  // response item (author, recipient, content parts), and in between wrote
+  // it as an assistant message whose only text is the serialized message.
+  const serialized = (fields: Record<string, unknown>) =>
+    ln("response_item", {
+      type: "message",
+      role: "assistant",
+      content: [{ type: "output_text", text: JSON.stringify(fields) }],
+      phase: "commentary",
+    });
+  const agentItem = (
+    author: string,
+    recipient: string,
+    content: unknown[],
+  ) =>
+    ln("response_item", { type: "agent_message", author, recipient, content });
+  await t.step("agent_message items", async () => {
+    const s = await only(
+      await tempRollout([
+        meta("0199aaaa-7777-7888-8999-aaaabbbb0001"),
+        userEvent("why does the kiwi job stall"),
+        agentItem("/root/probe", "/root", [
+          { type: "input_text", text: "the kiwi job waits on LOCK_KIWI_Q" },
+        ]),
+        agentItem("/root", "/root/probe", [
+          { type: "input_text", text: "trace who holds it" },
+        ]),
+        // An encrypted one says nothing readable.
+        agentItem("/root/probe", "/root", [
+          { type: "input_text", text: "Message from /root/probe to /root" },
+          { type: "encrypted_content", encrypted_content: "gAAAA" },
+        ]),
+        // The same message recorded twice in a row counts once.
+        ln("inter_agent_communication", {
+          author: "/root/probe",
+          recipient: "/root",
+          content: "held by the nightly vacuum",
+          trigger_turn: true,
+        }),
+        agentItem("/root/probe", "/root", [
+          { type: "input_text", text: "held by the nightly vacuum" },
+        ]),
+        ln("event_msg", { type: "thread_rolled_back", num_turns: 1 }),
+      ]),
+    );
+    deepEqual(
+      s.records.map((r) => [r.role, r.text, r.flags?.subagent]),
+      [
+        ["user", "why does the kiwi job stall", undefined],
+        ["assistant", "the kiwi job waits on LOCK_KIWI_Q", true],
+        ["assistant", "trace who holds it", undefined],
+        ["assistant", "held by the nightly vacuum", true],
+      ],
+    );
+    deepEqual(s.marks, [{ kind: "rollback", from: 3, to: 4 }]);
+  });
+  await t.step("serialized in an assistant message", async () => {
+    const s = await only(
+      await tempRollout([
+        meta("0199aaaa-7777-7888-8999-aaaabbbb0002"),
+        userEvent("keep an eye on the emu build"),
+        serialized({
+          author: "/root/watcher",
+          recipient: "/root",
+          other_recipients: [],
+          content: "Snooze 300s: emu build still queued",
+          trigger_turn: false,
+        }),
+        serialized({
+          author: "/root/watcher",
+          recipient: "/root",
+          other_recipients: [],
+          content: "",
+          encrypted_content: "gAAAA",
+          trigger_turn: false,
+        }),
+        // Speech that merely is JSON stays speech.
+        assistantItem('{"author":"me","note":"not a message between agents"}'),
+      ]),
+    );
+    deepEqual(
+      s.records.map((r) => [r.role, r.text, r.flags?.subagent]),
+      [
+        ["user", "keep an eye on the emu build", undefined],
+        ["assistant", "Snooze 300s: emu build still queued", true],
+        [
+          "assistant",
+          '{"author":"me","note":"not a message between agents"}',
+          undefined,
+        ],
+      ],
+    );
+  });
+});
+
+Deno.test("the same words sent again after a turn ends are a new turn, whichever name the boundary has", async () => {
+  // Codex reads `turn_started`/`turn_complete` as the names of
+  // `task_started`/`task_complete` too.
+  for (
+    const [start, end] of [
+      ["task_started", "task_complete"],
+      ["turn_started", "turn_complete"],
+    ]
+  ) {
+    const s = await only(
+      await tempRollout([
+        meta("0199aaaa-7777-7888-8999-aaaabbbb0003"),
+        ln("event_msg", { type: start, turn_id: "t1" }),
+        ln(
+          "event_msg",
+          { type: "user_message", message: "run the quail suite" },
+          "2026-11-10T10:00:01Z",
+        ),
+        ln("event_msg", { type: end, turn_id: "t1" }, "2026-11-10T10:00:02Z"),
+        ln("event_msg", { type: start, turn_id: "t2" }, "2026-11-10T10:00:03Z"),
+        ln(
+          "event_msg",
+          { type: "user_message", message: "run the quail suite" },
+          "2026-11-10T10:00:04Z",
+        ),
+      ]),
+    );
+    deepEqual(
+      roles(s, "user").map((r) => r.text),
+      ["run the quail suite", "run the quail suite"],
+      start,
+    );
+  }
+});
+
 Deno.test("a name given to the thread titles the session", async (t) => {
   const id = "0199aaaa-8888-7999-8aaa-bbbbccccdddd";
   const renamed = (name: string, thread = id) =>
