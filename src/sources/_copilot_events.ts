@@ -112,13 +112,34 @@ const INJECTED_SOURCE = /^(?:skill-|autopilot|schedule)/;
 /**
  * A user turn nobody typed: a skill's hidden injection (`source:
  * "skill-<name>"`), autopilot's continuation or objective prompt, a
- * schedule firing, or, in the main session, another agent's prompt
- * (`agent-<id>`; in a side chain that prompt is the sub-agent's task).
+ * schedule firing, input another session sent (`crossSession`, labelled
+ * `authenticated-cross-session`), or, in the main session, another agent's
+ * prompt (`agent-<id>`; in a side chain that prompt is the sub-agent's task).
  */
 function isInjected(data: Json, main: boolean): boolean {
   const source = str(data.source) ?? "";
   return data.isAutopilotContinuation === true ||
+    data.crossSession !== undefined && data.crossSession !== null ||
     INJECTED_SOURCE.test(source) || (main && source.startsWith("agent-"));
+}
+
+/**
+ * The files a person attached to a prompt (`@path`, an editor selection):
+ * `file` attachments by `path`, `selection` ones by `filePath`. Directories,
+ * blobs and GitHub references name no file of the working tree.
+ */
+function attachedFiles(data: Json): string[] {
+  const out: string[] = [];
+  for (const a of Array.isArray(data.attachments) ? data.attachments : []) {
+    if (!isObject(a)) continue;
+    const path = a.type === "file"
+      ? str(a.path)
+      : a.type === "selection"
+      ? str(a.filePath)
+      : undefined;
+    if (path && !out.includes(path)) out.push(path);
+  }
+  return out;
 }
 
 /** Text blocks of a result's `contents` (text, terminal, shell_exit). */
@@ -259,6 +280,8 @@ class EventsReader {
           time,
           ...extra,
         });
+        tools.newMessage();
+        for (const file of attachedFiles(data)) tools.file(file, "mention", at);
         break;
       case "assistant.message": {
         builder.add("assistant", cleanSpeech(str(data.content) ?? ""), {
@@ -319,6 +342,22 @@ class EventsReader {
           { locator, time, ...extra },
         );
         break;
+      case "session.error": {
+        // A model call that failed (rate limit, quota, context limit): no one
+        // spoke, but it is why the turn stopped. Kept as the model's error.
+        const message = str(data.message)?.trim();
+        if (!message) {
+          builder.touch(time);
+          break;
+        }
+        builder.add("tool-output", message, {
+          locator,
+          time,
+          tool: "model",
+          flags: { ...flags, isError: true },
+        });
+        break;
+      }
       case "session.compaction_complete":
       case "session.task_complete":
       case "session.handoff": {

@@ -145,6 +145,7 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
   equal(main?.cwd, "/home/dev/src/billing");
   deepEqual(main?.records.map((r) => [r.role, r.tool, r.exitCode, r.flags]), [
     ["user", undefined, undefined, undefined],
+    ["files", "mention", undefined, undefined],
     ["assistant", undefined, undefined, undefined],
     ["command", "bash", 1, undefined],
     ["tool-output", "bash", undefined, { isError: true }],
@@ -153,7 +154,8 @@ Deno.test("parseCopilotCliSession() reads a 2026 log: shell_exit codes, contents
     ["user", undefined, undefined, undefined],
   ]);
   equal(main?.records[0]?.text, "Why does the invoice total drift by a cent?");
-  equal(main?.records[4]?.text, "#412 Invoice totals off by one cent (open)");
+  equal(main?.records[1]?.text, "/home/dev/src/billing/src/total.ts");
+  equal(main?.records[5]?.text, "#412 Invoice totals off by one cent (open)");
   ok(!main?.records.some((r) => r.text.includes("integer cents for all")));
   ok(!main?.records.some((r) => r.text.includes("Continue working")));
   ok(!main?.records.some((r) => r.text.includes("float summation")));
@@ -569,5 +571,70 @@ Deno.test("copilot CLI: the pre-1.0 history-session-state JSON dumps are found a
     ["tool-output", "lodash@4.17.20\n<exited with exit code 0>", undefined],
     ["tool-output", "File edited.", undefined],
     ["assistant", "Pinned to 4.17.21.", undefined],
+  ]);
+});
+
+Deno.test("parseCopilotCliSession() keeps a model call's error, the files a prompt attached, and leaves out input from another session", async () => {
+  const path = await eventsFile(
+    [
+      ev("session.start", {
+        sessionId: "s1",
+        context: { cwd: "/work/ledger" },
+      }, "a1"),
+      ev("user.message", {
+        content: "Why does @src/round.ts drop half cents?",
+        attachments: [
+          {
+            type: "file",
+            path: "/work/ledger/src/round.ts",
+            displayName: "round.ts",
+          },
+          { type: "directory", path: "/work/ledger/test", displayName: "test" },
+          {
+            type: "selection",
+            filePath: "/work/ledger/src/sum.ts",
+            displayName: "sum.ts:3-9",
+            text: "total += x",
+            selection: {
+              start: { line: 2, character: 0 },
+              end: { line: 8, character: 1 },
+            },
+          },
+          { type: "blob", mimeType: "image/png", data: "iVBORw0KGgo=" },
+          { type: "github_reference", number: 7, url: "https://example.com/7" },
+          "not an attachment",
+        ],
+      }, "a2"),
+      ev("session.error", {
+        errorType: "rate_limit",
+        message: "You have exceeded your rate limit. Try again in 42 seconds.",
+        statusCode: 429,
+      }, "a3"),
+      ev("user.message", {
+        content: "Status from the release session: tag v2.4.1 is cut.",
+        crossSession: {
+          integrity: "untrusted",
+          origin: "authenticated-cross-session",
+          version: 1,
+        },
+      }, "a4"),
+      ev("session.error", { errorType: "query" }, "a5"),
+      ev("assistant.message", { content: "Rounding uses Math.floor." }, "a6"),
+    ].join("\n") + "\n",
+  );
+  const result = await parse(path);
+  equal(result.skipped, 0);
+  const [main] = result.sessions;
+  deepEqual(main?.records.map((r) => [r.role, r.tool, r.text, r.flags]), [
+    ["user", undefined, "Why does @src/round.ts drop half cents?", undefined],
+    ["files", "mention", "/work/ledger/src/round.ts", undefined],
+    ["files", "mention", "/work/ledger/src/sum.ts", undefined],
+    [
+      "tool-output",
+      "model",
+      "You have exceeded your rate limit. Try again in 42 seconds.",
+      { isError: true },
+    ],
+    ["assistant", undefined, "Rounding uses Math.floor.", undefined],
   ]);
 });

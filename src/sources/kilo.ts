@@ -178,7 +178,9 @@ export const kilo: Harness = {
   //    refused (clineignore_error/rooignore_error) as error output.
   // 9: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 9,
+  // 10: the CLI's stores (read as opencode's) keep the files a person
+  //    attached to a prompt (`file` parts) as files records.
+  revision: 10,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), cliDbKind, cliStorageKind],
   docs: {
     store:

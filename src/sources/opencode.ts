@@ -224,6 +224,30 @@ function toolOutput(
 }
 
 /**
+ * The file a user `file` part attached: the path of its `file://` URL (a
+ * symbol's URL carries its line range as a query), else its source's path.
+ * Directories, pasted images (`data:` URLs) and MCP resources name none.
+ */
+function attachedPath(part: Json): string | undefined {
+  if (part.mime === "application/x-directory") return undefined;
+  const url = str(part.url) ?? "";
+  if (url.startsWith("file://")) {
+    try {
+      const path = decodeURIComponent(new URL(url).pathname);
+      // `file:///C:/src/a.ts` is `C:/src/a.ts`.
+      if (/^\/[A-Za-z]:\//.test(path)) return path.slice(1);
+      if (path && path !== "/") return path;
+    } catch {
+      // A malformed URL: the source may still name the file.
+    }
+  }
+  const source = obj(part.source);
+  return source.type === "file" || source.type === "symbol"
+    ? str(source.path)
+    : undefined;
+}
+
+/**
  * A person's answers to the `question` tool: one `question → answer` line
  * per question answered (`metadata.answers`, the options chosen or the
  * words typed, beside `input.questions`).
@@ -541,6 +565,14 @@ class OpencodeSession {
           }
         }
         return;
+      case "file": {
+        // A file the person attached to their prompt (`@path`, an LSP
+        // symbol): its `file://` URL, else the path its source names.
+        if (role !== "user") return;
+        const path = attachedPath(part);
+        if (path) this.file(path, messageId, locator, time, "mention");
+        return;
+      }
       case "retry":
         // A model call opencode retried after a provider error.
         this.modelError(
@@ -1343,7 +1375,9 @@ export const opencode: Harness = {
   // tool-output of the model call, once per run of the same failure.
   // 8: a built-in command's expanded template (`/init`, `/review`) is read
   // back as `/init args` or `/review args`.
-  revision: 8,
+  // 9: a file the person attached to a prompt (a user `file` part: `@path`,
+  // an LSP symbol) is a files record (tool `mention`).
+  revision: 9,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],
@@ -1351,9 +1385,9 @@ export const opencode: Harness = {
     store:
       "`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode` on every OS (opencode uses the XDG layout everywhere): `opencode.db` and channel stores `opencode-<channel>.db`; before the SQLite store, `storage/session/info/<id>.json` + `storage/session/{message,part}/…` (≤0.5, also under `project/<name>/storage/`) or `storage/session/<project>/<id>.json` + `storage/message/<id>/` + `storage/part/<message>/` (0.6+); `storage/session_diff/<id>.json`; `DEJA_OPENCODE_ROOT` redirects",
     extracts:
-      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a built-in command the person ran (`/init`, `/review`: their templates live in the opencode program) as user `/init args` or `/review args`, told by the template's opening line and the text either side of its arguments in every version (`/init`: `Create or update `AGENTS.md` for this repository.` … `User-provided focus or constraints (honor these):`, before 2026 `Please analyze this codebase and create an AGENTS.md file containing:` … `improve it if it's located in <path>`; `/review`: `You are a code reviewer. …` … `Input: <args>`), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) and a provider error opencode retried (`retry` parts) as error tool-output of the model call, once per run of the same failure, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
+      "user/assistant text parts (v0.1–0.3 messages with their parts inline: text and `tool-invocation` parts, the call's metadata, failure, error, summary flag and cwd under `metadata`), compaction summaries (`summary: true` messages, 2.0 `compaction` rows) as `summary`, bash/shell commands with `metadata.exit`, the URL a `webfetch` fetched and the query of a `websearch`/`codesearch` as commands (tool named), files and edits for read/write/edit/multiedit/apply_patch (oldString, patch `-` lines) and patch parts, tool output (error status flagged; an output opencode truncated read whole, up to the output cap, from `tool-output/tool_*` beside the store, the stored preview flagged truncated once that file is gone; with what a failed or interrupted tool printed first, `metadata.output`), each timed by the tool's own `state.time` start (the call) and end (the output), a custom slash command the person ran as user `/name args` (opencode stores the command's expanded template as their text, unmarked: a user text part or a command `subtask` part's prompt that is the expansion of a template in the project's `.opencode/command(s)/` or `${XDG_CONFIG_HOME:-~/.config}/opencode/command(s)/`, `~/.opencode/command(s)/` is read back as the command), a built-in command the person ran (`/init`, `/review`: their templates live in the opencode program) as user `/init args` or `/review args`, told by the template's opening line and the text either side of its arguments in every version (`/init`: `Create or update `AGENTS.md` for this repository.` … `User-provided focus or constraints (honor these):`, before 2026 `Please analyze this codebase and create an AGENTS.md file containing:` … `improve it if it's located in <path>`; `/review`: `You are a code reviewer. …` … `Input: <args>`), a file the person attached to a prompt (a user `file` part, `@path` or an LSP symbol: the path of its `file://` URL, else its `source.path`) as a files record (tool `mention`), a person's answers to the `question` tool as user (`question → answer`, from `metadata.answers`), the error an assistant message ended with (an API or provider failure; a 2.0 assistant row's `error` when its step failed) and a provider error opencode retried (`retry` parts) as error tool-output of the model call, once per run of the same failure, a 2.0 `shell` row (a command the person ran with `!`) as a `shell` command and its output, child sessions (`parent_id`) as sub-agents, `fork_session_id` as forks, a pending `revert` as a supersession mark over the reverted tail, session_diff files and removed lines; 2.0 sessions win over their 1.x copy",
     omits:
-      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), file attachments, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of an `opencode.json` command, of a command file since removed and of one under 24 characters besides its placeholders (too short to tell from a typed prompt), kept as the user's text, the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle`/`agent-switched`/`model-switched` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
+      "reasoning parts, synthetic/ignored text parts (injected file bodies and reminders), the contents of attached files, attached directories, pasted images and MCP resources, agent parts and non-command subtask parts (the user's text part holds the same prompt), the template of an `opencode.json` command, of a command file since removed and of one under 24 characters besides its placeholders (too short to tell from a typed prompt), kept as the user's text, the inputs of other tools (todowrite, task, grep, MCP tools…: their output is kept), step/snapshot markers, 2.0 `synthetic`/`system`/`idle`/`agent-switched`/`model-switched` rows, the system prompt stored in ≤0.5 messages, the duplicate `summary_diffs` column",
     verified:
       "real samples: opencode-stable.db from opencode 1.2.25 (one session, a user text part, an assistant error), the ≤0.5 JSON tree of opencode 0.5.28 (two sessions), an empty session_diff; opencode 1.18.5's `session`/`message`/`part` columns with synthetic rows in the shapes its source writes (truncated output and `tool-output/` file, interrupted tool, question answers, webfetch, `state.time`, a custom command's expanded template as the user text part and as a command `subtask` part), in src/sources/opencode_test.ts; the built-in `/init` and `/review` templates' openings and argument places from opencode's `command/template/initialize.txt` (2025 and 2026 versions) and `review.txt`, tested on synthetic text around them; the 2.0 tables from a public capture of opencode 2.0.26's schema (no 2.0 sample on disk); the v0.1–0.3 inline message shape (`tool-invocation` parts, `metadata.tool`, `opencode_`-prefixed tool names) from opencode's early session and message source, in src/sources/opencode_test.ts; fixtures/opencode",
   },

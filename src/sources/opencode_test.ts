@@ -47,6 +47,7 @@ const T0 = Date.UTC(2026, 8, 12, 10);
 async function currentStore(
   dataDir: string,
   parts: readonly Record<string, unknown>[],
+  userParts: readonly Record<string, unknown>[] = [],
 ): Promise<string> {
   const path = join(dataDir, "opencode.db");
   const assistant = {
@@ -99,6 +100,14 @@ async function currentStore(
           time_updated: T0,
           data: JSON.stringify({ type: "text", text: "run the vole suite" }),
         },
+        ...userParts.map((part, i) => ({
+          id: `prt_1${String(i).padStart(2, "0")}`,
+          message_id: "msg_1",
+          session_id: "ses_c",
+          time_created: T0,
+          time_updated: T0,
+          data: JSON.stringify(part),
+        })),
         ...parts.map((part, i) => ({
           id: `prt_2${String(i).padStart(2, "0")}`,
           message_id: "msg_2",
@@ -142,7 +151,8 @@ Deno.test("opencode parses every store shape in the fixture", async () => {
   deepEqual(roleCounts(main), {
     user: 2,
     assistant: 3,
-    files: 6,
+    // 6 the tools touched, 1 the person attached (src/timer.ts).
+    files: 7,
     "tool-output": 6,
     command: 2,
     edit: 3,
@@ -175,7 +185,7 @@ Deno.test("opencode parses every store shape in the fixture", async () => {
     true,
   );
   equal(main.records.filter((r) => r.flags?.isError).length, 1);
-  deepEqual(main.marks, [{ kind: "revert", from: 17, to: 21 }]);
+  deepEqual(main.marks, [{ kind: "revert", from: 18, to: 22 }]);
   const reverted = main.records.filter((r) => isSuperseded(r.seq, main.marks));
   equal(reverted[0]?.text, "Also make the beep louder.");
   equal(reverted.length, 4);
@@ -1048,6 +1058,8 @@ Deno.test("opencode keeps the slash command a person ran, not its template", asy
   });
   deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
     ["user", "/triage VOLE-212 flaky burrow spec"],
+    // The file the person attached with the command's argument.
+    ["files", "/work/vole-api/spec/burrow_spec.ts"],
     ["user", "/release/notes v1.4.0 v1.5.0"],
     ["user", "/standup only the api repo"],
     ["user", "/triage VOLE-230"],
@@ -1287,4 +1299,68 @@ Deno.test("opencode reads a built-in command's template back as /init or /review
       ["user", "/init"],
     ]);
   });
+});
+
+Deno.test("opencode keeps the files a person attached to a prompt (@file) as files", async () => {
+  const attached = (extra: Record<string, unknown>) => ({
+    type: "file",
+    mime: "text/plain",
+    ...extra,
+  });
+  const path = await currentStore(await Deno.makeTempDir(), [], [
+    attached({
+      filename: "vole.ts",
+      url: "file:///home/dev/vole-api/src/vole%20core.ts",
+      source: {
+        type: "file",
+        path: "src/vole core.ts",
+        text: { value: "@src/vole core.ts", start: 4, end: 21 },
+      },
+    }),
+    attached({
+      filename: "burrow",
+      url: "file:///home/dev/vole-api/src/burrow.ts?start=3&end=9",
+      source: {
+        type: "symbol",
+        path: "/home/dev/vole-api/src/burrow.ts",
+        name: "burrow",
+        kind: 12,
+        range: {},
+        text: { value: "@burrow", start: 0, end: 7 },
+      },
+    }),
+    attached({ url: "", source: { type: "file", path: "src/den.ts" } }),
+    attached({
+      mime: "application/x-directory",
+      url: "file:///home/dev/vole-api/src",
+    }),
+    attached({
+      mime: "image/png",
+      filename: "shot.png",
+      url: "data:image/png;base64,iVBORw0KGgo=",
+    }),
+    attached({ url: "file://" }),
+    attached({ url: "file:///bad%ZZescape" }),
+    attached({ source: "not a source" }),
+    {
+      type: "text",
+      synthetic: true,
+      text: "Called the Read tool with the following input",
+    },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(
+    sessions[0]?.records.filter((r) => r.role !== "assistant").map((r) => [
+      r.role,
+      r.tool,
+      r.text,
+      r.time,
+    ]),
+    [
+      ["user", undefined, "run the vole suite", T0],
+      ["files", "mention", "/home/dev/vole-api/src/vole core.ts", T0],
+      ["files", "mention", "/home/dev/vole-api/src/burrow.ts", T0],
+      ["files", "mention", "src/den.ts", T0],
+    ],
+  );
 });
