@@ -119,7 +119,7 @@ const INJECTED_SOURCE = /^(?:skill-|autopilot|schedule)/;
 function isInjected(data: Json, main: boolean): boolean {
   const source = str(data.source) ?? "";
   return data.isAutopilotContinuation === true ||
-    data.crossSession !== undefined && data.crossSession !== null ||
+    isObject(data.crossSession) ||
     INJECTED_SOURCE.test(source) || (main && source.startsWith("agent-"));
 }
 
