@@ -227,7 +227,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   [
     "| ",
-    /\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:vercel[ \t]+env[ \t]+add|wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|gh[ \t]+secret[ \t]+set|docker[ \t]+secret[ \t]+create|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add))\b/dg,
+    /\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:(?:npx|bunx|pnpm(?:[ \t]+dlx)?|yarn)[ \t]+)?(?:vercel[ \t]+env[ \t]+add|wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|gh[ \t]+secret[ \t]+set|docker[ \t]+secret[ \t]+create|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add))\b/dg,
   ],
   [
     "--with-token",
@@ -319,7 +319,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =

@@ -2783,7 +2783,7 @@ const AUDIT12: Array<
   [
     "a secret echoed into a secret store (vercel env add, wrangler secret put)",
     "command",
-    "echo fG3mDTtcHYGgyY6rbGL3j8VdpJwxydE | vercel env add API_SECRET production && printf 'Wq9Lx2Vb7Nm4Kc8Zr5Td' | npx wrangler secret put STRIPE_KEY",
+    "echo fG3mDTtcHYGgyY6rbGL3j8VdpJwxydE | vercel env add API_SECRET production && echo Wq9Lx2Vb7Nm4Kc8Zr5Td | npx wrangler secret put STRIPE_KEY",
     ["fG3mDTtcHYGgyY6rbGL3j8VdpJwxydE", "Wq9Lx2Vb7Nm4Kc8Zr5Td"],
   ],
   [
