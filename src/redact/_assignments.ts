@@ -308,6 +308,28 @@ function cookieValues(
   return to;
 }
 
+/**
+ * Adds a cookie edit for each session-like pair of `name=value; …` between
+ * `start` and `end` (curl's `-b 'sessionid=…; theme=dark'`), names kept.
+ */
+export function cookiePairs(
+  text: string,
+  start: number,
+  end: number,
+  edits: Edits,
+): void {
+  const pairs = text.slice(start, Math.min(end, start + 4096));
+  COOKIE_PAIR.lastIndex = 0;
+  let p: RegExpExecArray | null;
+  while ((p = COOKIE_PAIR.exec(pairs)) !== null) {
+    const value = p[2]!;
+    if (!SESSIONISH.test(p[1]!) || value.length < 4) continue;
+    if (isRedacted(value) || isReference(value)) continue;
+    const at = start + p.index + p[1]!.length + 1;
+    edits.push({ start: at, end: at + value.length, id: "cookie" });
+  }
+}
+
 const XML_ELEMENT = new RegExp(
   `<((?:[\\w-]*[_-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|private[_-]?key|credentials?))>([^<\\s][^<\\n]{2,}?)</\\1>`,
   "gi",

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { collectAssignments } from "./_assignments.ts";
+import { collectAssignments, cookiePairs } from "./_assignments.ts";
 import { collectTokens } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
 import {
@@ -28,12 +28,12 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|private-key|certificate-key|client-secret|credentials?|user|auth|bearer|requirepass|masterauth)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|(?:account|storage|master|primary|secondary|shared)-key|private-key|certificate-key|client-secret|credentials?|user|auth|bearer|requirepass|masterauth|cookie)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+u|[pau])/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+[ub]|[paub])/g;
 const PROGRAMS =
   /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
@@ -102,6 +102,13 @@ function userPassword(text: string, at: number, edits: Edits): void {
 
 const QUOTES = "'\"";
 
+/** Takes the session-like values of curl's `-b`/`--cookie` pairs at `at` (not a cookie file's name). */
+function curlCookies(text: string, at: number, edits: Edits): void {
+  const v = readValue(text, at);
+  if (!v || !text.slice(v.start, v.end).includes("=")) return;
+  cookiePairs(text, v.start, v.end, edits);
+}
+
 /** A secret's name: words joined by `-`/`_` (`db-pass`, `id=npmrc`). */
 const SECRET_NAME = /^(?:id=)?[a-z]+(?:[-_][a-z]+)*(?:,|$)/;
 
@@ -119,7 +126,12 @@ export function collectLongFlags(text: string, edits: Edits): void {
     if (m.index > 0 && !/\s/.test(text[m.index - 1]!)) continue;
     const after = m.index + m[0].length;
     const eq = text[after] === "=";
-    if (m[0].endsWith("user")) {
+    if (m[0] === "--cookie") {
+      // curl --cookie 'sessionid=…; theme=dark': the session-like values.
+      if (programAt(text, m.index) === "curl") {
+        curlCookies(text, eq ? after + 1 : after, edits);
+      }
+    } else if (m[0].endsWith("user")) {
       // curl --user name:secret; other programs' --user is a name.
       if (programAt(text, m.index) === "curl") {
         userPassword(text, eq ? after + 1 : after, edits);
@@ -146,9 +158,11 @@ export function collectShortFlags(text: string, edits: Edits): void {
     const attached = after < text.length && !/[ \t=]/.test(text[after]!);
     const prog = programAt(text, m.index);
     // curl's flags without a value may come first in one word (-sSu).
-    const flag = m[0].length > 2 ? "-u" : m[0];
+    const flag = m[0].length > 2 ? "-" + m[0].slice(-1) : m[0];
     if (flag === "-u") {
       if (prog === "curl") userPassword(text, after, edits);
+    } else if (flag === "-b") {
+      if (prog === "curl") curlCookies(text, after, edits);
     } else if (flag === "-a") {
       if (prog === "redis-cli" && !attached) {
         take(text, readValue(text, after), false, edits);
@@ -210,6 +224,10 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
     "-stdin",
     /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:docker|podman|helm[ \t]+registry|oras|gh[ \t]+auth|buildah|skopeo)[ \t]+login\b[^\n]*?--password-stdin/dg,
+  ],
+  [
+    "| ",
+    /\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:(?:npx|bunx|pnpm(?:[ \t]+dlx)?|yarn)[ \t]+)?(?:vercel[ \t]+env[ \t]+add|wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|gh[ \t]+secret[ \t]+set|docker[ \t]+secret[ \t]+create|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add))\b/dg,
   ],
   [
     "--with-token",
@@ -301,7 +319,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =

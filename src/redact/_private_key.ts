@@ -42,6 +42,7 @@ const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
  */
 export function collectPrivateKeys(text: string, edits: Edits): void {
   if (text.indexOf("Private-Lines:") >= 0) puttyKeys(text, edits);
+  if (text.indexOf("-----END ") >= 0) headlessKeys(text, edits);
   if (text.indexOf("-----BEGIN ") < 0) return;
   PEM_HEADER.lastIndex = 0;
   // From here on no footer follows: not searched for again at each
@@ -118,5 +119,89 @@ function puttyKeys(text: string, edits: Edits): void {
       });
     }
     PPK_PRIVATE.lastIndex = Math.max(PPK_PRIVATE.lastIndex, end);
+  }
+}
+
+/** A line of key material: gutter, indent, 16+ base64 characters. */
+const BODY_LINE =
+  /^[ \t]*(?:\d{1,7}(?:→|\t|\. ))?[ \t]*([A-Za-z0-9+\/=]{16,})[ \t]*(?:\r|\\r)?$/;
+/** The base64 that ends the first line of a block cut at its start. */
+const BODY_TAIL = /[A-Za-z0-9+\/=]{16,}[ \t]*(?:\r|\\r)?$/;
+/** A line holding only a file reader's gutter. */
+const GUTTER_ONLY = /^[ \t]*\d{1,7}(?:→|\t|\. )[ \t]*$/;
+/** The longest line read back (a key's lines are 64 or 70 characters). */
+const MAX_LINE = 4096;
+/** How far before a footer its body is looked for. */
+const HEADLESS_WINDOW = 65536;
+
+/**
+ * Adds an edit for the body of every private key block cut at its start
+ * (`tail -n 20 key.pem`, a scrolled terminal, a paged output): the lines of
+ * base64 that stand right before a footer no header opens, 64 characters
+ * or more of them. Read backwards a line at a time (each line one anchored
+ * test), at most {@link HEADLESS_WINDOW} characters before the footer.
+ */
+function headlessKeys(text: string, edits: Edits): void {
+  PEM_ANY_FOOTER.lastIndex = 0;
+  let opened = 0;
+  // The first header at or after the last footer (found once per footer
+  // passed, not searched for back from each: quadratic in a run of them).
+  let header = text.indexOf("-----BEGIN ");
+  let m: RegExpExecArray | null;
+  while ((m = PEM_ANY_FOOTER.exec(text)) !== null) {
+    const footerAt = m.index;
+    const from = opened;
+    opened = PEM_ANY_FOOTER.lastIndex;
+    if (header >= 0 && header < from) {
+      header = text.indexOf("-----BEGIN ", from);
+    }
+    // A header between the last footer and this one opens this block: the
+    // header rule takes its body.
+    if (header >= 0 && header < footerAt) continue;
+    const floor = Math.max(from, footerAt - HEADLESS_WINDOW);
+    let i = footerAt - gapEndLength(text.slice(floor, footerAt));
+    // A file reader's gutter before the footer (`   14→-----END …`).
+    const near = Math.max(floor, i - 16);
+    const lineAt = near + text.slice(near, i).lastIndexOf("\n") + 1;
+    if (lineAt > near && GUTTER_ONLY.test(text.slice(lineAt, i))) {
+      i = lineAt - gapEndLength(text.slice(floor, lineAt));
+    }
+    const bodyEnd = i;
+    let start = i;
+    let total = 0;
+    while (i > floor) {
+      // Back to the line break (a real one or a written `\n`), char by
+      // char: lastIndexOf read on to the text's start on each line.
+      let lineStart = i;
+      let written = false;
+      while (lineStart > floor && i - lineStart <= MAX_LINE) {
+        const c = text[lineStart - 1];
+        if (c === "\n") break;
+        if (c === "n" && text[lineStart - 2] === "\\") {
+          written = true;
+          break;
+        }
+        lineStart--;
+      }
+      if (i - lineStart > MAX_LINE) break;
+      const line = text.slice(lineStart, i);
+      const body = BODY_LINE.exec(line);
+      if (body) {
+        start = lineStart + line.indexOf(body[1]!);
+        total += body[1]!.length;
+      } else {
+        const tail = BODY_TAIL.exec(line);
+        if (tail) {
+          start = lineStart + tail.index;
+          total += tail[0].length;
+        }
+        break;
+      }
+      // Past the line break before this line (a real or a written one).
+      i = lineStart - (written ? 2 : 1);
+      if (i > floor && text[i - 1] === "\r") i--;
+    }
+    if (total < 64 || isRedacted(text.slice(start, bodyEnd))) continue;
+    edits.push({ start, end: bodyEnd, id: "private-key" });
   }
 }

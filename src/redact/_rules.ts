@@ -44,7 +44,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "private-key",
     description:
-      "PEM and PGP private key blocks and OpenVPN static keys, whole, cut short (to the end of the text), indented or JSON-escaped; header and footer kept; PuTTY .ppk Private-Lines and Private-MAC",
+      "PEM and PGP private key blocks and OpenVPN static keys, whole, cut short (to the end of the text, or from its start: the base64 lines right before a footer no header opens), indented or JSON-escaped; header and footer kept; PuTTY .ppk Private-Lines and Private-MAC",
   },
   ...SHAPES.map(({ id, description }) => ({ id, description })),
   {
@@ -75,7 +75,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "cli-credential",
     description:
-      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET, redis-server --requirepass/--masterauth, lftp -u user,X, net user NAME X /add, ConvertTo-SecureString 'X' -AsPlainText, --certificate-key; also every line of a shell script (#!/) in tool output; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
+      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, curl -b/--cookie (session-like pairs, as the cookie rule), rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret/--account-key and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo X | a secret store (vercel env add, wrangler secret put, gh secret set, docker secret create, netlify env:set, firebase functions:secrets:set, gcloud secrets create / versions add), echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET, redis-server --requirepass/--masterauth, lftp -u user,X, net user NAME X /add, ConvertTo-SecureString 'X' -AsPlainText, --certificate-key; also every line of a shell script (#!/) in tool output; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
   },
   {
     id: "bearer",
@@ -85,7 +85,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "cookie",
     description:
-      "Values of session-like cookies on Cookie: and Set-Cookie: lines, also as a name/value pair (HAR) (names kept)",
+      "Values of session-like cookies on Cookie: and Set-Cookie: lines, also as a name/value pair (HAR), and in curl -b/--cookie (names kept)",
   },
   {
     id: "aws-secret",
@@ -95,7 +95,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "credential",
     description:
-      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>)",
+      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>); an expect script's send \"X\\r\" after a password prompt",
   },
   {
     id: "password-hash",
@@ -109,7 +109,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; test account: user / X; a Google app password after the words app password; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, la clave es X, het wachtwoord is X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; test account: user / X; a Google app password after the words app password; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
   },
   {
     id: "command-output",

@@ -168,7 +168,7 @@ function closingQuote(text: string, quote: string, from: number): number {
 }
 
 const REFERENCE =
-  /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_]\w*%(?:$|[\\\/;])|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
+  /^(?:\$[{(]?[A-Za-z_]|\$\{\{|%[A-Za-z_]\w*%(?:$|[\\\/;])|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
 
 /**
  * True for a reference to a secret, not the secret: `$TOKEN`,
@@ -180,7 +180,7 @@ export function isReference(value: string): boolean {
 }
 
 const PLACEHOLDER =
-  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ][a-z]+(?:[-_ ][a-z]+)*$/i;
+  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ][a-z]+(?:[-_ ][a-z]+)*$|^replace[-_ ]?me$/i;
 
 /**
  * True for stand-ins like `<token>`, `****`, `sk-xxxx`, `sk-...`,

@@ -242,6 +242,21 @@ export const SHAPES: readonly Shape[] = [
     },
   },
   {
+    id: "gcp-service-account",
+    prefixes: [
+      "eyJ0eXBlIjoic2VydmljZV9hY2NvdW50",
+      "eyJ0eXBlIjogInNlcnZpY2VfYWNjb3Vu",
+      "ewogICJ0eXBlIjogInNlcnZpY2VfYWNjb3Vu",
+      "ewogICAgInR5cGUiOiAic2VydmljZV9hY2NvdW50",
+      "ew0KICAidHlwZSI6ICJzZXJ2aWNlX2FjY291bnQi",
+      "ewoJInR5cGUiOiAic2VydmljZV9hY2NvdW50",
+    ],
+    description:
+      'a Google service account key file written as base64 (GOOGLE_CREDENTIALS_B64, a CI variable): JSON that opens with "type": "service_account"',
+    pattern: String
+      .raw`(?:eyJ0eXBlIjoic2VydmljZV9hY2NvdW50|eyJ0eXBlIjogInNlcnZpY2VfYWNjb3Vu|ewogICJ0eXBlIjogInNlcnZpY2VfYWNjb3Vu|ewogICAgInR5cGUiOiAic2VydmljZV9hY2NvdW50|ew0KICAidHlwZSI6ICJzZXJ2aWNlX2FjY291bnQi|ewoJInR5cGUiOiAic2VydmljZV9hY2NvdW50)[A-Za-z0-9+/]{40,}={0,2}`,
+  },
+  {
     id: "discord-bot-token",
     prefixes: ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
     description:
@@ -510,6 +525,12 @@ export const SHAPES: readonly Shape[] = [
     // Both halves random: no name made of words has this shape.
     accept: (t) =>
       t.split("_").every((p) => charClasses(p) === 3 && !isIdentifierLike(p)),
+  },
+  {
+    id: "rubygems-key",
+    prefixes: ["rubygems_"],
+    description: "RubyGems API keys (rubygems_ and 48 hex digits)",
+    pattern: String.raw`rubygems_[a-f0-9]{48}`,
   },
   {
     id: "telegram-bot-token",

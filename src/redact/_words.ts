@@ -333,7 +333,7 @@ function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
  * X", "密码是X", "パスワードは X です".
  */
 const FOREIGN_PROSE =
-  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
+  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|clave|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
 /** The same, tried only where a `pass` word starts (sticky). */
 const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
@@ -345,6 +345,8 @@ const SET_TO =
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
 const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞñłéèü]/;
+/** Password words of other languages written in ASCII alone. */
+const FOREIGN_ASCII = /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre/i;
 const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
@@ -364,7 +366,11 @@ const SET_WORD_TO =
  */
 const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
   [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
-  [FOREIGN_PROSE, (t) => NON_ASCII.test(t) && FOREIGN_CHARS.test(t)],
+  [
+    FOREIGN_PROSE,
+    (t) =>
+      (NON_ASCII.test(t) && FOREIGN_CHARS.test(t)) || FOREIGN_ASCII.test(t),
+  ],
   [SET_TO, () => true],
 
   [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
@@ -505,6 +511,9 @@ function sqlPasswords(text: string, edits: Edits): void {
  * SQL statement sets.
  */
 export function collectPasswordLines(text: string, edits: Edits): void {
+  if (text.includes("expect") && text.includes("send")) {
+    expectReplies(text, edits);
+  }
   if (text.includes("$")) {
     cryptHashes(text, CRYPT_START, edits);
     if (text.includes("pbkdf2") || text.includes("scrypt:")) {
@@ -521,5 +530,26 @@ export function collectPasswordLines(text: string, edits: Edits): void {
     }
     const end = p.index + p[0].length;
     edits.push({ start: end - value.length, end, id: "credential" });
+  }
+}
+
+/**
+ * An expect script's answer to a password prompt: `expect "password:"`,
+ * then (on the next line, or in its braces) `send "X\\r"`.
+ */
+const EXPECT_SEND =
+  /\bexpect\b[^\n]{0,80}?(?:assword|assphrase|ASSWORD)[^\n]{0,40}?(?:\r?\n[ \t]*|\{[ \t]*)send[ \t]+(?:--[ \t]+)?"([^"\n]+?)(?:\\r|\\n)?"/dg;
+
+/** Adds an edit for the password an expect script sends at a password prompt. */
+function expectReplies(text: string, edits: Edits): void {
+  EXPECT_SEND.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = EXPECT_SEND.exec(text)) !== null) {
+    const value = m[1]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    const [start, end] = m.indices![1]!;
+    edits.push({ start, end, id: "credential" });
   }
 }

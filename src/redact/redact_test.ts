@@ -25,6 +25,20 @@ const RSA_BODY =
   "MIIEowIBAAKCAQEAq8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6Gd0Pa2Ye8Ug5Ti1Ow3Qe";
 
 const POSITIVES: Positive[] = [
+  // Found by the twelfth blind audit: new shapes.
+  {
+    text:
+      "GOOGLE_CREDENTIALS_B64=ewogICJ0eXBlIjogInNlcnZpY2VfYWNjb3VudCIsCiAgInByb2plY3RfaWQiOiAic2hvcC1wcm9kIiwKICAicHJpdmF0ZV9rZXlfaWQiOiAiM2MxZjlhN2UwYjJkNGM2ZThhMGYxYjNkNWU3YTljMWUzZjVhN2I5ZCIsCiAgInByaXZhdGVfa2V5IjogIi0tLS0tQkVHSU4gUFJJVkFURSBLRVktLS0tLVxuTUlJRXZRSUJBREFOQmdrcWhraUc5dzBCQVFFRkFBU0NCS2N3Z2dTakFnRUFBb0lCQVFDN1xuLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLVxuIgp9",
+    secret: "CiAgInByb2plY3RfaWQiOiAic2hvcC1wcm9kIiwKICAicHJpdmF0ZV9rZXlf",
+    keep: ["GOOGLE_CREDENTIALS_B64="],
+    id: "gcp-service-account",
+  },
+  {
+    text: "gem key rubygems_5f0c2a9e7b1d4f3a8c6e0b2d9f7a1c3e5b8d0f2a4c6e8b1d",
+    secret: "5f0c2a9e7b1d4f3a8c6e0b2d9f7a1c3e5b8d0f2a4c6e8b1d",
+    keep: ["gem key "],
+    id: "rubygems-key",
+  },
   // AWS
   {
     text: "export AWS_ACCESS_KEY_ID=AKIAZ7QW3ER5TY6UI8OP",
@@ -2707,6 +2721,120 @@ Deno.test("redact() keeps what the eighth audit's rules could over-reach to", as
   }
 });
 
+/**
+ * Texts of one kind whose every listed secret must go (twelfth blind audit:
+ * 291 probes written before the rules were read).
+ */
+const AUDIT12: Array<
+  [string, "speech" | "command" | "output", string, string[]]
+> = [
+  [
+    "curl -b with a session cookie beside others",
+    "command",
+    "curl -b 'sessionid=56bf9f335b0f83408704f2fba8182c18; theme=dark' https://app.example.io/admin/",
+    ["56bf9f335b0f83408704f2fba8182c18"],
+  ],
+  [
+    "curl --cookie, and -b after other short flags (-sb)",
+    "command",
+    'curl --cookie "PHPSESSID=qK7fE2xZ0pLm4NcV8bR1" https://x.io\ncurl -sb "sid=Zq81LmXv02Kp55Tn" https://y.io',
+    ["qK7fE2xZ0pLm4NcV8bR1", "Zq81LmXv02Kp55Tn"],
+  ],
+  [
+    "a private key cut at its start (tail of the file, footer kept)",
+    "output",
+    `Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4Hd7Gf0Sa3Ue6Ik9Ol2Mn5Bv8Cx1Zq4Wr7Ty0Ui3Op\nDncDw7Bdb5rfCdix0BjgcyRrW52OiEdjq6tJiICJjzWV99B+dWI7nRG0/yZch2N6\nEDTs5zkmXs8s2pPAfA3g4hgMq7zUlMbyTKZnahD0\n-----END RSA PRIVATE KEY-----`,
+    [
+      "Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4",
+      "DncDw7Bdb5rfCdix0Bjgcy",
+      "EDTs5zkmXs8s2pPAfA3g",
+    ],
+  ],
+  [
+    "a cut private key under a file reader's gutter",
+    "output",
+    `    12→Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4Hd7Gf0Sa3Ue6Ik9Ol2Mn5Bv8Cx1Zq4Wr7Ty0Ui3Op\n    13→DncDw7Bdb5rfCdix0BjgcyRrW52OiEdjq6tJiICJjzWV99B+dWI7nRG0/yZch2N6\n    14→-----END OPENSSH PRIVATE KEY-----`,
+    ["Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4", "DncDw7Bdb5rfCdix0Bjgcy"],
+  ],
+  [
+    "a cut private key JSON-escaped",
+    "output",
+    `{"key": "Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4Hd7Gf0Sa3Ue6Ik9Ol2Mn5Bv8Cx1Zq4Wr7Ty0Ui3Op\\nDncDw7Bdb5rfCdix0BjgcyRrW52OiEdjq6tJiICJjzWV99B+dWI7nRG0/yZch2N6\\n-----END PRIVATE KEY-----\\n"}`,
+    ["Jx3KqL0v9Wm2Pz5Tn8Rb1Yc4", "DncDw7Bdb5rfCdix0Bjgcy"],
+  ],
+  [
+    "a service account key file as base64 (compact JSON)",
+    "output",
+    "GCP_SA_B64=eyJ0eXBlIjoic2VydmljZV9hY2NvdW50IiwicHJvamVjdF9pZCI6ImNpLXJ1bm5lciIsInByaXZhdGVfa2V5IjoiLS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tXG5NSUlFdmdJQkFEQU5CZ2txaGtpRzl3MEJBUUVGQUFTQ0JLZ3dnZ1NrQWdFQUFvSUJBUUR4XG4tLS0tLUVORCBQUklWQVRFIEtFWS0tLS0tXG4ifQ==",
+    ["amVjdF9pZCI6ImNpLXJ1bm5lciIsInByaXZhdGVfa2V5IjoiLS0tLS1CRUdJ"],
+  ],
+  [
+    "az --account-key",
+    "command",
+    "az storage blob upload --account-name acme --account-key yHXwPuHSkPL2jeznINQ+cm5J9VaV7M9kvfFe2wFJ+PAq1JqlS1fZ+2PWk999eeiLMNVVAWJa8D8OmFkF+bY2Ef== -f a.txt -c c -n a.txt",
+    ["yHXwPuHSkPL2jeznINQ+cm5J9VaV7M9kvfFe2wFJ"],
+  ],
+  [
+    "a password said in Dutch, and Spanish clave",
+    "speech",
+    "het wachtwoord is Mp3P7kpBtYL9b en la clave es Qz8!rT2vLm",
+    ["Mp3P7kpBtYL9b", "Qz8!rT2vLm"],
+  ],
+  [
+    "a secret echoed into a secret store (vercel env add, wrangler secret put)",
+    "command",
+    "echo fG3mDTtcHYGgyY6rbGL3j8VdpJwxydE | vercel env add API_SECRET production && echo Wq9Lx2Vb7Nm4Kc8Zr5Td | npx wrangler secret put STRIPE_KEY",
+    ["fG3mDTtcHYGgyY6rbGL3j8VdpJwxydE", "Wq9Lx2Vb7Nm4Kc8Zr5Td"],
+  ],
+  [
+    "an expect script's answer to a password prompt",
+    "output",
+    'spawn ssh root@10.0.0.5\nexpect "password:"\nsend "pfHe6z9melpi\\r"\nexpect "*assword*" { send -- "S3cr3t!x9\\r" }',
+    ["pfHe6z9melpi", "S3cr3t!x9"],
+  ],
+];
+
+Deno.test("redact() covers what the twelfth blind audit found leaking", async (t) => {
+  for (const [name, kind, text, secrets] of AUDIT12) {
+    await t.step(name, () => {
+      const r = redact(text, { kind });
+      for (const secret of secrets) {
+        ok(!r.text.includes(secret), `${secret} left in ${r.text}`);
+      }
+      equal(redact(r.text, { kind }).text, r.text);
+    });
+  }
+});
+
+/** What the twelfth audit's rules could over-reach to, and its two over-redactions: [text, kind]. */
+const AUDIT12_KEPT: Array<[string, "speech" | "command" | "output"]> = [
+  ["env:\n  GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}", "output"],
+  ["API_KEY=REPLACE_ME\nDB_PASSWORD=replace-me", "output"],
+  ["curl -b cookies.txt -c cookies.txt https://example.io", "command"],
+  ["curl -b 'theme=dark; lang=en' https://example.io", "command"],
+  ["see the -----END PRIVATE KEY----- line at the bottom", "speech"],
+  ["short\n-----END PRIVATE KEY-----", "output"],
+  [
+    "-----END CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\nRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n-----END CERTIFICATE-----",
+    "output",
+  ],
+  ["la clave es la paciencia", "speech"],
+  ["het wachtwoord is onjuist", "speech"],
+  ['expect "login:"\nsend "root\\r"', "output"],
+  ['expect "Password:"\nsend "$env(PW)\\r"', "output"],
+  ["echo done | vercel env ls", "command"],
+  ["az storage account keys list --account-name acme", "command"],
+  ['{"type": "service_account", "project_id": "shop-prod"}', "output"],
+];
+
+Deno.test("redact() keeps what the twelfth audit's rules could over-reach to", async (t) => {
+  for (const [text, kind] of AUDIT12_KEPT) {
+    await t.step(text.slice(0, 50).replaceAll("\n", "⏎"), () => {
+      equal(redact(text, { kind }).text, text);
+    });
+  }
+});
+
 Deno.test("redact() takes time linear in the text on repeated key-like text", async (t) => {
   // Each of these took from 40 s to many minutes before its rule's work
   // was bounded (a regex or a search read the rest of the text again at
@@ -2763,6 +2891,26 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
     [
       "unclosed PEM headers x 36k",
       repeated("-----BEGIN PRIVATE KEY----- ", 1_000_000),
+      "output",
+    ],
+    [
+      "PEM footers with no header x 38k (a look back at each)",
+      repeated("-----END PRIVATE KEY----- ", 1_000_000),
+      "output",
+    ],
+    [
+      "written line breaks, then a footer (read back a line at a time)",
+      `${repeated("x".repeat(15) + "\\n", 1_000_000)}-----END PRIVATE KEY-----`,
+      "output",
+    ],
+    [
+      "curl -b x 100k (a cookie read at each)",
+      repeated("curl -b a ", 1_000_000),
+      "command",
+    ],
+    [
+      "expect password x 60k",
+      `${repeated("expect password ", 1_000_000)}\nsend x`,
       "output",
     ],
   ];
