@@ -90,8 +90,11 @@ function take(
 function userPassword(text: string, at: number, edits: Edits): void {
   const v = readValue(text, at);
   if (!v) return;
-  const colon = text.indexOf(":", v.start);
-  if (colon < 0 || colon >= v.end) return;
+  // Looked for inside the value only: searching on to the end of the text
+  // made a line of many `curl -u name` flags take quadratic time.
+  const inValue = text.slice(v.start, v.end).indexOf(":");
+  if (inValue < 0) return;
+  const colon = v.start + inValue;
   if (colon === v.end - 1) {
     if (v.quoted || !QUOTES.includes(text[colon + 1] ?? "")) return;
     take(text, readValue(text, colon + 1), false, edits);

@@ -2909,6 +2909,11 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
       "command",
     ],
     [
+      "curl -u x 300k (a colon looked for to the end at each: 6 s before)",
+      repeated("curl -u a ", 3_000_000),
+      "command",
+    ],
+    [
       "expect password x 60k",
       `${repeated("expect password ", 1_000_000)}\nsend x`,
       "output",
