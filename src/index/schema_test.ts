@@ -63,3 +63,27 @@ function rowidsOfOneSession(session: number): void {
     last = Math.max(...ROLES.map((r) => recordRowid(session, ordinal, r)));
   }
 }
+
+Deno.test("an unchanged pass reads the files it compares from an index, made where a format-5 index lacks it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-schema-" });
+  try {
+    const path = `${dir}/index.db`;
+    const plan = (db: ReturnType<typeof openIndex>) =>
+      (db.prepare(
+        "EXPLAIN QUERY PLAN SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
+      ).all() as Array<{ detail: string }>).map((r) => r.detail).join("\n");
+    const fresh = openIndex(path);
+    ok(plan(fresh).includes("COVERING INDEX files_check"), plan(fresh));
+    // An index written before files_check existed (same format).
+    fresh.exec("DROP INDEX files_check");
+    fresh.close();
+    const reader = openIndex(path, { readOnly: true });
+    ok(!plan(reader).includes("files_check"));
+    reader.close();
+    const writer = openIndex(path);
+    ok(plan(writer).includes("COVERING INDEX files_check"), plan(writer));
+    writer.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
