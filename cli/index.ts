@@ -14,7 +14,8 @@ import {
   sourceEnv,
   warnUnknownExcluded,
 } from "./_harnesses.ts";
-import { indexStores, openIndex } from "../src/index/mod.ts";
+import { type IndexOptions, indexStores, openIndex } from "../src/index/mod.ts";
+import { isDamagedDatabase } from "../src/core/_sqlite.ts";
 import { indexStats } from "../src/search/mod.ts";
 import { indexPath } from "../src/core/paths.ts";
 import type { Io } from "../src/core/io.ts";
@@ -76,7 +77,7 @@ indexed), 130 stopped by Ctrl-C.`,
       Deno.exit(130); // what a shell reports for a Ctrl-C (128 + SIGINT)
     };
     Deno.addSignalListener("SIGINT", interrupted);
-    const report = await indexStores({
+    const options: IndexOptions = {
       indexPath: path,
       harnesses: selectedHarnesses(io, only),
       forget: excludedHarnessIds(io),
@@ -103,7 +104,20 @@ indexed), 130 stopped by Ctrl-C.`,
           }), ${plural(p.sessions, "session")}\n`,
         );
       },
-    }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
+    };
+    let report = await indexStores(options)
+      .finally(() => Deno.removeSignalListener("SIGINT", interrupted));
+    // A pass compares files through an index and reads few of the index's
+    // pages; a damaged one met now, counting what it holds, is dealt with
+    // as one met during the pass: moved aside, and everything read again.
+    let held: ReturnType<typeof indexHolds>;
+    try {
+      held = indexHolds(path);
+    } catch (err) {
+      if (!isDamagedDatabase(err)) throw err;
+      report = await indexStores({ ...options, damaged: true });
+      held = indexHolds(path);
+    }
     // Only a pass that read something wrote credentials in clear.
     if (!redactionEnabled(io.env) && report.replaced + report.appended > 0) {
       io.stderr.write(
@@ -113,9 +127,8 @@ indexed), 130 stopped by Ctrl-C.`,
     if (boolFlag(args, "json")) {
       printJson(io, { index: path, ...report });
     } else if (!quiet) {
-      // What the index now holds, counted as `deja stats` counts it (a
-      // prompt-history entry whose transcript exists is not a session).
-      const held = indexHolds(path);
+      // What the index now holds (`held`), counted as `deja stats` counts it
+      // (a prompt-history entry whose transcript exists is not a session).
       for (const [id, t] of Object.entries(report.harnesses)) {
         if (t.files === 0) continue;
         const has = held.harnesses.get(id) ?? { sessions: 0, records: 0 };

@@ -110,10 +110,15 @@ async function* chunksOf(
   }
   using file = await Deno.open(path, { read: true });
   if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
+  // Buffers are sized to what is left: an append pass reads a few KB of
+  // each grown file, and a zeroed 1 MiB buffer per read (and one more for
+  // the read that finds the end) cost it ~20 MB of allocation.
+  let left = Math.max(0, (await file.stat()).size - offset);
   while (true) {
-    const buf = new Uint8Array(chunkBytes);
+    const buf = new Uint8Array(Math.min(chunkBytes, Math.max(left, 4096)));
     const n = await file.read(buf);
     if (n === null) return;
+    left -= n;
     yield buf.subarray(0, n);
   }
 }

@@ -75,6 +75,12 @@ export interface IndexOptions {
    * moved aside to the path given, and the pass rebuilds from nothing.
    */
   onReset?: (movedTo: string) => void;
+  /**
+   * The index met a damaged page after a pass (the pass compares files
+   * through an index and reads few of its pages): move it aside once the
+   * lock is held, and rebuild from nothing.
+   */
+  damaged?: boolean;
   /** How long to wait for another writer before giving up. Default 60 s. */
   lockWaitMs?: number;
   /** Clock. */
@@ -599,9 +605,10 @@ export async function indexStores(options: IndexOptions): Promise<IndexReport> {
   // the file aside: the pass runs again on a new one.
   const first = await onePass(options).catch((err) => {
     if (!isDamagedDatabase(err)) throw err;
-    return onePass(options);
+    return onePass({ ...options, damaged: false });
   });
-  const { onProgress: _progress, onWait: _wait, ...quiet } = options;
+  const { onProgress: _progress, onWait: _wait, damaged: _d, ...quiet } =
+    options;
   let lockedAt = first.lockedAt;
   for (
     let round = 0;
@@ -643,6 +650,7 @@ async function onePass(
     options.onWait,
   );
   const lockedAt = Date.now();
+  if (options.damaged) moveAside(options.indexPath, options.onReset);
   try {
     assertWritable(
       options.indexPath,
