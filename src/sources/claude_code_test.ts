@@ -2178,28 +2178,24 @@ Deno.test("parseClaudeTranscript() keeps the advisor's advice (a server tool's r
       uuid: crypto.randomUUID(),
       message: { id, role: "assistant", content },
     });
+  // A new line (its own uuid) each time: a block streamed again.
+  const advice = () =>
+    assistant("msg_a", [{
+      type: "advisor_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: {
+        type: "advisor_result",
+        text: "Write-back loses data on crash; go write-through.",
+      },
+    }], "02");
   const text = [
     userLine("should the otter cache be write-through?"),
     assistant("msg_a", [
       { type: "server_tool_use", id: "srvtoolu_1", name: "advisor", input: {} },
     ], "01"),
-    assistant("msg_a", [{
-      type: "advisor_tool_result",
-      tool_use_id: "srvtoolu_1",
-      content: {
-        type: "advisor_result",
-        text: "Write-back loses data on crash; go write-through.",
-      },
-    }], "02"),
+    advice(),
     // The same block streamed again is read once.
-    assistant("msg_a", [{
-      type: "advisor_tool_result",
-      tool_use_id: "srvtoolu_1",
-      content: {
-        type: "advisor_result",
-        text: "Write-back loses data on crash; go write-through.",
-      },
-    }], "02"),
+    advice(),
     assistant("msg_a", [{ type: "text", text: "Going write-through." }], "03"),
     assistant("msg_b", [
       { type: "server_tool_use", id: "srvtoolu_2", name: "advisor", input: {} },
