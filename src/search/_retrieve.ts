@@ -638,6 +638,10 @@ const SYNONYM_GROUPS = [
   ["password", "passwd", "pwd"],
   ["website", "site"],
   ["wifi", "wi-fi", "wireless"],
+  ["var", "vars", "variable"],
+  ["tf", "terraform"],
+  ["creds", "credentials"],
+  ["infra", "infrastructure"],
 ];
 
 const SYNONYMS = new Map<string, string[]>();

@@ -77,3 +77,33 @@ Deno.test("Retriever.suggest() corrects a word people said, and one only a tool 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Retriever.variants() offers the spelled-out word for a developer abbreviation the index holds", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
+    recordRowid(1, 0, "assistant"),
+    "every variable is read once; the terraform state keeps no credentials",
+  );
+  write.close();
+  const read = openIndex(path, { readOnly: true });
+  try {
+    const r = new Retriever(read, ["user", "assistant"], {});
+    const word = (text: string, stem: string) => ({
+      text,
+      kind: "word" as const,
+      stem,
+      weight: 1,
+      alternatives: [],
+    });
+    deepEqual(r.variants(word("vars", "var")), ["variable"]);
+    deepEqual(r.variants(word("tf", "tf")), ["terraform"]);
+    deepEqual(r.variants(word("creds", "cred")), ["credentials"]);
+    // Offered only where the index holds the other spelling.
+    deepEqual(r.variants(word("infra", "infra")), []);
+  } finally {
+    read.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
