@@ -28,6 +28,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { segments } from "./_paths.ts";
+import { presentVscodeUserDirs } from "./_roots.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { filesOfApplyPatch } from "./_work_records.ts";
 
@@ -46,29 +47,51 @@ const DIALECT: ToolDialect = {
 /** Run statuses that mean the tool did not succeed. */
 const FAILED = new Set(["error", "cancelled", "rejected-by-user"]);
 
+/** The VS Code extension whose globalStorage keeps its own thread copies. */
+const EXTENSION_ID = "sourcegraph.amp";
+
+/**
+ * Thread folders: the CLI's `threads/`, and the VS Code extension's
+ * `threads3/` (and `threads/`) under its globalStorage.
+ */
+const THREAD_DIRS = new Set(["threads", "threads3"]);
+
 function isThreadPath(path: string): boolean {
   const parts = segments(path);
-  return parts.at(-2) === "threads" &&
+  return THREAD_DIRS.has(parts.at(-2) ?? "") &&
     /^T-[^/\\]+\.json$/.test(parts.at(-1) ?? "");
 }
 
-/** The workspace folder of a thread: its first tree's `file://` URI. */
+/** A folder from a `file://` URI, a VS Code URI object or a plain path. */
+function folderOf(uri: unknown): string | undefined {
+  if (isObject(uri)) return str(uri.fsPath) ?? str(uri.path);
+  const text = str(uri);
+  if (!text?.startsWith("file://")) {
+    return text?.startsWith("/") ? text : undefined;
+  }
+  try {
+    let p = decodeURIComponent(new URL(text).pathname);
+    if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
+    return p || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The workspace folder of a thread: its first tree's URI (a `file://` string
+ * from the CLI, a URI object with `fsPath` from the VS Code extension), else
+ * `env.initial.cwd`.
+ */
 function workspaceOf(thread: Json): string | undefined {
   const env = isObject(thread.env) ? thread.env : {};
   const initial = isObject(env.initial) ? env.initial : {};
   const trees = Array.isArray(initial.trees) ? initial.trees : [];
   for (const tree of trees) {
-    const uri = isObject(tree) ? str(tree.uri) : undefined;
-    if (!uri?.startsWith("file://")) continue;
-    try {
-      let p = decodeURIComponent(new URL(uri).pathname);
-      if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
-      if (p) return p;
-    } catch {
-      continue;
-    }
+    const folder = isObject(tree) ? folderOf(tree.uri) : undefined;
+    if (folder) return folder;
   }
-  return undefined;
+  return str(initial.cwd) || undefined;
 }
 
 /** The text blocks of an MCP-shaped `content` list. */
@@ -268,11 +291,44 @@ export async function parseAmpThread(
   return { sessions: session.records.length > 0 ? [session] : [], skipped };
 }
 
-/** The Amp data directories: `DEJA_AMP_ROOT`, else `$XDG_DATA_HOME/amp`, else `~/.local/share/amp`. */
+/**
+ * The Amp data directories: `DEJA_AMP_ROOT` alone, else `$XDG_DATA_HOME/amp`
+ * (or `~/.local/share/amp`) and the extension's globalStorage folder in every
+ * VS Code host installed here.
+ */
 function ampRoots(source: SourceEnv): string[] {
   if (source.env.DEJA_AMP_ROOT) return [source.env.DEJA_AMP_ROOT];
   const data = source.env.XDG_DATA_HOME || `${source.home}/.local/share`;
-  return [`${data.replace(/[\\/]+$/, "")}/amp`];
+  return [
+    `${data.replace(/[\\/]+$/, "")}/amp`,
+    ...presentVscodeUserDirs(source).map((user) =>
+      `${user}/globalStorage/${EXTENSION_ID}`
+    ),
+  ];
+}
+
+/**
+ * The thread files under the roots. The CLI's copy of a thread comes first;
+ * an extension copy of the same thread (same `T-<id>.json` name, the thread
+ * id) is left out.
+ */
+function threadFiles(source: SourceEnv): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const root of ampRoots(source)) {
+    const dirs = segments(root).at(-1) === EXTENSION_ID
+      ? [`${root}/threads3`, `${root}/threads`]
+      : [`${root}/threads`];
+    for (const dir of dirs) {
+      for (const path of walkFiles(dir, isThreadPath, { maxDepth: 0 })) {
+        const name = segments(path).at(-1) ?? path;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        out.push(path);
+      }
+    }
+  }
+  return out;
 }
 
 const threadKind: FileKind = {
@@ -300,25 +356,23 @@ export const amp: Harness = {
   // a stopped run's `progress` when it has no result.
   // 4: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 4,
+  // 5: the VS Code extension's thread copies (globalStorage `threads3/`),
+  // workspace from a tree's URI object or `env.initial.cwd`.
+  revision: 5,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {
-    return Promise.resolve(
-      ampRoots(source).flatMap((root) =>
-        walkFiles(`${root}/threads`, isThreadPath, { maxDepth: 0 })
-      ),
-    );
+    return Promise.resolve(threadFiles(source));
   },
   kinds: [threadKind],
   docs: {
     store:
-      "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory). Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
+      "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory and replaces the others), and the VS Code extension's copies in `<User>/globalStorage/sourcegraph.amp/threads3/` (or `threads/`) of every VS Code host installed here, the same JSON thread shape; a thread in both is read once, from the CLI's folder. Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
     extracts:
-      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project; each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
+      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project (a `file://` URI or a URI object's `fsPath`, else `env.initial.cwd`); each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
     omits:
-      "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the VS Code extension's globalStorage copy",
+      "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the extension's copy of a thread the CLI folder also holds (same id)",
     verified:
-      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread); the `info` summary block from a public Amp thread reader (jonathan-kellerai/cross_agent_session_resumer src/providers/amp.rs), in src/sources/amp_test.ts",
+      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread); the `info` summary block and the extension's globalStorage `threads3/` copies (same thread JSON; `env.initial.cwd`, tree URI objects) from public Amp thread readers (jonathan-kellerai/cross_agent_session_resumer src/providers/amp.rs and another indexer's amp adapter, which also scans `threads/` there), no real extension sample, in src/sources/amp_test.ts",
   },
 };

@@ -9,6 +9,10 @@ const THREAD =
   `${HOME}/.local/share/amp/threads/T-2c9e4b17-6a0d-4f83-b5e2-8d1c7a3f9e06.json`;
 const THREAD_2026 =
   `${HOME}/.local/share/amp/threads/T-019f3c2a-7b1e-74d0-9a35-c61f0e8d2b47.json`;
+const EXTENSION_THREADS =
+  `${HOME}/.config/Code/User/globalStorage/sourcegraph.amp/threads3`;
+const VSCODE_THREAD =
+  `${EXTENSION_THREADS}/T-5e81d0c3-2f4a-4b9e-8c17-93a6f2d4e0b1.json`;
 const SAMPLES = sampleDir("amp");
 const source: SourceEnv = { home: HOME, env: {}, os: "linux" };
 
@@ -38,7 +42,42 @@ Deno.test("amp.roots() honours DEJA_AMP_ROOT, then XDG_DATA_HOME, then HOME", as
 });
 
 Deno.test("amp.discover() finds thread files and not the prompt history", async () => {
-  deepEqual((await amp.discover(source)).sort(), [THREAD_2026, THREAD].sort());
+  // The VS Code extension's copy of a thread the CLI also holds (same id)
+  // is left out; its own threads are found.
+  deepEqual(
+    (await amp.discover(source)).sort(),
+    [THREAD_2026, THREAD, VSCODE_THREAD].sort(),
+  );
+  ok(amp.roots(source).includes(EXTENSION_THREADS.replace(/\/threads3$/, "")));
+});
+
+Deno.test("parseAmpThread() reads a VS Code extension thread and its workspace URI object", async () => {
+  const result = await parse(VSCODE_THREAD);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  equal(s.id, "T-5e81d0c3-2f4a-4b9e-8c17-93a6f2d4e0b1");
+  equal(s.project, "kettle");
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.exitCode]), [
+    ["user", undefined, undefined],
+    ["assistant", undefined, undefined],
+    ["command", "Bash", 0],
+    ["tool-output", "Bash", undefined],
+  ]);
+});
+
+Deno.test("parseAmpThread() takes the project from env.initial.cwd when no tree names one", async () => {
+  const path = await threadFile(JSON.stringify({
+    id: "T-cwd",
+    env: {
+      initial: { cwd: "/home/dev/code/ferry", trees: [{ displayName: "x" }] },
+    },
+    messages: [{
+      role: "user",
+      content: [{ type: "text", text: "dock times" }],
+    }],
+  }));
+  const s = (await parse(path)).sessions[0] as Session;
+  equal(s.project, "ferry");
 });
 
 Deno.test("parseAmpThread() reads speech, tool calls, results and exit codes", async () => {

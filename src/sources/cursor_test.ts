@@ -382,6 +382,8 @@ Deno.test("cursor parses the real sample store", {
   equal(sessions.length, 31);
   equal(total(sessions, "user"), 63);
   equal(total(sessions, "assistant"), 63);
+  // One prompt kept the open tsconfig.json as an attached file.
+  equal(total(sessions, "files"), 1);
   equal(
     sessions.find((s) => s.id === "2aa483d1-573c-4039-ae4e-7415e28d2605")
       ?.title,
@@ -930,6 +932,66 @@ Deno.test("cursor flags a tool call the person rejected or cancelled as failed",
     ["search_replace", "(rejected by the user)", true],
     ["run_terminal_cmd", "LOCK_IDLE", false],
   ]);
+});
+
+Deno.test("cursor records the files a person attached to a prompt as mentions", async () => {
+  const path = join(await Deno.makeTempDir(), "state.vscdb");
+  const uri = (p: string) => ({
+    $mid: 1,
+    fsPath: p,
+    external: `file://${p}`,
+    path: p,
+    scheme: "file",
+  });
+  await writeFixtureDb(path, KV, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:m",
+        value: JSON.stringify({
+          composerId: "m",
+          fullConversationHeadersOnly: [{ bubbleId: "u" }, { bubbleId: "a" }],
+        }),
+      },
+      {
+        key: "bubbleId:m:u",
+        value: JSON.stringify({
+          type: 1,
+          text: "why does @tide.ts drift",
+          context: {
+            fileSelections: [
+              { uri: uri("/w/harbour/src/tide.ts"), isCurrentFile: false },
+              { uri: uri("/w/harbour/src/tide.ts"), isCurrentFile: true },
+              { uri: "file:///w/harbour/src/moon%20phase.ts" },
+              { uri: { scheme: "file" } },
+              42,
+              null,
+            ],
+            folderSelections: [{ relativePath: "src" }],
+            selections: "not a list",
+          },
+        }),
+      },
+      {
+        key: "bubbleId:m:a",
+        value: JSON.stringify({
+          type: 2,
+          text: "The offset is applied twice.",
+        }),
+      },
+    ],
+  }]);
+  const { sessions, skipped } = await parseCursorStateDb(path, OPTIONS);
+  equal(skipped, 0);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.tool, r.text]),
+    [
+      ["user", undefined, "why does @tide.ts drift"],
+      ["files", "mention", "/w/harbour/src/tide.ts"],
+      ["files", "mention", "/w/harbour/src/moon phase.ts"],
+      ["assistant", undefined, "The offset is applied twice."],
+    ],
+  );
 });
 
 /** Protobuf length-delimited field `field` holding `payload`. */

@@ -258,6 +258,9 @@ class GooseSession {
           } else texts.push(item.text);
           break;
         case "toolRequest":
+        // A tool the desktop app runs itself: the same `{id, toolCall}`
+        // shape, answered by a `toolResponse` of the same id.
+        case "frontendToolRequest":
           flush();
           this.#request(item, locator, time);
           break;
@@ -266,7 +269,8 @@ class GooseSession {
           this.#response(item, locator, time);
           break;
         default:
-          // thinking, redactedThinking, image, notifications, confirmations.
+          // thinking, redactedThinking, reasoning, image, notifications,
+          // confirmations (the request they ask about is read), elicitations.
           break;
       }
     }
@@ -728,7 +732,8 @@ export const goose: Harness = {
   // 2: ACP sessions of schemas 10-11 take their thread's name and folder.
   // 3: a tool's output once (the model's copy, not also the person's), the
   // compaction summary, no re-sent prompt after it, no model-only text.
-  revision: 3,
+  // 4: a frontend tool's request (`frontendToolRequest`) like any tool's.
+  revision: 4,
   envOverrides: [
     "GOOSE_PATH_ROOT",
     "XDG_DATA_HOME",
@@ -742,10 +747,10 @@ export const goose: Harness = {
     store:
       "`sessions/sessions.db` (goose 1.10+) and legacy `sessions/<id>.jsonl` under `$GOOSE_PATH_ROOT/data`, else `%APPDATA%\\Block\\goose\\data` (Windows), else `$XDG_DATA_HOME/goose` or `~/.local/share/goose` (Linux, macOS); also the legacy `~/.goose/sessions`; `DEJA_GOOSE_ROOT` redirects",
     extracts:
-      'user/assistant text, shell tool requests as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag (the text meant for the model, `audience` assistant, once: the tools Goose ships also write a copy or short summary for the person, read only when nothing else is written), the compaction summary (the message only the model sees that the continuation note Goose writes — `The previous message contains a summary…`, `Your context was compacted…`, `…is a structured summary…` — names) as `summary`, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session\'s message ids) with only their own turns; title from the description or a user-set name, and for an ACP (goose2) session of schemas 10–11, whose own name is the placeholder "ACP Session", the name and folder of the `threads` row its `thread_id` names',
+      'user/assistant text, shell tool requests (`toolRequest`, and `frontendToolRequest` for the tools the desktop app runs itself) as commands (exit code when the output writes one, else 0 unless the tool failed), text-editor/read/write/edit requests as files and edits (`old_str`), tool responses as tool-output with the error flag (the text meant for the model, `audience` assistant, once: the tools Goose ships also write a copy or short summary for the person, read only when nothing else is written), the compaction summary (the message only the model sees that the continuation note Goose writes — `The previous message contains a summary…`, `Your context was compacted…`, `…is a structured summary…` — names) as `summary`, sub-agent sessions (`sub_agent`, `parent_session_id`) as children, forks (a session starting with another session\'s message ids) with only their own turns; title from the description or a user-set name, and for an ACP (goose2) session of schemas 10–11, whose own name is the placeholder "ACP Session", the name and folder of the `threads` row its `thread_id` names',
     omits:
-      "thinking and redacted-thinking parts, images, tool confirmations and notifications, text marked `userVisible: false` or annotated for the model alone (what only the model saw: injected context, the continuation note), the last prompt Goose sends again after a compaction (the person typed it once), `hidden` sessions, the `thread_messages` table of schemas 10–11 (copies of the ACP session's own messages), token/cost/provider columns",
+      "thinking and redacted-thinking parts, images, tool confirmations (`toolConfirmationRequest`, `actionRequired`: the request they ask about is read) and system notifications, text marked `userVisible: false` or annotated for the model alone (what only the model saw: injected context, the continuation note), the last prompt Goose sends again after a compaction (the person typed it once), `hidden` sessions, the `thread_messages` table of schemas 10–11 (copies of the ACP session's own messages), token/cost/provider columns",
     verified:
-      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's schema (crates/goose/src/session/migrations.rs, migrations to v13; the repository is now aaif-goose/goose), the ACP threads layer from goose-acp's server and aaif-goose/goose#9078 (which dropped it), fixtures/goose and fixtures/goose-acp; the audience-annotated tool results, the compaction summary and its continuation notes (three wordings) from crates/goose/src/context_mgmt/mod.rs and the developer tools (schema 17), in src/sources/goose_test.ts",
+      "real sample: a goose sessions.db at schema version 5 (one session, no messages: nothing to index); message shapes, forks and sub-agent columns from goose's schema (crates/goose/src/session/migrations.rs, migrations to v13; the repository is now aaif-goose/goose), the ACP threads layer from goose-acp's server and aaif-goose/goose#9078 (which dropped it), fixtures/goose and fixtures/goose-acp; the `frontendToolRequest`/`toolConfirmationRequest`/`actionRequired` part shapes from `MessageContent` in crates/goose/src/conversation/message.rs, the audience-annotated tool results, the compaction summary and its continuation notes (three wordings) from crates/goose/src/context_mgmt/mod.rs and the developer tools (schema 17), in src/sources/goose_test.ts",
   },
 };

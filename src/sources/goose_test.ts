@@ -440,3 +440,82 @@ Deno.test("goose reads a tool's output once and a compaction's summary (schema 1
   );
   equal(sessions[0]?.records[1]?.exitCode, 0);
 });
+
+Deno.test("goose reads a frontend tool's request like any tool's and skips confirmations, thinking and unknown parts", async () => {
+  const path = join(await Deno.makeTempDir(), "sessions.db");
+  const rows: Array<[string, unknown[]]> = [
+    ["user", [{ type: "text", text: "open the plum ledger" }]],
+    ["assistant", [
+      {
+        type: "thinking",
+        thinking: "Use the app's file panel.",
+        signature: "s",
+      },
+      { type: "redactedThinking", data: "xx" },
+      { type: "text", text: "Opening it in the panel." },
+      {
+        type: "frontendToolRequest",
+        id: "fe_1",
+        toolCall: {
+          status: "success",
+          value: {
+            name: "panel__read",
+            arguments: { path: "/w/plums/ledger.csv" },
+          },
+        },
+      },
+      {
+        type: "toolConfirmationRequest",
+        id: "fe_1",
+        toolName: "panel__read",
+        arguments: { path: "/w/plums/ledger.csv" },
+        prompt: "Allow?",
+      },
+      { type: "someFuturePart", payload: { a: 1 } },
+    ]],
+    ["user", [{
+      type: "toolResponse",
+      id: "fe_1",
+      toolResult: { status: "error", error: "panel closed before reading" },
+    }]],
+    ["assistant", [{ type: "text", text: "The panel was closed." }]],
+  ];
+  await writeFixtureDb(
+    path,
+    "CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT, working_dir TEXT, session_type TEXT, created_at TEXT, updated_at TEXT); CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER);",
+    [
+      {
+        table: "sessions",
+        rows: [{
+          id: "20261102_1",
+          name: "Plum ledger",
+          working_dir: "/w/plums",
+          session_type: "user",
+        }],
+      },
+      {
+        table: "messages",
+        rows: rows.map(([role, content], i) => ({
+          session_id: "20261102_1",
+          role,
+          content_json: JSON.stringify(content),
+          created_timestamp: 1_793_100_000 + i,
+        })),
+      },
+    ],
+  );
+  const { sessions, skipped } = await parseGooseDb(path, OPTIONS);
+  equal(skipped, 0);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.tool, r.text, r.flags]),
+    [
+      ["user", undefined, "open the plum ledger", undefined],
+      ["assistant", undefined, "Opening it in the panel.", undefined],
+      ["files", "panel__read", "/w/plums/ledger.csv", undefined],
+      ["tool-output", "panel__read", "panel closed before reading", {
+        isError: true,
+      }],
+      ["assistant", undefined, "The panel was closed.", undefined],
+    ],
+  );
+});
