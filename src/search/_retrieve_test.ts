@@ -53,43 +53,49 @@ Deno.test("Retriever.titled() finds a title word on a connection's first look (a
   }
 });
 
-Deno.test("Retriever.suggest() corrects a word people said, and one only a tool printed", async () => {
+/** An index holding the given postings, read through a fresh Retriever. */
+async function withPostings(
+  postings: Array<[role: "user" | "assistant" | "tool-output", text: string]>,
+  fn: (r: Retriever) => void,
+): Promise<void> {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/index.db`;
   const write = openIndex(path);
-  write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
-    recordRowid(1, 0, "user"),
-    "move the kangaroo enclosure",
-  );
-  write.prepare("INSERT INTO fts_work (rowid, text) VALUES (?, ?)").run(
-    recordRowid(1, 1, "tool-output"),
-    "zeppelin hangar doors jammed",
-  );
+  postings.forEach(([role, text], i) => {
+    const table = role === "tool-output" ? "fts_work" : "fts_speech";
+    write.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`).run(
+      recordRowid(1, i, role),
+      text,
+    );
+  });
   write.close();
   const read = openIndex(path, { readOnly: true });
   try {
-    const r = new Retriever(read, ["user", "assistant", "tool-output"], {});
-    deepEqual(r.suggest("kangarro"), { term: "kangaroo", distance: 1 });
-    deepEqual(r.suggest("zepellin"), { term: "zeppelin", distance: 2 });
-    deepEqual(r.suggest("wombats"), undefined);
+    fn(new Retriever(read, ["user", "assistant", "tool-output"], {}));
   } finally {
     read.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("Retriever.suggest() corrects a word people said, and one only a tool printed", async () => {
+  await withPostings([
+    ["user", "move the kangaroo enclosure"],
+    ["tool-output", "zeppelin hangar doors jammed"],
+  ], (r) => {
+    deepEqual(r.suggest("kangarro"), { term: "kangaroo", distance: 1 });
+    deepEqual(r.suggest("zepellin"), { term: "zeppelin", distance: 2 });
+    deepEqual(r.suggest("wombats"), undefined);
+  });
 });
 
 Deno.test("Retriever.variants() offers the spelled-out word for a developer abbreviation the index holds", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/index.db`;
-  const write = openIndex(path);
-  write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
-    recordRowid(1, 0, "assistant"),
-    "every variable is read once; the terraform state keeps no credentials",
-  );
-  write.close();
-  const read = openIndex(path, { readOnly: true });
-  try {
-    const r = new Retriever(read, ["user", "assistant"], {});
+  await withPostings([
+    [
+      "assistant",
+      "every variable is read once; the terraform state keeps no credentials",
+    ],
+  ], (r) => {
     const word = (text: string, stem: string) => ({
       text,
       kind: "word" as const,
@@ -102,8 +108,5 @@ Deno.test("Retriever.variants() offers the spelled-out word for a developer abbr
     deepEqual(r.variants(word("creds", "cred")), ["credentials"]);
     // Offered only where the index holds the other spelling.
     deepEqual(r.variants(word("infra", "infra")), []);
-  } finally {
-    read.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
