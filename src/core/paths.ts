@@ -79,6 +79,30 @@ export function fromFileUrl(url: string | URL): string {
   return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
 }
 
+/**
+ * The local path a `file://` URI names, or undefined for anything else (no
+ * such URI, another scheme, a malformed one). A Windows drive path loses the
+ * slash before its letter.
+ *
+ * @param uri The text that may be a file URI.
+ * @returns The decoded path, or undefined.
+ * @example
+ * ```ts
+ * import { pathOfFileUri } from "./paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(pathOfFileUri("file:///C:/src/a%20b.ts"), "C:/src/a b.ts");
+ * equal(pathOfFileUri("https://example.com/a"), undefined);
+ * ```
+ */
+export function pathOfFileUri(uri: string | undefined): string | undefined {
+  if (!uri?.startsWith("file:")) return undefined;
+  try {
+    return fromFileUrl(uri) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Environment variables as a plain record. */
 export type Env = Record<string, string | undefined>;
 

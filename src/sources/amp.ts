@@ -28,6 +28,7 @@ import { SessionBuilder } from "./_builder.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { segments } from "./_paths.ts";
+import { pathOfFileUri } from "../core/paths.ts";
 import { presentVscodeUserDirs } from "./_roots.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 import { filesOfApplyPatch } from "./_work_records.ts";
@@ -69,13 +70,7 @@ function folderOf(uri: unknown): string | undefined {
   if (!text?.startsWith("file://")) {
     return text?.startsWith("/") ? text : undefined;
   }
-  try {
-    let p = decodeURIComponent(new URL(text).pathname);
-    if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
-    return p || undefined;
-  } catch {
-    return undefined;
-  }
+  return pathOfFileUri(text);
 }
 
 /**

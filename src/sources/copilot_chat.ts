@@ -27,6 +27,7 @@ import { parseCopilotEvents } from "./_copilot_events.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { childDirs, segments } from "./_paths.ts";
+import { pathOfFileUri } from "../core/paths.ts";
 import { MarkRuns } from "./_tree_chain.ts";
 import { isObject, type Json, str } from "./_json.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
@@ -103,14 +104,7 @@ function withoutStaleCopies(paths: string[]): string[] {
 /** A `file://` URI or a serialized `UriComponents` → a filesystem path. */
 function uriPath(value: unknown): string | undefined {
   if (typeof value === "string") {
-    if (!value.startsWith("file://")) return undefined;
-    try {
-      let p = decodeURIComponent(new URL(value).pathname);
-      if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
-      return p || undefined;
-    } catch {
-      return undefined;
-    }
+    return value.startsWith("file://") ? pathOfFileUri(value) : undefined;
   }
   if (!isObject(value)) return undefined;
   const fsPath = str(value.fsPath);

@@ -29,6 +29,7 @@ import type {
 } from "../core/types.ts";
 import { type AddRecordOptions, SessionBuilder } from "./_builder.ts";
 import { baseName, dirName, isRegularFileSync } from "./_paths.ts";
+import { pathOfFileUri } from "../core/paths.ts";
 import { macAppSupport, roamingAppData } from "./_roots.ts";
 import {
   closeStore,
@@ -137,19 +138,6 @@ function discoverCursor(source: SourceEnv): Promise<string[]> {
 /** Options for the Cursor parsers. */
 export type CursorParseOptions = ParseOptions;
 
-/** The local path of a `file://` URI (Windows drive paths without the lead slash). */
-function uriPath(uri: string | undefined): string | undefined {
-  if (!uri) return undefined;
-  try {
-    const url = new URL(uri);
-    if (url.protocol !== "file:") return undefined;
-    const path = decodeURIComponent(url.pathname);
-    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The folder a workspace storage directory belongs to, from its `workspace.json`. */
 function workspaceFolder(dir: string): string | undefined {
   let doc: Json;
@@ -158,7 +146,7 @@ function workspaceFolder(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-  return uriPath(str(doc.folder) ?? str(doc.workspace));
+  return pathOfFileUri(str(doc.folder) ?? str(doc.workspace));
 }
 
 /**
@@ -228,9 +216,9 @@ function composerLinks(
     const ident = obj(identifier);
     const uri = ident.uri;
     const path = typeof uri === "string"
-      ? uriPath(uri)
+      ? pathOfFileUri(uri)
       : str(obj(uri).fsPath) ?? str(obj(uri).path) ??
-        uriPath(str(obj(uri).external));
+        pathOfFileUri(str(obj(uri).external));
     if (path) return path;
     const id = str(ident.id) ?? workspaceId;
     return user && id && WORKSPACE_ID.test(id)
@@ -384,7 +372,7 @@ class Conversation {
       fallbackTime;
     if (!this.#cwdSet) {
       const dir = str(bubble.workspaceProjectDir) ??
-        uriPath(str(list(bubble.workspaceUris)[0]));
+        pathOfFileUri(str(list(bubble.workspaceUris)[0]));
       if (dir) {
         this.builder.setCwd(dir);
         this.#cwdSet = true;
@@ -414,8 +402,8 @@ class Conversation {
     for (const selection of list(context.fileSelections)) {
       const uri = isObject(selection) ? selection.uri : undefined;
       const path = isObject(uri)
-        ? str(uri.fsPath) ?? uriPath(str(uri.external)) ?? str(uri.path)
-        : uriPath(str(uri)) ?? str(uri);
+        ? str(uri.fsPath) ?? pathOfFileUri(str(uri.external)) ?? str(uri.path)
+        : pathOfFileUri(str(uri)) ?? str(uri);
       if (!path || seen.has(path)) continue;
       seen.add(path);
       this.builder.add(
@@ -1392,7 +1380,7 @@ function rootWorkspace(
 ): string | undefined {
   for (const [field, value] of fields) {
     if (field === 1 || field === 2 || value[0] !== 0x66) continue;
-    const path = uriPath(utf8(value));
+    const path = pathOfFileUri(utf8(value));
     if (path) return path;
   }
   return undefined;

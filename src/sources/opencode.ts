@@ -28,6 +28,7 @@ import {
   typedCommand,
 } from "./_opencode_commands.ts";
 import { baseName, dirName, segments } from "./_paths.ts";
+import { pathOfFileUri } from "../core/paths.ts";
 import { xdgDataHome } from "./_roots.ts";
 import {
   closeStore,
@@ -231,16 +232,9 @@ function toolOutput(
 function attachedPath(part: Json): string | undefined {
   if (part.mime === "application/x-directory") return undefined;
   const url = str(part.url) ?? "";
-  if (url.startsWith("file://")) {
-    try {
-      const path = decodeURIComponent(new URL(url).pathname);
-      // `file:///C:/src/a.ts` is `C:/src/a.ts`.
-      if (/^\/[A-Za-z]:\//.test(path)) return path.slice(1);
-      if (path && path !== "/") return path;
-    } catch {
-      // A malformed URL: the source may still name the file.
-    }
-  }
+  // A malformed URL names nothing: the source may still name the file.
+  const path = url.startsWith("file://") ? pathOfFileUri(url) : undefined;
+  if (path && path !== "/") return path;
   const source = obj(part.source);
   return source.type === "file" || source.type === "symbol"
     ? str(source.path)
