@@ -98,6 +98,27 @@ function outputText(output: unknown): string {
   return parts.join("\n");
 }
 
+/** How a Terminal item's `status` words a command that did not succeed. */
+const FAILED_STATUS = /^\s*Command failed\b/;
+
+/**
+ * What the output items' `status` lines say about a command: the IDE's
+ * run_terminal_command returns normally when the command exits non-zero (the
+ * call is `done`, the content its stderr), and only the status — "Command
+ * failed with: Command failed with exit code 2", or "Command completed" —
+ * tells it failed.
+ */
+function outputStatus(output: unknown): { failed: boolean; code?: number } {
+  if (!Array.isArray(output)) return { failed: false };
+  for (const item of output) {
+    if (!isObject(item) || typeof item.status !== "string") continue;
+    if (!FAILED_STATUS.test(item.status)) continue;
+    const code = commandExitCode(item.status);
+    return code === undefined ? { failed: true } : { failed: true, code };
+  }
+  return { failed: false };
+}
+
 interface ListEntry {
   created?: number;
   title?: string;
@@ -228,15 +249,16 @@ export async function parseContinueSession(
           }
           if (state.output === undefined) continue;
           const text = outputText(state.output);
+          const reported = outputStatus(state.output);
           // A call the person or Continue cancelled did not do its work.
           const errored = state.status === "errored" ||
-            state.status === "canceled";
+            state.status === "canceled" || reported.failed;
           tools.result(
             callId,
             text,
             errored,
             at,
-            footerExitCode(text) ?? commandExitCode(text),
+            reported.code ?? footerExitCode(text) ?? commandExitCode(text),
           );
           if (callId) answered.add(callId);
         }
@@ -405,12 +427,14 @@ export const continueDev: Harness = {
   // calls as errors, its "Untitled Session" placeholder title.
   // 4: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 4,
+  // 5: a Terminal item's `status` ("Command failed with: … exit code N")
+  // gives a command's exit code and flags its output an error.
+  revision: 5,
   docs: {
     store:
       "`${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions/<sessionId>.json` plus `sessions.json` (same on every OS: `%USERPROFILE%\\.continue` on Windows)",
     extracts:
-      "user and assistant messages, built-in tool calls of the IDE extension and the `cn` CLI (run_terminal_command/Bash as command with the exit code its output reports, read/edit/create file tools and Read/Write/Edit/MultiEdit as files, single_find_and_replace/multi_edit/search_and_replace_in_file/Edit/MultiEdit removed text as edit), tool results as tool-output (`errored` or `canceled` → isError, also a command whose output reports a non-zero exit; `toolCallStates`, or the older single `toolCallState`), conversation summaries as summary; title (not the `New Session`/`Untitled Session` placeholders) and creation date from the document and sessions.json, workspace (file URIs decoded) as project; sessions of the pre-2024 Python server (`session_state.history` steps): typed input as user, visible step descriptions as assistant",
+      "user and assistant messages, built-in tool calls of the IDE extension and the `cn` CLI (run_terminal_command/Bash as command with the exit code its output or its Terminal item's `status` (`Command failed with: … exit code N`) reports, read/edit/create file tools and Read/Write/Edit/MultiEdit as files, single_find_and_replace/multi_edit/search_and_replace_in_file/Edit/MultiEdit removed text as edit), tool results as tool-output (`errored` or `canceled` → isError, also a command whose output reports a non-zero exit or whose Terminal item's status says `Command failed`; `toolCallStates`, or the older single `toolCallState`), conversation summaries as summary; title (not the `New Session`/`Untitled Session` placeholders) and creation date from the document and sessions.json, workspace (file URIs decoded) as project; sessions of the pre-2024 Python server (`session_state.history` steps): typed input as user, visible step descriptions as assistant",
     omits:
       "thinking messages and reasoning, system messages, context items (file and terminal contents the IDE attached: not something said), prompt logs; per-message times (Continue does not store them: records carry none)",
     verified:

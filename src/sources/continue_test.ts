@@ -382,3 +382,62 @@ Deno.test("parseContinueSession() survives torn and hostile cn CLI sessions", as
     ok(sessions[0]?.records.every((r) => typeof r.text === "string"));
   });
 });
+
+Deno.test("parseContinueSession() reads a command's exit code and failure from the Terminal item's status", async () => {
+  // The IDE's run_terminal_command returns normally when the command exits
+  // non-zero: the call is `done`, its stderr is the content and only the
+  // item's `status` says it failed.
+  const call = (id: string, command: string) => ({
+    id,
+    type: "function",
+    function: { name: "run_terminal_command", arguments: { command } },
+  });
+  const path = await sessionFile({
+    sessionId: "s",
+    title: "lint",
+    workspaceDirectory: "file:///home/dev/quarry",
+    history: [
+      { message: { role: "user", content: "lint and build" } },
+      {
+        message: {
+          role: "assistant",
+          content: "",
+          toolCalls: [call("t1", "npm run lint"), call("t2", "npm run build")],
+        },
+        toolCallStates: [
+          {
+            toolCallId: "t1",
+            status: "done",
+            output: [{
+              name: "Terminal",
+              description: "Terminal command output",
+              content: "src/quarry.ts:4:1 no-unused-vars",
+              status: "Command failed with: Command failed with exit code 2",
+            }],
+          },
+          {
+            toolCallId: "t2",
+            status: "done",
+            output: [{
+              name: "Terminal",
+              description: "Terminal command output",
+              content: "built in 812 ms",
+              status: "Command completed",
+            }],
+          },
+        ],
+      },
+    ],
+  });
+  const s = (await parseContinueSession(path, opts)).sessions[0];
+  deepEqual(
+    s?.records.map((r) => [r.role, r.text, r.exitCode, r.flags?.isError]),
+    [
+      ["user", "lint and build", undefined, undefined],
+      ["command", "npm run lint", 2, undefined],
+      ["command", "npm run build", 0, undefined],
+      ["tool-output", "src/quarry.ts:4:1 no-unused-vars", undefined, true],
+      ["tool-output", "built in 812 ms", undefined, undefined],
+    ],
+  );
+});

@@ -99,6 +99,33 @@ function sessionRows(store: Store): Map<string, SessionRow> {
   return out;
 }
 
+/** A shell run's result as the terminal tool words it. */
+interface TerminalResult {
+  text: string;
+  code?: number;
+  failed: boolean;
+}
+
+/**
+ * The terminal tool's answer, `{"output", "exit_code", "error"}` as JSON:
+ * what the command printed (then the error, when the run failed to start or
+ * timed out), its exit code, and whether it failed. Other content is none.
+ */
+function terminalResult(content: string): TerminalResult | undefined {
+  if (!content.startsWith("{") || !content.includes('"exit_code"')) {
+    return undefined;
+  }
+  const value = obj(parseJson(content));
+  const code = value.exit_code;
+  if (typeof code !== "number" || !Number.isInteger(code)) return undefined;
+  if (value.output !== undefined && typeof value.output !== "string") {
+    return undefined;
+  }
+  const error = str(value.error);
+  const text = [str(value.output), error].filter(Boolean).join("\n");
+  return { text, code, failed: error !== undefined || code !== 0 };
+}
+
 /** One session being built, with its tools and rewind runs. */
 interface Open {
   id: string;
@@ -199,16 +226,18 @@ function readHermes(
         }
         break;
       }
-      case "tool":
+      case "tool": {
+        const run = terminalResult(content);
         tools.result(
           textColumn(row.call_id),
-          content,
-          false,
+          run?.text ?? content,
+          run?.failed ?? false,
           at,
-          undefined,
+          run?.code,
           textColumn(row.tool_name),
         );
         break;
+      }
       default:
         // System prompts are the harness's words.
         b.touch(time);
@@ -277,7 +306,9 @@ const storeKind: FileKind = {
 export const hermes: Harness = {
   id: HARNESS_ID,
   name: "Hermes Agent",
-  revision: 2,
+  // 3: the terminal tool's JSON result gives the command's exit code, its
+  // printed output and error text, and flags a failed run as an error.
+  revision: 3,
   format: "SQLite state.db (sessions + OpenAI-style messages) per profile",
   envOverrides: ["HERMES_HOME", "DEJA_HERMES_DB"],
   roots: hermesStores,
@@ -293,7 +324,7 @@ export const hermes: Harness = {
     store:
       "`${HERMES_HOME:-~/.hermes}/state.db` and `${HERMES_HOME:-~/.hermes}/profiles/<name>/state.db` (same on every OS; `DEJA_HERMES_DB` names one store instead)",
     extracts:
-      "user and assistant text, tool calls from `tool_calls` JSON as commands (`terminal`), files (read_file/write_file) and edits (`patch` old_string), tool rows as output; the session's title, cwd as project (else the profile name, else `hermes`), and `parent_session_id` as parent (`subagent` for a delegated run, else `fork`); rows a rewind made inactive are kept under `rewind` marks",
+      "user and assistant text, tool calls from `tool_calls` JSON as commands (`terminal`), files (read_file/write_file) and edits (`patch` old_string), tool rows as output (the terminal tool's `{output, exit_code, error}` JSON read into its output and error text, the command's exit code, and isError when it exited non-zero or failed to run); the session's title, cwd as project (else the profile name, else `hermes`), and `parent_session_id` as parent (`subagent` for a delegated run, else `fork`); rows a rewind made inactive are kept under `rewind` marks",
     omits:
       "system prompts, reasoning, display metadata, model and token usage; the Postgres backend (deja reads files only)",
     verified:

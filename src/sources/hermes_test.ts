@@ -198,3 +198,89 @@ Deno.test("parseHermesStore() survives hostile rows and names a store of another
     await rejects(parseHermesStore(path, { includeSubagents: true, source }));
   });
 });
+
+Deno.test("parseHermesStore() reads a terminal result's JSON: exit code, error, output", async () => {
+  // The terminal tool answers with `{"output", "exit_code", "error"}`.
+  const path = `${await Deno.makeTempDir()}/state.db`;
+  const call = (id: string, command: string) =>
+    JSON.stringify([{
+      id,
+      type: "function",
+      function: { name: "terminal", arguments: JSON.stringify({ command }) },
+    }]);
+  const result = (output: string, code: number, error: string | null) =>
+    JSON.stringify({ output, exit_code: code, error });
+  await writeFixtureDb(path, SCHEMA, [
+    { table: "sessions", rows: [{ id: "s1", cwd: "/w/ferry" }] },
+    {
+      table: "messages",
+      rows: [
+        { session_id: "s1", role: "user", content: "run it", timestamp: 1 },
+        {
+          session_id: "s1",
+          role: "assistant",
+          content: "",
+          tool_calls: call("c1", "make check"),
+          timestamp: 2,
+        },
+        {
+          session_id: "s1",
+          role: "tool",
+          content: result("ferry.c:12: undefined symbol", 2, null),
+          tool_call_id: "c1",
+          tool_name: "terminal",
+          timestamp: 3,
+        },
+        {
+          session_id: "s1",
+          role: "assistant",
+          content: "",
+          tool_calls: call("c2", "sleep 900"),
+          timestamp: 4,
+        },
+        {
+          session_id: "s1",
+          role: "tool",
+          content: result("", 124, "Command timed out after 600 seconds"),
+          tool_call_id: "c2",
+          tool_name: "terminal",
+          timestamp: 5,
+        },
+        {
+          session_id: "s1",
+          role: "assistant",
+          content: "",
+          tool_calls: call("c3", "ls"),
+          timestamp: 6,
+        },
+        {
+          session_id: "s1",
+          role: "tool",
+          content: result("Makefile\nferry.c", 0, null),
+          tool_call_id: "c3",
+          tool_name: "terminal",
+          timestamp: 7,
+        },
+      ],
+    },
+  ]);
+  const s = (await parseHermesStore(path, { includeSubagents: true, source }))
+    .sessions[0];
+  deepEqual(
+    s?.records.map((r) => [r.role, r.text, r.exitCode, r.flags?.isError]),
+    [
+      ["user", "run it", undefined, undefined],
+      ["command", "make check", 2, undefined],
+      ["tool-output", "ferry.c:12: undefined symbol", undefined, true],
+      ["command", "sleep 900", 124, undefined],
+      [
+        "tool-output",
+        "Command timed out after 600 seconds",
+        undefined,
+        true,
+      ],
+      ["command", "ls", 0, undefined],
+      ["tool-output", "Makefile\nferry.c", undefined, undefined],
+    ],
+  );
+});
