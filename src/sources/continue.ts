@@ -21,6 +21,7 @@ import { commandExitCode, removedBlocks } from "./_cline_family.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { baseName, dirOf } from "./_paths.ts";
+import { pathOfFileUri } from "../core/paths.ts";
 import {
   footerExitCode,
   type ToolDialect,
@@ -79,12 +80,7 @@ const DIFF_TOOLS = new Set(["search_and_replace_in_file"]);
 function pathFromUri(value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (!value.startsWith("file://")) return value;
-  try {
-    const path = decodeURIComponent(new URL(value).pathname);
-    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
-  } catch {
-    return value.slice("file://".length);
-  }
+  return pathOfFileUri(value) ?? value.slice("file://".length);
 }
 
 function outputText(output: unknown): string {
