@@ -492,6 +492,17 @@ Deno.test({
               await code.textContent(),
               "deja search 'zzq$(touch${IFS}pwned)' 'it'\\''s' --role tool-output",
             );
+            // The filter words go along: the CLI searches what the box did.
+            await page.goto(
+              `${served.url}/?tab=sessions&q=${
+                encodeURIComponent("codex:zzq in:api week")
+              }`,
+            );
+            await page.locator(".results .empty .cmd code").waitFor();
+            equal(
+              await page.locator(".results .empty .cmd code").textContent(),
+              "deja search zzq --harness codex --project api --since 7d --role tool-output",
+            );
           }),
       );
 
