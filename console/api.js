@@ -3,6 +3,9 @@
 // sessionStorage only). Errors arrive as problem JSON.
 
 const TOKEN_KEY = "deja-token";
+// Set when a write succeeded without a kept token: the browser's own Basic
+// prompt supplied it (and keeps sending it until the browser closes).
+const BROWSER_KEY = "deja-browser-auth";
 
 /** A failed API call with the server's problem body. */
 export class ApiError extends Error {
@@ -27,6 +30,24 @@ export function setToken(value) {
     else sessionStorage.removeItem(TOKEN_KEY);
   } catch {
     // Storage disabled: the token cannot be kept.
+  }
+}
+
+/** Whether the browser's Basic prompt opened a write in this tab. */
+export function browserSignedIn() {
+  try {
+    return sessionStorage.getItem(BROWSER_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function setBrowserSignedIn(on) {
+  try {
+    if (on) sessionStorage.setItem(BROWSER_KEY, "1");
+    else sessionStorage.removeItem(BROWSER_KEY);
+  } catch {
+    // Not kept.
   }
 }
 
@@ -77,8 +98,13 @@ export async function get(path, params, signal) {
   return handle(res);
 }
 
-/** POST a JSON body. */
-export async function post(path, body) {
+/**
+ * POST a JSON body. A write (every POST but a dry run) also tracks who is
+ * signed in: a success without a kept token means the browser's Basic prompt
+ * answered; a 401 means no credentials opened it, so the kept token is
+ * forgotten. Either change fires `deja-auth` on window for the header.
+ */
+export async function post(path, body, { write = true } = {}) {
   const headers = {
     "content-type": "application/json",
     accept: "application/json",
@@ -91,5 +117,16 @@ export async function post(path, body) {
     body: JSON.stringify(body ?? {}),
     credentials: "same-origin",
   });
+  if (write) {
+    const before = `${t}|${browserSignedIn()}`;
+    if (res.ok && !t) setBrowserSignedIn(true);
+    if (res.status === 401) {
+      setToken("");
+      setBrowserSignedIn(false);
+    }
+    if (`${token()}|${browserSignedIn()}` !== before) {
+      dispatchEvent(new Event("deja-auth"));
+    }
+  }
   return handle(res);
 }

@@ -122,7 +122,11 @@ function header() {
   document.getElementById("db-label").textContent = config?.paths?.memory ?? "";
   const signin = document.getElementById("signin");
   signin.hidden = m === "read-only";
-  signin.textContent = api.token() ? "Signed in" : "Sign in";
+  const viaBrowser = !api.token() && api.browserSignedIn();
+  signin.textContent = api.token() || viaBrowser ? "Signed in" : "Sign in";
+  signin.title = viaBrowser
+    ? "Signed in through the browser's login prompt; it lasts until the browser closes"
+    : "";
   const banner = clear(document.getElementById("banner"));
   if (m === "read-only") {
     banner.appendChild(
@@ -153,11 +157,6 @@ const ctx = {
   canReview,
   canApply,
   signIn,
-  /** A write refused the kept token: forget it, say "Sign in" again. */
-  forgetToken() {
-    api.setToken("");
-    header();
-  },
   refreshPending,
 };
 
@@ -220,6 +219,7 @@ async function start() {
     }
   });
   addEventListener("popstate", render);
+  addEventListener("deja-auth", header);
   try {
     config = await api.get("/api/config");
   } catch {

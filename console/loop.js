@@ -444,8 +444,7 @@ async function renderDetail(root, ctx, hash) {
         h("p", { class: "error" }, `${err.status}: ${problemText(err)}`),
       );
       if (err.status === 401 && ctx.mode !== "read-only") {
-        // A token that did not open the write is no sign-in.
-        if (api.token()) ctx.forgetToken();
+        // api.post forgot a token that did not open the write.
         out.appendChild(
           h("button", { type: "button", onClick: ctx.signIn }, "Sign in"),
         );
@@ -506,7 +505,9 @@ async function renderDetail(root, ctx, hash) {
   const dryRun = async () => {
     clear(dryOut).appendChild(h("p", { class: "muted" }, "Dry run…"));
     try {
-      const r = await api.post("/api/loop/dryrun", { hash: d.hash });
+      const r = await api.post("/api/loop/dryrun", { hash: d.hash }, {
+        write: false,
+      });
       add(
         clear(dryOut),
         h(

@@ -145,6 +145,24 @@ export async function renderSessions(root, ctx) {
     );
   }
 
+  /**
+   * The CLI line that searches commands and tool output with the same
+   * terms and the same filter words (harness, project, time window).
+   */
+  function cliSearch(q) {
+    const words = ["deja", "search", ...q.terms.map(shellQuote)];
+    for (const id of q.harnesses ?? []) words.push("--harness", shellQuote(id));
+    if (q.project) words.push("--project", shellQuote(q.project));
+    if (q.window === "week") words.push("--since", "7d");
+    else if (q.window === "month") words.push("--since", "30d");
+    else if (q.since_ms) {
+      const hours = Math.max(1, Math.ceil((Date.now() - q.since_ms) / 3.6e6));
+      words.push("--since", `${hours}h`);
+    }
+    words.push("--role", "tool-output");
+    return words.join(" ");
+  }
+
   async function search(cursor = null) {
     const my = ++seq;
     inflight?.abort();
@@ -232,11 +250,7 @@ export async function renderSessions(root, ctx) {
           res.mode === "browse"
             ? "Clear a filter word, or index more harnesses."
             : "Message search covers what users and assistants said. For commands and tool output use the CLI:",
-          res.mode === "browse"
-            ? "deja sources"
-            : `deja search ${
-              res.query.terms.map(shellQuote).join(" ")
-            } --role tool-output`,
+          res.mode === "browse" ? "deja sources" : cliSearch(res.query),
         ),
       );
       return;

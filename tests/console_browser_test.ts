@@ -492,6 +492,17 @@ Deno.test({
               await code.textContent(),
               "deja search 'zzq$(touch${IFS}pwned)' 'it'\\''s' --role tool-output",
             );
+            // The filter words go along: the CLI searches what the box did.
+            await page.goto(
+              `${served.url}/?tab=sessions&q=${
+                encodeURIComponent("codex:zzq in:api week")
+              }`,
+            );
+            await page.locator(".results .empty .cmd code").waitFor();
+            equal(
+              await page.locator(".results .empty .cmd code").textContent(),
+              "deja search zzq --harness codex --project api --since 7d --role tool-output",
+            );
           }),
       );
 
@@ -566,6 +577,52 @@ Deno.test({
               null,
             );
           }),
+      );
+
+      await t.step(
+        "a write the browser's Basic prompt opened says Signed in",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "review");
+          // The context answers the Basic challenge as a user typing the
+          // token into the browser's own prompt would.
+          const context = await browser.newContext({
+            viewport: { width: 1360, height: 900 },
+            httpCredentials: { username: "me", password: TOKEN },
+          });
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          try {
+            await page.goto(`${served.url}/?tab=loop`);
+            await page.waitForSelector("#signin:has-text('Sign in')");
+            await openRec(page, served.url, /acme" holds 2 live values/);
+            await decide(page, "#approve", "checked the regions", "approved");
+            await page.waitForSelector("#signin:has-text('Signed in')");
+            match(
+              (await page.locator("#signin").getAttribute("title")) ?? "",
+              /browser's login prompt/,
+            );
+            await page.reload();
+            await page.waitForSelector("#signin:has-text('Signed in')");
+            // A dry run is a read: it proves nothing about credentials.
+            const fresh = await browser.newPage();
+            await fresh.goto(`${served.url}/?tab=loop`);
+            const row = fresh.locator("table.queue tbody tr").first();
+            await row.click();
+            await fresh.click("#dryrun");
+            await fresh.waitForSelector("table.effects");
+            equal(await fresh.locator("#signin").textContent(), "Sign in");
+            // An empty token signs out of a kept token.
+            await signIn(fresh);
+            await fresh.click("#signin");
+            await fresh.click('#signin-dialog button[value="ok"]');
+            await fresh.waitForSelector("#signin:has-text('Sign in')");
+            await fresh.close();
+          } finally {
+            await context.close();
+            await served.close();
+          }
+        },
       );
 
       await t.step(
