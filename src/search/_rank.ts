@@ -47,6 +47,13 @@ export const RANK = {
   coverage: 0.45,
   best: 0.35,
   bm25: 0.2,
+  /**
+   * IDF multiplier of a code name the query typed (`getUserProfile`,
+   * `max.poll.records`, a backticked name): the most deliberate word of a
+   * question, so a plain word it shares the question with ("touched")
+   * cannot outweigh it.
+   */
+  codeName: 1.5,
   /** Reciprocal rank fusion constant. */
   rrfK: 60,
   /**

@@ -472,6 +472,16 @@ async function searchSaidThenWork(
       }, false);
       const seen = new Set(said.results.map((h) => h.session.id));
       const extra = both.results.filter((h) => !seen.has(h.session.id));
+      if (!said.results.length && extra.length) {
+        // Nothing said holds any of the words (or their corrections):
+        // what was printed or run is the answer.
+        for (const h of extra) h.foundIn = "work";
+        return placeFirst(said, extra, extra.length, options, {
+          searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
+          note:
+            "nothing said holds the words; tool output, commands or summaries do",
+        });
+      }
       if (said.results.length && extra.length) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -830,6 +840,15 @@ function readingOf(q: UnderstoodQuery): QueryReading {
  */
 function isQuestionLike(q: UnderstoodQuery): boolean {
   return asksInWords(q) || q.terms.length >= 4 || q.time !== undefined;
+}
+
+/**
+ * A name only code holds, typed in the query: an identifier, a dotted or
+ * snake_case name, a backticked word (not a plain compound like
+ * "sub-agent", not a phrase).
+ */
+function isCodeName(t: QueryTerm): boolean {
+  return t.kind === "code" && !t.plain && t.weight >= 1;
 }
 
 /**
@@ -1235,7 +1254,11 @@ async function rank(
     for (const t of terms) t.rowids = onlySessions(t.rowids, plan.strict);
   }
   // Terms nobody said cannot tell sessions apart: leave them out of shares.
-  const known = terms.map((t, i) => (t.rowids.length ? idf[i]! : 0));
+  const known = terms.map((t, i) =>
+    t.rowids.length
+      ? idf[i]! * (isCodeName(plan.terms[i]!) ? RANK.codeName : 1)
+      : 0
+  );
   const relevance = plan.fast
     ? fastRelevance(plan.fast, stats)
     : sessionRelevance(terms, known, stats);

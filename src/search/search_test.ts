@@ -693,6 +693,83 @@ Deno.test("search() looks in work records for a message typed with its stop word
   });
 });
 
+Deno.test("search() weighs a code name a question types over its plain words", async () => {
+  const plain = (i: number) => ({
+    id: `touched-${i}`,
+    age: 1 + i,
+    turns: [
+      ["user", `I only touched one file in module ${i} and CI rebuilt it all`],
+      ["assistant", "Touching one file now rebuilds only its module."],
+    ] as Array<[Role, string]>,
+  });
+  await withFixtures([
+    // Six recent sessions say the plain word in their user turns: twice
+    // as many as say the name, not enough for its IDF alone to decide.
+    ...Array.from({ length: 6 }, (_, i) => plain(i)),
+    // Three long sessions say the name once each, among much else.
+    ...[0, 1, 2].map((i) => ({
+      id: `refactored-${i}`,
+      age: 90 + i,
+      turns: [
+        ["user", "fix the lint comments in the iterables package"],
+        ...Array.from({ length: 12 }, (_, j): [Role, string] => [
+          "assistant",
+          `Step ${j}: formatted the overloads of helper number ${j}.`,
+        ]),
+        [
+          "assistant",
+          "Refactored `unionIterablesAsyncGen` so no await sits in a loop.",
+        ],
+      ] as Array<[Role, string]>,
+    })),
+    ...Array.from({ length: 40 }, (_, i) => i + 10).map((i) => ({
+      id: `other-${i}`,
+      age: 2 + i,
+      turns: [[
+        "user",
+        `unrelated chat number ${i} about the release notes`,
+      ]] as Array<
+        [Role, string]
+      >,
+    })),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "which sessions touched unionIterablesAsyncGen?",
+      {
+        now: NOW,
+      },
+    );
+    ok(ids(r)[0]?.startsWith("refactored-"), ids(r).join(" "));
+  });
+});
+
+Deno.test("search() answers from work records a typo of words nothing said holds", async () => {
+  await withFixtures([
+    {
+      id: "rolled-back",
+      age: 3,
+      turns: [
+        ["user", "the checkout deploy returns 502s, put the old one back"],
+        ["command", "kubectl -n shop rollout undo deploy/checkout-api"],
+        ["tool-output", "deployment.apps/checkout-api rolled back"],
+      ],
+    },
+    {
+      id: "elsewhere",
+      age: 5,
+      turns: [["user", "which context is prod?"]],
+    },
+  ], async (db) => {
+    // Nothing said holds the words or the correction ("kubectl", from the
+    // commands' vocabulary): the first session's command holds them all.
+    const r = await search(db, "kubctl rollout undo", { now: NOW });
+    deepEqual(ids(r), ["rolled-back"]);
+    equal(r.results[0]?.foundIn, "work");
+    equal(r.results[0]?.tier, "fuzzy");
+  });
+});
+
 Deno.test("search() puts first the sessions whose work records hold a name a question quotes", async () => {
   await withFixtures([
     {

@@ -14,7 +14,7 @@ import {
   search,
   type SearchHit,
 } from "../../../mod.ts";
-import { layOutSamples } from "./_layout.ts";
+import { layOutHome, layOutSamples } from "./_layout.ts";
 import {
   DEFAULT_NOW,
   QUESTION_KINDS,
@@ -75,6 +75,11 @@ export interface RealEvalOptions {
   detail?: boolean;
   /** Questions to ask instead of the bundled ones (a held-out set). */
   questions?: readonly RealQuestion[];
+  /**
+   * Ready HOMEs indexed beside the source (other evals' homes): their
+   * sessions compete with the answers, as a longer history would.
+   */
+  distractors?: readonly string[];
 }
 
 /** What to index: the samples folder (laid out in a temp HOME), or a ready HOME. */
@@ -153,12 +158,15 @@ export async function runRealEval(
 ): Promise<RealReport> {
   const dir = await Deno.makeTempDir({ prefix: "deja-real-" });
   try {
+    const distractors = options.distractors ?? [];
     let home: string;
-    if ("home" in source) home = source.home;
+    if ("home" in source && !distractors.length) home = source.home;
     else {
       home = `${dir}/home`;
       await Deno.mkdir(home);
-      layOutSamples(source.samples, home);
+      if ("home" in source) layOutHome(source.home, home);
+      else layOutSamples(source.samples, home);
+      for (const other of distractors) layOutHome(other, home);
     }
     const indexPath = `${dir}/index.db`;
     const report = await indexStores({

@@ -84,3 +84,14 @@ export function layOutSamples(samples: string, home: string): number {
   }
   return n;
 }
+
+/**
+ * Copies a ready HOME (an eval's bundled one) into `home`, beside what is
+ * there: the sessions of another eval become distractors.
+ *
+ * @param from The HOME to copy.
+ * @param home The temp HOME it joins.
+ */
+export function layOutHome(from: string, home: string): void {
+  copyTree(from, home);
+}

@@ -1,12 +1,15 @@
 // deno-lint-ignore-file no-console
 /**
- * `deno task bench:real [--misses] [--only ID] [--questions FILE] [--home DIR]`:
+ * `deno task bench:real [--misses] [--only ID] [--questions FILE] [--home DIR]
+ * [--with DIR ...]`:
  * how well search answers questions about the real transcript samples in
  * `../shared/samples`. `--questions` asks the questions of a JSON file
  * instead of the bundled ones (an array of `{id, kind, text, answers, now?}`
  * as in `questions.ts`): a held-out set written by someone else. `--home`
  * indexes a ready HOME instead of the samples (`tests/bench/neardup/home`,
- * with its `questions.json`).
+ * with its `questions.json`). `--with` (repeatable) indexes another ready
+ * HOME beside it, whose sessions compete with the answers as a longer
+ * history's would.
  * Prints hit@1, hit@5 and MRR per question kind and overall, and the
  * in-process search latency; `--misses` lists every question whose answer
  * was not first, with the first three results, how the query was read and
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     questions: { type: "string" },
     home: { type: "string" },
+    with: { type: "string", multiple: true },
   },
 });
 const samples = samplesDir();
@@ -44,6 +48,7 @@ if (!source) {
     ...(values.questions
       ? { questions: await readQuestions(values.questions) }
       : {}),
+    ...(values.with ? { distractors: values.with } : {}),
   });
   const f = (x: number) => x.toFixed(3);
   console.log(
