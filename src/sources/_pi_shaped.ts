@@ -14,7 +14,12 @@ import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { segments } from "./_paths.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  type ToolDialect,
+  type ToolEventAt,
+  ToolRecorder,
+} from "./_tool_records.ts";
+import { filesOfApplyPatch } from "./_work_records.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 
 const DIALECT: ToolDialect = {
@@ -135,6 +140,18 @@ class PiReader {
     this.builder.touch(parseTime(entry.timestamp));
   }
 
+  /** OpenClaw's `apply_patch`: each file of its `input` patch, and the lines it removes. */
+  #patch(args: unknown, at: ToolEventAt): void {
+    const patch = isObject(args) ? str(args.input) : undefined;
+    if (!patch) return;
+    for (const file of filesOfApplyPatch(patch)) {
+      this.#tools.file(file.path, "apply_patch", at);
+      if (file.removed) {
+        this.#tools.edit(file.path, file.removed, "apply_patch", at);
+      }
+    }
+  }
+
   #message(message: Json, locator: Locator, entryTime: number | undefined) {
     const time = parseTime(message.timestamp) ?? entryTime;
     const at = { locator, time };
@@ -166,6 +183,7 @@ class PiReader {
             const name = str(block.name);
             if (name) {
               this.#tools.call(str(block.id), name, block.arguments, at);
+              if (name === "apply_patch") this.#patch(block.arguments, at);
             }
           }
         }
@@ -184,16 +202,23 @@ class PiReader {
         }
         break;
       }
-      case "toolResult":
+      case "toolResult": {
+        // OpenClaw's exec reports a non-zero exit as a completed run, with
+        // the code in `details.exitCode` and the result not marked an error.
+        const details = isObject(message.details) ? message.details : {};
+        const exitCode = typeof details.exitCode === "number"
+          ? details.exitCode
+          : undefined;
         this.#tools.result(
           str(message.toolCallId),
           textBlocks(message.content, "\n\n"),
           message.isError === true,
           at,
-          undefined,
+          exitCode,
           str(message.toolName),
         );
         break;
+      }
       case "bashExecution": {
         // A command the person ran with `!`; its output is in the entry.
         const command = str(message.command);
