@@ -61,6 +61,8 @@ class PiReader {
   readonly #shape: PiShape;
   #index = 0;
   #headerSeen = false;
+  /** omp's first-line title slot: the session's current title. */
+  #slotTitle: string | undefined;
   skipped = 0;
 
   constructor(path: string, off: Set<number>, shape: PiShape, id?: string) {
@@ -85,6 +87,11 @@ class PiReader {
       this.#header(entry);
       return;
     }
+    if (type === "title") {
+      // omp rewrites this fixed-width first line whenever the title changes.
+      this.#slotTitle = str(entry.title) ?? this.#slotTitle;
+      return;
+    }
     const id = str(entry.id);
     const locator: Locator = id ? { ...base, recordId: id } : base;
     this.#runs.at(this.builder.nextSeq, this.#off.has(index));
@@ -107,6 +114,13 @@ class PiReader {
         if (name) this.builder.setTitle(name);
         break;
       }
+      case "title_change": {
+        // omp's record of a rename; the header keeps the first title.
+        const title = str(entry.title);
+        if (title) this.builder.setTitle(title);
+        this.builder.touch(time);
+        break;
+      }
       case undefined:
         this.skipped++;
         break;
@@ -118,6 +132,7 @@ class PiReader {
 
   finish(): void {
     this.#runs.end(this.builder.nextSeq);
+    if (this.#slotTitle) this.builder.setTitle(this.#slotTitle);
   }
 
   #header(entry: Json): void {
@@ -150,6 +165,26 @@ class PiReader {
         this.#tools.edit(file.path, file.removed, "apply_patch", at);
       }
     }
+  }
+
+  /** A run the person started themselves, with its exit code and output. */
+  #personRun(
+    tool: string,
+    command: string | undefined,
+    message: Json,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    if (!command) return;
+    const code = typeof message.exitCode === "number"
+      ? message.exitCode
+      : undefined;
+    this.builder.add("command", command, { ...at, tool, exitCode: code });
+    const failed = code !== undefined && code !== 0;
+    this.builder.add("tool-output", str(message.output) ?? "", {
+      ...at,
+      tool,
+      ...(failed ? { flags: { isError: true } } : {}),
+    });
   }
 
   #message(message: Json, locator: Locator, entryTime: number | undefined) {
@@ -219,26 +254,14 @@ class PiReader {
         );
         break;
       }
-      case "bashExecution": {
+      case "bashExecution":
         // A command the person ran with `!`; its output is in the entry.
-        const command = str(message.command);
-        if (!command) break;
-        const code = typeof message.exitCode === "number"
-          ? message.exitCode
-          : undefined;
-        this.builder.add("command", command, {
-          ...at,
-          tool: "bash",
-          exitCode: code,
-        });
-        const failed = code !== undefined && code !== 0;
-        this.builder.add("tool-output", str(message.output) ?? "", {
-          ...at,
-          tool: "bash",
-          ...(failed ? { flags: { isError: true } } : {}),
-        });
+        this.#personRun("bash", str(message.command), message, at);
         break;
-      }
+      case "pythonExecution":
+        // omp's Python cell the person ran; the code is the command.
+        this.#personRun("python", str(message.code), message, at);
+        break;
       case "branchSummary":
       case "compactionSummary":
         this.builder.add("summary", str(message.summary) ?? "", at);
