@@ -14,7 +14,12 @@ import { SessionBuilder } from "./_builder.ts";
 import { walkJsonLines } from "./_jsonl_walk.ts";
 import { isObject, type Json, str, textBlocks } from "./_json.ts";
 import { segments } from "./_paths.ts";
-import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
+import {
+  type ToolDialect,
+  type ToolEventAt,
+  ToolRecorder,
+} from "./_tool_records.ts";
+import { filesOfApplyPatch } from "./_work_records.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 
 const DIALECT: ToolDialect = {
@@ -56,6 +61,8 @@ class PiReader {
   readonly #shape: PiShape;
   #index = 0;
   #headerSeen = false;
+  /** omp's first-line title slot: the session's current title. */
+  #slotTitle: string | undefined;
   skipped = 0;
 
   constructor(path: string, off: Set<number>, shape: PiShape, id?: string) {
@@ -80,6 +87,11 @@ class PiReader {
       this.#header(entry);
       return;
     }
+    if (type === "title") {
+      // omp rewrites this fixed-width first line whenever the title changes.
+      this.#slotTitle = str(entry.title) ?? this.#slotTitle;
+      return;
+    }
     const id = str(entry.id);
     const locator: Locator = id ? { ...base, recordId: id } : base;
     this.#runs.at(this.builder.nextSeq, this.#off.has(index));
@@ -102,6 +114,13 @@ class PiReader {
         if (name) this.builder.setTitle(name);
         break;
       }
+      case "title_change": {
+        // omp's record of a rename; the header keeps the first title.
+        const title = str(entry.title);
+        if (title) this.builder.setTitle(title);
+        this.builder.touch(time);
+        break;
+      }
       case undefined:
         this.skipped++;
         break;
@@ -113,6 +132,7 @@ class PiReader {
 
   finish(): void {
     this.#runs.end(this.builder.nextSeq);
+    if (this.#slotTitle) this.builder.setTitle(this.#slotTitle);
   }
 
   #header(entry: Json): void {
@@ -133,6 +153,38 @@ class PiReader {
       );
     }
     this.builder.touch(parseTime(entry.timestamp));
+  }
+
+  /** OpenClaw's `apply_patch`: each file of its `input` patch, and the lines it removes. */
+  #patch(args: unknown, at: ToolEventAt): void {
+    const patch = isObject(args) ? str(args.input) : undefined;
+    if (!patch) return;
+    for (const file of filesOfApplyPatch(patch)) {
+      this.#tools.file(file.path, "apply_patch", at);
+      if (file.removed) {
+        this.#tools.edit(file.path, file.removed, "apply_patch", at);
+      }
+    }
+  }
+
+  /** A run the person started themselves, with its exit code and output. */
+  #personRun(
+    tool: string,
+    command: string | undefined,
+    message: Json,
+    at: { locator: Locator; time: number | undefined },
+  ): void {
+    if (!command) return;
+    const code = typeof message.exitCode === "number"
+      ? message.exitCode
+      : undefined;
+    this.builder.add("command", command, { ...at, tool, exitCode: code });
+    const failed = code !== undefined && code !== 0;
+    this.builder.add("tool-output", str(message.output) ?? "", {
+      ...at,
+      tool,
+      ...(failed ? { flags: { isError: true } } : {}),
+    });
   }
 
   #message(message: Json, locator: Locator, entryTime: number | undefined) {
@@ -166,6 +218,7 @@ class PiReader {
             const name = str(block.name);
             if (name) {
               this.#tools.call(str(block.id), name, block.arguments, at);
+              if (name === "apply_patch") this.#patch(block.arguments, at);
             }
           }
         }
@@ -184,36 +237,31 @@ class PiReader {
         }
         break;
       }
-      case "toolResult":
+      case "toolResult": {
+        // OpenClaw's exec reports a non-zero exit as a completed run, with
+        // the code in `details.exitCode` and the result not marked an error.
+        const details = isObject(message.details) ? message.details : {};
+        const exitCode = typeof details.exitCode === "number"
+          ? details.exitCode
+          : undefined;
         this.#tools.result(
           str(message.toolCallId),
           textBlocks(message.content, "\n\n"),
           message.isError === true,
           at,
-          undefined,
+          exitCode,
           str(message.toolName),
         );
         break;
-      case "bashExecution": {
-        // A command the person ran with `!`; its output is in the entry.
-        const command = str(message.command);
-        if (!command) break;
-        const code = typeof message.exitCode === "number"
-          ? message.exitCode
-          : undefined;
-        this.builder.add("command", command, {
-          ...at,
-          tool: "bash",
-          exitCode: code,
-        });
-        const failed = code !== undefined && code !== 0;
-        this.builder.add("tool-output", str(message.output) ?? "", {
-          ...at,
-          tool: "bash",
-          ...(failed ? { flags: { isError: true } } : {}),
-        });
-        break;
       }
+      case "bashExecution":
+        // A command the person ran with `!`; its output is in the entry.
+        this.#personRun("bash", str(message.command), message, at);
+        break;
+      case "pythonExecution":
+        // omp's Python cell the person ran; the code is the command.
+        this.#personRun("python", str(message.code), message, at);
+        break;
       case "branchSummary":
       case "compactionSummary":
         this.builder.add("summary", str(message.summary) ?? "", at);

@@ -109,6 +109,35 @@ async function workspaceOf(
   return undefined;
 }
 
+/** Tool calls that write a file, by name. */
+const FILE_WRITE_CALLS: ReadonlySet<string> = new Set([
+  "replace_file_content",
+  "multi_replace_file_content",
+  "write_to_file",
+]);
+
+/**
+ * A planner step's file-writing call: its `TargetFile` as files, the text it
+ * replaced (`TargetContent`, each of `ReplacementChunks`) as edits.
+ */
+function addFileCall(
+  b: SessionBuilder,
+  call: Json,
+  at: { locator: Locator; time: number | undefined },
+): void {
+  const tool = str(call.name);
+  if (!tool || !FILE_WRITE_CALLS.has(tool)) return;
+  const args = obj(call.args);
+  const path = str(args.TargetFile);
+  if (!path) return;
+  b.add("files", path, { ...at, tool });
+  const chunks = [args, ...list(args.ReplacementChunks).map(obj)];
+  for (const chunk of chunks) {
+    const old = str(chunk.TargetContent);
+    if (old) b.addEdit(path, old, { ...at, tool });
+  }
+}
+
 function addModelStep(
   b: SessionBuilder,
   step: Json,
@@ -120,13 +149,7 @@ function addModelStep(
     b.add("assistant", cleanSpeech(content), at);
     // Newer logs carry the step's tool calls as data.
     for (const call of list(step.tool_calls)) {
-      if (!isObject(call) || call.name !== "replace_file_content") continue;
-      const args = obj(call.args);
-      const path = str(args.TargetFile);
-      if (!path) continue;
-      b.add("files", path, { ...at, tool: "replace_file_content" });
-      const old = str(args.TargetContent);
-      if (old) b.addEdit(path, old, { ...at, tool: "replace_file_content" });
+      if (isObject(call)) addFileCall(b, call, at);
     }
     return;
   }
@@ -242,14 +265,16 @@ export const antigravity: Harness = {
     );
   },
   kinds: [transcriptKind],
+  // 2: multi_replace_file_content and write_to_file calls as files and edits.
+  revision: 2,
   docs: {
     store:
       "`~/.gemini/antigravity*/brain/<conversationId>/.system_generated/logs/transcript.jsonl` (the IDE's `antigravity/`, the CLI's `antigravity-cli/`; under the home folder on every OS; `DEJA_ANTIGRAVITY_ROOT` names one brain folder)",
     extracts:
-      "requests (USER_EXPLICIT, the USER_REQUEST wrapper and metadata/settings blocks removed) as user records, planner responses as the assistant's, RUN_COMMAND/GENERIC steps' task description as commands, the `file://` paths VIEW_FILE/CODE_ACTION/LIST_DIRECTORY steps name as files, replace_file_content calls as files and edits, step bodies as tool output; the workspace from `cache/conversation_metadata.json` beside the brain folder as project",
+      "requests (USER_EXPLICIT, the USER_REQUEST wrapper and metadata/settings blocks removed) as user records, planner responses as the assistant's, RUN_COMMAND/GENERIC steps' task description as commands, the `file://` paths VIEW_FILE/CODE_ACTION/LIST_DIRECTORY steps name as files, replace_file_content, multi_replace_file_content (each of its `ReplacementChunks`) and write_to_file calls as files and edits, step bodies as tool output; the workspace from `cache/conversation_metadata.json` beside the brain folder as project",
     omits:
       "system steps, step timestamps inside bodies, the `conversations/<id>.db` stores and `transcript_full.jsonl`; conversations the metadata does not list have no project (the earlier indexer's guess from file paths is not made)",
     verified:
-      "fixture only: no real Antigravity sample; step sources, types and body lines from the reference survey of an earlier indexer, the tool-call shape from a public Antigravity adapter's test",
+      "fixture only: no real Antigravity sample; step sources, types and body lines from the reference survey of an earlier indexer, the tool-call shape from a public Antigravity adapter's test; the `multi_replace_file_content` (`TargetFile`, `ReplacementChunks[].TargetContent`) and `write_to_file` (`TargetFile`, `CodeContent`) calls from a public script that replays `brain/<id>/.system_generated/logs/transcript_full.jsonl` planner steps and a public multi-CLI bridge's Antigravity tool table (agy 1.2.9)",
   },
 };

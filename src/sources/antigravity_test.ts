@@ -75,6 +75,61 @@ Deno.test("parseAntigravityTranscript() reads requests, replies, commands, files
   equal(s.records[0]?.time, Date.parse("2026-08-03T13:00:02Z"));
 });
 
+Deno.test("parseAntigravityTranscript() reads multi_replace_file_content and write_to_file calls as files and edits", async () => {
+  const path = await transcript(jsonLines([
+    { source: "USER_EXPLICIT", content: "rename the zone setting" },
+    {
+      source: "MODEL",
+      type: "PLANNER_RESPONSE",
+      content: "Renaming it in both places and adding a note.",
+      tool_calls: [
+        {
+          name: "multi_replace_file_content",
+          args: {
+            TargetFile: "/w/orchard/settings.py",
+            ReplacementChunks: [
+              {
+                TargetContent: "TZ = 'UTC'",
+                ReplacementContent: "LOCAL_TZ = 'Europe/Berlin'",
+                StartLine: 3,
+                EndLine: 3,
+              },
+              {
+                TargetContent: "def zone(): return TZ",
+                ReplacementContent: "def zone(): return LOCAL_TZ",
+                StartLine: 9,
+                EndLine: 9,
+              },
+            ],
+          },
+        },
+        {
+          name: "write_to_file",
+          args: {
+            TargetFile: "/w/orchard/NOTES.md",
+            CodeContent: "The report uses LOCAL_TZ.",
+          },
+        },
+      ],
+    },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.slice(2).map((r) => [r.role, r.tool, r.text]), [
+    ["files", "multi_replace_file_content", "/w/orchard/settings.py"],
+    [
+      "edit",
+      "multi_replace_file_content",
+      "/w/orchard/settings.py\nTZ = 'UTC'",
+    ],
+    [
+      "edit",
+      "multi_replace_file_content",
+      "/w/orchard/settings.py\ndef zone(): return TZ",
+    ],
+    ["files", "write_to_file", "/w/orchard/NOTES.md"],
+  ]);
+});
+
 Deno.test("parseAntigravityTranscript() has no project without metadata, and reads a description on the next line", async () => {
   const path = await transcript(jsonLines([
     { source: "USER_EXPLICIT", content: "run the linter" },
@@ -113,7 +168,15 @@ Deno.test("parseAntigravityTranscript() survives hostile input", async (t) => {
         {
           source: "MODEL",
           type: "PLANNER_RESPONSE",
-          tool_calls: [null, { name: "replace_file_content", args: 3 }],
+          tool_calls: [
+            null,
+            { name: "replace_file_content", args: 3 },
+            {
+              name: "multi_replace_file_content",
+              args: { TargetFile: "/x", ReplacementChunks: [3, null, {}] },
+            },
+            { name: "write_to_file", args: { TargetFile: 7 } },
+          ],
         },
         { source: "MODEL", type: "RUN_COMMAND", content: "Task Description:" },
       ]),

@@ -267,16 +267,15 @@ class CrushSession {
       command,
       this.#opts(messageId, time, { tool: SHELL_TOOL }),
     );
-    if (record && typeof data.exit_code === "number") {
-      record.exitCode = data.exit_code;
-    }
+    const code = typeof data.exit_code === "number" ? data.exit_code : 0;
+    if (record && typeof data.exit_code === "number") record.exitCode = code;
     const output = typeof data.output === "string"
       ? data.output.replace(ANSI, "").trim()
       : "";
     this.builder.add(
       "tool-output",
       output,
-      this.#opts(messageId, time, { tool: SHELL_TOOL }),
+      this.#opts(messageId, time, { tool: SHELL_TOOL, isError: code !== 0 }),
     );
   }
 
@@ -347,15 +346,18 @@ class CrushSession {
   #toolResult(data: Json, messageId: string, time: number | undefined): void {
     const callId = str(data.tool_call_id);
     const tool = (callId && this.#tools.get(callId)) || str(data.name);
-    const isError = data.is_error === true;
+    let isError = data.is_error === true;
     const content = typeof data.content === "string" ? data.content : "";
     if (callId) {
       const command = this.#commands.get(callId);
       if (command) {
         this.#commands.delete(callId);
+        // Crush answers a command that exited non-zero with a plain result
+        // ending in `Exit code N`: the code says it failed.
         const code = exitCodeIn(content);
         if (code !== undefined) command.exitCode = code;
         else if (!isError) command.exitCode = 0;
+        if (code !== undefined && code !== 0) isError = true;
       }
     }
     if (!this.#cwdSet && tool === "bash") {
@@ -506,7 +508,9 @@ export const crush: Harness = {
   format: "SQLite crush.db per project (sessions, messages with JSON parts)",
   // 2: `messages.is_summary_message`, hidden continuation text, zstd-compressed parts.
   // 3: bang-mode `shell_command` parts; turns that ended in an error or refusal.
-  revision: 3,
+  // 4: a command's output is an error when it exited non-zero (Crush does
+  // not mark such a result `is_error`).
+  revision: 4,
   envOverrides: ["CRUSH_GLOBAL_DATA", "XDG_DATA_HOME", "LOCALAPPDATA"],
   roots: crushRoots,
   discover: discoverCrush,
@@ -515,10 +519,10 @@ export const crush: Harness = {
     store:
       "`<project>/.crush/crush.db` (the data directory each project uses); the list of projects is `projects.json` in `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\\crush` (Windows) or `~/.local/share/crush` (Linux, macOS); also `~/.crush/crush.db` and `.crush/crush.db` found in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case) three levels deep",
     extracts:
-      "user/assistant text parts (the `parts` column as JSON text or, per row, a zstd-compressed BLOB as proposed in charmbracelet/crush#3581), the summary message (`sessions.summary_message_id`, or `messages.is_summary_message` since 2025-08) as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error`, cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent, a command the person ran with `!` (a `shell_command` part of their message) as a `shell` command with its exit code and output, a turn that ended in a provider error or a refusal (finish reason `error` or `content_filter`, with its message and details) as error tool-output (tool `model`)",
+      "user/assistant text parts (the `parts` column as JSON text or, per row, a zstd-compressed BLOB as proposed in charmbracelet/crush#3581), the summary message (`sessions.summary_message_id`, or `messages.is_summary_message` since 2025-08) as `summary`, `bash` commands with exit codes (the `Exit code N` line of the result, else 0 when not an error), files for view/edit/multiedit/write, edit (path + `old_string`, each multiedit edit), tool-output with `is_error` (also a command's output whose exit code is not 0: Crush answers a failed command with a plain result), cwd from the first bash result's `working_directory` (else the folder holding `.crush`), sub-agent (task) sessions with their parent, a command the person ran with `!` (a `shell_command` part of their message) as a `shell` command with its exit code and output (an error when the code is not 0), a turn that ended in a provider error or a refusal (finish reason `error` or `content_filter`, with its message and details) as error tool-output (tool `model`)",
     omits:
       "reasoning parts, text parts marked `hidden` (continuations Crush generated, not typed), images and binary attachments (and the base64 `data` of media tool results), other finish markers (end of turn, tool use, canceled), `read_files`/todos and the other bookkeeping tables and columns of newer schemas, the `files` version table (full file snapshots, not conversation), Crush's `title-*` title-generation sessions (harness bookkeeping)",
     verified:
-      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush; the later columns and part fields (`is_summary_message`, text `hidden`, tool-result `data`/`mime_type`) from charmbracelet/crush's migrations and internal/message/content.go; zstd parts from the upstream proposal (PR #3581; internal/message/parts_codec.go since), fixture only; the `shell_command` part and the finish `message`/`details` and `content_filter` reason from internal/message/content.go and message.go, in src/sources/crush_test.ts",
+      "real sample: a Crush store of September 2025 (goose migrations up to 20250627, 1 session, 158 messages, bash/multiedit/view/write tools) and fixtures/crush; the later columns and part fields (`is_summary_message`, text `hidden`, tool-result `data`/`mime_type`) from charmbracelet/crush's migrations and internal/message/content.go; zstd parts from the upstream proposal (PR #3581; internal/message/parts_codec.go since), fixture only; the `shell_command` part and the finish `message`/`details` and `content_filter` reason from internal/message/content.go and message.go, in src/sources/crush_test.ts; bash's result wording (`Exit code N` appended by formatOutput, the result not an error response) from internal/agent/tools/bash.go as indexed in 2026",
   },
 };

@@ -395,13 +395,7 @@ Deno.test("crush reads bang-mode shell commands and failed or refused turns", as
     [
       ["user", "why is the build red", undefined, undefined, undefined],
       ["command", "make lint", "shell", 2, undefined],
-      [
-        "tool-output",
-        "lint.go:3: unused import",
-        "shell",
-        undefined,
-        undefined,
-      ],
+      ["tool-output", "lint.go:3: unused import", "shell", undefined, true],
       [
         "tool-output",
         "Provider error\n429 rate limited",
@@ -413,6 +407,58 @@ Deno.test("crush reads bang-mode shell commands and failed or refused turns", as
       ["assistant", "I can't help with that.", undefined, undefined, undefined],
       ["tool-output", "refused (content_filter)", "model", undefined, true],
       ["assistant", "Stopped.", undefined, undefined, undefined],
+    ],
+  );
+});
+
+Deno.test("crush flags a command's output as an error when it exited non-zero", async () => {
+  // Crush's bash tool answers a failed command with a plain (not is_error)
+  // result ending in `Exit code N`; a `!` command keeps its exit_code.
+  const path = await tempDb([
+    message("a1", "assistant", [
+      {
+        type: "tool_call",
+        data: {
+          id: "call_1",
+          name: "bash",
+          input: JSON.stringify({ command: "go test ./...", description: "t" }),
+          finished: true,
+        },
+      },
+    ], 1767261600),
+    message("t1", "tool", [
+      {
+        type: "tool_result",
+        data: {
+          tool_call_id: "call_1",
+          name: "bash",
+          content:
+            "--- FAIL: TestTide (0.00s)\nFAIL\nExit code 1\n\n<cwd>/home/dev/code/tidepool</cwd>",
+          metadata: JSON.stringify({
+            working_directory: "/home/dev/code/tidepool",
+          }),
+          is_error: false,
+        },
+      },
+    ], 1767261601),
+    message("u1", "user", [
+      {
+        type: "shell_command",
+        data: { command: "make lint", output: "unused import\n", exit_code: 2 },
+      },
+    ], 1767261602),
+  ]);
+  const { sessions } = await parseCrushDb(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.exitCode, r.flags?.isError]),
+    [
+      ["command", 1, undefined],
+      ["tool-output", undefined, true],
+      ["command", 2, undefined],
+      ["tool-output", undefined, true],
     ],
   );
 });

@@ -196,6 +196,8 @@ Deno.test("parseDeepseekLog() survives torn frames, garbage and wrong types", as
           type: "user/message",
           data: { source: "user", message: { content: 5 } },
         },
+        { type: "compaction/summary", data: { summary: 5 } },
+        { type: "compaction/summary", data: { summary: [null, { type: 3 }] } },
         {
           type: "assistant/message",
           data: { message: { content: [null, { type: "text", text: 9 }] } },
@@ -366,4 +368,64 @@ Deno.test("parseDeepseekLog() reads a current header: parentSession, seedLength,
     );
     deepEqual(r.sessions, []);
   });
+});
+
+Deno.test("parseDeepseekLog() reads a compaction/summary as the summary of the history it shadows", async () => {
+  const path = await logFile(jsonLines([
+    {
+      type: "session",
+      version: 4,
+      id: "session-s1",
+      createdAt: 1795500000000,
+      cwd: "/home/dev/shop",
+    },
+    {
+      type: "user/message",
+      seq: 0,
+      time: 1795500001000,
+      data: {
+        source: { kind: "user" },
+        message: {
+          content: [{ type: "text", text: "fix the refund rounding" }],
+        },
+      },
+    },
+    {
+      type: "compaction/start",
+      seq: 1,
+      time: 1795500002000,
+      data: { compactionId: "k1" },
+      ignorable: true,
+    },
+    {
+      type: "compaction/summary",
+      seq: 2,
+      time: 1795500003000,
+      data: {
+        compactionId: "k1",
+        summary: [
+          { type: "text", text: "Refunds round half-up in refund.ts" },
+          { type: "text", text: "Tests in refund.spec.ts still fail" },
+        ],
+        shadowedRange: { start: 0, end: 0 },
+        shadowedSeqs: [0],
+        shadowedTokenCount: 5120,
+      },
+    },
+    {
+      type: "compaction/end",
+      seq: 3,
+      time: 1795500003100,
+      data: { compactionId: "k1" },
+    },
+  ]));
+  const s = (await parseDeepseekLog(path, opts)).sessions[0];
+  deepEqual(s?.records.map((r) => [r.role, r.text, r.time]), [
+    ["user", "fix the refund rounding", 1795500001000],
+    [
+      "summary",
+      "Refunds round half-up in refund.ts\nTests in refund.spec.ts still fail",
+      1795500003000,
+    ],
+  ]);
 });

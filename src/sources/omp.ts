@@ -4,7 +4,8 @@
  * one such tree per profile (`~/.omp/profiles/<name>/agent/sessions`), and,
  * after `omp config migrate` on Linux or macOS, under
  * `$XDG_DATA_HOME/omp/sessions` (and `.../omp/profiles/<name>/sessions`).
- * The header may carry the session's title.
+ * The header may carry the session's first title; newer files keep the
+ * current one in a fixed-width `title` line ahead of the header.
  *
  * @module
  */
@@ -113,15 +114,17 @@ export const omp: Harness = {
     );
   },
   kinds: [sessionKind],
-  revision: 3,
+  // 4: the current title from the first-line title slot and title_change
+  // entries; Python runs the person started (pythonExecution) as commands.
+  revision: 4,
   docs: {
     store:
       "`~/${PI_CONFIG_DIR:-.omp}/agent/sessions/--<encoded-cwd>--/<time>_<id>.jsonl`, each profile's `~/.omp/profiles/<name>/agent/sessions/`, and after `omp config migrate` `$XDG_DATA_HOME/omp/sessions/` and `$XDG_DATA_HOME/omp/profiles/<name>/sessions/` (read when `$XDG_DATA_HOME/omp` exists); `DEJA_OMP_ROOT` replaces them all",
     extracts:
-      "as Pi: user and assistant text, tool calls as commands (bash), files (read/write/edit) and edits (oldText), tool results with isError, `!` shell runs, compaction and branch summaries, the header's title (else the session name, else the first prompt), cwd as project and `parentSession` as fork parent; entries off the active leaf's chain under `branch` marks",
+      "as Pi: user and assistant text, tool calls as commands (bash), files (read/write/edit) and edits (oldText), tool results with isError, `!` shell runs and Python runs the person started (`pythonExecution`: the code as a `python` command with its exit code and output), compaction and branch summaries, the current title from the first-line title slot (a `title` line, rewritten on every rename) or the last `title_change` entry (else the header's title, else the session name, else the first prompt), cwd as project and `parentSession` as fork parent; entries off the active leaf's chain under `branch` marks",
     omits:
       "thinking blocks, images (and the blob store they point into), extension (custom) messages and state, session_init system prompts, TTSR rule injections, mode/model/thinking-level changes, labels; `history.db` (prompt recall, not sessions); `PI_CODING_AGENT_DIR`, which omp also honours, is left to the Pi harness",
     verified:
-      "fixture only: no real omp sample; the entry taxonomy and header from omp's session documentation, the folders from its path helpers (`PI_CONFIG_DIR`, XDG after migration)",
+      "fixture only: no real omp sample; the entry taxonomy and header from omp's session documentation, the folders from its path helpers (`PI_CONFIG_DIR`, XDG after migration); the title slot, `title_change` entries and the `pythonExecution` message from packages/coding-agent/src/session/session-entries.ts and messages.ts of can1357/oh-my-pi (session version 3, as indexed in 2026)",
   },
 };

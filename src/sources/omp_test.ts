@@ -130,6 +130,106 @@ Deno.test("parseOmpSession() leaves a torn last line and counts malformed ones",
   equal(result.sessions[0]?.title, "kept");
 });
 
+Deno.test("parseOmpSession() takes the current title from the title slot and title_change entries", async (t) => {
+  const header = {
+    type: "session",
+    version: 3,
+    id: "0000bbbb",
+    title: "Fix timetable parser",
+    titleSource: "auto",
+    timestamp: "2026-07-03T14:10:00.000Z",
+    cwd: "/home/dev/code/ferry",
+  };
+  const prompt = {
+    type: "message",
+    id: "m1",
+    parentId: null,
+    timestamp: "2026-07-03T14:10:01.000Z",
+    message: { role: "user", content: "departures after midnight fail" },
+  };
+  await t.step(
+    "the first-line slot wins over the header's first title",
+    async () => {
+      const text = jsonLines([
+        {
+          type: "title",
+          v: 1,
+          title: "Night ferries past 24:00",
+          source: "user",
+          updatedAt: "2026-07-03T15:00:00.000Z",
+          pad: "      ",
+        },
+        header,
+        prompt,
+      ]);
+      const s = (await parse(await sessionFile(text))).sessions[0];
+      equal(s?.title, "Night ferries past 24:00");
+    },
+  );
+  await t.step("the last title_change wins when there is no slot", async () => {
+    const text = jsonLines([
+      header,
+      prompt,
+      {
+        type: "title_change",
+        id: "c1",
+        parentId: "m1",
+        timestamp: "2026-07-03T15:00:00.000Z",
+        title: "Night ferries past 24:00",
+        previousTitle: "Fix timetable parser",
+        source: "user",
+      },
+    ]);
+    const s = (await parse(await sessionFile(text))).sessions[0];
+    equal(s?.title, "Night ferries past 24:00");
+  });
+});
+
+Deno.test("parseOmpSession() reads a Python run the person started as a command with its output", async () => {
+  const text = jsonLines([
+    {
+      type: "session",
+      version: 3,
+      id: "0000bbbb",
+      cwd: "/home/dev/code/ferry",
+    },
+    {
+      type: "message",
+      id: "p1",
+      parentId: null,
+      timestamp: "2026-07-03T14:10:01.000Z",
+      message: {
+        role: "pythonExecution",
+        code: "import gtfs; gtfs.check('feed.zip')",
+        output: "ValueError: hour 24 out of range",
+        exitCode: 1,
+        cancelled: false,
+        timestamp: 1783087801000,
+      },
+    },
+  ]);
+  const s = (await parse(await sessionFile(text))).sessions[0];
+  deepEqual(
+    s?.records.map((r) => [r.role, r.tool, r.text, r.exitCode, r.flags]),
+    [
+      [
+        "command",
+        "python",
+        "import gtfs; gtfs.check('feed.zip')",
+        1,
+        undefined,
+      ],
+      [
+        "tool-output",
+        "python",
+        "ValueError: hour 24 out of range",
+        undefined,
+        { isError: true },
+      ],
+    ],
+  );
+});
+
 Deno.test("parseOmpSession() survives hostile input", async (t) => {
   const cases: Array<[string, string]> = [
     ["garbage bytes", "\u0000\u00ff\ufffd\n\u202e\n"],
@@ -140,6 +240,14 @@ Deno.test("parseOmpSession() survives hostile input", async (t) => {
         { type: "session_init", id: "i", systemPrompt: 3, task: [] },
         { type: "ttsr_injection", id: "t", parentId: "i", injectedRules: "x" },
         { type: "message", id: "m", parentId: "m", message: [] },
+        { type: "title", v: 1, title: 7 },
+        { type: "title_change", id: "c", parentId: "m", title: {} },
+        {
+          type: "message",
+          id: "p",
+          parentId: "m",
+          message: { role: "pythonExecution", code: [], exitCode: "1" },
+        },
       ]),
     ],
     ["huge nesting", `${"[".repeat(100_000)}\n`],

@@ -427,15 +427,17 @@ export const openclaw: Harness = {
   // 3: the per-agent SQLite database (transcript_events, session_nodes).
   // 4: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 4,
+  // 5: exec's `details.exitCode` (a non-zero exit is a completed, unflagged
+  // result) and the files and removed lines of `apply_patch` calls.
+  revision: 5,
   docs: {
     store:
       "`${OPENCLAW_STATE_DIR:-~/.openclaw}/agents/<agentId>/agent/openclaw-agent.sqlite` (releases since the 2026 move to SQLite: tables `transcript_events`, `session_nodes`, `session_windows`), and the older `agents/<agentId>/sessions/<sessionId>.jsonl` with `sessions.json` beside it (same on every OS; `DEJA_OPENCLAW_ROOT` names the agents folder)",
     extracts:
-      "as Pi, from each session's `transcript_events` rows in `seq` order or from its JSONL file: user and assistant text, tool calls as commands (`exec`, `bash`), files (read/write/edit) and edits (oldText), tool results with isError, compaction and branch summaries, the header's cwd as project (else `openclaw-<agentId>`), entries off the active leaf's chain under `branch` marks; from `session_nodes.entry_json` (or sessions.json) the session's label as title and the session that spawned a sub-agent as its parent; a `fork` window's previous session as its fork parent",
+      "as Pi, from each session's `transcript_events` rows in `seq` order or from its JSONL file: user and assistant text, tool calls as commands (`exec`, `bash`) with the exit code exec's result gives in `details.exitCode` (a non-zero exit flags its output as an error), files (read/write/edit, every file of an `apply_patch` patch) and edits (oldText, the removed lines of an apply_patch), tool results with isError, compaction and branch summaries, the header's cwd as project (else `openclaw-<agentId>`), entries off the active leaf's chain under `branch` marks; from `session_nodes.entry_json` (or sessions.json) the session's label as title and the session that spawned a sub-agent as its parent; a `fork` window's previous session as its fork parent",
     omits:
       "a JSONL file whose session the agent database holds (read once, from the database); the incognito sentinel database, compaction checkpoints (`<id>.checkpoint.<uuid>.jsonl`), deleted/reset/backup archives, thinking blocks, images, custom (extension) entries, model and thinking-level changes; the database's other tables (goals, deliveries, leases, FTS index) and the entries' token counts and delivery routing; links between a key's windows across resets and rollovers",
     verified:
-      "fixture only: no real OpenClaw sample; the database path (src/state/openclaw-agent-db.paths.ts), the `transcript_events`/`session_windows`/`session_nodes` columns (src/state/openclaw-agent-schema.sql as quoted by public readers; src/config/sessions/session-accessor.sqlite-*.ts) and the JSONL layout (src/config/sessions/paths.ts) from openclaw/openclaw; sessions.json keys (`sessionId`, `spawnedBy`, `label`) and the `exec` tool from public OpenClaw docs; the line shapes shared with Pi",
+      "fixture only: no real OpenClaw sample; the database path (src/state/openclaw-agent-db.paths.ts), the `transcript_events`/`session_windows`/`session_nodes` columns (src/state/openclaw-agent-schema.sql as quoted by public readers; src/config/sessions/session-accessor.sqlite-*.ts) and the JSONL layout (src/config/sessions/paths.ts) from openclaw/openclaw; sessions.json keys (`sessionId`, `spawnedBy`, `label`) and the `exec` tool from public OpenClaw docs; exec's result (`details.status`/`exitCode`, the `(Command exited with code N)` footer of a completed run: src/agents/bash-tools.exec-runtime.ts and bash-tools.exec.ts) and the `apply_patch` tool (`input` patch: src/agents/apply-patch.ts) from openclaw/openclaw as indexed in 2026; the line shapes shared with Pi",
   },
 };

@@ -85,6 +85,131 @@ Deno.test("parseOpenClawSession() reads speech, exec commands, edits and results
   deepEqual(s.marks, []);
 });
 
+Deno.test("parseOpenClawSession() reads an exec exit code from the result's details and apply_patch files", async () => {
+  const patch = [
+    "*** Begin Patch",
+    "*** Update File: backup/prune.sh",
+    "@@",
+    "-find /srv/backup -mtime +60 -delete",
+    "+find /srv/backup -mtime +30 -delete",
+    "*** Add File: backup/README.md",
+    "+Nightly snapshots, 30 kept.",
+    "*** End Patch",
+  ].join("\n");
+  const path = await sessionFile(jsonLines([
+    { type: "session", version: 3, id: "s1", cwd: "/srv/ops" },
+    {
+      type: "message",
+      id: "m1",
+      parentId: null,
+      message: {
+        role: "assistant",
+        content: [
+          {
+            type: "toolCall",
+            id: "call_1",
+            name: "exec",
+            arguments: { command: "make prune" },
+          },
+        ],
+      },
+    },
+    {
+      type: "message",
+      id: "m2",
+      parentId: "m1",
+      // A command that exits non-zero "completes": the code is in details and
+      // in a parenthesised footer, and the result is not marked as an error.
+      message: {
+        role: "toolResult",
+        toolCallId: "call_1",
+        toolName: "exec",
+        content: [{
+          type: "text",
+          text: "make: *** [prune] Error 2\n\n(Command exited with code 2)",
+        }],
+        details: {
+          status: "completed",
+          exitCode: 2,
+          durationMs: 40,
+          aggregated: "make: *** [prune] Error 2",
+          cwd: "/srv/ops",
+        },
+        isError: false,
+      },
+    },
+    {
+      type: "message",
+      id: "m3",
+      parentId: "m2",
+      message: {
+        role: "assistant",
+        content: [
+          {
+            type: "toolCall",
+            id: "call_2",
+            name: "apply_patch",
+            arguments: { input: patch },
+          },
+        ],
+      },
+    },
+    {
+      type: "message",
+      id: "m4",
+      parentId: "m3",
+      message: {
+        role: "toolResult",
+        toolCallId: "call_2",
+        toolName: "apply_patch",
+        content: [{
+          type: "text",
+          text:
+            "Success. Updated the following files:\nA backup/README.md\nM backup/prune.sh",
+        }],
+        details: {
+          summary: {
+            added: ["backup/README.md"],
+            modified: ["backup/prune.sh"],
+            deleted: [],
+          },
+        },
+        isError: false,
+      },
+    },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.text, r.exitCode, r.flags]),
+    [
+      ["command", "exec", "make prune", 2, undefined],
+      [
+        "tool-output",
+        "exec",
+        "make: *** [prune] Error 2\n\n(Command exited with code 2)",
+        undefined,
+        { isError: true },
+      ],
+      ["files", "apply_patch", "backup/prune.sh", undefined, undefined],
+      [
+        "edit",
+        "apply_patch",
+        "backup/prune.sh\nfind /srv/backup -mtime +60 -delete",
+        undefined,
+        undefined,
+      ],
+      ["files", "apply_patch", "backup/README.md", undefined, undefined],
+      [
+        "tool-output",
+        "apply_patch",
+        "Success. Updated the following files:\nA backup/README.md\nM backup/prune.sh",
+        undefined,
+        undefined,
+      ],
+    ],
+  );
+});
+
 Deno.test("parseOpenClawSession() takes a sub-agent's label and parent from sessions.json", async () => {
   const s = (await parse(SUB)).sessions[0] as Session;
   deepEqual([s.title, s.parent, s.lineage], [
