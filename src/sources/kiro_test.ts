@@ -273,6 +273,45 @@ Deno.test("parseKiroLog() reads a sub-agent's parent, and skips it when sub-agen
   deepEqual((await parse(path, { includeSubagents: false })).sessions, []);
 });
 
+Deno.test("parseKiroLog() reads a /compact summary as a summary record", async () => {
+  const path = await logFile(jsonLines([
+    line("Prompt", [{ kind: "text", data: "echo the probe" }]),
+    line("AssistantMessage", [{ kind: "text", data: "DONE" }]),
+    {
+      version: "v1",
+      kind: "Compaction",
+      data: {
+        summary: "## OBJECTIVE\nEcho a probe string.",
+        strategy: { message_pairs_to_exclude: 2 },
+        messages_snapshot: [],
+      },
+    },
+    { version: "v1", kind: "Compaction", data: { summary: 4 } },
+    line("Prompt", [{ kind: "text", data: "again" }]),
+  ]));
+  const r = await parse(path);
+  equal(r.skipped, 0);
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "echo the probe"],
+    ["assistant", "DONE"],
+    ["summary", "## OBJECTIVE\nEcho a probe string."],
+    ["user", "again"],
+  ]);
+});
+
+Deno.test("parseKiroLog() takes a session created for a sub-agent as one, with or without a parent id", async () => {
+  const path = await logFile(jsonLines([
+    line("Prompt", [{ kind: "text", data: "list the handlers" }]),
+  ]));
+  await Deno.writeTextFile(
+    path.replace(/\.jsonl$/, ".json"),
+    JSON.stringify({ session_id: "s1", session_created_reason: "subagent" }),
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual([s.parent, s.lineage], [undefined, "subagent"]);
+  deepEqual((await parse(path, { includeSubagents: false })).sessions, []);
+});
+
 Deno.test("parseKiroLog() leaves a torn last line and counts malformed ones", async () => {
   const text = jsonLines([line("Prompt", [{ kind: "text", data: "kept" }])]) +
     "nope\n[]\n" + JSON.stringify({ version: "v1", kind: 3 }) + "\n" +
