@@ -1,7 +1,8 @@
 /**
- * What the Kiro readers share: the harness id, the tool dialect of kiro-cli
- * (its 2.x names and the 1.x names it inherited from Amazon Q Developer
- * CLI), and how a tool result's blocks become text and an exit code.
+ * What the Kiro readers share: the harness id, the tool dialect of Kiro
+ * (kiro-cli's 2.x names, the 1.x names it inherited from Amazon Q Developer
+ * CLI, and the names of the 1.0 agent the IDE and kiro-cli 3 share), and how
+ * a tool result's blocks become text and an exit code.
  *
  * @module
  */
@@ -11,13 +12,31 @@ import type { ToolDialect } from "./_tool_records.ts";
 /** The registry id of the Kiro harness. */
 export const KIRO_ID = "kiro";
 
-/** Tool names and argument keys of kiro-cli 1.x and 2.x. */
+/** Tool names and argument keys of kiro-cli 1.x, 2.x and 3, and the IDE since 1.0. */
 export const KIRO_DIALECT: ToolDialect = {
-  shell: new Set(["shell", "execute_bash", "execute_cmd"]),
+  shell: new Set([
+    "shell",
+    "execute_bash",
+    "execute_cmd",
+    "execute_pwsh",
+    "runCommand",
+  ]),
   commandKeys: ["command"],
-  pathTools: new Set(["read", "write", "fs_read", "fs_write"]),
-  pathKeys: ["path", "file_path"],
-  editTools: new Set(["write", "fs_write"]),
+  pathTools: new Set([
+    "read",
+    "write",
+    "fs_read",
+    "fs_write",
+    "fs_append",
+    "readFile",
+    "read_file",
+    "readFiles",
+    "read_files",
+    "writeFile",
+  ]),
+  pathKeys: ["path", "file_path", "targetFile"],
+  pathListKeys: ["paths"],
+  editTools: new Set(["write", "fs_write", "str_replace"]),
   oldKeys: ["old_str", "oldStr", "old_string"],
 };
 

@@ -967,7 +967,6 @@ Deno.test("cursor records the files a person attached to a prompt as mentions", 
               42,
               null,
             ],
-            folderSelections: [{ relativePath: "src" }],
             selections: "not a list",
           },
         }),
@@ -990,6 +989,59 @@ Deno.test("cursor records the files a person attached to a prompt as mentions", 
       ["files", "mention", "/w/harbour/src/tide.ts"],
       ["files", "mention", "/w/harbour/src/moon phase.ts"],
       ["assistant", undefined, "The offset is applied twice."],
+    ],
+  );
+});
+
+Deno.test("cursor records the folders and code selections a person attached to a prompt as mentions", async () => {
+  const path = join(await Deno.makeTempDir(), "state.vscdb");
+  await writeFixtureDb(path, KV, [{
+    table: "cursorDiskKV",
+    rows: [
+      {
+        key: "composerData:f",
+        value: JSON.stringify({
+          composerId: "f",
+          fullConversationHeadersOnly: [{ bubbleId: "u" }],
+        }),
+      },
+      {
+        key: "bubbleId:f:u",
+        value: JSON.stringify({
+          type: 1,
+          text: "what in @src/tides reads this selection",
+          context: {
+            folderSelections: [
+              { relativePath: "src/tides", addedWithoutMention: false },
+              { relativePath: "src/tides" },
+              { relativePath: 7 },
+            ],
+            selections: [{
+              uri: {
+                $mid: 1,
+                fsPath: "/w/harbour/src/moon.ts",
+                path: "/w/harbour/src/moon.ts",
+                scheme: "file",
+              },
+              range: {
+                selectionStartLineNumber: 3,
+                positionLineNumber: 9,
+              },
+              rawText: "const phase = lunarPhase(now);",
+            }, { rawText: "no uri" }],
+          },
+        }),
+      },
+    ],
+  }]);
+  const { sessions, skipped } = await parseCursorStateDb(path, OPTIONS);
+  equal(skipped, 0);
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.tool, r.text]),
+    [
+      ["user", undefined, "what in @src/tides reads this selection"],
+      ["files", "mention", "src/tides"],
+      ["files", "mention", "/w/harbour/src/moon.ts"],
     ],
   );
 });

@@ -75,6 +75,11 @@ export interface GrokUpdatesState {
   pending: Record<string, PendingCall>;
   /** The newest line time seen (ms). */
   lastTime?: number;
+  /**
+   * Whether a prompt carrying a `promptIndex` was seen: from then on a user
+   * chunk without one is no prompt of its own.
+   */
+  indexed?: boolean;
 }
 
 function isState(value: unknown): value is GrokUpdatesState {
@@ -121,6 +126,14 @@ function toolContent(
   return { text: texts.join("\n"), diffs };
 }
 
+/**
+ * A tool call's input: ACP `rawInput`, else the input Grok Build keeps in
+ * the call's `_meta["x.ai/tool"]`.
+ */
+function toolInput(update: Json): unknown {
+  return update.rawInput ?? obj(obj(update._meta)["x.ai/tool"]).input;
+}
+
 /** Paths an ACP tool call names: `locations[].path`, else its input's path. */
 function toolPaths(update: Json): string[] {
   const paths: string[] = [];
@@ -129,9 +142,21 @@ function toolPaths(update: Json): string[] {
     if (path && !paths.includes(path)) paths.push(path);
   }
   if (paths.length > 0) return paths;
-  const input = obj(update.rawInput);
+  const input = obj(toolInput(update));
   const one = str(input.path) ?? str(input.file_path) ?? str(input.filePath);
   return one ? [one] : [];
+}
+
+/**
+ * Whether an update is a sub-agent's, mirrored into its parent's log: its
+ * `_meta` (the line's or the update's) marks it `isSidechain` or names a
+ * `parentSessionId` or `subagentId`.
+ */
+function isSidechain(params: Json, update: Json): boolean {
+  return [obj(params._meta), obj(update._meta)].some((meta) =>
+    meta.isSidechain === true || str(meta.parentSessionId) !== undefined ||
+    str(meta.subagentId) !== undefined
+  );
 }
 
 /** The shell command of an `execute` call's input. */
@@ -149,6 +174,8 @@ function commandOf(input: unknown): string | undefined {
 /** A run of streamed chunks of one message, not yet written. */
 interface OpenMessage {
   role: "user" | "assistant";
+  /** A sub-agent's words, mirrored into the parent's log. */
+  subagent: boolean;
   text: string;
   locator: Locator;
   time: number | undefined;
@@ -158,7 +185,9 @@ interface OpenMessage {
 class GrokUpdatesReader {
   readonly builder: SessionBuilder;
   readonly #path: string;
+  readonly #includeSubagents: boolean;
   #turn: number;
+  #indexed: boolean;
   #turns: Array<[number, number]>;
   #turnHasText: boolean;
   #pending: Map<string, PendingCall>;
@@ -170,10 +199,15 @@ class GrokUpdatesReader {
 
   constructor(
     path: string,
-    init: { id: string; cwd?: string | undefined },
+    init: {
+      id: string;
+      cwd?: string | undefined;
+      includeSubagents: boolean;
+    },
     state: GrokUpdatesState | undefined,
   ) {
     this.#path = path;
+    this.#includeSubagents = init.includeSubagents;
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: init.id,
@@ -182,6 +216,7 @@ class GrokUpdatesReader {
       nextSeq: state?.nextSeq ?? 0,
     });
     this.#turn = state?.turn ?? -1;
+    this.#indexed = state?.indexed === true;
     this.#turns = state ? state.turns.map(([a, b]) => [a, b]) : [];
     this.#turnHasText = state?.turnHasText ?? false;
     this.#pending = new Map(Object.entries(state?.pending ?? {}));
@@ -208,9 +243,23 @@ class GrokUpdatesReader {
       case "user_message_chunk":
         this.#userChunk(update, locator, time);
         break;
-      case "agent_message_chunk":
-        this.#chunk("assistant", chunkText(update.content), locator, time);
+      case "agent_message_chunk": {
+        const subagent = isSidechain(params, update);
+        if (subagent && !this.#includeSubagents) {
+          // Still the end of the parent's message it interrupts.
+          this.#flush();
+          this.builder.touch(time);
+          break;
+        }
+        this.#chunk(
+          "assistant",
+          chunkText(update.content),
+          locator,
+          time,
+          subagent,
+        );
         break;
+      }
       case "tool_call":
         this.#flush();
         this.#toolCall(update, locator, time);
@@ -246,14 +295,18 @@ class GrokUpdatesReader {
       pending: Object.fromEntries([...this.#pending].slice(-MAX_PENDING)),
     };
     if (this.#lastTime !== undefined) state.lastTime = this.#lastTime;
+    if (this.#indexed) state.indexed = true;
     return state;
   }
 
   #userChunk(update: Json, locator: Locator, time: number | undefined): void {
     const index = finite(obj(update._meta).promptIndex);
-    const newTurn = this.#open?.role !== "user" ||
+    if (index !== undefined) this.#indexed = true;
+    const newMessage = this.#open?.role !== "user" ||
       (index !== undefined && index !== this.#turn);
-    if (newTurn) {
+    // Once prompts carry an index, an unmarked user chunk is said mid-turn:
+    // kept, but no turn a rewind could target.
+    if (newMessage && (index !== undefined || !this.#indexed)) {
       this.#flush();
       this.#turn = index ?? this.#turn + 1;
       this.#turnHasText = false;
@@ -268,15 +321,18 @@ class GrokUpdatesReader {
     text: string,
     locator: Locator,
     time: number | undefined,
+    subagent = false,
   ): void {
-    if (this.#open?.role !== role) {
+    if (this.#open?.role !== role || this.#open.subagent !== subagent) {
       this.#flush();
-      this.#open = { role, text: "", locator, time };
+      this.#open = { role, subagent, text: "", locator, time };
       // Paths are listed once per message, as the other parsers do.
       this.#filesSeen.clear();
     }
     this.#open.text += text;
-    if (role === "assistant" && text.trim()) this.#turnHasText = true;
+    if (role === "assistant" && !subagent && text.trim()) {
+      this.#turnHasText = true;
+    }
   }
 
   #flush(): void {
@@ -286,6 +342,7 @@ class GrokUpdatesReader {
     this.builder.add(open.role, cleanSpeech(open.text), {
       locator: open.locator,
       time: open.time,
+      ...(open.subagent ? { flags: { subagent: true } } : {}),
     });
   }
 
@@ -296,7 +353,7 @@ class GrokUpdatesReader {
     const at = { locator, time, tool: kind };
     const call: PendingCall = { tool: kind };
     if (kind === "execute") {
-      const command = commandOf(update.rawInput);
+      const command = commandOf(toolInput(update));
       if (command) {
         const record = this.builder.add("command", command, at);
         if (record && id) this.#commands.set(id, record.seq);
@@ -505,7 +562,11 @@ export async function parseGrokUpdates(
   const cwd = summary.cwd ?? await groupCwd(dirname(dir));
   const reader = new GrokUpdatesReader(
     path,
-    { id: summary.id ?? basename(dir), cwd },
+    {
+      id: summary.id ?? basename(dir),
+      cwd,
+      includeSubagents: options.includeSubagents,
+    },
     state,
   );
   const walked = await walkJsonLines(
@@ -894,7 +955,10 @@ export const grok: Harness = {
   // 2: grok.db compaction summaries, failed results' error text.
   // 3: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 3,
+  // 4: a sub-agent's chunks mirrored into the parent's log are the
+  // sub-agent's; an unmarked user chunk among indexed prompts opens no turn;
+  // a tool call's input from `_meta["x.ai/tool"]` when `rawInput` is absent.
+  revision: 4,
   name: "Grok Build",
   format:
     "ACP session-update JSONL (updates.jsonl) + summary.json per session folder; SQLite grok.db",
@@ -913,10 +977,10 @@ export const grok: Harness = {
     store:
       "`${GROK_HOME:-~/.grok}/sessions/<url-encoded-cwd>/<sessionId>/updates.jsonl` with `summary.json` beside it, and `${GROK_HOME:-~/.grok}/grok.db` (same on every OS; `DEJA_GROK_ROOT` names the sessions folder, `DEJA_GROK_DB` the store)",
     extracts:
-      "user and assistant text (streamed chunks joined into one record per message; a turn's `agent_result` when nothing was streamed), `execute` tool calls as commands with an exit code from their final update, paths of read/edit tool calls as files, diff blocks as edits, tool output with `failed` as an error; summary.json's generated title (else session summary), cwd and parent (`subagent` for a sub-agent session kind, else `fork`); turns a rewind marker took back are kept under `rewind` marks. From grok.db: message text, tool-call blocks and `tool_results` outputs (a `ToolResult`'s output, else its error, flagged by `success`), `compactions` summaries as summary records placed where they were written",
+      "user and assistant text (streamed chunks joined into one record per message; a turn's `agent_result` when nothing was streamed), `execute` tool calls as commands with an exit code from their final update, paths of read/edit tool calls as files (a call's input from `rawInput`, else its `_meta[\"x.ai/tool\"].input`), diff blocks as edits, tool output with `failed` as an error; summary.json's generated title (else session summary), cwd and parent (`subagent` for a sub-agent session kind, else `fork`); turns a rewind marker took back are kept under `rewind` marks (a user chunk without a `promptIndex`, once prompts carry one, is kept as said mid-turn and opens no turn); a sub-agent's message chunks mirrored into the parent's log (`_meta` `isSidechain`, `parentSessionId` or `subagentId`) as sub-agent records, not the parent's reply. From grok.db: message text, tool-call blocks and `tool_results` outputs (a `ToolResult`'s output, else its error, flagged by `success`), `compactions` summaries as summary records placed where they were written",
     omits:
       "thought chunks, plans, mode/model/command-list updates, images; `chat_history.jsonl` (a context cache compaction rewrites); in grok.db, system and tool-role messages (outputs come from `tool_results`), usage events, workspaces. A message still streaming while deja reads the log may be split into two records",
     verified:
-      "fixture only: no real Grok sample; the update envelope, chunk kinds, rewind markers and summary.json fields from public parsers of Grok Build sessions, the grok.db tables (`sessions`, `messages`, `tool_calls`, `tool_results`, `compactions`, user_version 2) and the `ToolResult` output shape from superagent-ai/grok-cli (src/storage/migrations.ts, transcript.ts, db.ts)",
+      'fixture only: no real Grok sample; the update envelope, chunk kinds, rewind markers and summary.json fields from public parsers of Grok Build sessions (the `_x.ai/session/update` method, sidechain `_meta` marks and unmarked mid-turn user chunks from a Rust Grok Build transcript folder and Casein\'s `Casein.Agents.Transcripts.Grok`, whose `_meta["x.ai/tool"]` input fallback is also read), the grok.db tables (`sessions`, `messages`, `tool_calls`, `tool_results`, `compactions`, user_version 2) and the `ToolResult` output shape from superagent-ai/grok-cli (src/storage/migrations.ts, transcript.ts, db.ts)',
   },
 };

@@ -165,6 +165,97 @@ Deno.test("parseGrokUpdates() resumes from its safe offset with the same records
   equal(b.records[0]?.locator.line, 20);
 });
 
+Deno.test("parseGrokUpdates() keeps a user chunk without a prompt index, once prompts carry one, out of the turn count", async () => {
+  const path = await logFile(jsonLines([
+    user("Make the kiln timer count down.", 0),
+    agent("Editing the timer."),
+    // Mid-turn, unmarked: not a prompt of its own, so no rewind target.
+    line({
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "and keep seconds visible" },
+    }),
+    agent("Seconds stay visible."),
+    user("Now add an alarm.", 1),
+    agent("Alarm added."),
+    {
+      timestamp: 1767225601,
+      method: "_x.ai/session/update",
+      params: {
+        sessionId: "s1",
+        update: { sessionUpdate: "rewind_marker", target_prompt_index: 1 },
+      },
+    },
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.seq, r.role, r.text]), [
+    [0, "user", "Make the kiln timer count down."],
+    [1, "assistant", "Editing the timer."],
+    [2, "user", "and keep seconds visible"],
+    [3, "assistant", "Seconds stay visible."],
+    [4, "user", "Now add an alarm."],
+    [5, "assistant", "Alarm added."],
+  ]);
+  deepEqual(s.marks, [{ kind: "rewind", from: 4, to: 6 }]);
+});
+
+Deno.test("parseGrokUpdates() flags a sub-agent's streamed words in the parent log as the sub-agent's", async () => {
+  const sidechain = (meta: Record<string, unknown>, text: string) =>
+    line({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text },
+      _meta: meta,
+    });
+  const path = await logFile(jsonLines([
+    user("Survey the crate for unsafe blocks.", 0),
+    agent("Handing this to an explorer."),
+    sidechain({ isSidechain: true }, "Found 3 unsafe blocks "),
+    sidechain({ isSidechain: true }, "in src/ffi.rs."),
+    sidechain({ subagentId: "explore-1" }, "Done."),
+    agent("The explorer found 3, all in FFI."),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text, r.flags?.subagent]), [
+    ["user", "Survey the crate for unsafe blocks.", undefined],
+    ["assistant", "Handing this to an explorer.", undefined],
+    ["assistant", "Found 3 unsafe blocks in src/ffi.rs.Done.", true],
+    ["assistant", "The explorer found 3, all in FFI.", undefined],
+  ]);
+  const without = (await parse(path, { includeSubagents: false }))
+    .sessions[0] as Session;
+  ok(!without.records.some((r) => r.flags?.subagent));
+  equal(without.records.length, 3);
+});
+
+Deno.test("parseGrokUpdates() reads a tool call's input from its x.ai/tool meta when rawInput is absent", async () => {
+  const path = await logFile(jsonLines([
+    user("Run the kiln tests.", 0),
+    line({
+      sessionUpdate: "tool_call",
+      toolCallId: "call_9",
+      kind: "execute",
+      title: "bash",
+      _meta: {
+        "x.ai/tool": { name: "bash", input: { command: "cargo test -p kiln" } },
+      },
+    }),
+    line({
+      sessionUpdate: "tool_call",
+      toolCallId: "call_10",
+      kind: "read",
+      title: "read_file",
+      _meta: {
+        "x.ai/tool": { name: "read_file", input: { path: "src/kiln.rs" } },
+      },
+    }),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "Run the kiln tests."],
+    ["command", "cargo test -p kiln"],
+    ["files", "src/kiln.rs"],
+  ]);
+});
+
 Deno.test("parseGrokUpdates() reads a bad resume state as no state", async () => {
   const path = await logFile(jsonLines([user("a", 0), agent("b")]));
   for (const state of [null, { nextSeq: -1 }, { nextSeq: 1, turns: "x" }]) {

@@ -3,10 +3,10 @@
  * `${JUNIE_HOME:-~/.junie}/sessions/<sessionId>/` holding `events.jsonl`,
  * and `sessions/index.jsonl` listing each session's task name, project
  * folder and times. The log holds the person's prompts and the agent's UI
- * blocks (terminal runs, tool and MCP steps, markdown, viewed files, file
- * changes, results); a block is written again each time its step advances,
- * so the last event of a step is the one kept, at the place and time the
- * step first appeared. Newer logs time every line (`timestampMs`), key
+ * blocks (terminal runs, IDE test runs, tool and MCP steps, markdown, viewed
+ * files, file changes, results); a block is written again each time its
+ * step advances, so the last event of a step is the one kept, at the place
+ * and time the step first appeared. Newer logs time every line (`timestampMs`), key
  * prompts by `requestId` (and may drop them from the history later), state
  * the working directory, wrap file contents as `{ kind, text }` and mark a
  * failed step with `status: "FAILED"`; older logs have none of these.
@@ -41,6 +41,7 @@ const STEP_BLOCKS: ReadonlySet<string> = new Set([
   "ViewFilesBlockUpdatedEvent",
   "FileChangesBlockUpdatedEvent",
   "ResultBlockUpdatedEvent",
+  "TestRunBlockUpdatedEvent",
 ]);
 
 /** The prefix newer logs put before the agent's final answer. */
@@ -121,9 +122,22 @@ function addBlock(
       break;
     }
     case "ToolBlockUpdatedEvent": {
-      const text = [str(event.text), str(event.details)]
-        .filter((t) => t !== undefined && t.trim() !== "").join("\n\n");
+      // Newer logs add the tool's `output`, which may repeat `details`.
+      const parts = [str(event.text), str(event.details), str(event.output)]
+        .filter((t): t is string => t !== undefined && t.trim() !== "");
+      const text = [...new Set(parts)].join("\n\n");
       b.add("tool-output", text, { ...at, ...error, tool: "tool" });
+      break;
+    }
+    case "TestRunBlockUpdatedEvent": {
+      // The IDE's test runner: the run's name, then what it reported.
+      const name = str(event.name);
+      if (name) b.add("command", name, { ...at, tool: "test-run" });
+      b.add("tool-output", str(event.result) ?? "", {
+        ...at,
+        ...error,
+        tool: "test-run",
+      });
       break;
     }
     case "McpBlockUpdatedEvent": {
@@ -400,7 +414,9 @@ const eventsKind: FileKind = {
 export const junie: Harness = {
   id: HARNESS_ID,
   name: "Junie",
-  revision: 2,
+  // 3: a tool block's `output`, and IDE test runs (`TestRunBlockUpdatedEvent`)
+  // as the run they name with its result.
+  revision: 3,
   format:
     "JSONL event log (prompts + agent UI blocks folded by step) per session folder, index.jsonl beside them",
   envOverrides: ["JUNIE_HOME", "DEJA_JUNIE_ROOT"],
@@ -415,10 +431,10 @@ export const junie: Harness = {
     store:
       "`${JUNIE_HOME:-~/.junie}/sessions/<sessionId>/events.jsonl` with `sessions/index.jsonl` (same on every OS; `DEJA_JUNIE_ROOT` names the sessions folder)",
     extracts:
-      "prompts (what the person typed, `presentablePrompt`, before what was sent; undelivered or dropped ones left out) and answers to the agent's questions as user records; per step, its last block: terminal commands with their output (an exit code when the output states one), tool steps' text and details and MCP calls' outcome as tool output (error-flagged when the step failed), the agent's markdown and the step result as its reply, viewed files, changed files with the lines a change removed as edits (contents as strings or `{ kind, text }`); agent and task failures as error output; line times from `timestampMs`; the working directory from `CurrentDirectoryUpdatedEvent`, else index.jsonl's `projectDir`; the title from `SessionTitleSetEvent`, else index.jsonl's task name, else the agent's task-name event; index.jsonl's times",
+      "prompts (what the person typed, `presentablePrompt`, before what was sent; undelivered or dropped ones left out) and answers to the agent's questions as user records; per step, its last block: terminal commands with their output (an exit code when the output states one), tool steps' text, details and `output` and MCP calls' outcome as tool output (error-flagged when the step failed), IDE test runs (`TestRunBlockUpdatedEvent`) as a command named by the run with its `result` text as output, the agent's markdown and the step result as its reply, viewed files, changed files with the lines a change removed as edits (contents as strings or `{ kind, text }`); agent and task failures as error output; line times from `timestampMs`; the working directory from `CurrentDirectoryUpdatedEvent`, else index.jsonl's `projectDir`; the title from `SessionTitleSetEvent`, else index.jsonl's task name, else the agent's task-name event; index.jsonl's times",
     omits:
-      "status lines, agent thoughts, plans, tips and prompt suggestions, agent state snapshots (sub-agent runs inside them included), environment-variable events (never read), model usage, context-window reports and cost, patches; the IDE plugin's own stores and the `task-*/.matterhorn` scratch folders",
+      "status lines, agent thoughts, plans, tips and prompt suggestions, agent state snapshots (sub-agent runs inside them included), custom sub-agent start/finish blocks and spawn events (`CustomAgentBlockUpdatedEvent`, `SubagentSpawnedEvent`: a name and status, no transcript), a test run's structured `resultEx`, environment-variable events (never read), model usage, context-window reports and cost, patches; the IDE plugin's own stores and the `task-*/.matterhorn` scratch folders",
     verified:
-      "fixture only: no real Junie sample; event kinds and fields (as of late 2026: `timestampMs`, `requestId`/`presentablePrompt`/`delivery`, history drop events, MCP and markdown blocks, block `status`, `{ kind, text }` file contents, `CurrentDirectoryUpdatedEvent`, index `projectDir`) from public Junie session readers built against live `~/.junie/sessions` logs",
+      "fixture only: no real Junie sample; event kinds and fields (as of late 2026: `timestampMs`, `requestId`/`presentablePrompt`/`delivery`, history drop events, MCP and markdown blocks, block `status`, `{ kind, text }` file contents, `CurrentDirectoryUpdatedEvent`, index `projectDir`) from public Junie session readers built against live `~/.junie/sessions` logs; a tool block's `output` and the `TestRunBlockUpdatedEvent` kind (`name`, `status`, `result`, `resultEx`) from a field audit of 245 real logs (July 2026) published with a public Junie session viewer, the test-run fields' values from that viewer's parser tests only",
   },
 };

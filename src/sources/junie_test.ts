@@ -296,6 +296,67 @@ Deno.test("parseJunieEvents() keeps a specialised block when a generic tool labe
   deepEqual(s.records.map((r) => r.text), ["ls", "a.ts"]);
 });
 
+Deno.test("parseJunieEvents() keeps a tool block's output beside its label and details", async () => {
+  const path = await eventsFile(jsonLines([
+    block("ToolBlockUpdatedEvent", {
+      stepId: "g",
+      text: 'Found "**/Invoice*.kt"',
+      details: "2 files",
+      output: "src/Invoice.kt\nsrc/InvoiceTest.kt",
+      toolType: "FIND",
+    }),
+    block("ToolBlockUpdatedEvent", {
+      stepId: "h",
+      text: "Searched",
+      details: "no match",
+      output: "no match",
+    }),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text]), [
+    [
+      "tool-output",
+      "tool",
+      'Found "**/Invoice*.kt"\n\n2 files\n\nsrc/Invoice.kt\nsrc/InvoiceTest.kt',
+    ],
+    ["tool-output", "tool", "Searched\n\nno match"],
+  ]);
+});
+
+Deno.test("parseJunieEvents() reads an IDE test run as the run it names, with its result", async () => {
+  const path = await eventsFile(jsonLines([
+    block("TestRunBlockUpdatedEvent", {
+      stepId: "t",
+      status: "IN_PROGRESS",
+      name: "Run test InvoiceTest",
+    }),
+    block("TestRunBlockUpdatedEvent", {
+      stepId: "t",
+      status: "FAILED",
+      name: "Run test InvoiceTest",
+      result: "1 of 4 failed: totalRoundsHalfUp",
+    }),
+    block("TestRunBlockUpdatedEvent", {
+      stepId: "u",
+      status: "COMPLETED",
+      name: "jvmTest",
+      result: "4 passed",
+      resultEx: { passed: 4 },
+    }),
+    block("TestRunBlockUpdatedEvent", { stepId: "v", name: 7, result: [] }),
+  ]));
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]),
+    [
+      ["command", "test-run", "Run test InvoiceTest", undefined],
+      ["tool-output", "test-run", "1 of 4 failed: totalRoundsHalfUp", true],
+      ["command", "test-run", "jvmTest", undefined],
+      ["tool-output", "test-run", "4 passed", undefined],
+    ],
+  );
+});
+
 Deno.test("parseJunieEvents() reads failures and skips cancelled or empty results", async () => {
   const path = await eventsFile(jsonLines([
     { kind: "UserPromptEvent", prompt: "deploy it" },

@@ -5,12 +5,16 @@
  *   `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl`, with
  *   `<sessionId>.json` beside it holding the title, cwd, times and, for a
  *   sub-agent, its parent. Each line is `{version, kind, data}`: a `Prompt`,
- *   an `AssistantMessage` (text and `toolUse` blocks), `ToolResults`, or a
- *   `Clear` that wipes the conversation so far.
+ *   an `AssistantMessage` (text and `toolUse` blocks), `ToolResults`, a
+ *   `Compaction` (a `/compact` summary) or a `Clear` that wipes the
+ *   conversation so far.
+ * - the Kiro IDE since 1.0, and kiro-cli 3: one `messages.jsonl` per
+ *   session under `${KIRO_HOME:-~/.kiro}/sessions/<workspace hash>/<sessionId>/`
+ *   (`_kiro_session_log.ts`).
  * - kiro-cli 1.x: the SQLite store `data.sqlite3` in its data folder
  *   (`_kiro_db.ts`); users who upgraded still have it on disk.
- * - the Kiro IDE: one JSON file per chat in its agent extension's global
- *   storage (`_kiro_ide.ts`).
+ * - the Kiro IDE before 1.0: one JSON file per chat in its agent extension's
+ *   global storage (`_kiro_ide.ts`).
  *
  * @module
  */
@@ -31,6 +35,7 @@ import { isObject, list, obj, str } from "./_json.ts";
 import { readJsonFile } from "./_json_doc.ts";
 import { parseKiroCliDb } from "./_kiro_db.ts";
 import { parseKiroIdeSession } from "./_kiro_ide.ts";
+import { isKiroSessionLog, parseKiroSessionLog } from "./_kiro_session_log.ts";
 import { KIRO_DIALECT, KIRO_ID, kiroResultText } from "./_kiro_common.ts";
 import {
   localAppData,
@@ -75,6 +80,8 @@ interface KiroMeta {
   title?: string;
   cwd?: string;
   parent?: string;
+  /** The session was created for a sub-agent (`session_created_reason`). */
+  subagent?: boolean;
   created?: number;
   updated?: number;
 }
@@ -89,6 +96,9 @@ async function readMeta(path: string): Promise<KiroMeta> {
   if (cwd) meta.cwd = cwd;
   const parent = str(doc.parent_session_id);
   if (parent) meta.parent = parent;
+  if (parent || doc.session_created_reason === "subagent") {
+    meta.subagent = true;
+  }
   const created = parseTime(doc.created_at);
   if (created !== undefined) meta.created = created;
   const updated = parseTime(doc.updated_at);
@@ -98,8 +108,8 @@ async function readMeta(path: string): Promise<KiroMeta> {
 
 /**
  * Parses one kiro-cli session log (from `options.offset` when resuming):
- * prompts, replies, tool calls and results; a `Clear` puts everything
- * before it under a `clear` mark.
+ * prompts, replies, tool calls and results, `/compact` summaries; a `Clear`
+ * puts everything before it under a `clear` mark.
  *
  * @param path The `<sessionId>.jsonl` file.
  * @param options Resume point and state.
@@ -124,7 +134,7 @@ export async function parseKiroLog(
   options: ParseOptions,
 ): Promise<ParseResult> {
   const meta = await readMeta(path);
-  if (meta.parent && !options.includeSubagents) {
+  if (meta.subagent && !options.includeSubagents) {
     return { sessions: [], skipped: 0, safeOffset: 0 };
   }
   const resume = options.offset !== undefined && options.offset > 0 &&
@@ -137,7 +147,7 @@ export async function parseKiroLog(
     cwd: meta.cwd,
     nextSeq: state?.nextSeq ?? 0,
     parent: meta.parent,
-    lineage: meta.parent ? "subagent" : undefined,
+    lineage: meta.subagent ? "subagent" : undefined,
   });
   const tools = new ToolRecorder(b, KIRO_DIALECT);
   let activeFrom = state?.activeFrom ?? 0;
@@ -196,6 +206,11 @@ export async function parseKiroLog(
             );
           }
           break;
+        case "Compaction":
+          // `/compact`: what the conversation carries on with; the records
+          // it summarised stay in the log.
+          b.add("summary", str(data.summary) ?? "", { locator, time });
+          break;
         case "Clear":
           b.mark("clear", activeFrom, b.nextSeq);
           activeFrom = b.nextSeq;
@@ -222,11 +237,23 @@ export async function parseKiroLog(
   };
 }
 
-/** The 2.x CLI sessions folder: `DEJA_KIRO_ROOT`, else `${KIRO_HOME:-~/.kiro}/sessions/cli`. */
-function cliLogRoot(source: SourceEnv): string {
-  if (source.env.DEJA_KIRO_ROOT) return source.env.DEJA_KIRO_ROOT;
+/** `${KIRO_HOME:-~/.kiro}/sessions`, where both CLI 2.x and 1.0 session logs live. */
+function kiroSessions(source: SourceEnv): string {
   const home = source.env.KIRO_HOME || join(source.home, ".kiro");
-  return join(home, "sessions", "cli");
+  return join(home, "sessions");
+}
+
+/** The 2.x CLI sessions folder: `DEJA_KIRO_ROOT`, else `<sessions>/cli`. */
+function cliLogRoot(source: SourceEnv): string {
+  return source.env.DEJA_KIRO_ROOT || join(kiroSessions(source), "cli");
+}
+
+/**
+ * The folder of 1.0 session logs (one folder per workspace hash):
+ * `DEJA_KIRO_SESSIONS_ROOT`, else `${KIRO_HOME:-~/.kiro}/sessions`.
+ */
+function sessionLogRoot(source: SourceEnv): string {
+  return source.env.DEJA_KIRO_SESSIONS_ROOT || kiroSessions(source);
 }
 
 /**
@@ -267,14 +294,26 @@ function ideRoot(source: SourceEnv): string {
 }
 
 function kiroRoots(source: SourceEnv): string[] {
-  return [cliLogRoot(source), cliDbPath(source), ideRoot(source)];
+  return [
+    cliLogRoot(source),
+    sessionLogRoot(source),
+    cliDbPath(source),
+    ideRoot(source),
+  ];
 }
 
 const logKind: FileKind = {
   id: "cli-log",
   appendOnly: true,
-  match: (path) => path.endsWith(".jsonl"),
+  match: (path) => path.endsWith(".jsonl") && !isKiroSessionLog(path),
   parse: (path, options) => parseKiroLog(path, options),
+};
+
+const sessionLogKind: FileKind = {
+  id: "session-log",
+  appendOnly: false,
+  match: isKiroSessionLog,
+  parse: (path, options) => parseKiroSessionLog(path, options),
 };
 
 const dbKind: FileKind = {
@@ -292,8 +331,9 @@ const ideKind: FileKind = {
 };
 
 /**
- * The Kiro harness: kiro-cli 2.x session logs, the 1.x CLI's SQLite store
- * and the IDE's chat sessions.
+ * The Kiro harness: kiro-cli 2.x session logs, the session logs of the IDE
+ * since 1.0 and kiro-cli 3, the 1.x CLI's SQLite store and the older IDE's
+ * chat sessions.
  *
  * @example
  * ```ts
@@ -301,6 +341,7 @@ const ideKind: FileKind = {
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(kiro.roots({ home: "/h", env: {}, os: "linux" }), [
  *   "/h/.kiro/sessions/cli",
+ *   "/h/.kiro/sessions",
  *   "/h/.local/share/kiro-cli/data.sqlite3",
  *   "/h/.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions",
  * ]);
@@ -310,10 +351,11 @@ export const kiro: Harness = {
   id: HARNESS_ID,
   name: "Kiro",
   format:
-    "append-only JSONL (Prompt / AssistantMessage / ToolResults / Clear) per kiro-cli 2.x session, metadata JSON beside it; kiro-cli 1.x SQLite `data.sqlite3` (ConversationState JSON per row); Kiro IDE session JSON per chat",
+    "append-only JSONL (Prompt / AssistantMessage / ToolResults / Clear) per kiro-cli 2.x session, metadata JSON beside it; Kiro 1.0 / kiro-cli 3 `messages.jsonl` (`{id, timestamp, payload}` lines) with `session.json` per session folder; kiro-cli 1.x SQLite `data.sqlite3` (ConversationState JSON per row); Kiro IDE session JSON per chat",
   envOverrides: [
     "KIRO_HOME",
     "DEJA_KIRO_ROOT",
+    "DEJA_KIRO_SESSIONS_ROOT",
     "DEJA_KIRO_DB",
     "DEJA_KIRO_IDE_ROOT",
     "XDG_DATA_HOME",
@@ -326,6 +368,11 @@ export const kiro: Harness = {
     const found = walkRoots([cliLogRoot(source)], logKind.match, {
       maxDepth: 0,
     });
+    found.push(
+      ...walkRoots([sessionLogRoot(source)], sessionLogKind.match, {
+        maxDepth: 2,
+      }),
+    );
     const db = cliDbPath(source);
     if (dbKind.match(db) && isRegularFileSync(db)) found.push(db);
     // Sessions sit one folder down, in their workspace's folder.
@@ -336,16 +383,20 @@ export const kiro: Harness = {
     );
     return Promise.resolve(found);
   },
-  kinds: [logKind, dbKind, ideKind],
-  revision: 3,
+  kinds: [logKind, sessionLogKind, dbKind, ideKind],
+  // 4: the 1.0 session logs (`<workspace hash>/<id>/messages.jsonl`) read;
+  // Kiro 1.0 tool names (readFile, str_replace, runCommand, …) understood;
+  // 2.x `Compaction` summaries read, and a session created for a sub-agent
+  // (`session_created_reason`) is one.
+  revision: 4,
   docs: {
     store:
-      "kiro-cli 2.x: `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder). kiro-cli 1.x: `data.sqlite3` in `${XDG_DATA_HOME:-~/.local/share}/kiro-cli` (Linux), `~/Library/Application Support/kiro-cli` (macOS), `%LOCALAPPDATA%\\kiro-cli` (Windows); `DEJA_KIRO_DB` names the file. Kiro IDE: `<User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 workspace>/<sessionId>.json`, `<User>` being `~/.config/Kiro/User`, `~/Library/Application Support/Kiro/User` or `%APPDATA%\\Kiro\\User` (`DEJA_KIRO_IDE_ROOT` names the workspace-sessions folder)",
+      "kiro-cli 2.x: `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder). Kiro IDE since 1.0 and kiro-cli 3: `${KIRO_HOME:-~/.kiro}/sessions/<first 16 hex of the workspace path's SHA-256>/<sessionId>/messages.jsonl` with `session.json` beside it (`DEJA_KIRO_SESSIONS_ROOT` names the sessions folder). kiro-cli 1.x: `data.sqlite3` in `${XDG_DATA_HOME:-~/.local/share}/kiro-cli` (Linux), `~/Library/Application Support/kiro-cli` (macOS), `%LOCALAPPDATA%\\kiro-cli` (Windows); `DEJA_KIRO_DB` names the file. Kiro IDE before 1.0: `<User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 workspace>/<sessionId>.json`, `<User>` being `~/.config/Kiro/User`, `~/Library/Application Support/Kiro/User` or `%APPDATA%\\Kiro\\User` (`DEJA_KIRO_IDE_ROOT` names the workspace-sessions folder)",
     extracts:
-      "2.x logs: prompts and replies (text blocks), tool calls as commands (`shell`) with the exit status of their result, files (read/write) and edits (old_str), tool results (stdout and stderr) with error status; the metadata's title, cwd as project and `parent_session_id` as sub-agent parent; a `Clear` puts what came before under a `clear` mark. 1.x store (`conversations_v2`, else `conversations`): one session per conversation with prompts, replies, tool uses (`execute_bash` as commands, `fs_read`/`fs_write` paths and `old_str` edits), `ToolUseResults` and cancelled tool uses with `Error` status and shell exit codes, the compaction summary, the prompt's cwd (else the row's folder key) and the row times. IDE: user and assistant text, title, workspace folder (from `workspaceDirectory` or the base64 folder name), `sessions.json` dates",
+      "2.x logs: prompts and replies (text blocks), tool calls as commands (`shell`) with the exit status of their result, files (read/write) and edits (old_str), tool results (stdout and stderr) with error status; `Compaction` lines' `/compact` summary as a summary record; the metadata's title, cwd as project, `parent_session_id` as sub-agent parent (a `session_created_reason` of `subagent` also makes the session a sub-agent's); a `Clear` puts what came before under a `clear` mark. 1.0 session logs: `user` and `assistant` lines with their times, `tool_call`s as commands (`execute_bash`, `execute_pwsh`, `runCommand`), files (`readFile`, `readFiles` `paths`, `fs_write`, `fs_append`, `writeFile`, `str_replace` by `path` or `targetFile`) and edits (`str_replace` `oldStr`), `tool_result`s as output (a JSON result's `response`) failed when `success` is false or the call was denied; session.json's `id`, `title`, first `workspacePaths` entry as the working directory, `createdAt` and `lastModifiedAt`. 1.x store (`conversations_v2`, else `conversations`): one session per conversation with prompts, replies, tool uses (`execute_bash` as commands, `fs_read`/`fs_write` paths and `old_str` edits), `ToolUseResults` and cancelled tool uses with `Error` status and shell exit codes, the compaction summary, the prompt's cwd (else the row's folder key) and the row times. Older IDE sessions: user and assistant text, title, workspace folder (from `workspaceDirectory` or the base64 folder name), `sessions.json` dates",
     omits:
-      "thinking and image blocks, tool-use purposes, model and credit metadata; in the 1.x store, the `transcript` copy, tool specs and context files; in IDE sessions, tool traffic and prompt logs (their shape was not verified), and per-message times (the file stamps none that were verified); replies carry their prompt's time (the 2.x log and 1.x store stamp prompts only)",
+      "thinking and image blocks, tool-use purposes, model and credit metadata; in the 1.x store, the `transcript` copy, tool specs and context files; in 1.0 session logs, the session-start system prompt, steering inclusions, turn, usage, interaction and tombstone lines, and sub-agent start/complete lines (their shape and any child session are unverified); in older IDE sessions, tool traffic and prompt logs (their shape was not verified), and per-message times (the file stamps none that were verified); replies carry their prompt's time (the 2.x log and 1.x store stamp prompts only)",
     verified:
-      "fixtures only: no real Kiro sample; the 2.x line shapes, `Clear`, the metadata fields and `KIRO_HOME` from public kiro-cli 2.x session readers; the 1.x table (`conversations_v2` migration) and ConversationState/UserMessage/AssistantMessage serde shapes from aws/amazon-q-developer-cli `crates/chat-cli` (kiro-cli's predecessor), its data-folder names from public kiro-cli readers; the IDE folder and session fields from public Kiro IDE readers",
+      'fixtures only: no real Kiro sample; the 2.x line shapes, `Clear`, the metadata fields and `KIRO_HOME` from public kiro-cli 2.x session readers, `Compaction` (`data.summary`) and `session_created_reason` from records a public reader captured from a real `kiro-cli acp` 2.24.1 session (the `ResetTo` and `CancelledPrompt` kinds unread: `/rewind` forks a new session, and a cancel was never observed); the 1.x table (`conversations_v2` migration) and ConversationState/UserMessage/AssistantMessage serde shapes from aws/amazon-q-developer-cli `crates/chat-cli` (kiro-cli\'s predecessor), its data-folder names from public kiro-cli readers; the IDE folder and session fields from public Kiro IDE readers; the 1.0 session log (folder layout, `session.json` fields, line and payload shapes, tool names) from two public readers built against real logs, DevOps-Nirvana/Kiro-Ception 1.0.9 (`src/kiro_ception/ide_loader.py`, "Kiro 1.0 new session format", July 2026) and IronDeploy/IronBrake\'s watcher tests ("Kiro v3"), no real sample',
   },
 };

@@ -43,6 +43,20 @@ Deno.test("kiro.roots() honours DEJA_KIRO_ROOT, then KIRO_HOME, then HOME", asyn
   }
 });
 
+Deno.test("kiro.roots() names the 1.0 session logs under KIRO_HOME, or DEJA_KIRO_SESSIONS_ROOT", async (t) => {
+  for (
+    const [env, want] of [
+      [{}, "/h/.kiro/sessions"],
+      [{ KIRO_HOME: "/k" }, "/k/sessions"],
+      [{ DEJA_KIRO_SESSIONS_ROOT: "/v", KIRO_HOME: "/k" }, "/v"],
+    ] as const
+  ) {
+    await t.step(JSON.stringify(env), () => {
+      equal(kiro.roots({ home: "/h", env, os: "linux" })[1], want);
+    });
+  }
+});
+
 Deno.test("kiro.roots() names the 1.x store and the IDE sessions on each OS", async (t) => {
   const ide = "Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions";
   for (
@@ -70,7 +84,7 @@ Deno.test("kiro.roots() names the 1.x store and the IDE sessions on each OS", as
     ] as const
   ) {
     await t.step(`${os} ${JSON.stringify(env)}`, () => {
-      deepEqual(kiro.roots({ home: "/h", env, os }).slice(1), [...want]);
+      deepEqual(kiro.roots({ home: "/h", env, os }).slice(2), [...want]);
     });
   }
 });
@@ -79,13 +93,114 @@ const DB = `${HOME}/.local/share/kiro-cli/data.sqlite3`;
 const IDE_DIR =
   `${HOME}/.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions/L2hvbWUvZGV2L2NvZGUvdGlkZXBvb2w`;
 const IDE = `${IDE_DIR}/d2b7c9e1-58a4-4f0e-9c3b-6e1a7f2d4c85.json`;
+const MESSAGES =
+  `${HOME}/.kiro/sessions/072933c72e09bbbd/sess_5f0a9c2e-7d41-4b8e-a3c6-1e9d0b7f2a64/messages.jsonl`;
 
-Deno.test("kiro.discover() finds the log, the 1.x store and IDE sessions, not metadata or indexes", async () => {
-  deepEqual(await kiro.discover(source), [FIXTURE, DB, IDE]);
+Deno.test("kiro.discover() finds the 2.x log, the 1.0 session log, the 1.x store and IDE sessions, not metadata or indexes", async () => {
+  deepEqual(await kiro.discover(source), [FIXTURE, MESSAGES, DB, IDE]);
   deepEqual(
-    [FIXTURE, DB, IDE].map((p) => kiro.kinds.find((k) => k.match(p))?.id),
-    ["cli-log", "cli-db", "ide-session"],
+    [FIXTURE, MESSAGES, DB, IDE].map((p) =>
+      kiro.kinds.find((k) => k.match(p))?.id
+    ),
+    ["cli-log", "session-log", "cli-db", "ide-session"],
   );
+});
+
+/** Parses a file with the kind the harness picks for it, as the index does. */
+function parseAsIndexed(
+  path: string,
+  extra: Partial<ParseOptions> = {},
+): Promise<ParseResult> {
+  const kind = kiro.kinds.find((k) => k.match(path));
+  if (!kind) throw new Error(`No kind matches "${path}"`);
+  return kind.parse(path, { includeSubagents: true, source, ...extra });
+}
+
+Deno.test("kiro reads a 1.0 session log (messages.jsonl): prompts, replies, tool calls and results, with session.json's title and workspace", async () => {
+  const result = await parseAsIndexed(MESSAGES);
+  equal(result.skipped, 0);
+  const s = result.sessions[0] as Session;
+  deepEqual([s.id, s.project, s.cwd, s.title, s.started, s.updated], [
+    "sess_5f0a9c2e-7d41-4b8e-a3c6-1e9d0b7f2a64",
+    "harborview",
+    "/home/dev/code/harborview",
+    "Retry flaky bucket uploads",
+    Date.parse("2026-07-02T08:00:00.000Z"),
+    Date.parse("2026-07-02T08:06:30.500Z"),
+  ]);
+  deepEqual(
+    s.records.map((r) => [r.role, r.tool, r.exitCode, r.flags?.isError]),
+    [
+      ["user", undefined, undefined, undefined],
+      ["assistant", undefined, undefined, undefined],
+      ["files", "readFile", undefined, undefined],
+      ["tool-output", "readFile", undefined, undefined],
+      ["command", "execute_bash", undefined, undefined],
+      ["tool-output", "execute_bash", undefined, true],
+      ["files", "str_replace", undefined, undefined],
+      ["edit", "str_replace", undefined, undefined],
+      ["tool-output", "str_replace", undefined, undefined],
+      ["command", "execute_bash", undefined, undefined],
+      ["tool-output", "execute_bash", undefined, true],
+      ["assistant", undefined, undefined, undefined],
+    ],
+  );
+  equal(s.records[0]?.locator.recordId, "k-03");
+  equal(s.records[0]?.time, Date.parse("2026-07-02T08:00:02.000Z"));
+  equal(
+    s.records[3]?.text,
+    "export async function upload(key, body) {\n  await put(key, body);\n}",
+  );
+  equal(s.records[4]?.text, "npm test -- upload");
+  equal(
+    s.records[7]?.text,
+    "/home/dev/code/harborview/src/upload.ts\n  await put(key, body);",
+  );
+  equal(s.records[8]?.text, "Replaced 1 occurrence");
+  equal(s.records[10]?.text, "(denied by the user)");
+  ok(!s.records.some((r) => /system prompt|steering/.test(r.text)));
+});
+
+Deno.test("kiro reads a 1.0 session log without session.json, and survives hostile lines", async (t) => {
+  const cases: Array<[string, string, number]> = [
+    [
+      "plain",
+      jsonLines([
+        { id: "a", payload: { type: "user", content: "hello" } },
+      ]),
+      1,
+    ],
+    ["garbage bytes", "\u0000\u00ff\ufffd\n\u202e\n", 0],
+    [
+      "wrong types",
+      jsonLines([
+        { id: 1, payload: "user" },
+        { payload: { type: 4 } },
+        { payload: { type: "user", content: [null, { text: 5 }] } },
+        { payload: { type: "tool_call", toolName: 3, args: "{bad" } },
+        { payload: { type: "tool_result", content: { response: 1 } } },
+        { payload: { type: "assistant", content: "kept" } },
+      ]),
+      1,
+    ],
+    ["torn", '{"id":"a","payload":{"type":"user","content":"hel', 0],
+    ["huge nesting", `${'{"payload":'.repeat(100_000)}\n`, 0],
+  ];
+  for (const [name, text, count] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFileAt(
+        ".kiro/sessions/0123456789abcdef/sess_x/messages.jsonl",
+        text,
+      );
+      await Deno.writeTextFile(
+        path.replace(/messages\.jsonl$/, "session.json"),
+        "[1,",
+      );
+      const r = await parseAsIndexed(path);
+      equal(r.sessions.length, count);
+      if (count) equal(r.sessions[0]?.id, "sess_x");
+    });
+  }
 });
 
 Deno.test("parseKiroLog() reads prompts, tools and results, and marks what a Clear wiped", async () => {
@@ -155,6 +270,45 @@ Deno.test("parseKiroLog() reads a sub-agent's parent, and skips it when sub-agen
   );
   const s = (await parse(path)).sessions[0] as Session;
   deepEqual([s.parent, s.lineage], ["p0", "subagent"]);
+  deepEqual((await parse(path, { includeSubagents: false })).sessions, []);
+});
+
+Deno.test("parseKiroLog() reads a /compact summary as a summary record", async () => {
+  const path = await logFile(jsonLines([
+    line("Prompt", [{ kind: "text", data: "echo the probe" }]),
+    line("AssistantMessage", [{ kind: "text", data: "DONE" }]),
+    {
+      version: "v1",
+      kind: "Compaction",
+      data: {
+        summary: "## OBJECTIVE\nEcho a probe string.",
+        strategy: { message_pairs_to_exclude: 2 },
+        messages_snapshot: [],
+      },
+    },
+    { version: "v1", kind: "Compaction", data: { summary: 4 } },
+    line("Prompt", [{ kind: "text", data: "again" }]),
+  ]));
+  const r = await parse(path);
+  equal(r.skipped, 0);
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "echo the probe"],
+    ["assistant", "DONE"],
+    ["summary", "## OBJECTIVE\nEcho a probe string."],
+    ["user", "again"],
+  ]);
+});
+
+Deno.test("parseKiroLog() takes a session created for a sub-agent as one, with or without a parent id", async () => {
+  const path = await logFile(jsonLines([
+    line("Prompt", [{ kind: "text", data: "list the handlers" }]),
+  ]));
+  await Deno.writeTextFile(
+    path.replace(/\.jsonl$/, ".json"),
+    JSON.stringify({ session_id: "s1", session_created_reason: "subagent" }),
+  );
+  const s = (await parse(path)).sessions[0] as Session;
+  deepEqual([s.parent, s.lineage], [undefined, "subagent"]);
   deepEqual((await parse(path, { includeSubagents: false })).sessions, []);
 });
 
