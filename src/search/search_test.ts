@@ -744,6 +744,29 @@ Deno.test("search() weighs a code name a question types over its plain words", a
   });
 });
 
+Deno.test("search() finds the one word a verb and its particle are written as", async () => {
+  await withFixtures([
+    {
+      id: "asked-to-login",
+      age: 4,
+      turns: [
+        ["user", "hello there"],
+        ["assistant", "Invalid API key · Please run /login"],
+      ],
+    },
+    {
+      id: "log-file",
+      age: 2,
+      turns: [["user", "the log file of the worker is huge again"]],
+    },
+  ], async (db) => {
+    const r = await search(db, "it just told me to log in again", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "asked-to-login");
+  });
+});
+
 Deno.test("search() answers from work records a typo of words nothing said holds", async () => {
   await withFixtures([
     {

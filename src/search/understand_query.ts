@@ -27,6 +27,7 @@ import {
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
 import { derivedForms } from "./_derivations.ts";
+import { joinedForm } from "./_phrasal.ts";
 import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
 import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
 
@@ -245,7 +246,12 @@ function termsOf(
   into: QueryTerm[],
   dropped: string[],
 ): void {
-  for (const piece of pieces(text)) {
+  const list = pieces(text);
+  // The particle a verb was joined with ("back" of "roll back") is in the
+  // verb's forms, not a term of its own.
+  let joinedAt = -1;
+  for (const [at, piece] of list.entries()) {
+    if (at === joinedAt) continue;
     if (piece.quoted) {
       const lower = piece.text.toLowerCase();
       if (!hasWord(lower)) continue;
@@ -293,6 +299,24 @@ function termsOf(
     if (!word || word.length < 2) continue;
     if (isStopWord(word)) {
       dropped.push(word);
+      continue;
+    }
+    const next = list[at + 1];
+    const particle = next && !next.quoted
+      ? trimWord(next.text).toLowerCase()
+      : "";
+    const joined = particle ? joinedForm(word, particle) : undefined;
+    if (joined) {
+      // "log in" is searched as "login" and as the two words (any form of
+      // the verb: the index is stemmed), not as "log" alone.
+      joinedAt = at + 1;
+      into.push({
+        text: joined,
+        kind: "word",
+        stem: porterStem(joined),
+        weight,
+        alternatives: [`${word} ${particle}`],
+      });
       continue;
     }
     into.push({

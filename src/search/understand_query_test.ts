@@ -126,6 +126,23 @@ Deno.test("understandQuery() gives an irregular verb its other forms", async (t)
   }
 });
 
+Deno.test("understandQuery() searches a verb and its particle as one word too", async (t) => {
+  const cases: Array<[string, string[]]> = [
+    ["it told me to log in again", ["login|log in"]],
+    ["who logged out the admin", ["logout|logged out", "admin"]],
+    ["when did we roll back the deploy?", [
+      "rollback|roll back",
+      "deploy",
+    ]],
+    // A particle that is no part of a compound, or a quoted one: nothing.
+    ["log of the deploy", ["log", "deploy"]],
+    ['set "up" the runner', ["set", "up", "runner"]],
+  ];
+  for (const [query, expected] of cases) {
+    await t.step(query, () => deepEqual(terms(query), expected));
+  }
+});
+
 Deno.test("understandQuery() turns CJK runs into bigrams without function pairs", () => {
   deepEqual(terms("连接池大小调到多少"), [
     "连接",
@@ -147,7 +164,7 @@ Deno.test("understandQuery() spends the budget on the ask first", () => {
   deepEqual(q.terms.slice(0, 3).map((t) => t.text), [
     "nightly",
     "export",
-    "time",
+    "timeout",
   ]);
   equal(q.terms[0]!.weight, 1);
   ok(q.terms.slice(3).every((t) => t.weight < 1));
