@@ -31,7 +31,7 @@ get got gets getting use used using one ones thing things something anything
 way much many really actually still even ever now again kind mine yours hers
 his theirs ours sure someone somebody later keep kept keeps trying come came comes
 maybe probably basically somehow somewhere anyway stuff lot pretty quite kinda
-gonna wanna going able`;
+gonna wanna going able tried tries`;
 
 /**
  * Words that frame a question about the past rather than name its subject:
