@@ -10,7 +10,7 @@
 
 /**
  * Function words, then words that carry no subject in a question ("get",
- * "thing"), then the filler people say around one ("make sure", "maybe
+ * "thing"), then the filler people say around one ("sure", "maybe
  * later", "someone kept trying": measured on every eval, docs/search.md).
  */
 const ENGLISH =
