@@ -29,7 +29,7 @@ your yours yourself yourselves also just yes ok okay please thanks thank hey hi 
 whats hows whos wheres whens im ive id dont didnt doesnt cant wont isnt wasnt
 get got gets getting use used using one ones thing things something anything
 way much many really actually still even ever now again kind mine yours hers
-his theirs ours sure someone somebody later keep kept keeps trying come came comes
+his theirs ours sure someone somebody later keep kept keeps trying
 maybe probably basically somehow somewhere anyway stuff lot pretty quite kinda
 gonna wanna going able tried tries`;
 
