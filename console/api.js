@@ -99,6 +99,34 @@ export async function get(path, params, signal) {
 }
 
 /**
+ * Asks the server whether a token opens writes (`POST /api/auth/check`,
+ * which writes nothing), before Sign in keeps it. The token is sent as
+ * given; the kept token and the browser's sign-in are left alone. Resolves
+ * to `{ok, mode}`; a refusal rejects with the ApiError of any write (401
+ * with `problem.reason`), a silent server with the "does not answer" one.
+ */
+export async function checkToken(value) {
+  // fetch() refuses such a header outright: say so, not "does not answer".
+  if (!/^[\x20-\x7e]+$/.test(value)) {
+    throw new ApiError(400, {
+      detail:
+        "That token cannot be sent: it holds characters other than printable ASCII",
+    });
+  }
+  const res = await send("/api/auth/check", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      authorization: `Bearer ${value}`,
+    },
+    body: "{}",
+    credentials: "same-origin",
+  });
+  return handle(res);
+}
+
+/**
  * POST a JSON body. A write (every POST but a dry run) also tracks who is
  * signed in: a success without a kept token means the browser's Basic prompt
  * answered; a 401 means no credentials opened it, so the kept token is

@@ -93,8 +93,74 @@ function signIn() {
   const dialog = document.getElementById("signin-dialog");
   const input = dialog.querySelector("input");
   input.value = "";
+  showSignInError("");
   dialog.showModal();
   input.focus();
+}
+
+function showSignInError(text) {
+  const p = document.getElementById("signin-error");
+  p.textContent = text;
+  p.hidden = !text;
+}
+
+/** Why a token was not kept, in the words the user can act on. */
+function signInRefusal(err) {
+  if (err?.status === 401 && err.problem?.reason === "token_mismatch") {
+    const env = config?.server?.token_env;
+    return `That token does not open writes: it is not the ${
+      env ? `one in $${env}` : "console's token"
+    }`;
+  }
+  // A silent server, a read-only restart, another origin: the server's words.
+  return String(err?.message ?? err);
+}
+
+/**
+ * Sign in's submit: an empty token signs out; any other is kept only once
+ * the server says it opens writes. The dialog stays open on a refusal, so
+ * the message sits beside the token that earned it.
+ */
+function watchSignIn() {
+  const dialog = document.getElementById("signin-dialog");
+  const input = dialog.querySelector("input");
+  const ok = dialog.querySelector('button[value="ok"]');
+  // Bumped when the dialog closes: a check still in flight then decides
+  // nothing (the user cancelled it).
+  let attempt = 0;
+  dialog.addEventListener("close", () => {
+    attempt++;
+    ok.disabled = false;
+  });
+  dialog.querySelector("form").addEventListener("submit", async (e) => {
+    if (e.submitter?.value === "cancel") return;
+    const value = input.value.trim();
+    if (!value) {
+      api.setToken("");
+      header();
+      toast("Signed out");
+      return;
+    }
+    e.preventDefault();
+    const mine = ++attempt;
+    showSignInError("");
+    ok.disabled = true;
+    let answer;
+    try {
+      answer = await api.checkToken(value);
+    } catch (err) {
+      if (mine !== attempt) return;
+      ok.disabled = false;
+      showSignInError(signInRefusal(err));
+      input.select();
+      return;
+    }
+    if (mine !== attempt) return;
+    api.setToken(value);
+    dialog.close();
+    header();
+    toast(`Signed in: this tab may write (${answer?.mode ?? mode()} mode)`);
+  });
 }
 
 async function refreshPending() {
@@ -198,14 +264,7 @@ async function start() {
     b.addEventListener("click", () => navigate({ tab: b.dataset.tab }));
   }
   document.getElementById("signin").addEventListener("click", signIn);
-  const dialog = document.getElementById("signin-dialog");
-  dialog.querySelector("form").addEventListener("submit", (e) => {
-    const value = dialog.querySelector("input").value.trim();
-    if (e.submitter?.value === "cancel") return;
-    api.setToken(value);
-    header();
-    toast(value ? "Token kept for this tab" : "Signed out");
-  });
+  watchSignIn();
   document.addEventListener("keydown", (e) => {
     const typing = e.target instanceof HTMLInputElement ||
       e.target instanceof HTMLTextAreaElement ||

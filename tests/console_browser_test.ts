@@ -562,11 +562,77 @@ Deno.test({
       );
 
       await t.step(
+        "Sign in checks the token: a wrong one is named and not kept, the right one signs in",
+        async () => {
+          const f = await buildFixture();
+          const served = await serve(f, "review");
+          const page = await browser.newPage({
+            viewport: { width: 1360, height: 900 },
+          });
+          page.setDefaultTimeout(20_000);
+          const message = page.locator("#signin-error");
+          const submit = async (token: string) => {
+            await page.fill("#signin-dialog input", token);
+            await page.click('#signin-dialog button[value="ok"]');
+          };
+          try {
+            await page.goto(`${served.url}/?tab=loop`);
+            await page.waitForSelector("#signin:has-text('Sign in')");
+            await page.click("#signin");
+            await submit("not-the-token");
+            await message.waitFor();
+            equal(
+              await message.textContent(),
+              "That token does not open writes: it is not the one in $DEJA_TOKEN",
+            );
+            ok(await page.locator("#signin-dialog").isVisible(), "stays open");
+            equal(await page.locator("#signin").textContent(), "Sign in");
+            equal(
+              await page.evaluate("sessionStorage.getItem('deja-token')"),
+              null,
+            );
+            equal(
+              served.seen.filter((x) => x.path === "/api/auth/check")
+                .map((x) => x.status).join(),
+              "401",
+            );
+
+            await submit(TOKEN);
+            await page.waitForSelector("#signin:has-text('Signed in')");
+            ok(await page.locator("#signin-dialog").isHidden());
+            await page.locator("#toast .toast", { hasText: /^Signed in/ })
+              .waitFor();
+            equal(
+              await page.evaluate("sessionStorage.getItem('deja-token')"),
+              TOKEN,
+            );
+
+            // Opened again, the dialog forgets the last attempt's message.
+            await page.click("#signin");
+            ok(await message.isHidden());
+            // A stopped server is named; the kept token stays.
+            await served.close();
+            await submit("another-token");
+            await message.filter({ hasText: /does not answer/ }).waitFor();
+            await page.click('#signin-dialog button[value="cancel"]');
+            equal(await page.locator("#signin").textContent(), "Signed in");
+          } finally {
+            await page.close();
+          }
+        },
+      );
+
+      await t.step(
         "a write the kept token does not open signs the tab out",
         () =>
           onPage("review", async (page, served) => {
+            // A token kept before the server restarted with another one.
             await page.goto(`${served.url}/?tab=loop`);
-            await signIn(page, "not-the-token");
+            await page.evaluate(() =>
+              sessionStorage.setItem("deja-token", "not-the-token")
+            );
+            await page.reload();
+            await page.waitForSelector("#signin:has-text('Signed in')");
             await openRec(page, served.url, /acme" holds 2 live values/);
             await page.fill("#because", "eu-west-1 is the live region");
             await page.click("#approve");

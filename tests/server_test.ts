@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
+import { openDatabase } from "../src/core/_sqlite.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import {
   type AppDeps,
@@ -318,6 +319,141 @@ Deno.test("createApp() accepts POSTs only from its exact own origin", async (t) 
     );
   } finally {
     app.close();
+  }
+});
+
+/** Every row of every table in a memory file: equal snapshots, nothing written. */
+function memoryRows(path: string): string {
+  const db = openDatabase(path, { readOnly: true });
+  try {
+    const tables = db.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+    ).all() as Array<{ name: string }>;
+    return JSON.stringify(
+      tables.map(({ name }) => [
+        name,
+        db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all(),
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("POST /api/auth/check answers whether the credentials open writes, and writes nothing", async (t) => {
+  const f = await buildFixture();
+  const review = appFor(f, "review");
+  const apply = appFor(f, "apply");
+  const readOnly = appFor(f, "read-only");
+  const before = memoryRows(f.memoryPath);
+  try {
+    await t.step(
+      "the console's token, Bearer or Basic → 200 with the mode",
+      async () => {
+        for (const cred of [{ token: TOKEN }, { basic: TOKEN }]) {
+          const r = await call(review, "POST", "/api/auth/check", {
+            body: {},
+            ...cred,
+          });
+          equal(r.status, 200, JSON.stringify(r.body));
+          deepEqual(r.body, { ok: true, mode: "review" });
+          equal(r.headers.get("cache-control"), "no-store");
+        }
+        const r = await call(apply, "POST", "/api/auth/check", {
+          token: TOKEN,
+        });
+        deepEqual(r.body, { ok: true, mode: "apply" });
+      },
+    );
+    await t.step(
+      "a wrong token → 401 naming the variable, no login prompt",
+      async () => {
+        const r = await call(review, "POST", "/api/auth/check", {
+          body: {},
+          token: "not-the-token",
+        });
+        isProblem(r.body, 401, "SRV-E001");
+        equal(r.body.reason, "token_mismatch");
+        match(String(r.body.detail), /token sent is not the console's token/);
+        match(String(r.body.hint), /\$DEJA_TOKEN/);
+        match(
+          r.headers.get("www-authenticate") ?? "",
+          /^Bearer .*invalid_token/,
+        );
+      },
+    );
+    await t.step("no token → 401 asking for one", async () => {
+      const r = await call(review, "POST", "/api/auth/check", { body: {} });
+      isProblem(r.body, 401, "SRV-E001");
+      equal(r.body.reason, "token_missing");
+      match(String(r.body.detail), /needs the console's token/);
+      match(r.headers.get("www-authenticate") ?? "", /^Basic/);
+    });
+    await t.step("a read-only server says so, whatever the token", async () => {
+      for (const cred of [{}, { token: TOKEN }]) {
+        const r = await call(readOnly, "POST", "/api/auth/check", {
+          body: {},
+          ...cred,
+        });
+        isProblem(r.body, 401, "SRV-E001");
+        equal(r.body.reason, "read_only");
+        match(String(r.body.detail), /read-only/);
+        match(String(r.body.hint), /--token-env/);
+      }
+    });
+    await t.step(
+      "another origin or host is refused before the token is looked at",
+      async () => {
+        const cases: Array<[CallOptions, string]> = [
+          [{ origin: "http://127.0.0.1:7778" }, "SRV-E002"],
+          [{ origin: "null" }, "SRV-E002"],
+          [
+            { origin: null, headers: { "sec-fetch-site": "cross-site" } },
+            "SRV-E002",
+          ],
+          [{ host: "evil.example:7777" }, "SRV-E007"],
+        ];
+        for (const [opts, code] of cases) {
+          const r = await call(review, "POST", "/api/auth/check", {
+            body: {},
+            token: TOKEN,
+            ...opts,
+          });
+          isProblem(r.body, 403, code);
+        }
+      },
+    );
+    await t.step("the body takes no fields", async () => {
+      const r = await call(review, "POST", "/api/auth/check", {
+        body: { actor: "human:someone-else" },
+        token: TOKEN,
+      });
+      isProblem(r.body, 400, "SRV-E006");
+    });
+    await t.step("GET is not the route's method", async () => {
+      const r = await call(review, "GET", "/api/auth/check");
+      isProblem(r.body, 405, "SRV-E009");
+      equal(r.headers.get("allow"), "POST");
+    });
+    await t.step(
+      "nothing was written: no audit record, no grain, no config",
+      () => {
+        equal(memoryRows(f.memoryPath), before);
+      },
+    );
+    await t.step("a real write does show in the snapshot", async () => {
+      const rec = await recOf(review, "deja.contradiction_sweep/1", "acme");
+      const r = await call(review, "POST", "/api/loop/review", {
+        body: { hash: rec.hash, decision: "reject", because: "a control" },
+        token: TOKEN,
+      });
+      equal(r.status, 200, JSON.stringify(r.body));
+      notEqual(memoryRows(f.memoryPath), before);
+    });
+  } finally {
+    review.close();
+    apply.close();
+    readOnly.close();
   }
 });
 

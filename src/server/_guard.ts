@@ -183,8 +183,9 @@ export function authenticated(req: Request, auth: AuthConfig): boolean {
  * @param req The request.
  * @param auth The configuration.
  * @param need `review` (review, config, run) or `apply` (apply, rollback).
- * @throws {DejaError} SRV-E001 (401) without a valid token, SRV-E008 (403)
- *   when the server was started without the permission.
+ * @throws {DejaError} SRV-E001 (401) without a valid token, its problem's
+ *   `reason` saying why (`read_only`, `token_missing`, `token_mismatch`);
+ *   SRV-E008 (403) when the server was started without the permission.
  */
 export function authorize(req: Request, auth: AuthConfig, need: Need): void {
   if (!auth.token) {
@@ -193,6 +194,7 @@ export function authorize(req: Request, auth: AuthConfig, need: Need): void {
       "This console is read-only: it was started without a token",
       {
         detail: {
+          reason: "read_only",
           hint:
             "Restart with --token-env VAR (the variable holding a secret) to enable review; add --allow-apply for apply",
         },
@@ -202,7 +204,8 @@ export function authorize(req: Request, auth: AuthConfig, need: Need): void {
   if (!authenticated(req, auth)) {
     // A token that was sent but is not the one: say so, or "Signed in"
     // looks right while every write fails.
-    const message = presentedToken(req) === undefined
+    const missing = presentedToken(req) === undefined;
+    const message = missing
       ? "This write needs the console's token"
       : "The token sent is not the console's token";
     // A client that sent a Bearer token (the console) is challenged as one:
@@ -212,6 +215,7 @@ export function authorize(req: Request, auth: AuthConfig, need: Need): void {
     throw new DejaError("SRV-E001", message, {
       detail: {
         ...(bearer ? { challenge: "Bearer" } : {}),
+        reason: missing ? "token_missing" : "token_mismatch",
         hint:
           `Send Authorization: Bearer <token>, or Basic with the token as password (the value of $${
             auth.tokenEnv ?? "the --token-env variable"

@@ -22,6 +22,7 @@ import {
 import { Hono } from "./_hono.ts";
 import { routeMethods } from "./_methods.ts";
 import { problemOf } from "./_problem.ts";
+import { authRoutes } from "./_routes_auth.ts";
 import { indexRoutes } from "./_routes_index.ts";
 import { loopRoutes } from "./_routes_loop.ts";
 import { memoryRoutes } from "./_routes_memory.ts";
@@ -197,6 +198,7 @@ export function createApp(deps: AppDeps): ConsoleApp {
   memoryRoutes(app, state);
   loopRoutes(app, state);
   setupRoutes(app, state);
+  authRoutes(app, state);
 
   // Every route registered so far, and the embedded page's files (GET
   // only): a path one of them takes with another method is a 405.
