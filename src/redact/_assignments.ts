@@ -240,6 +240,9 @@ function randomPart(part: string): boolean {
   return part.length >= 8 && part.length / humps.length < 2;
 }
 
+/** A stand-in in angle brackets on one line, up to 80 characters. */
+const ANGLED = /^<[^<>\n]{1,80}>/;
+
 /**
  * Adds an edit for an Authorization header's value at `from`; returns the
  * value it read, if any.
@@ -262,6 +265,11 @@ function authorizationValue(
   const value = text.slice(v.start, v.end);
   if (value.length < 3 || isRedacted(value)) return v;
   if (isReference(value) || isPlaceholder(value)) return v;
+  // A stand-in the reader cut at a blank or bracket: `<base64(user:pass)>`,
+  // `<your token>`.
+  if (value[0] === "<" && ANGLED.test(text.slice(v.start, v.start + 82))) {
+    return v;
+  }
   if (other && !/[0-9]/.test(value)) return v;
   // No scheme: "Authorization: required" is prose; a token is not a word.
   if (scheme ? isTypeWord(value) : isPlainWord(value) || value.length < 8) {
@@ -381,6 +389,24 @@ function keyLength(text: string, k: number): number {
   let i = k;
   while (i >= 0 && k - i < 64 && /[\w.-]/.test(text[i]!)) i--;
   return k - i;
+}
+
+/**
+ * Adds an edit for the default of `${NAME:-default}` (or `:=`, `:+`) whose
+ * `:` is at `at`; a `:?` message is prose and stays.
+ */
+function expansionDefault(text: string, at: number, edits: Edits): void {
+  const op = text[at + 1];
+  if (op !== "-" && op !== "=" && op !== "+") return;
+  const window = text.slice(at + 2, at + 258);
+  const close = window.indexOf("}");
+  if (close < 0) return;
+  const value = window.slice(0, close);
+  if (value.includes("\n")) return;
+  const end = at + 2 + close;
+  if (credentialValueOk(value, false, true, "", true)) {
+    edits.push({ start: at + 2, end, id: "credential" });
+  }
 }
 
 /** Whether the key ending at `k` is an upper-case env name (`DB_PASS`). */
@@ -956,6 +982,13 @@ export function collectAssignments(text: string, edits: Edits): void {
     const word = CREDENTIAL_END.exec(key);
     if (!word) {
       readLong(envKeyValue(text, at, sep, k, key, edits));
+      continue;
+    }
+    // A shell parameter expansion (`${DB_PASSWORD:?message}`,
+    // `${DB_PASSWORD:-default}`): the message is prose; a default is the
+    // value, without its operator.
+    if (text.startsWith("${", k - keyLength(text, k) - 1)) {
+      expansionDefault(text, at, edits);
       continue;
     }
     // `--secret=…`, `--api-key=…`: a flag's value is the command-line

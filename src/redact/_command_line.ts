@@ -314,6 +314,48 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "AsPlainText",
     /\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]{3,})\1[ \t]+-AsPlainText\b/dg,
   ],
+  // A registry or service token given as the login command's argument.
+  [
+    "login",
+    /\b(?:cargo|wandb)[ \t]+login(?:[ \t]+--(?:registry|host)(?:=|[ \t]+)\S+|[ \t]+--(?:relogin|verify|cloud|anonymously))*[ \t]+(['"]?)([^\s'"-][^\s'"]{15,})\1(?=\s|$)/dg,
+  ],
+  [
+    "snyk auth",
+    /\bsnyk[ \t]+auth(?:[ \t]+--[\w-]+=\S+)*[ \t]+(['"]?)([^\s'"-][^\s'"]{15,})\1(?=\s|$)/dg,
+  ],
+  // Poetry's repository password and PyPI token.
+  [
+    "poetry config",
+    /\bpoetry[ \t]+config[ \t]+(?:http-basic\.\S+[ \t]+\S+|pypi-token\.\S+)[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  // `netlify env:set NAME X` for a credential-named variable (piped in: above).
+  [
+    "env:set",
+    /\bnetlify[ \t]+env:set[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dgi,
+  ],
+  // An SSM parameter's value (a SecureString's is the secret).
+  [
+    "put-parameter",
+    /\baws[ \t]+ssm[ \t]+put-parameter\b[^\n|;&]*?[ \t]--value[ \t=]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // Brokers' and databases' password flags: mosquitto -P, cqlsh -p, influx -t.
+  [
+    "mosquitto_",
+    /\bmosquitto_(?:pub|sub|rr)\b[^\n|;&]*?[ \t]-P[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "cqlsh",
+    /\bcqlsh\b[^\n|;&]*?[ \t]-p[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "influx",
+    /\binflux\b[^\n|;&]*?[ \t]-t[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  // NuGet's source password: dotnet nuget add source … -p X, nuget sources add … -Password X.
+  [
+    "nuget",
+    /\b(?:dotnet[ \t]+nuget|nuget(?:\.exe)?)[ \t]+(?:add|update|sources)\b[^\n|;&]*?[ \t](?:-p|-Password)[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
   [
     "aws configure",
     /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
@@ -322,7 +364,41 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget/;
+
+/**
+ * Redis' password as its config file sets it (`requirepass X`,
+ * `masterauth X` alone on a line, not commented out) or `CONFIG SET` does,
+ * and as typed at redis-cli's prompt (`127.0.0.1:6379> AUTH [user] X`).
+ */
+const REDIS_CONFIG =
+  /^[ \t]*(?:[\w.:\[\]-]*>[ \t]*)?(?:CONFIG[ \t]+SET[ \t]+)?(?:requirepass|masterauth)[ \t]+(['"]?)([^\s'"]+)\1[ \t]*\r?$/dgim;
+const REDIS_AUTH =
+  /^[\w.:\[\]-]*>[ \t]*AUTH[ \t]+(?:[^\s'"]+[ \t]+)?(['"]?)([^\s'"]+)\1[ \t]*\r?$/dgim;
+
+const REDIS_GATE = /requirepass|masterauth|> AUTH |> auth /;
+
+/** Adds an edit for every Redis password a config line or the prompt's AUTH sets. */
+export function collectRedisPasswords(text: string, edits: Edits): void {
+  if (!REDIS_GATE.test(text)) return;
+  const forms: RegExp[] = [];
+  if (text.includes("requirepass") || text.includes("masterauth")) {
+    forms.push(REDIS_CONFIG);
+  }
+  if (text.includes("> AUTH ") || text.includes("> auth ")) {
+    forms.push(REDIS_AUTH);
+  }
+  for (const re of forms) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const [start, end] = m.indices![2]!;
+      if (valueOk(text.slice(start, end), false)) {
+        edits.push({ start, end, id: "credential" });
+      }
+    }
+  }
+}
 
 /** A value a command decodes from base64 on the spot: `echo X | base64 -d`. */
 const DECODED_ECHO =

@@ -11,8 +11,13 @@
  * @module
  */
 import { collectAssignments } from "./_assignments.ts";
-import { collectLongFlags, collectShortFlags } from "./_command_line.ts";
+import {
+  collectLongFlags,
+  collectRedisPasswords,
+  collectShortFlags,
+} from "./_command_line.ts";
 import { collectPrivateKeys } from "./_private_key.ts";
+import { collectEchoedSecretOutput } from "./command_output.ts";
 import type { Collect } from "./_scan.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
@@ -37,6 +42,8 @@ export const COLLECTORS: readonly Collect[] = [
   collectPassWords,
   collectBearerWords,
   collectPasswordLines,
+  collectRedisPasswords,
+  collectEchoedSecretOutput,
 ];
 
 /** Rule ids with what each catches, most specific first. */
@@ -55,7 +62,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "url-credentials",
     description:
-      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ before the host ends the password, which may hold #, / or ?), a key as the user (https://<32 hex>@…, Sentry DSNs, Azure DevOps PATs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=)",
+      "Passwords in scheme://user:pass@host URLs (user and host kept; the last @ before the host ends the password, which may hold #, / or ?), a key as the user (https://<32 hex>@…, Sentry DSNs, Azure DevOps PATs), and signatures in the query (sig=, signature=, X-Amz-Signature=, X-Goog-Signature=); also in JSON whose slashes are escaped (postgres:\\/\\/app:pw@db)",
   },
   {
     id: "slack-webhook",
@@ -75,7 +82,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "cli-credential",
     description:
-      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, curl -b/--cookie (session-like pairs, as the cookie rule), rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret/--account-key and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo X | a secret store (vercel env add, wrangler secret put, gh secret set, docker secret create, netlify env:set, firebase functions:secrets:set, gcloud secrets create / versions add), echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET, redis-server --requirepass/--masterauth, lftp -u user,X, net user NAME X /add, ConvertTo-SecureString 'X' -AsPlainText, --certificate-key; also every line of a shell script (#!/) in tool output; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
+      "Credentials on a command line: sshpass -p, mysql -pX (attached only), curl -u user:pass, redis-cli -a, docker login -p, az login -p, curl -b/--cookie (session-like pairs, as the cookie rule), rabbitmqadmin -p, mongosh -p, openssl pass:, keytool -storepass, --password/--token/--api-key/--client-secret/--account-key and siblings (after a blank, ordinary words are left); in their own places: htpasswd -b file user X, rabbitmqctl add_user name X, smbclient -U user%X, gh secret set --body X, echo X | docker login --password-stdin / gh auth login --with-token / az devops login / sudo -S, echo X | a secret store (vercel env add, wrangler secret put, gh secret set, docker secret create, netlify env:set, firebase functions:secrets:set, gcloud secrets create / versions add), echo user:X | chpasswd, npm/yarn config set …authToken X, aws configure set aws_secret_access_key X, ldapsearch -w, sqlcmd -P, pscp/plink -pw, xfreerdp /p:, 7z -pX, openssl enc -k, ssh-keygen -N, vercel -t, ngrok config add-authtoken, mc alias set NAME URL ACCESS SECRET, redis-server --requirepass/--masterauth, lftp -u user,X, net user NAME X /add, ConvertTo-SecureString 'X' -AsPlainText, --certificate-key, cargo/wandb login X, snyk auth X, poetry config http-basic.NAME user X / pypi-token.NAME X, netlify env:set SECRET_NAME X, aws ssm put-parameter --value X, mosquitto_pub -P, cqlsh -p, influx -t, dotnet nuget add source -p / nuget sources add -Password; also every line of a shell script (#!/) in tool output; also on the lines of tool output that echo a command (Gemini's Command:, a shell prompt)",
   },
   {
     id: "bearer",
@@ -95,7 +102,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "credential",
     description:
-      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>); an expect script's send \"X\\r\" after a password prompt",
+      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>); an expect script's send \"X\\r\" after a password prompt; Redis' requirepass/masterauth config lines, CONFIG SET requirepass X and the prompt's AUTH [user] X; the default of ${DB_PASSWORD:-X}",
   },
   {
     id: "password-hash",
@@ -109,12 +116,12 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "prose-password",
     description:
-      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, la clave es X, het wachtwoord is X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; test account: user / X; a Google app password after the words app password; pass: and the value below; use PGPASSWORD X; reset db pw to X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
+      "A password stated in prose (the admin password is hunter2!; the passphrase you gave ('…-91'); use X as the password; login with admin / X; creds are ops:X; das Passwort ist X, la contraseña es X, la clave es X, het wachtwoord is X, 密码是X, der API-Schlüssel lautet X, la mia password è X, トークンは X, API 키는 X, 我的令牌是X; pw X; creds: admin / X; test account: user / X; a Google app password after the words app password; pass: and the value below; use PGPASSWORD X; reset db pw to X; lösenordet är X, passordet er X, adgangskoden er X, salasana on X, пароль от базы — X): a bare value must hold a digit or symbol and ends at the first space; a quoted one needs 6+ characters (8+ and a digit or symbol when a few words stand between)",
   },
   {
     id: "command-output",
     description:
-      "Bare values printed by a command that prints a secret (heroku auth:token, gh auth token, gcloud auth print-access-token, kubectl get secret … | base64 -d, vault kv get -field=, op read, wg genkey, rails secret, …): each output line that is one value; set by the indexer, which pairs an output with its command",
+      "Bare values printed by a command that prints a secret (heroku auth:token, gh auth token, gcloud auth print-access-token, kubectl get secret … | base64 -d, vault kv get -field=, op read, wg genkey, rails secret, …): each output line that is one value; set by the indexer, which pairs an output with its command, and by redact() where a prompt line in the same text echoes the command (up to the next prompt)",
   },
   {
     id: "entropy",

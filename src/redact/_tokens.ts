@@ -675,6 +675,15 @@ const STOP_KEYS = new Set([
   "challenge",
   "x5c",
   "x5t",
+  // A multipart body's boundary, Cloudflare's cf-ray, a hash header's md5=
+  // and crc32c=, trace and span ids: what HTTP prints, none a secret.
+  "boundary",
+  "ray",
+  "md5",
+  "crc32c",
+  "crc32",
+  "traceid",
+  "spanid",
   // Test data: a FIXTURE or SAMPLE constant holds made-up bytes.
   "fixture",
   "fixtures",
@@ -1113,9 +1122,56 @@ function wrappedToken(text: string, a: number, b: number, edits: Edits) {
       }
       return joinPieces(text, pieces, edits);
     }
+    if (afterKey(text, s, e, lines.slice(1), a, b, edits)) return true;
     end = s - 1;
   }
   return false;
+}
+
+/** The shortest line a terminal wraps at (an 80-column one, less a margin). */
+const WRAP_WIDTH = 64;
+
+/**
+ * A token after a key on a line a terminal wrapped (`OPENAI_API_KEY=sk-…`
+ * cut at the width, the rest on the lines below): the line `[s, e)` is 64+
+ * characters and ends in a run of token characters that starts with a
+ * known prefix; the lines between are whole token lines of the same
+ * width, and the last is no longer. When the run and the lines below
+ * joined make one token shape, they are replaced whole.
+ */
+function afterKey(
+  text: string,
+  s: number,
+  e: number,
+  between: Array<[number, number]>,
+  a: number,
+  b: number,
+  edits: Edits,
+): boolean {
+  const width = e - s;
+  if (width < WRAP_WIDTH || b - a > width) return false;
+  let t = e;
+  while (t > s && TOKEN_CHAR[text.charCodeAt(t - 1)] === 1) t--;
+  if (t === s || e - t < 8) return false;
+  const starts = PREFIXES.get(
+    text.charCodeAt(t) * 65536 + text.charCodeAt(t + 1),
+  );
+  if (!starts?.some(({ prefix }) => text.startsWith(prefix, t))) return false;
+  if (
+    !between.every(([ps, pe]) =>
+      pe - ps === width && allTokenChars(text, ps, pe)
+    )
+  ) return false;
+  const pieces: Array<[number, number]> = [[t, e], ...between, [a, b]];
+  const joined = pieces.map(([ps, pe]) => text.slice(ps, pe)).join("");
+  const m = WHOLE_SHAPE.exec(joined);
+  if (!m || m[0].length !== joined.length) return false;
+  if (pieces.slice(1).some(([ps, pe]) => isHexLike(text.slice(ps, pe)))) {
+    return false;
+  }
+  const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
+  edits.push({ start: t, end: b, id: SHAPES[k]?.id ?? "credential" });
+  return true;
 }
 
 /** Replaces the pieces as one token when joined they make one shape. */

@@ -104,11 +104,37 @@ function userinfoEnd(text: string, host: number, stop: number): number {
   return HOST_AFTER.test(text) ? at + 1 : stop;
 }
 
+/**
+ * Where the next scheme separator at or after `from` is: `://`, or `:\/\/`
+ * as JSON written by PHP's json_encode or Java escapes the slashes
+ * (`"postgres:\/\/app:pw@db\/app"`); -1 when none. `next` caches each
+ * form's next place (one search per form over the text, not per URL).
+ */
+function nextScheme(
+  text: string,
+  from: number,
+  next: { plain: number; escaped: number },
+): number {
+  if (next.plain !== -1 && next.plain < from) {
+    next.plain = text.indexOf("://", from);
+  }
+  if (next.escaped !== -1 && next.escaped < from) {
+    next.escaped = text.indexOf(":\\/\\/", from);
+  }
+  if (next.plain < 0) return next.escaped;
+  if (next.escaped < 0) return next.plain;
+  return Math.min(next.plain, next.escaped);
+}
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
-  let at = text.indexOf("://");
+  const cached = {
+    plain: text.indexOf("://"),
+    escaped: text.indexOf(":\\/\\/"),
+  };
+  let at = nextScheme(text, 0, cached);
   while (at >= 0) {
-    const host = at + 3;
+    const host = at + (text[at + 1] === "\\" ? 5 : 3);
     AUTHORITY_END.lastIndex = host;
     const stop = AUTHORITY_END.exec(text)?.index ?? text.length;
     let authority = text.slice(host, stop);
@@ -152,7 +178,7 @@ export function collectUrls(text: string, edits: Edits): void {
     webhookPath(text, host, DISCORD_PATH, "discord-webhook", edits);
     webhookPath(text, host, TEAMS_PATH, "teams-webhook", edits);
     webhookPath(text, host, RPC_KEY_PATH, "url-credentials", edits);
-    const next = text.indexOf("://", stop);
+    const next = nextScheme(text, stop, cached);
     if (text[stop] === "?" || text[stop] === "/") {
       // A query is read up to the next URL, whose own query that one reads:
       // URLs run together with no blank (`https://x/?sig=…https://x/?…`)

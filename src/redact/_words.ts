@@ -14,6 +14,7 @@ import {
   isIdentifierLike,
   isPathLike,
   isPlaceholder,
+  isPlainWord,
   isRedacted,
   isReference,
   readValue,
@@ -202,6 +203,11 @@ function labelled(text: string, at: number, edits: Edits): boolean {
   let raw = m[1]!;
   // Below a `password:` line, a `key:` is YAML's nested mapping.
   if (below && raw.endsWith(":")) return false;
+  // A stand-in whose closing bracket the sentence marks would cut off:
+  // `password: [REDACTED]`, `pass: (hidden).`.
+  if (isPlaceholder(raw.slice(0, raw.length - trailingLength(raw, ".,;:")))) {
+    return false;
+  }
   let start = LABELLED.lastIndex - raw.length;
   // A quoted value (`WITH PASSWORD 'x';`): the quotes stay.
   if (/^['"`]/.test(raw)) {
@@ -241,6 +247,12 @@ function strongPassword(raw: string): boolean {
 /** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
+  // A word that closes a bracket (`${DB_PASSWORD:?DB_PASSWORD is required}`).
+  if (
+    isPlainWord(value.slice(0, value.length - trailingLength(value, ")]}")))
+  ) {
+    return false;
+  }
   if (
     isPlaceholder(value) || isPathLike(value) ||
     /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
@@ -337,6 +349,16 @@ const FOREIGN_PROSE =
 /** The same, tried only where a `pass` word starts (sticky). */
 const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
+/**
+ * A password said in Swedish, Norwegian, Danish or Finnish ("lösenordet är
+ * X", "passordet er X", "salasana on X"), or in Russian with a dash for its
+ * copula ("пароль от базы — X"), a few words after its word.
+ */
+const NORDIC_PROSE =
+  /(?:l[öo]senord(?:et)?|passord(?:et)?|adgangskode(?:n)?|salasana|пароль)(?:[ \t]+[^\s:：—–]+){0,4}?(?:[ \t]+(?:är|er|on)(?!\p{L})[ \t]*[:：]?|[ \t]*[:：]|[ \t]+[—–])[ \t]*(\S+)/giu;
+const NORDIC_GATE =
+  /[lL][öo]senord|[pP]assord|[aA]dgangskode|[sS]alasana|[пП]ароль/;
+
 /** "set `DB_PASSWORD` to `…`" (or auf, a, à, на …): a quoted credential name, then its quoted value. */
 const SET_TO =
   /[`'"][\w.-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key)\w*[`'"][ \t]+(?:to|as|auf|a|en|à|na|на|=)[ \t]+[`'"]([^`'"\s]{6,})[`'"]/giu;
@@ -372,6 +394,7 @@ const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
       (NON_ASCII.test(t) && FOREIGN_CHARS.test(t)) || FOREIGN_ASCII.test(t),
   ],
   [SET_TO, () => true],
+  [NORDIC_PROSE, (t) => NORDIC_GATE.test(t)],
 
   [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
   [NAME_VALUE, (t) => NAME_GATE.test(t)],

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isPathValue, isRedacted } from "./_scan.ts";
+import { type Edits, isPathValue, isRedacted } from "./_scan.ts";
 import type { RedactionResult } from "./redact.ts";
 
 /** Commands whose output is a secret. */
@@ -53,6 +53,9 @@ const PRINTS_SECRET = new RegExp(
     // Jenkins' secrets/initialAdminPassword and other camelCase files.
     String.raw`\bcat\s+(?:\S*\/)?[a-z]\w*(?:Password|Token|Secret)(?=\s|$)`,
     String.raw`\bCONFIG\s+GET\s+(?:requirepass|masterauth)\b`,
+    // Argo CD's first admin password; password generators.
+    String.raw`\bargocd\s+admin\s+initial-password\b`,
+    String.raw`\bpwgen\b|\bgpg\s+--gen-random\b`,
   ].join("|"),
   "i",
 );
@@ -128,4 +131,69 @@ export function redactPrintedSecret(output: string): RedactionResult {
     },
   );
   return { text, counts: n ? { "command-output": n } : {} };
+}
+
+/**
+ * A line that echoes a command: a shell prompt (`$ cmd`, `user@host:~$
+ * cmd`) or Gemini CLI's `Command: cmd` header. Group 1 is the command.
+ */
+const PROMPT =
+  /^(?:Command:|[ \t]*(?:[\w.-]+@[\w.-]+(?::[^\n$#]{0,120})?)?\$)[ \t]+(\S[^\n]*)/gm;
+/** Longest command line checked for printing a secret (they are short). */
+const MAX_COMMAND = 256;
+/**
+ * A word one of the secret-printing commands above holds: a prompt line
+ * without one (nearly all) is not tried against them all.
+ */
+const COMMAND_WORD =
+  /pass|secret|token|key|cred|auth|heroku|gcloud|aws|az |kubectl|oc |vault|op |security|doppler|bw |wg |openssl|rails|rake|mix |sops|master|terraform|CONFIG|argocd|pwgen|gpg/i;
+/** How far after its command a printed secret is looked for. */
+const MAX_OUTPUT = 16384;
+
+/**
+ * Adds a `command-output` edit for each bare value line printed after a
+ * secret-printing command echoed in the same text (a terminal session
+ * pasted into a message, a tool output that shows its prompt: `$ heroku
+ * auth:token` then the token), up to the next prompt line or 16 KiB. The
+ * indexer pairs a tool output with its command; this reads the pair when
+ * both are in one text.
+ */
+export function collectEchoedSecretOutput(text: string, edits: Edits): void {
+  if (!text.includes("$ ") && !text.includes("Command:")) return;
+  PROMPT.lastIndex = 0;
+  let m = PROMPT.exec(text);
+  while (m !== null) {
+    const command = m[1]!;
+    const from = m.index + m[0].length + 1;
+    const next = PROMPT.exec(text);
+    if (
+      command.length <= MAX_COMMAND && COMMAND_WORD.test(command) &&
+      printsSecret(command)
+    ) {
+      const to = Math.min(next ? next.index : text.length, from + MAX_OUTPUT);
+      if (to > from) printedValues(text, from, to, edits);
+    }
+    m = next;
+  }
+}
+
+/** Adds an edit for each bare value line of `text` in [from, to). */
+function printedValues(
+  text: string,
+  from: number,
+  to: number,
+  edits: Edits,
+): void {
+  const region = text.slice(from, to);
+  BARE_LINE.lastIndex = 0;
+  let v: RegExpExecArray | null;
+  while ((v = BARE_LINE.exec(region)) !== null) {
+    const value = v[2] ?? v[5]!;
+    const plain = value.startsWith("/")
+      ? isPathValue(value)
+      : NOT_SECRET.test(value);
+    if (isRedacted(value) || plain) continue;
+    const start = from + v.index + (v[1] ?? v[4]!).length;
+    edits.push({ start, end: start + value.length, id: "command-output" });
+  }
 }

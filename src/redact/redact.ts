@@ -24,7 +24,7 @@ import { type Edit, type Edits, marker } from "./_scan.ts";
  * written under another revision has every file read again by the next
  * `deja index`, so secrets the new rules find are no longer kept in it.
  */
-export const REDACTION_REVISION = 11;
+export const REDACTION_REVISION = 12;
 
 /** What redact() returns. */
 export interface RedactionResult {
@@ -204,9 +204,49 @@ export function redact(
   const result = PERCENT_ESCAPE.test(out)
     ? percentEncoded(out, options, counts)
     : { text: out, counts };
-  return result.text.includes("\\u00")
+  const decoded = result.text.includes("\\u00")
     ? unicodeEscaped(result, options)
     : result;
+  return HTML_ESCAPE.test(decoded.text)
+    ? htmlEscaped(decoded, options)
+    : decoded;
+}
+
+/** An HTML entity for a quote or an angle bracket (`&quot;`, `&#34;`, `&lt;`). */
+const HTML_ESCAPE = /&(?:quot|apos|lt|gt|#3[49]|#x2[27]);/;
+const HTML_ENTITY = /&(?:quot|apos|lt|gt|#3[49]|#x2[27]);/g;
+const HTML_CHAR: Record<string, string> = {
+  "&quot;": '"',
+  "&#34;": '"',
+  "&#x22;": '"',
+  "&apos;": "'",
+  "&#39;": "'",
+  "&#x27;": "'",
+  "&lt;": "<",
+  "&gt;": ">",
+};
+
+/**
+ * Credentials in HTML-escaped text (a page or an attribute holding JSON or
+ * XML: `data-config="{&quot;apiKey&quot;:&quot;…&quot;}"`,
+ * `&lt;password&gt;…&lt;/password&gt;`): the quote and bracket entities are
+ * decoded and the text redacted again; when that finds a secret, the text
+ * is kept decoded and redacted, else as it was. `&amp;` stays (decoded,
+ * `&amp;quot;` would make another layer); no entity is left for the second
+ * pass to decode, so it is the last.
+ */
+function htmlEscaped(
+  result: RedactionResult,
+  options: RedactOptions,
+): RedactionResult {
+  const decoded = result.text.replace(HTML_ENTITY, (e) => HTML_CHAR[e]!);
+  const inner = redact(decoded, options);
+  if (Object.keys(inner.counts).length === 0) return result;
+  const counts = { ...result.counts };
+  for (const [rule, n] of Object.entries(inner.counts)) {
+    counts[rule] = (counts[rule] ?? 0) + n;
+  }
+  return { text: inner.text, counts };
 }
 
 /** A JSON `\u00XX` escape of a printable ASCII character. */

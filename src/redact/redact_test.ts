@@ -25,6 +25,15 @@ const RSA_BODY =
   "MIIEowIBAAKCAQEAq8Zr2Lm5Xt9Kc3Wv7Nb1Jf4Hs6Gd0Pa2Ye8Ug5Ti1Ow3Qe";
 
 const POSITIVES: Positive[] = [
+  // Found by the thirteenth blind audit: a secret-printing command and its
+  // output in one text.
+  {
+    text:
+      "$ heroku auth:token\n ›   Warning: token will expire 12/01/2027\n9beb3ff7-84c1-4c6a-9de4-fd9f592e5707",
+    secret: "9beb3ff7-84c1-4c6a-9de4-fd9f592e5707",
+    keep: ["$ heroku auth:token", "Warning: token will expire"],
+    id: "command-output",
+  },
   // Found by the twelfth blind audit: new shapes.
   {
     text:
@@ -1583,8 +1592,6 @@ Deno.test("redact() tables cover every rule id with 60+ cases each way", () => {
   ok(POSITIVES.length >= 60 && NEGATIVES.length >= 60);
   const hit = new Set(POSITIVES.map((c) => c.id));
   for (const rule of REDACTION_RULES) {
-    // Set by the indexer from a command and its output (tested below).
-    if (rule.id === "command-output") continue;
     ok(hit.has(rule.id), `no case for ${rule.id}`);
   }
 });
@@ -2835,6 +2842,156 @@ Deno.test("redact() keeps what the twelfth audit's rules could over-reach to", a
   }
 });
 
+const AUDIT13: Array<
+  [string, "speech" | "command" | "output", string, string[]]
+> = [
+  [
+    "a secret-printing command and its output in one text (shell prompt, user@host prompt, Gemini's header)",
+    "output",
+    "$ wg genkey\nE5DGNSQwzNWi0YQXij8PdXVMJzg1UN1pAgFrG6vpL+8=\njane@box:~/app$ gcloud secrets versions access latest --secret=api-key\nWOWSLyVhpI4CWPxqKcGx4NaeMaDOqerk5UonSjTv\njane@box:~/app$ cat ~/.config/gh/token\nqL8vZ2mN4xR7tY1wQ9eB3cD5\nCommand: echo $API_KEY\nDirectory: (root)\nOutput: Zx8kPq2LmN4vR7tY1wQ9eB3c",
+    [
+      "E5DGNSQwzNWi0YQXij8PdXVMJzg1UN1pAgFrG6vpL",
+      "WOWSLyVhpI4CWPxqKcGx4NaeMaDOqerk5UonSjTv",
+      "qL8vZ2mN4xR7tY1wQ9eB3cD5",
+      "Zx8kPq2LmN4vR7tY1wQ9eB3c",
+    ],
+  ],
+  [
+    "Argo CD's initial admin password and pwgen, pasted in a message",
+    "speech",
+    "$ argocd admin initial-password -n argocd\nqoS5zdRuU6OO7pbX\n\n This password must be only used for first time login.\n$ pwgen -s 20 1\nq8Zr2LmVx7Tn4Kp1Wc5B",
+    ["qoS5zdRuU6OO7pbX", "q8Zr2LmVx7Tn4Kp1Wc5B"],
+  ],
+  [
+    "login commands that take the token as their argument (cargo, wandb, snyk)",
+    "command",
+    "cargo login ciodkRPKEPHSOLSb8elOKL1NK31kA1nYeni && wandb login f9269148b5371e2196ba09efe3d396a4c0972649 && snyk auth 7beb3ff7-84c1-4c6a-9de4-fd9f592e5707",
+    [
+      "dkRPKEPHSOLSb8elOKL1NK31kA1nYeni",
+      "f9269148b5371e2196ba09efe3d396a4c0972649",
+      "7beb3ff7-84c1-4c6a-9de4-fd9f592e5707",
+    ],
+  ],
+  [
+    "poetry's repository password and PyPI token",
+    "command",
+    "poetry config http-basic.private ci PiPG2eTIuHJAw3GXm\npoetry config pypi-token.pypi pypi-k80wj52oH1iGdNLbXVkGfvd5radgpXRebPG0Ev",
+    ["PiPG2eTIuHJAw3GXm", "k80wj52oH1iGdNLbXVkGfvd5"],
+  ],
+  [
+    "netlify env:set NAME X, aws ssm put-parameter --value X",
+    "command",
+    "netlify env:set API_SECRET WOWSLyVhpI4CWPxqKcGx4NaeMaDOqerk5UonSjTv\naws ssm put-parameter --name /app/db --type SecureString --value hunter2dtxT3",
+    ["WOWSLyVhpI4CWPxqKcGx4NaeMaDOqerk5UonSjTv", "hunter2dtxT3"],
+  ],
+  [
+    "brokers' and databases' password flags: mosquitto -P, cqlsh -p, influx -t, NuGet -p / -Password",
+    "command",
+    "mosquitto_pub -h broker -u dev -P NapaH3TB1PYWWFr3 -t t -m hi\ncqlsh -u cassandra -p LdGBWug6wagNknca 10.0.0.1\ninflux config create -n default -u http://localhost:8086 -o org -t mZfA5KF-ulio818BLVwMsZiQDVLpn5LibaQJsshid3uKee8kSrvj2sQUAY==\ndotnet nuget add source https://pkgs.example.com/v3/index.json -n feed -u ci -p Nun5ilzHRdw9drrdieMXDf --store-password-in-clear-text\nnuget sources add -Name feed -Source https://x/index.json -Username ci -Password Nu7pLq2Xv9Rt",
+    [
+      "NapaH3TB1PYWWFr3",
+      "LdGBWug6wagNknca",
+      "mZfA5KF-ulio818BLVwMsZiQDVLpn5Lib",
+      "Nun5ilzHRdw9drrdieMXDf",
+      "Nu7pLq2Xv9Rt",
+    ],
+  ],
+  [
+    "Redis' password in its config file, CONFIG SET and the prompt's AUTH",
+    "output",
+    'bind 127.0.0.1\nrequirepass RdbIv4lCAEs9D9RJ1LeaqW\nmasterauth Rq7mXv2Lp9Tn\n127.0.0.1:6379> CONFIG SET requirepass "Rd9xPq2Lm7Vn"\nOK\nredis.example.com:6379> AUTH default Kq2Lm9Xt4Wz8\nOK',
+    ["RdbIv4lCAEs9D9RJ1LeaqW", "Rq7mXv2Lp9Tn", "Rd9xPq2Lm7Vn", "Kq2Lm9Xt4Wz8"],
+  ],
+  [
+    "a URL password in JSON whose slashes are escaped (PHP's json_encode)",
+    "output",
+    '{"url":"postgres:\\/\\/app:Pg1n5XwLhodwNkrJ@db\\/app","uri":"mongodb+srv:\\/\\/admin:Mg7xPq2Lm9@cluster0.mongodb.net\\/db"}',
+    ["Pg1n5XwLhodwNkrJ", "Mg7xPq2Lm9"],
+  ],
+  [
+    "credentials in HTML-escaped JSON and XML",
+    "output",
+    '<div data-config="{&quot;apiKey&quot;:&quot;Zx8kPq2LmN4vR7tY1wQ9eB3cD5fG6hJ0&quot;}">\n&lt;password&gt;Xy7pLq2Vv9&lt;/password&gt;\n{&#34;client_secret&#34;: &#34;Zq8kPq2LmN4vR7tY1wQ9&#34;}',
+    ["Zx8kPq2LmN4vR7tY1wQ9eB3cD5fG6hJ0", "Xy7pLq2Vv9", "Zq8kPq2LmN4vR7tY1wQ9"],
+  ],
+  [
+    "a token after its key on a line a terminal wrapped",
+    "output",
+    "export OPENAI_API_KEY=sk-proj-Kq2Lm9Xt4Wz8Nf3Hs6Jd1Yc5Rg0UaBv7PxQ2mN8rT4Kq2Lm9X\nt4Wz8Nf3Hs6Jd1Yc5Rg0T3BlbkFJp2l4fjIecMbn7VmPJo7uDP554iAAzz9Q",
+    ["t4Wz8Nf3Hs6Jd1Yc5Rg0T3BlbkFJp2l4fjIecMbn7"],
+  ],
+  [
+    "a password said in Swedish, Danish, Finnish, and in Russian with a dash",
+    "speech",
+    "lösenordet är hunter2dtxT3, adgangskoden er Hj8kLm2pQz, salasana on Hj9kLm2pQw\nПароль от базы — Qw3rty!9zz",
+    ["hunter2dtxT3", "Hj8kLm2pQz", "Hj9kLm2pQw", "Qw3rty!9zz"],
+  ],
+];
+
+Deno.test("redact() takes a ${VAR:-default}'s default, keeps a ${VAR:?message}", () => {
+  equal(
+    redact("      DB_PASSWORD: ${DB_PASSWORD:-S3cr3t!x9Lq}").text,
+    "      DB_PASSWORD: ${DB_PASSWORD:-[redacted:credential]}",
+  );
+  equal(
+    redact("TOKEN=${TOKEN:=Zx8kPq2LmN4vR7tY1wQ9}").text,
+    "TOKEN=${TOKEN:=[redacted:credential]}",
+  );
+});
+
+Deno.test("redact() covers what the thirteenth blind audit found leaking", async (t) => {
+  for (const [name, kind, text, secrets] of AUDIT13) {
+    await t.step(name, () => {
+      const r = redact(text, { kind });
+      for (const secret of secrets) {
+        ok(!r.text.includes(secret), `${secret} left in ${r.text}`);
+      }
+      equal(redact(r.text, { kind }).text, r.text);
+    });
+  }
+});
+
+/** What the thirteenth audit found over-redacted, and what its rules could over-reach to: [text, kind]. */
+const AUDIT13_KEPT: Array<[string, "speech" | "command" | "output"]> = [
+  [
+    "Content-Type: multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
+    "output",
+  ],
+  [
+    "cf-ray: 8c1f2a3b4c5d6e7f-FRA\nx-goog-hash: crc32c=AAAAAA==,md5=1B2M2Y8AsgTpgAmY7PhCfg==",
+    "output",
+  ],
+  ["X-B3-TraceId: 80f198ee56343ba864fe8b2a57d3eff7", "output"],
+  ["password: [REDACTED]\ntoken: [hidden]", "speech"],
+  ["Authorization: Basic <base64(user:pass)>", "output"],
+  ["DB_PASSWORD: ${DB_PASSWORD:?DB_PASSWORD is required}", "speech"],
+  ["API_TOKEN: ${API_TOKEN:-}", "output"],
+  ["$ echo hello\nhelloworld123", "output"],
+  ["$ cat token.go\npackage main\n\nfunc tokenize() {}", "output"],
+  ["# requirepass foobared\n# masterauth <master-password>", "output"],
+  ["requirepass <password>\nUse AUTH to authenticate.", "output"],
+  ["cargo login\ncargo login --registry my-company-registry", "command"],
+  ["poetry config virtualenvs.in-project true", "command"],
+  ["influx write -b bucket -t $INFLUX_TOKEN -f data.lp", "command"],
+  ["mosquitto_passwd -c /etc/mosquitto/passwd alice", "command"],
+  ["netlify env:set NODE_VERSION 20\nsnyk auth", "command"],
+  [
+    "&lt;input type=&quot;password&quot; name=&quot;password&quot; value=&quot;&quot;&gt;",
+    "output",
+  ],
+  ['"url": "https:\\/\\/git@github.com\\/acme\\/app"', "output"],
+  ["lösenordet är fel, försök igen; passordet er for kort", "speech"],
+  ["пароль — обязательное поле", "speech"],
+];
+
+Deno.test("redact() keeps what the thirteenth audit's rules could over-reach to", async (t) => {
+  for (const [text, kind] of AUDIT13_KEPT) {
+    await t.step(text.slice(0, 50).replaceAll("\n", "⏎"), () => {
+      equal(redact(text, { kind }).text, text);
+    });
+  }
+});
+
 /** Longest a linear-time case may take: each takes under ~3 s on a slow run. */
 const LINEAR_BOUND_MS = 20_000;
 
@@ -2845,7 +3002,7 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
   // and one past LINEAR_BOUND_MS fails (a bound far above noise).
   const repeated = (unit: string, size: number) =>
     unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-  const unchanged: Array<[string, string, "command" | "output"]> = [
+  const unchanged: Array<[string, string, "speech" | "command" | "output"]> = [
     [
       "sk- x 66k (a shape tried at every dash)",
       repeated("sk-", 200_000),
@@ -2920,6 +3077,44 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
     [
       "expect password x 60k",
       `${repeated("expect password ", 1_000_000)}\nsend x`,
+      "output",
+    ],
+    // The thirteenth audit's rules.
+    [
+      "prompt lines echo echo … x 8k (each tried for a secret-printing command)",
+      repeated(`$ ${"echo ".repeat(100)}\n`, 4_000_000),
+      "output",
+    ],
+    [
+      "escaped scheme separators x 660k",
+      repeated("a:\\/\\/", 4_000_000),
+      "output",
+    ],
+    ["&quot; x 660k", repeated("&quot;", 4_000_000), "output"],
+    [
+      "redis-cli AUTH lines x 150k",
+      repeated("127.0.0.1:6379> AUTH a b c\n", 4_000_000),
+      "output",
+    ],
+    ["requirepass x 330k", repeated("requirepass ", 4_000_000), "output"],
+    [
+      "lösenord and a few words x 200k",
+      repeated("lösenord a b c d e ", 4_000_000),
+      "speech",
+    ],
+    [
+      "login commands x 330k",
+      repeated("cargo login --host ", 4_000_000),
+      "command",
+    ],
+    [
+      "aws ssm put-parameter x 180k (a lazy run at each)",
+      repeated("aws ssm put-parameter ", 4_000_000),
+      "command",
+    ],
+    [
+      "${PASSWORD:- and a long unclosed default",
+      repeated(`\${PASSWORD:-${"x".repeat(300)} `, 4_000_000),
       "output",
     ],
   ];
