@@ -54,7 +54,7 @@ Deno.test("understandQuery() drops stop words unless nothing else is left", () =
   deepEqual(terms("как мы чинили кэш"), ["чинили", "кэш"]);
   // Filler a person says around the subject (measured: docs/search.md).
   deepEqual(
-    terms("how do we make sure hooks come from the sender, maybe later?"),
+    terms("how do we make sure the hooks are from the sender, maybe later?"),
     ["make|made", "hooks", "sender"],
   );
 });
