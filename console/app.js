@@ -132,8 +132,12 @@ function watchSignIn() {
     attempt++;
     ok.disabled = false;
   });
+  // Cancel is no submit button, so Enter in the field means Sign in.
+  dialog.querySelector('button[value="cancel"]').addEventListener(
+    "click",
+    () => dialog.close(),
+  );
   dialog.querySelector("form").addEventListener("submit", async (e) => {
-    if (e.submitter?.value === "cancel") return;
     const value = input.value.trim();
     if (!value) {
       api.setToken("");

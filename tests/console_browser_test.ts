@@ -597,7 +597,9 @@ Deno.test({
               "401",
             );
 
-            await submit(TOKEN);
+            // Enter in the field signs in (the dialog's default button).
+            await page.fill("#signin-dialog input", TOKEN);
+            await page.press("#signin-dialog input", "Enter");
             await page.waitForSelector("#signin:has-text('Signed in')");
             ok(await page.locator("#signin-dialog").isHidden());
             await page.locator("#toast .toast", { hasText: /^Signed in/ })
