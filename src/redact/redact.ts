@@ -240,6 +240,18 @@ function htmlEscaped(
   options: RedactOptions,
 ): RedactionResult {
   const decoded = result.text.replace(HTML_ENTITY, (e) => HTML_CHAR[e]!);
+  return redactedIfSecret(result, decoded, options);
+}
+
+/**
+ * `decoded` (the text with one layer of escapes undone) redacted, counted
+ * on top of `result`'s counts, when that finds a secret; else `result`.
+ */
+function redactedIfSecret(
+  result: RedactionResult,
+  decoded: string,
+  options: RedactOptions,
+): RedactionResult {
   const inner = redact(decoded, options);
   if (Object.keys(inner.counts).length === 0) return result;
   const counts = { ...result.counts };
@@ -267,13 +279,7 @@ function unicodeEscaped(
     (_, hex: string) => String.fromCharCode(parseInt(hex, 16)),
   );
   if (decoded === result.text) return result;
-  const inner = redact(decoded, options);
-  if (Object.keys(inner.counts).length === 0) return result;
-  const counts = { ...result.counts };
-  for (const [rule, n] of Object.entries(inner.counts)) {
-    counts[rule] = (counts[rule] ?? 0) + n;
-  }
-  return { text: inner.text, counts };
+  return redactedIfSecret(result, decoded, options);
 }
 
 /**
