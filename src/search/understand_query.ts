@@ -364,6 +364,13 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
 const SESSION_FRAMING =
   /\b(?:(?:find|show)(?:\s+me)?\s+)?(which|what|the|that)\s+sessions?\b(?!\s+(?:timeouts?|cookies?|tokens?|ids?|stores?|keys?|storage|state|data|handling|management|manager|middleware|expir\w*|length|lifetime|replay|fixation|hijacking|tables?|variables?|objects?|affinity|limits?|ttl|secrets?|pool|count|start|end|hooks?|files?)\b)/gi;
 
+/**
+ * "last time", "every time", "the other day": when something happened in
+ * the asker's memory, no topic and no window.
+ */
+const WHEN_FILLER =
+  /\b(?:(?:the\s+)?(?:last|next|this|that|every|each|first)\s+time|the\s+other\s+day|a\s+while\s+(?:ago|back))\b/gi;
+
 /** "the short chat", "a long session": how big a session was, no topic. */
 const SESSION_SIZE =
   /\b(?:short|shorter|long|longer|quick|brief)\s+(?:chat|session|conversation|thread)s?\b/gi;
@@ -399,7 +406,7 @@ export function understandQuery(
   const notMeant = askTime.text.match(NOT_MEANT) ?? [];
   termsOf(
     askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " ")
-      .replace(SESSION_FRAMING, "$1"),
+      .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1"),
     1,
     found,
     dropped,

@@ -52,6 +52,13 @@ Deno.test("understandQuery() drops stop words unless nothing else is left", () =
   deepEqual(terms("what is it"), ["what", "is", "it"]);
   deepEqual(terms("remind me what we discussed about kafka"), ["kafka"]);
   deepEqual(terms("как мы чинили кэш"), ["чинили", "кэш"]);
+  // When it happened in the asker's memory: no topic, no window.
+  deepEqual(terms("what did we change last time the build job failed?"), [
+    "change",
+    "build",
+    "job",
+    "failed",
+  ]);
   // Filler a person says around the subject (measured: docs/search.md).
   deepEqual(
     terms("how do we make sure the hooks are from the sender, maybe later?"),
