@@ -32,10 +32,15 @@ export const DB_OPTION = { db: { type: "string" } } as const;
  * @param args Parsed arguments.
  * @param io The io.
  * @returns An absolute path.
- * @throws {UsageError} When `--db` names a file in a missing folder.
+ * @throws {UsageError} When `--db` is empty or names a file in a missing
+ * folder.
  */
 export function memoryDbPath(args: ParsedArgs, io: Io): string {
   const flag = stringFlag(args, "db");
+  // `--db "$DB"` with DB unset would otherwise name the working directory.
+  if (flag !== undefined && !flag.trim()) {
+    throw new UsageError("--db needs a file path, got an empty value");
+  }
   const p = flag ?? memoryPath(io.env);
   const path = isAbsolute(p) ? p : resolve(io.cwd, p);
   if (flag !== undefined && path !== resolve(memoryPath(io.env))) {

@@ -1164,6 +1164,16 @@ Deno.test("a --db in a folder that does not exist is a usage error; nothing is c
   await Deno.remove(base, { recursive: true });
 });
 
+Deno.test("an empty --db (an unset variable in a script) is a usage error naming --db", async () => {
+  for (
+    const argv of [["loop", "list", "--db", ""], ["remember", "x", "--db", " "]]
+  ) {
+    const r = await deja(argv);
+    equal(r.code, 64, `${argv.join(" ")}: ${r.err}`);
+    match(r.err, /^error: --db needs a file path/);
+  }
+});
+
 Deno.test("loop enable, disable and set print the stored config with --json", async () => {
   const db = join(await Deno.makeTempDir(), "memory.db");
   const off = await deja([
