@@ -45,20 +45,25 @@ export function memoryDbPath(args: ParsedArgs, io: Io): string {
   const path = isAbsolute(p) ? p : resolve(io.cwd, p);
   if (flag !== undefined && path !== resolve(memoryPath(io.env))) {
     const folder = dirname(path);
-    if (!isFolder(folder)) {
+    const kind = kindOf(folder);
+    if (kind !== "folder") {
       throw new UsageError(
-        `--db "${flag}": the folder "${folder}" does not exist`,
+        `--db "${flag}": ${
+          kind === "other"
+            ? `"${folder}" is a file, not a folder`
+            : `the folder "${folder}" does not exist`
+        }`,
       );
     }
   }
   return path;
 }
 
-function isFolder(path: string): boolean {
+function kindOf(path: string): "folder" | "other" | "missing" {
   try {
-    return Deno.statSync(path).isDirectory;
+    return Deno.statSync(path).isDirectory ? "folder" : "other";
   } catch {
-    return false;
+    return "missing";
   }
 }
 

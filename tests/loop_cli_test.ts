@@ -1174,6 +1174,16 @@ Deno.test("an empty --db (an unset variable in a script) is a usage error naming
   }
 });
 
+Deno.test("a --db inside a file says the file is no folder, not that it does not exist", async () => {
+  const base = await Deno.makeTempDir();
+  const file = join(base, "memory.db");
+  await Deno.writeTextFile(file, "");
+  const r = await deja(["loop", "list", "--db", join(file, "m.db")]);
+  equal(r.code, 64, r.err);
+  match(r.err, /memory\.db" is a file, not a folder/);
+  await Deno.remove(base, { recursive: true });
+});
+
 Deno.test("loop enable, disable and set print the stored config with --json", async () => {
   const db = join(await Deno.makeTempDir(), "memory.db");
   const off = await deja([
