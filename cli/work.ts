@@ -385,11 +385,15 @@ Options:
 function lastCount(args: ParsedArgs): number {
   const positional = args.positionals[0];
   const limit = stringFlag(args, "limit");
-  const [n, m] = [positional, limit].map((raw) => {
+  const [n, m] = [positional, limit].map((raw, i) => {
     if (raw === undefined) return undefined;
     const count = Number(raw);
     if (!Number.isInteger(count) || count < 1) {
-      throw new UsageError(`"${raw}" is not a positive whole number`);
+      throw new UsageError(
+        `${
+          i ? "--limit" : "The count"
+        } "${raw}" is not a positive whole number`,
+      );
     }
     return count;
   });
