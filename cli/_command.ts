@@ -46,6 +46,11 @@ export interface Command {
   help: string;
   /** Hidden from `deja help` (hooks). */
   hidden?: boolean;
+  /**
+   * Fails open (hooks): a usage error exits 0 with no output, like any other
+   * error of the command (DEJA_HOOK_DEBUG=1 writes it to stderr).
+   */
+  failOpen?: boolean;
   /** Permissions the command needs. */
   permissions: Permissions;
   /** Declared options (the node:util parseArgs shape). */

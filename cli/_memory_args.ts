@@ -32,28 +32,38 @@ export const DB_OPTION = { db: { type: "string" } } as const;
  * @param args Parsed arguments.
  * @param io The io.
  * @returns An absolute path.
- * @throws {UsageError} When `--db` names a file in a missing folder.
+ * @throws {UsageError} When `--db` is empty or names a file in a missing
+ * folder.
  */
 export function memoryDbPath(args: ParsedArgs, io: Io): string {
   const flag = stringFlag(args, "db");
+  // `--db "$DB"` with DB unset would otherwise name the working directory.
+  if (flag !== undefined && !flag.trim()) {
+    throw new UsageError("--db needs a file path, got an empty value");
+  }
   const p = flag ?? memoryPath(io.env);
   const path = isAbsolute(p) ? p : resolve(io.cwd, p);
   if (flag !== undefined && path !== resolve(memoryPath(io.env))) {
     const folder = dirname(path);
-    if (!isFolder(folder)) {
+    const kind = kindOf(folder);
+    if (kind !== "folder") {
       throw new UsageError(
-        `--db "${flag}": the folder "${folder}" does not exist`,
+        `--db "${flag}": ${
+          kind === "other"
+            ? `"${folder}" is a file, not a folder`
+            : `the folder "${folder}" does not exist`
+        }`,
       );
     }
   }
   return path;
 }
 
-function isFolder(path: string): boolean {
+function kindOf(path: string): "folder" | "other" | "missing" {
   try {
-    return Deno.statSync(path).isDirectory;
+    return Deno.statSync(path).isDirectory ? "folder" : "other";
   } catch {
-    return false;
+    return "missing";
   }
 }
 

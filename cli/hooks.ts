@@ -51,6 +51,7 @@ function hookCommand(
     name,
     summary,
     hidden: true,
+    failOpen: true,
     usage: `deja ${name} [--plain | --cursor] [--harness ID] < payload.json`,
     help: HOOK_HELP,
     permissions: { read: true, write: true, env: true, run: true },

@@ -64,6 +64,14 @@ indexed), 130 stopped by Ctrl-C.`,
     const quiet = boolFlag(args, "quiet");
     const only = harnessesFlag(args);
     warnUnknownExcluded(io, HARNESS_IDS);
+    const shut = excludedHarnessIds(io).filter((h) => only.includes(h));
+    if (shut.length) {
+      io.stderr.write(
+        `warning: --harness ${
+          shut.join(",")
+        } is not read: DEJA_EXCLUDE_HARNESSES excludes it\n`,
+      );
+    }
     warnUnknownWorkers(io);
     const path = indexPath(io.env);
     // A pass that takes under a second prints no progress, only its summary.
@@ -156,7 +164,10 @@ indexed), 130 stopped by Ctrl-C.`,
         }, ${plural(held.records, "record")} → ${path}\n`,
       );
     }
-    if (!quiet && !boolFlag(args, "json") && report.files === 0) {
+    if (
+      !quiet && !boolFlag(args, "json") && report.files === 0 &&
+      options.harnesses.length > 0
+    ) {
       io.stderr.write(
         "note: no agent's transcripts were found in the usual places; deja sources lists where deja looks (and the variables that point it elsewhere)\n",
       );

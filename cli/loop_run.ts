@@ -260,7 +260,12 @@ Examples:
       }
     }
 
-    const store = openMemory(dbPath(args, io), { now: io.now });
+    const path = dbPath(args, io);
+    // A dry run stores nothing: with no memory file yet, it makes none.
+    const store = openMemory(
+      options.dryRun && !exists(path) ? ":memory:" : path,
+      { now: io.now },
+    );
     let result: RunResult;
     try {
       result = await runLoop(store, options, io.now());

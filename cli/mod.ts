@@ -215,6 +215,12 @@ export async function run(
       io,
     );
   } catch (err) {
+    if (command.failOpen) {
+      if (io.env.DEJA_HOOK_DEBUG === "1") {
+        io.stderr.write(`deja ${command.name}: ${messageOf(err)}\n`);
+      }
+      return EXIT.ok;
+    }
     // A query that cannot be parsed (a bad --re pattern) is a usage error too.
     if (err instanceof UsageError || err instanceof SyntaxError) {
       io.stderr.write(`error: ${messageOf(err)}\n\n${commandHelp(command)}`);

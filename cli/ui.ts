@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
-import { homeDir, indexPath, memoryPath } from "../src/core/paths.ts";
+import { homeDir, indexPath } from "../src/core/paths.ts";
 import { loadPolicy } from "../src/memory/mod.ts";
 import {
   type AuthConfig,
@@ -16,6 +16,7 @@ import {
   serveConsole,
 } from "../src/server/mod.ts";
 import { boolFlag, type Command, EXIT, stringFlag } from "./_command.ts";
+import { memoryDbPath } from "./_memory_args.ts";
 
 const DEFAULT_ACTOR = "human:console";
 
@@ -155,7 +156,7 @@ Examples:
       auth.tokenEnv = tokenEnv as string;
     }
     const paths = {
-      memory: absolute(io, stringFlag(args, "db") ?? memoryPath(io.env)),
+      memory: memoryDbPath(args, io),
       index: absolute(io, indexPath(io.env)),
     };
     const controller = new AbortController();

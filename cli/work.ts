@@ -74,11 +74,11 @@ word of its own), ranks them by how directly they touched it (edits over
 reads over talk, full paths over bare names, recent over old, the file's own
 project first) and prints what each decided about it.
 
-With :line, git names the commit that last changed the line, and deja names
-the session whose edit record replaced the same text that commit removed
-(spans of 24+ characters, whitespace collapsed). Without a match it says
-which silence it is: not committed, no git, past the end of the file, or no
-recorded edit.
+With :line (a :column after it, as compilers print, is ignored), git names
+the commit that last changed the line, and deja names the session whose
+edit record replaced the same text that commit removed (spans of 24+
+characters, whitespace collapsed). Without a match it says which silence it
+is: not committed, no git, past the end of the file, or no recorded edit.
 
 Options:
   --json   Machine-readable output`,
@@ -385,11 +385,15 @@ Options:
 function lastCount(args: ParsedArgs): number {
   const positional = args.positionals[0];
   const limit = stringFlag(args, "limit");
-  const [n, m] = [positional, limit].map((raw) => {
+  const [n, m] = [positional, limit].map((raw, i) => {
     if (raw === undefined) return undefined;
     const count = Number(raw);
     if (!Number.isInteger(count) || count < 1) {
-      throw new UsageError(`"${raw}" is not a positive whole number`);
+      throw new UsageError(
+        `${
+          i ? "--limit" : "The count"
+        } "${raw}" is not a positive whole number`,
+      );
     }
     return count;
   });

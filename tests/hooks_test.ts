@@ -344,6 +344,14 @@ Deno.test("hooks fail open: malformed input or an unusable index → exit 0, no 
     ["a JSON array", ["hook-tool-after"], "[1,2]", w.env],
     ["a JSON string", ["hook-context"], '"hello"', w.env],
     ["empty stdin to a prompt hook", ["hook-prompt"], "", w.env],
+    // The launcher runs whichever deja it finds: one older than the
+    // install that wrote the hook entry may not know a flag it passes.
+    [
+      "an option this deja does not know",
+      ["hook-prompt", "--from-a-newer-deja"],
+      await fixture("claude-code/user_prompt_submit.json"),
+      w.env,
+    ],
     [
       "an index path that is a directory",
       ["hook-context"],
@@ -368,6 +376,7 @@ Deno.test("hooks fail open: malformed input or an unusable index → exit 0, no 
       const r = await hook(argv, stdin, env);
       equal(r.code, 0);
       equal(r.out, "");
+      equal(r.err, "");
     });
   }
 });

@@ -1256,6 +1256,27 @@ Deno.test("index and sources warn, without failing, when DEJA_EXCLUDE_HARNESSES 
   }
 });
 
+Deno.test("index --harness of a harness DEJA_EXCLUDE_HARNESSES excludes says so, not that no transcripts were found", async () => {
+  const { home, indexPath } = await tempHome();
+  const env = { HOME: home, DEJA_INDEX: indexPath };
+  const io = captureIo({
+    env: { ...env, DEJA_EXCLUDE_HARNESSES: "codex" },
+    now: NOW,
+  });
+  equal(
+    await run(["index", "--harness", "codex"], io, { keepPermissions: true }),
+    0,
+    io.err(),
+  );
+  ok(
+    io.err().includes(
+      "warning: --harness codex is not read: DEJA_EXCLUDE_HARNESSES excludes it",
+    ),
+    io.err(),
+  );
+  ok(!io.err().includes("no agent's transcripts were found"), io.err());
+});
+
 Deno.test("search() finds a session by a word only its given title holds", async () => {
   const { home, indexPath } = await tempHome();
   const id = "5b6c7d8e-1111-4222-8333-944455556666";

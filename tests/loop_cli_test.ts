@@ -1164,6 +1164,26 @@ Deno.test("a --db in a folder that does not exist is a usage error; nothing is c
   await Deno.remove(base, { recursive: true });
 });
 
+Deno.test("an empty --db (an unset variable in a script) is a usage error naming --db", async () => {
+  for (
+    const argv of [["loop", "list", "--db", ""], ["remember", "x", "--db", " "]]
+  ) {
+    const r = await deja(argv);
+    equal(r.code, 64, `${argv.join(" ")}: ${r.err}`);
+    match(r.err, /^error: --db needs a file path/);
+  }
+});
+
+Deno.test("a --db inside a file says the file is no folder, not that it does not exist", async () => {
+  const base = await Deno.makeTempDir();
+  const file = join(base, "memory.db");
+  await Deno.writeTextFile(file, "");
+  const r = await deja(["loop", "list", "--db", join(file, "m.db")]);
+  equal(r.code, 64, r.err);
+  match(r.err, /memory\.db" is a file, not a folder/);
+  await Deno.remove(base, { recursive: true });
+});
+
 Deno.test("loop enable, disable and set print the stored config with --json", async () => {
   const db = join(await Deno.makeTempDir(), "memory.db");
   const off = await deja([

@@ -328,6 +328,16 @@ Deno.test("deja loop run --dry-run --only prints drafts and stores nothing", asy
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("deja loop run --dry-run with no memory file yet makes none", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/memory.db`;
+  const r = await deja(["loop", "run", "--db", db, "--dry-run", "--json"]);
+  equal(r.code, 0, r.err);
+  equal((JSON.parse(r.out) as RunResult).outcome, "ran");
+  deepEqual([...Deno.readDirSync(dir)], []);
+  await Deno.remove(dir, { recursive: true });
+});
+
 Deno.test("deja loop schedule --print emits a snippet for each scheduler", async (t) => {
   for (const os of ["cron", "systemd", "launchd", "windows"]) {
     await t.step(os, async () => {

@@ -731,3 +731,40 @@ Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at a
     await child.status;
   }
 });
+
+Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error and says so on stderr", async () => {
+  const w = await buildWorld();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
+    cwd: "/",
+    env: {
+      ...w.env,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  // Not JSON; JSON but no JSON-RPC message (params must be an object);
+  // then a good ping, answered after both.
+  await writer.write(new TextEncoder().encode(
+    'not json\n{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null}\n' +
+      '{"jsonrpc":"2.0","id":8,"method":"ping"}\n',
+  ));
+  await writer.close();
+  const out = await child.output();
+  const replies = new TextDecoder().decode(out.stdout).trim().split("\n")
+    .map((line) => JSON.parse(line));
+  deepEqual(
+    replies.map((r) => r.error?.code ?? r.id),
+    [-32700, -32600, 8],
+  );
+  for (const r of replies) equal(r.jsonrpc, "2.0");
+  const stderr = new TextDecoder().decode(out.stderr);
+  ok(stderr.includes("not JSON"), stderr);
+  ok(stderr.includes("not a JSON-RPC message"), stderr);
+});

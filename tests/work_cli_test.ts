@@ -163,6 +163,19 @@ Deno.test("deja last refuses a count and a --limit that disagree", async () => {
   equal((await deja(["last", "--limit", "0"])).code, 64);
 });
 
+Deno.test("deja last names the argument at fault in a bad count", async () => {
+  const limit = await deja(["last", "--limit", "0"]);
+  ok(
+    limit.err.startsWith('error: --limit "0" is not a positive whole number'),
+    limit.err,
+  );
+  const n = await deja(["last", "zero"]);
+  ok(
+    n.err.startsWith('error: The count "zero" is not a positive whole number'),
+    n.err,
+  );
+});
+
 Deno.test("deja last with a count past 2^53 lists every session, not 'datatype mismatch'", async () => {
   for (
     const argv of [

@@ -305,10 +305,7 @@ export function openIndex(
   const version = readFormat(db);
   if (version !== undefined && version > INDEX_FORMAT) {
     db.close();
-    throw new DejaError(
-      "IDX-E003",
-      `Index "${path}" has format ${version}; this deja reads format ${INDEX_FORMAT}: upgrade deja or delete the index to rebuild it`,
-    );
+    throw newerIndex(path, version);
   }
   // A current index has every table (they are made before the format is
   // written): an unchanged pass then writes nothing. A schema change bumps
@@ -394,13 +391,24 @@ function checkFormat(db: Database, path: string): void {
     const foreign = version === undefined ? notAnIndex(db, path) : undefined;
     db.close();
     if (foreign) throw foreign;
+    // `deja index` leaves a newer index alone: send nobody there.
+    if (version !== undefined && version > INDEX_FORMAT) {
+      throw newerIndex(path, version);
+    }
     throw new DejaError(
-      version !== undefined && version > INDEX_FORMAT ? "IDX-E003" : "IDX-E001",
+      "IDX-E001",
       version === undefined
         ? `Index "${path}" is empty or unreadable: run deja index`
         : `Index "${path}" has format ${version}, expected ${INDEX_FORMAT}: run deja index to rebuild it`,
     );
   }
+}
+
+function newerIndex(path: string, version: number): DejaError {
+  return new DejaError(
+    "IDX-E003",
+    `Index "${path}" has format ${version}; this deja reads format ${INDEX_FORMAT}: upgrade deja or delete the index to rebuild it`,
+  );
 }
 
 /**

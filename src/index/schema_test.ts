@@ -1,4 +1,5 @@
 import { equal, ok, throws } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { DejaError } from "../core/errors.ts";
 import { ROLES } from "../core/types.ts";
 import {
@@ -26,6 +27,30 @@ Deno.test("openIndex() tells how to recover from a file that is no database", as
         ok(err.message.includes(path), err.message);
         ok(err.message.includes("run deja index"), err.message);
         ok(err.message.includes("moves the damaged file aside"), err.message);
+        return true;
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openIndex() on an index a newer deja wrote gives the same advice to readers and writers", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-schema-" });
+  try {
+    const path = `${dir}/index.db`;
+    openIndex(path).close();
+    const db = new DatabaseSync(path);
+    db.exec("UPDATE meta SET value = '99' WHERE key = 'format'");
+    db.close();
+    // `deja index` will not overwrite a newer index, so a search must not
+    // send the person there.
+    for (const readOnly of [true, false]) {
+      throws(() => openIndex(path, { readOnly }), (err) => {
+        ok(err instanceof DejaError);
+        equal(err.code, "IDX-E003");
+        ok(err.message.includes("upgrade deja"), err.message);
+        ok(!err.message.includes("run deja index"), err.message);
         return true;
       });
     }

@@ -111,7 +111,10 @@ export function scheduleSnippet(options: ScheduleOptions): string {
   const argv = [...options.argv];
   switch (options.os) {
     case "cron":
-      return `${cronSpec(every)} ${argv.map(posixQuote).join(" ")}\n`;
+      // A bare % ends a crontab command (the rest becomes its stdin).
+      return `${cronSpec(every)} ${
+        argv.map(posixQuote).join(" ").replaceAll("%", "\\%")
+      }\n`;
     case "systemd":
       return [
         "# ~/.config/systemd/user/deja-loop.service",
@@ -120,7 +123,8 @@ export function scheduleSnippet(options: ScheduleOptions): string {
         "",
         "[Service]",
         "Type=oneshot",
-        `ExecStart=${argv.map(posixQuote).join(" ")}`,
+        // systemd reads % as the start of a specifier.
+        `ExecStart=${argv.map(posixQuote).join(" ").replaceAll("%", "%%")}`,
         "",
         "# ~/.config/systemd/user/deja-loop.timer",
         "[Unit]",

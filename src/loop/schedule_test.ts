@@ -79,3 +79,17 @@ Deno.test("scheduleSnippet() prints a schtasks command", () => {
     /\/SC MINUTE \/MO 90/,
   );
 });
+
+Deno.test("scheduleSnippet() escapes the % cron and systemd give a meaning", () => {
+  const odd = ["/opt/deja", "loop", "run", "--db", "/data/100%/m.db"];
+  // cron ends the command at a bare % (the rest becomes its stdin);
+  // systemd reads %/ as a specifier.
+  equal(
+    scheduleSnippet({ os: "cron", everyMs: 6 * H, argv: odd }),
+    "0 */6 * * * /opt/deja loop run --db /data/100\\%/m.db\n",
+  );
+  match(
+    scheduleSnippet({ os: "systemd", everyMs: 6 * H, argv: odd }),
+    /\nExecStart=\/opt\/deja loop run --db \/data\/100%%\/m\.db\n/,
+  );
+});

@@ -6,6 +6,7 @@
  */
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { messageOf } from "../core/errors.ts";
 import { createMcpServer } from "./create_mcp_server.ts";
 import type { McpContext } from "./mcp_context.ts";
 
@@ -21,6 +22,27 @@ export async function serveMcpStdio(ctx: McpContext): Promise<void> {
   // unreadable one starts its background pass before any call.
   const server = createMcpServer(ctx);
   const transport = new StdioServerTransport();
+  // The transport drops a line that is not JSON-RPC before the server sees
+  // it. Say so on stderr and answer as JSON-RPC asks (-32700 not JSON,
+  // -32600 not a message), so a client is not left waiting in silence.
+  transport.onerror = (err: Error) => {
+    const notJson = err instanceof SyntaxError;
+    const invalid = err.name === "ZodError";
+    ctx.log(
+      `deja mcp: ${
+        notJson
+          ? `ignored a line that is not JSON (${messageOf(err)})`
+          : invalid
+          ? "ignored a line that is not a JSON-RPC message"
+          : messageOf(err)
+      }`,
+    );
+    if (!notJson && !invalid) return;
+    const error = notJson
+      ? { code: -32700, message: "Parse error: the line is not JSON" }
+      : { code: -32600, message: "Invalid Request: not a JSON-RPC message" };
+    transport.send({ jsonrpc: "2.0", error }).catch(() => {});
+  };
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     // End of stdin is how a stdio client hangs up; the transport does not

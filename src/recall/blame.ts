@@ -34,15 +34,17 @@ export interface BlameTarget {
 }
 
 /**
- * Splits `path[:line]`. Lines are numbered from 1, so `:0` and a number too
- * large to hold exactly are refused rather than answered as "past the end".
+ * Splits `path[:line[:column]]`; the column compilers and stack traces
+ * print after the line is dropped. Lines are numbered from 1, so `:0` and a
+ * number too large to hold exactly are refused rather than answered as
+ * "past the end".
  *
  * @param raw The path as the person or agent typed it.
  * @returns The file and the line, if one was given.
  * @throws {UsageError} When the line is 0 or too large.
  */
 export function parseBlameTarget(raw: string): BlameTarget {
-  const m = raw.match(/^(.*?):(\d+)$/);
+  const m = raw.match(/^(.*?):(\d+)(?::\d+)?$/);
   if (!m) return { file: raw };
   const line = Number(m[2]);
   if (line < 1 || !Number.isSafeInteger(line)) {

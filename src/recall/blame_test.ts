@@ -118,3 +118,8 @@ Deno.test("parseBlameTarget() splits path:line and refuses a line that cannot ex
   throws(() => parseBlameTarget("src/a.ts:0"), UsageError);
   throws(() => parseBlameTarget("src/a.ts:9007199254740992"), UsageError);
 });
+
+Deno.test("parseBlameTarget() takes path:line:column as compilers and stack traces print it", () => {
+  deepEqual(parseBlameTarget("src/a.ts:12:5"), { file: "src/a.ts", line: 12 });
+  throws(() => parseBlameTarget("src/a.ts:0:5"), UsageError);
+});
