@@ -31,7 +31,7 @@ import { isObject, type Json, list, parseJson, str } from "./_json.ts";
 import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
 import { pathList, presentVscodeUserDirs, vscodeUserDirs } from "./_roots.ts";
 import { col, readStore, rows, textColumn } from "./_sqlite_store.ts";
-import { ToolRecorder } from "./_tool_records.ts";
+import { type ToolEventAt, ToolRecorder } from "./_tool_records.ts";
 import { editBody, filesOfApplyPatch } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
@@ -1345,8 +1345,17 @@ const DIALECT = {
   ]),
   pathKeys: ["path", "file_path", "absolutePath"],
   pathListKeys: ["files", "paths", "file_paths"],
-  editTools: new Set(["editor", "search_and_replace", "edit_file"]),
+  // Roo's edit tools: `edit_file` (a variant by model), `search_replace`,
+  // `search_and_replace` (`edits` of `old_text`) and `edit`.
+  editTools: new Set([
+    "editor",
+    "search_and_replace",
+    "search_replace",
+    "edit_file",
+    "edit",
+  ]),
   oldKeys: ["old_text", "old_str", "old_string", "search"],
+  editListKey: "edits",
 };
 
 /** `[tool for 'x'] Result:`: how the legacy format returns a tool's result. */
@@ -1366,7 +1375,7 @@ const ANSWER_TOOLS = new Set([
 const SUMMARY_TOOLS = new Set(["summarize_task", "condense"]);
 
 /** Tools whose `diff` argument holds SEARCH blocks or a unified diff. */
-const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff"]);
+const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff", "edit_file"]);
 
 /** The XML tool calls older Cline/Roo models wrote into their text. */
 const XML_TOOL_NAMES =
@@ -1567,6 +1576,22 @@ class ConversationReader {
     });
   }
 
+  /** An apply_patch-style patch: each file it touches and the lines it removes. */
+  #patch(
+    id: string | undefined,
+    name: string,
+    patch: string,
+    at: ToolEventAt,
+  ): void {
+    this.#tools.call(id, name, {}, at);
+    for (const file of filesOfApplyPatch(patch)) {
+      this.#tools.file(file.path, name, at);
+      if (file.removed.trim()) {
+        this.#tools.edit(file.path, file.removed, name, at);
+      }
+    }
+  }
+
   #toolCall(
     id: string | undefined,
     name: string,
@@ -1602,13 +1627,7 @@ class ConversationReader {
         const patch = typeof input === "string" && !input.startsWith("{")
           ? input
           : str(args.input) ?? str(args.patch) ?? "";
-        this.#tools.call(id, name, {}, flagged);
-        for (const file of filesOfApplyPatch(patch)) {
-          this.#tools.file(file.path, name, flagged);
-          if (file.removed.trim()) {
-            this.#tools.edit(file.path, file.removed, name, flagged);
-          }
-        }
+        this.#patch(id, name, patch, flagged);
         return;
       }
       case "use_subagents":
@@ -1639,6 +1658,12 @@ class ConversationReader {
       this.#tools.call(id, name, {}, flagged);
       const target = str(args[webArg]);
       if (target) this.#command(target, name, at);
+      return;
+    }
+    // Roo's `edit_file` for Codex models takes an apply_patch `patch`.
+    const patch = name === "edit_file" ? str(args.patch) : undefined;
+    if (patch) {
+      this.#patch(id, name, patch, flagged);
       return;
     }
     const mcp = mcpCall(name, args);
