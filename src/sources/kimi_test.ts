@@ -105,7 +105,7 @@ Deno.test("kimi.discover() finds agent wires and Kimi CLI session files", async 
   ]);
 });
 
-Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, steer input, /btw, state.json title", async () => {
+Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, steer input, /btw (a failed one as error output), state.json title", async () => {
   const result = await cli(`${CLI_NEW}/wire.jsonl`);
   equal(result.skipped, 0);
   const [s, side, extra] = result.sessions as [Session, Session, undefined];
@@ -128,7 +128,10 @@ Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, st
     ["user", "which sensor model is it?"],
     ["assistant", "A DHT22 on every bench."],
     ["user", "and the firmware?"],
+    ["tool-output", "request timed out"],
   ]);
+  equal(s.records.at(-1)?.tool, "model");
+  equal(s.records.at(-1)?.flags?.isError, true);
   // a1b2c3d4 keeps its own wire log (read on its own); a9e8d7c6 does not.
   equal(side.id, "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64:a9e8d7c6");
   deepEqual([side.parent, side.lineage], [s.id, "subagent"]);
