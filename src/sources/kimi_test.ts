@@ -734,3 +734,37 @@ Deno.test("parseKimiCodeWire() keeps a failed turn's error as error output of th
     ["tool-output", "model", "turn failed", true],
   ]);
 });
+
+Deno.test("parseKimiCliSession() reads a compacted context.jsonl's summary as a summary, not a prompt", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/context.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    jsonLines([
+      { role: "_checkpoint", id: 0 },
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text:
+              "<system>Previous context has been compacted. Here is the compaction output:</system>",
+          },
+          {
+            type: "text",
+            text: "The puffin importer was moved to src/puffin/import.py.",
+          },
+        ],
+      },
+      { role: "user", content: "now add a test for it" },
+      { role: "assistant", content: "Added tests/test_import.py." },
+    ]),
+  );
+  const s = (await cli(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["summary", "The puffin importer was moved to src/puffin/import.py."],
+    ["user", "now add a test for it"],
+    ["assistant", "Added tests/test_import.py."],
+  ]);
+});
