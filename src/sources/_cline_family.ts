@@ -31,7 +31,7 @@ import { isObject, type Json, list, parseJson, str } from "./_json.ts";
 import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
 import { pathList, presentVscodeUserDirs, vscodeUserDirs } from "./_roots.ts";
 import { col, readStore, rows, textColumn } from "./_sqlite_store.ts";
-import { ToolRecorder } from "./_tool_records.ts";
+import { type ToolEventAt, ToolRecorder } from "./_tool_records.ts";
 import { editBody, filesOfApplyPatch } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
@@ -732,6 +732,21 @@ const EDIT_TOOLS = new Set([
 /** Tools (as the panel names them) that read a file. */
 const READ_TOOLS = new Set(["readFile", "fetchInstructions"]);
 
+/**
+ * Web tools (as the panel names them) and their model-facing names: the URL
+ * or query they were given becomes a command of that name.
+ */
+const WEB_TOOLS: ReadonlyMap<string, string> = new Map([
+  ["webFetch", "web_fetch"],
+  ["webSearch", "web_search"],
+]);
+
+/** Web tools (model-facing names) and the argument naming what they read. */
+const WEB_ARGS: ReadonlyMap<string, string> = new Map([
+  ["web_fetch", "url"],
+  ["web_search", "query"],
+]);
+
 /** Reads one `ui_messages.json` into a session. */
 /**
  * Messages that report a failure, and the tool each failure is of: a
@@ -1166,6 +1181,13 @@ class UiReader {
       this.#add("assistant", speech(message), locator, time);
       return;
     }
+    const web = WEB_TOOLS.get(name);
+    if (web) {
+      // Cline names the URL fetched or the query searched in `path`.
+      const target = str(tool.path);
+      if (target) this.#add("command", target, locator, time, { tool: web });
+      return;
+    }
     const entries: Json[] = [];
     if (Array.isArray(tool.batchDiffs)) {
       for (const d of tool.batchDiffs) if (isObject(d)) entries.push(d);
@@ -1239,7 +1261,7 @@ function addEdit(
  * (flagged an error when the exit code is not 0; the API history's output
  * when the panel shows none), file reads and edits as files and edit
  * records, MCP requests as commands named `mcp__server__tool` and their
- * responses as tool-output, what the agent asked of sub-agents and sub-tasks
+ * responses as tool-output, web fetches and searches as commands, what the agent asked of sub-agents and sub-tasks
  * as assistant records and their results as tool-output, errors, failed API
  * requests (tool `model`) and failed hooks as error tool-output, condensed
  * context and Cline's `new_task` hand-off as summary. Reasoning, checkpoints
@@ -1323,8 +1345,17 @@ const DIALECT = {
   ]),
   pathKeys: ["path", "file_path", "absolutePath"],
   pathListKeys: ["files", "paths", "file_paths"],
-  editTools: new Set(["editor", "search_and_replace", "edit_file"]),
+  // Roo's edit tools: `edit_file` (a variant by model), `search_replace`,
+  // `search_and_replace` (`edits` of `old_text`) and `edit`.
+  editTools: new Set([
+    "editor",
+    "search_and_replace",
+    "search_replace",
+    "edit_file",
+    "edit",
+  ]),
   oldKeys: ["old_text", "old_str", "old_string", "search"],
+  editListKey: "edits",
 };
 
 /** `[tool for 'x'] Result:`: how the legacy format returns a tool's result. */
@@ -1344,11 +1375,11 @@ const ANSWER_TOOLS = new Set([
 const SUMMARY_TOOLS = new Set(["summarize_task", "condense"]);
 
 /** Tools whose `diff` argument holds SEARCH blocks or a unified diff. */
-const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff"]);
+const DIFF_TOOLS = new Set(["replace_in_file", "apply_diff", "edit_file"]);
 
 /** The XML tool calls older Cline/Roo models wrote into their text. */
 const XML_TOOL_NAMES =
-  /(execute_command|write_to_file|replace_in_file|apply_diff|read_file|insert_content|search_and_replace|attempt_completion|ask_followup_question|plan_mode_respond|new_task|list_files|search_files|list_code_definition_names|browser_action|use_mcp_tool|access_mcp_resource|switch_mode|update_todo_list|fetch_instructions|codebase_search|new_rule|condense|summarize_task|web_fetch|load_mcp_documentation|focus_chain|attempt_completion_result)/
+  /(execute_command|write_to_file|replace_in_file|apply_diff|read_file|insert_content|search_and_replace|attempt_completion|ask_followup_question|plan_mode_respond|new_task|list_files|search_files|list_code_definition_names|browser_action|use_mcp_tool|access_mcp_resource|switch_mode|update_todo_list|fetch_instructions|codebase_search|new_rule|condense|summarize_task|web_fetch|web_search|load_mcp_documentation|focus_chain|attempt_completion_result)/
     .source;
 const XML_TOOL_OPEN = new RegExp(`<${XML_TOOL_NAMES}>`, "g");
 const XML_TOOL_CLOSE = new RegExp(`</${XML_TOOL_NAMES}>`, "g");
@@ -1545,6 +1576,22 @@ class ConversationReader {
     });
   }
 
+  /** An apply_patch-style patch: each file it touches and the lines it removes. */
+  #patch(
+    id: string | undefined,
+    name: string,
+    patch: string,
+    at: ToolEventAt,
+  ): void {
+    this.#tools.call(id, name, {}, at);
+    for (const file of filesOfApplyPatch(patch)) {
+      this.#tools.file(file.path, name, at);
+      if (file.removed.trim()) {
+        this.#tools.edit(file.path, file.removed, name, at);
+      }
+    }
+  }
+
   #toolCall(
     id: string | undefined,
     name: string,
@@ -1580,13 +1627,7 @@ class ConversationReader {
         const patch = typeof input === "string" && !input.startsWith("{")
           ? input
           : str(args.input) ?? str(args.patch) ?? "";
-        this.#tools.call(id, name, {}, flagged);
-        for (const file of filesOfApplyPatch(patch)) {
-          this.#tools.file(file.path, name, flagged);
-          if (file.removed.trim()) {
-            this.#tools.edit(file.path, file.removed, name, flagged);
-          }
-        }
+        this.#patch(id, name, patch, flagged);
         return;
       }
       case "use_subagents":
@@ -1611,6 +1652,19 @@ class ConversationReader {
         else this.#speak("assistant", speech(str(args.message) ?? ""), at);
         return;
       }
+    }
+    const webArg = WEB_ARGS.get(name);
+    if (webArg) {
+      this.#tools.call(id, name, {}, flagged);
+      const target = str(args[webArg]);
+      if (target) this.#command(target, name, at);
+      return;
+    }
+    // Roo's `edit_file` for Codex models takes an apply_patch `patch`.
+    const patch = name === "edit_file" ? str(args.patch) : undefined;
+    if (patch) {
+      this.#patch(id, name, patch, flagged);
+      return;
     }
     const mcp = mcpCall(name, args);
     if (mcp) {

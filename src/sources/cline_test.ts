@@ -1210,3 +1210,103 @@ Deno.test("parseUiMessages() keeps a failed condense and a path the ignore file 
     "tool-output model !: Failed to condense context: 500 upstream error",
   ]);
 });
+
+Deno.test("parseUiMessages() and parseApiHistory() keep a web fetch's URL and a web search's query as commands", async (t) => {
+  await t.step(
+    "ui_messages.json webFetch and webSearch tool rows",
+    async () => {
+      const path = await taskFile("ui_messages.json", [
+        { ts: 1, type: "say", say: "task", text: "find the kestrel changelog" },
+        {
+          ts: 2,
+          type: "ask",
+          ask: "tool",
+          partial: true,
+          text: JSON.stringify({ tool: "webSearch", path: "kestrel chang" }),
+        },
+        {
+          ts: 3,
+          type: "say",
+          say: "tool",
+          text: JSON.stringify({
+            tool: "webSearch",
+            path: "kestrel changelog 4.2",
+            content: "Searching for: kestrel changelog 4.2",
+            operationIsLocatedInWorkspace: false,
+          }),
+        },
+        {
+          ts: 4,
+          type: "ask",
+          ask: "tool",
+          text: JSON.stringify({
+            tool: "webFetch",
+            path: "https://kestrel.example/changelog",
+            content: "Fetching URL: https://kestrel.example/changelog",
+            operationIsLocatedInWorkspace: false,
+          }),
+        },
+      ]);
+      const s = only(await parseUiMessages(path, opts, FAMILY));
+      deepEqual(s.records.map(brief), [
+        "user -: find the kestrel changelog",
+        "command web_search: kestrel changelog 4.2",
+        "command web_fetch: https://kestrel.example/changelog",
+      ]);
+    },
+  );
+  await t.step(
+    "api_conversation_history.json web_fetch and web_search calls",
+    async () => {
+      const path = await taskFile("api_conversation_history.json", [
+        {
+          role: "user",
+          content: [{
+            type: "text",
+            text: "<task>\nfind the kestrel changelog\n</task>",
+          }],
+        },
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: "s1",
+              name: "web_search",
+              input: { query: "kestrel changelog 4.2" },
+            },
+            {
+              type: "tool_use",
+              id: "f1",
+              name: "web_fetch",
+              input: { url: "https://kestrel.example/changelog" },
+            },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "s1",
+              content: "Search completed (1 results found)",
+            },
+            {
+              type: "tool_result",
+              tool_use_id: "f1",
+              content: "Fetched Markdown for https://kestrel.example/changelog",
+            },
+          ],
+        },
+      ]);
+      const s = only(await parseApiHistory(path, opts, FAMILY));
+      deepEqual(s.records.map(brief), [
+        "user -: find the kestrel changelog",
+        "command web_search: kestrel changelog 4.2",
+        "command web_fetch: https://kestrel.example/changelog",
+        "tool-output web_search: Search completed (1 results found)",
+        "tool-output web_fetch: Fetched Markdown for https://kestrel.example/changelog",
+      ]);
+    },
+  );
+});

@@ -180,7 +180,9 @@ export const kilo: Harness = {
   // status the harness gave the result (shared ToolRecorder).
   // 10: the CLI's stores (read as opencode's) keep the files a person
   //    attached to a prompt (`file` parts) as files records.
-  revision: 10,
+  // 11: the API history's edit tools Roo added, shared with Roo's reader
+  //    (`edit_file` variants, `search_replace`, `edit`).
+  revision: 11,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), cliDbKind, cliStorageKind],
   docs: {
     store:

@@ -594,6 +594,9 @@ function cliEvent(
     case "BtwEnd": {
       const response = str(payload.response);
       if (response) s.assistant(response, at);
+      // A side question whose request failed has `error` instead.
+      const error = str(payload.error);
+      if (!response && error) s.failure(error, at);
       break;
     }
     case "StepBegin":
@@ -913,13 +916,25 @@ export async function parseKimiCliSession(
   return { sessions, skipped: walked.skipped + skipped };
 }
 
+/**
+ * How the Kimi CLI opens the user message a compaction leaves in place of
+ * the context it replaced (soul/compaction.py), the summary following it.
+ */
+const COMPACTION_PREFIX =
+  "<system>Previous context has been compacted. Here is the compaction output:</system>";
+
 /** One `context.jsonl` message (no timestamps in this file). */
 function contextLine(s: KimiSession, obj: Json, locator: LineLocator): number {
   const at: ToolAt = { locator, time: undefined };
   switch (obj.role) {
-    case "user":
-      s.user(textOf(obj.content), at, true);
+    case "user": {
+      const text = textOf(obj.content);
+      const trimmed = text.trimStart();
+      if (trimmed.startsWith(COMPACTION_PREFIX)) {
+        s.summary(trimmed.slice(COMPACTION_PREFIX.length).trim(), at);
+      } else s.user(text, at, true);
       return 0;
+    }
     case "assistant": {
       s.assistant(textOf(obj.content), at);
       s.tools.newMessage();
@@ -1017,15 +1032,20 @@ export const kimi: Harness = {
   // failed) keeps its error as error tool-output of the model.
   // 6: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 6,
+  // 7: a Kimi CLI /btw side question that failed (BtwEnd `error`) as error
+  // output of the model.
+  // 8: a compacted context.jsonl's summary (the user message the compaction
+  // opens with `Previous context has been compacted`) as a summary, not a
+  // prompt.
+  revision: 8,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries, Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers, sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries (Kimi Code's `compaction_summary` origin; in a Kimi CLI context.jsonl the user message that opens `<system>Previous context has been compacted…</system>`), Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers (a failed one's `error` as error tool-output of tool `model`), sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
     omits:
-      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire; so such a session shows no compaction summary, which the wire's CompactionEnd does not carry) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
-      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
+      "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events (BtwEnd's `error` from src/kimi_cli/wire/types.py of MoonshotAI/kimi-cli, the version with StepRetry and BtwBegin/BtwEnd; its CompactionEnd carries no summary, so a wire log has none), the compacted context.jsonl's opening message from soul/compaction.py (COMPACTION_OUTPUT_PREFIX) and soul/message.py, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },
 };

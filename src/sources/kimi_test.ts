@@ -105,7 +105,7 @@ Deno.test("kimi.discover() finds agent wires and Kimi CLI session files", async 
   ]);
 });
 
-Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, steer input, /btw, state.json title", async () => {
+Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, steer input, /btw (a failed one as error output), state.json title", async () => {
   const result = await cli(`${CLI_NEW}/wire.jsonl`);
   equal(result.skipped, 0);
   const [s, side, extra] = result.sessions as [Session, Session, undefined];
@@ -128,7 +128,10 @@ Deno.test("parseKimiCliSession() reads a wire 1.9 log: renamed SubagentEvent, st
     ["user", "which sensor model is it?"],
     ["assistant", "A DHT22 on every bench."],
     ["user", "and the firmware?"],
+    ["tool-output", "request timed out"],
   ]);
+  equal(s.records.at(-1)?.tool, "model");
+  equal(s.records.at(-1)?.flags?.isError, true);
   // a1b2c3d4 keeps its own wire log (read on its own); a9e8d7c6 does not.
   equal(side.id, "3f9b1c2e-6a4d-4b7e-9c1f-8e2d5a7b0c64:a9e8d7c6");
   deepEqual([side.parent, side.lineage], [s.id, "subagent"]);
@@ -729,5 +732,39 @@ Deno.test("parseKimiCodeWire() keeps a failed turn's error as error output of th
     ["user", undefined, "try again", undefined],
     ["user", undefined, "once more", undefined],
     ["tool-output", "model", "turn failed", true],
+  ]);
+});
+
+Deno.test("parseKimiCliSession() reads a compacted context.jsonl's summary as a summary, not a prompt", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+  const path = `${dir}/sessions/h/s/context.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    jsonLines([
+      { role: "_checkpoint", id: 0 },
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text:
+              "<system>Previous context has been compacted. Here is the compaction output:</system>",
+          },
+          {
+            type: "text",
+            text: "The puffin importer was moved to src/puffin/import.py.",
+          },
+        ],
+      },
+      { role: "user", content: "now add a test for it" },
+      { role: "assistant", content: "Added tests/test_import.py." },
+    ]),
+  );
+  const s = (await cli(path)).sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["summary", "The puffin importer was moved to src/puffin/import.py."],
+    ["user", "now add a test for it"],
+    ["assistant", "Added tests/test_import.py."],
   ]);
 });

@@ -98,18 +98,35 @@ function typedText(obj: Json, message: Json): string {
   if (display !== undefined && DISPLAY_TEXT_SUBTYPES.has(str(obj.subtype))) {
     return display;
   }
-  const raw = partsText(message.parts);
+  const raw = partsText(message.parts, isHookContext);
   const cut = raw.indexOf(REFERENCED_FILES);
   return cut === -1 ? raw : raw.slice(0, cut);
 }
 
-/** Text parts of a Gemini-style `Content`, thoughts left out. */
-function partsText(parts: unknown): string {
+/**
+ * A part holding only what a UserPromptSubmit hook added: Qwen wraps it in
+ * its own tag and sends it as a separate part of the user's message.
+ */
+function isHookContext(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.startsWith("<qwen:user-prompt-submit-context>") &&
+    trimmed.endsWith("</qwen:user-prompt-submit-context>");
+}
+
+/**
+ * Text parts of a Gemini-style `Content`, thoughts (and the parts `skip`
+ * picks) left out.
+ */
+function partsText(
+  parts: unknown,
+  skip: (text: string) => boolean = () => false,
+): string {
   if (!Array.isArray(parts)) return "";
   const texts: string[] = [];
   for (const part of parts) {
     if (
-      isObject(part) && part.thought !== true && typeof part.text === "string"
+      isObject(part) && part.thought !== true &&
+      typeof part.text === "string" && !skip(part.text)
     ) {
       texts.push(part.text);
     }
@@ -554,15 +571,18 @@ export const qwen: Harness = {
   // (tmp/<hash>/chats/session-*.json), read as the Gemini CLI's.
   // 7: a command's output is an error when it exited non-zero, whatever
   // status the harness gave the result (shared ToolRecorder).
-  revision: 7,
+  // 8: a UserPromptSubmit hook's tagged context part
+  // (`<qwen:user-prompt-submit-context>`) is left out of a user record that
+  // carries no `displayText`.
+  revision: 8,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json`, and the Gemini CLI-shaped JSON chats builds before the record tree (late 2025) wrote to `tmp/<sha256 of the project>/chats/session-<time>-<id>.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; without one, the parts less a UserPromptSubmit hook's `<qwen:user-prompt-submit-context>` part; realtime (voice) dialogue too; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
     omits:
       "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, the older builds' `tmp/<hash>/logs.json` prompt log, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:
-      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); the older `tmp/<hash>/chats/session-*.json` layout from public readers' notes (Qwen 2025 builds; Qwen's #1100 dropped those JSON sessions), no sample; background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026)",
+      "6 real chats from Qwen Code 0.14.0–0.14.2 (Windows paths, slash/at commands, MCP tools, a cancelled agent call; none with a command that sent a prompt, so builds before `sentToModel` still show such a template as typed); branch marks and side chains from qwen-code's chatRecordingService source (no sample has a rewind or sub-agent records); the older `tmp/<hash>/chats/session-*.json` layout from public readers' notes (Qwen 2025 builds; Qwen's #1100 dropped those JSON sessions), no sample; background sub-agent transcripts, `displayText` payloads, mid-turn and multi-agent records from qwen-code's agent-transcript.ts and chatRecordingService.ts (2026); the hook context tag and `realtime_message` records from QwenLM/qwen-code's chatRecordingService.ts (015346f1) and its transcript-replay and resume tests",
   },
 };

@@ -664,3 +664,39 @@ Deno.test("qwen reads the JSON chats of builds before the record tree (tmp/<hash
     ["assistant", undefined],
   ]);
 });
+
+Deno.test("parseQwenChat() leaves out a UserPromptSubmit hook's tagged context part when no displayText is recorded", async () => {
+  serial = 0;
+  const hook =
+    "<qwen:user-prompt-submit-context>\nbranch is main, 3 files dirty\n</qwen:user-prompt-submit-context>";
+  const records = [
+    rec("user", null, {
+      message: {
+        role: "user",
+        parts: [{ text: "why is the walrus job slow" }, { text: hook }],
+      },
+    }),
+    rec("assistant", "r1", {
+      message: { role: "model", parts: [{ text: "Checking." }] },
+    }),
+    // Realtime (voice) dialogue is recorded as user and assistant records.
+    rec("user", "r2", {
+      subtype: "realtime_message",
+      provenance: "real_user",
+      message: { role: "user", parts: [{ text: "and the seal job?" }] },
+    }),
+    rec("assistant", "r3", {
+      subtype: "realtime_message",
+      provenance: "assistant_output",
+      message: { role: "model", parts: [{ text: "That one is fine." }] },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.text]), [
+    ["user", "why is the walrus job slow"],
+    ["assistant", "Checking."],
+    ["user", "and the seal job?"],
+    ["assistant", "That one is fine."],
+  ]);
+});

@@ -249,3 +249,65 @@ Deno.test("roo takes a history item's title, never makes a task its own parent, 
     equal(result?.sessions[0]?.parent, "t0");
   });
 });
+
+Deno.test("roo reads the files and replaced text of every edit_file variant and the search_replace and edit tools", async () => {
+  const root = await Deno.makeTempDir();
+  const dir = `${root}/rooveterinaryinc.roo-cline/tasks/t-edits`;
+  await Deno.mkdir(dir, { recursive: true });
+  const call = (id: string, toolName: string, input: unknown) => ({
+    role: "assistant",
+    content: [{ type: "tool-call", toolCallId: id, toolName, input }],
+  });
+  await Deno.writeTextFile(
+    `${dir}/api_conversation_history.json`,
+    JSON.stringify({
+      version: 2,
+      messages: [
+        {
+          role: "user",
+          content: [{
+            type: "text",
+            text: "<user_message>\nrename the heron flags\n</user_message>",
+          }],
+        },
+        call("c1", "search_replace", {
+          file_path: "src/a.ts",
+          old_string: "const heronA = 1;",
+          new_string: "const heronFlagA = 1;",
+        }),
+        call("c2", "edit", {
+          file_path: "src/b.ts",
+          old_string: "const heronB = 2;",
+          new_string: "const heronFlagB = 2;",
+        }),
+        call("c3", "edit_file", {
+          path: "src/c.ts",
+          edits: [{ old_text: "const heronC = 3;", new_text: "x" }],
+        }),
+        call("c4", "edit_file", {
+          path: "src/d.ts",
+          diff:
+            "<<<<<<< SEARCH\n:start_line:4\n-------\nconst heronD = 4;\n=======\nconst heronFlagD = 4;\n>>>>>>> REPLACE",
+        }),
+        call("c5", "edit_file", {
+          patch:
+            "*** Begin Patch\n*** Update File: src/e.ts\n@@\n-const heronE = 5;\n+const heronFlagE = 5;\n*** End Patch",
+        }),
+      ],
+    }),
+  );
+  const [s] = await parse(`${dir}/api_conversation_history.json`);
+  const r = (s?.records ?? []).filter((x) => x.role !== "user");
+  deepEqual(r.map((x) => `${x.role} ${x.tool}: ${x.text}`), [
+    "files search_replace: src/a.ts",
+    "edit search_replace: src/a.ts\nconst heronA = 1;",
+    "files edit: src/b.ts",
+    "edit edit: src/b.ts\nconst heronB = 2;",
+    "files edit_file: src/c.ts",
+    "edit edit_file: src/c.ts\nconst heronC = 3;",
+    "files edit_file: src/d.ts",
+    "edit edit_file: src/d.ts\nconst heronD = 4;",
+    "files edit_file: src/e.ts",
+    "edit edit_file: src/e.ts\nconst heronE = 5;",
+  ]);
+});

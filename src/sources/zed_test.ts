@@ -682,3 +682,53 @@ Deno.test("zed survives corrupt and odd text threads", async (t) => {
     equal(records[3]?.text, "answer");
   });
 });
+
+Deno.test("zed keeps the file a write_file call created or overwrote", async () => {
+  const doc = JSON.stringify({
+    version: "0.3.0",
+    title: "Heron README",
+    updated_at: "2026-11-02T08:00:00Z",
+    messages: [
+      { User: { id: "u1", content: [{ Text: "write a README for heron" }] } },
+      {
+        Agent: {
+          content: [{
+            ToolUse: {
+              id: "t1",
+              name: "write_file",
+              input: {
+                type: "json",
+                value: { path: "heron/README.md", content: "# Heron\n" },
+              },
+              is_input_complete: true,
+            },
+          }],
+          tool_results: {
+            t1: {
+              tool_use_id: "t1",
+              tool_name: "write_file",
+              is_error: false,
+              content: [{ Text: "Wrote heron/README.md" }],
+            },
+          },
+        },
+      },
+    ],
+  });
+  const path = await threadsDb([{
+    id: "w1",
+    summary: "Heron README",
+    updated_at: "2026-11-02T08:00:00Z",
+    data_type: "zstd",
+    data: zstd(doc),
+  }]);
+  const { sessions } = await parseZedThreads(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.tool, r.text]), [
+    ["user", undefined, "write a README for heron"],
+    ["files", "write_file", "heron/README.md"],
+    ["tool-output", "write_file", "Wrote heron/README.md"],
+  ]);
+});
