@@ -122,6 +122,31 @@ export function homeDir(env: Env): string {
   return env.HOME ?? env.USERPROFILE ?? "/";
 }
 
+/** An XDG base directory variable deja reads. */
+export type XdgBase = "XDG_CACHE_HOME" | "XDG_DATA_HOME" | "XDG_CONFIG_HOME";
+
+/**
+ * An XDG base directory: the variable when it holds an absolute path, else
+ * `fallback` (the XDG spec makes a relative one invalid, to be ignored: it
+ * would name a different folder in every working directory).
+ *
+ * @param env The environment.
+ * @param name The variable.
+ * @param fallback The default folder.
+ * @returns A folder.
+ * @example
+ * ```ts
+ * import { xdgBase } from "./paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(xdgBase({ XDG_DATA_HOME: "/x" }, "XDG_DATA_HOME", "/h/.local/share"), "/x");
+ * equal(xdgBase({ XDG_DATA_HOME: "rel" }, "XDG_DATA_HOME", "/h/.local/share"), "/h/.local/share");
+ * ```
+ */
+export function xdgBase(env: Env, name: XdgBase, fallback: string): string {
+  const value = env[name];
+  return value && /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(value) ? value : fallback;
+}
+
 /**
  * The transcript index path: `DEJA_INDEX`, else
  * `$XDG_CACHE_HOME/deja/index.db`, else `~/.cache/deja/index.db`.
@@ -137,7 +162,7 @@ export function homeDir(env: Env): string {
  */
 export function indexPath(env: Env): string {
   if (env.DEJA_INDEX) return env.DEJA_INDEX;
-  const cache = env.XDG_CACHE_HOME || join(homeDir(env), ".cache");
+  const cache = xdgBase(env, "XDG_CACHE_HOME", join(homeDir(env), ".cache"));
   return join(cache, "deja", "index.db");
 }
 
@@ -156,6 +181,10 @@ export function indexPath(env: Env): string {
  */
 export function memoryPath(env: Env): string {
   if (env.DEJA_DB) return env.DEJA_DB;
-  const data = env.XDG_DATA_HOME || join(homeDir(env), ".local", "share");
+  const data = xdgBase(
+    env,
+    "XDG_DATA_HOME",
+    join(homeDir(env), ".local", "share"),
+  );
   return join(data, "deja", "memory.db");
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { join } from "node:path";
+import { xdgBase } from "../core/paths.ts";
 
 /**
  * Where deja keeps its own config (`$XDG_CONFIG_HOME/deja`, else
@@ -27,7 +28,7 @@ export function dejaConfigDir(
   home: string,
   env: Record<string, string | undefined>,
 ): string {
-  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "deja");
+  return join(xdgBase(env, "XDG_CONFIG_HOME", join(home, ".config")), "deja");
 }
 
 /**
