@@ -144,6 +144,15 @@ Deno.test("init --template demo makes loop run fire at least five analyzers", as
   for (const r of rows) equal(r.short.length, 12);
 });
 
+Deno.test("init on a memory file holding one grain says 1 grain, not 1 grains", async () => {
+  const db = join(await Deno.makeTempDir(), "one.db");
+  const note = await deja(["remember", "we pin redis", "--db", db]);
+  equal(note.code, 0, note.err);
+  const r = await deja(["init", "--db", db, "--template", "demo"]);
+  equal(r.code, 1, r.out);
+  ok(r.err.includes("already holds 1 grain:"), r.err);
+});
+
 Deno.test("loop list --fail-on exits 2 when a listed recommendation is severe enough", async () => {
   const db = await demoDb();
   const high = await deja([
