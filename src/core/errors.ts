@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   "SRV-E008":
     "The server was not started with the permission this action needs",
   "SRV-E009": "The route does not take the request's method",
+  "SRV-E010": "The port to listen on is in use",
 } as const;
 
 /** One of the stable codes in {@linkcode ERROR_CODES}. */
