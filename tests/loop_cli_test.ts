@@ -789,6 +789,29 @@ const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
   }
 });
 
+/** Runs deja in a child that mode bits bind, even under root, with HOME set. */
+async function unprivileged(
+  argv: string[],
+  home: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
+  const [program, ...args] = Deno.uid() === 0
+    ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
+    : cmd;
+  const out = await new Deno.Command(program!, {
+    args,
+    env: { HOME: home },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    out: new TextDecoder().decode(out.stdout),
+    err: new TextDecoder().decode(out.stderr),
+  };
+}
+
 Deno.test({
   name: "a memory file deja may not write is named on a write, and still reads",
   ignore: Deno.uid() === 0 && SETPRIV === undefined,
@@ -805,24 +828,7 @@ Deno.test({
     ]);
     equal(kept.code, 0, kept.err);
     await Deno.chmod(db, 0o444);
-    const main = new URL("../main.ts", import.meta.url).pathname;
-    const as = async (argv: string[]) => {
-      const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
-      const [program, ...args] = Deno.uid() === 0
-        ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
-        : cmd;
-      const out = await new Deno.Command(program!, {
-        args,
-        env: { HOME: dir },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return {
-        code: out.code,
-        out: new TextDecoder().decode(out.stdout),
-        err: new TextDecoder().decode(out.stderr),
-      };
-    };
+    const as = (argv: string[]) => unprivileged(argv, dir);
     const wrote = await as(["capture", "tool-call", "--tool", "x", "--db", db]);
     equal(wrote.code, 1, wrote.err);
     ok(
@@ -833,6 +839,26 @@ Deno.test({
     const read = await as(["remember", "--list", "--db", db]);
     equal(read.code, 0, read.err);
     ok(read.out.includes("pin redis to 7.2"), read.out);
+  },
+});
+
+Deno.test({
+  name:
+    "remember --list on a memory file deja may not read says it cannot read it",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const db = join(dir, "m.db");
+    const kept = await deja(["remember", "pin redis to 7.2", "--db", db]);
+    equal(kept.code, 0, kept.err);
+    await Deno.chmod(db, 0o000);
+    const read = await unprivileged(["remember", "--list", "--db", db], dir);
+    equal(read.code, 1, read.err);
+    ok(
+      read.err.startsWith(`error: Cannot read memory file "${db}"`),
+      read.err,
+    );
+    ok(read.err.trimEnd().endsWith("[MEM-E001]"), read.err);
   },
 });
 
