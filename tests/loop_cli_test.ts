@@ -969,11 +969,30 @@ Deno.test("loop config-export and config-import round-trip analyzer settings", a
     JSON.parse((await deja(["loop", "config-export", "--db", b])).out),
     JSON.parse(exported.out),
   );
-  await Deno.writeTextFile(
-    file,
-    JSON.stringify({ deja_loop_config: 1, auto_apply: true }),
-  );
-  equal((await deja(["loop", "config-import", file, "--db", b])).code, 1);
+});
+
+Deno.test("loop config-import refuses an unknown key as a usage error naming the file and the key", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "m.db");
+  equal((await deja(["init", "--db", db])).code, 0);
+  const file = join(dir, "cfg.json");
+  // A usage error (64) as a file that is no JSON is, where it was 1.
+  for (
+    const [config, key] of [
+      [{ deja_loop_config: 1, auto_apply: true }, "auto_apply"],
+      [{ deja_loop_config: 1, analyzers: { "x/1": { grant: 1 } } }, "grant"],
+    ] as const
+  ) {
+    await Deno.writeTextFile(file, JSON.stringify(config));
+    const r = await deja(["loop", "config-import", file, "--db", db]);
+    equal(r.code, 64, r.err);
+    ok(r.err.includes(`unknown key "${key}"`), r.err);
+    ok(r.err.includes(`"${file}"`), r.err);
+    ok(r.err.includes("[LOOP-E010]"), r.err);
+    ok(r.err.includes("Usage: deja loop config-import"), r.err);
+  }
+  await Deno.writeTextFile(file, "{bad");
+  equal((await deja(["loop", "config-import", file, "--db", db])).code, 64);
 });
 
 Deno.test("bare loop prints the health report", async () => {

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   "LOOP-E007": "A command analyzer failed",
   "LOOP-E008": "The audit chain does not verify",
   "LOOP-E009": "The proposal no longer matches the memory file",
+  "LOOP-E010": "The loop config file to import is invalid",
   "SRV-E001": "A write needs a token",
   "SRV-E002": "The request origin is not allowed",
   "SRV-E003": "Too many concurrent searches",
