@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { DejaError, UsageError } from "../src/core/errors.ts";
+import { DejaError, messageOf, UsageError } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
 import { memoryPath } from "../src/core/paths.ts";
 import { exists } from "../src/core/_sqlite.ts";
@@ -98,6 +98,19 @@ export function openStoreToRead(
     return openMemory(path, { readOnly: true, now: io.now });
   } catch (err) {
     if (!(err instanceof DejaError) || err.code !== "MEM-E001") throw err;
+    // Falling back to a writable open would blame the write of a file that
+    // cannot even be read.
+    try {
+      Deno.openSync(path, { read: true }).close();
+    } catch (cause) {
+      throw new DejaError(
+        "MEM-E001",
+        `Cannot read memory file "${path}" (${
+          messageOf(cause)
+        }): make it readable, or name another with --db`,
+        { cause },
+      );
+    }
     return openStore(args, io);
   }
 }

@@ -107,9 +107,11 @@ indexed), 130 stopped by Ctrl-C.`,
         lastPrint = io.now();
         // The counts are the whole pass's, not this harness's.
         io.stderr.write(
-          `indexing ${p.harness}; all harnesses so far: ${p.files} files seen, ${p.parsed} read (${
-            formatBytes(p.bytes)
-          }), ${plural(p.sessions, "session")}\n`,
+          `indexing ${p.harness}; all harnesses so far: ${
+            plural(p.files, "file")
+          } seen, ${p.parsed} read (${formatBytes(p.bytes)}), ${
+            plural(p.sessions, "session")
+          }\n`,
         );
       },
     };

@@ -15,6 +15,7 @@ import {
   boolFlag,
   type Command,
   EXIT,
+  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
@@ -99,7 +100,9 @@ Examples:
       if (held > 0 && name !== "blank" && !boolFlag(args, "force")) {
         throw new DejaError(
           "MEM-E005",
-          `Memory file "${path}" already holds ${held} grains: seeding "${name}" would mix the template into it; pass --force to do it anyway`,
+          `Memory file "${path}" already holds ${
+            plural(held, "grain")
+          }: seeding "${name}" would mix the template into it; pass --force to do it anyway`,
         );
       }
       const report = runBatch(store, batch, { actor: "system:init" });
@@ -107,7 +110,9 @@ Examples:
         printJson(io, { db: path, template: name, ...report });
       } else {
         io.stdout.write(
-          `${path}: template "${name}" — ${report.grains} grains, ${report.definitions} definitions, ${report.config} analyzer settings\n`,
+          `${path}: template "${name}" — ${plural(report.grains, "grain")}, ${
+            plural(report.definitions, "definition")
+          }, ${plural(report.config, "analyzer setting")}\n`,
         );
         const db = stringFlag(args, "db");
         io.stdout.write(

@@ -838,10 +838,14 @@ Options:
     }
     const store = openExisting(args, io, true);
     try {
-      const r = store.importConfig(data, {
-        actor: actorFlag(args),
-        now: io.now(),
-      });
+      let r;
+      try {
+        r = store.importConfig(data, { actor: actorFlag(args), now: io.now() });
+      } catch (err) {
+        // A file that does not validate is a bad argument, as bad JSON is.
+        if (!(err instanceof TypeError)) throw err;
+        throw new UsageError(`${err.message} in "${path}" [LOOP-E010]`);
+      }
       io.stdout.write(
         `imported ${r.analyzers} analyzer setting(s) and ${r.definitions} definition(s)\n`,
       );

@@ -42,6 +42,7 @@ import {
   EXIT,
   listFlag,
   type ParsedArgs,
+  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
@@ -118,7 +119,9 @@ function report(result: RunResult): string {
   if (result.outcome === "skipped") {
     const why = result.skip_reason === "lock_held"
       ? "another loop run holds the lock"
-      : `${result.skip_reason}: ${fresh.grains} new grains, ${fresh.error_events} new error events since the last run`;
+      : `${result.skip_reason}: ${plural(fresh.grains, "new grain")}, ${
+        plural(fresh.error_events, "new error event")
+      } since the last run`;
     lines.push(`loop: skipped (${why})`);
     return lines.join("\n") + "\n";
   }
@@ -131,7 +134,9 @@ function report(result: RunResult): string {
     } ${verb}, ${result.deduped} already open or below floor, ${result.auto_applied} auto-applied`,
   );
   lines.push(
-    `      ${fresh.grains} new grains and ${fresh.error_events} new error events since the last run`,
+    `      ${plural(fresh.grains, "new grain")} and ${
+      plural(fresh.error_events, "new error event")
+    } since the last run`,
   );
   for (const r of result.recommendations) {
     const hash = r.hash ? r.hash.slice(0, 12) : "(dry run)   ";

@@ -8,6 +8,7 @@ import {
   type Command,
   EXIT,
   filterFlag,
+  plural,
   printJson,
   rolesFlag,
   stringFlag,
@@ -147,9 +148,9 @@ Examples:
     // who meant months learns it when that window is what emptied the page.
     const minutes = since?.match(/^(\d+)m$/)?.[1];
     if (minutes && result.results.length === 0) {
-      result.why = `${
-        result.why ?? "No results."
-      } (--since ${since} is ${minutes} minutes; months are ${minutes}mo)`;
+      result.why = `${result.why ?? "No results."} (--since ${since} is ${
+        plural(Number(minutes), "minute")
+      }; months are ${minutes}mo)`;
     }
     // Notes kept with `deja remember` are about projects, not sessions: a
     // search narrowed to harnesses, roles, a session or a pattern skips them.

@@ -194,7 +194,7 @@ Options:
       });
       if (boolFlag(args, "json")) printJson(io, files);
       else if (files.length === 0 && project && !hasProject(db, project)) {
-        io.stdout.write(`${noSessionsOf(db, `project "${project}"`)}\n`);
+        io.stdout.write(`${noSessionsOf(db, { project })}\n`);
       } else io.stdout.write(`${renderFiles(files, now)}\n`);
       return EXIT.ok;
     });
@@ -363,15 +363,7 @@ Options:
           })),
         );
       } else if (sessions.length === 0 && (project || harnesses.length)) {
-        io.stdout.write(`${
-          noSessionsOf(
-            db,
-            [
-              project && `project "${project}"`,
-              harnesses.length && `harness ${harnesses.join(" or ")}`,
-            ].filter(Boolean).join(" and "),
-          )
-        }\n`);
+        io.stdout.write(`${noSessionsOf(db, { project, harnesses })}\n`);
       } else io.stdout.write(`${renderSessions(sessions, io.now())}\n`);
       return Promise.resolve(EXIT.ok);
     });
@@ -416,14 +408,62 @@ export const WORK_COMMANDS: readonly Command[] = [
   lastCommand,
 ];
 
-/** Says a filter matched no session, and names the projects there are. */
-function noSessionsOf(db: Database, what: string): string {
-  const projects = (db.prepare(
-    "SELECT project, COUNT(*) AS n FROM sessions WHERE hidden = 0 AND project != '' GROUP BY project ORDER BY MAX(updated) DESC LIMIT 8",
-  ).all() as Array<{ project: string }>).map((r) => r.project);
-  return `No sessions of ${what}${
-    projects.length ? `; projects on file: ${projects.join(", ")}` : ""
-  }`;
+/**
+ * Says the filters matched no session, and names the projects or harnesses
+ * there are for the filter that matched nothing on its own (for each filter
+ * given when only their combination did).
+ */
+function noSessionsOf(
+  db: Database,
+  filters: { project?: string | undefined; harnesses?: readonly string[] },
+): string {
+  const { project, harnesses = [] } = filters;
+  const given: Array<
+    { what: string; column: "project" | "harness"; matches: boolean }
+  > = [];
+  if (project) {
+    given.push({
+      what: `project "${project}"`,
+      column: "project",
+      matches: hasProject(db, project),
+    });
+  }
+  if (harnesses.length) {
+    given.push({
+      what: `harness ${harnesses.join(" or ")}`,
+      column: "harness",
+      matches: hasHarness(db, harnesses),
+    });
+  }
+  const missing = given.filter((f) => !f.matches);
+  const lists = (missing.length ? missing : given).flatMap((f) => {
+    const values = onFile(db, f.column);
+    return values.length
+      ? [
+        `${f.column === "harness" ? "harnesses" : "projects"} on file: ${
+          values.join(", ")
+        }`,
+      ]
+      : [];
+  });
+  return [`No sessions of ${given.map((f) => f.what).join(" and ")}`, ...lists]
+    .join("; ");
+}
+
+/** The projects or harnesses of shown sessions, most recent first (up to 8). */
+function onFile(db: Database, column: "project" | "harness"): string[] {
+  return (db.prepare(
+    `SELECT ${column} AS value FROM sessions WHERE hidden = 0 AND ${column} != '' GROUP BY ${column} ORDER BY MAX(updated) DESC LIMIT 8`,
+  ).all() as Array<{ value: string }>).map((r) => r.value);
+}
+
+/** Whether any shown session belongs to one of the harnesses. */
+function hasHarness(db: Database, harnesses: readonly string[]): boolean {
+  return db.prepare(
+    `SELECT 1 FROM sessions WHERE hidden = 0 AND harness IN (${
+      harnesses.map(() => "?").join(",")
+    }) LIMIT 1`,
+  ).get(...harnesses) !== undefined;
 }
 
 /** Whether any shown session belongs to the project (any case). */

@@ -1649,6 +1649,9 @@ Deno.test("deja search says --since 9m is minutes when that window empties the p
   const io = captureIo({ env, now: NOW });
   equal(await run(["search", "redis", "--since", "9m"], io, flags), 0);
   ok(io.out().includes("(--since 9m is 9 minutes; months are 9mo)"), io.out());
+  const one = captureIo({ env, now: NOW });
+  equal(await run(["search", "redis", "--since", "1m"], one, flags), 0);
+  ok(one.out().includes("(--since 1m is 1 minute;"), one.out());
   const months = captureIo({ env, now: NOW });
   equal(await run(["search", "redis", "--since", "9mo"], months, flags), 0);
   equal(months.out().includes("minutes"), false);

@@ -287,6 +287,22 @@ Deno.test("installHarness() refuses a config.toml it cannot read and leaves it u
   }
 });
 
+Deno.test("deja install names a config file it cannot parse, with a code", async () => {
+  const { home } = await tempHome();
+  for (
+    const [harness, path, text] of [
+      ["gemini", `${home}/.gemini/settings.json`, "{bad"],
+      ["codex", `${home}/.codex/config.toml`, "[mcp_servers.deja\n"],
+    ] as const
+  ) {
+    await Deno.writeTextFile(path, text);
+    const io = captureIo({ env: { HOME: home }, now: NOW });
+    equal(await run(["install", harness], io, { keepPermissions: true }), 1);
+    ok(io.err().startsWith(`error: Cannot edit "${path}": `), io.err());
+    ok(io.err().trimEnd().endsWith("[INS-E001]"), io.err());
+  }
+});
+
 Deno.test("uninstallHarness() keeps an empty MCP container the person had before install", async (t) => {
   await t.step(
     "opencode: nothing else changed, the original bytes",

@@ -144,6 +144,15 @@ Deno.test("init --template demo makes loop run fire at least five analyzers", as
   for (const r of rows) equal(r.short.length, 12);
 });
 
+Deno.test("init on a memory file holding one grain says 1 grain, not 1 grains", async () => {
+  const db = join(await Deno.makeTempDir(), "one.db");
+  const note = await deja(["remember", "we pin redis", "--db", db]);
+  equal(note.code, 0, note.err);
+  const r = await deja(["init", "--db", db, "--template", "demo"]);
+  equal(r.code, 1, r.out);
+  ok(r.err.includes("already holds 1 grain:"), r.err);
+});
+
 Deno.test("loop list --fail-on exits 2 when a listed recommendation is severe enough", async () => {
   const db = await demoDb();
   const high = await deja([
@@ -780,6 +789,29 @@ const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
   }
 });
 
+/** Runs deja in a child that mode bits bind, even under root, with HOME set. */
+async function unprivileged(
+  argv: string[],
+  home: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
+  const [program, ...args] = Deno.uid() === 0
+    ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
+    : cmd;
+  const out = await new Deno.Command(program!, {
+    args,
+    env: { HOME: home },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    out: new TextDecoder().decode(out.stdout),
+    err: new TextDecoder().decode(out.stderr),
+  };
+}
+
 Deno.test({
   name: "a memory file deja may not write is named on a write, and still reads",
   ignore: Deno.uid() === 0 && SETPRIV === undefined,
@@ -796,24 +828,7 @@ Deno.test({
     ]);
     equal(kept.code, 0, kept.err);
     await Deno.chmod(db, 0o444);
-    const main = new URL("../main.ts", import.meta.url).pathname;
-    const as = async (argv: string[]) => {
-      const cmd = [Deno.execPath(), "run", "-A", main, ...argv];
-      const [program, ...args] = Deno.uid() === 0
-        ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", ...cmd]
-        : cmd;
-      const out = await new Deno.Command(program!, {
-        args,
-        env: { HOME: dir },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return {
-        code: out.code,
-        out: new TextDecoder().decode(out.stdout),
-        err: new TextDecoder().decode(out.stderr),
-      };
-    };
+    const as = (argv: string[]) => unprivileged(argv, dir);
     const wrote = await as(["capture", "tool-call", "--tool", "x", "--db", db]);
     equal(wrote.code, 1, wrote.err);
     ok(
@@ -824,6 +839,26 @@ Deno.test({
     const read = await as(["remember", "--list", "--db", db]);
     equal(read.code, 0, read.err);
     ok(read.out.includes("pin redis to 7.2"), read.out);
+  },
+});
+
+Deno.test({
+  name:
+    "remember --list on a memory file deja may not read says it cannot read it",
+  ignore: Deno.uid() === 0 && SETPRIV === undefined,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const db = join(dir, "m.db");
+    const kept = await deja(["remember", "pin redis to 7.2", "--db", db]);
+    equal(kept.code, 0, kept.err);
+    await Deno.chmod(db, 0o000);
+    const read = await unprivileged(["remember", "--list", "--db", db], dir);
+    equal(read.code, 1, read.err);
+    ok(
+      read.err.startsWith(`error: Cannot read memory file "${db}"`),
+      read.err,
+    );
+    ok(read.err.trimEnd().endsWith("[MEM-E001]"), read.err);
   },
 });
 
@@ -934,11 +969,30 @@ Deno.test("loop config-export and config-import round-trip analyzer settings", a
     JSON.parse((await deja(["loop", "config-export", "--db", b])).out),
     JSON.parse(exported.out),
   );
-  await Deno.writeTextFile(
-    file,
-    JSON.stringify({ deja_loop_config: 1, auto_apply: true }),
-  );
-  equal((await deja(["loop", "config-import", file, "--db", b])).code, 1);
+});
+
+Deno.test("loop config-import refuses an unknown key as a usage error naming the file and the key", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "m.db");
+  equal((await deja(["init", "--db", db])).code, 0);
+  const file = join(dir, "cfg.json");
+  // A usage error (64) as a file that is no JSON is, where it was 1.
+  for (
+    const [config, key] of [
+      [{ deja_loop_config: 1, auto_apply: true }, "auto_apply"],
+      [{ deja_loop_config: 1, analyzers: { "x/1": { grant: 1 } } }, "grant"],
+    ] as const
+  ) {
+    await Deno.writeTextFile(file, JSON.stringify(config));
+    const r = await deja(["loop", "config-import", file, "--db", db]);
+    equal(r.code, 64, r.err);
+    ok(r.err.includes(`unknown key "${key}"`), r.err);
+    ok(r.err.includes(`"${file}"`), r.err);
+    ok(r.err.includes("[LOOP-E010]"), r.err);
+    ok(r.err.includes("Usage: deja loop config-import"), r.err);
+  }
+  await Deno.writeTextFile(file, "{bad");
+  equal((await deja(["loop", "config-import", file, "--db", db])).code, 64);
 });
 
 Deno.test("bare loop prints the health report", async () => {

@@ -1559,3 +1559,18 @@ Deno.test("deja ui serves the console from the README command and says its mode 
     );
   });
 });
+
+Deno.test("deja ui on a port in use fails with its own code, not the usage error's", async () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const io = captureIo({
+    env: { DEJA_INDEX: shared.indexPath, HOME: shared.home },
+    now: FIXTURE_NOW,
+  });
+  const code = await run(
+    ["ui", "--db", shared.memoryPath, "--port", String(taken.addr.port)],
+    io,
+    { keepPermissions: true },
+  );
+  equal(code, 1, io.err());
+  match(io.err(), /^error: Port \d+ is in use: .* \[SRV-E010\]\n$/);
+});

@@ -153,6 +153,28 @@ Deno.test("deja last lists recent sessions with resume commands", async () => {
   equal((await deja(["last", "--harness", "clod"])).code, 64);
 });
 
+Deno.test("deja last names what is on file for the filter that matched nothing", async () => {
+  const harness = await deja(["last", "--harness", "goose"]);
+  equal(harness.code, 0, harness.err);
+  ok(
+    harness.out.startsWith(
+      "No sessions of harness goose; harnesses on file: ",
+    ),
+    harness.out,
+  );
+  ok(harness.out.includes("codex") && !harness.out.includes("infra"));
+  // The project is there; the harness is what excluded everything.
+  const both = await deja(["last", "--project", "api", "--harness", "goose"]);
+  ok(both.out.includes("; harnesses on file: "), both.out);
+  ok(!both.out.includes("projects on file"), both.out);
+  const project = await deja(["last", "--project", "nope"]);
+  ok(
+    project.out.startsWith('No sessions of project "nope"; projects on file: '),
+    project.out,
+  );
+  ok(!project.out.includes("harnesses on file"), project.out);
+});
+
 Deno.test("deja last refuses a count and a --limit that disagree", async () => {
   const both = await deja(["last", "5", "--limit", "2"]);
   equal(both.code, 64, both.out);

@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   "QRY-E006": "A regular expression ran too long and was stopped",
   "QRY-E007": "The session's folder is gone, so it cannot be resumed there",
   "CLI-E001": "Usage error",
+  "INS-E001":
+    "A harness config file cannot be parsed, so install will not edit it",
   "MEM-E001": "The memory file cannot be opened",
   "MEM-E002": "The memory file was written by a newer deja",
   "MEM-E003": "A hash prefix is unknown or ambiguous",
@@ -36,6 +38,7 @@ export const ERROR_CODES = {
   "LOOP-E007": "A command analyzer failed",
   "LOOP-E008": "The audit chain does not verify",
   "LOOP-E009": "The proposal no longer matches the memory file",
+  "LOOP-E010": "The loop config file to import is invalid",
   "SRV-E001": "A write needs a token",
   "SRV-E002": "The request origin is not allowed",
   "SRV-E003": "Too many concurrent searches",
@@ -46,6 +49,7 @@ export const ERROR_CODES = {
   "SRV-E008":
     "The server was not started with the permission this action needs",
   "SRV-E009": "The route does not take the request's method",
+  "SRV-E010": "The port to listen on is in use",
 } as const;
 
 /** One of the stable codes in {@linkcode ERROR_CODES}. */

@@ -10,6 +10,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { DejaError, messageOf } from "../core/errors.ts";
 import { canonicalJson } from "../core/hash.ts";
 import {
   addCodexToml,
@@ -134,14 +135,19 @@ function parseJson(path: string, text: string | undefined): JsonObject {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new TypeError(
-      `${path} is not plain JSON (${
-        err instanceof Error ? err.message : String(err)
+    throw new DejaError(
+      "INS-E001",
+      `Cannot edit "${path}": it is not plain JSON (${
+        messageOf(err)
       }); deja edits JSON structurally and will not rewrite it: add the entries by hand (deja install --dry-run on a copy shows them)`,
+      { cause: err },
     );
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new TypeError(`${path} does not hold a JSON object`);
+    throw new DejaError(
+      "INS-E001",
+      `Cannot edit "${path}": it does not hold a JSON object`,
+    );
   }
   return data as JsonObject;
 }
@@ -273,6 +279,7 @@ function apply(
  * @param harness The harness.
  * @param options HOME, environment, the command that runs deja, dry run.
  * @returns What changed (or would).
+ * @throws {DejaError} INS-E001 when a config file cannot be parsed.
  */
 export function installHarness(
   harness: InstallHarness,
@@ -310,8 +317,9 @@ export function installHarness(
     if (target.kind === "toml") {
       const problem = tomlProblem(before ?? "");
       if (problem) {
-        throw new TypeError(
-          `${target.path} is not TOML deja can read (${problem}); deja will not append to it: fix it, or add the entries by hand (deja install --dry-run on a copy shows them)`,
+        throw new DejaError(
+          "INS-E001",
+          `Cannot edit "${target.path}": it is not TOML deja can read (${problem}); deja will not append to it: fix it, or add the entries by hand (deja install --dry-run on a copy shows them)`,
         );
       }
       const added = addCodexToml(before ?? "", launcher);
@@ -419,6 +427,7 @@ function mergeToml(
  * @param harness The harness.
  * @param options HOME, environment, dry run.
  * @returns What changed (or would).
+ * @throws {DejaError} INS-E001 when a JSON config file cannot be parsed.
  */
 export function uninstallHarness(
   harness: InstallHarness,

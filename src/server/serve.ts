@@ -36,7 +36,8 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
  * @param app The console app.
  * @param options Address, port, abort signal.
  * @returns The running server.
- * @throws {DejaError} CLI-E001 for a non-loopback address.
+ * @throws {DejaError} CLI-E001 for a non-loopback address, SRV-E010 for a
+ * port in use.
  */
 export function serveConsole(
   app: ConsoleApp,
@@ -62,7 +63,7 @@ export function serveConsole(
   } catch (err) {
     if (err instanceof Deno.errors.AddrInUse) {
       throw new DejaError(
-        "CLI-E001",
+        "SRV-E010",
         `Port ${wanted} is in use: pass --port N (or --port 0 for a free one)`,
         {
           cause: err,
