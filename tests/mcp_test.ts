@@ -804,3 +804,38 @@ Deno.test("resources/read of a long session is at most 16 KiB with its frame", a
     await close();
   }
 });
+
+Deno.test("deja mode handoff reads `to` as --to does: an alias or any case names the harness, an unknown name is an error", async () => {
+  const w = await buildWorld();
+  const { client, close } = await inMemoryClient({
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    for (const to of ["claude", "Claude-Code"]) {
+      const r = await call(client, "deja", {
+        mode: "handoff",
+        session: "3f2b8c1e",
+        to,
+      });
+      equal(r.isError, false, r.text);
+      ok(r.text.includes("for Claude Code."), r.text);
+      ok(r.text.includes("Resume in Claude Code"), r.text);
+    }
+    const r = await call(client, "deja", {
+      mode: "handoff",
+      session: "3f2b8c1e",
+      to: "nope",
+    });
+    equal(r.isError, true, r.text);
+    ok(r.text.includes('Unknown harness "nope"'), r.text);
+  } finally {
+    await close();
+  }
+});
