@@ -2,7 +2,12 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
-import { byteLength, livePath, readLiveFile } from "../src/recall/mod.ts";
+import {
+  askTerms,
+  byteLength,
+  livePath,
+  readLiveFile,
+} from "../src/recall/mod.ts";
 import {
   hookPrompt,
   parsePayload,
@@ -190,6 +195,34 @@ Deno.test("hook-prompt answers nothing when its searches outrun the time budget"
         .context,
     );
   });
+});
+
+Deno.test("hook-prompt leaves a pasted blob with no spaces out of its search and answers on the rest, in time", async () => {
+  const w = await theWorld();
+  const blob = "a\u{1f389}".repeat(50_000);
+  deepEqual(askTerms(`"${blob}" ${blob} nightly export job`), [
+    "nightly",
+    "export",
+    "job",
+  ]);
+  const payload = parsePayload(
+    await fixture("claude-code/user_prompt_submit.json"),
+  );
+  const started = performance.now();
+  const answer = await hookPrompt({
+    ...payload,
+    sessionId: "b0d9e700-0000-4000-8000-000000000004",
+    prompt: `${blob} why does the nightly export job time out again?`,
+  }, {
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: { ...w.env, DEJA_HOOK_BUDGET_MS: "100000" },
+    cwd: "/",
+    now: NOW,
+  });
+  // Searching the blob itself took 12 s; the ask's words take milliseconds.
+  ok(performance.now() - started < 3000);
+  ok(answer.context?.includes("1b6e4f9a"), answer.context);
 });
 
 Deno.test("hook-tool-after answers a failed command with the remedy on file, once", async () => {

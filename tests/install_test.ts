@@ -339,6 +339,23 @@ Deno.test("uninstallHarness() keeps an empty MCP container the person had before
   );
 });
 
+Deno.test("uninstallHarness() keeps the backups it names when a file was edited since install", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.claude.json`;
+  const first = installHarness("claude-code", options);
+  const pristine = first.changes.find((c) => c.path === path)?.backup;
+  const doc = JSON.parse(await Deno.readTextFile(path));
+  doc.numStartups = 4;
+  const edited = JSON.stringify(doc, null, 2) + "\n";
+  await Deno.writeTextFile(path, edited);
+  const undone = uninstallHarness("claude-code", options);
+  const change = undone.changes.find((c) => c.path === path);
+  equal(change?.action, "update");
+  // What uninstall took the entry out of, and what install found, stay.
+  equal(await Deno.readTextFile(change!.backup!), edited);
+  ok(pristine && await Deno.readTextFile(pristine));
+});
+
 Deno.test("uninstallHarness() gives an empty config file back empty", async () => {
   const { home, options } = await tempHome();
   const path = `${home}/.gemini/settings.json`;

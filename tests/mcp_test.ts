@@ -6,7 +6,7 @@ import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openMemory } from "../src/memory/mod.ts";
 import { createMcpServer, type McpContext } from "../src/mcp/mod.ts";
-import { livePath, stampLive } from "../src/recall/mod.ts";
+import { byteLength, livePath, stampLive } from "../src/recall/mod.ts";
 import { buildWorld, connectMcp, denoDir, ROOT } from "./_recall_fixture.ts";
 
 type TextResult = {
@@ -767,4 +767,75 @@ Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error an
   const stderr = new TextDecoder().decode(out.stderr);
   ok(stderr.includes("not JSON"), stderr);
   ok(stderr.includes("not a JSON-RPC message"), stderr);
+});
+
+Deno.test("resources/read of a long session is at most 16 KiB with its frame", async () => {
+  const id = "6b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b";
+  const w = await buildWorld([{
+    id,
+    cwd: "/home/dev/src/longrun",
+    start: "2026-11-20T09:00:00Z",
+    steps: Array.from(
+      { length: 600 },
+      (_, i) =>
+        i % 2
+          ? { assistant: `Step ${i}: ${"the migration ran"}` }
+          : { user: `next step ${i}: ${"check the orders table"}` },
+    ),
+  }]);
+  const { client, close } = await inMemoryClient({
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    const read = await client.readResource({
+      uri: `deja://session/claude-code:${id}`,
+    });
+    const text = String(read.contents[0]?.text ?? "");
+    ok(text.endsWith("</deja-recall>"), text.slice(-200));
+    ok(byteLength(text) <= 16384, `${byteLength(text)} bytes`);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("deja mode handoff reads `to` as --to does: an alias or any case names the harness, an unknown name is an error", async () => {
+  const w = await buildWorld();
+  const { client, close } = await inMemoryClient({
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    for (const to of ["claude", "Claude-Code"]) {
+      const r = await call(client, "deja", {
+        mode: "handoff",
+        session: "3f2b8c1e",
+        to,
+      });
+      equal(r.isError, false, r.text);
+      ok(r.text.includes("for Claude Code."), r.text);
+      ok(r.text.includes("Resume in Claude Code"), r.text);
+    }
+    const r = await call(client, "deja", {
+      mode: "handoff",
+      session: "3f2b8c1e",
+      to: "nope",
+    });
+    equal(r.isError, true, r.text);
+    ok(r.text.includes('Unknown harness "nope"'), r.text);
+  } finally {
+    await close();
+  }
 });

@@ -449,10 +449,16 @@ export function uninstallHarness(
       "No install record: removing every entry that calls the launcher, restoring nothing else.",
     );
   }
+  // Whether every file is back as it was before install (or gone, when
+  // install created it): only then are the backups no longer needed.
+  let restored = record !== undefined;
   for (const target of targetsFor(harness, options)) {
     const before = readText(target.path);
-    if (before === undefined) continue;
     const file = record?.files[target.path];
+    if (before === undefined) {
+      if (file?.existed) restored = false;
+      continue;
+    }
     let after: string | undefined;
     if (target.kind === "toml") {
       after = removeCodexToml(before, file?.toml, launcher);
@@ -481,6 +487,10 @@ export function uninstallHarness(
     if (file && !file.existed && after !== before && isEmpty(target, after)) {
       after = undefined;
     }
+    const pristine = file?.pristine ? readText(file.pristine) : before;
+    if (!file || after !== (file.existed ? pristine : undefined)) {
+      restored = false;
+    }
     const change = apply(target, before, options, harness, {
       path: target.path,
       role: target.role,
@@ -500,6 +510,8 @@ export function uninstallHarness(
     } catch {
       // No record to remove.
     }
+  }
+  if (!report.dryRun && restored) {
     // Every file is as it was before install: its backups go too, and
     // the folders they leave empty.
     const backups = join(dejaConfigDir(options.home, options.env), "backups");
@@ -509,6 +521,7 @@ export function uninstallHarness(
       // No backups.
     }
     removeIfEmpty(backups);
+    for (const change of report.changes) delete change.backup;
   }
   const others = listRecords(options).filter((h) => h !== harness);
   if (others.length === 0 && readText(launcher) !== undefined) {

@@ -15,7 +15,12 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DejaError } from "../core/errors.ts";
 import { formatAge } from "../core/time.ts";
-import { contextDigest, frameRecall, lastSessions } from "../recall/mod.ts";
+import {
+  contextDigest,
+  frameOverhead,
+  frameRecall,
+  lastSessions,
+} from "../recall/mod.ts";
 import { answerDeja, DEJA_MODES, type DejaArgs } from "./deja_tool.ts";
 import {
   answerLoop,
@@ -51,6 +56,9 @@ export const SERVER_INFO = { name: "deja", version: "0.1.0" } as const;
 
 /** Sessions listed as resources. */
 export const RESOURCE_SESSIONS = 20;
+
+/** Bytes a `resources/read` answer may take, trust frame included. */
+export const RESOURCE_BUDGET = 16384;
 
 /**
  * The `initialize` instructions: how to use the tools, the trust frame, and
@@ -229,7 +237,8 @@ export function createMcpServer(ctx: McpContext): McpServer {
         try {
           const digest = await contextDigest(db, ref, {
             now: ctx.now(),
-            budget: 16384,
+            // 16 KiB as the agent receives it, frame included.
+            budget: RESOURCE_BUDGET - frameOverhead("context"),
           });
           text = digest.markdown;
         } catch (err) {

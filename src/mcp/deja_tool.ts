@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { HARNESS_IDS, harnessId } from "../core/harness_ids.ts";
 import { formatAge } from "../core/time.ts";
 import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
@@ -77,6 +78,17 @@ export interface ToolAnswer {
   text: string;
   /** Whether the call failed. */
   isError?: boolean;
+}
+
+/** The harness `to` names, read as `--to` reads it (any case, aliases). */
+function knownAgent(name: string): string {
+  const id = harnessId(name);
+  if (!id) {
+    throw new TypeError(
+      `Unknown harness "${name}": use one of ${HARNESS_IDS.join(", ")}`,
+    );
+  }
+  return id;
 }
 
 function need(value: string | undefined, what: string, mode: string): string {
@@ -230,10 +242,11 @@ async function dispatch(args: DejaArgs, ctx: McpContext): Promise<ToolAnswer> {
         );
       }
       case "handoff": {
+        const to = args.to?.trim() ? knownAgent(args.to) : undefined;
         const packet = await handoffPacket(db, {
           ...(args.session ? { session: args.session } : {}),
           project,
-          ...(args.to ? { to: args.to } : {}),
+          ...(to ? { to } : {}),
           now,
         });
         return frame(

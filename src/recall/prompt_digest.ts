@@ -90,7 +90,15 @@ export function askOf(prompt: string): string {
 }
 
 /**
- * The words of an ask worth searching for, at most six, in order.
+ * The longest word or quoted span of an ask searched for: a longer one is a
+ * pasted blob, not a name, and matching it costs the search time in
+ * proportion to its length (a 100 KB one took the hook 12 s).
+ */
+const ASK_TERM_MAX = 256;
+
+/**
+ * The words of an ask worth searching for, at most six, in order; a word
+ * or quoted span over 256 characters is left out.
  *
  * @param ask The ask.
  * @returns Lowercased content words, quoted and backticked spans kept whole.
@@ -107,14 +115,17 @@ export function askTerms(ask: string): string[] {
     /`([^`]+)`|"([^"]+)"/g,
     (_m, a?: string, b?: string) => {
       const span = (a ?? b ?? "").trim();
-      if (span) out.push(span);
+      if (span && span.length <= ASK_TERM_MAX) out.push(span);
       return " ";
     },
   );
   for (const raw of rest.split(/\s+/)) {
     const word = raw.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
     const lower = word.toLowerCase();
-    if (lower.length < 3 || STOP.has(lower) || out.includes(lower)) continue;
+    if (
+      lower.length < 3 || lower.length > ASK_TERM_MAX || STOP.has(lower) ||
+      out.includes(lower)
+    ) continue;
     out.push(/[./_\-\\]|[a-z][A-Z]/.test(word) ? word : lower);
   }
   return out.slice(0, 6);

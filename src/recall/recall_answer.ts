@@ -17,7 +17,12 @@ import {
   type SearchHit,
 } from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
-import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
+import {
+  byteLength,
+  cutBytes,
+  frameOverhead,
+  neutralizeFrameTags,
+} from "./frame.ts";
 import {
   noteLine,
   notesMatching,
@@ -224,7 +229,9 @@ export async function recallAnswer(
   const notesQuoted: string[] = [];
   // The proposed-notes line goes last but its room is kept from the start.
   let used = proposedLine ? byteLength(proposedLine) + 1 : 0;
-  const add = (block: string): boolean => {
+  // Measured as the frame will print it: a defused tag is 2 bytes longer.
+  const add = (text: string): boolean => {
+    const block = neutralizeFrameTags(text);
     const size = byteLength(block) + 1;
     if (used + size > budget) return false;
     out.push(block);

@@ -19,7 +19,12 @@ import {
   isExcluded,
   recordAt,
 } from "./_db.ts";
-import { byteLength, cutBytes, frameOverhead } from "./frame.ts";
+import {
+  byteLength,
+  cutBytes,
+  frameOverhead,
+  neutralizeFrameTags,
+} from "./frame.ts";
 import { noteLine } from "./project_notes.ts";
 import { AGENT_NAMES } from "./agent_names.ts";
 
@@ -104,7 +109,9 @@ export async function sessionStartDigest(
     `deja: what earlier sessions in ${project || "this directory"} left behind`,
   ];
   let used = byteLength(lines[0] as string) + 1;
-  const add = (line: string): boolean => {
+  // Measured as the frame will print it: a defused tag is 2 bytes longer.
+  const add = (text: string): boolean => {
+    const line = neutralizeFrameTags(text);
     const size = byteLength(line) + 1;
     if (used + size > budget) return false;
     lines.push(line);
