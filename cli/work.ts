@@ -301,7 +301,8 @@ Options:
         `--to "${named}" names no agent: leave it out, or name one (claude-code, codex, gemini, ...)`,
       );
     }
-    // An agent deja does not know would be addressed in the packet as typed.
+    // An alias ("claude") is read as its harness; a name deja does not know
+    // is a usage error naming the ones it does (knownHarness).
     const to = named === undefined ? undefined : knownHarness(named);
     const project = projectOf(args, io);
     return withIndex(io, async (db) => {

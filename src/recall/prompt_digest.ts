@@ -20,7 +20,7 @@ import {
   termIdf,
 } from "../search/mod.ts";
 import { clip, collapse } from "./_db.ts";
-import { byteLength, frameOverhead } from "./frame.ts";
+import { byteLength, frameOverhead, neutralizeFrameTags } from "./frame.ts";
 
 /** Default budget of the prompt digest, frame included. */
 export const PROMPT_BUDGET = 1536;
@@ -377,11 +377,12 @@ export async function promptDigest(
   for (const { key, hit, snip } of picked.slice(0, limit)) {
     const s = hit.session;
     const updated = s.updated ? Date.parse(s.updated) : undefined;
-    const line = `- ${s.project || "-"} · ${s.harness} ${
-      shortSessionId(s.id)
-    } · ${
-      updated ? formatAge(updated, options.now) : "undated"
-    }: ${snip.role}: "${clip(collapse(snip.text), 260)}"`;
+    // Measured as the frame will print it: a defused tag is 2 bytes longer.
+    const line = neutralizeFrameTags(
+      `- ${s.project || "-"} · ${s.harness} ${shortSessionId(s.id)} · ${
+        updated ? formatAge(updated, options.now) : "undated"
+      }: ${snip.role}: "${clip(collapse(snip.text), 260)}"`,
+    );
     const size = byteLength(line) + 1;
     if (used + size > budget) break;
     lines.push(line);
