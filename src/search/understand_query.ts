@@ -253,7 +253,7 @@ function termsOf(
   for (const [at, piece] of list.entries()) {
     if (at === joinedAt) continue;
     if (piece.quoted) {
-      const lower = piece.text.toLowerCase();
+      const lower = firstWords(piece.text.toLowerCase(), MAX_TERM_WORDS);
       if (!hasWord(lower)) continue;
       const kind: TermKind = /\s/.test(lower) ? "phrase" : "code";
       into.push({ text: lower, kind, stem: lower, weight, alternatives: [] });
@@ -282,7 +282,7 @@ function termsOf(
       });
       continue;
     }
-    const words = splitWords(lower);
+    const words = splitWords(lower).slice(0, MAX_TERM_WORDS);
     if (words.length > 1) {
       // eu-west-1, max.poll.records, user_profile: one compound term.
       into.push({
@@ -327,6 +327,22 @@ function termsOf(
       alternatives: [...irregularForms(word), ...derivedForms(word)],
     });
   }
+}
+
+/**
+ * Most words one phrase or compound term holds: a pasted blob read as one
+ * (`a🎉a🎉…`, thousands of words) made FTS5 walk a doclist per word, 0.7 s
+ * for a query nobody can mean; a phrase's first words find what it does.
+ */
+const MAX_TERM_WORDS = 32;
+
+/** `text` up to the end of its `n`-th word (all of it when it has fewer). */
+function firstWords(text: string, n: number): string {
+  let count = 0;
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (++count === n) return text.slice(0, m.index + m[0].length);
+  }
+  return text;
 }
 
 function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {

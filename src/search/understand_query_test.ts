@@ -125,6 +125,16 @@ Deno.test("understandQuery() takes words in single quotes as a phrase, never an 
   ]);
 });
 
+Deno.test("understandQuery() keeps a phrase's or a compound's first 32 words", () => {
+  const blob = "a🎉".repeat(2700);
+  const [compound] = understandQuery(blob, { now: NOW }).terms;
+  equal(compound?.text, Array(32).fill("a").join(" "));
+  const words = Array.from({ length: 50 }, (_, i) => `w${i}`);
+  const [phrase] = understandQuery(`"${words.join(", ")}"`, { now: NOW })
+    .terms;
+  equal(phrase?.text, words.slice(0, 32).join(", "));
+});
+
 Deno.test("understandQuery() gives an irregular verb its other forms", async (t) => {
   const cases: Array<[string, string[]]> = [
     ["when did she go to the conference?", ["go|went|gone", "conference"]],
