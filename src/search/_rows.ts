@@ -181,13 +181,6 @@ export async function recordOf(row: RecordRow): Promise<StoredRecord> {
 }
 
 /**
- * Reads one record by rowid.
- *
- * @param db The index.
- * @param rowid The record's rowid.
- * @returns The record, or undefined.
- */
-/**
  * Several records in one query (a search's snippets and signals).
  *
  * @param db The index.
@@ -207,6 +200,13 @@ export async function readRecordTexts(
   return out;
 }
 
+/**
+ * Reads one record by rowid.
+ *
+ * @param db The index.
+ * @param rowid The record's rowid.
+ * @returns The record, or undefined.
+ */
 export function readRecordText(
   db: Database,
   rowid: number,

@@ -1246,6 +1246,31 @@ Deno.test("search() with regex keeps its page and snippet limits across batches"
   });
 });
 
+Deno.test("search() with regex reads a long session past its first page of records", async () => {
+  const turns = Array.from(
+    { length: 600 },
+    (_, j): Turn => ["assistant", `step ${j} went fine`],
+  );
+  turns[550] = ["assistant", "step 550 hit the quokka barrier"];
+  turns[580] = ["user", "and the quokka barrier again"];
+  await withFixtures([{ id: "long", age: 1, turns }], async (db) => {
+    const r = await search(db, "quokka barrier", { now: NOW, regex: true });
+    deepEqual(ids(r), ["long"]);
+    deepEqual(r.results[0]!.snippets.map((s) => s.text), [
+      "step 550 hit the quokka barrier",
+      "and the quokka barrier again",
+    ]);
+    const said = await search(db, "quokka barrier", {
+      now: NOW,
+      regex: true,
+      roles: ["user"],
+    });
+    deepEqual(said.results[0]!.snippets.map((s) => s.text), [
+      "and the quokka barrier again",
+    ]);
+  });
+});
+
 Deno.test("a long query's reading lists 20 over-budget terms and counts the rest", async () => {
   const home = await Deno.makeTempDir();
   const db = openIndex(`${home}/index.db`);
