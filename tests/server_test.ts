@@ -1169,6 +1169,25 @@ Deno.test("GET /api/session/:harness/:id resolves locators to resolved, stale or
         "QRY-E002",
       );
     });
+    await t.step(
+      "the harness is read in any case; an unknown one is a 400 naming the ids",
+      async () => {
+        const upper = await call(
+          app,
+          "GET",
+          `/api/session/${group.source.toUpperCase()}/${
+            encodeURIComponent(group.session_id)
+          }`,
+        );
+        equal(upper.status, 200);
+        const r = await call(app, "GET", "/api/session/nope/x");
+        isProblem(r.body, 400, "SRV-E006");
+        match(
+          String(r.body.detail),
+          /Unknown harness "nope": use one of claude-code, codex,/,
+        );
+      },
+    );
   } finally {
     app.close();
   }
