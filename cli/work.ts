@@ -80,6 +80,9 @@ edit record replaced the same text that commit removed (spans of 24+
 characters, whitespace collapsed). Without a match it says which silence it
 is: not committed, no git, past the end of the file, or no recorded edit.
 
+A directory (a path ending in /, . or ..) or a one-character file name is a
+usage error: blame finds a file by its name, and those would match any path.
+
 Options:
   --json   Machine-readable output`,
   permissions: { read: true, env: true, run: true },

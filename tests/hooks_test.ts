@@ -548,3 +548,24 @@ Deno.test("a hook whose stdin never closes gives up after its read deadline", as
     "an empty payload still gets the cwd's digest",
   );
 });
+
+Deno.test("hook-context started in / names no project and stays silent", async () => {
+  const w = await buildWorld([{
+    id: "9d0e1f2a-3b4c-4d5e-8f60-718293a4b5c6",
+    cwd: "/",
+    start: "2026-11-21T09:00:00Z",
+    steps: [
+      { user: "tidy the root crontab" },
+      { assistant: "The root crontab now runs the backup at 02:00." },
+    ],
+  }]);
+  const payload = JSON.stringify({
+    session_id: "c0ffee00-1111-4222-8333-444455556666",
+    cwd: "/",
+    hook_event_name: "SessionStart",
+    source: "startup",
+  });
+  const r = await hook(["hook-context"], payload, w.env);
+  equal(r.code, 0);
+  equal(r.out, "");
+});

@@ -839,3 +839,29 @@ Deno.test("deja mode handoff reads `to` as --to does: an alias or any case names
     await close();
   }
 });
+
+Deno.test("deja mode handoff in a server started in / asks for a session or project instead of picking any project's latest", async () => {
+  const w = await buildWorld();
+  const { client, close } = await inMemoryClient({
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    const r = await call(client, "deja", { mode: "handoff" });
+    equal(r.isError, true, r.text);
+    ok(r.text.includes("Name a session or a project"), r.text);
+    const named = await call(client, "deja", {
+      mode: "handoff",
+      project: "api",
+    });
+    equal(named.isError, false, named.text);
+  } finally {
+    await close();
+  }
+});

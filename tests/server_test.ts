@@ -919,6 +919,24 @@ Deno.test("GET /api/sessions/message-search pins cursors to the index revision",
     const key = (r: typeof first) =>
       (r.body.sessions as Array<{ session_key: string }>)[0]?.session_key;
     notEqual(key(second), key(first));
+    // The cursor is a position, not a page number: another limit continues
+    // from the same place.
+    const keys = (r: typeof first) =>
+      (r.body.sessions as Array<{ session_key: string }>).map((g) =>
+        g.session_key
+      );
+    const three = await call(
+      app,
+      "GET",
+      "/api/sessions/message-search?q=the&limit=3",
+    );
+    const wider = await call(
+      app,
+      "GET",
+      `/api/sessions/message-search?q=the&limit=2&cursor=${cursor}`,
+    );
+    equal(wider.status, 200, JSON.stringify(wider.body));
+    deepEqual(keys(wider), keys(three).slice(1, 3));
     const other = await call(
       app,
       "GET",
@@ -1169,6 +1187,25 @@ Deno.test("GET /api/session/:harness/:id resolves locators to resolved, stale or
         "QRY-E002",
       );
     });
+    await t.step(
+      "the harness is read in any case; an unknown one is a 400 naming the ids",
+      async () => {
+        const upper = await call(
+          app,
+          "GET",
+          `/api/session/${group.source.toUpperCase()}/${
+            encodeURIComponent(group.session_id)
+          }`,
+        );
+        equal(upper.status, 200);
+        const r = await call(app, "GET", "/api/session/nope/x");
+        isProblem(r.body, 400, "SRV-E006");
+        match(
+          String(r.body.detail),
+          /Unknown harness "nope": use one of claude-code, codex,/,
+        );
+      },
+    );
   } finally {
     app.close();
   }

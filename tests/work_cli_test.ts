@@ -47,6 +47,19 @@ Deno.test("deja blame FILE:0 is a usage error (lines start at 1), not 'past the 
   ok(huge.err.includes("Line 99999999999999999999 of"), huge.err);
 });
 
+Deno.test("deja blame of a directory or a one-character name is a usage error, not a search for the bare name", async (t) => {
+  for (const target of ["a/", "/a/a/", "src/.", "a", "src/a:3"]) {
+    await t.step(target, async () => {
+      const r = await deja(["blame", target]);
+      equal(r.code, 64, r.out);
+      ok(
+        r.err.includes("names a directory") || r.err.includes("too short"),
+        r.err,
+      );
+    });
+  }
+});
+
 Deno.test("deja files lists a topic's files", async () => {
   const r = await deja(["files", "terraform", "plan"]);
   ok(r.out.includes("s3.tf"), r.out);

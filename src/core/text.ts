@@ -409,7 +409,8 @@ export function titleFrom(text: string): string {
 }
 
 /**
- * The project name for a working directory: its basename.
+ * The project name for a working directory: its basename. A root (`/`, a
+ * bare drive `C:\\`) names no project.
  *
  * @param cwd An absolute path (POSIX or Windows).
  * @returns The basename, or "" for none.
@@ -419,11 +420,13 @@ export function titleFrom(text: string): string {
  * import { equal } from "node:assert/strict";
  * equal(projectFromCwd("/home/a/src/api/"), "api");
  * equal(projectFromCwd("C:\\Users\\a\\web"), "web");
+ * equal(projectFromCwd("C:\\"), "");
  * ```
  */
 export function projectFromCwd(cwd: string | undefined): string {
   if (!cwd) return "";
   const parts = cwd.split(/[\\/]+/).filter((p) => p.length > 0);
+  if (parts.length === 1 && /^[A-Za-z]:$/.test(parts[0] as string)) return "";
   return parts.at(-1) ?? "";
 }
 

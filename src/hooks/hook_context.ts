@@ -48,6 +48,8 @@ export async function hookContext(
   }
   try {
     const { project } = projectOf(payload, ctx);
+    // A session started in "/" has no project to recall.
+    if (!project) return {};
     const notes = await loadNotes(ctx.memoryPath, {
       project,
       states: ["accepted"],

@@ -243,6 +243,13 @@ async function dispatch(args: DejaArgs, ctx: McpContext): Promise<ToolAnswer> {
       }
       case "handoff": {
         const to = args.to?.trim() ? knownAgent(args.to) : undefined;
+        // A server started in "/" (Claude Desktop) knows no project: the
+        // latest session of any project is not the one to continue.
+        if (!args.session && !project) {
+          throw new TypeError(
+            `Name a session or a project for handoff: the server's directory "${ctx.cwd}" names no project`,
+          );
+        }
         const packet = await handoffPacket(db, {
           ...(args.session ? { session: args.session } : {}),
           project,

@@ -37,15 +37,30 @@ export interface BlameTarget {
  * Splits `path[:line[:column]]`; the column compilers and stack traces
  * print after the line is dropped. Lines are numbered from 1, so `:0` and a
  * number too large to hold exactly are refused rather than answered as
- * "past the end".
+ * "past the end". Blame finds a file by its name, so a directory (a path
+ * ending in a separator, `.` or `..`) and a one-character name, which would
+ * match any path component or word, are refused.
  *
  * @param raw The path as the person or agent typed it.
  * @returns The file and the line, if one was given.
- * @throws {UsageError} When the line is 0 or too large.
+ * @throws {UsageError} When the path names a directory or too short a name,
+ * or the line is 0 or too large.
  */
 export function parseBlameTarget(raw: string): BlameTarget {
   const m = raw.match(/^(.*?):(\d+)(?::\d+)?$/);
-  if (!m) return { file: raw };
+  const file = m ? m[1] as string : raw;
+  const name = file.split(/[\\/]/).at(-1) ?? "";
+  if (name === "" || name === "." || name === "..") {
+    throw new UsageError(
+      `"${file}" names a directory: blame takes a file in it`,
+    );
+  }
+  if (name.length < 2) {
+    throw new UsageError(
+      `File name "${name}" is too short to find: name a file of 2 or more characters`,
+    );
+  }
+  if (!m) return { file };
   const line = Number(m[2]);
   if (line < 1 || !Number.isSafeInteger(line)) {
     throw new UsageError(

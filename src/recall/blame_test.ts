@@ -119,6 +119,13 @@ Deno.test("parseBlameTarget() splits path:line and refuses a line that cannot ex
   throws(() => parseBlameTarget("src/a.ts:9007199254740992"), UsageError);
 });
 
+Deno.test("parseBlameTarget() refuses a directory and a name too short to find", () => {
+  for (const raw of ["a/", "/a/a/", "src\\", ".", "src/..", "a", "/x/y/b:4"]) {
+    throws(() => parseBlameTarget(raw), UsageError, raw);
+  }
+  deepEqual(parseBlameTarget("src/ab"), { file: "src/ab" });
+});
+
 Deno.test("parseBlameTarget() takes path:line:column as compilers and stack traces print it", () => {
   deepEqual(parseBlameTarget("src/a.ts:12:5"), { file: "src/a.ts", line: 12 });
   throws(() => parseBlameTarget("src/a.ts:0:5"), UsageError);

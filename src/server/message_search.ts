@@ -426,7 +426,6 @@ export async function messageSearch(
     since: req.sinceMs ?? null,
     window: parsed.window ?? null,
     includeSuperseded,
-    limit,
   })).slice(0, 16);
   const rev = indexRevision(ctx.db);
   let after: CursorBody["after"] = null;

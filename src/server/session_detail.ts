@@ -9,6 +9,7 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
+import { HARNESS_IDS, harnessId } from "../core/harness_ids.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { readSessionRecords, type StoredRecord } from "../search/mod.ts";
 import { fromBase64Url } from "./_b64url.ts";
@@ -191,11 +192,12 @@ function resolveLocator(
  * Reads one session page, optionally centered on a located record.
  *
  * @param db The index.
- * @param harness Harness id.
+ * @param harness Harness id, in any case, or an alias the CLI takes (`claude`).
  * @param id Exact session id.
  * @param options Locator and paging.
  * @returns The page with the locate outcome.
- * @throws {DejaError} QRY-E002 when no such session is indexed; SRV-E006 for bad parameters.
+ * @throws {DejaError} QRY-E002 when no such session is indexed; SRV-E006 for an
+ * unknown harness or bad parameters.
  */
 export async function sessionDetail(
   db: Database,
@@ -217,11 +219,18 @@ export async function sessionDetail(
   const locator = options.locate === undefined
     ? undefined
     : parseLocator(options.locate);
-  const row = findSessions(db, harness, id)[0];
+  const known = harnessId(harness);
+  if (!known) {
+    throw new DejaError(
+      "SRV-E006",
+      `Unknown harness "${harness}": use one of ${HARNESS_IDS.join(", ")}`,
+    );
+  }
+  const row = findSessions(db, known, id)[0];
   if (!row) {
     throw new DejaError(
       "QRY-E002",
-      `No session "${harness}:${id}" is indexed (this route takes the whole id, as search results give it)`,
+      `No session "${known}:${id}" is indexed (this route takes the whole id, as search results give it)`,
     );
   }
   const records = await readSessionRecords(db, row.rowid);
