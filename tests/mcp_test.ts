@@ -556,6 +556,22 @@ async function inMemoryClient(
   };
 }
 
+/** A read-only agent's client on a built world, its server started in "/". */
+function readingAgent(
+  w: { indexPath: string; memoryPath: string; env: Record<string, string> },
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  return inMemoryClient({
+    indexPath: w.indexPath,
+    memoryPath: w.memoryPath,
+    env: w.env,
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+}
+
 Deno.test("deja_recommendations never applies a destructive recommendation over MCP, and says where a person does", async () => {
   const dir = await Deno.makeTempDir();
   const db = `${dir}/memory.db`;
@@ -783,16 +799,7 @@ Deno.test("resources/read of a long session is at most 16 KiB with its frame", a
           : { user: `next step ${i}: ${"check the orders table"}` },
     ),
   }]);
-  const { client, close } = await inMemoryClient({
-    indexPath: w.indexPath,
-    memoryPath: w.memoryPath,
-    env: w.env,
-    cwd: "/",
-    now: Date.now,
-    scopes: ["read"],
-    actor: "agent:mcp",
-    log: () => {},
-  });
+  const { client, close } = await readingAgent(w);
   try {
     const read = await client.readResource({
       uri: `deja://session/claude-code:${id}`,
@@ -807,16 +814,7 @@ Deno.test("resources/read of a long session is at most 16 KiB with its frame", a
 
 Deno.test("deja mode handoff reads `to` as --to does: an alias or any case names the harness, an unknown name is an error", async () => {
   const w = await buildWorld();
-  const { client, close } = await inMemoryClient({
-    indexPath: w.indexPath,
-    memoryPath: w.memoryPath,
-    env: w.env,
-    cwd: "/",
-    now: Date.now,
-    scopes: ["read"],
-    actor: "agent:mcp",
-    log: () => {},
-  });
+  const { client, close } = await readingAgent(w);
   try {
     for (const to of ["claude", "Claude-Code"]) {
       const r = await call(client, "deja", {
@@ -842,16 +840,7 @@ Deno.test("deja mode handoff reads `to` as --to does: an alias or any case names
 
 Deno.test("deja mode handoff in a server started in / asks for a session or project instead of picking any project's latest", async () => {
   const w = await buildWorld();
-  const { client, close } = await inMemoryClient({
-    indexPath: w.indexPath,
-    memoryPath: w.memoryPath,
-    env: w.env,
-    cwd: "/",
-    now: Date.now,
-    scopes: ["read"],
-    actor: "agent:mcp",
-    log: () => {},
-  });
+  const { client, close } = await readingAgent(w);
   try {
     const r = await call(client, "deja", { mode: "handoff" });
     equal(r.isError, true, r.text);
