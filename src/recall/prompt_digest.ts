@@ -314,7 +314,9 @@ export async function promptDigest(
   const speaks = (hit: SearchHit, snip: Snippet): boolean => {
     if (things.some((t) => holdsThing(snip.text, t))) return true;
     const held = heldTerms(snip.text, terms);
-    const own = !project || hit.session.project.toLowerCase() === project;
+    // No project known (a hook started in "/"): every line is another
+    // project's, so a vague ask stays silent there too.
+    const own = !!project && hit.session.project.toLowerCase() === project;
     if (own) return held.length >= 2;
     return held.length > 0 && distinctive(held);
   };

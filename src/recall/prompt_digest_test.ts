@@ -1,4 +1,4 @@
-import { ok } from "node:assert/strict";
+import { equal, ok } from "node:assert/strict";
 import { byteLength, neutralizeFrameTags } from "./frame.ts";
 import { START, type Step, withSessions } from "./_test_kit.ts";
 import { promptDigest } from "./prompt_digest.ts";
@@ -24,5 +24,30 @@ Deno.test("promptDigest() measures a line as the frame prints it, defused tags a
     const tight = await promptDigest(db, ask, { ...options, budget });
     const printed = neutralizeFrameTags(tight.text);
     ok(byteLength(printed) <= budget, `${byteLength(printed)} > ${budget}`);
+  });
+});
+
+Deno.test("promptDigest() with no project known quotes no line on common words alone", async () => {
+  // Twenty-one sessions say "deploy" and "server": no word of the ask is
+  // rare, so only the asker's own project could speak on them.
+  const sessions: Record<string, Step[]> = {};
+  for (let i = 0; i < 21; i++) {
+    sessions[`s${i}`] = [
+      { role: "user", text: `the deploy server number ${i} is slow today` },
+      { role: "assistant", text: "Restarted the deploy server." },
+    ];
+  }
+  await withSessions(sessions, async (db) => {
+    const ask = "why is the deploy server slow?";
+    const now = START + 86_400_000;
+    const own = await promptDigest(db, ask, { project: "shop-web", now });
+    ok(own.text !== "", "the asker's project speaks on two words");
+    for (const project of ["", undefined]) {
+      const unknown = await promptDigest(db, ask, {
+        ...(project === undefined ? {} : { project }),
+        now,
+      });
+      equal(unknown.text, "", `project ${JSON.stringify(project)}`);
+    }
   });
 });
