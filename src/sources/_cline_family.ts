@@ -32,7 +32,7 @@ import { baseName, dirOf, isRegularFile, isRegularFileSync } from "./_paths.ts";
 import { pathList, presentVscodeUserDirs, vscodeUserDirs } from "./_roots.ts";
 import { col, readStore, rows, textColumn } from "./_sqlite_store.ts";
 import { type ToolEventAt, ToolRecorder } from "./_tool_records.ts";
-import { editBody, filesOfApplyPatch } from "./_work_records.ts";
+import { editBody } from "./_work_records.ts";
 
 /** What distinguishes one member of the family. */
 export interface ClineFamily {
@@ -1584,12 +1584,7 @@ class ConversationReader {
     at: ToolEventAt,
   ): void {
     this.#tools.call(id, name, {}, at);
-    for (const file of filesOfApplyPatch(patch)) {
-      this.#tools.file(file.path, name, at);
-      if (file.removed.trim()) {
-        this.#tools.edit(file.path, file.removed, name, at);
-      }
-    }
+    this.#tools.patch(patch, name, at);
   }
 
   #toolCall(

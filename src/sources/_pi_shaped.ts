@@ -19,7 +19,6 @@ import {
   type ToolEventAt,
   ToolRecorder,
 } from "./_tool_records.ts";
-import { filesOfApplyPatch } from "./_work_records.ts";
 import { MarkRuns, offChain, type TreeNode } from "./_tree_chain.ts";
 
 const DIALECT: ToolDialect = {
@@ -158,13 +157,7 @@ class PiReader {
   /** OpenClaw's `apply_patch`: each file of its `input` patch, and the lines it removes. */
   #patch(args: unknown, at: ToolEventAt): void {
     const patch = isObject(args) ? str(args.input) : undefined;
-    if (!patch) return;
-    for (const file of filesOfApplyPatch(patch)) {
-      this.#tools.file(file.path, "apply_patch", at);
-      if (file.removed) {
-        this.#tools.edit(file.path, file.removed, "apply_patch", at);
-      }
-    }
+    if (patch) this.#tools.patch(patch, "apply_patch", at);
   }
 
   /** A run the person started themselves, with its exit code and output. */

@@ -8,7 +8,7 @@
 import type { Locator, RecordFlags, SessionRecord } from "../core/types.ts";
 import type { SessionBuilder } from "./_builder.ts";
 import { isObject, type Json, str } from "./_json.ts";
-import { editBody } from "./_work_records.ts";
+import { editBody, filesOfApplyPatch } from "./_work_records.ts";
 
 const EXIT_FOOTERS = [
   /^Exit Code: (-?\d+)\s*$/gm,
@@ -239,6 +239,21 @@ export class ToolRecorder {
       tool,
       ...withFlags(at, body.truncated ? { truncated: true } : undefined),
     });
+  }
+
+  /**
+   * Records each file an apply_patch-style patch touches, and the lines it
+   * removes from each as an edit.
+   *
+   * @param patch The patch (`*** Begin Patch` … `*** End Patch`).
+   * @param tool The tool name.
+   * @param at Locator, time and flags.
+   */
+  patch(patch: string, tool: string, at: ToolEventAt): void {
+    for (const file of filesOfApplyPatch(patch)) {
+      this.file(file.path, tool, at);
+      if (file.removed.trim()) this.edit(file.path, file.removed, tool, at);
+    }
   }
 
   /**

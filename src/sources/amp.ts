@@ -31,7 +31,6 @@ import { segments } from "./_paths.ts";
 import { pathOfFileUri } from "../core/paths.ts";
 import { presentVscodeUserDirs } from "./_roots.ts";
 import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
-import { filesOfApplyPatch } from "./_work_records.ts";
 
 const HARNESS_ID = "amp";
 
@@ -258,10 +257,7 @@ export async function parseAmpThread(
           if (!name) continue;
           tools.call(str(block.id), name, block.input, at);
           if (name === "apply_patch") {
-            for (const file of filesOfApplyPatch(patchOf(block.input) ?? "")) {
-              tools.file(file.path, name, at);
-              if (file.removed) tools.edit(file.path, file.removed, name, at);
-            }
+            tools.patch(patchOf(block.input) ?? "", name, at);
           }
         }
       }
