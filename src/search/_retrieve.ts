@@ -420,13 +420,15 @@ export class Retriever {
   /**
    * Spellings of a word the index holds under another stem: inflections
    * Porter keeps apart (deploy/deployment), developer abbreviations, the
-   * parts of a compound. Only forms that occur are returned.
+   * parts of a compound no record holds as one word (`unseen`). Only forms
+   * that occur are returned.
    */
-  variants(term: QueryTerm): string[] {
+  variants(term: QueryTerm, unseen = false): string[] {
     const forms = new Set<string>();
     if (term.kind === "word") {
       for (const f of inflections(term.text)) forms.add(f);
       for (const f of SYNONYMS.get(term.text) ?? []) forms.add(f);
+      if (unseen) { for (const f of compoundParts(term.text)) forms.add(f); }
     }
     const seen = new Set([term.stem, porterStem(term.text)]);
     const out: string[] = [];
@@ -547,6 +549,26 @@ export function sessionFilterSql(
     params.push(...starts.params);
   }
   return { where: clauses.join(" AND "), params };
+}
+
+/** Two-letter words that may end a compound ("login" is "log in"). */
+const SHORT_PARTS = new Set(["in", "on", "up"]);
+
+/**
+ * A compound read as the two words it joins, as a phrase: "scrollback" as
+ * "scroll back", "codebase" as "code base". Each split leaves at least
+ * three letters a side (or a short particle at the end); which of them the
+ * index holds decides what is kept.
+ */
+function compoundParts(word: string): string[] {
+  if (word.length < 6 || !/^[a-z]+$/.test(word)) return [];
+  const out: string[] = [];
+  for (let i = 3; i <= word.length - 2; i++) {
+    const tail = word.slice(i);
+    if (tail.length < 3 && !SHORT_PARTS.has(tail)) continue;
+    out.push(`${word.slice(0, i)} ${tail}`);
+  }
+  return out;
 }
 
 /** Inflections Porter leaves under another stem, and the base forms. */

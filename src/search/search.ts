@@ -1049,7 +1049,7 @@ function climb(
   const added: string[] = [];
   for (const i of blocking) {
     const t = terms[i]!;
-    const variants = r.variants(t);
+    const variants = r.variants(t, postings[i]!.length === 0);
     if (variants.length === 0) continue;
     postings[i] = r.postings(termExpression(t, variants));
     forms[i] = termForm(

@@ -767,6 +767,34 @@ Deno.test("search() finds the one word a verb and its particle are written as", 
   });
 });
 
+Deno.test("search() reads a compound nothing said as the two words it joins", async () => {
+  await withFixtures([
+    {
+      id: "scrolling-back",
+      age: 4,
+      turns: [
+        ["user", "scrolling back in xterm.js still does not work in the page"],
+        [
+          "assistant",
+          "The page captures the wheel events before the terminal.",
+        ],
+      ],
+    },
+    {
+      id: "xterm-theme",
+      age: 2,
+      turns: [["user", "give xterm.js a dark theme in the page"]],
+    },
+  ], async (db) => {
+    const r = await search(db, "xterm scrollback", { now: NOW });
+    deepEqual(ids(r), ["scrolling-back"]);
+    equal(r.results[0]?.tier, "stemmed");
+    // A word the index holds is never split: "theme" stays one word.
+    const held = await search(db, "xterm theme", { now: NOW });
+    deepEqual(ids(held), ["xterm-theme"]);
+  });
+});
+
 Deno.test("search() answers from work records a typo of words nothing said holds", async () => {
   await withFixtures([
     {
