@@ -152,6 +152,9 @@ function aroundDay(
   return [day - ZONE_SLACK, day + DAY + ZONE_SLACK];
 }
 
+/** Places of a week in its month, from the first. */
+const ORDINAL = ["first", "second", "third", "fourth"];
+
 /** Words that make a named time the end of the span asked about. */
 const UP_TO = new Set(["as of", "by", "until", "till"]);
 
@@ -161,6 +164,41 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
+  {
+    // A week or weekend of a month by its place: "the first weekend of
+    // October 2023", "the last week of May".
+    re: new RegExp(
+      `\\b(?:the\\s+)?(first|second|third|fourth|last)\\s+(week|weekend)\\s+of\\s+(${MONTH_WORDS})\\.?(?:,?\\s+(\\d{4}))?\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const month = MONTH_ALIASES[(m[3] ?? "").toLowerCase()];
+      if (month === undefined) return undefined;
+      const year = m[4] ? Number(m[4]) : recentYear(month, 1, now);
+      const place = (m[1] ?? "").toLowerCase();
+      const end = monthStart(year, month + 1);
+      let from: number;
+      let days: number;
+      if ((m[2] ?? "").toLowerCase() === "weekend") {
+        // Weekends start on the month's Saturdays.
+        const first = monthStart(year, month);
+        const saturday = first +
+          ((6 - new Date(first).getUTCDay() + 7) % 7) * DAY;
+        const lastSaturday = saturday +
+          Math.floor((end - DAY - saturday) / (7 * DAY)) * 7 * DAY;
+        from = place === "last"
+          ? lastSaturday
+          : saturday + ORDINAL.indexOf(place) * 7 * DAY;
+        days = 2;
+      } else {
+        from = place === "last"
+          ? end - 7 * DAY
+          : monthStart(year, month) + ORDINAL.indexOf(place) * 7 * DAY;
+        days = 7;
+      }
+      return [from - ZONE_SLACK, from + days * DAY + ZONE_SLACK];
+    },
+  },
   {
     re: /\b(since|after|before|on|from)?\s*(\d{4})-(\d{2})-(\d{2})\b/i,
     window(m, now) {

@@ -1508,11 +1508,22 @@ function recentWindow(
       return { ...window, from: latest - RECENT_MS, to: latest + DAY_MS };
     }
   }
+  if (!NAMED_DATE.test(window.phrase)) return window;
+  // A named day or week nothing falls in: what happened then is told in the
+  // days after it ("yesterday", "last Friday"), so the window reaches
+  // forward to the first sessions up to a week later.
+  if (
+    window.to - window.from <= NARROW_WINDOW_MS &&
+    !/\b(?:before|by|until|till|as of)\b/i.test(window.phrase)
+  ) {
+    for (let days = 1; days <= 7; days++) {
+      const later = { ...window, to: window.to + days * DAY_MS };
+      if (holds(later)) return later;
+    }
+  }
   // Only a month or a day named without its year moves to an earlier year:
   // "last week" and "yesterday" mean the dates they say.
-  if (/\d{4}/.test(window.phrase) || !NAMED_DATE.test(window.phrase)) {
-    return window;
-  }
+  if (/\d{4}/.test(window.phrase)) return window;
   for (let back = 1; back <= 5; back++) {
     const shift = (t: number) => {
       const d = new Date(t);

@@ -527,6 +527,20 @@ Deno.test("search() reads a named day or a month without its year against the se
       });
       equal(ids(r)[0], "dinner-party");
     });
+    await t.step(
+      "a day nothing falls on reaches forward to the days it was told in",
+      async () => {
+        // Nothing on May 1 (or within the zones' slack of it): the
+        // session two days on is the first that can tell of it.
+        const r = await search(db, "who made dinner on May 1, 2025?", {
+          now: NOW,
+          explain: true,
+        });
+        equal(ids(r)[0], "may-third");
+        equal(r.results[0]?.explain?.inWindow, true);
+        equal(r.reading?.time?.to.slice(0, 10), "2025-05-03");
+      },
+    );
   });
 });
 

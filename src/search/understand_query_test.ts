@@ -267,6 +267,28 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
     equal(q.time?.from, day("2023-07-27") - 14 * H);
     equal(q.time?.to, day("2023-08-04") + 14 * H);
   });
+  await t.step("a week or weekend of a month by its place", () => {
+    const cases: Array<[string, string, string]> = [
+      // October 2023 begins on a Sunday: its first weekend is the 7th.
+      [
+        "what did Dave do the first weekend of October 2023",
+        "2023-10-07",
+        "2023-10-09",
+      ],
+      ["the last weekend of September 2023", "2023-09-30", "2023-10-02"],
+      [
+        "which deploys ran the second week of March 2026",
+        "2026-03-08",
+        "2026-03-15",
+      ],
+      ["the last week of May 2025 outage", "2025-05-25", "2025-06-01"],
+    ];
+    for (const [query, from, to] of cases) {
+      const q = understandQuery(query, { now: NOW });
+      equal(q.time?.from, day(from) - 14 * H, query);
+      equal(q.time?.to, day(to) + 14 * H, query);
+    }
+  });
   await t.step("a season of a year", () => {
     const q = understandQuery("which state did she visit in summer 2021", {
       now: NOW,
