@@ -6,7 +6,7 @@
  */
 import { basename, isAbsolute, resolve } from "node:path";
 import { messageOf, UsageError } from "../src/core/errors.ts";
-import { readLines } from "../src/core/lines.ts";
+import { MAX_LINE_BYTES, readLines } from "../src/core/lines.ts";
 import { importToolLog, type ImportToolLogOptions } from "../src/memory/mod.ts";
 import {
   boolFlag,
@@ -30,6 +30,30 @@ async function* texts(path: string): AsyncGenerator<string> {
     });
   }
 }
+
+/** The lines of standard input; a line past the size cap is left out. */
+async function* stdinTexts(
+  stream: ReadableStream<Uint8Array>,
+): AsyncGenerator<string> {
+  let rest = "";
+  let skipping = false;
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!skipping) yield line;
+      skipping = false;
+    }
+    if (rest.length > MAX_LINE_BYTES) {
+      rest = "";
+      skipping = true;
+    }
+  }
+  if (rest && !skipping) yield rest;
+}
+
+/** The path that names standard input. */
+const STDIN = "-";
 
 /** Refuses a path that is no readable file, as config-import does. */
 function readableFile(path: string): void {
@@ -55,7 +79,8 @@ tool_call_id; Responses-style function_call / function_call_output items;
 {"messages": [...]} lines; flat {tool, input, result, is_error} records.
 A result counts as a failure when it has an "error" field, is_error, a
 failed status, a non-zero exit code, or starts like an error. Importing the
-same file again stores nothing new. .zst files are read directly.
+same file again stores nothing new. .zst files are read directly; "-"
+reads standard input (thread "stdin" unless --thread names one).
 
 Options:
   --db FILE          Memory file (default $DEJA_DB or ~/.local/share/deja/memory.db)
@@ -93,26 +118,35 @@ Example:
     // Every file is checked before the memory file is opened: a typo neither
     // creates a memory file nor stops the import halfway through the list.
     const paths = args.positionals.map((file) =>
-      isAbsolute(file) ? file : resolve(io.cwd, file)
+      file === STDIN || isAbsolute(file) ? file : resolve(io.cwd, file)
     );
-    for (const path of paths) readableFile(path);
+    if (paths.filter((p) => p === STDIN).length > 1) {
+      throw new UsageError(`Name standard input ("-") once`);
+    }
+    for (const path of paths) if (path !== STDIN) readableFile(path);
     const store = openStore(args, io);
     const reports = [];
     try {
       for (const path of paths) {
         const options: ImportToolLogOptions = {
           thread: stringFlag(args, "thread") ??
-            basename(path).replace(/\.(jsonl|json|ndjson|log)(\.zst)?$/, ""),
+            (path === STDIN ? "stdin" : basename(path).replace(
+              /\.(jsonl|json|ndjson|log)(\.zst)?$/,
+              "",
+            )),
         };
         const ns = stringFlag(args, "namespace");
         if (ns) options.namespace = ns;
         const actor = stringFlag(args, "actor");
         if (actor) options.actor = actor;
-        const report = await importToolLog(store, texts(path), options);
+        const lines = path === STDIN
+          ? stdinTexts(io.stdin ?? new Blob([]).stream())
+          : texts(path);
+        const report = await importToolLog(store, lines, options);
         reports.push({ file: path, ...report });
         if (!json) {
           io.stdout.write(
-            `${path}: ${
+            `${path === STDIN ? "standard input" : path}: ${
               plural(report.calls, "tool call")
             } (${report.errors} failed) — ${report.stored} stored, ${report.duplicates} already imported, ${
               plural(report.skipped, "line")

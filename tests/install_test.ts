@@ -293,6 +293,13 @@ Deno.test("deja install names a config file it cannot parse, with a code", async
     const [harness, path, text] of [
       ["gemini", `${home}/.gemini/settings.json`, "{bad"],
       ["codex", `${home}/.codex/config.toml`, "[mcp_servers.deja\n"],
+      // Valid JSON of another shape than the entries need.
+      ["gemini", `${home}/.gemini/settings.json`, '{"mcpServers": []}'],
+      [
+        "claude-code",
+        `${home}/.claude/settings.json`,
+        '{"hooks": {"SessionStart": 5}}',
+      ],
     ] as const
   ) {
     await Deno.writeTextFile(path, text);
@@ -300,6 +307,7 @@ Deno.test("deja install names a config file it cannot parse, with a code", async
     equal(await run(["install", harness], io, { keepPermissions: true }), 1);
     ok(io.err().startsWith(`error: Cannot edit "${path}": `), io.err());
     ok(io.err().trimEnd().endsWith("[INS-E001]"), io.err());
+    equal(await Deno.readTextFile(path), text, "left as it was");
   }
 });
 

@@ -761,6 +761,33 @@ Deno.test("import names a file it cannot read before it opens or writes the memo
   }
 });
 
+Deno.test("import - reads the tool log from standard input", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = join(dir, "agent.db");
+  const lines = [
+    { tool: "kubectl", input: "get pods", result: "Error: no context" },
+    { tool: "kubectl", input: "get ns", result: "default" },
+  ].map((l) => JSON.stringify(l)).join("\n");
+  const importStdin = async (argv: string[]) => {
+    const io = captureIo({ env: {}, cwd: "/", now: NOW, stdin: lines });
+    const code = await run(argv, io, { keepPermissions: true });
+    return { code, out: io.out(), err: io.err() };
+  };
+  const argv = ["import", "--format", "tool-log", "-", "--db", db];
+  const first = await importStdin([...argv, "--json"]);
+  equal(first.code, 0, first.err);
+  const [report] = JSON.parse(first.out);
+  equal(report.file, "-");
+  equal(report.calls, 2);
+  equal(report.stored, 2);
+  equal(report.errors, 1);
+  match(
+    (await importStdin(argv)).out,
+    /^standard input: 2 tool calls \(1 failed\) — 0 stored, 2 already imported/,
+  );
+  equal((await importStdin([...argv, "-"])).code, 64);
+});
+
 Deno.test("import names the .zst file that is not zstd data", async () => {
   const dir = await Deno.makeTempDir();
   const bad = join(dir, "history.jsonl.zst");

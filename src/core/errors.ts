@@ -23,7 +23,7 @@ export const ERROR_CODES = {
   "QRY-E007": "The session's folder is gone, so it cannot be resumed there",
   "CLI-E001": "Usage error",
   "INS-E001":
-    "A harness config file cannot be parsed, so install will not edit it",
+    "A harness config file cannot be parsed, or a key deja adds to holds another shape, so install will not edit it",
   "MEM-E001": "The memory file cannot be opened",
   "MEM-E002": "The memory file was written by a newer deja",
   "MEM-E003": "A hash prefix is unknown or ambiguous",

@@ -129,6 +129,19 @@ function oursFor(launcher: string): Ours {
   };
 }
 
+/**
+ * Runs one edit of a parsed config, naming the file when its shape is not
+ * what the edit expects (an "mcpServers" that is a list).
+ */
+function editJson(path: string, edit: () => void): void {
+  try {
+    edit();
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    throw new DejaError("INS-E001", `Cannot edit "${path}": ${err.message}`);
+  }
+}
+
 function parseJson(path: string, text: string | undefined): JsonObject {
   if (text === undefined || text.trim() === "") return {};
   let data: unknown;
@@ -330,7 +343,7 @@ export function installHarness(
     } else {
       const doc = parseJson(target.path, before);
       const snapshot = canonicalJson(doc);
-      target.add(doc, ours);
+      editJson(target.path, () => target.add(doc, ours));
       after = canonicalJson(doc) === snapshot && before !== undefined
         ? before
         : rewriteJson(before, doc);
@@ -466,7 +479,7 @@ export function uninstallHarness(
       const doc = parseJson(target.path, before);
       const snapshot = canonicalJson(doc);
       const held = { ...doc };
-      target.remove(doc, ours);
+      editJson(target.path, () => target.remove(doc, ours));
       if (file?.pristine) {
         keepEmptyContainers(doc, held, readText(file.pristine));
       }

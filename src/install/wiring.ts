@@ -65,6 +65,14 @@ function obj(value: unknown): JsonObject | undefined {
     : undefined;
 }
 
+/** The list under a key (none yet: empty); another value is not ours to drop. */
+function listAt(doc: JsonObject, key: string): unknown[] {
+  const value = doc[key];
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  throw new TypeError(`"${key}" is not a list; fix the file by hand first`);
+}
+
 function child(doc: JsonObject, key: string): JsonObject {
   const existing = obj(doc[key]);
   if (existing) return existing;
@@ -113,7 +121,7 @@ function addNested(
 ): void {
   const root = child(doc, "hooks");
   for (const h of hooks) {
-    const list = Array.isArray(root[h.event]) ? root[h.event] as unknown[] : [];
+    const list = listAt(root, h.event);
     const present = list.some((g) =>
       (obj(g)?.hooks as unknown[] | undefined)?.some?.((e) =>
         ours.isOurs(obj(e)?.command) &&
@@ -381,9 +389,7 @@ export function targetsFor(
               }
             }
             for (const [event, sub, extra, matcher] of flat) {
-              const list = Array.isArray(root[event])
-                ? root[event] as unknown[]
-                : [];
+              const list = listAt(root, event);
               if (
                 list.some((e) =>
                   ours.isOurs(obj(e)?.command) &&
