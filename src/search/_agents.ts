@@ -90,7 +90,7 @@ export interface AgentMention {
 export function agentNamed(query: string): AgentMention | undefined {
   // "claude code" is one name; "Claude Code's" its possessive.
   const words = /\b(claude[ -]code|[a-z]+)\b/gi;
-  let found: AgentMention | undefined;
+  const named: Array<AgentMention & { cued: boolean }> = [];
   for (const m of query.matchAll(words)) {
     const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
     const before = query.slice(0, m.index);
@@ -109,12 +109,22 @@ export function agentNamed(query: string): AgentMention | undefined {
       ? ownValue(AMBIGUOUS, word)
       : undefined;
     if (!ids) continue;
-    // Two agents named ("convert the claude agents to the qwen format"):
-    // the query is about them, not asking what one of them did.
-    if (found) return found.harnesses[0] === ids[0] ? found : undefined;
     const rest = `${before}${after.replace(/^'s\b/i, "")}`
       .replace(/\s+/g, " ").trim();
-    found = { harnesses: [...ids], rest };
+    named.push({ harnesses: [...ids], rest, cued });
   }
-  return found;
+  const agents = new Set(named.map((n) => n.harnesses[0]));
+  if (agents.size === 1) return strip(named[0]!);
+  // Two agents named ("convert the claude agents to the qwen format"): the
+  // query is about them, not asking what one of them did — unless only one
+  // is spoken of as the agent ("what did deepseek return in the opencode
+  // session": a model, then the agent).
+  const cued = named.filter((n) => n.cued);
+  return new Set(cued.map((n) => n.harnesses[0])).size === 1
+    ? strip(cued[0]!)
+    : undefined;
+}
+
+function strip(n: AgentMention & { cued: boolean }): AgentMention {
+  return { harnesses: n.harnesses, rest: n.rest };
 }

@@ -29,6 +29,13 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
       "what did we do in about the login page",
     ],
     ["cursor said to pin the version", ["cursor"], "said to pin the version"],
+    [
+      // A model named beside the agent that ran it: the agent is the one
+      // spoken of as such.
+      "what status code did deepseek return in the opencode session",
+      ["opencode"],
+      "what status code did deepseek return in the session",
+    ],
     ["the database cursor pagination bug", undefined],
     ["convert the claude style agent files to the qwen format", undefined],
     ["codex and codex again", ["codex"], "and codex again"],

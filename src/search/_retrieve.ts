@@ -44,8 +44,13 @@ export const POSTING_CAP = 40_000;
  * @returns The quoted string.
  */
 export function quote(text: string): string {
+  // A prefix form ("mongo*") stays a prefix query.
+  if (PREFIX_FORM.test(text)) return `"${text.slice(0, -1)}"*`;
   return `"${text.replaceAll('"', '""')}"`;
 }
+
+/** A word searched as the start of longer words: "mongo*". */
+const PREFIX_FORM = /^[a-z0-9]+\*$/;
 
 /** The FTS5 expression for one term: its text or any alternative. */
 export function termExpression(
@@ -429,6 +434,7 @@ export class Retriever {
       for (const f of inflections(term.text)) forms.add(f);
       for (const f of SYNONYMS.get(term.text) ?? []) forms.add(f);
       if (unseen) { for (const f of compoundParts(term.text)) forms.add(f); }
+      if (this.#shortName(term.text)) forms.add(`${term.text}*`);
     }
     const seen = new Set([term.stem, porterStem(term.text)]);
     const out: string[] = [];
@@ -441,6 +447,29 @@ export class Retriever {
       if (out.length >= 6) break;
     }
     return out;
+  }
+
+  /**
+   * A word that is mostly said as the start of longer words: "mongo" for
+   * mongodb and mongoose. Its own stem must be held by fewer records than
+   * the longer words (by at least two letters) that begin with it, so
+   * "strict" is not widened to strictNullChecks, nor "sender" at all.
+   */
+  #shortName(word: string): boolean {
+    if (!/^[a-z0-9]{5,}$/.test(word)) return false;
+    const stem = porterStem(word);
+    let own = 0;
+    let longer = 0;
+    for (const row of this.vocabRange(word, `${word}\uffff`, 200)) {
+      if (row.term === stem || row.term === word) own += row.doc;
+      else if (row.term.length >= word.length + 2) longer += row.doc;
+    }
+    if (stem !== word && !stem.startsWith(word)) {
+      for (const row of this.vocabRange(stem, `${stem}\u0000`, 1)) {
+        if (row.term === stem) own += row.doc;
+      }
+    }
+    return longer > own;
   }
 
   /**

@@ -54,8 +54,12 @@ export function termForm(
   for (const form of forms) {
     const lower = form.toLowerCase();
     const words = lower.match(NON_ASCII.test(lower) ? WORD : ASCII_WORD) ?? [];
-    if (words.length === 1 && !hasCjk(form)) stems.add(porterStem(words[0]!));
-    else if (words.length > 0) {
+    if (words.length === 1 && lower.endsWith("*")) {
+      // A prefix form: any word that starts with it.
+      patterns.push(`\\b${escape(words[0]!)}\\w*`);
+    } else if (words.length === 1 && !hasCjk(form)) {
+      stems.add(porterStem(words[0]!));
+    } else if (words.length > 0) {
       patterns.push(
         hasCjk(form)
           ? escape(form)

@@ -448,6 +448,7 @@ async function searchSaidThenWork(
   // Why nothing was said waits until the work records are searched too.
   const said = await searchRoles(db, query, understood, options, !!chosen);
   if (chosen || !understood) return said;
+  breakTiesByWork(db, said, understood);
   const nothing = async () =>
     said.results.length
       ? said
@@ -541,6 +542,59 @@ async function searchSaidThenWork(
         onlyInWork.map(label).join(", ")
       }`,
   });
+}
+
+/** Hits this close to the first one's score may be a tie speech cannot break. */
+const NEAR_TIE = 0.02;
+
+/**
+ * The first hits what was said cannot tell apart (the same best snippet,
+ * within 2% of the first one's score, at most five): those whose tool
+ * output, commands or summaries hold more of the query's words go first.
+ * Two chats that said only the same greeting, one of which printed the
+ * error asked about.
+ */
+function breakTiesByWork(
+  db: Database,
+  result: SearchResult,
+  q: UnderstoodQuery,
+): void {
+  const hits = result.results;
+  const top = hits[0]?.score ?? 0;
+  let tied = 1;
+  const said = (h: SearchHit) => h.snippets[0]?.text;
+  while (
+    tied < Math.min(hits.length, 5) &&
+    hits[tied]!.score >= top * (1 - NEAR_TIE) &&
+    said(hits[tied]!) === said(hits[0]!)
+  ) tied++;
+  const terms = q.terms.slice(0, 12).filter((t) =>
+    !t.optional && t.kind !== "cjk"
+  );
+  if (tied < 2 || top <= 0 || terms.length === 0) return;
+  const rowidOf = prepared(
+    db,
+    "SELECT rowid FROM sessions WHERE harness = ? AND id = ? AND path = ?",
+  );
+  const holds = prepared(
+    db,
+    "SELECT 1 FROM fts_work WHERE fts_work MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1",
+  );
+  const held = hits.slice(0, tied).map((h) => {
+    const row = rowidOf.get(h.session.harness, h.session.id, h.session.path) as
+      | { rowid: number }
+      | undefined;
+    if (!row) return 0;
+    const from = row.rowid * RECORD_SLOTS;
+    return terms.filter((t) =>
+      holds.get(termExpression(t), from, from + RECORD_SLOTS) !== undefined
+    ).length;
+  });
+  if (held.every((n) => n === held[0])) return;
+  const order = held.map((n, i) => ({ n, i })).sort((a, b) =>
+    b.n - a.n || a.i - b.i
+  );
+  result.results = [...order.map((o) => hits[o.i]!), ...hits.slice(tied)];
 }
 
 /**

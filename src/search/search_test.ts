@@ -809,6 +809,71 @@ Deno.test("search() reads a compound nothing said as the two words it joins", as
   });
 });
 
+Deno.test("search() reads a short name as the start of the longer words said", async () => {
+  await withFixtures([
+    {
+      id: "off-mongodb",
+      age: 4,
+      turns: [
+        ["user", "move the library app's database from mongodb to postgres"],
+        ["assistant", "Replaced the mongoose models with SQL tables."],
+      ],
+    },
+    {
+      id: "library-ui",
+      age: 2,
+      turns: [["user", "the library app's database page needs a search box"]],
+    },
+  ], async (db) => {
+    const r = await search(db, "library app database off mongo", {
+      now: NOW,
+      explain: true,
+    });
+    equal(ids(r)[0], "off-mongodb");
+    equal(r.results[0]?.tier, "stemmed");
+    ok(
+      r.ladder?.some((s) => s.note?.includes("mongo → mongo*")),
+      JSON.stringify(r.ladder),
+    );
+    // The longer word is what the snippet marks.
+    const marked = r.results[0]!.snippets.flatMap((sn) =>
+      sn.ranges.map(([from, to]) => sn.text.slice(from, to).toLowerCase())
+    );
+    ok(marked.includes("mongodb"), marked.join(", "));
+  });
+});
+
+Deno.test("search() breaks a tie of what was said by what was printed", async () => {
+  await withFixtures([
+    {
+      id: "greeted-then-refused",
+      age: 5,
+      turns: [
+        ["user", "bonjour"],
+        ["tool-output", "Invalid API key · Please run /login"],
+      ],
+    },
+    {
+      id: "greeted-and-answered",
+      age: 4.9,
+      turns: [["user", "bonjour"]],
+    },
+  ], async (db) => {
+    // Both said only "bonjour": the one whose output holds the key
+    // error goes first, though the other is newer.
+    const r = await search(db, "said bonjour and the api key was invalid", {
+      now: NOW,
+    });
+    deepEqual(ids(r).slice(0, 2), [
+      "greeted-then-refused",
+      "greeted-and-answered",
+    ]);
+    // With nothing printed to tell them apart, the newer leads.
+    const plain = await search(db, "bonjour", { now: NOW });
+    equal(ids(plain)[0], "greeted-and-answered");
+  });
+});
+
 Deno.test("search() answers from work records a typo of words nothing said holds", async () => {
   await withFixtures([
     {

@@ -182,7 +182,9 @@ export const kilo: Harness = {
   //    attached to a prompt (`file` parts) as files records.
   // 11: the API history's edit tools Roo added, shared with Roo's reader
   //    (`edit_file` variants, `search_replace`, `edit`).
-  revision: 11,
+  // 12: opencode's 10 for Kilo CLI 1.0 stores (a provider error's HTTP
+  //    status beside its message).
+  revision: 12,
   kinds: [...taskKinds(FAMILY, OTHER_MARKERS), cliDbKind, cliStorageKind],
   docs: {
     store:

@@ -556,6 +556,55 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
   );
 });
 
+Deno.test("opencode keeps a provider error's HTTP status beside its message", async () => {
+  const path = join(await Deno.makeTempDir(), "opencode.db");
+  const error = {
+    name: "APIError",
+    data: {
+      message: "Insufficient Balance",
+      statusCode: 402,
+      isRetryable: false,
+    },
+  };
+  await writeFixtureDb(path, V1_SCHEMA, [
+    {
+      table: "session",
+      rows: [{ id: "s", directory: "/w/qaoa", title: "t", time_created: 1 }],
+    },
+    {
+      table: "message",
+      rows: [
+        {
+          id: "m1",
+          session_id: "s",
+          time_created: 1772359200000,
+          data: '{"role":"user"}',
+        },
+        {
+          id: "m2",
+          session_id: "s",
+          time_created: 1772359201000,
+          data: JSON.stringify({ role: "assistant", error }),
+        },
+      ],
+    },
+    {
+      table: "part",
+      rows: [{
+        id: "p1",
+        message_id: "m1",
+        session_id: "s",
+        data: '{"type":"text","text":"explain the QAOA circuit"}',
+      }],
+    },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    ["user", "explain the QAOA circuit"],
+    ["tool-output", "Insufficient Balance (APIError, HTTP 402)"],
+  ]);
+});
+
 Deno.test("opencode dates a tool's records by the tool's own start and end", async () => {
   const path = await currentStore(await Deno.makeTempDir(), [
     {
@@ -1197,8 +1246,20 @@ Deno.test("opencode keeps a provider error opencode retried, once per run of it"
       r.time,
     ]),
     [
-      ["tool-output", "Overloaded", "model", true, T0 + 2000],
-      ["tool-output", "Rate limited", "model", true, T0 + 8000],
+      [
+        "tool-output",
+        "Overloaded (APIError, HTTP 529)",
+        "model",
+        true,
+        T0 + 2000,
+      ],
+      [
+        "tool-output",
+        "Rate limited (APIError, HTTP 429)",
+        "model",
+        true,
+        T0 + 8000,
+      ],
       ["assistant", "The vole suite passes.", undefined, false, T0 + 1000],
     ],
   );
