@@ -475,6 +475,48 @@ Deno.test("opencode parses the real samples", {
   equal(assistants, 0);
 });
 
+/**
+ * The records of a 1.x store with one prompt and an assistant message that
+ * ended with `error`.
+ */
+async function endedWith(error: unknown, prompt: string) {
+  const path = join(await Deno.makeTempDir(), "opencode.db");
+  await writeFixtureDb(path, V1_SCHEMA, [
+    {
+      table: "session",
+      rows: [{ id: "s", directory: "/w/shop", title: "t", time_created: 1 }],
+    },
+    {
+      table: "message",
+      rows: [
+        {
+          id: "m1",
+          session_id: "s",
+          time_created: 1772359200000,
+          data: '{"role":"user"}',
+        },
+        {
+          id: "m2",
+          session_id: "s",
+          time_created: 1772359201000,
+          data: JSON.stringify({ role: "assistant", error }),
+        },
+      ],
+    },
+    {
+      table: "part",
+      rows: [{
+        id: "p1",
+        message_id: "m1",
+        session_id: "s",
+        data: JSON.stringify({ type: "text", text: prompt }),
+      }],
+    },
+  ]);
+  const { sessions } = await parseOpencodeDb(path, OPTIONS);
+  return sessions[0]?.records ?? [];
+}
+
 Deno.test("opencode keeps the error an assistant message ended with", async (t) => {
   const error = {
     name: "UnknownError",
@@ -483,46 +525,7 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
   await t.step(
     "1.x SQLite store: the error follows the message's parts",
     async () => {
-      const path = join(await Deno.makeTempDir(), "opencode.db");
-      await writeFixtureDb(path, V1_SCHEMA, [
-        {
-          table: "session",
-          rows: [{
-            id: "s",
-            directory: "/w/shop",
-            title: "t",
-            time_created: 1,
-          }],
-        },
-        {
-          table: "message",
-          rows: [
-            {
-              id: "m1",
-              session_id: "s",
-              time_created: 1772359200000,
-              data: '{"role":"user"}',
-            },
-            {
-              id: "m2",
-              session_id: "s",
-              time_created: 1772359201000,
-              data: JSON.stringify({ role: "assistant", error }),
-            },
-          ],
-        },
-        {
-          table: "part",
-          rows: [{
-            id: "p1",
-            message_id: "m1",
-            session_id: "s",
-            data: '{"type":"text","text":"add the cart badge"}',
-          }],
-        },
-      ]);
-      const { sessions } = await parseOpencodeDb(path, OPTIONS);
-      const records = sessions[0]?.records ?? [];
+      const records = await endedWith(error, "add the cart badge");
       deepEqual(records.map((r) => [r.role, r.text]), [
         ["user", "add the cart badge"],
         ["tool-output", "AI_APICallError: Insufficient Balance"],
@@ -557,49 +560,11 @@ Deno.test("opencode keeps the error an assistant message ended with", async (t) 
 });
 
 Deno.test("opencode keeps a provider error's HTTP status beside its message", async () => {
-  const path = join(await Deno.makeTempDir(), "opencode.db");
-  const error = {
+  const records = await endedWith({
     name: "APIError",
-    data: {
-      message: "Insufficient Balance",
-      statusCode: 402,
-      isRetryable: false,
-    },
-  };
-  await writeFixtureDb(path, V1_SCHEMA, [
-    {
-      table: "session",
-      rows: [{ id: "s", directory: "/w/qaoa", title: "t", time_created: 1 }],
-    },
-    {
-      table: "message",
-      rows: [
-        {
-          id: "m1",
-          session_id: "s",
-          time_created: 1772359200000,
-          data: '{"role":"user"}',
-        },
-        {
-          id: "m2",
-          session_id: "s",
-          time_created: 1772359201000,
-          data: JSON.stringify({ role: "assistant", error }),
-        },
-      ],
-    },
-    {
-      table: "part",
-      rows: [{
-        id: "p1",
-        message_id: "m1",
-        session_id: "s",
-        data: '{"type":"text","text":"explain the QAOA circuit"}',
-      }],
-    },
-  ]);
-  const { sessions } = await parseOpencodeDb(path, OPTIONS);
-  deepEqual(sessions[0]?.records.map((r) => [r.role, r.text]), [
+    data: { message: "Insufficient Balance", statusCode: 402 },
+  }, "explain the QAOA circuit");
+  deepEqual(records.map((r) => [r.role, r.text]), [
     ["user", "explain the QAOA circuit"],
     ["tool-output", "Insufficient Balance (APIError, HTTP 402)"],
   ]);
