@@ -713,6 +713,21 @@ export const loopMarkAppliedCommand: Command = transitionCommand(
 
 // ---- audit ----------------------------------------------------------------
 
+/**
+ * The recommendation a prefix names; a prefix that names none (or more
+ * than one) is bad input, not a broken chain.
+ */
+function namedRec(store: MemoryStore, prefix: string): string {
+  try {
+    return resolveRec(store, prefix);
+  } catch (err) {
+    if (err instanceof DejaError && err.code === "MEM-E003") {
+      throw new UsageError(`${err.message} [MEM-E003]`);
+    }
+    throw err;
+  }
+}
+
 /** `deja loop audit verify`. */
 export const loopAuditCommand: Command = {
   name: "loop audit",
@@ -724,7 +739,8 @@ transitions follow the lifecycle and that the stored status matches the
 chain. Any edit to a stored audit row, recommendation or status shows up
 here. Without a hash, every recommendation is checked.
 
-Exit codes: 0 all verified, 1 a chain is broken (or another error).
+Exit codes: 0 all verified, 1 a chain is broken (or another error), 64 a
+hash prefix that names no recommendation (a CI gate tells it from a break).
 
 Options:
   --db FILE   Memory file (default $DEJA_DB or ~/.local/share/deja/memory.db)
@@ -740,7 +756,7 @@ Options:
     let verdicts;
     try {
       const hashes = prefix
-        ? [resolveRec(store, prefix)]
+        ? [namedRec(store, prefix)]
         : store.recommendations({ status: "all" }).map((r) => r.hash).reverse();
       verdicts = hashes.map((h) => ({
         hash: h,

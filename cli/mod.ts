@@ -174,6 +174,21 @@ export async function run(
       return EXIT.ok;
     }
     const found = await findCommand(argv.slice(1));
+    if (!found && argv.length === 2) {
+      // A group word without a command of its own ("help capture"): the
+      // help of each of its commands.
+      const verbs = COMMAND_MODULES.flatMap((m) => Object.keys(m.commands))
+        .filter((n) => n.startsWith(`${argv[1]} `));
+      const helps = [];
+      for (const verb of verbs) {
+        const command = (await findCommand(verb.split(" ")))?.command;
+        if (command) helps.push(commandHelp(command));
+      }
+      if (helps.length) {
+        io.stdout.write(helps.join("\n"));
+        return EXIT.ok;
+      }
+    }
     if (!found) {
       io.stderr.write(
         `error: ${unknownCommand(argv.slice(1))}\n\n${overview()}`,

@@ -174,7 +174,7 @@ Options:
 export const filesCommand: Command = {
   name: "files",
   summary: "Files the sessions about a topic opened and edited",
-  usage: "deja files <topic...> [--project NAME] [--json]",
+  usage: "deja files <topic...> [--project NAME] [--limit N] [--json]",
   help:
     `Searches the sessions about the topic and lists the files they opened and
 edited, most relevant first: each session adds its relevance to the files it
@@ -183,16 +183,23 @@ dependencies or build output (node_modules, vendor, dist, .git, …) 0.3.
 
 Options:
   --project NAME   Only this project
+  --limit N        Files to list (default 10)
   --json           Machine-readable output`,
   permissions: { read: true, env: true },
-  options: { ...PROJECT_OPTION, ...JSON_OPTION },
+  options: { ...PROJECT_OPTION, ...JSON_OPTION, limit: { type: "string" } },
   run(args, io) {
     const topic = text(args, "a topic");
     const project = filterFlag(args, "project");
+    const raw = stringFlag(args, "limit");
+    const limit = raw === undefined ? 10 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new UsageError(`--limit "${raw}" is not a positive whole number`);
+    }
     return withIndex(io, async (db) => {
       const now = io.now();
       const files = await filesForTopic(db, topic, {
         now,
+        limit,
         ...(project ? { project } : {}),
       });
       if (boolFlag(args, "json")) printJson(io, files);

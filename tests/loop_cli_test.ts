@@ -595,6 +595,12 @@ Deno.test("loop audit verify and loop show detect a tampered audit row", async (
     (await deja(["loop", "audit", "verify", rec.short, "--db", db])).code,
     0,
   );
+  // A prefix that names no recommendation is bad input, not a broken chain.
+  for (const bad of ["zzzz", "0000000000"]) {
+    const r = await deja(["loop", "audit", "verify", bad, "--db", db]);
+    equal(r.code, 64, r.err);
+    ok(r.err.includes("[MEM-E003]"), r.err);
+  }
   const raw = new DatabaseSync(db);
   const { audit_head } = raw.prepare(
     "SELECT audit_head FROM rec_status WHERE hash = ?",

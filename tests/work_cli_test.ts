@@ -26,6 +26,19 @@ Deno.test("deja fix prints what followed the error, this project first", async (
 Deno.test("deja how --json ranks invocations", async () => {
   const r = await deja(["how", "run", "the", "tests", "--json"]);
   equal(JSON.parse(r.out).invocations[0].command, "npm test");
+  // Words sessions talk about but ran nothing for are said to be talked of.
+  const talked = JSON.parse((await deja(["how", "vault", "--json"])).out);
+  ok(
+    /talks? about "vault", but no command ran for it$/.test(talked.why),
+    talked.why,
+  );
+  const never = JSON.parse((await deja(["how", "zeppelin", "--json"])).out);
+  equal(never.why, 'No recorded command or conversation mentions "zeppelin"');
+  // A pasted page is searched by its first words, and only they are named.
+  const page = Array.from({ length: 1200 }, (_, i) => `zword${i}`).join(" ");
+  const long = JSON.parse((await deja(["how", page, "--json"])).out);
+  equal(long.terms.length, 12);
+  ok(long.why.length < 300, long.why);
 });
 
 Deno.test("deja blame names the editing session and its decision", async () => {
@@ -67,6 +80,12 @@ Deno.test("deja files lists a topic's files", async () => {
   const none = await deja(["files", "terraform", "--project", "nope"]);
   ok(none.out.startsWith('No sessions of project "nope"; projects on file: '));
   ok(none.out.includes("infra"), none.out);
+  // --limit caps the list; anything but a positive count is a usage error.
+  const all = await deja(["files", "orders", "--json"]);
+  ok(JSON.parse(all.out).length > 1, all.out);
+  const one = await deja(["files", "orders", "--limit", "1", "--json"]);
+  equal(JSON.parse(one.out).length, 1);
+  equal((await deja(["files", "terraform", "--limit", "0"])).code, 64);
 });
 
 Deno.test("deja resume prints the native command, and refuses a harness without one", async () => {

@@ -266,6 +266,28 @@ export function commandFailed(
   return out !== undefined && (out.flags & FLAG.isError) !== 0;
 }
 
+/** The output a harness gives a tool call the person refused. */
+const DECLINED =
+  /^(?:The user doesn't want to proceed with this tool use|User rejected tool use|The user (?:rejected|declined)\b)|\b(?:rejected|declined) by the (?:user|person)\b/i;
+
+/**
+ * Whether a tool call's output says the person refused it: it never ran,
+ * so it neither failed nor passed.
+ *
+ * @param output The output recorded after the call.
+ * @returns True for a refusal.
+ * @example
+ * ```ts
+ * import { declinedOutput } from "./_db.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(declinedOutput("User rejected tool use"), true);
+ * equal(declinedOutput("Error: exit status 1"), false);
+ * ```
+ */
+export function declinedOutput(output: string): boolean {
+  return DECLINED.test(output.trimStart());
+}
+
 /**
  * Whether a command only reads, lists or shows (`cat`, `sed -n`,
  * `git status`, `docker ps`, a bare `cd`): never a recipe, a remedy or the

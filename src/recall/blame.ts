@@ -196,6 +196,8 @@ export async function blame(
       ? rec.text.split("\n", 1)[0] ?? ""
       : rec.text;
     if (!pattern.test(text)) continue;
+    // The same file name in another folder is another file.
+    if (suffix !== undefined && otherFolder(text, suffix)) continue;
     const full = text.includes(path) ||
       (suffix !== undefined && text.includes(suffix));
     const edited = rec.role === "edit" ||
@@ -244,6 +246,32 @@ export async function blame(
     result.why = `"${name}" appears only inside longer names`;
   }
   return result;
+}
+
+/**
+ * Whether a record names the file only by paths whose folders the typed
+ * path contradicts (compared from the file name up, as far as both go):
+ * "packages/es/src/index.ts" is another file than "server/src/index.ts".
+ */
+function otherFolder(recorded: string, typed: string): boolean {
+  const parts = (p: string) =>
+    p.trim().toLowerCase().split(/[\\/]+/).filter((c) => c && c !== ".");
+  // Only what the typed path names below its last "..".
+  const typedParts = parts(typed);
+  const want = typedParts.slice(typedParts.lastIndexOf("..") + 1);
+  const name = want[want.length - 1];
+  const paths = recorded.split(/[\s`'"()]+/).filter((w) =>
+    w.toLowerCase().endsWith(`/${name}`) ||
+    w.toLowerCase().endsWith(`\\${name}`)
+  );
+  const contradicts = (token: string) => {
+    const got = parts(token);
+    for (let i = 2; i <= Math.min(want.length, got.length); i++) {
+      if (want[want.length - i] !== got[got.length - i]) return true;
+    }
+    return false;
+  };
+  return paths.length > 0 && paths.every(contradicts);
 }
 
 function decisionAbout(

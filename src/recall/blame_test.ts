@@ -32,6 +32,40 @@ Deno.test("blame() quotes the sentence about the file, not a bare 'Done.' before
   });
 });
 
+Deno.test("blame() leaves out a file of the same name in another folder", async () => {
+  await withSessions({
+    "server-entry": [
+      { role: "user", text: "stop serving static files from the api" },
+      {
+        role: "edit",
+        tool: "Edit",
+        text:
+          "/srv/shop/server/src/index.ts\n// app.use(express.static(dist));",
+      },
+    ],
+    "library-entry": [
+      { role: "user", text: "export the helpers from the package" },
+      {
+        role: "edit",
+        tool: "Edit",
+        text:
+          "C:\\code\\packages\\module\\es\\src\\index.ts\nexport * from './fp';",
+      },
+      {
+        role: "assistant",
+        text: "Also see src/app/settings/index.ts for the settings page.",
+      },
+    ],
+  }, async (db) => {
+    const result = await blame(db, "server/src/index.ts", {
+      cwd: "/srv/shop",
+      now: START + 86_400_000,
+    });
+    deepEqual(result.entries.map((e) => e.edited), [true]);
+    ok(result.entries[0]?.fullPath);
+  });
+});
+
 Deno.test("blame() labels a sentence that decides nothing as said, not decided", async (t) => {
   const cases: Array<
     { name: string; reply: string; quote: string; kind: "decided" | "said" }

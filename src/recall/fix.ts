@@ -123,7 +123,15 @@ const COMMON = new Set([
  * ```
  */
 export function errorTerms(error: string, max = 5): string[] {
-  const line = errorLine(error);
+  return lineTerms(errorLine(error), max);
+}
+
+/** Tokens that change from run to run: durations, clock times, dates, addresses. */
+const VOLATILE =
+  /^(?:\d+(?:\.\d+)?(?:ms|s|sec|secs|m|min|h|us|µs|ns)|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d{4}-\d{2}-\d{2}\S*|0x[0-9a-f]{6,})$/i;
+
+/** The distinctive pieces of one error line (see {@linkcode errorTerms}). */
+function lineTerms(line: string, max: number): string[] {
   const seen = new Set<string>();
   const pieces: Array<{ term: string; weight: number; at: number }> = [];
   line.split(/\s+/).forEach((raw, at) => {
@@ -131,6 +139,7 @@ export function errorTerms(error: string, max = 5): string[] {
     if (term.length < 3 || !/\p{L}/u.test(term) && !/\d[.:]\d/.test(term)) {
       return;
     }
+    if (VOLATILE.test(term)) return;
     const key = term.toLowerCase();
     if (COMMON.has(key) || seen.has(key)) return;
     seen.add(key);
@@ -159,9 +168,25 @@ export function errorTerms(error: string, max = 5): string[] {
  */
 export function errorLine(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-  const pick = lines.find(signalsError) ??
+  const pick = errorLines(lines)[0] ??
     lines.find((l) => !BARE_EXIT.test(l)) ?? "";
   return pick.length > 300 ? pick.slice(0, 300) : pick;
+}
+
+/**
+ * The lines that name an error, those that name it outright first (an
+ * error class or code, a line opening with "error:") before those that
+ * only say something failed (a test runner's "12 failed" summary).
+ */
+function errorLines(lines: readonly string[]): string[] {
+  const named = lines.filter((l) => signalsError(l) && namesError(l));
+  return [...named, ...lines.filter((l) => signalsError(l) && !namesError(l))];
+}
+
+/** A line that names its error: a class, a code, or "error:" up front. */
+function namesError(line: string): boolean {
+  return ERROR_CODE.test(line) || ERROR_CLASS.test(line) ||
+    /^\W*(?:error|fatal|panic)\b/i.test(line);
 }
 
 const ERROR_WORD =
@@ -208,7 +233,33 @@ export async function fixFor(
   error: string,
   options: FixOptions = {},
 ): Promise<FixResult> {
-  const all = errorTerms(error);
+  // A pasted output may name its error on more than one line (a test
+  // runner's failing file, then the error it threw): the next one is tried
+  // when a line finds nothing.
+  const lines = errorLines(
+    error.split("\n").map((l) => l.trim()).filter(Boolean),
+  ).slice(0, 3);
+  let first: FixResult | undefined;
+  for (const line of lines.length ? lines : [errorLine(error)]) {
+    const result = await fixForTerms(
+      db,
+      error,
+      lineTerms(line.slice(0, 300), 5),
+      options,
+    );
+    if (result.pairs.length) return result;
+    first ??= result;
+  }
+  return first!;
+}
+
+/** {@linkcode fixFor} for the terms of one line of the error. */
+async function fixForTerms(
+  db: Database,
+  error: string,
+  all: string[],
+  options: FixOptions,
+): Promise<FixResult> {
   if (all.length === 0) {
     return {
       error,

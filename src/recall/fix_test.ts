@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { withSessions } from "./_test_kit.ts";
-import { errorLine, fixFor } from "./fix.ts";
+import { errorLine, errorTerms, fixFor } from "./fix.ts";
 
 Deno.test("fixFor() quotes the line that errs, not the npm script echo that shares its words", async () => {
   const e2e = "npm run test:e2e";
@@ -52,6 +52,43 @@ Deno.test("fixFor() quotes the line that errs, not the npm script echo that shar
   });
 });
 
+Deno.test("fixFor() reads a pasted test run by the error it names, not its timings", async () => {
+  await withSessions({
+    "db-down": [
+      { role: "command", text: "npm test", tool: "Bash", exitCode: 1 },
+      {
+        role: "tool-output",
+        tool: "Bash",
+        flags: { isError: true },
+        text: [
+          " ❯ test/orders.int.test.ts (12 tests | 12 failed) 31ms",
+          "Error: connect ECONNREFUSED 127.0.0.1:5432",
+        ].join("\n"),
+      },
+      { role: "command", text: "docker compose up -d db", tool: "Bash" },
+      { role: "command", text: "npm test", tool: "Bash", exitCode: 0 },
+      { role: "tool-output", tool: "Bash", text: "Tests 48 passed (48)" },
+    ],
+  }, async (db) => {
+    // Another run of the same failure: other timings, the summary first.
+    const pasted = [
+      "> vitest run",
+      " ❯ test/orders.int.test.ts (12 tests | 12 failed) 40ms",
+      "   × creates an order 7ms",
+      "Error: connect ECONNREFUSED 127.0.0.1:5432",
+      " Test Files  1 failed | 6 passed (7)",
+    ].join("\n");
+    equal(errorLine(pasted), "Error: connect ECONNREFUSED 127.0.0.1:5432");
+    const result = await fixFor(db, pasted);
+    equal(result.pairs[0]?.verified, "npm test", result.why);
+    // Only the runner's summary line: its timing is no word to look for.
+    deepEqual(
+      errorTerms(" ❯ test/orders.int.test.ts (12 tests | 12 failed) 40ms"),
+      ["test/orders.int.test.ts", "tests"],
+    );
+  });
+});
+
 Deno.test("fixFor() blames no command for a model call's error", async () => {
   await withSessions({
     "model-error": [
@@ -98,7 +135,7 @@ Deno.test("errorLine() finds an error named by its class", async (t) => {
     [
       "ModuleNotFoundError",
       "Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'",
-      "Traceback (most recent call last):",
+      "ModuleNotFoundError: No module named 'yaml'",
     ],
     [
       "IOException",

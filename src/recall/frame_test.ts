@@ -31,6 +31,15 @@ Deno.test("frameRecall() wraps once and says the content is untrusted", () => {
   ok(out.includes("index 3m old"));
 });
 
+Deno.test("frameRecall() says an error is deja's own, not recalled history", () => {
+  const out = frameRecall('error: mode "recall" needs a query', {
+    kind: "error",
+  });
+  ok(out.startsWith('<deja-recall kind="error">\nAn error from deja itself'));
+  ok(!out.includes("Recalled history"), out);
+  ok(out.includes("untrusted data"), out);
+});
+
 Deno.test("frameRecall() matches the tag the indexer strips from transcripts", () => {
   const framed = frameRecall("hello");
   ok(/<deja-recall\b[^>]*>[\s\S]*?<\/deja-recall>/.test(framed));

@@ -13,6 +13,7 @@ import {
   resolveSession,
   type SessionInfo,
   sessionInfoOf,
+  type StoredRecord,
 } from "../search/mod.ts";
 import {
   clip,
@@ -20,6 +21,7 @@ import {
   commandFailed,
   DECISION_LINE,
   decisionSentence,
+  declinedOutput,
   normalizeCommand,
 } from "./_db.ts";
 import { sessionChanges } from "./context_digest.ts";
@@ -105,6 +107,13 @@ export async function handoffPacket(
   }
   const changes = await sessionChanges(records, info.path);
   const commands = records.filter((r) => r.role === "command");
+  // A call the person refused never ran: its output says so.
+  const declined = (c: StoredRecord) => {
+    const out = records.find((r) =>
+      r.seq > c.seq && r.seq <= c.seq + 3 && r.role === "tool-output"
+    );
+    return out !== undefined && declinedOutput(out.text);
+  };
   if (changes.length || commands.length) {
     lines.push("", "## Done so far");
     const root = info.cwd ? `${info.cwd.replace(/\/$/, "")}/` : undefined;
@@ -126,7 +135,11 @@ export async function handoffPacket(
       const failed = commandFailed(db, { session: rowid, command: c });
       lines.push(
         `- Ran \`${clipFlat(normalizeCommand(c.text), 160)}\` → ${
-          failed ? `failed${c.exitCode ? ` (exit ${c.exitCode})` : ""}` : "ok"
+          declined(c)
+            ? "declined by the person"
+            : failed
+            ? `failed${c.exitCode ? ` (exit ${c.exitCode})` : ""}`
+            : "ok"
         }`,
       );
     }
@@ -145,7 +158,10 @@ export async function handoffPacket(
   }
   const open: string[] = [];
   const lastCmd = commands.at(-1);
-  if (lastCmd && commandFailed(db, { session: rowid, command: lastCmd })) {
+  if (
+    lastCmd && !declined(lastCmd) &&
+    commandFailed(db, { session: rowid, command: lastCmd })
+  ) {
     const out = records.find((r) =>
       r.seq > lastCmd.seq && r.role === "tool-output"
     );

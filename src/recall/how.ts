@@ -137,8 +137,13 @@ function namesOutsideQuotes(
 export function howTerms(what: string): string[] {
   const { words, phrases } = parseQuery(what);
   const kept = words.filter((w) => !FILLER.has(w));
-  return [...phrases, ...(kept.length ? kept : words)];
+  // A command is asked for in a few words; a pasted page keeps its first.
+  return [...new Set([...phrases, ...(kept.length ? kept : words)])]
+    .slice(0, MAX_HOW_TERMS);
 }
+
+/** Most words a `how` question is searched by. */
+const MAX_HOW_TERMS = 12;
 
 /**
  * Finds the invocations agents used for something.
@@ -177,6 +182,7 @@ export async function howTo(
       ranked = wider;
     }
   }
+  let talkedAbout = 0;
   if (rowids.length === 0) {
     // Nothing ran under those words: take the commands of sessions that talked about it.
     const talked = await search(db, terms.join(" "), {
@@ -198,16 +204,20 @@ export async function howTo(
       rowids.push(...cmds.map((c) => c.rowid));
     }
     rowids = [...new Set(rowids)];
+    talkedAbout = talked.results.length;
     ranked = await rankInvocations(db, rowids, terms, options, true);
   }
   const result: HowResult = { what, terms, invocations: ranked.invocations };
   if (ranked.fromTalk && ranked.invocations.length) result.fromTalk = true;
   if (ranked.invocations.length === 0) {
+    const words = terms.map((t) => `"${t}"`).join(", ");
     result.why = rowids.length
       ? "Commands matched, but none of them ever succeeded"
-      : `No recorded command or conversation mentions ${
-        terms.map((t) => `"${t}"`).join(", ")
-      }`;
+      : talkedAbout
+      ? `${
+        talkedAbout === 1 ? "A session talks" : `${talkedAbout} sessions talk`
+      } about ${words}, but no command ran for it`
+      : `No recorded command or conversation mentions ${words}`;
   }
   return result;
 }

@@ -79,9 +79,15 @@ export function termForm(
  *
  * @param text The text.
  * @param forms The terms' forms.
+ * @param humps Also a word that is one hump of an identifier ("force" in
+ * forceConsistentCasing): what a reader is shown, not what ranking counts.
  * @returns Matches, sorted.
  */
-export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
+export function findMatches(
+  text: string,
+  forms: readonly TermForm[],
+  humps = false,
+): Match[] {
   const out: Match[] = [];
   const byStem = new Map<string, number>();
   const heads = new Set<string>();
@@ -99,7 +105,8 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
       for (const head of heads) {
         let at = lower.indexOf(head);
         while (at !== -1 && out.length < 400) {
-          if (at === 0 || !isWordChar(lower, at - 1)) {
+          const wordStart = at === 0 || !isWordChar(lower, at - 1);
+          if (wordStart || (humps && humpStart(text, at))) {
             let end = at + head.length;
             // Inline ASCII test: this loop runs before the JIT has warmed
             // up in a one-shot `deja search`.
@@ -110,7 +117,19 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
               else break;
             }
             const word = lower.slice(at, end);
-            const term = byStem.get(porterStem(word)) ?? byStem.get(word);
+            let term = wordStart
+              ? byStem.get(porterStem(word)) ?? byStem.get(word)
+              : undefined;
+            if (term === undefined && humps) {
+              // One hump of an identifier: "force" in forceConsistentCasing,
+              // "Error" in APICallError.
+              const hump = humpEnd(text, at, end);
+              if (hump < end || !wordStart) {
+                const part = lower.slice(at, hump);
+                term = byStem.get(porterStem(part)) ?? byStem.get(part);
+                if (term !== undefined) end = hump;
+              }
+            }
             if (term !== undefined) out.push({ start: at, end, term });
           }
           at = lower.indexOf(head, at + 1);
@@ -138,6 +157,24 @@ export function findMatches(text: string, forms: readonly TermForm[]): Match[] {
     }
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Whether an identifier's hump starts at `i`: "Error" in "APICallError". */
+function humpStart(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  const before = text.charCodeAt(i - 1);
+  return c >= 65 && c <= 90 && before >= 97 && before <= 122;
+}
+
+/** Where the hump starting at `from` ends: at the next capital, in `end`. */
+function humpEnd(text: string, from: number, end: number): number {
+  let i = from + 1;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) break;
+    i++;
+  }
+  return i;
 }
 
 function isWordChar(text: string, i: number): boolean {
@@ -193,7 +230,7 @@ export function cutSnippet(
   text: string,
   forms: readonly TermForm[],
 ): { text: string; ranges: Array<[number, number]> } {
-  const matches = findMatches(text, forms);
+  const matches = findMatches(text, forms, true);
   let center = 0;
   let bestDistinct = -1;
   let bestCount = -1;
@@ -227,7 +264,7 @@ export function cutSnippet(
   const body = text.slice(start, end).replace(/\s+/g, " ");
   const window = (start > 0 ? "…" : "") + body + (end < text.length ? "…" : "");
   const ranges: Array<[number, number]> = [];
-  for (const m of findMatches(window, forms)) {
+  for (const m of findMatches(window, forms, true)) {
     const prev = ranges.at(-1);
     // Touching or overlapping matches (a CJK word's bigrams) are one range.
     if (prev && m.start <= prev[1]) prev[1] = Math.max(prev[1], m.end);

@@ -1994,7 +1994,7 @@ export function matchRanges(
   words: readonly string[],
 ): Array<[number, number]> {
   const forms = [termForm(0, words)];
-  return findMatches(text, forms).map((m) => [m.start, m.end]);
+  return findMatches(text, forms, true).map((m) => [m.start, m.end]);
 }
 
 /** Records a regex scan reads per query (a page of one session's). */
