@@ -463,9 +463,13 @@ function noSessionsOf(
 
 /** The projects or harnesses of shown sessions, most recent first (up to 8). */
 function onFile(db: Database, column: "project" | "harness"): string[] {
-  return (db.prepare(
-    `SELECT ${column} AS value FROM sessions WHERE hidden = 0 AND ${column} != '' GROUP BY ${column} ORDER BY MAX(updated) DESC LIMIT 8`,
+  const values = (db.prepare(
+    `SELECT ${column} AS value FROM sessions WHERE hidden = 0 AND ${column} != '' GROUP BY ${column} ORDER BY MAX(updated) DESC`,
   ).all() as Array<{ value: string }>).map((r) => r.value);
+  // The latest eight, and how many more there are.
+  return values.length > 8
+    ? [...values.slice(0, 8), `and ${values.length - 8} more`]
+    : values;
 }
 
 /** Whether any shown session belongs to one of the harnesses. */

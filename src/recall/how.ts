@@ -115,7 +115,13 @@ function namesOutsideQuotes(
   terms: readonly string[],
 ): boolean {
   // A quote left open (a command cut at its first line) runs to the end.
+  // A folder a path passes through names nothing it runs: "server" in
+  // `git add server/src/index.ts` (the file's own name still counts).
   const bare = command.replace(/"(?:[^"\\]|\\.)*(?:"|$)|'[^']*(?:'|$)/g, " ")
+    .replace(/[^\s/\\]+[/\\](?=\S)/g, "/")
+    // A message handed to the program (aider's --message, unquoted in its
+    // argv) is text, not what runs.
+    .replace(/\s(?:--message|--msg|-m)\s+.*?(?=\s--?[a-z]|$)/gi, " ")
     .toLowerCase();
   return terms.some((t) =>
     bare.includes(t.slice(0, Math.max(4, t.length - 2)))

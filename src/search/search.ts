@@ -1862,12 +1862,14 @@ function filtersExcluded(
       "SELECT json_group_array(DISTINCT s.project) AS j FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
     ).get(JSON.stringify([...sessions].slice(0, 500))) as { j: string }).j,
   ) as string[];
-  const projects = rows.filter(Boolean).slice(0, 5);
+  const named = rows.filter(Boolean);
+  const projects = named.slice(0, 5);
+  const more = named.length - projects.length;
   const by = leftOutBy(db, [...sessions], filter);
   return `The filters excluded ${n} matching session${n === 1 ? "" : "s"}${
     projects.length
-      ? ` (in project${projects.length === 1 ? "" : "s"} ${
-        projects.join(", ")
+      ? ` (in project${named.length === 1 ? "" : "s"} ${projects.join(", ")}${
+        more > 0 ? ` and ${more} more` : ""
       })`
       : ""
   }${by.length ? `: ${by.join(", ")}` : ""}`;
