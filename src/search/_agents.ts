@@ -45,7 +45,7 @@ const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
   continue: ["continue"],
 };
 
-const BEFORE = /\b(?:in|with|from|by|using|asked|ask|told)\s+$/i;
+const BEFORE = /\b(?:in|into|with|from|by|using|asked|ask|told)\s+$/i;
 const AFTER =
   /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli|run|runs|thread|threads|conversation|conversations)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
 
