@@ -114,7 +114,7 @@ function isPersonal(ask: string): boolean {
 export interface UnderstandOptions {
   /** The clock, for relative times. */
   now: number;
-  /** Most terms searched; default 10 (CJK bigrams count half). */
+  /** Most terms searched; default 14 for a question, 10 for a long prompt (CJK bigrams count half). */
   budget?: number;
 }
 
@@ -409,8 +409,11 @@ export function understandQuery(
   raw: string,
   options: UnderstandOptions,
 ): UnderstoodQuery {
-  const budget = options.budget ?? 10;
   const long = raw.includes("\n") || raw.length > LONG_PROMPT;
+  // A question typed whole spends up to 14 terms (its distinctive words
+  // often come last: "… the local qwen2.5 ollama model about the trading
+  // bot server"); a long prompt, mostly pasted, 10.
+  const budget = options.budget ?? (long ? 10 : 14);
   const { ask, rest } = extractAsk(raw);
   const askTime = extractTimeWindow(ask, options.now);
   const restTime = askTime.window

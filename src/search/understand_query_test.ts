@@ -193,6 +193,19 @@ Deno.test("understandQuery() spends the budget on the ask first", () => {
   ok(q.terms.length <= 10 && q.overBudget.length > 0);
 });
 
+Deno.test("understandQuery() keeps 14 terms of a question typed whole", () => {
+  const q = understandQuery(
+    "what aider command line with which flags was used to fire one non-interactive question at the local qwen2.5 ollama model about the trading bot server?",
+    { now: NOW },
+  );
+  ok(!q.long);
+  equal(q.terms.length, 14);
+  ok(
+    q.terms.some((t) => t.text === "ollama"),
+    q.terms.map((t) => t.text).join(),
+  );
+});
+
 Deno.test("understandQuery() reads times said in words as a window", async (t) => {
   const cases: Array<[string, string, string]> = [
     ["node upgrade last week", "2026-11-23", "2026-11-30"],
