@@ -13,6 +13,7 @@ import {
   resolveSession,
   type SessionInfo,
   sessionInfoOf,
+  sessionRowid,
   type StoredRecord,
 } from "../search/mod.ts";
 import {
@@ -77,12 +78,9 @@ export async function handoffPacket(
       1,
       options.project ? { project: options.project } : {},
     )[0];
-    if (!info) return undefined;
-    const row = db.prepare(
-      "SELECT rowid FROM sessions WHERE harness = ? AND id = ? AND path = ?",
-    )
-      .get(info.harness, info.id, info.path) as { rowid: number };
-    rowid = row.rowid;
+    const found = info && sessionRowid(db, info);
+    if (!info || found === undefined) return undefined;
+    rowid = found;
   }
   const records = await readSessionRecords(db, rowid);
   const users = records.filter((r) => r.role === "user" && r.text.trim());

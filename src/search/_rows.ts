@@ -107,6 +107,27 @@ export function sessionInfoOf(row: SessionRow): SessionInfo {
   return info;
 }
 
+/**
+ * The rowid of the session a result names (harness, id and file), or
+ * undefined when it is no longer indexed.
+ *
+ * @param db The index.
+ * @param session The session as a result shows it.
+ * @returns Its rowid.
+ */
+export function sessionRowid(
+  db: Database,
+  session: Pick<SessionInfo, "harness" | "id" | "path">,
+): number | undefined {
+  const row = prepared(
+    db,
+    "SELECT rowid FROM sessions WHERE harness = ? AND id = ? AND path = ?",
+  ).get(session.harness, session.id, session.path) as
+    | { rowid: number }
+    | undefined;
+  return row?.rowid;
+}
+
 /** A record read back with its text. */
 export interface StoredRecord {
   /** Row id in the index. */

@@ -56,5 +56,6 @@ export {
   type SessionInfo,
   sessionInfoOf,
   type SessionRow,
+  sessionRowid,
   type StoredRecord,
 } from "./_rows.ts";

@@ -35,6 +35,7 @@ import {
   type SessionInfo,
   sessionInfoOf,
   type SessionRow,
+  sessionRowid,
   type StoredRecord,
 } from "./_rows.ts";
 import {
@@ -572,20 +573,14 @@ function breakTiesByWork(
     !t.optional && t.kind !== "cjk"
   );
   if (tied < 2 || top <= 0 || terms.length === 0) return;
-  const rowidOf = prepared(
-    db,
-    "SELECT rowid FROM sessions WHERE harness = ? AND id = ? AND path = ?",
-  );
   const holds = prepared(
     db,
     "SELECT 1 FROM fts_work WHERE fts_work MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1",
   );
   const held = hits.slice(0, tied).map((h) => {
-    const row = rowidOf.get(h.session.harness, h.session.id, h.session.path) as
-      | { rowid: number }
-      | undefined;
-    if (!row) return 0;
-    const from = row.rowid * RECORD_SLOTS;
+    const rowid = sessionRowid(db, h.session);
+    if (rowid === undefined) return 0;
+    const from = rowid * RECORD_SLOTS;
     return terms.filter((t) =>
       holds.get(termExpression(t), from, from + RECORD_SLOTS) !== undefined
     ).length;
