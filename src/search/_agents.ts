@@ -45,7 +45,8 @@ const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
   continue: ["continue"],
 };
 
-const BEFORE = /\b(?:in|into|with|from|by|using|asked|ask|told)\s+$/i;
+const BEFORE =
+  /\b(?:in|into|with|from|by|using|asked|ask|asking|told|tell|telling)\s+$/i;
 const AFTER =
   /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli|run|runs|thread|threads|conversation|conversations)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
 
@@ -63,6 +64,22 @@ const DETERMINER = /\b(?:the|a|an|our|my|your|their|this|that|its)\s+$/i;
  */
 const THING_AFTER =
   /^(?:\s+(?:chat|code|cli))?\s+(?:page|screen|component|module|template|route|endpoint|service|api|sdk|client|integration|widget|button|icon)s?\b/i;
+
+/**
+ * A model's name after its maker's ("Claude Sonnet 4", "gemini 2.5 pro",
+ * "from qwen 3") names the model a session used, not the agent that ran it.
+ */
+const MODEL_AFTER =
+  /^[\s-]*(?:sonnet|opus|haiku|flash|pro\b|reasoner|coder|[rv]?\d)/i;
+/** Agents named after the models they run. */
+const MODEL_MAKERS = new Set([
+  "claude",
+  "gemini",
+  "qwen",
+  "kimi",
+  "grok",
+  "deepseek",
+]);
 
 /** What {@linkcode agentNamed} found. */
 export interface AgentMention {
@@ -102,6 +119,7 @@ export function agentNamed(query: string): AgentMention | undefined {
     ) continue;
     if (THING_AFTER.test(after)) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
+    if (MODEL_MAKERS.has(word) && MODEL_AFTER.test(after)) continue;
     const distinct = ownValue(DISTINCT, word);
     const ids = distinct && (cued || !DETERMINER.test(before))
       ? distinct

@@ -36,6 +36,14 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
       ["opencode"],
       "what status code did deepseek return in the session",
     ],
+    [
+      // A maker's name before a model's ("Claude Sonnet 4") names the
+      // model; the agent asked is the other one.
+      "did I get an answer from Claude Sonnet 4 when asking aider about the repo",
+      ["aider"],
+      "did I get an answer from Claude Sonnet 4 when asking about the repo",
+    ],
+    ["which runs used gemini 2.5 pro for the refactor", undefined],
     ["the database cursor pagination bug", undefined],
     ["convert the claude style agent files to the qwen format", undefined],
     ["codex and codex again", ["codex"], "and codex again"],

@@ -346,15 +346,8 @@ function firstWords(text: string, n: number): string {
 }
 
 function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
-  for (const run of cjkRuns(raw)) {
-    const grams = cjkBigrams(run);
-    const meaningful = grams.filter((g) =>
-      [...g].some((c) => !CJK_FUNCTION_CHARS.has(c))
-    );
-    for (const g of meaningful.length ? meaningful : grams) {
-      into.push({ text: g, kind: "cjk", stem: g, weight, alternatives: [] });
-    }
-  }
+  // A Latin word inside CJK text ("devcontainerで…", "用Docker部署") is
+  // most often the name asked about: it goes before the bigrams.
   const latin = raw.replace(
     /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af\uff66-\uff9f]+/g,
     " ",
@@ -369,6 +362,21 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
         alternatives: [],
       });
     }
+  }
+  const grams: string[] = [];
+  for (const run of cjkRuns(raw)) {
+    const all = cjkBigrams(run);
+    const meaningful = all.filter((g) =>
+      [...g].some((c) => !CJK_FUNCTION_CHARS.has(c))
+    );
+    grams.push(...(meaningful.length ? meaningful : all));
+  }
+  // Kanji and katakana carry a Japanese sentence's content; its hiragana
+  // is mostly particles and endings: bigrams without hiragana spend the
+  // term budget first.
+  const kana = (g: string) => /[\u3040-\u309f]/.test(g) ? 1 : 0;
+  for (const g of grams.sort((a, b) => kana(a) - kana(b))) {
+    into.push({ text: g, kind: "cjk", stem: g, weight, alternatives: [] });
   }
 }
 

@@ -67,6 +67,14 @@ const ERROR_LINE =
 const LAUNCH_LINE = /^(?:\S*[\\/])?aider(?:\.exe)?(?:\s|$)/;
 /** The tool of the command record a launch line becomes. */
 const LAUNCH_TOOL = "aider";
+/**
+ * A status line worth finding that is no error: the models aider runs with
+ * (`Main model: vertex_ai/claude-sonnet-4@…`, `Model: ollama/…`) and a
+ * warning (`Warning: … expects these environment variables`).
+ */
+const NOTICE_LINE = /^(?:(?:main |weak |editor )?model:|warning\b)/i;
+/** A line listing under a warning (`- OLLAMA_API_BASE: Not set`). */
+const NOTICE_ITEM = /^- \S/;
 /** Distinct error lines kept from one block of status lines. */
 const MAX_ERROR_LINES = 20;
 /**
@@ -843,6 +851,8 @@ class HistoryReader {
     // What went wrong on aider's side (the model's API refusing, a file it
     // could not write) is kept; its retries repeat a line many times.
     const errors = new Set<string>();
+    const notices: string[] = [];
+    let inWarning = false;
     let shellAsked = false;
     let dirty = false;
     for (const line of block.lines) {
@@ -905,7 +915,14 @@ class HistoryReader {
       }
       if (ERROR_LINE.test(line) && errors.size < MAX_ERROR_LINES) {
         errors.add(line);
+      } else if (
+        NOTICE_LINE.test(line) || (inWarning && NOTICE_ITEM.test(line))
+      ) {
+        if (notices.length < MAX_ERROR_LINES) notices.push(line);
+        inWarning ||= /^warning\b/i.test(line);
+        continue;
       }
+      inWarning = false;
       const applied = /^Applied edit to (.+?)\s*$/.exec(line);
       if (applied) {
         const path = applied[1] as string;
@@ -944,6 +961,13 @@ class HistoryReader {
           tool: "add",
         });
       }
+    }
+    if (notices.length > 0) {
+      builder.add("tool-output", notices.join("\n"), {
+        locator: block.locator,
+        time,
+        tool: "aider",
+      });
     }
     if (errors.size > 0) {
       builder.add("tool-output", [...errors].join("\n"), {
@@ -1214,7 +1238,8 @@ export const aider: Harness = {
   // command output from the LLM log, `{` prompt times.
   // 6: architect mode's reply, logged again as the editor model's prompt, is
   // not a user turn.
-  revision: 6,
+  // 7: the models aider ran with and its warnings, as tool-output.
+  revision: 7,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const seen = new Set<string>();
@@ -1245,7 +1270,7 @@ export const aider: Harness = {
     store:
       "`.aider.chat.history.md` (with `.aider.input.history` and, when aider was run with `--llm-history-file`, `.aider.llm.history` or the relative name in `AIDER_LLM_HISTORY_FILE` beside it) in each project folder: found in HOME, in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case: `~/Projects`, `~/Code`) up to 3 levels deep (hidden and dependency folders skipped, at most 20,000 folders), at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined; not the architect's reply that architect mode logs again as `#### ` lines when it hands it to the editor model) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once",
+      "one session per `# aider chat started at` header; user turns (`#### ` lines, multi-line prompts joined; not the architect's reply that architect mode logs again as `#### ` lines when it hands it to the editor model) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once; the models it ran with (`Main model:`, `Model:`) and its warnings with the lines listed under them as one tool-output per block",
     omits:
       "other `> ` status lines (banners, token costs, warnings, retries: aider's own chatter), yes/no prompt echoes, other slash commands; exit codes (never written: a failure is only known as above), the output of a command whose output was not added to the chat (never written), of a suggested shell command (sent as `Output from …`, not matched), and of any command without an LLM log; everything else in the LLM log (the conversation again, system prompts, file contents) and all of it but its last 32 MiB; an LLM log named elsewhere (an absolute `--llm-history-file`); assistant times are the prompt's time (the log has no reply times)",
     verified:

@@ -143,8 +143,10 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   ok(/^[0-9a-f]{12}-2$/.test(s.id), s.id);
   equal(
     roles(s),
-    "command,files,user,assistant,files,edit,tool-output,command,tool-output,user,assistant,files,edit,tool-output,user,assistant,tool-output,assistant,files",
+    "command,files,tool-output,user,assistant,files,edit,tool-output,command,tool-output,user,assistant,files,edit,tool-output,user,assistant,tool-output,assistant,files",
   );
+  // The model aider ran with is found in its status lines.
+  ok(/^(?:Main )?model: /im.test(s.records[2]?.text ?? ""), s.records[2]?.text);
   // How aider was started is a command of its own.
   equal(
     s.records[0]?.text,
@@ -153,7 +155,7 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
   equal(s.records[0]?.tool, "aider");
   // The edit that failed to match is an error aider reported.
   const failed = s.records.find((r) =>
-    r.role === "tool-output" && r.tool === "aider"
+    r.role === "tool-output" && r.tool === "aider" && r.flags?.isError
   );
   equal(failed?.flags?.isError, true);
   ok(failed?.text.includes("SearchReplaceNoExactMatch"), failed?.text);
@@ -179,12 +181,12 @@ Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, ed
     'weather/units.py\ndef format_temp(celsius, units):\n    if units == "imperial":',
   ]);
   // Prompt times come from .aider.input.history, replies inherit them.
-  equal(s.records[2]?.time, new Date(2026, 1, 10, 9, 21, 30, 118).getTime());
-  equal(s.records[3]?.time, s.records[2]?.time);
+  equal(s.records[3]?.time, new Date(2026, 1, 10, 9, 21, 30, 118).getTime());
+  equal(s.records[4]?.time, s.records[3]?.time);
   equal(s.started, new Date(2026, 1, 10, 9, 20, 41).getTime());
   // /undo removed the kelvin commit: that reply, its edit and the commit
   // are superseded.
-  deepEqual(s.marks, [{ kind: "undo", from: 10, to: 14 }]);
+  deepEqual(s.marks, [{ kind: "undo", from: 11, to: 15 }]);
   const superseded = s.records.filter((r) => isSuperseded(r.seq, s.marks));
   deepEqual(superseded.map((r) => r.role), [
     "assistant",
@@ -233,6 +235,7 @@ Deno.test("parseAiderHistory() reads the otter fixture: commits, /git, failed te
   );
   deepEqual(shape, [
     "command aider",
+    "tool-output aider",
     "files add",
     "user",
     "assistant",
@@ -263,39 +266,72 @@ Deno.test("parseAiderHistory() reads the otter fixture: commits, /git, failed te
   ]);
   // Commit messages are kept as what the commit did.
   equal(
-    at(6)?.text,
+    at(7)?.text,
     "Commit 4b1e7a2 fix: stop the otter limiter admitting the request past its cap",
   );
   // The auto-test after the edit failed: its command and output come from
   // the LLM log, once though two requests repeat it.
-  equal(at(7)?.text, "pytest -q");
-  ok(at(8)?.text.includes("OTTERBURST_31"), at(8)?.text);
+  equal(at(8)?.text, "pytest -q");
+  ok(at(9)?.text.includes("OTTERBURST_31"), at(9)?.text);
   // /run output, sent with the next prompt; that prompt is aider's
   // placeholder after a failed run, so the output is an error.
-  equal(at(13)?.text, "pytest -q tests/test_limits.py -k refill");
+  equal(at(14)?.text, "pytest -q tests/test_limits.py -k refill");
   equal(
-    at(14)?.text,
+    at(15)?.text,
     "E   RefillClockSkew: otter refill drifted 41ms (OTTER_REFILL_SKEW)\n1 failed in 0.12s",
   );
   // /git output, written as one quoted message after the prompt.
-  equal(at(17)?.text, "git log --oneline -3");
-  ok(at(18)?.text.includes("(ottercub-ledger)"), at(18)?.text);
-  equal(at(18)?.text.split("\n").length, 3);
+  equal(at(18)?.text, "git log --oneline -3");
+  ok(at(19)?.text.includes("(ottercub-ledger)"), at(19)?.text);
+  equal(at(19)?.text.split("\n").length, 3);
   // A `{` prompt typed a line at a time takes its closing brace's time.
   equal(
-    at(19)?.text,
+    at(20)?.text,
     "why does the refill clock drift\nonly under the otter soak test?",
   );
-  equal(at(19)?.time, new Date(2026, 2, 20, 14, 8, 30, 900).getTime());
-  equal(at(20)?.time, at(19)?.time);
+  equal(at(20)?.time, new Date(2026, 2, 20, 14, 8, 30, 900).getTime());
+  equal(at(21)?.time, at(20)?.time);
   // The shell command the model suggested ran; its output was not added.
-  equal(at(21)?.text, "python -m otter.soak --minutes 1");
+  equal(at(22)?.text, "python -m otter.soak --minutes 1");
   // /test that failed, and one that passed (aider logs nothing then).
-  equal(at(22)?.text, "pytest -q tests/test_soak.py");
-  ok(at(23)?.text.includes("SOAK_TIMEOUT_OTTER"), at(23)?.text);
-  equal(at(25)?.text, "pytest -q tests/test_limits.py");
-  equal(at(26)?.role, "user");
-  equal(at(26)?.time, new Date(2026, 2, 20, 14, 12, 30, 300).getTime());
+  equal(at(23)?.text, "pytest -q tests/test_soak.py");
+  ok(at(24)?.text.includes("SOAK_TIMEOUT_OTTER"), at(24)?.text);
+  equal(at(26)?.text, "pytest -q tests/test_limits.py");
+  equal(at(27)?.role, "user");
+  equal(at(27)?.time, new Date(2026, 2, 20, 14, 12, 30, 300).getTime());
+});
+
+Deno.test("parseAiderHistory() keeps the models aider ran with and its warnings, not its banner", async () => {
+  const path = await tempProject({
+    log: log(
+      "# aider chat started at 2026-04-02 08:15:00",
+      "",
+      "> /srv/heron/venv/bin/aider --model ollama/mistral-nemo:12b heron.py  ",
+      "> Warning: ollama/mistral-nemo:12b expects these environment variables  ",
+      "> - OLLAMA_API_BASE: Not set  ",
+      "> You can skip this check with --no-show-model-warnings  ",
+      "> Aider v0.86.2  ",
+      "> Model: ollama/mistral-nemo:12b with whole edit format  ",
+      "> Git repo: .git with 3 files  ",
+      "",
+      "#### why does heron skip the first row?  ",
+      "",
+      "The reader calls next() before the loop.",
+    ),
+  });
+  const s = (await parseAiderHistory(path, opts())).sessions[0];
+  equal(roles(s), "command,tool-output,user,assistant");
+  const notice = s?.records[1];
+  equal(notice?.tool, "aider");
+  equal(notice?.flags?.isError, undefined);
+  equal(
+    notice?.text,
+    [
+      "Warning: ollama/mistral-nemo:12b expects these environment variables",
+      "- OLLAMA_API_BASE: Not set",
+      "Model: ollama/mistral-nemo:12b with whole edit format",
+    ].join("\n"),
+  );
 });
 
 Deno.test("parseAiderHistory() flags a failed /test, and an auto-test, without an LLM log", async (t) => {
