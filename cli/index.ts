@@ -36,7 +36,8 @@ stat; files that only grew are read from where the last pass stopped.
 Options:
   --harness ID   Only this harness (repeatable, or a,b; the others'
                  sessions stay as they are); see deja sources
-  --json         Print the pass report as JSON on stdout
+  --json         Print the pass report as JSON on stdout (what this pass
+                 read; "held": the sessions and records the index holds)
   --quiet        No progress and no summary on stderr (errors and the
                  DEJA_NO_REDACT warning still print)
 
@@ -135,7 +136,13 @@ indexed), 130 stopped by Ctrl-C.`,
       );
     }
     if (boolFlag(args, "json")) {
-      printJson(io, { index: path, ...report });
+      // The pass's own counts, then what the index holds after it (as
+      // `deja stats` counts them).
+      printJson(io, {
+        index: path,
+        ...report,
+        held: { sessions: held.sessions, records: held.records },
+      });
     } else if (!quiet) {
       // What the index now holds (`held`), counted as `deja stats` counts it
       // (a prompt-history entry whose transcript exists is not a session).

@@ -79,6 +79,27 @@ export async function revokeUndeclared(
 }
 
 /**
+ * Refuses to run a command that declares env access without it: every
+ * other missing permission fails loudly at its first use, but without env
+ * the command would see no `HOME` or `DEJA_INDEX` and quietly answer from
+ * the wrong index.
+ *
+ * @param command The command about to run.
+ * @throws {DejaError} CLI-E002 when env access was not granted.
+ */
+function assertEnvGranted(command: Command): void {
+  if (!command.permissions.env) return;
+  if (Deno.permissions.querySync({ name: "env" }).state === "granted") return;
+  const flags = KINDS.filter((k) =>
+    k !== "ffi" && command.permissions[k as keyof Permissions]
+  ).map((k) => `--allow-${k}`).join(" ");
+  throw new DejaError(
+    "CLI-E002",
+    `deja ${command.name} needs env access to find HOME and DEJA_INDEX: run it with -A or ${flags}`,
+  );
+}
+
+/**
  * Renders a command's help, including the permissions it runs with.
  *
  * @param command The command.
@@ -209,6 +230,17 @@ export async function run(
     return EXIT.ok;
   }
   const found = await findCommand(argv);
+  if (!found && (argv.includes("--help") || argv.includes("-h"))) {
+    // "deja capture --help" is "deja help capture" (a group's verbs).
+    return await run(
+      [
+        "help",
+        ...argv.filter((a) => a !== "--help" && a !== "-h"),
+      ],
+      io,
+      options,
+    );
+  }
   if (!found) {
     io.stderr.write(
       `error: ${unknownCommand(argv.slice(0, 1))}\n\n${overview()}`,
@@ -224,7 +256,10 @@ export async function run(
   try {
     parsed = parseArgv(rest, command.options);
     checkPositionals(command, parsed.positionals);
-    if (!options.keepPermissions) await revokeUndeclared(command.permissions);
+    if (!options.keepPermissions) {
+      assertEnvGranted(command);
+      await revokeUndeclared(command.permissions);
+    }
     return await command.run(
       parsed,
       io,

@@ -301,9 +301,11 @@ function printResult(io: Io, result: SearchResult, explain: boolean): void {
   });
   io.stdout.write(
     dim(
-      `${result.results.length} of ${result.total} matching session${
-        result.total === 1 ? "" : "s"
-      }`,
+      result.totalAtLeast
+        ? `${result.results.length} of ${result.total}+ matching sessions (a regular expression is scanned until the page is full; --all scans every session)`
+        : `${result.results.length} of ${result.total} matching session${
+          result.total === 1 ? "" : "s"
+        }`,
     ) + "\n",
   );
 }

@@ -39,7 +39,7 @@ Options:
     const roles = rolesFlag(args);
     const db = openIndexForQuery(io);
     if (!db) {
-      throw new DejaError("IDX-E001", "Nothing is indexed yet: run deja index");
+      throw new DejaError("IDX-E005", "Nothing is indexed yet: run deja index");
     }
     try {
       const shown = await showSession(

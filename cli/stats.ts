@@ -73,8 +73,10 @@ Options:
         printJson(io, totals);
       } else {
         io.stdout.write(
-          `${totals.index} (${formatBytes(bytes)}), last indexed ${
-            totals.indexedAt ?? "never"
+          `${totals.index} (${formatBytes(bytes)}), ${
+            totals.indexedAt === null
+              ? "no pass has finished yet"
+              : `last changed ${totals.indexedAt}`
           }\n` +
             `${totals.sessions} session${
               totals.sessions === 1 ? "" : "s"

@@ -48,7 +48,7 @@ const PROJECT_OPTION = { project: { type: "string" } } as const;
 function withIndex<T>(io: Io, fn: (db: Database) => Promise<T>): Promise<T> {
   const db = openIndexForQuery(io);
   if (!db) {
-    throw new DejaError("IDX-E001", "Nothing is indexed yet: run deja index");
+    throw new DejaError("IDX-E005", "Nothing is indexed yet: run deja index");
   }
   return fn(db).finally(() => db.close());
 }

@@ -1232,6 +1232,14 @@ Deno.test("deja index names the file a malformed line was skipped in", async () 
   const report = JSON.parse(json.out());
   equal(report.skippedIn.length, 1);
   equal(report.skippedIn[0].path, file);
+  // What the index holds, beside what the pass read: a second pass reads
+  // nothing and the index still holds the same.
+  const again = captureIo({ env, now: NOW });
+  equal(await run(["index", "--json"], again, flags), 0, again.err());
+  const second = JSON.parse(again.out());
+  equal(second.replaced + second.appended, 0);
+  ok(report.held.sessions > 0 && report.held.records > 0, json.out());
+  deepEqual(second.held, report.held);
 });
 
 Deno.test("index and sources warn, without failing, when DEJA_EXCLUDE_HARNESSES names no harness", async (t) => {
@@ -1491,6 +1499,60 @@ Deno.test("an agent an agent started links to it, and search follows the chain t
       root,
     ]);
     equal(found.results[1]?.viaSubagent, "bbb222");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("the count of matching sessions does not change with --limit", async () => {
+  const { home, indexPath } = await tempHome();
+  // Three sessions none of whose own words match, each with a sub-agent
+  // that does: each hit shows its parent beside it, six in all.
+  const roots = [
+    "6c7d8e9f-4444-4333-8444-a55566667771",
+    "6c7d8e9f-4444-4333-8444-a55566667772",
+    "6c7d8e9f-4444-4333-8444-a55566667773",
+  ];
+  for (const [i, root] of roots.entries()) {
+    const { said } = zooSession(root);
+    await writeZoo(
+      home,
+      `${root}.jsonl`,
+      said("user", `tidy enclosure ${i}`) + said("assistant", "On it."),
+    );
+    const agent = { agentId: `ccc${i}`, isSidechain: true };
+    await writeZoo(
+      home,
+      `${root}/subagents/agent-ccc${i}.jsonl`,
+      said("user", `weigh the wombats of pen ${i}`, agent) +
+        said("assistant", `The wombats in pen ${i} weigh in.`, agent),
+    );
+  }
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const every = await search(db, "wombats", { now: NOW, all: true });
+    equal(every.results.length, 6);
+    equal(every.total, 6);
+    for (const limit of [1, 2, 3, 5]) {
+      const page = await search(db, "wombats", { now: NOW, limit });
+      equal(page.results.length, limit);
+      equal(page.total, 6, `--limit ${limit}`);
+    }
+    // A regular expression stops at a full page: its count is a floor.
+    const scanned = await search(db, "wom+bats", {
+      now: NOW,
+      regex: true,
+      limit: 1,
+    });
+    equal(scanned.totalAtLeast, true);
+    const whole = await search(db, "wom+bats", {
+      now: NOW,
+      regex: true,
+      all: true,
+    });
+    equal(whole.totalAtLeast, undefined);
+    equal(whole.total, 6);
   } finally {
     db.close();
   }

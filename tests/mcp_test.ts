@@ -780,6 +780,8 @@ Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error an
     [-32700, -32600, 8],
   );
   for (const r of replies) equal(r.jsonrpc, "2.0");
+  // An error to a line whose id could not be read carries `"id": null`.
+  deepEqual(replies.slice(0, 2).map((r) => r.id), [null, null]);
   const stderr = new TextDecoder().decode(out.stderr);
   ok(stderr.includes("not JSON"), stderr);
   ok(stderr.includes("not a JSON-RPC message"), stderr);

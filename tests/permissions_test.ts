@@ -100,6 +100,24 @@ Deno.test("search runs with only its declared flags (--allow-read --allow-env)",
   equal(JSON.parse(scanned.stdout).total, JSON.parse(found.stdout).total);
 });
 
+Deno.test("a command started without the env access it declares says so instead of reading the wrong index", async () => {
+  const dir = await Deno.makeTempDir();
+  const out = await deno([
+    "run",
+    "--no-prompt",
+    "--allow-read",
+    "main.ts",
+    "search",
+    "docker",
+  ], { DEJA_INDEX: `${dir}/index.db` });
+  equal(out.code, 1, out.stderr);
+  equal(out.stdout, "");
+  equal(
+    out.stderr.trim(),
+    "error: deja search needs env access to find HOME and DEJA_INDEX: run it with -A or --allow-read --allow-env [CLI-E002]",
+  );
+});
+
 Deno.test("every command declares its permissions and help shows them", async () => {
   for (const command of await allCommands()) {
     const help = await deno([
@@ -132,4 +150,8 @@ Deno.test("a group word without its verb names the verbs in a run, and help show
   equal(help.code, 0, help.stderr);
   equal(help.stdout.startsWith("deja capture tool-call — "), true, help.stdout);
   equal(help.stdout.includes("Permissions:"), true);
+  // "deja capture --help" is the same help.
+  const flag = await deno(["run", "-A", "main.ts", "capture", "--help"]);
+  equal(flag.code, 0, flag.stderr);
+  equal(flag.stdout, help.stdout);
 });

@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   "IDX-E002": "Another process holds the index write lock",
   "IDX-E003": "The index was written by a newer deja",
   "IDX-E004": "SQLite lacks FTS5",
+  "IDX-E005":
+    "Nothing is indexed yet (a command that needs sessions to answer from)",
   "SRC-E001": "A transcript store could not be read",
   "SRC-E002": "A store has a schema the parser does not know",
   "SRC-E003": "A line exceeds the per-line size cap",
@@ -22,6 +24,7 @@ export const ERROR_CODES = {
   "QRY-E006": "A regular expression ran too long and was stopped",
   "QRY-E007": "The session's folder is gone, so it cannot be resumed there",
   "CLI-E001": "Usage error",
+  "CLI-E002": "The command was started without a permission it declares",
   "INS-E001":
     "A harness config file cannot be parsed, or a key deja adds to holds another shape, so install will not edit it",
   "MEM-E001": "The memory file cannot be opened",

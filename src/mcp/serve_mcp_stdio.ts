@@ -6,6 +6,7 @@
  */
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../core/errors.ts";
 import { createMcpServer } from "./create_mcp_server.ts";
 import type { McpContext } from "./mcp_context.ts";
@@ -41,7 +42,11 @@ export async function serveMcpStdio(ctx: McpContext): Promise<void> {
     const error = notJson
       ? { code: -32700, message: "Parse error: the line is not JSON" }
       : { code: -32600, message: "Invalid Request: not a JSON-RPC message" };
-    transport.send({ jsonrpc: "2.0", error }).catch(() => {});
+    // JSON-RPC 2.0 wants `"id": null` when the request's id could not be
+    // read; the SDK's types know only string and number ids.
+    transport.send(
+      { jsonrpc: "2.0", id: null, error } as unknown as JSONRPCMessage,
+    ).catch(() => {});
   };
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

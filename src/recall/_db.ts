@@ -305,11 +305,70 @@ export function declinedOutput(output: string): boolean {
  * ```
  */
 export function readsOnly(command: string): boolean {
-  const rest = withoutWrappers(command);
-  const program = (rest.split(/\s+/, 1)[0] ?? "").toLowerCase();
-  if (program === "sed") return !/\s(?:-i|--in-place)\b/.test(rest);
-  return READ_ONLY.has(program) || SHOWS_ONLY.test(rest);
+  // A pipeline or a chain reads only when every part does
+  // (`nl -ba x.css | sed -n '1,200p'`; not `cat seed.sql | psql`).
+  return shellParts(withoutWrappers(command)).every((part) => {
+    const rest = withoutWrappers(part);
+    const program = (rest.split(/\s+/, 1)[0] ?? "").toLowerCase();
+    if (program === "sed") return !/\s(?:-i|--in-place)\b/.test(rest);
+    return READ_ONLY.has(program) || SHOWS_ONLY.test(rest);
+  });
 }
+
+/** A command line's pipeline and chain parts (`|`, `||`, `&&`, `;` outside quotes). */
+function shellParts(command: string): string[] {
+  const parts: string[] = [];
+  let quote = "";
+  let from = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = "";
+      else if (c === "\\" && quote === '"') i++;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "|" || c === ";" || (c === "&" && command[i + 1] === "&")) {
+      parts.push(command.slice(from, i));
+      if (command[i + 1] === c) i++;
+      from = i + 1;
+    }
+  }
+  parts.push(command.slice(from));
+  return parts.filter((p) => p.trim() !== "");
+}
+
+/**
+ * Whether a command record is a shell command: not a page an agent
+ * fetched or a web search it ran, which some harnesses record as commands.
+ *
+ * @param tool The record's tool.
+ * @param command The command line.
+ * @returns False for a fetch or a search.
+ * @example
+ * ```ts
+ * import { isShellCommand } from "./_db.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isShellCommand("WebFetch", "https://example.com/docs"), false);
+ * equal(isShellCommand("Bash", "npm test"), true);
+ * ```
+ */
+export function isShellCommand(
+  tool: string | null | undefined,
+  command: string,
+): boolean {
+  if (tool && NOT_SHELL.has(tool.toLowerCase())) return false;
+  return !/^\s*https?:\/\//i.test(command);
+}
+
+/** Tools whose records are commands but run no shell. */
+const NOT_SHELL = new Set([
+  "webfetch",
+  "websearch",
+  "web_search",
+  "web_fetch",
+  "fetch",
+  "tool_search",
+  "image_generation",
+]);
 
 /** What a command line runs after `cd … &&`, assignments and a PowerShell wrapper. */
 function withoutWrappers(command: string): string {
@@ -328,6 +387,13 @@ function withoutWrappers(command: string): string {
 /** Programs that only read, list or print. */
 const READ_ONLY = new Set([
   "cat",
+  "nl",
+  "sort",
+  "uniq",
+  "cut",
+  "column",
+  "jq",
+  "diff",
   "ls",
   "head",
   "tail",

@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { clip } from "./_db.ts";
+import { clip, isShellCommand, readsOnly } from "./_db.ts";
 
 Deno.test("clip() cuts on a word boundary and marks the cut", async (t) => {
   const cases: Array<[string, string, number, string]> = [
@@ -28,5 +28,40 @@ Deno.test("clip() cuts on a word boundary and marks the cut", async (t) => {
       equal(clip(text, max), want);
       equal(clip(text, max).length <= max, true);
     });
+  }
+});
+
+Deno.test("readsOnly() holds only when every part of a pipeline or chain reads", async (t) => {
+  const cases: Array<[string, boolean]> = [
+    ["cat package.json", true],
+    ["nl -ba src/app.css | sed -n '1,200p'", true],
+    ["cd api && git status", true],
+    ['rg "retry|backoff" src', true],
+    ["grep -r 'a;b' .", true],
+    ["ls dist || echo none", true],
+    ["cat seed.sql | psql shop", false],
+    ["cat old.txt && rm old.txt", false],
+    ["npm test; cat out.log", false],
+    ["sed -i 's/a|b/c/' conf.ini", false],
+    ["docker compose up -d", false],
+  ];
+  for (const [command, want] of cases) {
+    await t.step(command, () => equal(readsOnly(command), want));
+  }
+});
+
+Deno.test("isShellCommand() leaves out pages fetched and web searches", async (t) => {
+  const cases: Array<[string | null, string, boolean]> = [
+    ["Bash", "npm run build", true],
+    [null, "make test", true],
+    ["WebFetch", "https://github.com/xtermjs/xterm.js/issues/1343", false],
+    ["web_search", "tokio select cancel safety", false],
+    [null, "https://example.com/guide", false],
+  ];
+  for (const [tool, command, want] of cases) {
+    await t.step(
+      `${tool}: ${command}`,
+      () => equal(isShellCommand(tool, command), want),
+    );
   }
 });

@@ -10,6 +10,7 @@ import { parseQuery, search } from "../search/mod.ts";
 import {
   commandFailed,
   isExcluded,
+  isShellCommand,
   matchRecords,
   normalizeCommand,
   readsOnly,
@@ -218,7 +219,7 @@ export async function howTo(
   if (ranked.invocations.length === 0) {
     const words = terms.map((t) => `"${t}"`).join(", ");
     result.why = rowids.length
-      ? "Commands matched, but none of them ever succeeded"
+      ? "Commands matched, but none that changes something ever succeeded (commands that only read or list are not offered)"
       : talkedAbout
       ? `${
         talkedAbout === 1 ? "A session talks" : `${talkedAbout} sessions talk`
@@ -262,7 +263,9 @@ async function rankInvocations(
     const rec = await recordAt(db, rowid);
     if (!rec) continue;
     const command = normalizeCommand(rec.text);
-    if (!command || command.length > 300) continue;
+    if (
+      !command || command.length > 300 || !isShellCommand(rec.tool, command)
+    ) continue;
     const key = command;
     let g = groups.get(key);
     if (!g) {
@@ -332,15 +335,20 @@ async function rankInvocations(
       terms.filter((t) => namesOutsideQuotes(inv.command, [t])).length,
     ]),
   );
-  const best = (real.length > 0 ? real : invocations)
-    .sort((a, b) =>
-      named.get(b)! - named.get(a)! ||
-      Number(b.projectSessions > 0) - Number(a.projectSessions > 0) ||
-      b.family - a.family ||
-      b.sessions - a.sessions ||
-      b.ok / b.runs - a.ok / a.runs ||
-      a.command.length - b.command.length ||
-      (b.last ?? 0) - (a.last ?? 0)
-    ).slice(0, options.limit ?? 5);
+  // Else the ones that run the words only inside quotes — never one that
+  // only reads.
+  const best =
+    (real.length > 0
+      ? real
+      : invocations.filter((inv) => !readsOnly(inv.command)))
+      .sort((a, b) =>
+        named.get(b)! - named.get(a)! ||
+        Number(b.projectSessions > 0) - Number(a.projectSessions > 0) ||
+        b.family - a.family ||
+        b.sessions - a.sessions ||
+        b.ok / b.runs - a.ok / a.runs ||
+        a.command.length - b.command.length ||
+        (b.last ?? 0) - (a.last ?? 0)
+      ).slice(0, options.limit ?? 5);
   return { invocations: best, strong: real.length > 0, fromTalk };
 }

@@ -9,6 +9,7 @@ import type { Database } from "../core/_sqlite.ts";
 import {
   commandFailed,
   isExcluded,
+  isShellCommand,
   normalizeCommand,
   readsOnly,
   recordAt,
@@ -86,7 +87,7 @@ export async function orient(
       const command = normalizeCommand(rec.text);
       if (
         !command || command.length > 200 || readsOnly(command) ||
-        isIrreversible(command)
+        !isShellCommand(rec.tool, command) || isIrreversible(command)
       ) {
         continue;
       }

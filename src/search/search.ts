@@ -251,6 +251,11 @@ export interface SearchResult {
   results: SearchHit[];
   /** How many sessions matched in all. */
   total: number;
+  /**
+   * True when `total` is only a floor: a regular expression is scanned
+   * until the page is full, so sessions past it may match too.
+   */
+  totalAtLeast?: boolean;
   /** Why nothing matched, or what was loosened to find something. */
   why?: string;
   /** How the query was read (absent for regular expressions). */
@@ -303,10 +308,107 @@ async function searchNamed(
     harnesses: named.harnesses,
   });
   if (theirs.results.length === 0) return all;
-  return placeFirst(all, theirs.results, theirs.total, options, {
+  return placeFirst(db, all, theirs, theirs.total, options, {
     searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
     note: "the query names an agent: its sessions first",
   });
+}
+
+/**
+ * Every session a search matched (index rowid to its relevance before the
+ * signals, which only the first few get, when the ranking gave one), past
+ * the page it shows: what the count of matching sessions is taken from,
+ * whatever the limit.
+ */
+const matchedOf = new WeakMap<
+  SearchResult,
+  ReadonlyMap<number, number | undefined>
+>();
+
+/** The sessions a result matched (those it shows, when it kept no set). */
+function matchedSessions(
+  db: Database,
+  result: SearchResult,
+): Map<number, number | undefined> {
+  const known = matchedOf.get(result);
+  if (known) return new Map(known);
+  const out = new Map<number, number | undefined>();
+  for (const hit of result.results) {
+    const rowid = sessionRowid(db, hit.session);
+    if (rowid !== undefined) out.set(rowid, undefined);
+  }
+  return out;
+}
+
+/** Keeps the union of two results' matched sessions with the merged one. */
+function mergeMatched(
+  db: Database,
+  merged: SearchResult,
+  ...from: SearchResult[]
+): SearchResult {
+  const all = new Map<number, number | undefined>();
+  for (const r of from) {
+    for (const [s, score] of matchedSessions(db, r)) {
+      if (!all.has(s) || all.get(s) === undefined) all.set(s, score);
+    }
+  }
+  matchedOf.set(merged, all);
+  return merged;
+}
+
+/** Hits as a result of their own (their sessions are what it matched). */
+function hitsOnly(results: SearchHit[]): SearchResult {
+  return { query: "", results, total: results.length };
+}
+
+/** Past this many matched sessions the count is not folded by session. */
+const COUNT_CAP = 5000;
+
+/**
+ * How many sessions a list of matches shows as, as the page lists them: a
+ * session written to two files once, copies ({@linkcode copyKey}) once, and a sub-agent's parent session beside it though the
+ * parent did not match.
+ */
+function shownCount(
+  db: Database,
+  sessions: ReadonlyMap<number, number | undefined>,
+): number {
+  if (sessions.size > COUNT_CAP) return sessions.size;
+  const rows = prepared(
+    db,
+    "SELECT w.key AS rowid, s.harness AS harness, s.id AS id, s.project AS project, s.title AS title, s.updated AS updated, s.lineage AS lineage, s.parent AS parent FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
+  ).all(JSON.stringify([...sessions.keys()])) as Array<{
+    rowid: number;
+    harness: string;
+    id: string;
+    project: string;
+    title: string | null;
+    updated: number | null;
+    lineage: string | null;
+    parent: string | null;
+  }>;
+  const keys = new Set<string>();
+  const copies = new Set<string>();
+  const roots = new Map<string, string | undefined>();
+  const scores = [...sessions.values()];
+  for (const row of rows) {
+    const score = scores[row.rowid];
+    if (score !== undefined) {
+      const copy = copyKey(row, score);
+      if (copies.has(copy)) continue;
+      copies.add(copy);
+    }
+    keys.add(`${row.harness}\n${row.id}`);
+    if (row.lineage !== "subagent" || !row.parent) continue;
+    const parent = `${row.harness}\n${row.parent}`;
+    if (!roots.has(parent)) {
+      const root = rootOf(db, row.harness, row.parent);
+      roots.set(parent, root ? `${root.harness}\n${root.id}` : undefined);
+    }
+    const root = roots.get(parent);
+    if (root) keys.add(root);
+  }
+  return keys.size;
 }
 
 /**
@@ -324,18 +426,11 @@ function withParents(
   const limit = options.all ? Infinity : options.limit ?? 10;
   const key = (s: SessionInfo) => `${s.harness}\n${s.id}`;
   const out: SearchHit[] = [];
+  // A session a harness wrote to two files (a chat and its transcript) is
+  // shown once, where it ranks best.
   const placed = new Set<string>();
-  // Parents that did not match on their own join the count of sessions; a
-  // session a harness wrote to two files (a chat and its transcript) counts
-  // once, shown where it ranks best.
-  let joined = 0;
-  // Parents moved up beside their sub-agent: their own place is no copy.
-  const moved = new Set<string>();
   for (const hit of result.results) {
-    if (placed.has(key(hit.session))) {
-      if (!moved.has(key(hit.session))) joined--;
-      continue;
-    }
+    if (placed.has(key(hit.session))) continue;
     out.push(hit);
     placed.add(key(hit.session));
     const row = hit.session.lineage === "subagent" && hit.session.parent
@@ -355,7 +450,6 @@ function withParents(
     if (own) {
       out.push({ ...own, viaSubagent: hit.session.id });
       placed.add(key(own.session));
-      moved.add(key(own.session));
       continue;
     }
     const parent: SearchHit = {
@@ -367,17 +461,14 @@ function withParents(
     };
     out.push(parent);
     placed.add(key(parent.session));
-    joined++;
   }
-  if (
-    out.length === result.results.length &&
-    out.every((h, i) => h === result.results[i])
-  ) return result;
-  return {
-    ...result,
-    results: out.slice(0, limit),
-    total: Math.max(out.length, result.total + joined),
-  };
+  // A page shorter than the limit shows every match; a full one is counted
+  // over every session matched, folded as the page folds them, so the
+  // count does not change with --limit.
+  const total = result.results.length < limit
+    ? out.length
+    : Math.max(out.length, shownCount(db, matchedSessions(db, result)));
+  return { ...result, results: out.slice(0, limit), total };
 }
 
 /** Sub-agents started by sub-agents, followed up at most this far. */
@@ -412,8 +503,9 @@ function rootOf(
  * the ladder step that found them; `why` goes, since something was found.
  */
 function placeFirst(
+  db: Database,
   base: SearchResult,
-  first: SearchHit[],
+  first: SearchResult,
   found: number,
   options: SearchOptions,
   step: { searched: string; note: string },
@@ -421,19 +513,19 @@ function placeFirst(
   const limit = options.all ? Infinity : options.limit ?? 10;
   const key = (h: SearchHit) =>
     `${h.session.harness}\n${h.session.path}\n${h.session.id}`;
-  const seen = new Set(first.map(key));
+  const seen = new Set(first.results.map(key));
   const rest = base.results.filter((h) => !seen.has(key(h)));
   const out: SearchResult = {
     ...base,
-    results: [...first, ...rest].slice(0, limit),
-    total: first.length + rest.length,
+    results: [...first.results, ...rest].slice(0, limit),
+    total: first.results.length + rest.length,
     ladder: [
       ...(base.ladder ?? []),
-      { tier: first[0]!.tier, sessions: found, ...step },
+      { tier: first.results[0]!.tier, sessions: found, ...step },
     ],
   };
   delete out.why;
-  return out;
+  return mergeMatched(db, out, base, first);
 }
 
 /** Searches what was said, then (when that falls short) work records. */
@@ -480,7 +572,7 @@ async function searchSaidThenWork(
         // Nothing said holds any of the words (or their corrections):
         // what was printed or run is the answer.
         for (const h of extra) h.foundIn = "work";
-        return placeFirst(said, extra, extra.length, options, {
+        return placeFirst(db, said, hitsOnly(extra), extra.length, options, {
           searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
           note:
             "nothing said holds the words; tool output, commands or summaries do",
@@ -494,19 +586,24 @@ async function searchSaidThenWork(
           ? []
           : extra.filter(saidInWindow(both));
         const rest = extra.filter((h) => !then.includes(h));
-        return {
-          ...said,
-          results: [...then, ...said.results, ...rest].slice(0, limit),
-          total: said.total + extra.length,
-          ladder: [...(said.ladder ?? []), {
-            tier: extra[0]!.tier,
-            searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
-            sessions: extra.length,
-            note: then.length
-              ? "before what was said: sessions from the time asked for whose messages and output hold the words"
-              : "after what was said: sessions that say some words and print the rest",
-          }],
-        };
+        return mergeMatched(
+          db,
+          {
+            ...said,
+            results: [...then, ...said.results, ...rest].slice(0, limit),
+            total: said.total + extra.length,
+            ladder: [...(said.ladder ?? []), {
+              tier: extra[0]!.tier,
+              searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
+              sessions: extra.length,
+              note: then.length
+                ? "before what was said: sessions from the time asked for whose messages and output hold the words"
+                : "after what was said: sessions that say some words and print the rest",
+            }],
+          },
+          said,
+          hitsOnly(extra),
+        );
       }
     }
     return nothing();
@@ -535,7 +632,7 @@ async function searchSaidThenWork(
     .slice(0, WORK_HITS);
   if (found.length === 0) return nothing();
   for (const h of found) h.foundIn = "work";
-  return placeFirst(said, found, found.length, options, {
+  return placeFirst(db, said, hitsOnly(found), found.length, options, {
     searched: `${work.ladder?.[0]?.searched ?? query} in work records`,
     note: wholeQuery
       ? "nothing said holds every word; tool output, commands or summaries do"
@@ -735,6 +832,10 @@ async function searchRoles(
     return result;
   }
   result.total = ranked.order.length;
+  matchedOf.set(
+    result,
+    new Map(ranked.order.map((h) => [h.session, h.rel.relevance])),
+  );
   if (plan.ignored.length) {
     result.why = `No session holds every word: ignoring ${
       plan.ignored.map((w) => `"${w}"`).join(", ")
@@ -787,9 +888,21 @@ async function searchRoles(
 }
 
 /**
- * The best `limit` sessions, leaving out a copy of one already taken: the
- * same prompt sent again makes a session with the same title and the same
- * score, and four of them would fill the page with one answer.
+ * What makes two sessions copies: the same prompt sent again within the
+ * hour makes a session with the same title and the same relevance.
+ */
+function copyKey(
+  row: Pick<SessionRow, "harness" | "project" | "title" | "updated">,
+  relevance: number,
+): string {
+  return `${row.harness}\n${row.project}\n${row.title ?? ""}\n${
+    relevance.toFixed(6)
+  }\n${Math.floor((row.updated ?? 0) / 3_600_000)}`;
+}
+
+/**
+ * The best `limit` sessions, leaving out a copy of one already taken (see
+ * {@linkcode copyKey}): four of them would fill the page with one answer.
  */
 function distinctTop(
   db: Database,
@@ -808,9 +921,7 @@ function distinctTop(
     for (const hit of batch) {
       const row = loaded.get(hit.session);
       if (!row) continue;
-      const copy = `${row.harness}\n${row.project}\n${row.title ?? ""}\n${
-        hit.adjusted.toFixed(6)
-      }`;
+      const copy = copyKey(row, hit.rel.relevance);
       if (taken.has(copy)) {
         copies++;
         continue;
@@ -2038,13 +2149,20 @@ async function regexSearch(
   const scanner = new RegexScanner(pattern, options.regexBudgetMs);
   let batch: Array<{ session: number; rec: StoredRecord }> = [];
   let chars = 0;
+  // A session left unread once the page was full may match too.
+  let unscanned = false;
   const scanBatch = async () => {
     const found = await scanner.scan(batch.map((b) => b.rec.text));
     // Applied in order, as one record at a time would have been: a batch
     // may hold more than a session, or the page, still needed.
     batch.forEach(({ session, rec }, i) => {
       const snippet = found[i];
-      if (!snippet || !wanted(session)) return;
+      if (!snippet) return;
+      if (!wanted(session)) {
+        // A match past the full page: the count is a floor.
+        if (!hits.has(session)) unscanned = true;
+        return;
+      }
       const list = hits.get(session);
       if (list) list.push([rec, snippet]);
       else hits.set(session, [[rec, snippet]]);
@@ -2055,6 +2173,10 @@ async function regexSearch(
   try {
     const order = sessionsInOrder.all(...params) as Array<{ rowid: number }>;
     for (const { rowid: session } of order) {
+      if (!wanted(session)) {
+        unscanned = true;
+        continue;
+      }
       let after = -1;
       while (wanted(session)) {
         const rows = page.all(
@@ -2094,7 +2216,12 @@ async function regexSearch(
       })),
     });
   }
-  const out: SearchResult = { query: pattern, results, total: results.length };
+  const out: SearchResult = {
+    query: pattern,
+    results,
+    total: results.length,
+    ...(unscanned ? { totalAtLeast: true } : {}),
+  };
   if (results.length === 0) {
     out.why = prepared(db, "SELECT 1 FROM sessions LIMIT 1").get()
       ? "No record matches the regular expression"

@@ -28,7 +28,10 @@ export interface HarnessStats {
 export interface IndexStats {
   /** Per harness, in id order. */
   harnesses: HarnessStats[];
-  /** Last pass time (ms), if any. */
+  /**
+   * When a pass last changed the index (ms), if one has finished: a pass
+   * that found every file unchanged writes nothing, not even this.
+   */
   indexedAt: number | null;
 }
 
