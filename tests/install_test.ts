@@ -9,7 +9,9 @@ import {
   type InstallHarness,
   installHarness,
   type InstallOptions,
+  jsonComments,
   launcherPath,
+  parseJsonWithComments,
   uninstallHarness,
 } from "../src/install/mod.ts";
 import { selfCommand } from "../src/recall/mod.ts";
@@ -265,12 +267,82 @@ Deno.test("the launcher exits 0 quietly for a hook when no deja can be found", a
   equal(out.stdout.length, 0);
 });
 
-Deno.test("installHarness() refuses JSON with comments and leaves it untouched", async () => {
+const GEMINI_JSONC = `{
+  // my theme
+  "theme": "Dracula", /* dark */
+  "docs": "https://geminicli.com/docs/", // not a comment: a URL
+  "mcpServers": {
+    /* none of mine yet */
+  }
+  // more to come
+}
+`;
+
+Deno.test("installHarness() edits JSON with comments in place and keeps every comment", async (t) => {
   const { home, options } = await tempHome();
-  const jsonc = '{\n  // my theme\n  "theme": "dark"\n}\n';
-  await Deno.writeTextFile(`${home}/.gemini/settings.json`, jsonc);
-  throws(() => installHarness("gemini", options), /not plain JSON/);
-  equal(await Deno.readTextFile(`${home}/.gemini/settings.json`), jsonc);
+  const path = `${home}/.gemini/settings.json`;
+  await Deno.writeTextFile(path, GEMINI_JSONC);
+  installHarness("gemini", options);
+  const installed = await Deno.readTextFile(path);
+  await t.step("the comments are still there, in order", () => {
+    deepEqual(jsonComments(installed), jsonComments(GEMINI_JSONC));
+    ok(
+      installed.startsWith(
+        '{\n  // my theme\n  "theme": "Dracula", /* dark */\n',
+      ),
+    );
+  });
+  await t.step("the MCP server and the hooks were added", () => {
+    const doc = parseJsonWithComments(installed) as {
+      mcpServers: Record<string, { command: string }>;
+      hooks: Record<string, unknown>;
+      docs: string;
+    };
+    equal(doc.mcpServers.deja?.command, launcherPath(home, options.env));
+    ok(doc.hooks.SessionStart && doc.hooks.AfterTool, installed);
+    equal(doc.docs, "https://geminicli.com/docs/");
+  });
+  await t.step("a second install changes nothing", async () => {
+    const again = installHarness("gemini", options);
+    ok(again.changes.every((c) => c.action === "unchanged"));
+    equal(await Deno.readTextFile(path), installed);
+  });
+  await t.step("uninstall gives the original bytes back", async () => {
+    uninstallHarness("gemini", options);
+    equal(await Deno.readTextFile(path), GEMINI_JSONC);
+  });
+});
+
+Deno.test("uninstallHarness() keeps a comment written since install", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.gemini/settings.json`;
+  await Deno.writeTextFile(path, GEMINI_JSONC);
+  installHarness("gemini", options);
+  const edited = (await Deno.readTextFile(path)).replace(
+    "// my theme",
+    "// my theme, for now",
+  );
+  await Deno.writeTextFile(path, edited);
+  uninstallHarness("gemini", options);
+  equal(
+    await Deno.readTextFile(path),
+    GEMINI_JSONC.replace("// my theme", "// my theme, for now"),
+  );
+});
+
+Deno.test("installHarness() refuses a trailing comma, naming it, and leaves the file untouched", async () => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.gemini/settings.json`;
+  const text = '{\n  // my theme\n  "theme": "dark",\n}\n';
+  await Deno.writeTextFile(path, text);
+  throws(
+    () => installHarness("gemini", options),
+    (err: Error) =>
+      err.message.startsWith(
+        `Cannot edit "${path}": it is not JSON (Trailing comma at line 3 column 18`,
+      ),
+  );
+  equal(await Deno.readTextFile(path), text);
 });
 
 Deno.test("installHarness() refuses a config.toml it cannot read and leaves it untouched", async () => {

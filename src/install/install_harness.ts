@@ -17,7 +17,11 @@ import {
   type CodexTomlRecord,
   removeCodexToml,
 } from "./codex_toml.ts";
-import { rewriteJson } from "./json_doc.ts";
+import {
+  jsonComments,
+  parseJsonWithComments,
+  rewriteJson,
+} from "./json_doc.ts";
 import { tomlProblem } from "./toml_doc.ts";
 import { dejaConfigDir, launcherPath, launcherScript } from "./launcher.ts";
 import { lineDiff } from "./line_diff.ts";
@@ -146,13 +150,13 @@ function parseJson(path: string, text: string | undefined): JsonObject {
   if (text === undefined || text.trim() === "") return {};
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithComments(text);
   } catch (err) {
     throw new DejaError(
       "INS-E001",
-      `Cannot edit "${path}": it is not plain JSON (${
+      `Cannot edit "${path}": it is not JSON (${
         messageOf(err)
-      }); deja edits JSON structurally and will not rewrite it: add the entries by hand (deja install --dry-run on a copy shows them)`,
+      }); deja edits JSON structurally and will not rewrite it: fix it, or add the entries by hand (deja install --dry-run on a copy shows them)`,
       { cause: err },
     );
   }
@@ -165,10 +169,18 @@ function parseJson(path: string, text: string | undefined): JsonObject {
   return data as JsonObject;
 }
 
+/**
+ * Whether two JSON texts hold the same value and the same comments: a
+ * comment written since install is the person's, and restoring the file's
+ * old bytes would drop it.
+ */
 function sameJson(a: string, b: string): boolean {
   try {
     // An empty file reads as {} (parseJson), so it compares as one.
-    return canonicalJson(parseJson("", a)) === canonicalJson(parseJson("", b));
+    const sameValue =
+      canonicalJson(parseJson("", a)) === canonicalJson(parseJson("", b));
+    return sameValue &&
+      jsonComments(a).join("\n") === jsonComments(b).join("\n");
   } catch {
     return false;
   }
@@ -607,9 +619,10 @@ function isEmpty(target: Target, text: string | undefined): boolean {
   if (text === undefined) return true;
   if (target.kind === "toml") return text.trim() === "";
   try {
-    const data = JSON.parse(text);
+    // A comment is the person's: a file holding one is not empty.
+    const data = parseJsonWithComments(text);
     return data !== null && typeof data === "object" &&
-      Object.keys(data).length === 0;
+      Object.keys(data).length === 0 && jsonComments(text).length === 0;
   } catch {
     return false;
   }

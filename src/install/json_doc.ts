@@ -3,10 +3,10 @@
  * where they sit, the new document is compared with the old one, and only
  * the text of members and elements that were added, changed or removed is
  * rewritten. Everything else — key order, a compact array, spacing, CRLF
- * line endings, a missing trailing newline, a file on one line — keeps its
- * exact bytes. Added values follow the style around them: one member a
- * line at the siblings' indentation in a multi-line container, inline and
- * compact in a one-line one.
+ * line endings, a missing trailing newline, a file on one line, `//` and
+ * `/*` comments — keeps its exact bytes. Added values follow the style
+ * around them: one member a line at the siblings' indentation in a
+ * multi-line container, inline and compact in a one-line one.
  *
  * @module
  */
@@ -29,6 +29,8 @@ interface LocatedItem {
   key?: string;
   /** Offset just past the previous item or the opening bracket. */
   gapStart: number;
+  /** Offset of the comma before the item (all but the first). */
+  comma?: number;
   /** Offset of the key (members) or the value (elements). */
   start: number;
   /** Offset just past the key (members; the value's start for elements). */
@@ -60,24 +62,127 @@ type OutItem =
   | { kind: "kept"; item: LocatedItem; text: string }
   | { kind: "fresh"; key?: string; value: unknown };
 
-const WHITESPACE = /[ \t\r\n]*/y;
+/** Whitespace and comments, the text between tokens. */
+const GAP = /(?:[ \t\r\n]+|\/\/[^\r\n]*|\/\*[\s\S]*?\*\/)*/y;
+const COMMENT = /\/\/[^\r\n]*|\/\*[\s\S]*?\*\//y;
 const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+/** A string (kept) or a comment (blanked); an unterminated one last. */
+const STRING_OR_COMMENT =
+  /"(?:[^"\\]+|\\[\s\S])*"?|\/\/[^\r\n]*|\/\*[\s\S]*?\*\/|\/\*[\s\S]*/g;
+/** A string (skipped) or a comma right before a closing bracket. */
+const STRING_OR_TRAILING_COMMA = /"(?:[^"\\]+|\\[\s\S])*"?|,(?=\s*[}\]])/g;
 
-function skipWhitespace(text: string, at: number): number {
-  WHITESPACE.lastIndex = at;
-  WHITESPACE.test(text);
-  return WHITESPACE.lastIndex;
+/** Skips whitespace and comments. */
+function skipGap(text: string, at: number): number {
+  GAP.lastIndex = at;
+  GAP.test(text);
+  return GAP.lastIndex;
 }
 
 function stringEnd(text: string, at: number): number {
   let i = at + 1;
-  while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
   return i + 1;
 }
 
-/** Locates the value at `at` in text already known to be valid JSON. */
+function lineColumn(text: string, at: number): string {
+  const line = text.slice(0, at).split("\n").length;
+  return `line ${line} column ${at - text.lastIndexOf("\n", at - 1)}`;
+}
+
+/**
+ * Replaces every comment outside strings with spaces, keeping line breaks,
+ * so offsets and line numbers stay those of the original text.
+ */
+function blankComments(text: string): string {
+  return text.replace(STRING_OR_COMMENT, (match, at: number) => {
+    if (match.startsWith('"')) return match;
+    if (match.startsWith("/*") && (match.length < 4 || !match.endsWith("*/"))) {
+      throw new SyntaxError(`Unterminated comment at ${lineColumn(text, at)}`);
+    }
+    return match.replace(/[^\r\n]/g, " ");
+  });
+}
+
+/**
+ * Parses JSON that may hold `//` line comments and `/*` block comments, as
+ * the settings of Gemini CLI, opencode and VS Code do. Comments are read as
+ * whitespace; everything else must be JSON (no trailing commas).
+ *
+ * @param text The file content.
+ * @returns The value it holds.
+ * @throws {SyntaxError} When the text is not JSON once its comments are
+ * left out; a trailing comma or an unterminated comment is named as such,
+ * with its line and column.
+ * @example
+ * ```ts
+ * import { parseJsonWithComments } from "./json_doc.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(
+ *   parseJsonWithComments('{\n  // theme\n  "url": "http://x" /* ok *\/\n}'),
+ *   { url: "http://x" },
+ * );
+ * ```
+ */
+export function parseJsonWithComments(text: string): unknown {
+  const blank = blankComments(text);
+  try {
+    return JSON.parse(blank);
+  } catch (err) {
+    const comma = [...blank.matchAll(STRING_OR_TRAILING_COMMA)].find((m) =>
+      m[0] === ","
+    );
+    if (comma === undefined) throw err;
+    throw new SyntaxError(
+      `Trailing comma at ${
+        lineColumn(text, comma.index)
+      }: JSON does not allow one`,
+      { cause: err },
+    );
+  }
+}
+
+/**
+ * The comments of a JSON text, in order, each with its `//` or `/*`.
+ *
+ * @param text The file content.
+ * @returns Its comments; none inside strings.
+ * @example
+ * ```ts
+ * import { jsonComments } from "./json_doc.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(jsonComments('{"u": "http://x", // site\n "v": 1}'), ["// site"]);
+ * ```
+ */
+export function jsonComments(text: string): string[] {
+  return [...text.matchAll(STRING_OR_COMMENT)].map((m) => m[0]).filter((m) =>
+    !m.startsWith('"')
+  );
+}
+
+/** Where the last comment in `[from, to)` ends, and whether it is a `//` one. */
+function lastComment(
+  text: string,
+  from: number,
+  to: number,
+): { end: number; line: boolean } | undefined {
+  let found: { end: number; line: boolean } | undefined;
+  for (let i = from; i < to;) {
+    COMMENT.lastIndex = i;
+    if (COMMENT.test(text)) {
+      found = { end: COMMENT.lastIndex, line: text[i + 1] === "/" };
+      i = COMMENT.lastIndex;
+    } else i++;
+  }
+  return found;
+}
+
+/**
+ * Locates the value at `at` in text already known to be valid JSON (with
+ * comments).
+ */
 function locate(text: string, at: number): Located {
-  const start = skipWhitespace(text, at);
+  const start = skipGap(text, at);
   const open = text[start];
   if (open !== "{" && open !== "[") {
     let end: number;
@@ -92,27 +197,38 @@ function locate(text: string, at: number): Located {
   const isObject = open === "{";
   const items: LocatedItem[] = [];
   let gapStart = start + 1;
-  let i = skipWhitespace(text, gapStart);
+  let i = skipGap(text, gapStart);
   while (text[i] !== (isObject ? "}" : "]")) {
-    if (text[i] === ",") i = skipWhitespace(text, i + 1);
+    let comma: number | undefined;
+    if (text[i] === ",") {
+      comma = i;
+      i = skipGap(text, i + 1);
+    }
+    const at = comma === undefined ? {} : { comma };
     if (isObject) {
       const keyEnd = stringEnd(text, i);
-      const colon = skipWhitespace(text, keyEnd);
+      const colon = skipGap(text, keyEnd);
       const value = locate(text, colon + 1);
       items.push({
         key: JSON.parse(text.slice(i, keyEnd)) as string,
         gapStart,
+        ...at,
         start: i,
         keyEnd,
         value,
       });
-      gapStart = value.end;
     } else {
       const value = locate(text, i);
-      items.push({ gapStart, start: value.start, keyEnd: value.start, value });
-      gapStart = value.end;
+      items.push({
+        gapStart,
+        ...at,
+        start: value.start,
+        keyEnd: value.start,
+        value,
+      });
     }
-    i = skipWhitespace(text, gapStart);
+    gapStart = (items.at(-1) as LocatedItem).value.end;
+    i = skipGap(text, gapStart);
   }
   return { kind: isObject ? "object" : "array", start, end: i + 1, items };
 }
@@ -128,25 +244,32 @@ function gapBefore(text: string, item: LocatedItem): string {
   return text.slice(item.gapStart, item.start);
 }
 
-/** A container's own separator between two items on one line, if any. */
+/**
+ * A container's own separator between two items on one line, if any (a gap
+ * with a comment is no model: only a gap outside strings can hold a `/`).
+ */
 function oneLineGap(text: string, node: Located): string | undefined {
   return node.items.slice(1).map((item) => gapBefore(text, item)).find((gap) =>
-    !gap.includes("\n")
+    !gap.includes("\n") && !gap.includes("/")
   );
 }
 
-function detectStyle(text: string, root: Located): JsonStyle {
+/**
+ * Reads the file's style; `blank` is the text with its comments blanked,
+ * so a comment's lines do not set the indentation.
+ */
+function detectStyle(text: string, blank: string, root: Located): JsonStyle {
   const all = containers(root);
   const member = all.find((node) => node.kind === "object" && node.items[0])
     ?.items[0];
   const colonText = member && text.slice(member.keyEnd, member.value.start);
-  const colon = colonText && !colonText.includes("\n") ? colonText : ": ";
+  const colon = colonText && !/[\n/]/.test(colonText) ? colonText : ": ";
   const comma = all.map((node) => oneLineGap(text, node)).find((gap) =>
     gap !== undefined
   );
   return {
     newline: text.includes("\r\n") ? "\r\n" : "\n",
-    indent: text.match(/\n([ \t]+)\S/)?.[1] ?? "  ",
+    indent: blank.match(/\n([ \t]+)\S/)?.[1] ?? "  ",
     colon,
     // No two items on one line to copy: space after commas as after colons.
     comma: comma ?? (colon.endsWith(" ") ? ", " : ","),
@@ -328,58 +451,137 @@ class JsonRewriter {
     const style = this.#style;
     const open = text[node.start] as string;
     const close = text[node.end - 1] as string;
-    const first = node.items[0];
-    const last = node.items.at(-1);
+    const items = node.items;
+    const first = items[0];
+    const last = items.at(-1);
+    const outer = lineIndent(text, node.start);
+    const tailStart = last ? last.value.end : node.start + 1;
     // Where a new item goes: on its own line after the last item's
     // indentation, or inline after the container's own separator.
     let base: string | undefined;
     let separator: string;
+    /** Before a new item written first. */
     let lead: string;
-    let trail: string;
+    /** Before the closing bracket, after any comments kept there. */
+    let closeLead: string;
     if (first && last) {
-      const before = gapBefore(text, last);
-      if (before.includes("\n")) {
-        base = before.slice(before.lastIndexOf("\n") + 1);
+      if (gapBefore(text, last).includes("\n")) {
+        base = lineIndent(text, last.start);
         separator = `,${style.newline}${base}`;
       } else {
         separator = oneLineGap(text, node) ?? style.comma;
       }
-      lead = gapBefore(text, first);
-      trail = text.slice(last.value.end, node.end - 1);
+      lead = text.slice(
+        lastComment(text, first.gapStart, first.start)?.end ?? first.gapStart,
+        first.start,
+      );
+      closeLead = text.slice(
+        lastComment(text, tailStart, node.end - 1)?.end ?? tailStart,
+        node.end - 1,
+      );
     } else if (change.multiline) {
-      const outer = lineIndent(text, node.start);
       base = outer + style.indent;
       separator = `,${style.newline}${base}`;
       lead = style.newline + base;
-      trail = style.newline + outer;
+      closeLead = style.newline + outer;
     } else {
       separator = style.comma;
       lead = "";
-      trail = "";
+      closeLead = "";
     }
+    const indent = base ?? outer + style.indent;
+    const comma = separator.indexOf(",");
+    const [sepBefore, sepAfter] = [
+      separator.slice(0, comma),
+      separator.slice(comma + 1),
+    ];
     const inner = { ...change, multiline: base !== undefined };
     const out = node.kind === "object"
       ? this.#objectItems(node, inner)
       : this.#arrayItems(node, inner);
-    if (out.length === 0) return open + close;
+    // Comments are never dropped: those before a removed item, and those
+    // after the last item when new ones follow it, wait here and are
+    // written before the next item (or the closing bracket).
+    let pending = "";
+    let pendingLine = false;
+    const keepComments = (from: number, to: number, at?: number) => {
+      const found = lastComment(text, from, to);
+      if (!found) return;
+      pending += at === undefined
+        ? text.slice(from, found.end)
+        : text.slice(from, at) + text.slice(at + 1, found.end);
+      pendingLine = found.line;
+    };
+    // The waiting comments, then `leadIn`: on a new line after a `//` one.
+    const flush = (leadIn: string, indentation: string): string => {
+      const joined = pendingLine && !/^[ \t]*\r?\n/.test(leadIn)
+        ? pending + style.newline + indentation +
+          leadIn.replace(/^[ \t]+/, "")
+        : pending + leadIn;
+      pending = "";
+      pendingLine = false;
+      return joined;
+    };
+    let next = 0; // the first original item neither written nor dropped
+    const drop = (to: number) => {
+      for (; next < to; next++) {
+        const item = items[next] as LocatedItem;
+        keepComments(item.gapStart, item.start, item.comma);
+      }
+    };
+    let tailKept = false;
+    const dropRest = () => {
+      if (tailKept) return;
+      drop(items.length);
+      keepComments(tailStart, node.end - 1);
+      tailKept = true;
+    };
+    const indexOf = new Map(items.map((item, i) => [item, i]));
+    const lastKept = out.findLastIndex((item) => item.kind === "kept");
+    let previous: number | undefined;
     let body = "";
     out.forEach((item, position) => {
-      // A kept item keeps the separator before it; a new item, or the old
-      // first one once something comes before it, gets the container's.
-      if (position > 0) {
-        body += item.kind === "kept" && item.item !== first
-          ? gapBefore(text, item.item)
-          : separator;
-      }
-      if (item.kind === "kept") body += item.text;
-      else {
+      if (item.kind === "fresh") {
+        if (position > lastKept) dropRest();
+        body += position === 0
+          ? flush(lead, indent)
+          : sepBefore + "," + flush(sepAfter, indent);
         if (item.key !== undefined) {
           body += JSON.stringify(item.key) + style.colon;
         }
         body += serialize(item.value, { base, style });
+        previous = undefined;
+        return;
       }
+      const k = indexOf.get(item.item) as number;
+      const gap = gapBefore(text, item.item);
+      const at = item.item.comma;
+      drop(k);
+      if (position > 0 && previous === k - 1) body += gap;
+      else if (at === undefined) {
+        // The old first item: its own lead-in at the start, else the
+        // container's separator (with the comments that were above it).
+        if (position === 0) body += gap;
+        else if (lastComment(text, item.item.gapStart, item.item.start)) {
+          body += sepBefore + "," + flush(gap, indent);
+        } else body += separator;
+      } else {
+        const own = text.slice(item.item.gapStart, at) +
+          text.slice(at + 1, item.item.start);
+        if (position > 0) {
+          body += text.slice(item.item.gapStart, at) + "," +
+            flush(text.slice(at + 1, item.item.start), indent);
+        } else if (pending === "" && !own.includes("/")) {
+          body += gapBefore(text, first as LocatedItem);
+        } else body += flush(own, indent);
+      }
+      next = k + 1;
+      previous = k;
+      body += item.text;
     });
-    return open + lead + body + trail + close;
+    dropRest();
+    if (out.length === 0 && pending === "") return open + close;
+    return open + body + flush(closeLead, outer) + close;
   }
 }
 
@@ -391,10 +593,16 @@ class JsonRewriter {
  * container is on one line). Added object keys go last. A missing or blank
  * text gives `next` indented by two spaces, with a trailing newline.
  *
+ * The text may hold `//` and `/*` comments, and every one of them stays:
+ * a removed item takes only its own text and a comma, leaving the comments
+ * around it where they were, and an item added after the last one goes
+ * after the comments that follow it (on a new line after a `//` one).
+ *
  * @param text The current file content, or undefined for no file.
  * @param next The document it should hold.
  * @returns The new file content.
- * @throws {SyntaxError} When `text` is not valid JSON.
+ * @throws {SyntaxError} When `text` is not JSON, comments aside (see
+ * {@linkcode parseJsonWithComments}).
  * @example
  * ```ts
  * import { rewriteJson } from "./json_doc.ts";
@@ -415,9 +623,10 @@ export function rewriteJson(text: string | undefined, next: unknown): string {
       })
     }\n`;
   }
-  const old: unknown = JSON.parse(text);
+  const old = parseJsonWithComments(text);
   const root = locate(text, 0);
-  const rewriter = new JsonRewriter(text, detectStyle(text, root));
+  const style = detectStyle(text, blankComments(text), root);
+  const rewriter = new JsonRewriter(text, style);
   return text.slice(0, root.start) +
     rewriter.render(root, { old, next, multiline: true }) +
     text.slice(root.end);

@@ -1,5 +1,5 @@
-import { equal, throws } from "node:assert/strict";
-import { rewriteJson } from "./json_doc.ts";
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { parseJsonWithComments, rewriteJson } from "./json_doc.ts";
 
 Deno.test("rewriteJson() touches only the text of what changed", async (t) => {
   const cases: Array<[string, string, unknown, string]> = [
@@ -95,6 +95,137 @@ Deno.test("rewriteJson() writes a missing or blank file indented by two spaces",
   equal(rewriteJson(" \n", doc), pretty);
 });
 
-Deno.test("rewriteJson() refuses text that is not JSON", () => {
-  throws(() => rewriteJson('{\n  // c\n  "a": 1\n}', { a: 2 }), SyntaxError);
+Deno.test("rewriteJson() keeps every comment in place", async (t) => {
+  const cases: Array<[string, string, unknown, string]> = [
+    [
+      "a line comment before a member",
+      '{\n  // my theme\n  "theme": "Dracula"\n}\n',
+      { theme: "Dracula", mcp: { deja: true } },
+      '{\n  // my theme\n  "theme": "Dracula",\n  "mcp": {\n    "deja": true\n  }\n}\n',
+    ],
+    [
+      "a block comment inside an object, beside a changed value",
+      '{\n  /* colours */ "theme": "Dracula",\n  "size": /* pt */ 12\n}',
+      { theme: "Light", size: 12 },
+      '{\n  /* colours */ "theme": "Light",\n  "size": /* pt */ 12\n}',
+    ],
+    [
+      "a comment after the last member on its line stays on that line",
+      '{\n  "theme": "Dracula" // the best\n}\n',
+      { theme: "Dracula", b: 1 },
+      '{\n  "theme": "Dracula", // the best\n  "b": 1\n}\n',
+    ],
+    [
+      "a comment on its own line after the last member: the added key follows it",
+      '{\n  "theme": "Dracula"\n  // more later\n}\n',
+      { theme: "Dracula", b: 1 },
+      '{\n  "theme": "Dracula",\n  // more later\n  "b": 1\n}\n',
+    ],
+    [
+      "a comment inside an array that gets an element added",
+      '{"l": [\n  1, // one\n  2 /* two */\n]}',
+      { l: [1, 2, 3] },
+      '{"l": [\n  1, // one\n  2, /* two */\n  3\n]}',
+    ],
+    [
+      "a one-line object ending in a line comment: the added key starts a line",
+      '{"a": 1 // c\n}',
+      { a: 1, b: 2 },
+      '{"a": 1, // c\n  "b": 2\n}',
+    ],
+    [
+      "an empty object holding only a comment",
+      '{\n  "mcp": {\n    // none yet\n  }\n}',
+      { mcp: { deja: true } },
+      '{\n  "mcp": {\n    // none yet\n    "deja": true\n  }\n}',
+    ],
+    [
+      "// and /* inside strings, and http:// URLs, are not comments",
+      '{\n  "url": "http://example.com/*x*/", // site\n  "glob": "src/**/*.ts"\n}',
+      { url: "https://example.com//", glob: "src/**/*.ts", b: "a//b" },
+      '{\n  "url": "https://example.com//", // site\n  "glob": "src/**/*.ts",\n  "b": "a//b"\n}',
+    ],
+    [
+      "a removed member leaves the comment above it",
+      '{\n  "a": 1,\n  // about deja\n  "deja": 2,\n  "b": 3\n}',
+      { a: 1, b: 3 },
+      '{\n  "a": 1,\n  // about deja\n  "b": 3\n}',
+    ],
+    [
+      "a removed first member leaves the comments above it and the next",
+      '{\n  // head\n  "deja": 2,\n  // about b\n  "b": 3\n}',
+      { b: 3 },
+      '{\n  // head\n  // about b\n  "b": 3\n}',
+    ],
+    [
+      "a removed last member leaves its line comment on the line before",
+      '{\n  "a": 1,\n  "deja": 2 // ours\n}',
+      { a: 1 },
+      '{\n  "a": 1 // ours\n}',
+    ],
+    [
+      "removing every member keeps the comments",
+      '{"a": {\n  // c\n  "deja": 1\n}}',
+      { a: {} },
+      '{"a": {\n  // c\n}}',
+    ],
+    [
+      "comments around the root value",
+      '// settings\n{"a": 1}\n/* end */\n',
+      { a: 1, b: 2 },
+      '// settings\n{"a": 1, "b": 2}\n/* end */\n',
+    ],
+  ];
+  for (const [name, before, next, after] of cases) {
+    await t.step(name, () => equal(rewriteJson(before, next), after));
+  }
+});
+
+Deno.test("rewriteJson() takes an added member out again byte for byte, comments and all", async (t) => {
+  const texts = [
+    '{\n  // my theme\n  "theme": "Dracula"\n}\n',
+    '{\n  "theme": "Dracula" // the best\n}\n',
+    '{\n  "theme": "Dracula"\n  // more later\n}\n',
+    '{"a": 1 /* c */}',
+  ];
+  for (const text of texts) {
+    await t.step(JSON.stringify(text), () => {
+      const old = parseJsonWithComments(text) as Record<string, unknown>;
+      const added = rewriteJson(text, { ...old, deja: { hooks: [1] } });
+      equal(rewriteJson(added, old), text);
+    });
+  }
+});
+
+Deno.test("parseJsonWithComments() reads comments as whitespace, never inside strings", () => {
+  deepEqual(
+    parseJsonWithComments(
+      '/* a */ {"u": "http://x/*y*/", // b\n "v": [1 /* c */, 2]}',
+    ),
+    { u: "http://x/*y*/", v: [1, 2] },
+  );
+});
+
+Deno.test("rewriteJson() refuses text that is not JSON, comments aside", async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ["broken", "{bad", /JSON/],
+    [
+      "an unterminated block comment",
+      '{\n  "a": 1 /* open\n}',
+      /^Unterminated comment at line 2 column 10$/,
+    ],
+    [
+      "a trailing comma",
+      '{\n  // c\n  "a": [1, 2,],\n}',
+      /^Trailing comma at line 3 column 13: JSON does not allow one$/,
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    await t.step(name, () => {
+      throws(
+        () => rewriteJson(text, { a: 2 }),
+        (err) => err instanceof SyntaxError && message.test(err.message),
+      );
+    });
+  }
 });

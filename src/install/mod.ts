@@ -37,7 +37,11 @@ export {
   type CodexTomlRecord,
   removeCodexToml,
 } from "./codex_toml.ts";
-export { rewriteJson } from "./json_doc.ts";
+export {
+  jsonComments,
+  parseJsonWithComments,
+  rewriteJson,
+} from "./json_doc.ts";
 export {
   normalizeKey,
   readToml,
