@@ -381,7 +381,27 @@ class ChatReader {
             ? raw.trim()
             : undefined;
         }
-        builder.touch(time);
+        // What a built-in command printed (`/ide install` failing to set up
+        // the editor companion): the tool's output, an error when it said so.
+        const items = payload.phase === "result" &&
+            Array.isArray(payload.outputHistoryItems)
+          ? payload.outputHistoryItems.filter(isObject)
+          : [];
+        const printed = items.map((i) => str(i.text)?.trim() ?? "")
+          .filter((t) => t !== "");
+        if (raw && printed.length) {
+          builder.add("tool-output", `${raw.trim()}\n${printed.join("\n")}`, {
+            locator,
+            time,
+            tool: raw.trim().split(/\s+/, 1)[0],
+            flags: {
+              ...extra.flags,
+              ...(items.some((i) => i.type === "error")
+                ? { isError: true }
+                : {}),
+            },
+          });
+        } else builder.touch(time);
         break;
       }
       case "parent_session": {
@@ -574,12 +594,14 @@ export const qwen: Harness = {
   // 8: a UserPromptSubmit hook's tagged context part
   // (`<qwen:user-prompt-submit-context>`) is left out of a user record that
   // carries no `displayText`.
-  revision: 8,
+  // 9: what a built-in slash command printed (its `result` record's
+  // outputHistoryItems) as tool-output, an error when an item is one.
+  revision: 9,
   docs: {
     store:
       "`${QWEN_HOME:-~/.qwen}/projects/<sanitized-cwd>/chats/<session>.jsonl`, background sub-agents in `projects/<sanitized-cwd>/subagents/<session>/agent-<id>.jsonl` with `agent-<id>.meta.json`, and the Gemini CLI-shaped JSON chats builds before the record tree (late 2025) wrote to `tmp/<sha256 of the project>/chats/session-<time>-<id>.json` (runtime files move with `QWEN_RUNTIME_DIR`; same layout on every OS, `%USERPROFILE%\\.qwen` on Windows; `DEJA_QWEN_ROOT` redirects)",
     extracts:
-      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; without one, the parts less a UserPromptSubmit hook's `<qwen:user-prompt-submit-context>` part; realtime (voice) dialogue too; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
+      "user turns (the payload's `displayText` when there is one, so hook context and at-command file contents stay out; without one, the parts less a UserPromptSubmit hook's `<qwen:user-prompt-submit-context>` part; realtime (voice) dialogue too; mid-turn messages too; a slash command whose prompt went to the model — `/init`, a custom command, `sentToModel` on its `slash_command` record — as the command typed, not its expanded template), assistant text, run_shell_command commands with the exit code from the `Exit Code:` footer (0 when newer builds leave it out; their output flagged an error when it is not 0), files (read_file, write_file, read_many_files, edit), edits (old_string), tool output with isError for error/cancelled results, a model request that failed (a `ui_telemetry` `api_error` event's `error_message`/`error`, not the person's abort; a `turn_result` in state `error`) as error tool-output of tool `model`, once while a retry repeats it, compression summaries, what a built-in slash command printed (`/ide install` failing: its `slash_command` result's `outputHistoryItems`, the command line first) as tool-output of that command, an error when an item is an `error`, custom titles, fork and sub-session parents, sub-agent side chains (`isSidechain`/`agentId`, inline or in a background sub-agent's own transcript, titled from its meta.json description), records off the active uuid chain as `branch` marks; project from the records' cwd; the older JSON chats as the Gemini CLI's are read (user and model text, tool calls, results, the project from the hashed folder)",
     omits:
       "thought parts (reasoning), ui_telemetry other than API errors, slash-command and at-command echoes, the older builds' `tmp/<hash>/logs.json` prompt log, file-history, attribution and branch-checkpoint snapshots, goal/turn-result bookkeeping, notification/cron/background/goal-runtime prompts and other workspace agents' `agent_message` records the tool wrote under the user role",
     verified:

@@ -541,6 +541,48 @@ Deno.test("parseQwenChat() keeps a failed model request as error output of the m
   ]);
 });
 
+Deno.test("parseQwenChat() keeps what a built-in slash command printed, an error when it failed", async () => {
+  serial = 0;
+  const slash = (
+    parent: string | null,
+    phase: string,
+    items?: Array<{ type: string; text: string }>,
+  ) =>
+    rec("system", parent, {
+      subtype: "slash_command",
+      systemPayload: {
+        phase,
+        rawCommand: "/ide install",
+        ...(items ? { outputHistoryItems: items } : {}),
+      },
+    });
+  const records = [
+    slash(null, "invocation"),
+    slash("r1", "result", [
+      { type: "info", text: "Installing IDE companion..." },
+      { type: "error", text: "Failed to install the editor companion." },
+    ]),
+    rec("user", "r2", {
+      message: { role: "user", parts: [{ text: "list my badger agents" }] },
+    }),
+    rec("system", "r3", {
+      subtype: "slash_command",
+      systemPayload: { phase: "result", rawCommand: "/stats" },
+    }),
+  ];
+  const s = (await parse(await chatFile(jsonLines(records))))
+    .sessions[0] as Session;
+  deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.flags?.isError]), [
+    [
+      "tool-output",
+      "/ide",
+      "/ide install\nInstalling IDE companion...\nFailed to install the editor companion.",
+      true,
+    ],
+    ["user", undefined, "list my badger agents", undefined],
+  ]);
+});
+
 Deno.test("parseQwenChat() flags a shell command's output as an error when its exit code is not 0", async () => {
   serial = 0;
   const call = (parent: string | null, id: string, command: string) =>
