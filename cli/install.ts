@@ -87,9 +87,9 @@ codex: ~/.codex/config.toml and hooks.json; gemini and qwen: settings.json;
 cursor: ~/.cursor/mcp.json and hooks.json; opencode: opencode.json, MCP
 only). Only the text of deja's own entries is written: the rest of each
 file (key order, compact arrays, spacing, line endings, // and /* */
-comments) keeps its exact bytes, and new JSON entries follow the style
-around them. Every changed file is backed up first under
-~/.config/deja/backups. Entries call
+comments, trailing commas) keeps its exact bytes, and new JSON entries
+follow the style around them, trailing comma included. Every changed
+file is backed up first under ~/.config/deja/backups. Entries call
 ~/.config/deja/bin/deja-hook, a launcher that finds deja when it runs.
 Running install twice changes nothing; deja uninstall takes out exactly
 what it added.

@@ -330,16 +330,60 @@ Deno.test("uninstallHarness() keeps a comment written since install", async () =
   );
 });
 
-Deno.test("installHarness() refuses a trailing comma, naming it, and leaves the file untouched", async () => {
+const OPENCODE_JSONC = `{
+  // comment
+  "$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4-5",
+}
+`;
+
+Deno.test("installHarness() follows a trailing comma in opencode.json, and uninstall takes it back out", async (t) => {
+  const { home, options } = await tempHome();
+  const path = `${home}/.config/opencode/opencode.json`;
+  await Deno.writeTextFile(path, OPENCODE_JSONC);
+  installHarness("opencode", options);
+  const installed = await Deno.readTextFile(path);
+  await t.step("the entry goes after the comma and gets one of its own", () => {
+    ok(installed.startsWith(OPENCODE_JSONC.slice(0, -2)), installed);
+    ok(
+      installed.endsWith('\n      "enabled": true\n    }\n  },\n}\n'),
+      installed,
+    );
+    deepEqual(jsonComments(installed), ["// comment"]);
+    const doc = parseJsonWithComments(installed) as {
+      mcp: Record<string, { command: string[] }>;
+    };
+    equal(doc.mcp.deja?.command[0], launcherPath(home, options.env));
+  });
+  await t.step("a second install changes nothing", async () => {
+    const again = installHarness("opencode", options);
+    ok(again.changes.every((c) => c.action === "unchanged"));
+    equal(await Deno.readTextFile(path), installed);
+  });
+  await t.step("uninstall gives the original bytes back", async () => {
+    uninstallHarness("opencode", options);
+    equal(await Deno.readTextFile(path), OPENCODE_JSONC);
+  });
+  await t.step("so does uninstall without the install record", async () => {
+    installHarness("opencode", options);
+    await Deno.remove(
+      `${dejaConfigDir(home, options.env)}/install/opencode.json`,
+    );
+    uninstallHarness("opencode", options);
+    equal(await Deno.readTextFile(path), OPENCODE_JSONC);
+  });
+});
+
+Deno.test("installHarness() refuses a double comma, naming it, and leaves the file untouched", async () => {
   const { home, options } = await tempHome();
   const path = `${home}/.gemini/settings.json`;
-  const text = '{\n  // my theme\n  "theme": "dark",\n}\n';
+  const text = '{\n  // my theme\n  "theme": "dark",,\n}\n';
   await Deno.writeTextFile(path, text);
   throws(
     () => installHarness("gemini", options),
     (err: Error) =>
       err.message.startsWith(
-        `Cannot edit "${path}": it is not JSON (Trailing comma at line 3 column 18`,
+        `Cannot edit "${path}": it is not JSON (Unexpected comma at line 3 column 19: no value before it)`,
       ),
   );
   equal(await Deno.readTextFile(path), text);

@@ -4,9 +4,11 @@
  * the text of members and elements that were added, changed or removed is
  * rewritten. Everything else — key order, a compact array, spacing, CRLF
  * line endings, a missing trailing newline, a file on one line, `//` and
- * `/*` comments — keeps its exact bytes. Added values follow the style
- * around them: one member a line at the siblings' indentation in a
- * multi-line container, inline and compact in a one-line one.
+ * `/*` comments, trailing commas — keeps its exact bytes. Added values
+ * follow the style around them: one member a line at the siblings'
+ * indentation in a multi-line container, inline and compact in a one-line
+ * one, with a trailing comma after the last item when the container had
+ * one.
  *
  * @module
  */
@@ -21,6 +23,8 @@ interface Located {
   end: number;
   /** An object's members or an array's elements, in text order. */
   items: LocatedItem[];
+  /** Offset of a comma after the last item (JSONC allows one). */
+  trailingComma?: number;
 }
 
 /** One object member or array element. */
@@ -69,8 +73,10 @@ const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 /** A string (kept) or a comment (blanked); an unterminated one last. */
 const STRING_OR_COMMENT =
   /"(?:[^"\\]+|\\[\s\S])*"?|\/\/[^\r\n]*|\/\*[\s\S]*?\*\/|\/\*[\s\S]*/g;
-/** A string (skipped) or a comma right before a closing bracket. */
-const STRING_OR_TRAILING_COMMA = /"(?:[^"\\]+|\\[\s\S])*"?|,(?=\s*[}\]])/g;
+/** A string (skipped) or a comma. */
+const STRING_OR_COMMA = /"(?:[^"\\]+|\\[\s\S])*"?|,/g;
+/** Whitespace, then a closing bracket. */
+const CLOSING = /[ \t\r\n]*[}\]]/y;
 
 /** Skips whitespace and comments. */
 function skipGap(text: string, at: number): number {
@@ -105,38 +111,62 @@ function blankComments(text: string): string {
 }
 
 /**
- * Parses JSON that may hold `//` line comments and `/*` block comments, as
- * the settings of Gemini CLI, opencode and VS Code do. Comments are read as
- * whitespace; everything else must be JSON (no trailing commas).
+ * Whether a value ends right before the comma at `at`, whitespace aside: in
+ * `[1,]` one does, in `[,]`, `[1,,]` and `{"a":,}` none does.
+ */
+function followsValue(blank: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && " \t\r\n".includes(blank[i] as string)) i--;
+  return i >= 0 && !",[{:".includes(blank[i] as string);
+}
+
+/**
+ * Replaces every trailing comma (after a value, before a closing bracket)
+ * with a space, in text whose comments are already blank.
+ */
+function blankTrailingCommas(blank: string): string {
+  return blank.replace(STRING_OR_COMMA, (match, at: number) => {
+    if (match !== "," || !followsValue(blank, at)) return match;
+    CLOSING.lastIndex = at + 1;
+    return CLOSING.test(blank) ? " " : match;
+  });
+}
+
+/**
+ * Parses JSON that may hold `//` line comments, `/*` block comments and a
+ * trailing comma after the last item of an object or array, as the
+ * settings of Gemini CLI, opencode and VS Code may (they are read with a
+ * JSONC parser). Comments and trailing commas are read as whitespace;
+ * everything else must be JSON.
  *
  * @param text The file content.
  * @returns The value it holds.
- * @throws {SyntaxError} When the text is not JSON once its comments are
- * left out; a trailing comma or an unterminated comment is named as such,
- * with its line and column.
+ * @throws {SyntaxError} When the text is not JSON once its comments and
+ * trailing commas are left out; a comma with no value before it (`[1,,]`)
+ * or an unterminated comment is named as such, with its line and column.
  * @example
  * ```ts
  * import { parseJsonWithComments } from "./json_doc.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(
- *   parseJsonWithComments('{\n  // theme\n  "url": "http://x" /* ok *\/\n}'),
+ *   parseJsonWithComments('{\n  // theme\n  "url": "http://x", /* ok *\/\n}'),
  *   { url: "http://x" },
  * );
  * ```
  */
 export function parseJsonWithComments(text: string): unknown {
-  const blank = blankComments(text);
+  const blank = blankTrailingCommas(blankComments(text));
   try {
     return JSON.parse(blank);
   } catch (err) {
-    const comma = [...blank.matchAll(STRING_OR_TRAILING_COMMA)].find((m) =>
-      m[0] === ","
+    const stray = [...blank.matchAll(STRING_OR_COMMA)].find((m) =>
+      m[0] === "," && !followsValue(blank, m.index)
     );
-    if (comma === undefined) throw err;
+    if (stray === undefined) throw err;
     throw new SyntaxError(
-      `Trailing comma at ${
-        lineColumn(text, comma.index)
-      }: JSON does not allow one`,
+      `Unexpected comma at ${
+        lineColumn(text, stray.index)
+      }: no value before it`,
       { cause: err },
     );
   }
@@ -179,7 +209,7 @@ function lastComment(
 
 /**
  * Locates the value at `at` in text already known to be valid JSON (with
- * comments).
+ * comments and trailing commas).
  */
 function locate(text: string, at: number): Located {
   const start = skipGap(text, at);
@@ -197,12 +227,18 @@ function locate(text: string, at: number): Located {
   const isObject = open === "{";
   const items: LocatedItem[] = [];
   let gapStart = start + 1;
+  const close = isObject ? "}" : "]";
+  let trailingComma: number | undefined;
   let i = skipGap(text, gapStart);
-  while (text[i] !== (isObject ? "}" : "]")) {
+  while (text[i] !== close) {
     let comma: number | undefined;
     if (text[i] === ",") {
       comma = i;
       i = skipGap(text, i + 1);
+      if (text[i] === close) {
+        trailingComma = comma;
+        break;
+      }
     }
     const at = comma === undefined ? {} : { comma };
     if (isObject) {
@@ -230,7 +266,13 @@ function locate(text: string, at: number): Located {
     gapStart = (items.at(-1) as LocatedItem).value.end;
     i = skipGap(text, gapStart);
   }
-  return { kind: isObject ? "object" : "array", start, end: i + 1, items };
+  return {
+    kind: isObject ? "object" : "array",
+    start,
+    end: i + 1,
+    items,
+    ...(trailingComma === undefined ? {} : { trailingComma }),
+  };
 }
 
 function containers(node: Located): Located[] {
@@ -462,8 +504,6 @@ class JsonRewriter {
     let separator: string;
     /** Before a new item written first. */
     let lead: string;
-    /** Before the closing bracket, after any comments kept there. */
-    let closeLead: string;
     if (first && last) {
       if (gapBefore(text, last).includes("\n")) {
         base = lineIndent(text, last.start);
@@ -475,19 +515,13 @@ class JsonRewriter {
         lastComment(text, first.gapStart, first.start)?.end ?? first.gapStart,
         first.start,
       );
-      closeLead = text.slice(
-        lastComment(text, tailStart, node.end - 1)?.end ?? tailStart,
-        node.end - 1,
-      );
     } else if (change.multiline) {
       base = outer + style.indent;
       separator = `,${style.newline}${base}`;
       lead = style.newline + base;
-      closeLead = style.newline + outer;
     } else {
       separator = style.comma;
       lead = "";
-      closeLead = "";
     }
     const indent = base ?? outer + style.indent;
     const comma = separator.indexOf(",");
@@ -499,6 +533,26 @@ class JsonRewriter {
     const out = node.kind === "object"
       ? this.#objectItems(node, inner)
       : this.#arrayItems(node, inner);
+    // A trailing comma stays where it is while the old last item stays
+    // last; otherwise it follows the new last item.
+    const lastOut = out.at(-1);
+    const trailing = node.trailingComma;
+    const movedComma = trailing !== undefined &&
+        !(lastOut?.kind === "kept" && lastOut.item === last)
+      ? trailing
+      : undefined;
+    /** Before the closing bracket, after any comments kept there. */
+    const closeLead = last
+      ? text.slice(
+        Math.max(
+          lastComment(text, tailStart, node.end - 1)?.end ?? tailStart,
+          movedComma === undefined ? tailStart : movedComma + 1,
+        ),
+        node.end - 1,
+      )
+      : base === undefined
+      ? ""
+      : style.newline + outer;
     // Comments are never dropped: those before a removed item, and those
     // after the last item when new ones follow it, wait here and are
     // written before the next item (or the closing bracket).
@@ -507,7 +561,7 @@ class JsonRewriter {
     const keepComments = (from: number, to: number, at?: number) => {
       const found = lastComment(text, from, to);
       if (!found) return;
-      pending += at === undefined
+      pending += at === undefined || at > found.end
         ? text.slice(from, found.end)
         : text.slice(from, at) + text.slice(at + 1, found.end);
       pendingLine = found.line;
@@ -533,7 +587,7 @@ class JsonRewriter {
     const dropRest = () => {
       if (tailKept) return;
       drop(items.length);
-      keepComments(tailStart, node.end - 1);
+      keepComments(tailStart, node.end - 1, movedComma);
       tailKept = true;
     };
     const indexOf = new Map(items.map((item, i) => [item, i]));
@@ -581,7 +635,8 @@ class JsonRewriter {
     });
     dropRest();
     if (out.length === 0 && pending === "") return open + close;
-    return open + body + flush(closeLead, outer) + close;
+    const lastComma = movedComma === undefined || out.length === 0 ? "" : ",";
+    return open + body + lastComma + flush(closeLead, outer) + close;
   }
 }
 
@@ -597,12 +652,14 @@ class JsonRewriter {
  * a removed item takes only its own text and a comma, leaving the comments
  * around it where they were, and an item added after the last one goes
  * after the comments that follow it (on a new line after a `//` one).
+ * A container that ends in a trailing comma keeps one after its new last
+ * item; one without never gets one.
  *
  * @param text The current file content, or undefined for no file.
  * @param next The document it should hold.
  * @returns The new file content.
- * @throws {SyntaxError} When `text` is not JSON, comments aside (see
- * {@linkcode parseJsonWithComments}).
+ * @throws {SyntaxError} When `text` is not JSON, comments and trailing
+ * commas aside (see {@linkcode parseJsonWithComments}).
  * @example
  * ```ts
  * import { rewriteJson } from "./json_doc.ts";

@@ -181,12 +181,102 @@ Deno.test("rewriteJson() keeps every comment in place", async (t) => {
   }
 });
 
-Deno.test("rewriteJson() takes an added member out again byte for byte, comments and all", async (t) => {
+Deno.test("rewriteJson() keeps a container's trailing comma after its last item", async (t) => {
+  const cases: Array<[string, string, unknown, string]> = [
+    [
+      "a member added after a trailing comma gets one too",
+      '{\n  // c\n  "$schema": "s",\n  "model": "x",\n}\n',
+      { $schema: "s", model: "x", mcp: { deja: true } },
+      '{\n  // c\n  "$schema": "s",\n  "model": "x",\n  "mcp": {\n    "deja": true\n  },\n}\n',
+    ],
+    [
+      "an element appended to an array with a trailing comma",
+      '{"l": [\n  1,\n  2,\n]}',
+      { l: [1, 2, 3] },
+      '{"l": [\n  1,\n  2,\n  3,\n]}',
+    ],
+    [
+      "a removed last member leaves one trailing comma",
+      '{\n  "a": 1,\n  "deja": 2,\n}',
+      { a: 1 },
+      '{\n  "a": 1,\n}',
+    ],
+    [
+      "a removed middle member leaves the trailing comma alone",
+      '{\n  "a": 1,\n  "deja": 2,\n  "b": 3,\n}',
+      { a: 1, b: 3 },
+      '{\n  "a": 1,\n  "b": 3,\n}',
+    ],
+    [
+      "nested containers each keep their own style",
+      '{\n  "mcp": {\n    "other": 1,\n  },\n  "l": [1],\n}',
+      { mcp: { other: 1, deja: true }, l: [1, 2] },
+      '{\n  "mcp": {\n    "other": 1,\n    "deja": true,\n  },\n  "l": [1, 2],\n}',
+    ],
+    [
+      "a container without one gets none, though its file has some",
+      '{\n  "a": [1,],\n  "b": 2\n}',
+      { a: [1], b: 2, c: 3 },
+      '{\n  "a": [1,],\n  "b": 2,\n  "c": 3\n}',
+    ],
+    [
+      "a trailing comma before a comment line: the added member follows both",
+      '{\n  "a": 1,\n  // more later\n}',
+      { a: 1, b: 2 },
+      '{\n  "a": 1,\n  // more later\n  "b": 2,\n}',
+    ],
+    [
+      "a trailing comma before a comment on its line",
+      '{\n  "a": 1, // one\n}',
+      { a: 1, b: 2 },
+      '{\n  "a": 1, // one\n  "b": 2,\n}',
+    ],
+    [
+      "a one-line object",
+      '{"a":1,}',
+      { a: 1, b: 2 },
+      '{"a":1,"b":2,}',
+    ],
+    [
+      "a member removed from a one-line object",
+      '{"a":1,"deja":2,}',
+      { a: 1 },
+      '{"a":1,}',
+    ],
+    [
+      "a comma inside a string is text",
+      '{"s": "a,}",}',
+      { s: "a,}", t: [",]"] },
+      '{"s": "a,}", "t": [",]"],}',
+    ],
+    [
+      "a changed value inside keeps the comma where it was",
+      '{"a": [1 /* c */ ,], "b": 1 ,}',
+      { a: [1], b: 2 },
+      '{"a": [1 /* c */ ,], "b": 2 ,}',
+    ],
+    [
+      "removing every member leaves an empty object",
+      '{"a": {"deja": 1,}}',
+      { a: {} },
+      '{"a": {}}',
+    ],
+  ];
+  for (const [name, before, next, after] of cases) {
+    await t.step(name, () => equal(rewriteJson(before, next), after));
+  }
+});
+
+Deno.test("rewriteJson() takes an added member out again byte for byte, comments and commas and all", async (t) => {
   const texts = [
     '{\n  // my theme\n  "theme": "Dracula"\n}\n',
     '{\n  "theme": "Dracula" // the best\n}\n',
     '{\n  "theme": "Dracula"\n  // more later\n}\n',
     '{"a": 1 /* c */}',
+    '{\n  // c\n  "$schema": "s",\n  "model": "x",\n}\n',
+    '{\n  "theme": "Dracula", // the best\n}\n',
+    '{\n  "theme": "Dracula",\n  // more later\n}\n',
+    '{"a":1,}',
   ];
   for (const text of texts) {
     await t.step(JSON.stringify(text), () => {
@@ -206,7 +296,14 @@ Deno.test("parseJsonWithComments() reads comments as whitespace, never inside st
   );
 });
 
-Deno.test("rewriteJson() refuses text that is not JSON, comments aside", async (t) => {
+Deno.test("parseJsonWithComments() reads trailing commas as whitespace, never inside strings", () => {
+  deepEqual(
+    parseJsonWithComments('{"s": "a,}", "l": [1, [2,],], /* c */\n}'),
+    { s: "a,}", l: [1, [2]] },
+  );
+});
+
+Deno.test("rewriteJson() refuses text that is not JSON, comments and trailing commas aside", async (t) => {
   const cases: Array<[string, string, RegExp]> = [
     ["broken", "{bad", /JSON/],
     [
@@ -215,9 +312,14 @@ Deno.test("rewriteJson() refuses text that is not JSON, comments aside", async (
       /^Unterminated comment at line 2 column 10$/,
     ],
     [
-      "a trailing comma",
-      '{\n  // c\n  "a": [1, 2,],\n}',
-      /^Trailing comma at line 3 column 13: JSON does not allow one$/,
+      "a double comma",
+      '{"a":1,,}',
+      /^Unexpected comma at line 1 column 8: no value before it$/,
+    ],
+    [
+      "a comma in an empty array",
+      '{\n  // c\n  "a": [,],\n}',
+      /^Unexpected comma at line 3 column 9: no value before it$/,
     ],
   ];
   for (const [name, text, message] of cases) {
