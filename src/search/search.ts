@@ -374,41 +374,49 @@ function shownCount(
   sessions: ReadonlyMap<number, number | undefined>,
 ): number {
   if (sessions.size > COUNT_CAP) return sessions.size;
-  const rows = prepared(
+  // A session a harness wrote to two files counts once; the sub-agents'
+  // parents come with the count (one pass over the matches).
+  const totals = prepared(
     db,
-    "SELECT w.key AS rowid, s.harness AS harness, s.id AS id, s.project AS project, s.title AS title, s.updated AS updated, s.lineage AS lineage, s.parent AS parent FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
-  ).all(JSON.stringify([...sessions.keys()])) as Array<{
-    rowid: number;
-    harness: string;
-    id: string;
-    project: string;
-    title: string | null;
-    updated: number | null;
-    lineage: string | null;
-    parent: string | null;
-  }>;
-  const keys = new Set<string>();
-  const copies = new Set<string>();
-  const roots = new Map<string, string | undefined>();
-  const scores = [...sessions.values()];
-  for (const row of rows) {
-    const score = scores[row.rowid];
-    if (score !== undefined) {
-      const copy = copyKey(row, score);
-      if (copies.has(copy)) continue;
-      copies.add(copy);
-    }
-    keys.add(`${row.harness}\n${row.id}`);
-    if (row.lineage !== "subagent" || !row.parent) continue;
-    const parent = `${row.harness}\n${row.parent}`;
-    if (!roots.has(parent)) {
-      const root = rootOf(db, row.harness, row.parent);
-      roots.set(parent, root ? `${root.harness}\n${root.id}` : undefined);
-    }
-    const root = roots.get(parent);
-    if (root) keys.add(root);
+    "SELECT count(DISTINCT s.harness || char(10) || s.id) AS n, json_group_array(DISTINCT s.harness || char(10) || s.parent) FILTER (WHERE s.lineage = 'subagent' AND s.parent IS NOT NULL) AS subagents FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
+  ).get(JSON.stringify([...sessions.keys()])) as {
+    n: number;
+    subagents: string;
+  };
+  let count = totals.n;
+  // Copies: only sessions whose relevance another one shares can be one.
+  const byScore = new Map<string, number[]>();
+  for (const [rowid, score] of sessions) {
+    if (score === undefined) continue;
+    const key = score.toFixed(6);
+    const list = byScore.get(key);
+    if (list) list.push(rowid);
+    else byScore.set(key, [rowid]);
   }
-  return keys.size;
+  const tied = [...byScore.values()].filter((l) => l.length > 1).flat();
+  if (tied.length) {
+    const rows = loadSessions(db, tied);
+    const groups = new Map<string, Set<string>>();
+    for (const rowid of tied) {
+      const row = rows.get(rowid);
+      if (!row) continue;
+      const copy = copyKey(row, sessions.get(rowid)!);
+      const group = groups.get(copy) ?? new Set<string>();
+      group.add(`${row.harness}\n${row.id}`);
+      groups.set(copy, group);
+    }
+    for (const group of groups.values()) count -= group.size - 1;
+  }
+  // A sub-agent's parent is shown beside it though it did not match.
+  const roots = new Set<string>();
+  for (const key of JSON.parse(totals.subagents) as string[]) {
+    const [harness, parent] = key.split("\n", 2) as [string, string];
+    const root = rootOf(db, harness, parent);
+    if (root && !sessions.has(root.rowid)) {
+      roots.add(`${root.harness}\n${root.id}`);
+    }
+  }
+  return count + roots.size;
 }
 
 /**
