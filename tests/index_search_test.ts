@@ -1558,6 +1558,29 @@ Deno.test("the count of matching sessions does not change with --limit", async (
   }
 });
 
+Deno.test("searches sharing one connection at once answer as they do one at a time", async () => {
+  const { home, indexPath } = await tempHome();
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const queries = ["docker", "redis timeout", "why did the test fail?"];
+    const alone = [];
+    for (const q of queries) alone.push(await search(db, q, { now: NOW }));
+    // Each search holds one read transaction; one started while another
+    // is open joins it, and the first to finish ends it.
+    const together = await Promise.all(
+      queries.map((q) => search(db, q, { now: NOW })),
+    );
+    deepEqual(
+      together.map((r) => r.results.map((h) => h.session.id)),
+      alone.map((r) => r.results.map((h) => h.session.id)),
+    );
+    equal(db.isTransaction, false);
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("a session a harness wrote to two files is one hit", async () => {
   const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
   const home = `${dir}/home`;

@@ -282,7 +282,17 @@ export async function search(
   query: string,
   options: SearchOptions,
 ): Promise<SearchResult> {
-  return withParents(db, await searchNamed(db, query, options), options);
+  // One read transaction for the search's few hundred statements: each
+  // statement alone takes and drops SQLite's file locks (a thousand system
+  // calls a question), and the answer reads one snapshot of the index. A
+  // search already inside one (another on the same connection) joins it.
+  const own = !db.isTransaction;
+  if (own) db.exec("BEGIN");
+  try {
+    return withParents(db, await searchNamed(db, query, options), options);
+  } finally {
+    if (own && db.isTransaction) db.exec("COMMIT");
+  }
 }
 
 /** The search, with a named agent's sessions first. */
