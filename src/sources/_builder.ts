@@ -35,6 +35,12 @@ export interface AddRecordOptions {
   exitCode?: number | undefined;
   /** Tool name. */
   tool?: string | undefined;
+  /**
+   * For a user turn: what titles the session if this turn does, in place of
+   * its first line (the input a prompt template was expanded around, or its
+   * heading's words). A slash command's rule does not apply to it.
+   */
+  title?: string | undefined;
 }
 
 /** Identity of the session being built. */
@@ -184,7 +190,8 @@ export class SessionBuilder {
     if (role === "user" && this.#session.title === undefined) {
       // A slash command (/review …) names a tool, not the topic: the first
       // prompt after it titles the session, unless there is none.
-      if (capped.startsWith("/")) this.#slashTitle ??= titleFrom(capped);
+      if (options.title?.trim()) this.#session.title = titleFrom(options.title);
+      else if (capped.startsWith("/")) this.#slashTitle ??= titleFrom(capped);
       else this.#session.title = titleFrom(capped);
     }
     return record;

@@ -42,6 +42,7 @@ const HARNESS_ID = "codex";
 const MAX_STATE_TURNS = 2000;
 const MAX_STATE_CALLS = 256;
 const MAX_STATE_TWINS = 64;
+const MAX_STATE_SAID = 256;
 
 /** A tool call whose output has not been seen yet (part of the resume state). */
 export interface CodexPendingCall {
@@ -98,6 +99,11 @@ export interface CodexRolloutState {
   lastError?: string;
   /** Inside a `/review` (between `entered_review_mode` and its exit), or a review sub-agent. */
   reviewing?: boolean;
+  /**
+   * Fingerprints of the plan steps, plan explanations and call
+   * justifications already recorded: each is said once a session.
+   */
+  said?: string[];
 }
 
 /** What a `history.jsonl` parse returns as `state`: next seq per session. */
@@ -642,6 +648,108 @@ function userText(raw: string): string {
   return rest === cleaned ? cleaned : cleanSpeech(rest);
 }
 
+/** A markdown heading line: its words, without the `#` marks. */
+const HEADING = /^#{1,6}[ \t]+(.*?)[ \t#]*$/;
+/**
+ * The heading of the section a prompt template shows the person's input in
+ * (spec-kit's `## User Input`, an `## Arguments` section).
+ */
+const INPUT_HEADING =
+  /^#{1,6}[ \t]+(?:user[ \t]+(?:input|request)|arguments|\$ARGUMENTS)[ \t]*:?[ \t#]*$/i;
+/** A fence line: three or more backticks or tildes, then an info string. */
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+
+/**
+ * The body of a template's input section starting at `from`: a fenced
+ * block's content, else the paragraph under the heading. A placeholder left
+ * unexpanded (`$ARGUMENTS`) is no input.
+ */
+function sectionInput(lines: readonly string[], from: number): string {
+  let at = from;
+  while (at < lines.length && (lines[at] as string).trim() === "") at++;
+  const fence = FENCE.exec(lines[at] ?? "")?.[1];
+  const body: string[] = [];
+  if (fence) {
+    for (at++; at < lines.length; at++) {
+      const line = lines[at] as string;
+      if (line.trim().startsWith(fence)) break;
+      body.push(line);
+    }
+  } else {
+    for (; at < lines.length; at++) {
+      const line = lines[at] as string;
+      if (line.trim() === "" || HEADING.test(line)) break;
+      body.push(line);
+    }
+  }
+  const text = body.join("\n").trim();
+  return /^\$[A-Z][A-Z0-9_]*$/.test(text) ? "" : text;
+}
+
+/**
+ * The title of a user message Codex expanded from a prompt template (one
+ * that opens with a markdown heading, as `~/.codex/prompts/*.md` and
+ * spec-kit's commands do): the input the person typed, where the template
+ * shows it in a section of its own, else the heading's words. Undefined for
+ * any other message, which its first line titles.
+ */
+function templateTitle(text: string): string | undefined {
+  const start = text.trimStart();
+  if (!start.startsWith("#")) return undefined;
+  const lines = start.split("\n").map((l) => l.replace(/\r$/, ""));
+  const heading = HEADING.exec(lines[0] as string)?.[1]?.trim();
+  if (!heading) return undefined;
+  let inFence = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    // A heading inside a fenced block is an example, not a section.
+    const fence = FENCE.exec(line)?.[1];
+    if (fence && (!inFence || line.trim().startsWith(inFence))) {
+      inFence = inFence ? "" : fence;
+      continue;
+    }
+    if (inFence || !INPUT_HEADING.test(line)) continue;
+    const input = sectionInput(lines, i + 1);
+    if (input) return input;
+  }
+  return heading;
+}
+
+/**
+ * The plan text of an `update_plan` call: its explanation and the steps it
+ * adds. The plan is written whole on each call, so a step (or explanation)
+ * whose fingerprint is in `said` is not repeated; `said` grows, oldest
+ * dropped past its cap.
+ */
+function planWords(
+  args: Json,
+  said: Set<string>,
+): { explanation: string; steps: string } {
+  const fresh = (text: string | undefined): string | undefined => {
+    const body = text?.trim();
+    return body && remember(said, body) ? body : undefined;
+  };
+  const explanation = fresh(str(args.explanation)) ?? "";
+  const steps: string[] = [];
+  for (const item of Array.isArray(args.plan) ? args.plan : []) {
+    const step = fresh(isObject(item) ? str(item.step) : undefined);
+    if (step) steps.push(step);
+  }
+  return { explanation, steps: steps.join("\n") };
+}
+
+/**
+ * Adds a text's fingerprint to `said`, oldest dropped past the cap; returns
+ * false when it was there already.
+ */
+function remember(said: Set<string>, text: string): boolean {
+  const key = fingerprint(text);
+  if (said.has(key)) return false;
+  said.add(key);
+  if (said.size > MAX_STATE_SAID) said.delete(said.values().next().value ?? "");
+  return true;
+}
+
 /** How Codex's review rubric (`REVIEW_PROMPT`) starts. */
 const REVIEW_RUBRIC = "# Review guidelines:";
 /** What joins the rubric to the request when both are in one message. */
@@ -728,6 +836,8 @@ class RolloutParser {
   #lastSummary: string | undefined;
   #held: Held | undefined;
   #named = false;
+  /** Fingerprints of the plan steps and call reasons already recorded. */
+  #said: Set<string>;
   /** Command records of this pass, by call id, to attach exit codes. */
   #commands = new Map<string, SessionRecord>();
   /** Command records whose process still runs, by unified-exec session id. */
@@ -751,6 +861,7 @@ class RolloutParser {
     this.#twins = [...(state?.twins ?? [])];
     this.#lastError = state?.lastError;
     this.#reviewing = state?.reviewing ?? false;
+    this.#said = new Set(state?.said);
     this.builder = new SessionBuilder({
       harness: HARNESS_ID,
       id: state?.id ?? idFromFileName(path),
@@ -858,6 +969,7 @@ class RolloutParser {
     if (this.#twins.length > 0) state.twins = [...this.#twins];
     if (this.#lastError) state.lastError = this.#lastError;
     if (this.#reviewing) state.reviewing = true;
+    if (this.#said.size > 0) state.said = [...this.#said];
     return state;
   }
 
@@ -934,13 +1046,15 @@ class RolloutParser {
   ): SessionRecord | undefined {
     const options: AddRecordOptions = { time, locator, tool: extra.tool };
     if (extra.flags) options.flags = extra.flags;
+    if (role === "user") options.title = templateTitle(text);
     const record = this.builder.add(role, text, options);
     if (record) {
       // The conversation moved on: a command still without output will not
-      // get one, so it is no reason to hold the tail back.
-      if (role === "user" || role === "assistant" || role === "summary") {
-        this.#checkpoints.clear();
-      }
+      // get one, so it is no reason to hold the tail back. The words of a
+      // tool call (a plan, a justification) come amid its batch.
+      const speech = role === "user" || role === "assistant" ||
+        role === "summary";
+      if (speech && extra.tool === undefined) this.#checkpoints.clear();
       this.#lastSpeech = role === "user" || role === "assistant"
         ? speechKey(role, record.text)
         : undefined;
@@ -1205,7 +1319,10 @@ class RolloutParser {
           argv ? argvText(argv) : "",
           time,
           locator,
-          { workdir: str(action.working_directory) ?? str(action.workdir) },
+          {
+            workdir: str(action.working_directory) ?? str(action.workdir),
+            reason: undefined,
+          },
         );
         break;
       }
@@ -1468,11 +1585,15 @@ class RolloutParser {
     const rawArgs = payload.arguments;
     const args = typeof rawArgs === "string" ? parseJson(rawArgs) : rawArgs;
     const a: Json = isObject(args) ? args : {};
+    // Why the model asks to run a command (outside the sandbox, say): its
+    // own words to the person.
+    const reason = str(a.justification);
     if (SHELL_ARGV_TOOLS.has(name)) {
       const argv = stringArray(a.command);
       const text = argv ? argvText(argv) : str(a.command) ?? "";
       this.#shell(name, callId, argv, text, time, locator, {
         workdir: str(a.workdir),
+        reason,
       });
       return;
     }
@@ -1482,6 +1603,7 @@ class RolloutParser {
         const text = str(a.cmd) ?? str(a.command) ?? "";
         this.#shell(name, callId, undefined, text, time, locator, {
           workdir: str(a.workdir),
+          reason,
         });
         return;
       }
@@ -1493,9 +1615,16 @@ class RolloutParser {
         if (patch) this.#patch(name, callId, patch, undefined, time, locator);
         return;
       }
-      case "update_plan":
+      case "update_plan": {
         this.#remember(callId, { tool: name, kind: "plan" });
+        // The agent's plan, in its words, as Claude Code's todos are kept:
+        // each step once, though every call writes the whole plan again.
+        const plan = planWords(a, this.#said);
+        for (const text of [plan.explanation, plan.steps]) {
+          if (text) this.#add("assistant", text, time, locator, { tool: name });
+        }
         return;
+      }
       case "view_image":
         this.#remember(callId, { tool: name, kind: "other" });
         this.#viewImage("item", str(a.path), time, locator);
@@ -1541,6 +1670,7 @@ class RolloutParser {
     if (commands.length === 1 && only !== undefined) {
       this.#shell("exec", callId, undefined, only, time, locator, {
         workdir: undefined,
+        reason: undefined,
       });
       return;
     }
@@ -1563,7 +1693,7 @@ class RolloutParser {
     text: string,
     time: number | undefined,
     locator: Locator,
-    options: { workdir: string | undefined },
+    options: { workdir: string | undefined; reason: string | undefined },
   ): void {
     // A call with no command (an empty argv or command line) records none:
     // its output must not answer, and close, another command's batch.
@@ -1574,17 +1704,36 @@ class RolloutParser {
     this.#fallbackCwd(options.workdir);
     const patch = embeddedPatch(argv, text);
     if (patch !== undefined) {
+      this.#reason(tool, options.reason, time, locator);
       this.#patch("apply_patch", callId, patch, options.workdir, time, locator);
       return;
     }
     this.#flush();
+    // The resume point comes before the reason: a pass that stops before
+    // this command reads both again.
     const checkpoint = this.#checkpoint(locator);
+    this.#reason(tool, options.reason, time, locator);
     const record = this.#add("command", text, time, locator, { tool });
     this.#remember(callId, { tool, kind: "shell" });
     if (record && callId) {
       this.#commands.set(callId, record);
       this.#checkpoints.set(callId, checkpoint);
     }
+  }
+
+  /**
+   * A call's justification (why the model asks to run it): assistant
+   * speech, right before what the call records, each distinct text once.
+   */
+  #reason(
+    tool: string,
+    reason: string | undefined,
+    time: number | undefined,
+    locator: Locator,
+  ): void {
+    const text = reason?.trim();
+    if (!text || !remember(this.#said, text)) return;
+    this.#add("assistant", text, time, locator, { tool });
   }
 
   /** A point to resume at: this line, read again with the state before it. */
@@ -1719,6 +1868,11 @@ function readRolloutState(value: unknown): CodexRolloutState | undefined {
   const lastError = str(value.lastError);
   if (lastError) state.lastError = lastError;
   if (value.reviewing === true) state.reviewing = true;
+  if (Array.isArray(value.said)) {
+    const said = value.said.filter((k): k is string => typeof k === "string")
+      .slice(-MAX_STATE_SAID);
+    if (said.length > 0) state.said = said;
+  }
   return state;
 }
 
@@ -1950,9 +2104,11 @@ async function parseHistory(
       });
       builders.set(id, builder);
     }
-    builder.add("user", userText(value.text), {
+    const text = userText(value.text);
+    builder.add("user", text, {
       time: parseTime(value.ts),
       locator,
+      title: templateTitle(text),
     });
     seqs.set(id, builder.nextSeq);
     return true;
@@ -2064,12 +2220,13 @@ const historyKind: FileKind = {
 
 /**
  * The Codex CLI harness: rollouts (plain and zstd), archived rollouts and
- * `history.jsonl`, with user/assistant speech (plans and messages between
- * agents too), shell commands with exit codes (code-mode scripts' too), web
- * searches and image prompts, tool output (failed when Codex or the call's
- * end event says so) and model errors, `apply_patch` files and edits,
- * viewed images, compaction summaries, thread names and `thread_rolled_back`
- * supersession marks.
+ * `history.jsonl`, with user/assistant speech (plans, update_plan steps,
+ * call justifications and messages between agents too), shell commands with
+ * exit codes (code-mode scripts' too), web searches and image prompts, tool
+ * output (failed when Codex or the call's end event says so) and model
+ * errors, `apply_patch` files and edits, viewed images, compaction
+ * summaries, titles (thread names, a prompt template's input) and
+ * `thread_rolled_back` supersession marks.
  *
  * @example
  * ```ts
@@ -2094,7 +2251,8 @@ export const codex: Harness = {
   // 11: tool_search calls (the query) and their output (the tools found) are read.
   // 12: the output of a shell call with no command is Codex's own (tool `codex`), answering no command's batch.
   // 13: a message between agents written as an `agent_message` response item, or as an assistant message holding the serialized message, is read as one (it was lost, or kept as JSON speech); turn_started/turn_complete end a turn as task_started/task_complete do.
-  revision: 13,
+  // 14: update_plan's steps (each once a session) and explanation, and a shell or exec call's justification, are assistant speech; a prompt expanded from a template (opening with a markdown heading) is titled by the input it shows (a User Input or Arguments section), else by its heading's words.
+  revision: 14,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],
@@ -2102,7 +2260,7 @@ export const codex: Harness = {
     store:
       "${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst], sessions/rollout-*.json (TypeScript CLI, spring 2025), archived_sessions/, history.jsonl, thread names in session_index.jsonl (all OSes; DEJA_CODEX_ROOT overrides)",
     extracts:
-      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication; newer versions' agent_message response item, its input_text parts; an assistant message whose only text is the serialized message, its content — once when two of these forms follow each other) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, a shell call with no command (its output as tool `codex`: it answers no command), an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt, fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
+      "user (event_msg user_message), assistant (response_item output_text), a proposed plan (item_completed Plan) as assistant speech unless the message after it says it (its <proposed_plan> block), a message between agents (inter_agent_communication; newer versions' agent_message response item, its input_text parts; an assistant message whose only text is the serialized message, its content — once when two of these forms follow each other) as assistant speech — what an agent said — flagged sub-agent when one of the thread's sub-agents wrote it, counted as a turn by thread_rolled_back, and titling a sub-agent whose task came that way, command (shell argv with bash -lc unwrapped, shell_command, exec_command, local_shell_call) with exit code, tool-output with is_error (and Codex's own failures said in words: apply_patch verification failed, tool call error, a call declined by the person or the approval reviewer, stopped by the sandbox or naming no tool, a shell call with no command (its output as tool `codex`: it answers no command), an MCP call that never reached its server (err: …); the failure a call's end event reports — mcp_tool_call_end's Err or isError result, patch_apply_end or dynamic_tool_call_response success false — since the output item does not carry it; an MCP tool named with its server, mcp__server__tool, from the call's namespace, its result's text without image data, also where older versions wrote its content blocks as a JSON string), a failed turn (event_msg error) and a broken response stream (stream_error, its additional_details) as error tool-output (tool `model`), the shell commands a code-mode `exec` script passes to tools.exec_command/shell_command as commands (a lone one with the script's output and the exit code that output reports), a `!` command run in the TUI (<user_shell_command>) as a command with its exit code and its output, files and edit from apply_patch, a web search (web_search_call's action: its queries, the page opened or the text sought in it; web_search_end when the item has none) as a command (tool `web_search`), an image generation's revised prompt as a command (tool `image_generation`), the agent's plan (update_plan's explanation, and its steps each once a session though every call writes the whole plan) as assistant speech (tool update_plan), a shell or exec call's justification (why it asks to run the command, e.g. outside the sandbox) as assistant speech right before the command, each distinct text once, a search for deferred tools (tool_search_call's query) as a command and the tools it found (tool_search_output: each name, with its namespace, and description) as its output (tool `tool_search`), an image the agent viewed (view_image) as files, each once though Codex writes it as an item and an event, a /review's findings (exited_review_mode's review_output: the explanation, each finding's title, place and body) as assistant speech unless the message after them renders them, a custom review's instructions (entered_review_mode target custom) as user speech, summary from compacted items, rollback marks from thread_rolled_back, the title from the name given to the thread (its last line in session_index.jsonl, else thread_name_updated) over the first prompt — for a prompt Codex expanded from a template (one opening with a markdown heading: a custom prompt, a spec-kit command), the input the person typed where it shows it (a User Input or Arguments section, its fenced block), else the heading's words without # marks, the whole message kept as the user turn — fork parent from forked_from_id, a sub-agent thread's parent from session_meta source.subagent.thread_spawn.parent_thread_id, or for a review, compaction or other delegated sub-agent (source.subagent review/compact/other, thread_source subagent or guardian_review) from its top-level parent_thread_id (review and compaction rollouts older than that field name no parent); the cwd of rollouts whose header has none from the first <environment_context> or shell workdir; history.jsonl prompts as user-only sessions",
     omits:
       "developer/system messages, encrypted messages between agents (an agent_message with an encrypted_content part, a serialized one with empty content), a code-mode script's nested calls other than shell commands given as string literals (apply_patch, MCP tools), injected <environment_context>/AGENTS.md/<user_instructions> blocks and the user messages Codex writes itself (<turn_aborted>, a review's <user_action>, <subagents>, <plugins>) and the request Codex writes for a /review's reviewer (its rubric, a preset's request; also in the review sub-agent's own rollout), reasoning, ghost snapshots, token counts, update_plan output, the schemas of the tools a tool_search found, undo events, exec_command_end (its function_call_output twin is read); compacted replacement_history (repeats earlier items); later session_meta lines (a fork's copy of its source)",
     verified:

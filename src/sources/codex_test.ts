@@ -289,8 +289,13 @@ Deno.test("rollout parse attaches exit codes to commands and flags failed output
       ok(outputs[0]?.text.startsWith("Error: Unsupported argument"));
       equal(outputs[0]?.flags?.isError, true);
       ok(!outputs.some((o) => o.text === "Plan updated"));
+      const said = roles(s, "assistant");
+      deepEqual(
+        said.filter((r) => r.tool === "update_plan").map((r) => r.text),
+        ["Move versioning to its own resource\nRe-run terraform plan"],
+      );
       ok(
-        roles(s, "assistant")[0]?.text.includes(
+        said.find((r) => r.tool === undefined)?.text.includes(
           "decided to keep the eu-west-1 bucket versioned because",
         ),
       );
@@ -1196,6 +1201,9 @@ Deno.test({
     let edits = 0;
     let files = 0;
     let users = 0;
+    const planSteps: string[] = [];
+    const reasons: string[] = [];
+    const titles: string[] = [];
     for await (const entry of Deno.readDir(SAMPLES)) {
       if (!entry.isDirectory) continue;
       const source = env({ CODEX_HOME: `${SAMPLES}/${entry.name}` });
@@ -1204,6 +1212,7 @@ Deno.test({
         equal(result.skipped, 0, path);
         for (const s of result.sessions) {
           ok(s.id.length > 0);
+          if (s.title !== undefined) titles.push(s.title);
           const seqs = s.records.map((r) => r.seq);
           ok(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)));
           for (const r of s.records) {
@@ -1212,6 +1221,12 @@ Deno.test({
             }
             if (r.role === "command" && (r.exitCode ?? 0) !== 0) {
               failedCommands++;
+            }
+            if (r.role === "assistant" && r.tool === "update_plan") {
+              planSteps.push(...r.text.split("\n"));
+            } else if (r.role === "assistant" && r.tool !== undefined) {
+              reasons.push(r.text);
+              equal(s.records[s.records.indexOf(r) + 1]?.role, "command");
             }
             if (r.role === "edit") edits++;
             if (r.role === "files") files++;
@@ -1228,6 +1243,13 @@ Deno.test({
     ok(failedCommands > 0);
     ok(edits > 0 && files > 0);
     ok(users > 0);
+    // Lotto645's four update_plan calls write the same three steps.
+    equal(planSteps.length, 3);
+    equal(new Set(planSteps).size, 3);
+    equal(reasons.length, 1);
+    // No title is a template's heading with its # marks.
+    ok(titles.every((t) => !t.startsWith("#")), titles.join(" | "));
+    ok(titles.includes("user story 1"), titles.join(" | "));
   },
 });
 
@@ -2580,4 +2602,237 @@ Deno.test("a shell call with no command answers no batch: a secret printed befor
       ]);
     });
   }
+});
+
+Deno.test("update_plan: the plan's steps and explanation are assistant speech, each step once", async (t) => {
+  const planCall = (id: string, args: unknown) =>
+    ln("response_item", {
+      type: "function_call",
+      name: "update_plan",
+      arguments: typeof args === "string" ? args : JSON.stringify(args),
+      call_id: id,
+    });
+  const lines = [
+    meta("0199aaaa-1212-7000-8000-000000000001"),
+    userEvent("move the heron queue to the new broker"),
+    planCall("p1", {
+      explanation: "Broker first, then the consumers.",
+      plan: [
+        { step: "Stand up the kestrel broker", status: "in_progress" },
+        { step: "Point heron consumers at it", status: "pending" },
+      ],
+    }),
+    callOutput("p1", "Plan updated"),
+    shellCall("c1", "kestrel up"),
+    callOutput("c1", "Exit code: 0\nOutput:\nbroker ready"),
+    // The whole plan again, its statuses moved on, with one step more.
+    planCall("p2", {
+      plan: [
+        { step: "Stand up the kestrel broker", status: "completed" },
+        { step: "Point heron consumers at it", status: "in_progress" },
+        { step: "Drain the old heron queue", status: "pending" },
+      ],
+    }),
+    callOutput("p2", "Plan updated"),
+    // Nothing new: no record.
+    planCall("p3", {
+      explanation: "Broker first, then the consumers.",
+      plan: [
+        { step: "Stand up the kestrel broker", status: "completed" },
+        { step: "Point heron consumers at it", status: "completed" },
+        { step: "Drain the old heron queue", status: "completed" },
+      ],
+    }),
+    callOutput("p3", "Plan updated"),
+    planCall("p4", "{not json"),
+    planCall("p5", { plan: "not a list", explanation: "  " }),
+    assistantItem("The heron queue runs on kestrel now."),
+  ];
+  const want = [
+    ["user", undefined, "move the heron queue to the new broker"],
+    ["assistant", "update_plan", "Broker first, then the consumers."],
+    [
+      "assistant",
+      "update_plan",
+      "Stand up the kestrel broker\nPoint heron consumers at it",
+    ],
+    ["command", "shell_command", "kestrel up"],
+    ["tool-output", "shell_command", "broker ready"],
+    ["assistant", "update_plan", "Drain the old heron queue"],
+    ["assistant", undefined, "The heron queue runs on kestrel now."],
+  ];
+  const view = (records: SessionRecord[]) =>
+    records.map((r) => [r.role, r.tool, r.text]);
+  await t.step("one pass", async () => {
+    const s = await only(await tempRollout(lines));
+    deepEqual(view(s.records), want);
+    equal(roles(s, "command")[0]?.exitCode, 0);
+  });
+  await t.step("cut between every pair of lines", async () => {
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      deepEqual(view(records), want, `cut ${cut}`);
+    }
+  });
+});
+
+Deno.test("a shell call's justification is assistant speech before its command, each text once", async (t) => {
+  const why = "Need to download the kiwi-env dev dependency from npm.";
+  const call = (name: string, id: string, args: Record<string, unknown>) =>
+    ln("response_item", {
+      type: "function_call",
+      name,
+      arguments: JSON.stringify(args),
+      call_id: id,
+    });
+  const lines = [
+    meta("0199aaaa-1313-7000-8000-000000000001"),
+    userEvent("add kiwi-env"),
+    call("shell", "c1", {
+      command: ["bash", "-lc", "npm install -D kiwi-env"],
+      with_escalated_permissions: true,
+      justification: why,
+    }),
+    callOutput("c1", "Exit code: 0\nOutput:\nadded 1 package"),
+    // The same reason again for a retry: said once.
+    call("shell_command", "c2", {
+      command: "npm install -D kiwi-env",
+      sandbox_permissions: "require_escalated",
+      justification: why,
+    }),
+    callOutput("c2", "Exit code: 0\nOutput:\nup to date"),
+    call("exec_command", "c3", {
+      cmd: "open http://localhost:5173",
+      sandbox_permissions: "require_escalated",
+      justification: "Do you want to open the kiwi dashboard in a browser?",
+    }),
+    callOutput("c3", "Exit code: 1\nOutput:\nno display"),
+    // No justification, or an empty one: nothing said.
+    call("shell_command", "c4", { command: "git status", justification: "" }),
+    callOutput("c4", "Exit code: 0\nOutput:\nclean"),
+  ];
+  const want = [
+    ["user", undefined, "add kiwi-env", undefined],
+    ["assistant", "shell", why, undefined],
+    ["command", "shell", "npm install -D kiwi-env", 0],
+    ["tool-output", "shell", "added 1 package", undefined],
+    ["command", "shell_command", "npm install -D kiwi-env", 0],
+    ["tool-output", "shell_command", "up to date", undefined],
+    [
+      "assistant",
+      "exec_command",
+      "Do you want to open the kiwi dashboard in a browser?",
+      undefined,
+    ],
+    ["command", "exec_command", "open http://localhost:5173", 1],
+    ["tool-output", "exec_command", "no display", undefined],
+    ["command", "shell_command", "git status", 0],
+    ["tool-output", "shell_command", "clean", undefined],
+  ];
+  const view = (records: SessionRecord[]) =>
+    records.map((r) => [r.role, r.tool, r.text, r.exitCode]);
+  await t.step("one pass", async () => {
+    deepEqual(view((await only(await tempRollout(lines))).records), want);
+  });
+  await t.step("cut between every pair of lines", async () => {
+    // A cut right after a call holds its command back with its reason:
+    // the next pass reads both again, with the output.
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      deepEqual(view(records), want, `cut ${cut}`);
+    }
+  });
+});
+
+Deno.test("a prompt Codex expanded from a template is titled by its input, else by its heading", async (t) => {
+  const specKit = (input: string) =>
+    `\n## User Input\n\n\`\`\`text\n${input}\n\`\`\`\n\n` +
+    "You **MUST** consider the user input before proceeding (if not empty).\n\n" +
+    "## Outline\n\n1. Run the wren prerequisites script.\n";
+  const custom = "# /wren-ship — Cut a wren release\n\n" +
+    "Purpose: tag and publish one release.\n\n" +
+    "Example:\n```md\n## Arguments\nv9.9.9\n```\n";
+  const cases: Array<[string, string[], string]> = [
+    [
+      "the input a spec-kit command shows",
+      [specKit("user story 7")],
+      "user story 7",
+    ],
+    [
+      "a custom prompt's heading, without its # marks",
+      [custom],
+      "/wren-ship — Cut a wren release",
+    ],
+    [
+      "an arguments section under the heading",
+      ["# Triage\n\n## Arguments\n\nthe wren login loop\n\n## Steps\n1. Read.\n"],
+      "the wren login loop",
+    ],
+    ["an empty input: the heading", [specKit("")], "User Input"],
+    [
+      "a placeholder left unexpanded: the heading",
+      [specKit("$ARGUMENTS")],
+      "User Input",
+    ],
+    [
+      "a slash command first, then a template",
+      ["/", specKit("user story 8")],
+      "user story 8",
+    ],
+    [
+      "a plain first prompt still titles",
+      [
+        "fix the wren cache\n\n## User Input\n\n```\nnot this\n```",
+        specKit("x"),
+      ],
+      "fix the wren cache",
+    ],
+    [
+      "a tag is no heading",
+      ["#412 breaks the wren build"],
+      "#412 breaks the wren build",
+    ],
+  ];
+  for (const [label, prompts, title] of cases) {
+    await t.step(label, async () => {
+      const s = await only(
+        await tempRollout([
+          meta("0199aaaa-1414-7000-8000-000000000001"),
+          ...prompts.map(userEvent),
+        ]),
+      );
+      equal(s.title, title);
+      equal(s.titleGiven, undefined);
+      // The whole message stays searchable.
+      deepEqual(
+        roles(s, "user").map((r) => r.text),
+        prompts.map((p) => p.trim()),
+      );
+    });
+  }
+  await t.step("the title survives indexing", async () => {
+    const s = await only(
+      await tempRollout([meta("s-t"), userEvent(specKit("user story 9"))]),
+    );
+    equal(prepareSessions([s], true, {})[0]?.title, "user story 9");
+  });
+  await t.step("a name given to the thread still wins", async () => {
+    const s = await only(
+      await tempRollout([
+        meta("0199aaaa-1414-7000-8000-000000000002"),
+        userEvent(custom),
+        ln("event_msg", {
+          type: "thread_name_updated",
+          thread_id: "0199aaaa-1414-7000-8000-000000000002",
+          thread_name: "Wren 9 release",
+        }),
+      ]),
+    );
+    equal(s.title, "Wren 9 release");
+  });
+  await t.step("history.jsonl prompts title the same way", async () => {
+    const path = await tempRollout(
+      [JSON.stringify({ session_id: "h1", ts: 1790000000, text: custom })],
+      "history.jsonl",
+    );
+    equal((await only(path)).title, "/wren-ship — Cut a wren release");
+  });
 });
