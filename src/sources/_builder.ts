@@ -41,6 +41,11 @@ export interface AddRecordOptions {
    * heading's words). A slash command's rule does not apply to it.
    */
   title?: string | undefined;
+  /**
+   * A user record that never titles the session: words a person gave in
+   * answer to the agent (a question tool's choices), not their request.
+   */
+  untitled?: boolean;
 }
 
 /** Identity of the session being built. */
@@ -187,7 +192,9 @@ export class SessionBuilder {
     this.#session.records.push(record);
     this.#last = record;
     this.touch(options.time);
-    if (role === "user" && this.#session.title === undefined) {
+    if (
+      role === "user" && !options.untitled && this.#session.title === undefined
+    ) {
       // A slash command (/review …) names a tool, not the topic: the first
       // prompt after it titles the session, unless there is none.
       if (options.title?.trim()) this.#session.title = titleFrom(options.title);

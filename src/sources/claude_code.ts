@@ -85,6 +85,16 @@ const MAX_QUEUED = 32;
 /** Todos remembered across passes, so a rewritten list adds only new ones. */
 const MAX_TODOS = 256;
 
+/** Step labels remembered across passes, so a repeated one is kept once. */
+const MAX_DESCRIPTIONS = 256;
+
+/**
+ * Tools whose `description` input is the model's plain-language label for
+ * the step (Claude Code shows it in place of the call): a Bash command's,
+ * a sub-agent's task (`Task`, 2.1's `Agent`).
+ */
+const STEP_LABEL_TOOLS = new Set(["Bash", "Task", "Agent"]);
+
 /** Message line keys remembered across passes, to skip replayed copies. */
 const MAX_LINE_KEYS = 1024;
 
@@ -167,6 +177,8 @@ export interface ClaudeTranscriptState {
   queued?: string[];
   /** Todos already recorded from TodoWrite calls: text fingerprints. */
   todos?: string[];
+  /** Step labels already recorded (a tool call's `description`): fingerprints. */
+  descriptions?: string[];
   /** Background Bash commands awaiting their exit code: task id → seq. */
   background?: Record<string, number>;
   /** Keys of the latest message lines read, to know a replayed copy by. */
@@ -287,7 +299,7 @@ function readState(value: unknown): ClaudeTranscriptState {
     value.titleFrom === "custom" || value.titleFrom === "ai" ||
     value.titleFrom === "summary"
   ) state.titleFrom = value.titleFrom;
-  for (const key of ["queued", "todos", "lines"] as const) {
+  for (const key of ["queued", "todos", "descriptions", "lines"] as const) {
     const list = value[key];
     if (Array.isArray(list)) {
       state[key] = list.filter((v): v is string => typeof v === "string");
@@ -381,6 +393,16 @@ function readState(value: unknown): ClaudeTranscriptState {
 
 /** Text of a tool result's `content`: a string or an array of text blocks. */
 function toolResultText(content: unknown): string {
+  let text = rawResultText(content);
+  if (text.includes("<")) {
+    text = stripBlocks(text, [["<system-reminder>", "</system-reminder>"]])
+      .replace(/<\/?tool_use_error>/g, "");
+  }
+  return text.trim();
+}
+
+/** A tool result's `content` as it is, reminders and all. */
+function rawResultText(content: unknown): string {
   let text = "";
   if (typeof content === "string") {
     text = content;
@@ -393,11 +415,57 @@ function toolResultText(content: unknown): string {
     }
     text = parts.join("\n");
   }
-  if (text.includes("<")) {
-    text = stripBlocks(text, [["<system-reminder>", "</system-reminder>"]])
-      .replace(/<\/?tool_use_error>/g, "");
+  return text;
+}
+
+const REMINDER: readonly [string, string] = [
+  "<system-reminder>",
+  "</system-reminder>",
+];
+
+/**
+ * How Claude Code words a hook's feedback on the agent's work when it hands
+ * it on in a `<system-reminder>`: the event (a tool event with its tool,
+ * `PostToolUse:Edit`), then what the hook said. A hook adding context to a
+ * prompt or a session's start (UserPromptSubmit, SessionStart) says nothing
+ * of the work, and is left out with the other reminders.
+ */
+const HOOK_REMINDER =
+  /^(?:PreToolUse|PostToolUse|PostToolUseFailure|Stop|SubagentStop)(?::\S*)? hook (additional context|blocking error from command|stopped continuation)\b:?/;
+
+/**
+ * A line of hook feedback that reports an error: `[COMPILE ERROR]`,
+ * `error: …`, `** (CompileError) …`.
+ */
+const HOOK_ERROR_LINE = /^[\s[*(]*[\w ]*error\b[\]):[]/im;
+
+/**
+ * The hook feedback in a text's `<system-reminder>` blocks (a PostToolUse
+ * hook's compiler errors after an edit), each with whether it reports an
+ * error: a blocking error always does, other feedback when a line of it
+ * names one. Ordinary reminders are not feedback.
+ */
+function hookReminders(
+  text: string,
+): Array<{ text: string; isError: boolean }> {
+  const found: Array<{ text: string; isError: boolean }> = [];
+  let at = text.indexOf(REMINDER[0]);
+  while (at !== -1) {
+    const start = at + REMINDER[0].length;
+    const end = text.indexOf(REMINDER[1], start);
+    if (end === -1) break;
+    const body = text.slice(start, end).trim();
+    const m = HOOK_REMINDER.exec(body);
+    if (m) {
+      found.push({
+        text: body,
+        isError: m[1] === "blocking error from command" ||
+          HOOK_ERROR_LINE.test(body.slice(m[0].length)),
+      });
+    }
+    at = text.indexOf(REMINDER[0], end + REMINDER[1].length);
   }
-  return text.trim();
+  return found;
 }
 
 /**
@@ -879,6 +947,8 @@ class TranscriptReader {
   #queued: string[];
   /** Fingerprints of the todos already recorded. */
   #todos: Set<string>;
+  /** Fingerprints of the step labels already recorded, with their session. */
+  #descriptions: Set<string>;
   /** Keys of the message lines read ({@linkcode lineKey}). */
   #lines: Set<string>;
   /** Content blocks read of the latest assistant messages: id → block keys. */
@@ -923,6 +993,7 @@ class TranscriptReader {
     this.#filesSeen = new Set(this.state.files?.paths);
     this.#queued = this.state.queued ?? [];
     this.#todos = new Set(this.state.todos);
+    this.#descriptions = new Set(this.state.descriptions);
     this.#lines = new Set(this.state.lines);
     this.#summaries = new Map(Object.entries(this.state.summaries ?? {}));
     for (const [id, keys] of Object.entries(this.state.streamed ?? {})) {
@@ -1315,6 +1386,7 @@ class TranscriptReader {
         if (text.trimStart().startsWith(STOP_HOOK_FEEDBACK)) {
           this.#said(text, locator, time, flags);
         }
+        this.#hookFeedback(text, locator, time, flags);
         return;
       }
       if (obj.isCompactSummary === true) {
@@ -1366,7 +1438,9 @@ class TranscriptReader {
     // The compaction agent's prompt is harness-authored, not a person's words.
     const typed = line.typed && !this.#compactAgent;
     if (!Array.isArray(content)) {
-      if (typed) this.#typed(textBlocks(content, "\n\n"), locator, time, flags);
+      const text = textBlocks(content, "\n\n");
+      if (typed) this.#typed(text, locator, time, flags);
+      this.#hookFeedback(text, locator, time, flags);
       return;
     }
     const texts: string[] = [];
@@ -1380,6 +1454,31 @@ class TranscriptReader {
     }
     if (texts.length > 0 && typed) {
       this.#typed(texts.join("\n\n"), locator, time, flags);
+    }
+    for (const text of texts) this.#hookFeedback(text, locator, time, flags);
+  }
+
+  /**
+   * Keeps what a hook fed back on the agent's work (a PostToolUse hook's
+   * compiler errors), found in a text's `<system-reminder>` blocks, as the
+   * hook's output; the text's other reminders stay out.
+   */
+  #hookFeedback(
+    text: string,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): void {
+    if (!text.includes(REMINDER[0])) return;
+    for (const hook of hookReminders(text)) {
+      this.builder.add("tool-output", hook.text, {
+        locator,
+        time,
+        tool: "hook",
+        ...(hook.isError
+          ? { flags: { ...flags.flags, isError: true } }
+          : flags),
+      });
     }
   }
 
@@ -1534,9 +1633,16 @@ class TranscriptReader {
         ? { flags: recordFlags }
         : {}),
     });
+    this.#hookFeedback(rawResultText(block.content), locator, time, flags);
     const said = isError ? rejectionReason(text) : questionAnswers(text);
     if (said && !this.#compactAgent) {
-      this.builder.add("user", said, { locator, time, ...flags });
+      // An answer to the agent's question is not what the session is about.
+      this.builder.add("user", said, {
+        locator,
+        time,
+        ...flags,
+        ...(isError ? {} : { untitled: true }),
+      });
     }
   }
 
@@ -1680,6 +1786,9 @@ class TranscriptReader {
       });
       return;
     }
+    if (STEP_LABEL_TOOLS.has(name)) {
+      this.#stepLabel(str(input.description), name, locator, time, flags);
+    }
     if (name === "WebFetch") {
       // The page fetched, as the command the tool ran: its result is only
       // the model's digest of the page. (A WebSearch result repeats its
@@ -1751,6 +1860,31 @@ class TranscriptReader {
     }
   }
 
+  /**
+   * The label the model gave a step (a Bash call's `description`, "Add the
+   * user to the docker-users group"), kept as its words right before the
+   * step's own record: each distinct label once per session, as the same
+   * step retried carries it again.
+   */
+  #stepLabel(
+    label: string | undefined,
+    tool: string,
+    locator: Locator,
+    time: number | undefined,
+    flags: { flags?: RecordFlags },
+  ): void {
+    const text = label?.trim();
+    if (!text) return;
+    // Side chains are sessions of their own: the key names the session.
+    const key = fingerprint(`${this.builder.id}\n${text}`);
+    if (this.#descriptions.has(key)) return;
+    this.#descriptions.add(key);
+    if (this.#descriptions.size > MAX_DESCRIPTIONS) {
+      this.#descriptions.delete(this.#descriptions.values().next().value ?? "");
+    }
+    this.builder.add("assistant", text, { locator, time, tool, ...flags });
+  }
+
   /** The state to resume from after the last consumed line. */
   resumeState(): ClaudeTranscriptState {
     const state: ClaudeTranscriptState = {
@@ -1771,6 +1905,7 @@ class TranscriptReader {
     }
     delete state.queued;
     delete state.todos;
+    delete state.descriptions;
     delete state.lines;
     delete state.summaries;
     if (this.#summaries.size > 0) {
@@ -1795,6 +1930,9 @@ class TranscriptReader {
     if (runs.length > 0) state.chain = runs;
     if (this.#queued.length > 0) state.queued = [...this.#queued];
     if (this.#todos.size > 0) state.todos = [...this.#todos];
+    if (this.#descriptions.size > 0) {
+      state.descriptions = [...this.#descriptions];
+    }
     const waiting = [
       ...this.#written,
       ...[...this.#commands].filter(([id]) => !this.#sideTools.has(id))
@@ -1870,11 +2008,12 @@ class TranscriptReader {
  * `edit` records, tool results `tool-output` records (with `isError`; a
  * result saved to `<session>/tool-results/` is read from there), and Bash
  * exit codes are read from the matching result. The title is the session's
- * custom title, else Claude Code's own, else the first prompt; a `/branch`
- * fork keeps only its own turns, linked to its source. The turns a rewind
- * abandoned (a prompt written with an earlier line as its parent) are
- * marked superseded, also when an earlier pass read them. A torn last line
- * is left for the next pass.
+ * custom title, else Claude Code's own, else the first prompt (a slash
+ * command with a request only when no other prompt comes; an answer to the
+ * agent's question never); a `/branch` fork keeps only its own turns, linked
+ * to its source. The turns a rewind abandoned (a prompt written with an
+ * earlier line as its parent) are marked superseded, also when an earlier
+ * pass read them. A torn last line is left for the next pass.
  *
  * @param path The transcript path.
  * @param options Resume point, state and sub-agent switch.
@@ -2106,7 +2245,8 @@ export const claudeCode: Harness = {
   // 15: a session's summary line (1.x–2.0's title in `claude --resume`) titles it.
   // 16: 2.1's `isMeta` Stop hook feedback is kept as hook output (it was dropped), a prompt the harness queued itself (`queued_command` with `isMeta`) is no one's words, and @-mentioned files (`file`, `already_read_file`, `pdf_reference` attachments) are files records.
   // 17: the advisor's answer (`advisor_tool_result` in an assistant line) is tool-output (tool `advisor`; an error flagged), it was dropped.
-  revision: 17,
+  // 18: a step's label (a Bash, Task or Agent call's `description`) is the agent's words, once per session; a hook's feedback inside a `<system-reminder>` (`PostToolUse:Edit hook additional context: …`) is tool-output (tool `hook`, an error flagged), it was dropped; an AskUserQuestion answer no longer titles a session.
+  revision: 18,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];
@@ -2130,9 +2270,9 @@ export const claudeCode: Harness = {
     store:
       "`${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded-cwd>/<session>.jsonl`, sub-agents as `agent-<id>.jsonl` at any depth under `<session>/subagents/` (2.1 workflow agents in `subagents/workflows/<run>/`; 1.x–2.0: `agent-<id>.jsonl` beside the sessions), large tool results in `<session>/tool-results/`, prompts in `history.jsonl` (same layout on every OS; `DEJA_CLAUDE_ROOT` redirects); without either variable also `${XDG_CONFIG_HOME:-~/.config}/claude` on Linux and macOS, where 1.0.30-era builds wrote",
     extracts:
-      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit and for the files a person @-mentioned in a prompt (2.1's `file`, `already_read_file` and `pdf_reference` attachments, by their `filename`; tool `mention`), edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`, also where 2.1 flags it `isMeta`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), the advisor's answer (2.1's `advisor_tool_result` block in an assistant line: its advice, or its error code flagged isError) as tool-output (tool `advisor`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the latest of its `summary` lines (1.x–2.0's title in `claude --resume`), else the first prompt, history prompts of sessions whose transcript is gone",
+      "user/assistant speech (with the reason a person typed when refusing a tool call and their answers to AskUserQuestion), prompts typed while the agent worked and absorbed into its turn (2.1's `queued_command` attachment or the `queue-operation` `remove` that carries them, recorded once), the label the model gave a step (the `description` of a Bash, Task or Agent call, shown in place of the call: each distinct one once per session) as assistant speech right before the step's own records (a Bash call's command), tool-output (isError from `is_error`; a result saved to `tool-results/` read from that file, its two ends past 1 MiB, else the inline preview less its last, cut word, flagged truncated), Bash commands with exit codes from `Exit code N` results (a command left running in the background: the code its task notification, 2.0's BashOutput or 2.1's TaskOutput reports; an interrupted one: none), WebFetch URLs as commands, TodoWrite todos (each once) and TaskCreate tasks as assistant plan text, files for Read/Edit/Write/MultiEdit/NotebookEdit and for the files a person @-mentioned in a prompt (2.1's `file`, `already_read_file` and `pdf_reference` attachments, by their `filename`; tool `mention`), edit (path + removed text; superseded, mark `not-applied`, when the call's result is an error — the person refused it, `is_error` or `toolUseResult` \"User rejected tool use\", or it failed — since the file did not change; the refusal itself is error tool-output), summaries (`summary` lines once the message their `leafUuid` names is read in the same file, compact summaries, also 1.0.x ones without `isCompactSummary`, the compaction agent's answer), `!` shell turns (`<bash-input>` as a Bash command, `<bash-stdout>`/`<bash-stderr>` as its tool-output), background task and command notifications (<task-notification>, a failed one as an error, <bash-notification>, also when absorbed from the queue), a Stop hook's feedback (tool `hook`, also where 2.1 flags it `isMeta`), a tool or Stop hook's feedback handed on in a `<system-reminder>` (`PostToolUse:Edit hook additional context: …`, `… hook blocking error from command: …`, `… hook stopped continuation: …`; tool `hook`, isError for a blocking error or a line naming an error, e.g. `[COMPILE ERROR]`) and another agent's `<teammate-message>` as tool-output, API error turns as error tool-output (tool `model`), the advisor's answer (2.1's `advisor_tool_result` block in an assistant line: its advice, or its error code flagged isError) as tool-output (tool `advisor`), sub-agent sessions with their parent (for an agent another agent started, that agent: `parentAgentId` in its `agent-<id>.meta.json`; search follows a sub-agent's hit with the session at the chain's top), the side chains 1.0.x wrote into the session's own file (`isSidechain` lines: a Task agent's conversation) as sub-agent sessions of it, one per chain — its `agentId`, else the chain its `parentUuid` continues, else a new one named by the uuid of its first line — so the prompt the agent got is that session's user turn, not the person's, a `/branch` fork (`forkedFrom`) as a fork of its source, rewind marks: the turns a rewind (Esc Esc, `/rewind`, an earlier prompt edited and sent again) abandoned are superseded — a `user` line whose `parentUuid` names a line before the last one read supersedes every record read since that line (null: since the start), also records an earlier pass indexed; tool results (which name their own call's line), compaction summaries, side-chain lines and sub-agent files open no branch, and a parent outside the file (a resumed session) or beyond the last 2,048 lines marks nothing, the title from `custom-title`, else `ai-title`, else the latest of its `summary` lines (1.x–2.0's title in `claude --resume`), else the first prompt (never an answer to AskUserQuestion), else the first slash command with a request as typed (`/review the auth module`), history prompts of sessions whose transcript is gone",
     omits:
-      "thinking and image blocks, a redacted advisor answer and the advisor call itself (`server_tool_use`, no input), `isMeta` and `isSynthetic` lines (but a Stop hook's feedback), a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words but does not title the session), `<system-reminder>`/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`), queued `!` commands and prompts the harness queued itself (a `queued_command` flagged `isMeta`), other tools' inputs (a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
+      "thinking and image blocks, a redacted advisor answer and the advisor call itself (`server_tool_use`, no input), `isMeta` and `isSynthetic` lines (but a hook's feedback), a skill's injected body (`Base directory for this skill:`, or text naming the tool call that injected it, `sourceToolUseID`), `<local-command-stderr>` and `<user-prompt-submit-hook>` blocks, a line written again with a uuid already read (an IDE reopening the session, a stream-json client) and a block a later line of the same message repeats, a `summary` line naming another session's message (1.x–2.0 wrote those into whichever session was open), slash-command and caveat lines (a built-in setting command such as `/model opus` whole; a command with a request, `/review the auth module`, stays as the user's words and titles the session only when no other prompt does), `<system-reminder>` blocks (todo nags, file-modified notices, a UserPromptSubmit or SessionStart hook's added context; but a tool or Stop hook's feedback)/IDE blocks, synthetic assistant lines, the turns a fork copied from its source (its source holds them), queued prompts that never reached the agent (still queued, or taken back with `popAll`), queued `!` commands and prompts the harness queued itself (a `queued_command` flagged `isMeta`), other tools' inputs (a Task's or Agent's prompt is its sub-agent session's first turn; a WebSearch query is in its result's first line), progress/snapshot/system lines and 2.1's pr-link, mode, permission-mode, agent-name, agent-setting, last-prompt, file-history-delta, other attachment lines and a workflow run's `journal.jsonl` (harness bookkeeping, not conversation)",
     verified:
       "real samples from Claude Code 2.0.14 to 2.1.68 (Linux, Windows, devcontainer), fixtures/home/.claude, fixtures/claude-2.1 (synthetic 2.1.29x shapes from public parsers' tests and format notes: queued prompts, workflow agents, saved tool results, titles, forks), fixtures/claude-rewind (a synthetic 2.1.7x session with an edited prompt, a `/rewind` after a compaction, parallel tool calls and a side chain; shapes from the real samples' parallel-call and compaction lines and public notes on rewinds) and fixtures/claude-1.0 (a synthetic session resumed from 1.0.43 to 2.1.30: replayed lines, streamed snapshots, hook output, an unflagged compaction summary, background commands; shapes from public issues and parsers' tests)",
   },

@@ -569,6 +569,9 @@ Deno.test("parseClaudeTranscript() reads each side chain of a main transcript as
       lineage: undefined,
       records: [
         ["user", "why is the export slow?", false],
+        // Each Task call's description, the label Claude Code shows for it.
+        ["assistant", "profile the CSV writer", false],
+        ["assistant", "check the DB indexes", false],
         ["tool-output", "flushes per row", false],
         ["user", "batch the flushes then", false],
       ],
@@ -643,6 +646,8 @@ Deno.test("parseClaudeTranscript() reads each side chain of a main transcript as
     );
     deepEqual(s.records.map((r) => r.text), [
       "why is the export slow?",
+      "profile the CSV writer",
+      "check the DB indexes",
       "flushes per row",
       "batch the flushes then",
     ]);
@@ -1591,6 +1596,8 @@ Deno.test("parseClaudeTranscript() reads what 1.0.x–2.0 write around a convers
     () => {
       deepEqual(texts("assistant"), [
         "I'll run the export test first.",
+        // The command's description, once though the block is repeated.
+        "Run the export test",
         "Fixed: toIso now builds the date with Date.UTC.",
       ]);
       equal(
@@ -2235,4 +2242,294 @@ Deno.test("parseClaudeTranscript() keeps the advisor's advice (a server tool's r
       ["tool-output", "overloaded", "advisor", true],
     ],
   );
+});
+
+/** An assistant line holding one tool call. */
+function callLine(
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): string {
+  return line({
+    type: "assistant",
+    sessionId: "s1",
+    timestamp: "2026-11-02T10:00:05Z",
+    uuid: crypto.randomUUID(),
+    message: {
+      id: `msg_${id}`,
+      role: "assistant",
+      content: [{ type: "tool_use", id, name, input }],
+    },
+    ...extra,
+  });
+}
+
+/** A user line holding one tool call's result. */
+function resultLine(id: string, content: unknown): string {
+  return userLine([{ type: "tool_result", tool_use_id: id, content }]);
+}
+
+Deno.test("parseClaudeTranscript() keeps a step's description as the agent's words before its command, each once", async (t) => {
+  const text = userLine("let the dev user run docker") +
+    callLine("toolu_1", "Bash", {
+      command: "net localgroup docker-users dev /add",
+      description: "Add the dev user to the docker-users group",
+    }) +
+    resultLine("toolu_1", "Exit code 2\nSystem error 5 has occurred.");
+  const retried = text +
+    // The same step tried again carries the same label.
+    callLine("toolu_2", "Bash", {
+      command: "sudo net localgroup docker-users dev /add",
+      description: "Add the dev user to the docker-users group",
+    }) +
+    resultLine("toolu_2", "The command completed successfully.") +
+    callLine("toolu_3", "Bash", { command: "whoami" }) +
+    callLine("toolu_4", "Task", {
+      description: "Find the devcontainer configs",
+      prompt: "Search the home folder for devcontainer.json files",
+      subagent_type: "Explore",
+    }) +
+    resultLine("toolu_4", "Found 2 devcontainer.json files");
+  const want = [
+    ["user", "let the dev user run docker", undefined],
+    ["assistant", "Add the dev user to the docker-users group", "Bash"],
+    ["command", "net localgroup docker-users dev /add", "Bash"],
+    ["tool-output", "Exit code 2\nSystem error 5 has occurred.", "Bash"],
+    ["command", "sudo net localgroup docker-users dev /add", "Bash"],
+    ["tool-output", "The command completed successfully.", "Bash"],
+    ["command", "whoami", "Bash"],
+    ["assistant", "Find the devcontainer configs", "Task"],
+    ["tool-output", "Found 2 devcontainer.json files", "Task"],
+  ];
+  const path = await tempFile("proj/step-labels.jsonl", retried);
+  await t.step("one pass", async () => {
+    const s = only(await parseClaudeTranscript(path, opts()));
+    deepEqual(s.records.map((r) => [r.role, r.text, r.tool]), want);
+    // The command's own text and exit code are untouched.
+    equal(byRole(s, "command")[0]?.exitCode, 2);
+    equal(s.title, "let the dev user run docker");
+  });
+  await t.step("resumed after every line", async () => {
+    const lines = retried.split("\n").slice(0, -1);
+    const cut = await tempFile("proj/cut/step-labels.jsonl", "");
+    for (let k = 1; k < lines.length; k++) {
+      await Deno.writeTextFile(cut, lines.slice(0, k).join("\n") + "\n");
+      const first = await parseClaudeTranscript(cut, opts());
+      await Deno.writeTextFile(cut, retried);
+      const next = await parseClaudeTranscript(cut, opts(resumeOptions(first)));
+      deepEqual(
+        [...first.sessions, ...next.sessions].flatMap((s) => s.records)
+          .map((r) => [r.role, r.text, r.tool]),
+        want,
+        `split at line ${k + 1}`,
+      );
+    }
+  });
+});
+
+Deno.test("parseClaudeTranscript() keeps a hook's feedback inside a system reminder as hook output", async (t) => {
+  const reminder = (body: string) =>
+    `<system-reminder>\n${body}\n</system-reminder>`;
+  const compile =
+    "PostToolUse:Edit hook additional context: [COMPILE ERROR]\nCompiling 1 file (.ex)\n     error: undefined function fetch_rows/2\n     └─ lib/otter/cache.ex:31";
+  const lint =
+    "PostToolUse:Write hook additional context: [CREDO]\n[R] → lib/otter/cache.ex:12 Modules should have a @moduledoc tag.";
+  const blocked =
+    'PreToolUse:Bash hook blocking error from command: "~/.claude/hooks/no-force.sh": force pushes are not allowed';
+  const cases: Array<
+    [
+      string,
+      string,
+      Array<[string, string, string | undefined, boolean | undefined]>,
+    ]
+  > = [
+    [
+      "2.1's flagged line: an error",
+      userLine(reminder(compile), { isMeta: true }),
+      [["tool-output", compile, "hook", true]],
+    ],
+    [
+      "feedback that names no error",
+      userLine(reminder(lint), { isMeta: true }),
+      [["tool-output", lint, "hook", undefined]],
+    ],
+    [
+      "a blocking error",
+      userLine(reminder(blocked), { isMeta: true }),
+      [["tool-output", blocked, "hook", true]],
+    ],
+    [
+      "inside a person's turn, which stays their words",
+      userLine(`${reminder(compile)}\nwhy does the cache not compile?`),
+      [
+        ["user", "why does the cache not compile?", undefined, undefined],
+        ["tool-output", compile, "hook", true],
+      ],
+    ],
+    [
+      "inside a tool result, after the tool's own output",
+      callLine("toolu_e", "Edit", {
+        file_path: "/home/a/proj/lib/otter/cache.ex",
+        old_string: "fetch_row(",
+        new_string: "fetch_rows(",
+      }) +
+      resultLine(
+        "toolu_e",
+        `The file has been updated.\n${reminder(compile)}`,
+      ),
+      [
+        ["files", "/home/a/proj/lib/otter/cache.ex", "Edit", undefined],
+        [
+          "edit",
+          "/home/a/proj/lib/otter/cache.ex\nfetch_row(",
+          "Edit",
+          undefined,
+        ],
+        ["tool-output", "The file has been updated.", "Edit", undefined],
+        ["tool-output", compile, "hook", true],
+      ],
+    ],
+    [
+      "ordinary reminders and a prompt hook's context stay out",
+      userLine(
+        reminder(
+          "The TodoWrite tool hasn't been used recently. Consider using it.",
+        ),
+        { isMeta: true },
+      ) +
+      userLine(
+        reminder(
+          "Note: /home/a/proj/lib/otter/cache.ex was modified, either by the user or by a linter.",
+        ),
+        { isMeta: true },
+      ) +
+      userLine(
+        reminder(
+          "UserPromptSubmit hook additional context: the otter cache lives in lib/otter",
+        ),
+        { isMeta: true },
+      ) +
+      userLine(
+        reminder(
+          "SessionStart:startup hook success: loaded 3 project rules",
+        ),
+        { isMeta: true },
+      ) +
+      userLine(
+        `${
+          reminder("As you answer, note: a hook error is not yours")
+        }\nship it`,
+      ),
+      [["user", "ship it", undefined, undefined]],
+    ],
+  ];
+  for (const [name, text, want] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFile(
+        `proj/hook-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        text,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      deepEqual(
+        s.records.map((r) => [r.role, r.text, r.tool, r.flags?.isError]),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("parseClaudeTranscript() titles a session by its request, never by an answer to the agent's question", async (t) => {
+  const command = (name: string, args: string) =>
+    userLine(
+      `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`,
+    );
+  const asked = callLine("toolu_q", "AskUserQuestion", {
+    questions: [{ question: "Which rig?" }],
+  }) +
+    resultLine(
+      "toolu_q",
+      'User has answered your questions: "Which rig do these beads belong to?"="No rig". You can now continue with the user\'s answers in mind.',
+    );
+  const cases: Array<[string, string, string | undefined]> = [
+    [
+      "a slash command with a request, then an answer",
+      command(
+        "beads:create",
+        "websearch how to set up credo and dialyzer",
+      ) + asked,
+      "/beads:create websearch how to set up credo and dialyzer",
+    ],
+    ["only an answer", asked, undefined],
+    [
+      "a plain first prompt still titles",
+      userLine("set up credo for the otter app") + asked +
+      command("beads:create", "from the plan"),
+      "set up credo for the otter app",
+    ],
+    [
+      "a plain prompt after the command titles",
+      command("review", "the auth module") + asked +
+      userLine("the login page throws on submit"),
+      "the login page throws on submit",
+    ],
+    [
+      "a given title still wins",
+      command("beads:create", "from the plan") + asked +
+      line({ type: "ai-title", aiTitle: "Beads for linting", sessionId: "s1" }),
+      "Beads for linting",
+    ],
+  ];
+  for (const [name, text, title] of cases) {
+    await t.step(name, async () => {
+      const path = await tempFile(
+        `proj/title-${name.replaceAll(/\W+/g, "-")}.jsonl`,
+        text,
+      );
+      const s = only(await parseClaudeTranscript(path, opts()));
+      equal(s.title, title);
+      // The answer is still kept as the person's words.
+      ok(
+        byRole(s, "user").some((r) =>
+          r.text === "Which rig do these beads belong to? → No rig"
+        ),
+      );
+    });
+  }
+});
+
+Deno.test({
+  name:
+    "parseClaudeTranscript() keeps the real samples' step labels and hook feedback, and titles by the request",
+  ignore: !hasSamples("claude-code"),
+  fn: async () => {
+    const read = async (rel: string) =>
+      (await parseClaudeTranscript(`${SAMPLES}/${rel}`, opts())).sessions;
+    const [acodu] = await read(
+      "dotfiles-acodu/projects/C--Users-acodu-dev-dashboard-mictlan/f9b339d5-1f32-4dfd-b0fb-acbef55eb427.jsonl",
+    );
+    const at = acodu?.records.findIndex((r) =>
+      r.role === "assistant" &&
+      r.text === "Add acodu user to docker-users group"
+    ) ?? -1;
+    ok(at >= 0);
+    equal(acodu?.records[at + 1]?.role, "command");
+    equal(
+      acodu?.records.filter((r) =>
+        r.text === "Add acodu user to docker-users group"
+      ).length,
+      1,
+    );
+    const [compact] = await read(
+      "spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-acompact-e1f845.jsonl",
+    );
+    const hooks = (compact?.records ?? []).filter((r) => r.tool === "hook");
+    equal(hooks.length, 3);
+    ok(hooks.some((r) =>
+      r.flags?.isError &&
+      r.text.includes("cannot invoke remote function Access.get/2")
+    ));
+    const [beads] = await read("spotter/subagent.jsonl");
+    ok(beads?.title && !beads.title.includes("→"), beads?.title);
+  },
 });
