@@ -18,6 +18,8 @@ import { type ToolDialect, ToolRecorder } from "./_tool_records.ts";
 const DIALECT: ToolDialect = {
   shell: new Set(["bash", "powershell", "shell", "run_in_terminal"]),
   commandKeys: ["command", "cmd"],
+  // Copilot CLI's search tool (`pattern`, `path`, `glob`).
+  search: new Set(["grep"]),
   pathTools: new Set([
     "view",
     "read",

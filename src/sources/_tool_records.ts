@@ -46,10 +46,54 @@ export function footerExitCode(text: string): number | undefined {
   return undefined;
 }
 
+/** The tool of the command record a text search becomes, in every harness. */
+export const GREP_TOOL = "grep";
+
+/** A word of a command line, quoted when it holds a space or a quote. */
+function commandWord(text: string): string {
+  return /[\s'"]/.test(text) ? `'${text.replaceAll("'", `'\\''`)}'` : text;
+}
+
+/**
+ * The command line a text-search tool call stands for (`grep <pattern>
+ * [<path>] [--glob <glob>]`): what the agent searched for, and where, so its
+ * output does not stand alone. The pattern is `pattern`, else `regex`
+ * (Zed), else `query`; the glob `glob`, else `include_pattern` (Zed), else
+ * `include`.
+ *
+ * @param args The call's arguments.
+ * @returns The command line, or undefined when no pattern is named.
+ * @example
+ * ```ts
+ * import { grepCommand } from "./_tool_records.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(grepCommand({ pattern: "logout", glob: "**\/*.py" }), "grep logout --glob **\/*.py");
+ * equal(grepCommand({ regex: "fn main", path: "src" }), "grep 'fn main' src");
+ * equal(grepCommand({ path: "src" }), undefined);
+ * ```
+ */
+export function grepCommand(args: Json): string | undefined {
+  const pattern = firstString(args, ["pattern", "regex", "query"]);
+  if (!pattern) return undefined;
+  const path = str(args.path);
+  const glob = firstString(args, ["glob", "include_pattern", "include"]);
+  return [
+    "grep",
+    commandWord(pattern),
+    ...(path ? [commandWord(path)] : []),
+    ...(glob ? ["--glob", commandWord(glob)] : []),
+  ].join(" ");
+}
+
 /** Which tools do what, for one harness. */
 export interface ToolDialect {
   /** Tools that run a shell command. */
   shell: ReadonlySet<string>;
+  /**
+   * Tools that search file text: their pattern, path and glob become a
+   * command (tool `grep`; see {@linkcode grepCommand}).
+   */
+  search?: ReadonlySet<string>;
   /** Keys that may hold the command, in order of preference. */
   commandKeys: readonly string[];
   /** Tools whose path argument becomes a `files` record. */
@@ -164,6 +208,18 @@ export class ToolRecorder {
     }
     const d = this.#dialect;
     const base = { locator: at.locator, time: at.time, tool: name };
+    if (d.search?.has(name)) {
+      // No exit code: a search that matched nothing did not fail.
+      const text = grepCommand(args);
+      if (text) {
+        this.#builder.add("command", text, {
+          ...base,
+          tool: GREP_TOOL,
+          ...withFlags(at),
+        });
+      }
+      return;
+    }
     if (d.shell.has(name)) {
       const cmd = firstString(args, d.commandKeys) ??
         (Array.isArray(args.command)

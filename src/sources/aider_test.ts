@@ -134,9 +134,12 @@ Deno.test("parseAiderHistory() keeps the errors aider reported, once each, and n
 Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, edits and an undo", async () => {
   const result = await parseAiderHistory(FIXTURE_LOG, opts());
   equal(result.skipped, 0);
-  // The first header is a banner-only start: not a session.
-  equal(result.sessions.length, 1);
-  const s = result.sessions[0] as Session;
+  // The first header is a start with no prompt: kept for its launch line.
+  equal(result.sessions.length, 2);
+  const quit = result.sessions[0] as Session;
+  equal(roles(quit), "command,tool-output");
+  equal(quit.title, "/home/dev/.local/bin/aider --model sonnet");
+  const s = result.sessions[1] as Session;
   equal(s.harness, "aider");
   equal(s.project, "weather-cli");
   equal(s.cwd, `${FIXTURE_HOME}/code/weather-cli`);
@@ -796,6 +799,76 @@ Deno.test("parseAiderHistory() splits sessions and drops banner-only starts", as
   }
 });
 
+Deno.test("parseAiderHistory() keeps a chat with no prompt that says how aider started or what went wrong", async (t) => {
+  const cases: Array<[string, string[], string, string | undefined]> = [
+    [
+      "an error names it",
+      [
+        "> /home/kim/.local/bin/aider --read NOTES.md  ",
+        "> Error: Read-only file /home/kim/wren/NOTES.md does not exist. Skipping.  ",
+        "> Aider v0.86.2  ",
+      ],
+      "command,tool-output",
+      "Error: Read-only file /home/kim/wren/NOTES.md does not exist. Skipping.",
+    ],
+    [
+      "the launch line names it",
+      [
+        "> /home/kim/.local/bin/aider --model ollama/qwen2.5:7b wren.py  ",
+        "> Warning: ollama/qwen2.5:7b expects these environment variables  ",
+        "> - OLLAMA_API_BASE: Not set  ",
+        "> Aider v0.86.2  ",
+        "> Added wren.py to the chat.  ",
+      ],
+      "command,files,tool-output",
+      "/home/kim/.local/bin/aider --model ollama/qwen2.5:7b wren.py",
+    ],
+    [
+      "a warning alone keeps it",
+      ["> Warning: VERTEXAI_LOCATION: Not set  "],
+      "tool-output",
+      undefined,
+    ],
+    ["only a banner", ["> Aider v0.86.2  "], "", undefined],
+    [
+      "a banner and the files it added",
+      ["> Aider v0.86.2  ", "> Added wren.py to the chat.  "],
+      "",
+      undefined,
+    ],
+  ];
+  for (const [name, lines, shape, title] of cases) {
+    await t.step(name, async () => {
+      const text = log(
+        "# aider chat started at 2026-05-01 09:00:00",
+        "",
+        ...lines,
+        "",
+        "# aider chat started at 2026-05-01 09:05:00",
+        "",
+        "#### why is wren slow?  ",
+        "",
+        "It reads the file twice.",
+      );
+      const { sessions } = await parseAiderHistory(await tempLog(text), opts());
+      const prompted = sessions.at(-1);
+      // Chats are numbered by their header, kept or not: the prompted chat's
+      // id is the same whether the one before it is kept.
+      ok(prompted?.id.endsWith("-2"));
+      equal(prompted?.title, "why is wren slow?");
+      if (shape === "") {
+        equal(sessions.length, 1);
+        return;
+      }
+      equal(sessions.length, 2);
+      const first = sessions[0];
+      ok(first?.id.endsWith("-1"));
+      equal(roles(first), shape);
+      if (title !== undefined) equal(first?.title, title);
+    });
+  }
+});
+
 Deno.test("parseAiderHistory() reads logs whose trailing spaces were stripped", async () => {
   const text = log(
     "# aider chat started at 2026-01-01 10:00:00",
@@ -902,14 +975,15 @@ Deno.test({
   ignore: !hasSamples("aider"),
   fn: async (t) => {
     // Counted by reading the files: sessions are `# aider chat started`
-    // headers where something was said; user turns are `####` blocks that
+    // headers where something was said, or that echo how aider was started,
+    // an error or a warning (all but monochromatic's first, a pip prompt); user turns are `####` blocks that
     // are not yes/no echoes or slash commands; assistant turns are reply
     // blocks between aider's `>` lines; marks: monochromatic's one /undo,
     // in two ranges around the commit of the person's own changes that
     // aider made before applying the undone edit.
     const expected: Array<[string, number, number, number, number]> = [
-      ["trading-bot", 3, 3, 0, 0],
-      ["monochromatic", 13, 23, 40, 2],
+      ["trading-bot", 5, 3, 0, 0],
+      ["monochromatic", 18, 23, 40, 2],
     ];
     for (const [name, sessions, users, replies, marks] of expected) {
       await t.step(name, async () => {
@@ -933,7 +1007,9 @@ Deno.test({
     await t.step("prompt times come from .aider.input.history", async () => {
       const path = `${SAMPLES}/trading-bot/.aider.chat.history.md`;
       const result = await parseAiderHistory(path, opts());
-      const first = result.sessions[0]?.records.find((r) => r.role === "user");
+      const first = result.sessions.flatMap((s) => s.records).find((r) =>
+        r.role === "user"
+      );
       equal(first?.time, new Date(2026, 3, 26, 20, 3, 45, 529).getTime());
     });
   },

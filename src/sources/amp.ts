@@ -38,6 +38,7 @@ const DIALECT: ToolDialect = {
   // `shell_command` is the shell of the GPT-backed modes (2026 builds).
   shell: new Set(["Bash", "bash", "shell_command"]),
   commandKeys: ["cmd", "command"],
+  search: new Set(["Grep"]),
   pathTools: new Set(["Read", "read_file", "create_file", "format_file"]),
   pathKeys: ["path", "file_path"],
   editTools: new Set(["edit_file"]),
@@ -349,7 +350,9 @@ export const amp: Harness = {
   // status the harness gave the result (shared ToolRecorder).
   // 5: the VS Code extension's thread copies (globalStorage `threads3/`),
   // workspace from a tree's URI object or `env.initial.cwd`.
-  revision: 5,
+  // 6: a Grep call's `pattern`, `path` and `glob` as a command (tool `grep`)
+  // before its output.
+  revision: 6,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -360,10 +363,10 @@ export const amp: Harness = {
     store:
       "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory and replaces the others), and the VS Code extension's copies in `<User>/globalStorage/sourcegraph.amp/threads3/` (or `threads/`) of every VS Code host installed here, the same JSON thread shape; a thread in both is read once, from the CLI's folder. Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
     extracts:
-      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project (a `file://` URI or a URI object's `fsPath`, else `env.initial.cwd`); each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
+      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), what a Grep call searched for (`pattern`, `path`, `glob`) as a command (tool `grep`: `grep <pattern> [<path>] [--glob <glob>]`, no exit code) before its output, files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project (a `file://` URI or a URI object's `fsPath`, else `env.initial.cwd`); each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
     omits:
       "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the extension's copy of a thread the CLI folder also holds (same id)",
     verified:
-      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread); the `info` summary block and the extension's globalStorage `threads3/` copies (same thread JSON; `env.initial.cwd`, tree URI objects) from public Amp thread readers (jonathan-kellerai/cross_agent_session_resumer src/providers/amp.rs and another indexer's amp adapter, which also scans `threads/` there), no real extension sample, in src/sources/amp_test.ts",
+      "3 real threads from the Amp CLI (thread versions 27–194, text/thinking/tool_use/tool_result blocks, an in-progress run, Grep calls with `pattern` and `glob`); the 2026 tool set, result shapes and the move to server-side threads from public first-hand format notes (empathic/toolpath docs/agents/formats/amp, July 2026) and user reports (no real sample of a 2026 thread); the `info` summary block and the extension's globalStorage `threads3/` copies (same thread JSON; `env.initial.cwd`, tree URI objects) from public Amp thread readers (jonathan-kellerai/cross_agent_session_resumer src/providers/amp.rs and another indexer's amp adapter, which also scans `threads/` there), no real extension sample, in src/sources/amp_test.ts",
   },
 };

@@ -107,6 +107,57 @@ Deno.test("parseAmpThread() reads speech, tool calls, results and exit codes", a
   equal(s.records[1]?.locator.recordId, "1");
 });
 
+Deno.test("parseAmpThread() keeps what a Grep call searched for as a command before its output", async () => {
+  const tool = (id: string, name: string, input: unknown) => ({
+    type: "tool_use",
+    id,
+    name,
+    input,
+  });
+  const result = (id: string, output: string) => ({
+    type: "tool_result",
+    toolUseID: id,
+    run: { status: "done", result: output },
+  });
+  const path = await threadFile(JSON.stringify({
+    v: 3,
+    id: "T-grep",
+    created: 1773600000000,
+    messages: [
+      {
+        role: "user",
+        messageId: 0,
+        content: [{ type: "text", text: "where do we sign people out?" }],
+      },
+      {
+        role: "assistant",
+        messageId: 1,
+        content: [
+          tool("t1", "Grep", { pattern: "sign_out", glob: "**/*.py" }),
+          tool("t2", "Grep", { path: "app" }),
+          tool("t3", "glob", { filePattern: "**/*.py" }),
+        ],
+      },
+      {
+        role: "user",
+        messageId: 2,
+        content: [
+          result("t1", "app/auth.py:12:def sign_out():"),
+          result("t2", "No results found."),
+        ],
+      },
+    ],
+  }));
+  const s = (await parse(path)).sessions[0];
+  deepEqual(s?.records.map((r) => [r.role, r.tool, r.text, r.exitCode]), [
+    ["user", undefined, "where do we sign people out?", undefined],
+    ["command", "grep", "grep sign_out --glob **/*.py", undefined],
+    ["tool-output", "Grep", "app/auth.py:12:def sign_out():", undefined],
+    // A call without a pattern names no search.
+    ["tool-output", "Grep", "No results found.", undefined],
+  ]);
+});
+
 Deno.test("parseAmpThread() counts a truncated or oversized thread as skipped", async () => {
   const whole = await Deno.readTextFile(THREAD);
   const cut = await threadFile(whole.slice(0, Math.floor(whole.length / 2)));
@@ -232,10 +283,11 @@ Deno.test("parseAmpThread() reads a torn or hostile 2026 thread without throwing
   });
 });
 
-const SAMPLE_COUNTS: Record<string, [number, number, number]> = {
-  "T-16c2227a-e98f-4969-998b-aaa50a930b05.json": [3, 3, 2],
-  "T-1d0ef56c-0ecd-4bf7-af7b-5bc196dc8a6a.json": [1, 1, 3],
-  "T-6b45efa0-1bae-4277-9991-293950d0ab14.json": [1, 1, 0],
+/** User, assistant, tool-output and `grep` command records of each thread. */
+const SAMPLE_COUNTS: Record<string, [number, number, number, number]> = {
+  "T-16c2227a-e98f-4969-998b-aaa50a930b05.json": [3, 3, 2, 0],
+  "T-1d0ef56c-0ecd-4bf7-af7b-5bc196dc8a6a.json": [1, 1, 3, 3],
+  "T-6b45efa0-1bae-4277-9991-293950d0ab14.json": [1, 1, 0, 0],
 };
 
 Deno.test({
@@ -258,8 +310,11 @@ Deno.test({
         const s = result.sessions[0] as Session;
         const count = (role: string) =>
           s.records.filter((r) => r.role === role).length;
+        const greps = s.records.filter((r) =>
+          r.role === "command" && r.tool === "grep"
+        ).length;
         deepEqual(
-          [count("user"), count("assistant"), count("tool-output")],
+          [count("user"), count("assistant"), count("tool-output"), greps],
           want,
           name,
         );

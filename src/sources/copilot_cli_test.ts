@@ -449,7 +449,13 @@ Deno.test({
           // Three failed calls, and a script that exited 255 though Copilot
           // marked its run a success.
           equal(s.records.filter((r) => r.flags?.isError).length, 4);
-          equal(count("command"), 8);
+          // 8 shell commands and 3 grep searches.
+          equal(count("command"), 11);
+          equal(
+            s.records.filter((r) => r.role === "command" && r.tool === "grep")
+              .length,
+            3,
+          );
           ok(s.records.some((r) => r.role === "command" && r.exitCode === 255));
           equal(s.project, "poule_v2");
           equal(s.title, "Create Database Migrations And Seeder");
@@ -458,6 +464,65 @@ Deno.test({
     }
     equal(sessions, 1);
   },
+});
+
+Deno.test("parseCopilotCliSession() keeps what a grep call searched for as a command before its output", async () => {
+  const grep = {
+    toolCallId: "g1",
+    name: "grep",
+    arguments: {
+      pattern: "CREATE TABLE `(\\w+)`",
+      path: "/srv/kestrel/db/schema.sql",
+      output_mode: "content",
+    },
+  };
+  const path = await eventsFile(
+    [
+      ev("user.message", { content: "which tables does kestrel make?" }, "e1"),
+      ev("assistant.message", {
+        content: "",
+        toolRequests: [grep, {
+          toolCallId: "g2",
+          name: "grep",
+          arguments: { path: "/srv/kestrel", glob: "*.sql" },
+        }],
+      }, "e2"),
+      // The same call again as it starts: one command, not two.
+      ev("tool.execution_start", {
+        toolCallId: "g1",
+        toolName: "grep",
+        arguments: grep.arguments,
+      }, "e3"),
+      ev("tool.execution_complete", {
+        toolCallId: "g1",
+        success: true,
+        result: { content: "schema.sql:4:CREATE TABLE `perch` (" },
+      }, "e4"),
+      ev("tool.execution_start", {
+        toolCallId: "g3",
+        toolName: "glob",
+        arguments: { pattern: "**/*.sql" },
+      }, "e5"),
+      ev("tool.execution_complete", {
+        toolCallId: "g2",
+        success: true,
+        result: { content: "No matches found." },
+      }, "e6"),
+    ].join("\n") + "\n",
+  );
+  const s = (await parse(path)).sessions[0];
+  deepEqual(s?.records.map((r) => [r.role, r.tool, r.text, r.exitCode]), [
+    ["user", undefined, "which tables does kestrel make?", undefined],
+    [
+      "command",
+      "grep",
+      "grep 'CREATE TABLE `(\\w+)`' /srv/kestrel/db/schema.sql",
+      undefined,
+    ],
+    ["tool-output", "grep", "schema.sql:4:CREATE TABLE `perch` (", undefined],
+    // A call without a pattern, and the glob tool, name no search.
+    ["tool-output", "grep", "No matches found.", undefined],
+  ]);
 });
 
 Deno.test("parseCopilotCliSession() keeps a side chain named __proto__ in order", async () => {

@@ -330,6 +330,8 @@ class Conversation {
   #cwdSet: boolean;
   #subagent: boolean;
   #content: ConversationInit["content"];
+  /** The files code blocks were written for so far (each kept once). */
+  #codeFiles = new Set<string>();
 
   constructor(path: string, id: string, init: ConversationInit = {}) {
     this.#path = path;
@@ -392,7 +394,8 @@ class Conversation {
       cleanSpeech(text),
       this.#opts(id, time),
     );
-    if (user) this.#attached(obj(bubble.context), id, time);
+    if (user) this.#attached(bubble, id, time);
+    else this.#codeBlocks(list(bubble.codeBlocks), id, time);
     if (!user && isObject(bubble.toolFormerData)) {
       this.#tool(bubble.toolFormerData, id, time);
     }
@@ -404,15 +407,16 @@ class Conversation {
    * file chip) and `context.selections` (code selections), each carrying a
    * `uri`, a VS Code URI `{fsPath, path, external, scheme}` or a URI string;
    * and `context.folderSelections`, each a workspace-relative `relativePath`
-   * (what Cursor's selected-context service reads back).
+   * (what Cursor's selected-context service reads back). A chat-panel
+   * bubble keeps the same lists on the bubble itself.
    */
-  #attached(context: Json, id: string, time: number | undefined): void {
+  #attached(bubble: Json, id: string, time: number | undefined): void {
     const seen = new Set<string>();
-    const selections = [
-      ...list(context.fileSelections),
-      ...list(context.folderSelections),
-      ...list(context.selections),
-    ];
+    const selections = [bubble, obj(bubble.context)].flatMap((at) => [
+      ...list(at.fileSelections),
+      ...list(at.folderSelections),
+      ...list(at.selections),
+    ]);
     for (const selection of selections) {
       const path = isObject(selection)
         ? selectionPath(selection.uri) ?? str(selection.relativePath)
@@ -425,6 +429,39 @@ class Conversation {
         this.#opts(id, time, { tool: "mention" }),
       );
     }
+  }
+
+  /**
+   * The files a reply's code blocks were written for (`codeBlocks[].uri`,
+   * Cursor's inline conversations of 2024), each once a conversation.
+   */
+  #codeBlocks(
+    blocks: readonly unknown[],
+    id: string,
+    time: number | undefined,
+  ): void {
+    for (const block of blocks) {
+      const path = isObject(block) ? selectionPath(block.uri) : undefined;
+      if (path) this.codeFile(path, id, time);
+    }
+  }
+
+  /**
+   * A file code was written for, unless already kept: `c:\a` and the
+   * `file:///c%3A/a` it is keyed by elsewhere count as one.
+   */
+  codeFile(path: string, id: string, time: number | undefined): void {
+    const key = path.replaceAll("\\", "/").replace(
+      /^[A-Z]:/,
+      (drive) => drive.toLowerCase(),
+    );
+    if (this.#codeFiles.has(key)) return;
+    this.#codeFiles.add(key);
+    this.builder.add(
+      "files",
+      path,
+      this.#opts(id, time, { tool: "codeblock" }),
+    );
   }
 
   #tool(data: Json, id: string, time: number | undefined): void {
@@ -615,6 +652,13 @@ function composerSession(
   conversation.builder.touch(parseTime(composer.lastUpdatedAt));
   let index = 0;
   for (const bubble of bubbles) conversation.bubble(bubble, index++);
+  // The composer's own list of the files its code blocks were for, keyed by
+  // URI: the ones no bubble named.
+  for (const [uri, blocks] of Object.entries(obj(composer.codeBlockData))) {
+    const path = selectionPath(obj(list(blocks)[0]).uri) ??
+      pathOfFileUri(uri);
+    if (path) conversation.codeFile(path, "codeBlockData", undefined);
+  }
   const name = str(composer.name);
   if (name) conversation.builder.setTitle(name);
   return conversation.builder.build();
@@ -1757,7 +1801,8 @@ export const cursor: Harness = {
   // 5: the CLI's chat stores (`chats/*/*/store.db`, `acp-sessions/*/store.db`) read; their transcripts left to them.
   // 6: the files a person attached to a prompt (user bubble `context.fileSelections`) as `files` (tool `mention`).
   // 7: attached folders (`context.folderSelections` `relativePath`) and code selections (`context.selections` `uri`) as mentions too.
-  revision: 7,
+  // 8: the files a composer's code blocks were for (`conversation[].codeBlocks[].uri`, `codeBlockData` keys) as `files` (tool `codeblock`), and a chat-panel prompt's `fileSelections`/`selections` kept on the bubble itself as mentions.
+  revision: 8,
   roots: cursorRoots,
   discover: discoverCursor,
   kinds: [stateKind, transcriptKind, textTranscriptKind, chatStoreKind],
@@ -1765,10 +1810,10 @@ export const cursor: Harness = {
     store:
       "IDE: `globalStorage/state.vscdb` and `workspaceStorage/<hash>/state.vscdb` under `~/Library/Application Support/Cursor/User` (macOS), `%APPDATA%\\Cursor\\User` (Windows), `$XDG_CONFIG_HOME/Cursor/User` or `~/.config/Cursor/User` (Linux), `DEJA_CURSOR_ROOT` redirects; CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/chats/<md5 of cwd>/<chat id>/store.db` (with `meta.json`) and `acp-sessions/<chat id>/store.db`, `projects/<encoded-path>/agent-transcripts/**/*.jsonl` and the older `*.txt` (`DEJA_CURSOR_CLI_ROOT` redirects all three)",
     extracts:
-      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, the files and folders a person attached to a prompt (a user bubble's `context.fileSelections` and code `selections`, each a VS Code URI's `fsPath` or a `file://` URI, and `folderSelections`' workspace-relative `relativePath`) as `files` with tool `mention`, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit, `additionalData.status` error, or a call the person rejected (`result.rejected`, `userDecision` rejected) or cancelled (`status` cancelled); sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line). CLI chat stores (`store.db`: `meta` row `0` hex-encoded JSON naming `latestRootBlobId`; the root blob a protobuf whose repeated field 1 lists the message blobs' sha256 ids in conversation order, older stores nesting tree nodes in fields 1 and 2): the JSON messages (`{role, content}`, Vercel AI SDK parts) in that order — user text (`<user_query>` unwrapped), assistant text, `tool-call`s read as in the transcripts (plus OpenAI-shaped `tool_calls`), `tool-result`s as output with their tool, failed when `isError` (or Cursor's `highLevelToolCallResult.isError`) says so or the command's written exit code is non-zero; a store with only the turn graph (`turns`, field 8) gives its user and assistant text; title from `meta.json` `title`, else the store's `name` (not the default `New Agent`), else the first prompt; project from `meta.json` `cwd`, else the root's `file://` workspace URI, else the `Workspace Path:` of the `<user_info>` preamble; session span from `createdAt` (else `createdAtMs`) to `updatedAtMs` (else the store's and its `-wal`'s mtime); sub-agent stores (`subagentInfo.parentAgentId`) as sub-agent sessions of their parent",
+      "IDE: composers (`composerData:<id>` + `bubbleId:<id>:<bubble>` in cursorDiskKV, or an inline `conversation`), the older `composer.composerData` list and chat-panel tabs in ItemTable; user/assistant bubble text, the files and folders a person attached to a prompt (a user bubble's `context.fileSelections` and code `selections`, each a VS Code URI's `fsPath` or a `file://` URI, and `folderSelections`' workspace-relative `relativePath`; a chat-panel bubble's own `fileSelections`, `selections` and `folderSelections`) as `files` with tool `mention`, the files a reply's code blocks were written for (`codeBlocks[].uri`, and the composer's `codeBlockData` keys no bubble named) as `files` with tool `codeblock`, each once a conversation, titles, bubble times when written, project from Cursor 3.x's composer headers (global ItemTable `composer.composerHeaders` or the `composerHeaders` table: `workspaceIdentifier` uri, else the `workspace.json` of its id), the workspace's `workspace.json` (for a global composer, the workspace store whose `composer.composerData` lists it) or a bubble's `workspaceUris`/`workspaceProjectDir`; bubble times from `createdAt` or the epoch `timingInfo` fields (`clientStartTime` is a monotonic clock); commands, files, edits (`old_string`; for `edit_file_v2`, the lines of its `beforeContentId` row its `afterContentId` row no longer has, each row read up to 1 MiB) and output from a bubble's `toolFormerData` when present, MCP calls (`mcp_*`) as commands with their results, output flagged an error for a non-zero exit, `additionalData.status` error, or a call the person rejected (`result.rejected`, `userDecision` rejected) or cancelled (`status` cancelled); sub-agent composers (`subagentInfo.parentComposerId`, in the composer or its header) as sub-agent sessions of their parent, in its project when they name none. CLI: user/assistant text, Shell and MCP (`mcp_*`) commands, Read/ReadFile/Write/StrReplace/Delete files, StrReplace edits, sub-agent transcripts with their parent, project from the project folder's `.workspace-trusted` `workspacePath` (else the last part of the folder's lossy name); the older `.txt` form's `user:`/`assistant:` blocks, `[Tool call]` arguments and `[Tool result]` output (exit code from an `Exit code:` line). CLI chat stores (`store.db`: `meta` row `0` hex-encoded JSON naming `latestRootBlobId`; the root blob a protobuf whose repeated field 1 lists the message blobs' sha256 ids in conversation order, older stores nesting tree nodes in fields 1 and 2): the JSON messages (`{role, content}`, Vercel AI SDK parts) in that order — user text (`<user_query>` unwrapped), assistant text, `tool-call`s read as in the transcripts (plus OpenAI-shaped `tool_calls`), `tool-result`s as output with their tool, failed when `isError` (or Cursor's `highLevelToolCallResult.isError`) says so or the command's written exit code is non-zero; a store with only the turn graph (`turns`, field 8) gives its user and assistant text; title from `meta.json` `title`, else the store's `name` (not the default `New Agent`), else the first prompt; project from `meta.json` `cwd`, else the root's `file://` workspace URI, else the `Workspace Path:` of the `<user_info>` preamble; session span from `createdAt` (else `createdAtMs`) to `updatedAtMs` (else the store's and its `-wal`'s mtime); sub-agent stores (`subagentInfo.parentAgentId`) as sub-agent sessions of their parent",
     omits:
-      "rich-text and code-block duplicates of the text, thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments other than attached files, folders and code selections (terminal, docs, image and commit chips, and the files Cursor chose itself, `relevantFiles`), and the selected code's text itself, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI's transcripts carry neither times (records carry the file's mtime) nor, in JSONL, tool results; a transcript whose chat store holds its conversation (same id; the store has the results, title and workspace); in chat stores: no per-message times (records carry none), system prompts, the `<user_info>` preamble and other context blocks around `<user_query>`, reasoning, the turn graph's tool and thinking steps, todos, summaries, token counts, subagent states kept inside a parent's root, blobs over 32 MiB, blobs encrypted with the store's `blobEncryptionKey` (not JSON: read as nothing), and stores moved by `XDG_CONFIG_HOME`/`CURSOR_DATA_DIR`; exit codes only when a tool result writes one",
+      "rich-text and code-block duplicates of the text (a code block's code itself: only the file it was for is kept, and not for a code block in a prompt), thinking (in `.txt` transcripts only the `[Thinking]` line: what runs on past it reads as the answer), context attachments other than attached files, folders and code selections (terminal, docs, image and commit chips, and the files Cursor chose itself, `relevantFiles`), and the selected code's text itself, the prompt history (`aiService.prompts`, a copy of the user bubbles); an agent transcript whose conversation the IDE store also holds (the IDE writes it under the composer's id; its store copy has the times, results, title and workspace); a sub-agent composer's parent named only by the parent's `subagentComposerIds`; the CLI's transcripts carry neither times (records carry the file's mtime) nor, in JSONL, tool results; a transcript whose chat store holds its conversation (same id; the store has the results, title and workspace); in chat stores: no per-message times (records carry none), system prompts, the `<user_info>` preamble and other context blocks around `<user_query>`, reasoning, the turn graph's tool and thinking steps, todos, summaries, token counts, subagent states kept inside a parent's root, blobs over 32 MiB, blobs encrypted with the store's `blobEncryptionKey` (not JSON: read as nothing), and stores moved by `XDG_CONFIG_HOME`/`CURSOR_DATA_DIR`; exit codes only when a tool result writes one",
     verified:
-      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations, 5 chat-panel tabs, no cursorDiskKV; one prompt with a `context.fileSelections` entry, also listed by michaeldhood/chatrxiv docs/cursor/storage-reference.md); the `folderSelections` (`relativePath`) and code `selections` (`uri`, `range`, `rawText`) shapes from Cursor's own workbench code as deminified in public copies (its selected-context service's `getCodeChunksFromFolder` and `getCodeChunksFromCodeSelection`), not from a sample; the cursorDiskKV bubble layout, `toolFormerData`, Cursor 3.x composer headers, `edit_file_v2` content rows, sub-agent composers, `.workspace-trusted` and the CLI transcript shapes (JSONL and `.txt`) from their documented and observed formats only (fixtures/cursor); the CLI chat store from public parsers and reports only, no real sample (tests build stores of that shape): the `blobs`/`meta` DDL and the metadata serde from cursor-agent's shipped `sqlite-blob-store` and `agent-kv` code, the root's field 1 message list and the JSON messages from independent readers (vshulcz/deja-vu#3821, which decoded 19 real stores of cursor-agent 2026.09.02; inference-sh/agentprotocol's Go codec; S2thend/cursor-history's notes on a WSL capture), `meta.json` (`cwd`, `createdAtMs`, `updatedAtMs`, `title`) from S2thend/cursor-history and tiann/hapi#824, the field 9 workspace URI from two readers' tests only, the turn graph from one (jazzyalex/agent-sessions#74)",
+      "real sample: a workspace state.vscdb from Cursor of November 2024 (26 composers with inline conversations whose replies' `codeBlocks` name 94 files, 5 chat-panel tabs whose prompts keep `fileSelections`/`selections` on the bubble, no cursorDiskKV; one prompt with a `context.fileSelections` entry, also listed by michaeldhood/chatrxiv docs/cursor/storage-reference.md); the `folderSelections` (`relativePath`) and code `selections` (`uri`, `range`, `rawText`) shapes from Cursor's own workbench code as deminified in public copies (its selected-context service's `getCodeChunksFromFolder` and `getCodeChunksFromCodeSelection`), not from a sample; the cursorDiskKV bubble layout, `toolFormerData`, Cursor 3.x composer headers, `edit_file_v2` content rows, sub-agent composers, `.workspace-trusted` and the CLI transcript shapes (JSONL and `.txt`) from their documented and observed formats only (fixtures/cursor); the CLI chat store from public parsers and reports only, no real sample (tests build stores of that shape): the `blobs`/`meta` DDL and the metadata serde from cursor-agent's shipped `sqlite-blob-store` and `agent-kv` code, the root's field 1 message list and the JSON messages from independent readers (vshulcz/deja-vu#3821, which decoded 19 real stores of cursor-agent 2026.09.02; inference-sh/agentprotocol's Go codec; S2thend/cursor-history's notes on a WSL capture), `meta.json` (`cwd`, `createdAtMs`, `updatedAtMs`, `title`) from S2thend/cursor-history and tiann/hapi#824, the field 9 workspace URI from two readers' tests only, the turn graph from one (jazzyalex/agent-sessions#74)",
   },
 };

@@ -382,8 +382,16 @@ Deno.test("cursor parses the real sample store", {
   equal(sessions.length, 31);
   equal(total(sessions, "user"), 63);
   equal(total(sessions, "assistant"), 63);
-  // One prompt kept the open tsconfig.json as an attached file.
-  equal(total(sessions, "files"), 1);
+  // One composer prompt kept the open tsconfig.json as an attached file, and
+  // five chat-panel prompts their open file or selection (once a prompt).
+  // The 26 composers' code blocks were for 94 files (counted once a
+  // composer, the same as their `codeBlockData` keys).
+  equal(total(sessions, "files"), 101);
+  const tools = sessions.flatMap((s) => s.records).filter((r) =>
+    r.role === "files"
+  ).map((r) => r.tool);
+  equal(tools.filter((t) => t === "mention").length, 7);
+  equal(tools.filter((t) => t === "codeblock").length, 94);
   equal(
     sessions.find((s) => s.id === "2aa483d1-573c-4039-ae4e-7415e28d2605")
       ?.title,
@@ -1044,6 +1052,114 @@ Deno.test("cursor records the folders and code selections a person attached to a
       ["files", "mention", "/w/harbour/src/moon.ts"],
     ],
   );
+});
+
+Deno.test("cursor records the files a composer's code blocks were for, each once, and chat-panel attachments", async () => {
+  const path = join(await Deno.makeTempDir(), "state.vscdb");
+  const ITEMS =
+    "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+  const uri = (fsPath: string, external: string) => ({
+    $mid: 1,
+    fsPath,
+    external,
+    path: `/${fsPath.replaceAll("\\", "/")}`,
+    scheme: "file",
+  });
+  const quay = uri(
+    "c:\\dev\\ferry\\src\\quay.ts",
+    "file:///c%3A/dev/ferry/src/quay.ts",
+  );
+  const berth = uri(
+    "c:\\dev\\ferry\\src\\berth.ts",
+    "file:///c%3A/dev/ferry/src/berth.ts",
+  );
+  await writeFixtureDb(path, ITEMS, [{
+    table: "ItemTable",
+    rows: [
+      {
+        key: "composer.composerData",
+        value: JSON.stringify({
+          allComposers: [{
+            composerId: "k",
+            conversation: [
+              {
+                type: 1,
+                bubbleId: "u1",
+                text: "split the quay loader",
+                // Code the person pasted is not a file the composer wrote.
+                codeBlocks: [{ uri: uri("c:\\dev\\pasted.ts", "") }],
+              },
+              {
+                type: 2,
+                bubbleId: "a1",
+                text: "Here is the split.",
+                codeBlocks: [
+                  { uri: quay, version: 0, codeBlockIdx: 0 },
+                  { uri: berth, version: 0, codeBlockIdx: 1 },
+                  { version: 0, codeBlockIdx: 2 },
+                  "not a block",
+                ],
+              },
+              {
+                type: 2,
+                bubbleId: "a2",
+                text: "And again, with the fix.",
+                codeBlocks: [{ uri: quay, version: 1, codeBlockIdx: 0 }],
+              },
+            ],
+            codeBlockData: {
+              "file:///c%3A/dev/ferry/src/quay.ts": [{ uri: quay }],
+              "file:///c%3A/dev/ferry/src/berth.ts": [],
+              "file:///c%3A/dev/ferry/src/tide%20gate.ts": [{ version: 0 }],
+              "untitled:Untitled-1": [],
+            },
+          }],
+        }),
+      },
+      {
+        key: "workbench.panel.aichat.view.aichat.chatdata",
+        value: JSON.stringify({
+          tabs: [{
+            tabId: "t",
+            chatTitle: "Quay loader",
+            bubbles: [
+              {
+                type: "user",
+                id: "b1",
+                text: "what calls this",
+                fileSelections: [{ uri: quay, isCurrentFile: true }],
+                selections: [{
+                  uri: berth,
+                  range: { selectionStartLineNumber: 2, positionLineNumber: 4 },
+                  text: "export function berth() {}",
+                }],
+              },
+              {
+                type: "ai",
+                id: "b2",
+                text: "Only the loader.",
+                fileSelections: [{ uri: quay }],
+              },
+            ],
+          }],
+        }),
+      },
+    ],
+  }]);
+  const { sessions, skipped } = await parseCursorStateDb(path, OPTIONS);
+  equal(skipped, 0);
+  const files = (id: string) =>
+    sessions.find((s) => s.id === id)?.records.filter((r) => r.role === "files")
+      .map((r) => [r.tool, r.text, r.locator.recordId]);
+  deepEqual(files("k"), [
+    ["codeblock", "c:\\dev\\ferry\\src\\quay.ts", "k:a1"],
+    ["codeblock", "c:\\dev\\ferry\\src\\berth.ts", "k:a1"],
+    ["codeblock", "c:/dev/ferry/src/tide gate.ts", "k:codeBlockData"],
+  ]);
+  deepEqual(files("t"), [
+    ["mention", "c:\\dev\\ferry\\src\\quay.ts", "t:b1"],
+    ["mention", "c:\\dev\\ferry\\src\\berth.ts", "t:b1"],
+  ]);
 });
 
 /** Protobuf length-delimited field `field` holding `payload`. */

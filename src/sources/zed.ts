@@ -39,6 +39,7 @@ import {
 } from "./_sqlite_store.ts";
 import { isObject, type Json, list, obj, objectOf, str } from "./_json.ts";
 import { editBody, exitCodeIn } from "./_work_records.ts";
+import { GREP_TOOL, grepCommand } from "./_tool_records.ts";
 
 const HARNESS_ID = "zed";
 const NAME = "Zed";
@@ -395,7 +396,18 @@ class ThreadReader {
   ): void {
     if (!name) return;
     let command: SessionRecord | undefined;
-    if (name === "terminal") {
+    if (name === "grep") {
+      // What was searched for (`regex`, `include_pattern`), before its
+      // output; no exit code: a search that matched nothing did not fail.
+      const text = grepCommand(input);
+      if (text) {
+        this.builder.add(
+          "command",
+          text,
+          this.#opts(index, { tool: GREP_TOOL }),
+        );
+      }
+    } else if (name === "terminal") {
       const cmd = str(input.command);
       if (cmd) {
         command = this.builder.add(
@@ -833,15 +845,17 @@ export const zed: Harness = {
   // 3: mentions as `@name` where they were typed; the detailed summary.
   // 4: text threads (`conversations/*.zed.json`) as sessions.
   // 5: the file a `write_file` call created or overwrote.
-  revision: 5,
+  // 6: a grep call's `regex` and `include_pattern` as a command (tool
+  // `grep`) before its output.
+  revision: 6,
   docs: {
     store:
       "agent threads in `threads/threads.db` under Zed's data directory: `~/Library/Application Support/Zed` (macOS), `$FLATPAK_XDG_DATA_HOME/zed`, else `$XDG_DATA_HOME/zed`, else `~/.local/share/zed` (Linux), `%LOCALAPPDATA%\\Zed` (Windows); text threads (the older assistant panel's conversations) as `conversations/<summary> - <n>.zed.json` under the config folder `~/.config/zed` on macOS and under the data directory on Linux and Windows, plus `~/.config/zed/conversations` where builds before mid-2024 left them (macOS and Linux); `DEJA_ZED_ROOT` redirects both (`<root>/threads/threads.db`, `<root>/conversations`)",
     extracts:
-      "text threads (saved-context versions 0.1.0 to 0.4.0): each `user` and `assistant` message sliced from the thread's `text` by its byte offset (to the next message's start), the output a slash command inserted (`slash_command_output_sections`) as `tool-output` with tool `slash-command` and a /file section's `metadata.path` as files, a message with an `Error` status flagged, the summary (else the file name) as title; agent threads: user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), each `Mention` in a user message as `@name` where it was typed (file or folder name, symbol, `file:lines` selection, URL, thread or rule name), the thread's detailed summary (`detailed_summary`, legacy `detailed_summary_state.Generated.text`) as `summary`, `terminal` commands with the exit code written in their result (else 0 when not an error), files for read_file/write_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
+      "text threads (saved-context versions 0.1.0 to 0.4.0): each `user` and `assistant` message sliced from the thread's `text` by its byte offset (to the next message's start), the output a slash command inserted (`slash_command_output_sections`) as `tool-output` with tool `slash-command` and a /file section's `metadata.path` as files, a message with an `Error` status flagged, the summary (else the file name) as title; agent threads: user and agent `Text` parts (0.3.0 documents) or text segments (legacy 0.2.0), each `Mention` in a user message as `@name` where it was typed (file or folder name, symbol, `file:lines` selection, URL, thread or rule name), the thread's detailed summary (`detailed_summary`, legacy `detailed_summary_state.Generated.text`) as `summary`, `terminal` commands with the exit code written in their result (else 0 when not an error), what a `grep` call searched for (`regex`, `include_pattern`) as a command (tool `grep`: `grep <regex> [--glob <include_pattern>]`, no exit code) before its output, files for read_file/write_file/edit_file/create_directory/delete_path/open/diagnostics/move_path/copy_path/save_file/restore_file_from_disk, edit for `edit_file` inputs that carry `edits[].old_text`, tool-output with `is_error`, sub-agent threads (`parent_id`) with their parent; tool inputs in either shape (the object itself, or the tagged `{type: json, value}` of newer builds, falling back to `raw_input`); tool results whose content is one `{Text}` or a list of them; title from the document, else the row summary; project from the folder opened first (`folder_paths` reordered by `folder_paths_order`), else the first worktree of the initial snapshot",
     omits:
       "text threads: `system` messages (the prompt), `thought_process_output_sections` (reasoning), the command name of slash output (Zed deletes the `/name args` line once the output is in, so the file does not hold it), per-message times (their `timestamp` is a Lamport clock, so the session carries the file's mtime), any project (a text thread names none); agent threads: Thinking and RedactedThinking parts (reasoning), mentioned file contents and images (attachments, not speech), the `Resume` marker, legacy `system` messages; Zed writes no per-message times, so every record carries the thread's start",
     verified:
-      "text threads from zed's assistant_context.rs (SavedContext 0.4.0 and the SavedContextV0_1_0/V0_2_0/V0_3_0 shapes it still migrates, the save path `<summary> - <n>.zed.json`, slash output inserted then the command line deleted) and paths.rs (`contexts_dir`), synthetic fixtures only (fixtures/zed, src/sources/zed_test.ts); real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them); the `Mention` uri shapes from acp_thread's mention.rs (MentionUri) and `detailed_summary` from agent db.rs (DbThread), in src/sources/zed_test.ts; `write_file` (`path`, `content`) from zed's crates/agent/src/tools/write_file_tool.rs (015419a2), in src/sources/zed_test.ts",
+      "text threads from zed's assistant_context.rs (SavedContext 0.4.0 and the SavedContextV0_1_0/V0_2_0/V0_3_0 shapes it still migrates, the save path `<summary> - <n>.zed.json`, slash output inserted then the command line deleted) and paths.rs (`contexts_dir`), synthetic fixtures only (fixtures/zed, src/sources/zed_test.ts); real sample: a Zed threads.db with one 0.3.0 thread of February 2026 (zstd, tool uses with one failed result, a grep call with `regex` and `include_pattern`); legacy 0.2.0 documents and `edits[].old_text` from the documented shape only (fixtures/zed); tagged tool inputs, list-shaped tool results and `folder_paths_order` from zed's language_model (LanguageModelToolUseInput), agent db.rs and util PathList source (fixtures/zed, no real sample of them); the `Mention` uri shapes from acp_thread's mention.rs (MentionUri) and `detailed_summary` from agent db.rs (DbThread), in src/sources/zed_test.ts; `write_file` (`path`, `content`) from zed's crates/agent/src/tools/write_file_tool.rs (015419a2), in src/sources/zed_test.ts",
   },
 };

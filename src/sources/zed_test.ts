@@ -364,6 +364,14 @@ Deno.test("zed parses the real sample store", {
   equal(total(sessions, "assistant"), 0);
   equal(total(sessions, "tool-output"), 6);
   equal(total(sessions, "files"), 3);
+  // The grep call's regex and include_pattern, before its output.
+  equal(total(sessions, "command"), 1);
+  const grep = sessions[0]?.records.findIndex((r) => r.tool === "grep");
+  equal(
+    sessions[0]?.records[grep ?? -1]?.text,
+    "grep mongoose --glob theatlas/src/**/*.ts",
+  );
+  equal(sessions[0]?.records[(grep ?? -1) + 1]?.role, "tool-output");
   equal(sessions[0]?.records.filter((r) => r.flags?.isError).length, 1);
   equal(sessions[0]?.title, "Mongoose to Supabase Database Migration");
   equal(sessions[0]?.project, "theatlas");
@@ -731,4 +739,75 @@ Deno.test("zed keeps the file a write_file call created or overwrote", async () 
     ["files", "write_file", "heron/README.md"],
     ["tool-output", "write_file", "Wrote heron/README.md"],
   ]);
+});
+
+Deno.test("zed keeps what a grep call searched for as a command before its output", async () => {
+  const use = (id: string, name: string, value: unknown) => ({
+    ToolUse: {
+      id,
+      name,
+      input: { type: "json", value },
+      is_input_complete: true,
+    },
+  });
+  const done = (id: string, name: string, text: string) => ({
+    tool_use_id: id,
+    tool_name: name,
+    is_error: false,
+    content: [{ Text: text }],
+  });
+  const doc = JSON.stringify({
+    version: "0.3.0",
+    title: "Plover store",
+    updated_at: "2026-11-03T08:00:00Z",
+    messages: [
+      { User: { id: "u1", content: [{ Text: "where is mongoose used?" }] } },
+      {
+        Agent: {
+          content: [
+            use("t1", "grep", {
+              regex: "mongoose\\.model",
+              include_pattern: "plover/src/**/*.ts",
+              offset: 0,
+              case_sensitive: false,
+            }),
+            use("t2", "grep", { include_pattern: "plover/**" }),
+            use("t3", "find_path", { glob: "plover/**/*.ts" }),
+          ],
+          tool_results: {
+            t1: done("t1", "grep", "Found 2 matches"),
+            t2: done("t2", "grep", "No matches found"),
+            t3: done("t3", "find_path", "plover/src/db.ts"),
+          },
+        },
+      },
+    ],
+  });
+  const path = await threadsDb([{
+    id: "g1",
+    summary: "Plover store",
+    updated_at: "2026-11-03T08:00:00Z",
+    data_type: "zstd",
+    data: zstd(doc),
+  }]);
+  const { sessions } = await parseZedThreads(path, {
+    includeSubagents: true,
+    source: SOURCE,
+  });
+  deepEqual(
+    sessions[0]?.records.map((r) => [r.role, r.tool, r.text, r.exitCode]),
+    [
+      ["user", undefined, "where is mongoose used?", undefined],
+      [
+        "command",
+        "grep",
+        "grep mongoose\\.model --glob plover/src/**/*.ts",
+        undefined,
+      ],
+      ["tool-output", "grep", "Found 2 matches", undefined],
+      // A call without a regex, and find_path's glob, name no search.
+      ["tool-output", "grep", "No matches found", undefined],
+      ["tool-output", "find_path", "plover/src/db.ts", undefined],
+    ],
+  );
 });
