@@ -747,7 +747,54 @@ const WEB_ARGS: ReadonlyMap<string, string> = new Map([
   ["web_search", "query"],
 ]);
 
-/** Reads one `ui_messages.json` into a session. */
+/**
+ * The items of a `task_progress` checklist (`- [ ] item`, `- [x] item`), the
+ * bullet and box dropped; a line without a bullet is kept as written.
+ */
+function checklistItems(text: string): string[] {
+  const items: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const item = line
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX~-]?\]\s*)?/, "")
+      .trim();
+    if (item) items.push(item);
+  }
+  return items;
+}
+
+/**
+ * A `[read_file for '…'] Result:` head in a request's text, where one of
+ * its blocks starts (blocks are joined by a blank line).
+ */
+const READ_HEAD = /(?:^|\n\n)\[read_file for '([^\n]*?)'\] Result:/g;
+
+/**
+ * Where the block after a tool's result starts in a request's text: the
+ * next result, or the context Cline adds after the results.
+ */
+const RESULT_END =
+  /\n\n(?=\[[\w-]+(?: for [^\n]*?)?\] Result:|<environment_details>|# task_progress|# TODO LIST|<feedback>|The user has provided feedback|\[TASK RESUMPTION\])/g;
+
+/** How Cline words a tool's failure in its result. */
+const TOOL_ERROR = /^The tool execution failed\b/;
+
+/**
+ * The files a request returns to the model (`[read_file for 'path']
+ * Result:` and the text read), in order.
+ */
+function readResults(request: string): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const head of request.matchAll(READ_HEAD)) {
+    const start = head.index + head[0].length;
+    RESULT_END.lastIndex = start;
+    const end = RESULT_END.exec(request)?.index ?? request.length;
+    // Not ENV_DETAILS: a file that mentions the tag would lose its rest.
+    const text = request.slice(start, end).trim();
+    if (text) out.push({ path: head[1] as string, text });
+  }
+  return out;
+}
+
 /**
  * Messages that report a failure, and the tool each failure is of: a
  * command the configured permissions refused (it never ran), a context
@@ -785,6 +832,8 @@ class UiReader {
   #sawUser = false;
   #cwdFound = false;
   #filesSeen = new Set<string>();
+  /** The `task_progress` items already kept (each list is written whole). */
+  #planItems = new Set<string>();
   skipped = 0;
 
   constructor(
@@ -945,6 +994,9 @@ class UiReader {
       case "api_req_started":
         this.#request(text, locator, time);
         return;
+      case "task_progress":
+        this.#plan(text, locator, time);
+        return;
       case "use_mcp_server":
         this.#mcpRequest(text, locator, time);
         return;
@@ -1060,6 +1112,13 @@ class UiReader {
     const request = info ? str(info.request) : undefined;
     if (!request) return;
     this.#filesSeen.clear();
+    // What the agent read: the panel shows only the path.
+    for (const read of readResults(request)) {
+      this.#add("tool-output", read.text, locator, time, {
+        tool: "read_file",
+        ...(TOOL_ERROR.test(read.text) ? { flags: { isError: true } } : {}),
+      });
+    }
     if (!this.#cwdFound) {
       const m = CWD_LINE.exec(request);
       if (m) {
@@ -1077,6 +1136,24 @@ class UiReader {
         this.#command = undefined;
       }
     }
+  }
+
+  /**
+   * A `task_progress` checklist: the agent's plan, in its words. Cline
+   * writes the whole list again with each step, so only items not kept
+   * before are added.
+   */
+  #plan(text: string, locator: Locator, time: number | undefined): void {
+    const added: string[] = [];
+    for (const item of checklistItems(text)) {
+      if (this.#planItems.has(item)) continue;
+      this.#planItems.add(item);
+      added.push(item);
+    }
+    if (added.length === 0) return;
+    this.#add("assistant", added.join("\n"), locator, time, {
+      tool: "task_progress",
+    });
   }
 
   /**
@@ -1188,6 +1265,26 @@ class UiReader {
       if (target) this.#add("command", target, locator, time, { tool: web });
       return;
     }
+    if (name === "searchFiles") {
+      // The search (regex, where, which files) as a command, the matches as
+      // its output.
+      const regex = str(tool.regex);
+      if (!regex) return;
+      const where = [str(tool.path), str(tool.filePattern)]
+        .filter((s): s is string => s !== undefined && s.trim().length > 0);
+      const command = this.#add(
+        "command",
+        [regex, ...where].join(" "),
+        locator,
+        time,
+        { tool: name },
+      );
+      const content = str(tool.content);
+      if (command && content?.trim()) {
+        this.#add("tool-output", content, locator, time, { tool: name });
+      }
+      return;
+    }
     const entries: Json[] = [];
     if (Array.isArray(tool.batchDiffs)) {
       for (const d of tool.batchDiffs) if (isObject(d)) entries.push(d);
@@ -1255,12 +1352,15 @@ function addEdit(
  * Parses a task's `ui_messages.json` (or Claude Dev's `claude_messages.json`,
  * when there is no `ui_messages.json`): the task and follow-ups as user
  * records, the model's text, questions and completion results as assistant
- * records, commands (with the exit code the next request reports, or, where
- * requests no longer carry it — Roo and Kilo — the API history's result of
- * the same command), their streamed output as one tool-output record
- * (flagged an error when the exit code is not 0; the API history's output
- * when the panel shows none), file reads and edits as files and edit
- * records, MCP requests as commands named `mcp__server__tool` and their
+ * records, Cline's `task_progress` checklists as assistant plan text (each
+ * item once), commands (with the exit code the next request reports, or,
+ * where requests no longer carry it — Roo and Kilo — the API history's
+ * result of the same command), their streamed output as one tool-output
+ * record (flagged an error when the exit code is not 0; the API history's
+ * output when the panel shows none), file reads and edits as files and edit
+ * records, the text a read returned (`[read_file for '…'] Result:` in the
+ * next request) and a file search's matches as tool-output, the search
+ * itself (`searchFiles`: regex, path, file pattern) as a command, MCP requests as commands named `mcp__server__tool` and their
  * responses as tool-output, web fetches and searches as commands, what the agent asked of sub-agents and sub-tasks
  * as assistant records and their results as tool-output, errors, failed API
  * requests (tool `model`) and failed hooks as error tool-output, condensed

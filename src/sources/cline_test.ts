@@ -162,19 +162,26 @@ Deno.test("parseUiMessages() reads the fixture task", async () => {
   ok(s.title?.startsWith("The /health endpoint returns 500"));
   equal(
     roles(s),
-    "user,assistant,files,assistant,files,edit,assistant,command,tool-output,assistant,assistant,user,assistant",
+    "user,assistant,files,tool-output,assistant,files,edit,assistant,command,tool-output,assistant,assistant,user,assistant,assistant",
   );
   const command = s.records.find((r) => r.role === "command");
   equal(command?.text, "npm test -- health.test.ts");
   equal(command?.exitCode, 1);
-  const output = s.records.find((r) => r.role === "tool-output");
+  const output = s.records.find((r) =>
+    r.tool === "execute_command" && r.role === "tool-output"
+  );
   ok(output?.text.startsWith("> ledger-api@1.4.0 test"));
   ok(output?.text.includes("AssertionError"));
+  equal(
+    s.records.find((r) => r.tool === "read_file")?.text,
+    "export async function health(req, res) {\n  await db.ping();\n  res.json({ ok: true });\n}",
+  );
   equal(
     s.records.find((r) => r.role === "edit")?.text,
     "src/routes/health.ts\n  await db.ping();\n  res.json({ ok: true });",
   );
-  const completion = s.records[10];
+  equal(s.records.at(-1)?.text, "Catch ping errors\nLog at warn");
+  const completion = s.records[11];
   ok(completion?.text.endsWith("when the database ping fails."));
   ok(
     !s.records.some((r) => r.text.includes("pool error")),
@@ -423,12 +430,19 @@ Deno.test({
     // Counted by reading the files: user turns are the task plus each
     // user_feedback; assistant turns are say:text after the first request
     // (a message the panel repeated verbatim counts once) and each
-    // completion_result.
-    const expected: Array<[string, number, number, number]> = [
-      ["cline-xray/ui_messages.json", 2, 3, 1],
-      ["cline-xray/task_sample/ui_messages.json", 7, 57, 6],
+    // completion_result; plans are the task_progress lists that add an item
+    // (2 of 4 and 12 of 78); reads are the `[read_file for …] Result:`
+    // blocks of the requests (26, one per readFile row); searches the
+    // searchFiles rows.
+    const expected: Array<
+      [string, number, number, number, number, number, number]
+    > = [
+      ["cline-xray/ui_messages.json", 2, 3, 2, 1, 0, 0],
+      ["cline-xray/task_sample/ui_messages.json", 7, 57, 12, 6, 26, 2],
     ];
-    for (const [file, users, replies, commands] of expected) {
+    for (
+      const [file, users, replies, plans, commands, reads, searches] of expected
+    ) {
       await t.step(file, async () => {
         const path = `${SAMPLES}/${file}`;
         equal(cline.kinds[0]?.match(path), true);
@@ -437,11 +451,23 @@ Deno.test({
         const s = only(result);
         const n = (role: string) =>
           s.records.filter((r) => r.role === role).length;
+        const tool = (name: string) =>
+          s.records.filter((r) => r.tool === name).length;
         equal(n("user"), users);
-        equal(n("assistant"), replies);
-        equal(n("command"), commands);
+        equal(n("assistant") - tool("task_progress"), replies);
+        equal(tool("task_progress"), plans);
+        equal(n("command") - tool("searchFiles") / 2, commands);
+        equal(tool("read_file"), reads);
+        equal(tool("searchFiles"), searches * 2);
         ok(s.cwd && s.project.length > 0);
-        ok(!s.records.some((r) => r.text.includes("<environment_details>")));
+        // Files the agent read (SUBTASK_FIX.md, a task's API history) quote
+        // environment details themselves.
+        ok(
+          !s.records.some((r) =>
+            r.tool !== "read_file" &&
+            /<environment_details>|# Current Mode/.test(r.text)
+          ),
+        );
         ok(!s.records.some((r) => r.text.endsWith("REQ_APP")));
         ok(!s.records.some((r) => r.text.endsWith("HAS_CHANGES")));
       });
@@ -1309,4 +1335,141 @@ Deno.test("parseUiMessages() and parseApiHistory() keep a web fetch's URL and a 
       ]);
     },
   );
+});
+
+Deno.test("parseUiMessages() keeps task_progress items as the agent's plan, each once", async () => {
+  const progress = (ts: number, text: string) => ({
+    ts,
+    type: "say",
+    say: "task_progress",
+    text,
+  });
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "migrate the walrus schema" },
+    progress(2, "- [ ] Dump walrus tables\n- [ ] Write walrus migration"),
+    // The same list again, then with an item ticked and one added.
+    progress(3, "- [ ] Dump walrus tables\n- [ ] Write walrus migration"),
+    progress(
+      4,
+      "- [x] Dump walrus tables\n- [ ] Write walrus migration\n\n- [ ] Run walrus tests",
+    ),
+    // Nothing new, and an empty list: no record.
+    progress(5, "- [x] Run walrus tests"),
+    progress(6, ""),
+    { ts: 7, type: "say", say: "text", text: "Dumped the walrus tables." },
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: migrate the walrus schema",
+    "assistant task_progress: Dump walrus tables\nWrite walrus migration",
+    "assistant task_progress: Run walrus tests",
+    "assistant -: Dumped the walrus tables.",
+  ]);
+  equal(s.records[1]?.locator.recordId, "1");
+});
+
+Deno.test("parseUiMessages() keeps the text a read returned from the next request", async (t) => {
+  const request = (ts: number, text: string) => ({
+    ts,
+    type: "say",
+    say: "api_req_started",
+    text: JSON.stringify({ request: text }),
+  });
+  const env =
+    "<environment_details>\n# Current Working Directory (/w/yak) Files\nyak.py\n</environment_details>";
+  await t.step("each read's text, up to the next block", async () => {
+    const path = await taskFile("ui_messages.json", [
+      { ts: 1, type: "say", say: "task", text: "why does the yak shaver hang" },
+      request(2, `<task>\nwhy does the yak shaver hang\n</task>\n\n${env}`),
+      {
+        ts: 3,
+        type: "say",
+        say: "tool",
+        text: JSON.stringify({ tool: "readFile", path: "yak.py" }),
+      },
+      request(
+        4,
+        [
+          "[read_file for 'yak.py'] Result:\ndef shave(yak):\n\n    while yak.hair:\n        pass",
+          "[read_file for 'docs/yak notes.md'] Result:\n# Yak notes\n\nA line that names [read_file for 'x'] Result: mid-text.",
+          "[replace_in_file for 'yak.py'] Result:\nThe content was successfully saved to yak.py.",
+          "[read_file for 'gone.py'] Result:\nThe tool execution failed with the following error:\n<error>\nError reading file: ENOENT\n</error>",
+          "[read_file for 'empty.py'] Result:",
+          "[read_file for 'last.py'] Result:\nLAST = 1",
+          "The user has provided feedback on the results.",
+          "<feedback>\nlook at the loop\n</feedback>",
+          env,
+        ].join("\n\n"),
+      ),
+    ]);
+    const s = only(await parseUiMessages(path, opts, FAMILY));
+    deepEqual(s.records.map(brief), [
+      "user -: why does the yak shaver hang",
+      "files readFile: yak.py",
+      "tool-output read_file: def shave(yak):\n\n    while yak.hair:\n        pass",
+      "tool-output read_file: # Yak notes\n\nA line that names [read_file for 'x'] Result: mid-text.",
+      "tool-output read_file !: The tool execution failed with the following error:\n<error>\nError reading file: ENOENT\n</error>",
+      "tool-output read_file: LAST = 1",
+    ]);
+    equal(s.records[2]?.locator.recordId, "3");
+  });
+  await t.step("a request with no read adds nothing", async () => {
+    const path = await taskFile("ui_messages.json", [
+      { ts: 1, type: "say", say: "task", text: "tidy the yak pen" },
+      request(
+        2,
+        `[execute_command for 'ls'] Result:\nCommand executed.\nOutput:\npen.txt\n\n<file_content path="a.json">\n[{"text":"[read_file for 'x'] Result:\\nnot a read"}]\n</file_content>\n\n${env}`,
+      ),
+    ]);
+    deepEqual(
+      only(await parseUiMessages(path, opts, FAMILY)).records.map(brief),
+      [
+        "user -: tidy the yak pen",
+      ],
+    );
+  });
+});
+
+Deno.test("parseUiMessages() keeps a file search as a command and its matches as output", async () => {
+  const search = (
+    ts: number,
+    fields: Record<string, unknown>,
+    partial?: boolean,
+  ) => ({
+    ts,
+    type: "say",
+    say: "tool",
+    text: JSON.stringify({ tool: "searchFiles", ...fields }),
+    ...(partial === undefined ? {} : { partial }),
+  });
+  const path = await taskFile("ui_messages.json", [
+    { ts: 1, type: "say", say: "task", text: "where is the gnu router" },
+    search(2, { path: "src", regex: "gnu_rout" }, true),
+    search(3, {
+      path: "src",
+      regex: "gnu_router|GnuRoute",
+      filePattern: "*.rs",
+      content:
+        'Found 1 result.\n\nsrc/server.rs\n│----\n│    .route("/gnu", gnu_router)\n│----',
+      operationIsLocatedInWorkspace: true,
+    }),
+    search(4, { path: "src", regex: "wildebeest" }),
+    // No regex: nothing to keep.
+    search(5, { path: "src", content: "Found 0 results." }),
+  ]);
+  const s = only(await parseUiMessages(path, opts, FAMILY));
+  deepEqual(s.records.map(brief), [
+    "user -: where is the gnu router",
+    "command searchFiles: gnu_router|GnuRoute src *.rs",
+    'tool-output searchFiles: Found 1 result.\n\nsrc/server.rs\n│----\n│    .route("/gnu", gnu_router)\n│----',
+    "command searchFiles: wildebeest src",
+  ]);
+  // Roo Code and Kilo Code write the same rows, read by the same code.
+  const roo = only(
+    await parseUiMessages(path, opts, {
+      harness: "roo",
+      extensionId: "rooveterinaryinc.roo-cline",
+    }),
+  );
+  deepEqual(roo.records.map(brief), s.records.map(brief));
 });

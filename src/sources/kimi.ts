@@ -31,6 +31,7 @@ import type {
 } from "../core/harness.ts";
 import { walkFiles } from "../core/harness.ts";
 import { cleanSpeech, findBlocks, withoutBlocks } from "../core/text.ts";
+import { readLines } from "../core/lines.ts";
 import { parseTime } from "../core/time.ts";
 import type { Locator, RecordFlags } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
@@ -237,6 +238,13 @@ class KimiSession {
   #anchors: Array<number | null> = [];
   /** The failure already kept for the current turn (one record a turn). */
   #failure: string | undefined;
+  /** The SetTodoList titles already kept (each list is written whole). */
+  #todos = new Set<string>();
+  /**
+   * Calls the log lacks, by id: a Kimi CLI wire that starts mid-turn has a
+   * result whose call only context.jsonl holds.
+   */
+  recovered = new Map<string, { name: string; args: unknown }>();
 
   constructor(builder: SessionBuilder, flags: RecordFlags | undefined) {
     this.builder = builder;
@@ -308,9 +316,50 @@ class KimiSession {
     if (typeof args === "string") {
       this.#call = { name, args, at };
       if (id) this.#call.id = id;
-    } else {
-      this.tools.call(id, name, args, { ...at, flags: this.flags });
+    } else this.#record(id, name, args, at);
+  }
+
+  /** A whole call: the plan a SetTodoList call sets, then the call itself. */
+  #record(
+    id: string | undefined,
+    name: string,
+    args: unknown,
+    at: ToolAt,
+  ): void {
+    const plan = name === "SetTodoList" ? this.#newTodos(args) : "";
+    if (plan) {
+      // The agent's own plan, in its words.
+      this.builder.add("assistant", plan, {
+        locator: at.locator,
+        time: at.time,
+        tool: name,
+        ...this.#extra(),
+      });
     }
+    this.tools.call(id, name, args, { ...at, flags: this.flags });
+  }
+
+  /** The titles of a SetTodoList call's `todos` not kept before, one a line. */
+  #newTodos(args: unknown): string {
+    let input: unknown = args;
+    if (typeof args === "string") {
+      try {
+        input = JSON.parse(args);
+      } catch {
+        return "";
+      }
+    }
+    const todos = isObject(input) && Array.isArray(input.todos)
+      ? input.todos
+      : [];
+    const added: string[] = [];
+    for (const todo of todos) {
+      const title = isObject(todo) ? str(todo.title)?.trim() : undefined;
+      if (!title || this.#todos.has(title)) continue;
+      this.#todos.add(title);
+      added.push(title);
+    }
+    return added.join("\n");
   }
 
   callPart(part: string): void {
@@ -378,10 +427,7 @@ class KimiSession {
     const call = this.#call;
     if (!call) return;
     this.#call = undefined;
-    this.tools.call(call.id, call.name, call.args, {
-      ...call.at,
-      flags: this.flags,
-    });
+    this.#record(call.id, call.name, call.args, call.at);
   }
 }
 
@@ -620,6 +666,13 @@ function cliEvent(
       }
       break;
     case "ToolResult": {
+      const id = str(payload.tool_call_id);
+      const early = id === undefined ? undefined : s.recovered.get(id);
+      if (id !== undefined && early && s.tools.toolOf(id) === undefined) {
+        // A wire that starts mid-turn: the call is in context.jsonl only.
+        s.recovered.delete(id);
+        s.call(id, early.name, early.args, at);
+      }
       const rv = isObject(payload.return_value) ? payload.return_value : {};
       const out = toolText(rv.output);
       const message = str(rv.message);
@@ -627,7 +680,7 @@ function cliEvent(
       // A failed shell command's output is what it printed; its message
       // (`Command failed with exit code: N.`) holds the exit code.
       s.result(
-        str(payload.tool_call_id),
+        id,
         text,
         rv.is_error === true || out.error,
         at,
@@ -785,13 +838,89 @@ async function jsonObject(path: string): Promise<Json> {
   return doc.ok && isObject(doc.value) ? doc.value : {};
 }
 
+/** How far into a wire log a mid-turn start is looked for. */
+const MAX_HEAD_LINES = 4096;
+
+/** A line's JSON object, or undefined. */
+function lineObject(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ids of the results a Kimi CLI wire log holds before its first turn
+ * begins without their call: the log starts mid-turn.
+ */
+async function orphanResults(
+  path: string,
+  maxLineBytes: number | undefined,
+): Promise<Set<string>> {
+  const calls = new Set<string>();
+  const orphans = new Set<string>();
+  try {
+    for await (
+      const line of readLines(path, maxLineBytes ? { maxLineBytes } : {})
+    ) {
+      if (!line.complete || line.number > MAX_HEAD_LINES) break;
+      const message = lineObject(line.text)?.message;
+      if (!isObject(message) || !isObject(message.payload)) continue;
+      const type = message.type;
+      if (type === "TurnBegin" || type === "SteerInput") break;
+      const payload = message.payload;
+      if (type === "ToolCall" && str(payload.id)) {
+        calls.add(payload.id as string);
+      }
+      const id = type === "ToolResult" ? str(payload.tool_call_id) : undefined;
+      if (id && !calls.has(id)) orphans.add(id);
+    }
+  } catch {
+    // An unreadable log is the main walk's to report.
+  }
+  return orphans;
+}
+
+/** The calls `context.jsonl` holds for the given ids (its assistant `tool_calls`). */
+async function contextCalls(
+  path: string,
+  ids: Set<string>,
+  maxLineBytes: number | undefined,
+): Promise<Map<string, { name: string; args: unknown }>> {
+  const found = new Map<string, { name: string; args: unknown }>();
+  try {
+    for await (
+      const line of readLines(path, maxLineBytes ? { maxLineBytes } : {})
+    ) {
+      if (!line.complete) break;
+      if (![...ids].some((id) => line.text.includes(id))) continue;
+      const obj = lineObject(line.text);
+      if (obj?.role !== "assistant" || !Array.isArray(obj.tool_calls)) continue;
+      for (const c of obj.tool_calls) {
+        const call = isObject(c) ? callOf(c) : undefined;
+        if (call?.id && ids.has(call.id) && !found.has(call.id)) {
+          found.set(call.id, { name: call.name, args: call.args });
+        }
+      }
+      if (found.size === ids.size) break;
+    }
+  } catch {
+    // No context log (or an unreadable one): the results stay without a call.
+  }
+  return found;
+}
+
 /**
  * Parses one Kimi CLI session file: `wire.jsonl` (UI events, with
  * timestamps and sub-agent events), or `context.jsonl` when the session has
  * no wire log (older builds, and the pre-directory `<session>.jsonl`). A
  * sub-agent instance's own files (`subagents/<agent_id>/`) are a sub-agent
  * session of their parent; the parent's wire leaves out the events of an
- * instance that has its own wire log.
+ * instance that has its own wire log. A wire log that starts mid-turn (a
+ * result before any turn, its call missing) takes that call from the
+ * `context.jsonl` beside it, matched by the call's id.
  *
  * @param path `wire.jsonl`, `context.jsonl` or a legacy `<session>.jsonl`.
  * @param options Sub-agent switch and line cap.
@@ -884,6 +1013,16 @@ export async function parseKimiCliSession(
     }
     return s;
   };
+  if (!isContext) {
+    const orphans = await orphanResults(path, options.maxLineBytes);
+    if (orphans.size > 0) {
+      main.recovered = await contextCalls(
+        `${dirname(path)}/context.jsonl`,
+        orphans,
+        options.maxLineBytes,
+      );
+    }
+  }
   let skipped = 0;
   const walked = await walkJsonLines(
     path,
@@ -1037,14 +1176,17 @@ export const kimi: Harness = {
   // 8: a compacted context.jsonl's summary (the user message the compaction
   // opens with `Previous context has been compacted`) as a summary, not a
   // prompt.
-  revision: 8,
+  // 9: SetTodoList titles as the agent's plan (each once); a Kimi CLI wire
+  // that starts mid-turn takes the call of its first results from
+  // context.jsonl, so a Shell command's output keeps its command.
+  revision: 9,
   docs: {
     store:
       "Kimi Code: `${KIMI_CODE_HOME:-~/.kimi-code}/sessions/<workdir-key>/<session>/agents/<agent>/wire.jsonl` with `state.json`; Kimi CLI: `${KIMI_SHARE_DIR:-~/.kimi}/sessions/<md5(workdir)>/<session>/wire.jsonl` (or `context.jsonl`) with `state.json`, sub-agent instances in `<session>/subagents/<agent_id>/` with `meta.json`, `imported_sessions/<session>/`, and the older `sessions/<md5(workdir)>/<session>.jsonl`, with `kimi.json` naming the work directories (same on every OS; `DEJA_KIMI_ROOT` / `DEJA_KIMI_CLI_ROOT` redirect)",
     extracts:
-      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), tool output with isError, `!` shell commands and their output, compaction summaries (Kimi Code's `compaction_summary` origin; in a Kimi CLI context.jsonl the user message that opens `<system>Previous context has been compacted…</system>`), Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers (a failed one's `error` as error tool-output of tool `model`), sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
+      "the person's prompts (origin `user`), streamed and whole assistant text, tool calls as commands (Bash/Shell, exit code from `Command failed with exit code: N` — in the output, the Kimi CLI result's `message` beside the printed output, or context.jsonl's `<system>` note — else 0 when not an error), files (Read/Write/ReadMediaFile/Edit/StrReplaceFile), edits (old text), SetTodoList todos' titles as assistant plan text (each once), tool output with isError, `!` shell commands and their output, compaction summaries (Kimi Code's `compaction_summary` origin; in a Kimi CLI context.jsonl the user message that opens `<system>Previous context has been compacted…</system>`), Kimi CLI steer input (typed mid-turn) and `/btw` side questions with their answers (a failed one's `error` as error tool-output of tool `model`), sub-agent wires, Kimi CLI sub-agent instance logs and SubagentEvents (`parent_tool_call_id`/`agent_id` since wire 1.6, `task_tool_call_id` before; events of an instance with its own log are read from that log only) as sub-agent sessions titled from meta.json, `context.undo` as `undo` marks over the undone prompts and everything after them, a Kimi Code turn that failed (the error of `turn.step.interrupted`, else of `turn.ended` with reason `failed`) as error tool-output of tool `model`, once a turn; title (`custom_title`) and work directory from state.json (`workDir`, or `cwd` in Kimi Code's v2 state.json; without either, the project from the `wd_<name>_<hash>` workspace key) or kimi.json",
     omits:
-      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire; so such a session shows no compaction summary, which the wire's CompactionEnd does not carry) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
+      "think parts, injected reminders, hook results, task/cron notifications and skill bodies written under the user role, usage/status/approval/hook/plan-display/config/llm.request records, Kimi Code's retried requests (`turn.step.retrying`), cancelled turns and its end-of-turn `agent.message.appended` copies, the `_system_prompt`/`_checkpoint`/`_usage` lines of context.jsonl; Kimi CLI `context.jsonl` where a wire log exists (it repeats the wire; only the calls of results a wire that starts mid-turn holds before its first turn are taken from it, by id; so such a session shows no compaction summary, which the wire's CompactionEnd does not carry) and its rotated `context_N.jsonl` backups (a D-Mail revert is not marked)",
     verified:
       "real Kimi CLI sample (wire protocol 1.3 with context.jsonl and kimi.json: 5 prompts, interrupted steps, tool results); Kimi Code wire records, origins and the undo cut from the kimi-code agent-core source and public parsers' tests (no real Kimi Code sample); Kimi Code 2.1.1's v2 state.json (`id`, `version`, `cwd`, ms times) and workspace key from a public capture's format notes; wire 1.5-1.9 events (BtwEnd's `error` from src/kimi_cli/wire/types.py of MoonshotAI/kimi-cli, the version with StepRetry and BtwBegin/BtwEnd; its CompactionEnd carries no summary, so a wire log has none), the compacted context.jsonl's opening message from soul/compaction.py (COMPACTION_OUTPUT_PREFIX) and soul/message.py, sub-agent instance directories, imported and pre-directory sessions from kimi-cli's wire-mode and data-locations docs, session.py and subagents/store.py (no real sample of them)",
   },

@@ -527,10 +527,15 @@ Deno.test({
           sessions++;
           const count = (role: string) =>
             s.records.filter((r) => r.role === role).length;
-          // Five prompts (one typed, four retries after interrupted steps)
-          // and one answer; the log opens with two results of earlier calls.
-          deepEqual([count("user"), count("assistant")], [5, 1]);
+          // Five prompts (one typed, four retries after interrupted steps),
+          // one answer and one SetTodoList plan; the log opens mid-turn with
+          // a Shell call's result, the call itself in context.jsonl.
+          deepEqual([count("user"), count("assistant")], [5, 2]);
           equal(count("tool-output"), 2);
+          const command = s.records.find((r) => r.role === "command");
+          ok(command?.text.includes("git checkout -f work"));
+          equal(s.records[1]?.tool, "Shell");
+          equal(command?.exitCode, 0);
           equal(s.project, "teacherchris37");
         }
       }
@@ -767,4 +772,216 @@ Deno.test("parseKimiCliSession() reads a compacted context.jsonl's summary as a 
     ["user", "now add a test for it"],
     ["assistant", "Added tests/test_import.py."],
   ]);
+});
+
+/** A Kimi CLI wire event line. */
+function cliEvent(type: string, payload: unknown, t: number): unknown {
+  return { timestamp: t, message: { type, payload } };
+}
+
+function shellCall(id: string, command: string, t: number): unknown {
+  return cliEvent("ToolCall", {
+    type: "function",
+    id,
+    function: { name: "Shell", arguments: JSON.stringify({ command }) },
+  }, t);
+}
+
+function shellResult(id: string, output: string, t: number): unknown {
+  return cliEvent("ToolResult", {
+    tool_call_id: id,
+    return_value: {
+      is_error: false,
+      output,
+      message: "Command executed successfully.",
+    },
+  }, t);
+}
+
+Deno.test("parseKimiCliSession() keeps SetTodoList titles as the agent's plan, each once", async (t) => {
+  const todos = (...titles: string[]) =>
+    JSON.stringify({
+      todos: titles.map((title, i) => ({
+        title,
+        status: i === 0 ? "done" : "pending",
+      })),
+    });
+  await t.step("wire.jsonl", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+    const path = `${dir}/sessions/h/s/wire.jsonl`;
+    const setTodos = (id: string, args: string, at: number) => [
+      cliEvent("ToolCall", {
+        type: "function",
+        id,
+        function: { name: "SetTodoList", arguments: args },
+      }, at),
+      cliEvent("ToolResult", {
+        tool_call_id: id,
+        return_value: {
+          is_error: false,
+          output: "",
+          message: "Todo list updated",
+        },
+      }, at + 1),
+    ];
+    await Deno.writeTextFile(
+      path,
+      jsonLines([
+        cliEvent("TurnBegin", { user_input: "ship the otter signup" }, 1),
+        ...setTodos("t1", todos("Draft otter form", "Wire otter API"), 2),
+        ...setTodos(
+          "t2",
+          todos("Draft otter form", "Wire otter API", "Test otter emails"),
+          4,
+        ),
+        // Nothing new, and a list with no todos: no plan.
+        ...setTodos("t3", todos("Wire otter API"), 6),
+        ...setTodos("t4", '{"todos": []}', 8),
+        cliEvent("TurnEnd", {}, 10),
+      ]),
+    );
+    const s = (await cli(path)).sessions[0] as Session;
+    deepEqual(s.records.map((r) => [r.role, r.tool, r.text]), [
+      ["user", undefined, "ship the otter signup"],
+      ["assistant", "SetTodoList", "Draft otter form\nWire otter API"],
+      ["tool-output", "SetTodoList", "Todo list updated"],
+      ["assistant", "SetTodoList", "Test otter emails"],
+      ["tool-output", "SetTodoList", "Todo list updated"],
+      ["tool-output", "SetTodoList", "Todo list updated"],
+      ["tool-output", "SetTodoList", "Todo list updated"],
+    ]);
+  });
+  await t.step(
+    "context.jsonl, and no plan from another tool's todos",
+    async () => {
+      const path = await tempFileAt(
+        "sessions/h/s/context.jsonl",
+        jsonLines([
+          { role: "user", content: "plan the heron import" },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [
+              {
+                type: "function",
+                id: "a",
+                function: {
+                  name: "SetTodoList",
+                  arguments: todos("Map heron CSV"),
+                },
+              },
+              {
+                type: "function",
+                id: "b",
+                function: {
+                  name: "Other",
+                  arguments: todos("Not a heron plan"),
+                },
+              },
+            ],
+          },
+        ]),
+      );
+      const s = (await cli(path)).sessions[0] as Session;
+      deepEqual(
+        s.records.filter((r) => r.role === "assistant").map((r) => r.text),
+        ["Map heron CSV"],
+      );
+    },
+  );
+});
+
+Deno.test("parseKimiCliSession() takes the call of a wire that starts mid-turn from context.jsonl", async (t) => {
+  const session = async (wire: unknown[], context?: unknown[]) => {
+    const dir = await Deno.makeTempDir();
+    await Deno.mkdir(`${dir}/sessions/h/s`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/sessions/h/s/wire.jsonl`, jsonLines(wire));
+    if (context) {
+      await Deno.writeTextFile(
+        `${dir}/sessions/h/s/context.jsonl`,
+        jsonLines(context),
+      );
+    }
+    const result = await cli(`${dir}/sessions/h/s/wire.jsonl`);
+    equal(result.skipped, 0);
+    return result.sessions[0] as Session;
+  };
+  const context = [
+    {
+      role: "assistant",
+      content: [{ type: "think", think: "list the badger branch" }],
+      tool_calls: [{
+        type: "function",
+        id: "early",
+        function: {
+          name: "Shell",
+          arguments: JSON.stringify({ command: "git ls-tree badger docs/" }),
+        },
+      }],
+    },
+    {
+      role: "tool",
+      content: "<system>Command executed successfully.</system>badger.md",
+      tool_call_id: "early",
+    },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{
+        type: "function",
+        id: "later",
+        function: {
+          name: "Shell",
+          arguments: JSON.stringify({ command: "git status" }),
+        },
+      }],
+    },
+  ];
+  const midTurn = [
+    { type: "metadata", protocol_version: "1.3" },
+    shellResult("early", "badger.md", 1),
+    cliEvent("StepBegin", { n: 2 }, 2),
+    cliEvent("TurnBegin", { user_input: "and the status?" }, 3),
+    shellCall("later", "git status", 4),
+    shellResult("later", "clean", 5),
+  ];
+  await t.step("the call recovered, once, before its output", async () => {
+    const s = await session(midTurn, context);
+    deepEqual(s.records.map((r) => [r.role, r.tool, r.text, r.exitCode]), [
+      ["command", "Shell", "git ls-tree badger docs/", 0],
+      ["tool-output", "Shell", "badger.md", undefined],
+      ["user", undefined, "and the status?", undefined],
+      ["command", "Shell", "git status", 0],
+      ["tool-output", "Shell", "clean", undefined],
+    ]);
+  });
+  await t.step(
+    "without context.jsonl, or without the call there, as before",
+    async () => {
+      for (
+        const s of [
+          await session(midTurn),
+          await session(midTurn, context.slice(2)),
+        ]
+      ) {
+        deepEqual(s.records.map((r) => [r.role, r.tool, r.text]), [
+          ["tool-output", undefined, "badger.md"],
+          ["user", undefined, "and the status?"],
+          ["command", "Shell", "git status"],
+          ["tool-output", "Shell", "clean"],
+        ]);
+      }
+    },
+  );
+  await t.step("a result after the turn began is not looked up", async () => {
+    const s = await session([
+      cliEvent("TurnBegin", { user_input: "and the status?" }, 1),
+      shellResult("early", "badger.md", 2),
+    ], context);
+    deepEqual(s.records.map((r) => [r.role, r.tool]), [
+      ["user", undefined],
+      ["tool-output", undefined],
+    ]);
+  });
 });
