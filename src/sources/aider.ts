@@ -1180,13 +1180,14 @@ export async function parseAiderHistory(
     block.lines.push(text);
   }
   emit();
-  // A chat with no prompt is kept when aider said how it was started or what
-  // went wrong (a launch that failed or was abandoned is often the one a
-  // person looks for); only a banner, however many files it listed, is not.
+  // A chat with no prompt is kept when aider said what went wrong or warned
+  // (a launch that failed is often the one a person looks for); one that
+  // only started and quit — a banner, its launch line, its models and the
+  // files it listed — is not.
   const sessions = reader.sessions.filter((b) =>
     b.records.some((r) =>
-      r.role === "user" || r.role === "assistant" || r.role === "command" ||
-      (r.role === "tool-output" && r.tool === STATUS_TOOL)
+      r.role === "user" || r.role === "assistant" ||
+      (r.role === "command" && r.tool !== LAUNCH_TOOL) || troubled(r)
     )
   ).map((b) => {
     b.fallbackTitle(promptlessTitle(b.records));
@@ -1195,12 +1196,24 @@ export async function parseAiderHistory(
   return { sessions, skipped };
 }
 
-/** A chat no prompt titles: its first error line, else how aider was started. */
+/** An error aider reported, or a notice holding a warning. */
+function troubled(r: SessionRecord): boolean {
+  return r.role === "tool-output" && r.tool === STATUS_TOOL &&
+    (r.flags?.isError === true || /^warning\b/im.test(r.text));
+}
+
+/**
+ * A chat no prompt titles: its first error line, else its first warning,
+ * else how aider was started.
+ */
 function promptlessTitle(records: readonly SessionRecord[]): string {
   const error = records.find((r) =>
     r.role === "tool-output" && r.tool === STATUS_TOOL && r.flags?.isError
   );
   if (error) return error.text.split("\n", 1)[0] as string;
+  const warning = records.filter(troubled).flatMap((r) => r.text.split("\n"))
+    .find((line) => /^warning\b/i.test(line));
+  if (warning) return warning;
   const launch = records.find((r) =>
     r.role === "command" && r.tool === LAUNCH_TOOL
   );
@@ -1258,8 +1271,8 @@ export const aider: Harness = {
   // 6: architect mode's reply, logged again as the editor model's prompt, is
   // not a user turn.
   // 7: the models aider ran with and its warnings, as tool-output.
-  // 8: a chat with no prompt is kept when it echoes how aider was started,
-  // an error or a notice.
+  // 8: a chat with no prompt is kept when aider reported an error or a
+  // warning in it.
   revision: 8,
   roots: aiderRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -1291,9 +1304,9 @@ export const aider: Harness = {
     store:
       "`.aider.chat.history.md` (with `.aider.input.history` and, when aider was run with `--llm-history-file`, `.aider.llm.history` or the relative name in `AIDER_LLM_HISTORY_FILE` beside it) in each project folder: found in HOME, in HOME's `code`, `src`, `projects`, `work`, `dev`, `repos`, `git`, `workspace`, `workspaces`, `Developer`, `source`, `repositories`, `GitHub`, `IdeaProjects`, `PycharmProjects`, `WebstormProjects`, `GolandProjects`, `AndroidStudioProjects` and `Documents` folders (any case: `~/Projects`, `~/Code`) up to 3 levels deep (hidden and dependency folders skipped, at most 20,000 folders), at `AIDER_CHAT_HISTORY_FILE`, and under each `DEJA_AIDER_ROOTS` entry (path list, 3 levels); same on every OS",
     extracts:
-      "one session per `# aider chat started at` header that has a prompt, a reply, a command, or aider's echo of how it was started, an error or a notice (a chat with no prompt, such as a launch that failed, is titled by its first error line, else by the launch line; its id is still the header's number in the log); user turns (`#### ` lines, multi-line prompts joined; not the architect's reply that architect mode logs again as `#### ` lines when it hands it to the editor model) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once; the models it ran with (`Main model:`, `Model:`) and its warnings with the lines listed under them as one tool-output per block",
+      "one session per `# aider chat started at` header that has a prompt, a reply, a command other than aider's echo of how it was started, or an error or a warning aider reported (a chat with no prompt, such as a launch that failed, is titled by its first error line, else its first warning, else the launch line; its id is still the header's number in the log); user turns (`#### ` lines, multi-line prompts joined; not the architect's reply that architect mode logs again as `#### ` lines when it hands it to the editor model) with times from `.aider.input.history` (a `{` … `}` prompt by its own entry: the whole block, or its closing brace when typed a line at a time); assistant replies without reasoning blocks; `/run`, `/test`, `!` and `/git` as commands, a shell command the model suggested that the person let run (`Running …`) as a `/run` command, and the echoed line that started aider (its model and flags) as a command (tool `aider`); what `/git` printed (aider writes it to the log) as its tool-output (an error for git's `error:`/`fatal:`); `Added N lines of output to the chat` as the command's tool-output, an error for `/test` and for the auto-test after an edit (aider adds their output only on a non-zero exit; an auto-test becomes a `/test` command when the LLM log names it), and for a `/run` when the next prompt is aider's \"What's wrong? Fix\" placeholder (set only after a non-zero exit); the output itself from the LLM log's `I ran this command:` messages (each run once, though every later request repeats it), else aider's line; commit messages (`Commit <hash> <message>`) as tool-output (tool `commit`); `Applied edit to` as files plus the reply's SEARCH (or unified-diff `-`) text as edit; `Added … to the chat` as files; `/undo` that removed a commit marks that reply's records and its commit message superseded (the reply whose commit has the removed hash; not the commit aider made of the person's own changes before editing); `> ` status lines reporting an error (an exception's name, \"failed\", \"refused\", \"unable to\"…: the model's API failing, an edit that did not match) as one error tool-output per block, each distinct line once; the models it ran with (`Main model:`, `Model:`) and its warnings with the lines listed under them as one tool-output per block",
     omits:
-      "other `> ` status lines (banners, token costs, retries: aider's own chatter), yes/no prompt echoes, other slash commands; a chat with nothing but a banner and the files it added; exit codes (never written: a failure is only known as above), the output of a command whose output was not added to the chat (never written), of a suggested shell command (sent as `Output from …`, not matched), and of any command without an LLM log; everything else in the LLM log (the conversation again, system prompts, file contents) and all of it but its last 32 MiB; an LLM log named elsewhere (an absolute `--llm-history-file`); assistant times are the prompt's time (the log has no reply times)",
+      "other `> ` status lines (banners, token costs, retries: aider's own chatter), yes/no prompt echoes, other slash commands; a chat that only started and quit (a banner, the launch line, the models and the files it added); exit codes (never written: a failure is only known as above), the output of a command whose output was not added to the chat (never written), of a suggested shell command (sent as `Output from …`, not matched), and of any command without an LLM log; everything else in the LLM log (the conversation again, system prompts, file contents) and all of it but its last 32 MiB; an LLM log named elsewhere (an absolute `--llm-history-file`); assistant times are the prompt's time (the log has no reply times)",
     verified:
       "real samples from aider 0.84.0 (Windows) and 0.86.2 (Linux), fixtures/aider (fixtures/aider/Projects/otter-api: `/git`, commits, auto-test, `/test`, `/run`, suggested commands, a `{` prompt typed a line at a time and `.aider.llm.history`, written from Aider-AI/aider's io.py, commands.py, repo.py and base_coder.py, no real LLM log); the architect hand-off from architect_coder.py (`editor_coder.run(with_message=…)` logs the reply through io.user_input) in a unit test only, no real architect-mode sample",
   },

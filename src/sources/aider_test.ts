@@ -134,12 +134,10 @@ Deno.test("parseAiderHistory() keeps the errors aider reported, once each, and n
 Deno.test("parseAiderHistory() reads the fixture: prompts, replies, commands, edits and an undo", async () => {
   const result = await parseAiderHistory(FIXTURE_LOG, opts());
   equal(result.skipped, 0);
-  // The first header is a start with no prompt: kept for its launch line.
-  equal(result.sessions.length, 2);
-  const quit = result.sessions[0] as Session;
-  equal(roles(quit), "command,tool-output");
-  equal(quit.title, "/home/dev/.local/bin/aider --model sonnet");
-  const s = result.sessions[1] as Session;
+  // The first header only started and quit (its launch and model lines):
+  // no session.
+  equal(result.sessions.length, 1);
+  const s = result.sessions[0] as Session;
   equal(s.harness, "aider");
   equal(s.project, "weather-cli");
   equal(s.cwd, `${FIXTURE_HOME}/code/weather-cli`);
@@ -799,7 +797,7 @@ Deno.test("parseAiderHistory() splits sessions and drops banner-only starts", as
   }
 });
 
-Deno.test("parseAiderHistory() keeps a chat with no prompt that says how aider started or what went wrong", async (t) => {
+Deno.test("parseAiderHistory() keeps a chat with no prompt when aider reported an error or a warning in it", async (t) => {
   const cases: Array<[string, string[], string, string | undefined]> = [
     [
       "an error names it",
@@ -812,7 +810,7 @@ Deno.test("parseAiderHistory() keeps a chat with no prompt that says how aider s
       "Error: Read-only file /home/kim/wren/NOTES.md does not exist. Skipping.",
     ],
     [
-      "the launch line names it",
+      "a warning names it",
       [
         "> /home/kim/.local/bin/aider --model ollama/qwen2.5:7b wren.py  ",
         "> Warning: ollama/qwen2.5:7b expects these environment variables  ",
@@ -821,7 +819,17 @@ Deno.test("parseAiderHistory() keeps a chat with no prompt that says how aider s
         "> Added wren.py to the chat.  ",
       ],
       "command,files,tool-output",
-      "/home/kim/.local/bin/aider --model ollama/qwen2.5:7b wren.py",
+      "Warning: ollama/qwen2.5:7b expects these environment variables",
+    ],
+    [
+      "started and quit: its launch and model lines only",
+      [
+        "> /home/kim/.local/bin/aider --model sonnet  ",
+        "> Aider v0.86.2  ",
+        "> Main model: anthropic/claude-sonnet-4-5 with diff edit format  ",
+      ],
+      "",
+      undefined,
     ],
     [
       "a warning alone keeps it",
@@ -975,15 +983,17 @@ Deno.test({
   ignore: !hasSamples("aider"),
   fn: async (t) => {
     // Counted by reading the files: sessions are `# aider chat started`
-    // headers where something was said, or that echo how aider was started,
-    // an error or a warning (all but monochromatic's first, a pip prompt); user turns are `####` blocks that
+    // headers where something was said or run, or where aider reported an
+    // error or a warning (not monochromatic's first, a pip prompt, nor the
+    // chats that only started and quit: trading-bot's second,
+    // monochromatic's seventeenth); user turns are `####` blocks that
     // are not yes/no echoes or slash commands; assistant turns are reply
     // blocks between aider's `>` lines; marks: monochromatic's one /undo,
     // in two ranges around the commit of the person's own changes that
     // aider made before applying the undone edit.
     const expected: Array<[string, number, number, number, number]> = [
-      ["trading-bot", 5, 3, 0, 0],
-      ["monochromatic", 18, 23, 40, 2],
+      ["trading-bot", 4, 3, 0, 0],
+      ["monochromatic", 17, 23, 40, 2],
     ];
     for (const [name, sessions, users, replies, marks] of expected) {
       await t.step(name, async () => {
