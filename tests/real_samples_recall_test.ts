@@ -16,7 +16,7 @@ import { codex } from "../src/sources/codex.ts";
 const HIT5_FLOOR = 0.95;
 
 /**
- * The eleven sets written blind (`heldout.json`: 0.975 after the fixes it
+ * The twelve sets written blind (`heldout.json`: 0.975 after the fixes it
  * prompted; `heldout2.json`: 0.950 on first sight; `heldout3.json`: 0.950 on
  * first sight, 0.975 after its fixes; `heldout4.json`: 0.975 on first sight;
  * `heldout5.json`: 0.950 on first sight; `heldout6.json`: 1.000 on first
@@ -26,8 +26,10 @@ const HIT5_FLOOR = 0.95;
  * and paraphrases: 0.900 on first sight; `heldout10.json`, symptoms, exact
  * commands, outcomes and pasted errors: 0.900 on first sight;
  * `heldout11.json`, decisions, values, terse agent asks, follow-ups and
- * questions in the session's language: 0.875 on first sight, 0.900 after its
- * fixes), held a little under.
+ * questions in the session's language: 0.875 on first sight, 0.925 after its
+ * fixes; `heldout12.json`, answers only a tool printed, files by their role,
+ * what came next, what failed, vague memories: 0.825 on first sight, 0.850
+ * after the parser fixes it prompted), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -41,6 +43,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout9.json", 0.875],
   ["heldout10.json", 0.875],
   ["heldout11.json", 0.875],
+  ["heldout12.json", 0.8],
 ];
 
 const samples = samplesDir();
