@@ -89,6 +89,32 @@ function workspaceOf(thread: Json): string | undefined {
   return str(initial.cwd) || undefined;
 }
 
+/**
+ * Folder names a cloud editor gives every project (Replit's
+ * `/home/runner/workspace`, a container's `/workspace`): they name no project.
+ */
+const GENERIC_FOLDERS = new Set(["workspace", "workspaces", "project", "repo"]);
+
+/**
+ * The project of a thread whose folder is a cloud editor's generic one: the
+ * name of the git repository its first tree records
+ * (`https://github.com/x/club-dashboard` → `club-dashboard`), else none.
+ */
+function repositoryProject(thread: Json): string | undefined {
+  const folder = workspaceOf(thread);
+  const base = folder ? segments(folder).at(-1)?.toLowerCase() : undefined;
+  if (!base || !GENERIC_FOLDERS.has(base)) return undefined;
+  const env = isObject(thread.env) ? thread.env : {};
+  const initial = isObject(env.initial) ? env.initial : {};
+  const tree = Array.isArray(initial.trees) ? initial.trees[0] : undefined;
+  const repo = isObject(tree) && isObject(tree.repository)
+    ? str(tree.repository.url)
+    : undefined;
+  const name = repo?.replace(/\.git$/, "").split(/[\/:]/).filter(Boolean)
+    .at(-1);
+  return name || undefined;
+}
+
 /** The text blocks of an MCP-shaped `content` list. */
 function contentText(list: unknown[]): string {
   return list
@@ -197,6 +223,7 @@ export async function parseAmpThread(
     id: str(thread.id) ?? stem,
     path,
     cwd: workspaceOf(thread),
+    project: repositoryProject(thread),
   });
   const tools = new ToolRecorder(builder, DIALECT);
   const created = parseTime(thread.created);
@@ -352,7 +379,9 @@ export const amp: Harness = {
   // workspace from a tree's URI object or `env.initial.cwd`.
   // 6: a Grep call's `pattern`, `path` and `glob` as a command (tool `grep`)
   // before its output.
-  revision: 6,
+  // 7: a cloud editor's generic folder (`/home/runner/workspace`) gives way
+  // to the repository's name as the project.
+  revision: 7,
   envOverrides: ["XDG_DATA_HOME", "DEJA_AMP_ROOT"],
   roots: ampRoots,
   discover(source: SourceEnv): Promise<string[]> {
@@ -363,7 +392,7 @@ export const amp: Harness = {
     store:
       "`${XDG_DATA_HOME:-~/.local/share}/amp/threads/T-<uuid>.json` (the CLI uses this path on macOS and Linux too; `DEJA_AMP_ROOT` names the amp directory and replaces the others), and the VS Code extension's copies in `<User>/globalStorage/sourcegraph.amp/threads3/` (or `threads/`) of every VS Code host installed here, the same JSON thread shape; a thread in both is read once, from the CLI's folder. Amp CLI builds from about April 2026 keep threads on ampcode.com and write no new local thread files: only threads written before then, or saved there with `amp threads export <id>`, can be read",
     extracts:
-      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), what a Grep call searched for (`pattern`, `path`, `glob`) as a command (tool `grep`: `grep <pattern> [<path>] [--glob <glob>]`, no exit code) before its output, files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project (a `file://` URI or a URI object's `fsPath`, else `env.initial.cwd`); each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
+      "user text, assistant text, tool calls as commands (Bash `cmd`, `shell_command` `command`, exit code from the run result), what a Grep call searched for (`pattern`, `path`, `glob`) as a command (tool `grep`: `grep <pattern> [<path>] [--glob <glob>]`, no exit code) before its output, files (Read, create_file, edit_file, format_file, every file of an `apply_patch` patch), edits (edit_file old_str, the removed lines of an apply_patch), tool results as tool output (isError for error/cancelled/rejected runs or a non-zero exit; `{output}`, `{content: [...]}`, `{files, summary}` and plain-string results; a run with no result, what its `progress` holds), the summary of a compacted thread (an `info` message's `summary` block of type `message`) as `summary`, the thread title, the first workspace tree as project (a `file://` URI or a URI object's `fsPath`, else `env.initial.cwd`; when that folder is a cloud editor's generic `workspace`, `workspaces`, `project` or `repo`, the name of the git repository the tree records); each turn's time from `meta.sentAt`, `usage.timestamp` or its first block's `startTime`, else the turn before it",
     omits:
       "thinking blocks, usage ledgers and debug state, `history.jsonl` (prompt lines with no session or time; every prompt of a local thread is also in it), `~/.cache/amp/logs/threads/*.log` (operational logs: frame metadata and tool inputs, no message text), thread relationships (handoff/fork links; shape unverified), the extension's copy of a thread the CLI folder also holds (same id)",
     verified:

@@ -80,6 +80,55 @@ Deno.test("parseAmpThread() takes the project from env.initial.cwd when no tree 
   equal(s.project, "ferry");
 });
 
+Deno.test("parseAmpThread() names a cloud editor's generic folder by its repository", async (t) => {
+  const thread = (uri: string, url?: string) =>
+    JSON.stringify({
+      id: "T-repo",
+      env: {
+        initial: {
+          trees: [{
+            uri,
+            ...(url ? { repository: { type: "git", url } } : {}),
+          }],
+        },
+      },
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
+  const cases: Array<[string, string, string | undefined, string]> = [
+    [
+      "Replit's workspace folder",
+      "file:///home/runner/workspace",
+      "https://github.com/ada/heron-tracker.git",
+      "heron-tracker",
+    ],
+    [
+      "an ssh remote",
+      "file:///workspace",
+      "git@github.com:ada/otter-feed.git",
+      "otter-feed",
+    ],
+    [
+      "a named folder keeps its name",
+      "file:///home/ada/code/kettle",
+      "https://github.com/ada/kettle-web",
+      "kettle",
+    ],
+    [
+      "no repository recorded",
+      "file:///home/runner/workspace",
+      undefined,
+      "workspace",
+    ],
+  ];
+  for (const [name, uri, url, want] of cases) {
+    await t.step(name, async () => {
+      const s = (await parse(await threadFile(thread(uri, url))))
+        .sessions[0] as Session;
+      equal(s.project, want);
+    });
+  }
+});
+
 Deno.test("parseAmpThread() reads speech, tool calls, results and exit codes", async () => {
   const result = await parse(THREAD);
   equal(result.skipped, 0);
@@ -318,7 +367,9 @@ Deno.test({
           want,
           name,
         );
-        equal(s.project, "workspace");
+        // Replit's /home/runner/workspace: the repository each thread
+        // records names the project.
+        equal(s.project, "club-dashboard");
         ok(s.title && s.title.length > 0);
       }
     }
