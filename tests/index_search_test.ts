@@ -1581,6 +1581,108 @@ Deno.test("searches sharing one connection at once answer as they do one at a ti
   }
 });
 
+Deno.test("a question naming what a tool printed finds the session whose output holds it together", async (t) => {
+  const { home, indexPath } = await tempHome();
+  const session = async (
+    id: string,
+    words: string,
+    output: string,
+  ) => {
+    const z = zooSession(id);
+    await writeZoo(
+      home,
+      `${id}.jsonl`,
+      z.said("user", words) + z.bash("c1", "python run_heron.py") +
+        z.result("c1", output, true) +
+        z.said("assistant", "The run stopped; I will look at it."),
+    );
+  };
+  // The answer: only its output says why the first try failed.
+  await session(
+    "7d8e9f00-5555-4444-8555-b66677778881",
+    "what does this package do?",
+    "heronlm error: the first request did fail. LLM provider not given. You passed model=heron-9b; pass the provider too.",
+  );
+  // Its talk holds most of the question's words, its output none of them.
+  await session(
+    "7d8e9f00-5555-4444-8555-b66677778882",
+    "which provider should the heron-9b model use on its first try?",
+    "ok",
+  );
+  // Its output holds the words, scattered over a long log.
+  await session(
+    "7d8e9f00-5555-4444-8555-b66677778883",
+    "tidy the logs please",
+    [
+      "provider list loaded",
+      ...Array.from({ length: 60 }, (_, i) => `step ${i} fine`),
+      "heron-9b warm",
+      ...Array.from({ length: 60 }, (_, i) => `step ${i + 60} fine`),
+      "model passed the checks",
+    ].join("\n"),
+  );
+  // A session that names the other model, and one whose long log holds that
+  // question's words, each far from the next.
+  await session(
+    "7d8e9f00-5555-4444-8555-b66677778885",
+    "set up the lynx-7b model for the nightly job",
+    "done",
+  );
+  await session(
+    "7d8e9f00-5555-4444-8555-b66677778884",
+    "clean the lynx job output",
+    [
+      "nightly import started for the lynx-7b model",
+      ...Array.from({ length: 60 }, (_, i) => `step ${i} fine`),
+      "one crash noted and retried",
+      ...Array.from({ length: 60 }, (_, i) => `step ${i + 60} fine`),
+      "quota left: 40%, done",
+    ].join("\n"),
+  );
+  await pass(home, indexPath);
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    const question =
+      "why did my first try with the heron-9b model fail, no provider passed?";
+    const found = await search(db, question, { now: NOW });
+    await t.step("the output that holds the words together comes first", () => {
+      equal(
+        found.results[0]?.session.id,
+        "7d8e9f00-5555-4444-8555-b66677778881",
+      );
+      equal(found.results[0]?.foundIn, "work");
+    });
+    await t.step(
+      "words scattered over a long output do not count",
+      async () => {
+        const scattered = await search(
+          db,
+          "why did the nightly import with the lynx-7b model crash, no quota left?",
+          { now: NOW },
+        );
+        ok(
+          scattered.results[0]?.session.id !==
+            "7d8e9f00-5555-4444-8555-b66677778884",
+        );
+        equal(scattered.results[0]?.foundIn, undefined);
+      },
+    );
+    await t.step(
+      "a question naming nothing a tool prints is left as said",
+      async () => {
+        const plain = await search(
+          db,
+          "why did my first try fail, no provider passed?",
+          { now: NOW },
+        );
+        equal(plain.results[0]?.foundIn, undefined);
+      },
+    );
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("a session a harness wrote to two files is one hit", async () => {
   const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
   const home = `${dir}/home`;
