@@ -376,8 +376,9 @@ const COUNT_CAP = 5000;
 
 /**
  * How many sessions a list of matches shows as, as the page lists them: a
- * session written to two files once, copies ({@linkcode copyKey}) once, and a sub-agent's parent session beside it though the
- * parent did not match.
+ * session written to two files once, copies ({@linkcode copyKey}) once,
+ * and a sub-agent's parent session beside it though the parent did not
+ * match.
  */
 function shownCount(
   db: Database,
