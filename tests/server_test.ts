@@ -322,6 +322,59 @@ Deno.test("createApp() accepts POSTs only from its exact own origin", async (t) 
   }
 });
 
+Deno.test("a POST body past 64 KiB is refused without being read whole", async (t) => {
+  const app = appFor(shared, "read-only");
+  try {
+    /** A body of `total` bytes handed out in 16 KiB chunks, counting what was read. */
+    const endless = (total: number) => {
+      const chunk = new TextEncoder().encode("a".repeat(16 * 1024));
+      const seen = { bytes: 0 };
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (seen.bytes >= total) return controller.close();
+          seen.bytes += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      return { stream, seen };
+    };
+    await t.step("a streamed body stops being read at the limit", async () => {
+      const { stream, seen } = endless(32 * 1024 * 1024);
+      const res = await app.request("http://127.0.0.1:7777/api/loop/dryrun", {
+        method: "POST",
+        headers: { host: "127.0.0.1:7777" },
+        body: stream,
+      });
+      const body = await res.json();
+      isProblem(body, 400, "SRV-E006");
+      match(body.detail, /larger than 64 KiB/);
+      ok(seen.bytes <= 128 * 1024, `read ${seen.bytes} bytes of the body`);
+    });
+    await t.step(
+      "a declared Content-Length past the limit is refused",
+      async () => {
+        const { stream, seen } = endless(1024 * 1024);
+        const res = await app.request("http://127.0.0.1:7777/api/loop/dryrun", {
+          method: "POST",
+          headers: { host: "127.0.0.1:7777", "content-length": "1048576" },
+          body: stream,
+        });
+        isProblem(await res.json(), 400, "SRV-E006");
+        ok(seen.bytes <= 128 * 1024, `read ${seen.bytes} bytes of the body`);
+      },
+    );
+    await t.step("a body just under the limit is read", async () => {
+      const r = await call(app, "POST", "/api/loop/dryrun", {
+        body: { hash: "ab".repeat(32 * 1024 - 20) },
+      });
+      equal(r.status, 400);
+      match(String(r.body.detail), /hash/);
+    });
+  } finally {
+    app.close();
+  }
+});
+
 /** Every row of every table in a memory file: equal snapshots, nothing written. */
 function memoryRows(path: string): string {
   const db = openDatabase(path, { readOnly: true });

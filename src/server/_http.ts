@@ -29,6 +29,42 @@ function bad(message: string): never {
   throw new DejaError("SRV-E006", message);
 }
 
+/** The largest request body a route reads. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The body as text, read no further than {@link MAX_BODY_BYTES}: an
+ * over-long body is refused as soon as it is seen, never held whole.
+ */
+async function boundedText(req: Request): Promise<string> {
+  const tooBig = "The request body is larger than 64 KiB";
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+    await req.body?.cancel().catch(() => {});
+    bad(tooBig);
+  }
+  const reader = req.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      bad(tooBig);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /**
  * Reads a JSON object body and refuses unknown keys, so a client cannot
  * smuggle fields the server ignores (an `actor`, say).
@@ -42,8 +78,7 @@ export async function strictBody(
   c: Context,
   allowed: readonly string[],
 ): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.length > 64 * 1024) bad("The request body is larger than 64 KiB");
+  const text = await boundedText(c.req.raw);
   let data: unknown;
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
