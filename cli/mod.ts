@@ -161,6 +161,16 @@ function checkPositionals(command: Command, positionals: string[]): void {
   );
 }
 
+/**
+ * Whether the words ask for help: `--help` or `-h` before any `--`, past
+ * which every word is an argument (`deja search -- --help` searches it).
+ */
+function asksHelp(words: readonly string[]): boolean {
+  const end = words.indexOf("--");
+  const flags = end === -1 ? words : words.slice(0, end);
+  return flags.includes("--help") || flags.includes("-h");
+}
+
 /** Options for {@linkcode run}. */
 export interface RunOptions {
   /** Skip permission revocation (in-process tests that reuse the runtime). */
@@ -230,7 +240,7 @@ export async function run(
     return EXIT.ok;
   }
   const found = await findCommand(argv);
-  if (!found && (argv.includes("--help") || argv.includes("-h"))) {
+  if (!found && asksHelp(argv)) {
     // "deja capture --help" is "deja help capture" (a group's verbs).
     return await run(
       [
@@ -248,7 +258,7 @@ export async function run(
     return EXIT.usage;
   }
   const { command, rest } = found;
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (asksHelp(rest)) {
     io.stdout.write(commandHelp(command));
     return EXIT.ok;
   }

@@ -132,6 +132,27 @@ Deno.test("an empty filter (--role, --harness, --project, --session, --since) is
   }
 });
 
+Deno.test("--help and -h after -- are words, not a request for help", async () => {
+  const { run } = await import("../cli/mod.ts");
+  const { captureIo } = await import("../src/core/io.ts");
+  const home = await Deno.makeTempDir();
+  const env = { HOME: home, DEJA_INDEX: `${home}/index.db` };
+  for (const word of ["--help", "-h"]) {
+    const io = captureIo({ env, now: 0 });
+    equal(
+      await run(["search", "--json", "--", word], io, {
+        keepPermissions: true,
+      }),
+      0,
+      io.err(),
+    );
+    equal(JSON.parse(io.out()).query, word);
+    const asked = captureIo({ env, now: 0 });
+    equal(await run(["search", word], asked, { keepPermissions: true }), 0);
+    ok(asked.out().startsWith("deja search"), asked.out());
+  }
+});
+
 Deno.test("search refuses a query over 8192 characters (as MCP does) before it is echoed into --json", async () => {
   const { run } = await import("../cli/mod.ts");
   const { captureIo } = await import("../src/core/io.ts");
