@@ -10,6 +10,7 @@ import {
   type ConsoleApp,
   consoleBytes,
   createApp,
+  serveConsole,
 } from "../src/server/mod.ts";
 import {
   buildFixture,
@@ -1459,6 +1460,25 @@ Deno.test("POST /api/loop/run stops at its time budget and names what it skipped
     ok(run.analyzers_skipped.some((s) => s.reason === "budget"));
     match(run.hint, /^deja loop run --db /);
   } finally {
+    app.close();
+  }
+});
+
+Deno.test("deja ui answers HEAD with the GET's headers and its body's Content-Length", async () => {
+  const app = appFor(shared, "read-only");
+  const server = await serveConsole(app, { port: 0 });
+  try {
+    for (const path of ["/", "/app.js", "/api/health", "/api/nope"]) {
+      const get = await fetch(`${server.url}${path}`);
+      const size = (await get.arrayBuffer()).byteLength;
+      const head = await fetch(`${server.url}${path}`, { method: "HEAD" });
+      await head.body?.cancel();
+      equal(head.status, get.status, path);
+      equal(head.headers.get("content-length"), String(size), path);
+      equal(head.headers.get("content-type"), get.headers.get("content-type"));
+    }
+  } finally {
+    await server.shutdown();
     app.close();
   }
 });

@@ -31,6 +31,24 @@ export interface RunningServer {
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
+ * A HEAD answered as the GET would be, without the body, and with that
+ * body's Content-Length (RFC 9110 §8.6): Hono drops the body, and Deno
+ * would then send `Content-Length: 0`.
+ */
+async function headOf(app: ConsoleApp, req: Request): Promise<Response> {
+  const res = await app.fetch(new Request(req, { method: "GET" }));
+  const headers = new Headers(res.headers);
+  if (res.body) {
+    headers.set("content-length", String((await res.arrayBuffer()).byteLength));
+  }
+  return new Response(null, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
+}
+
+/**
  * Serves the app on a loopback address.
  *
  * @param app The console app.
@@ -59,7 +77,7 @@ export function serveConsole(
       ...(options.signal ? { signal: options.signal } : {}),
       // Silence Deno's own "Listening on" line: deja ui prints its notice.
       onListen: () => {},
-    }, (req) => app.fetch(req));
+    }, (req) => req.method === "HEAD" ? headOf(app, req) : app.fetch(req));
   } catch (err) {
     if (err instanceof Deno.errors.AddrInUse) {
       throw new DejaError(
