@@ -127,8 +127,9 @@ export function agentNamed(query: string): AgentMention | undefined {
       ? ownValue(AMBIGUOUS, word)
       : undefined;
     if (!ids) continue;
+    // Lines stay lines: the ask of a prompt is found by them.
     const rest = `${before}${after.replace(/^'s\b/i, "")}`
-      .replace(/\s+/g, " ").trim();
+      .replace(/[^\S\n]+/g, " ").trim();
     named.push({ harnesses: [...ids], rest, cued });
   }
   const agents = new Set(named.map((n) => n.harnesses[0]));

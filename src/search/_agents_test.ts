@@ -97,3 +97,13 @@ Deno.test("agentNamed() names no agent for a word every object inherits", () => 
     equal(agentNamed(query), undefined, query);
   }
 });
+
+Deno.test("agentNamed() keeps a prompt's lines, so its ask is still found by them", () => {
+  const prompt =
+    "our style doc says:\n\n- const  by default\n- sort imports\n\n" +
+    "Which aider chat proposed the import rule?";
+  equal(
+    agentNamed(prompt)?.rest,
+    "our style doc says:\n\n- const by default\n- sort imports\n\nWhich chat proposed the import rule?",
+  );
+});

@@ -29,6 +29,8 @@ export interface Signals {
   gaveUp: number;
   /** −0% to −10% with age (half of it gone at one month). */
   freshness: number;
+  /** +10% when the query says the session was short or long and it was. */
+  size: number;
   /** Their product, clamped to [0.75, 1.3]. */
   product: number;
 }
@@ -53,7 +55,13 @@ export interface SignalQuery {
    * otherwise only the records read for the answer are looked at.
    */
   probe?: boolean;
+  /** "The short chat", "a long session": the size asked for. */
+  size?: "short" | "long";
 }
+
+/** Most records a short session holds, fewest a long one does. */
+const SHORT_RECORDS = 12;
+const LONG_RECORDS = 200;
 
 const DAY = 86_400_000;
 
@@ -166,12 +174,18 @@ export async function signalsOf(
   const pastedLog = rec?.role === "user" && looksPasted(text) ? 0.88 : 1;
   const age = Math.max(0, (now - (meta?.updated ?? now)) / DAY);
   const freshness = 0.9 + 0.1 / (1 + age / 30);
+  const records = meta?.records ?? 0;
+  const size = (q.size === "short" && records > 0 &&
+      records <= SHORT_RECORDS) ||
+      (q.size === "long" && records >= LONG_RECORDS)
+    ? 1.1
+    : 1;
   const product = Math.min(
     1.3,
     Math.max(
       0.75,
       proximity * title * exactForm * decision * gaveUp * pastedLog *
-        freshness,
+        freshness * size,
     ),
   );
   const r4 = (x: number) => Math.round(x * 10000) / 10000;
@@ -183,6 +197,7 @@ export async function signalsOf(
     pastedLog,
     gaveUp,
     freshness: r4(freshness),
+    size,
     product: r4(product),
   };
 }

@@ -22,6 +22,11 @@ import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
 import {
+  greetingAsked,
+  greetingSessions,
+  orderGreetings,
+} from "./_small_talk.ts";
+import {
   isUserRecord,
   RECORD_SLOTS,
   roleOfRecord,
@@ -289,7 +294,12 @@ export async function search(
   const own = !db.isTransaction;
   if (own) db.exec("BEGIN");
   try {
-    return withParents(db, await searchNamed(db, query, options), options);
+    const found = await searchNamed(db, query, options);
+    return withParents(
+      db,
+      await greetingsFirst(db, query, found, options),
+      options,
+    );
   } finally {
     if (own && db.isTransaction) db.exec("COMMIT");
   }
@@ -321,6 +331,77 @@ async function searchNamed(
   return placeFirst(db, all, theirs, theirs.total, options, {
     searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
     note: "the query names an agent: its sessions first",
+  });
+}
+
+/**
+ * A question describing a session that was only a greeting ("the amp
+ * thread where I just said hi", "I asked it how it was doing and never got
+ * a reply"): its words are in no record, so the sessions whose every
+ * prompt is a greeting come first, those that fit what the question says
+ * (the agent, the greeting, its language, a reply or none, the time)
+ * ahead. A search whose words some message holds together keeps its order.
+ */
+async function greetingsFirst(
+  db: Database,
+  query: string,
+  found: SearchResult,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  if (options.regex || options.roles?.length) return found;
+  const asked = greetingAsked(query);
+  if (!asked) return found;
+  const top = found.results[0];
+  // Two words or more said together in one session answer it ("I just
+  // said hi about the login page"); one word ("what I needed") does not.
+  if (
+    top?.tier === "exact" && !found.ignored?.length &&
+    (found.reading?.terms.length ?? 0) >= 2
+  ) return found;
+  const named = options.harnesses?.length ? undefined : agentNamed(query);
+  const greetings = greetingSessions(db, {
+    ...options,
+    ...(named ? { harnesses: named.harnesses } : {}),
+  });
+  if (greetings.length === 0) return found;
+  const rowids = found.results.map((h) => sessionRowid(db, h.session));
+  const ordered = orderGreetings(
+    greetings,
+    asked,
+    understandQuery(query, { now: options.now }).time,
+    (s) => {
+      const at = rowids.indexOf(s);
+      return at < 0 ? Infinity : at;
+    },
+  ).slice(0, options.all ? undefined : options.limit ?? 10);
+  const rows = loadSessions(db, ordered.map((g) => g.session));
+  const marks = loadMarks(db, ordered.map((g) => g.session));
+  const hits: SearchHit[] = [];
+  for (const g of ordered) {
+    const row = rows.get(g.session);
+    if (!row) continue;
+    const records = prepared(
+      db,
+      "SELECT * FROM records WHERE session = ? ORDER BY seq LIMIT ?",
+    ).all(g.session, options.snippets ?? 3) as unknown as RecordRow[];
+    const snippets: Snippet[] = [];
+    for (const r of records) {
+      snippets.push(
+        snippetOf(await recordOf(r), row, [], marks.get(g.session) ?? []),
+      );
+    }
+    hits.push({
+      session: sessionInfoOf(row),
+      score: 0,
+      snippets,
+      tier: "relevance",
+    });
+  }
+  if (hits.length === 0) return found;
+  return placeFirst(db, found, hitsOnly(hits), greetings.length, options, {
+    searched: "sessions whose every prompt is a greeting",
+    note:
+      "the question describes a session that was only a greeting: those sessions first",
   });
 }
 
@@ -770,7 +851,7 @@ async function heldTogetherInWork(
   options: SearchOptions,
 ): Promise<SearchResult | undefined> {
   const first = said.results[0];
-  if (!first || !asksAQuestion(q) || first.tier === "exact") return undefined;
+  if (!first || !asksInWords(q) || first.tier === "exact") return undefined;
   // Only a question that names something a tool prints (a version, a code
   // name, a number): the look costs a second search.
   if (!q.terms.some((t) => t.kind === "code" || /\d/.test(t.text))) {
@@ -1567,6 +1648,7 @@ async function rank(
     forms: plan.forms,
     weights: plan.terms.map((t) => t.weight),
     probe: questionLike,
+    ...(q.size ? { size: q.size } : {}),
   };
   await read.prefetch(
     prelim.slice(0, k).flatMap((s) => s.records.slice(0, 1)),
@@ -1907,6 +1989,7 @@ function neutralSignals(): Signals {
     pastedLog: 1,
     gaveUp: 1,
     freshness: 1,
+    size: 1,
     product: 1,
   };
 }

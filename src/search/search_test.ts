@@ -1395,3 +1395,114 @@ Deno.test("a long query's reading lists 20 over-budget terms and counts the rest
     db.close();
   }
 });
+
+Deno.test("search() finds a session that was only a greeting by what the question says of it", async (t) => {
+  const fixtures: Fixture[] = [
+    ...gardenFiller(),
+    {
+      id: "said-hi",
+      age: 40,
+      turns: [["user", "hi"], [
+        "assistant",
+        "Hi! How can I help you today? Tell me what you needed.",
+      ]],
+    },
+    { id: "said-hello-late", age: 2, turns: [["user", "hello"]] },
+    { id: "asked-how", age: 20, turns: [["user", "How are you"]] },
+    {
+      id: "japanese",
+      age: 9,
+      turns: [["user", "こんにちは"], ["assistant", "こんにちは！ Hello!"]],
+    },
+    {
+      id: "hi-and-work",
+      age: 1,
+      turns: [
+        ["user", "hi, can you fix the login page?"],
+        ["assistant", "Fixed the login page."],
+      ],
+    },
+    {
+      id: "hello-world",
+      age: 5,
+      turns: [
+        ["user", "print hello world from the cli"],
+        ["assistant", "The cli prints hello world now, as you needed."],
+      ],
+    },
+  ];
+  await withFixtures(fixtures, async (db) => {
+    const first = async (query: string) =>
+      (await search(db, query, { now: NOW })).results[0]?.session.id;
+    await t.step("the greeting and a reply", async () => {
+      equal(
+        await first("the chat where I just said hi and it asked what I needed"),
+        "said-hi",
+      );
+    });
+    await t.step("a question of one other word", async () => {
+      equal(
+        await first("tiny thread, I just said hi and it asked what I needed"),
+        "said-hi",
+      );
+    });
+    await t.step("another greeting, no reply", async () => {
+      equal(
+        await first("I asked the bot how it was doing and never got a reply"),
+        "asked-how",
+      );
+    });
+    await t.step("its language", async () => {
+      equal(await first("the one where I greeted it in japanese"), "japanese");
+    });
+    await t.step("the time it was said", async () => {
+      equal(await first("last month I just said hello"), "said-hi");
+      equal(await first("yesterday I just said hello"), "said-hello-late");
+    });
+    await t.step("words said together keep their order", async () => {
+      equal(await first("where did we print hello world"), "hello-world");
+      const result = await search(db, "I just said hi about the login page", {
+        now: NOW,
+      });
+      equal(result.results[0]?.session.id, "hi-and-work");
+    });
+  });
+});
+
+Deno.test("search() lifts a session of the size the query gives it", async () => {
+  const chatter: Turn[] = Array.from(
+    { length: 240 },
+    (_, i): Turn => [i % 2 ? "assistant" : "user", `step ${i} of the sweep`],
+  );
+  await withFixtures([
+    ...gardenFiller(),
+    {
+      id: "kestrel-short",
+      age: 20,
+      turns: [["user", "why does the kestrel importer skip rows?"], [
+        "assistant",
+        "The kestrel importer skips rows without an id.",
+      ]],
+    },
+    {
+      id: "kestrel-long",
+      age: 20,
+      turns: [
+        ["user", "why does the kestrel importer skip rows?"],
+        ["assistant", "The kestrel importer skips rows without an id."],
+        ...chatter,
+      ],
+    },
+  ], async (db) => {
+    const first = async (query: string) =>
+      (await search(db, query, { now: NOW })).results[0]?.session.id;
+    equal(
+      await first("the short chat where the kestrel importer skipped rows"),
+      "kestrel-short",
+    );
+    equal(
+      await first("the long session where the kestrel importer skipped rows"),
+      "kestrel-long",
+    );
+  });
+});

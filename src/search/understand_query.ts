@@ -84,6 +84,8 @@ export interface UnderstoodQuery {
   long: boolean;
   /** The ask is about the asker ("did I…", "my…"): weigh their own turns. */
   personal: boolean;
+  /** "The short chat", "a long session": the size of the session asked for. */
+  size?: "short" | "long";
   /**
    * A clause of the ask naming what is not meant (", not the long one"):
    * its words are not searched.
@@ -188,6 +190,8 @@ function pickLast(pieces: readonly string[]): number {
  * Splits a prompt into its ask and the rest.
  *
  * @param prompt The prompt or query.
+ * @param nearestFirst Order the lines above the ask from the nearest up (an
+ *   error's message sits at the bottom of its trace), not top down.
  * @returns The ask (line, then clause) and the rest of the text.
  * @example
  * ```ts
@@ -197,7 +201,10 @@ function pickLast(pieces: readonly string[]): number {
  * equal(ask, "Why does the parser drop the last line?");
  * ```
  */
-export function extractAsk(prompt: string): { ask: string; rest: string } {
+export function extractAsk(
+  prompt: string,
+  nearestFirst = false,
+): { ask: string; rest: string } {
   const { text, kept } = protect(prompt);
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   if (lines.length === 0) return { ask: "", rest: "" };
@@ -217,7 +224,7 @@ export function extractAsk(prompt: string): { ask: string; rest: string } {
   const rest = [
     ...clauses.slice(0, ci),
     ...clauses.slice(ci + 1),
-    ...lines.slice(0, li),
+    ...(nearestFirst ? lines.slice(0, li).reverse() : lines.slice(0, li)),
     ...lines.slice(li + 1),
   ].join("\n");
   return { ask: restore(ask, kept), rest: restore(rest, kept) };
@@ -393,11 +400,31 @@ const SESSION_FRAMING =
  * the asker's memory, no topic and no window.
  */
 const WHEN_FILLER =
-  /\b(?:(?:the\s+)?(?:last|next|this|that|every|each|first)\s+time|the\s+other\s+day|a\s+while\s+(?:ago|back))\b/gi;
+  /\b(?:(?:the\s+)?(?:last|next|this|that|every|each|first)\s+time|at\s+(?:the|that)\s+time|the\s+other\s+day|a\s+while\s+(?:ago|back))\b/gi;
+
+/** "Died like this": the likeness is to the paste, no word to search. */
+const LIKE_THIS = /\b(?:like|as)\s+(?:this|these)\b/gi;
+
+/** "Like this", "these errors", "was this": an ask about what was pasted. */
+const POINTS_AT_PASTE =
+  /\b(?:like|as)\s+(?:this|these)\b|\b(?:this|these)\s+(?:errors?|output|logs?|traces?|stack|ones?|failures?|messages?|warnings?|crash(?:es)?|exceptions?|lines?)\b|\b(?:was|is|were|are)\s+(?:this|these)\b/i;
+
+/**
+ * "Which chat proposed it?", "which run was this": words that ask for a
+ * session by another name, not ones it said.
+ */
+const RUN_FRAMING = /\b(which)\s+(?:runs?|chats?|threads?|conversations?)\b/gi;
 
 /** "the short chat", "a long session": how big a session was, no topic. */
 const SESSION_SIZE =
-  /\b(?:short|shorter|long|longer|quick|brief)\s+(?:chat|session|conversation|thread)s?\b/gi;
+  /\b(short|shorter|long|longer|quick|brief|tiny|huge|marathon)\s+(?:([\p{L}\p{N}_.-]+)\s+)?(?:chat|session|conversation|thread)s?\b/giu;
+
+/** The size a query gives the session it asks for, if it gives one. */
+function sizeAsked(ask: string): "short" | "long" | undefined {
+  const word = [...ask.matchAll(SESSION_SIZE)][0]?.[1]?.toLowerCase();
+  if (!word) return undefined;
+  return /^(?:long|longer|huge|marathon)$/.test(word) ? "long" : "short";
+}
 
 /**
  * Understands a query: the ask, its terms in budget order, the time window.
@@ -432,13 +459,25 @@ export function understandQuery(
   const found: QueryTerm[] = [];
   const notMeant = askTime.text.match(NOT_MEANT) ?? [];
   termsOf(
-    askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " ")
-      .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1"),
+    askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " $2 ")
+      .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1")
+      .replace(RUN_FRAMING, "$1").replace(LIKE_THIS, " "),
     1,
     found,
     dropped,
   );
-  termsOf(restTime.text, long ? 0.3 : 0.7, found, dropped);
+  // An ask with under two words of its own, or pointing at what was pasted
+  // ("which run was this?", "the runs that died like this") is about what
+  // was pasted above it: those words weigh as much.
+  const pasted = long && (found.length < 2 || POINTS_AT_PASTE.test(ask));
+  termsOf(
+    pasted && !("window" in restTime && restTime.window)
+      ? extractAsk(raw, true).rest
+      : restTime.text,
+    pasted ? 1 : long ? 0.3 : 0.7,
+    found,
+    dropped,
+  );
   if (time) {
     // Absolute times are words too: keep a month or year, not required.
     for (const w of time.phrase.toLowerCase().match(DATE_WORDS) ?? []) {
@@ -493,6 +532,8 @@ export function understandQuery(
     personal: isPersonal(ask),
   };
   if (time) out.time = time;
+  const size = sizeAsked(askTime.text.replace(NOT_MEANT, " "));
+  if (size) out.size = size;
   if (notMeant.length) {
     out.notMeant = notMeant.map((c) => c.replace(/^[\s,;—–]+/, "").trim())
       .join("; ");

@@ -193,6 +193,61 @@ Deno.test("understandQuery() spends the budget on the ask first", () => {
   ok(q.terms.length <= 10 && q.overBudget.length > 0);
 });
 
+Deno.test("understandQuery() weighs what was pasted as the ask when the ask points at it", async (t) => {
+  const paste = "litellm.NotFoundError: VertexAIException\n  code 404";
+  const weights = (query: string) =>
+    Object.fromEntries(
+      understandQuery(query, { now: NOW }).terms.map((x) => [x.text, x.weight]),
+    );
+  await t.step("an ask with under two words of its own", () => {
+    const w = weights(
+      `${paste}\n\nwhich run was this, and what was I asking it at the time?`,
+    );
+    equal(w["vertexaiexception"], 1);
+    equal(w["run"], undefined);
+    equal(w["time"], undefined);
+  });
+  await t.step("an ask that says 'like this'", () => {
+    const w = weights(`${paste}\n\nfind the runs where the bot died like this`);
+    equal(w["died"], 1);
+    equal(w["vertexaiexception"], 1);
+  });
+  await t.step("the pasted lines nearest the ask come first", () => {
+    const frames = Array.from(
+      { length: 12 },
+      (_, i) => `  File "worker${i}.py", line ${i + 10}, in step${i}`,
+    ).join("\n");
+    const w = weights(
+      `${frames}\nTypeError: can't multiply sequence by float\nwhich config was it running when it crashed like this?`,
+    );
+    equal(w["multiply"], 1);
+    equal(w["like"], undefined);
+    equal(w["worker0.py"], undefined);
+  });
+  await t.step("an ask of its own keeps the paste below it", () => {
+    const w = weights(`${paste}\n\nwhy does the nightly export time out?`);
+    equal(w["nightly"], 1);
+    ok(w["vertexaiexception"]! < 1);
+  });
+  await t.step("'which chat' asks for a session", () => {
+    deepEqual(terms("Which chat proposed the import rule?"), [
+      "proposed",
+      "import",
+      "rule",
+    ]);
+  });
+});
+
+Deno.test("understandQuery() reads the size of the session asked for, not as a word", () => {
+  const q = understandQuery("the short spotter chat about the phoenix server", {
+    now: NOW,
+  });
+  equal(q.size, "short");
+  deepEqual(q.terms.map((t) => t.text), ["spotter", "phoenix", "server"]);
+  equal(understandQuery("a long session on redis", { now: NOW }).size, "long");
+  equal(understandQuery("the short-lived token", { now: NOW }).size, undefined);
+});
+
 Deno.test("understandQuery() keeps 14 terms of a question typed whole", () => {
   const q = understandQuery(
     "what aider command line with which flags was used to fire one non-interactive question at the local qwen2.5 ollama model about the trading bot server?",

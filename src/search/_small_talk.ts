@@ -1,0 +1,260 @@
+/**
+ * Sessions that are only a greeting. People open an agent, say "hi" (or
+ * "こんにちは", or "how are you"), get a hello back, an error or nothing,
+ * and leave; later they look for that session by what happened in it ("the
+ * amp thread where I just said hi", "I asked opencode how it was doing and
+ * never got a reply"). Such a session holds no word of the question, so
+ * words alone cannot find it: this module reads the question for a
+ * greeting and finds the sessions whose every prompt is one.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { ownValue } from "../core/lookup.ts";
+import { type ScopeFilter, sessionFilterSql } from "./_retrieve.ts";
+import { prepared } from "./_statements.ts";
+
+/** Greetings told apart, so "how it was doing" prefers "How are you". */
+export type GreetingKind = "hello" | "how-are-you";
+
+/** A greeting a question describes. */
+export interface GreetingAsk {
+  /** Which greeting, when the question says. */
+  kind?: GreetingKind;
+  /** The language it was said in, when the question names one. */
+  language?: string;
+  /** True: "it replied"; false: "never got a reply"; absent: not said. */
+  replied?: boolean;
+}
+
+const HELLO_WORDS = "hi|hello|hey|hiya|howdy|hola|bonjour|hallo|ciao";
+const HOW_ARE_YOU =
+  /\bhow\s+(?:are\s+(?:you|u)|it\s+(?:was|is)\s+(?:doing|going)|it's\s+(?:doing|going)|(?:was|is)\s+it\s+(?:doing|going)|you\s+(?:were|are)\s+doing)(?:\s+doing|\s+today)?(?=\s*(?:$|[?!.,;:"')]|(?:and|but|then|so|or)\b))/i;
+const SAID_HELLO = new RegExp(
+  `\\b(?:said|say|saying|says|typed|type|typing|sent|send|sending|wrote|write|just|only|with\\s+a|a\\s+quick)\\s+(?:a\\s+)?(?:${HELLO_WORDS})\\b|\\b(?:${HELLO_WORDS})\\s+in\\s+[a-z]+ese\\b`,
+  "i",
+);
+const GREETED =
+  /\bgreeted\b|\b(?:just|only|nothing\s+but|no\s+more\s+than)\s+(?:a\s+)?greetings?\b/i;
+const NO_REPLY =
+  /\b(?:never|didn't|did\s+not|no|without\s+(?:a|any))\s+(?:\w+\s+){0,3}?(?:reply|replies|replied|answer|answered|response|responded)\b/i;
+const REPLIED =
+  /\b(?:it|the\s+(?:agent|bot|model))\s+(?:actually\s+|just\s+)?(?:replied|answered|responded|asked)\b/i;
+const LANGUAGE =
+  /\bin\s+(japanese|chinese|korean|spanish|french|german|italian|portuguese|russian|vietnamese)\b/i;
+
+/**
+ * The greeting a question describes, if it describes one: a greeting said
+ * ("I just said hi", "greeted claude in japanese", "asked it how it was
+ * doing"), not a word of code ("a hello world app").
+ *
+ * @param ask The question's ask.
+ * @returns What it says of the greeting, or undefined.
+ * @example
+ * ```ts
+ * import { greetingAsked } from "./_small_talk.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * deepEqual(greetingAsked("the amp thread where I just said hi"), { kind: "hello" });
+ * deepEqual(
+ *   greetingAsked("I asked opencode how it was doing and never got a reply"),
+ *   { kind: "how-are-you", replied: false },
+ * );
+ * equal(greetingAsked("where is the hello world example"), undefined);
+ * ```
+ */
+export function greetingAsked(ask: string): GreetingAsk | undefined {
+  const text = ask.replaceAll("’", "'");
+  const howAreYou = HOW_ARE_YOU.test(text);
+  if (!howAreYou && !SAID_HELLO.test(text) && !GREETED.test(text)) {
+    return undefined;
+  }
+  const out: GreetingAsk = {};
+  if (howAreYou) out.kind = "how-are-you";
+  else if (SAID_HELLO.test(text)) out.kind = "hello";
+  const language = LANGUAGE.exec(text)?.[1];
+  if (language) out.language = language.toLowerCase();
+  if (NO_REPLY.test(text)) out.replied = false;
+  else if (REPLIED.test(text)) out.replied = true;
+  return out;
+}
+
+const OPENERS = new RegExp(
+  `^(?:${HELLO_WORDS}|yo|salut|ol[áa]|hej|merhaba|namaste|привет|здравствуйте|xin\\s+ch[àa]o|こんにちは|こんばんは|おはよう(?:ございます)?|你好|您好|안녕(?:하세요)?)`,
+  "i",
+);
+const ASKED_HOW =
+  /^(?:(?:hi|hello|hey)[\s,!.]*)?(?:how\s+are\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how'?s\s+it\s+going|what'?s\s+up|how\s+do\s+you\s+do)/i;
+const TRAILER =
+  /^[\s,!.?~:)(]*(?:(?:there|friend|buddy|claude|codex|gemini|amp|agent|bot|all)\b[\s,!.?~:)(]*)?$/i;
+
+/**
+ * Which greeting a prompt is, when it is nothing but one.
+ *
+ * @param prompt What the person typed.
+ * @returns The greeting's kind, or undefined for any other prompt.
+ * @example
+ * ```ts
+ * import { greetingOf } from "./_small_talk.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(greetingOf("hi!"), "hello");
+ * equal(greetingOf("こんにちは"), "hello");
+ * equal(greetingOf("How are you"), "how-are-you");
+ * equal(greetingOf("hi, can you fix the login page?"), undefined);
+ * ```
+ */
+export function greetingOf(prompt: string): GreetingKind | undefined {
+  const text = prompt.trim().replaceAll("’", "'");
+  if (text.length === 0 || text.length > 40) return undefined;
+  const how = ASKED_HOW.exec(text);
+  if (how && TRAILER.test(text.slice(how[0].length))) return "how-are-you";
+  const hello = OPENERS.exec(text);
+  if (hello && TRAILER.test(text.slice(hello[0].length))) return "hello";
+  return undefined;
+}
+
+/**
+ * The language a greeting was said in, by its script or its word.
+ *
+ * @param prompt A greeting.
+ * @returns The language's English name, or undefined for English or unknown.
+ * @example
+ * ```ts
+ * import { greetingLanguage } from "./_small_talk.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(greetingLanguage("こんにちは"), "japanese");
+ * equal(greetingLanguage("hola!"), "spanish");
+ * equal(greetingLanguage("hi"), undefined);
+ * ```
+ */
+export function greetingLanguage(prompt: string): string | undefined {
+  if (/[\u3040-\u30ff]/.test(prompt)) return "japanese";
+  if (/[\uac00-\ud7af]/.test(prompt)) return "korean";
+  if (/[\u4e00-\u9fff]/.test(prompt)) return "chinese";
+  if (/[\u0400-\u04ff]/.test(prompt)) return "russian";
+  const word = prompt.trim().toLowerCase().split(/[\s,!.]/)[0] ?? "";
+  return ownValue(LATIN_GREETINGS, word);
+}
+
+const LATIN_GREETINGS: Readonly<Record<string, string>> = {
+  hola: "spanish",
+  bonjour: "french",
+  salut: "french",
+  hallo: "german",
+  ciao: "italian",
+  "olá": "portuguese",
+  ola: "portuguese",
+  xin: "vietnamese",
+};
+
+/** A session whose every prompt is a greeting. */
+export interface GreetingSession {
+  /** The session's rowid. */
+  session: number;
+  /** The kinds of greeting its prompts are. */
+  kinds: ReadonlySet<GreetingKind>;
+  /** The language of its greeting, when not English. */
+  language?: string;
+  /** Whether the agent answered in words. */
+  replied: boolean;
+  /** First and last activity (ms), when known. */
+  started: number | null;
+  updated: number | null;
+}
+
+/** Longest prompt read as a possible greeting (characters). */
+const LONGEST_PROMPT = 60;
+
+/**
+ * The sessions, within the search's filters, whose one to three prompts
+ * are each a greeting. One query over the few short sessions; only a
+ * question describing a greeting pays it.
+ *
+ * @param db The index.
+ * @param filter The search's session filters.
+ * @returns Each such session, in no order.
+ */
+export function greetingSessions(
+  db: Database,
+  filter: ScopeFilter,
+): GreetingSession[] {
+  const { where, params } = sessionFilterSql(filter);
+  const rows = prepared(
+    db,
+    `SELECT s.rowid AS session, s.started, s.updated,
+       json_group_array(r.body) AS prompts,
+       EXISTS (SELECT 1 FROM records a WHERE a.session = s.rowid AND a.role = 'assistant') AS replied
+     FROM sessions s JOIN records r ON r.session = s.rowid AND r.role = 'user'
+     WHERE s.user_turns BETWEEN 1 AND 3 AND ${where}
+     GROUP BY s.rowid
+     HAVING max(length(r.body)) <= ${LONGEST_PROMPT}`,
+  ).all(...params) as Array<{
+    session: number;
+    started: number | null;
+    updated: number | null;
+    prompts: string;
+    replied: number;
+  }>;
+  const out: GreetingSession[] = [];
+  for (const row of rows) {
+    const prompts = (JSON.parse(row.prompts) as unknown[]).filter((
+      p,
+    ): p is string => typeof p === "string");
+    const kinds = new Set<GreetingKind>();
+    for (const prompt of prompts) {
+      const kind = greetingOf(prompt);
+      if (kind) kinds.add(kind);
+      else kinds.clear();
+      if (!kind) break;
+    }
+    if (kinds.size === 0) continue;
+    const session: GreetingSession = {
+      session: row.session,
+      kinds,
+      replied: row.replied === 1,
+      started: row.started,
+      updated: row.updated,
+    };
+    const language = greetingLanguage(prompts[0]!);
+    if (language) session.language = language;
+    out.push(session);
+  }
+  return out;
+}
+
+/**
+ * Greeting sessions, those that fit the question best first: each thing
+ * the question says that a session contradicts (another greeting, another
+ * language — no language named means English —, a reply where it got none)
+ * puts it behind; then nearness to
+ * the time asked for, then the order the words' search gave, then newer.
+ *
+ * @param found The greeting sessions.
+ * @param asked What the question says of the greeting.
+ * @param window The time the question names, if any.
+ * @param rankOf A session's place in the words' search (Infinity if none).
+ * @returns The sessions in order.
+ */
+export function orderGreetings(
+  found: readonly GreetingSession[],
+  asked: GreetingAsk,
+  window: { from: number; to: number } | undefined,
+  rankOf: (session: number) => number,
+): GreetingSession[] {
+  const misfit = (s: GreetingSession) =>
+    (asked.kind && !s.kinds.has(asked.kind) ? 1 : 0) +
+    (s.language !== asked.language ? 1 : 0) +
+    (asked.replied !== undefined && asked.replied !== s.replied ? 1 : 0);
+  const distance = (s: GreetingSession) => {
+    if (!window) return 0;
+    const start = s.started ?? s.updated ?? 0;
+    const end = s.updated ?? start;
+    if (end < window.from) return window.from - end;
+    if (start >= window.to) return start - window.to;
+    return 0;
+  };
+  return [...found].sort((a, b) =>
+    misfit(a) - misfit(b) || distance(a) - distance(b) ||
+    rankOf(a.session) - rankOf(b.session) ||
+    (b.updated ?? 0) - (a.updated ?? 0) || a.session - b.session
+  );
+}

@@ -1,0 +1,82 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { greetingAsked, greetingLanguage, greetingOf } from "./_small_talk.ts";
+
+Deno.test("greetingAsked() reads a greeting a question describes, and nothing else", () => {
+  deepEqual(greetingAsked("the amp thread where I just said hi"), {
+    kind: "hello",
+  });
+  deepEqual(
+    greetingAsked("I asked opencode how it was doing and never got a reply"),
+    { kind: "how-are-you", replied: false },
+  );
+  deepEqual(
+    greetingAsked("I greeted claude in Japanese and it actually replied"),
+    { language: "japanese", replied: true },
+  );
+  deepEqual(greetingAsked("it was only a greeting, nothing else"), {});
+  deepEqual(
+    greetingAsked("said hi in japanese and it just told me to log in again"),
+    { kind: "hello", language: "japanese" },
+  );
+  deepEqual(
+    greetingAsked("typed hello, it asked what I needed, and that was it"),
+    { kind: "hello", replied: true },
+  );
+  for (
+    const other of [
+      "where is the hello world example",
+      "why did the greeter service crash",
+      "the copilot page that opens with a default AI greeting",
+      "how are you handling retries in the worker",
+      "say what the hi-res images are for",
+      "what did we decide about the redis client",
+    ]
+  ) equal(greetingAsked(other), undefined, other);
+});
+
+Deno.test("greetingOf() takes a prompt that is only a greeting", () => {
+  for (
+    const hello of [
+      "hi",
+      "Hi!",
+      "hello",
+      "hey there",
+      "hola",
+      "こんにちは",
+      "你好",
+      "안녕하세요",
+      "hi claude",
+    ]
+  ) {
+    equal(greetingOf(hello), "hello", hello);
+  }
+  for (
+    const how of [
+      "How are you",
+      "how are you doing today?",
+      "hi, how are you",
+      "what's up",
+    ]
+  ) {
+    equal(greetingOf(how), "how-are-you", how);
+  }
+  for (
+    const other of [
+      "hi, can you fix the login page?",
+      "hello world",
+      "history of the repo",
+      "heyday",
+      "",
+      "hi ".repeat(20),
+    ]
+  ) equal(greetingOf(other), undefined, other);
+});
+
+Deno.test("greetingLanguage() names a greeting's language by its script or word", () => {
+  equal(greetingLanguage("こんにちは"), "japanese");
+  equal(greetingLanguage("你好"), "chinese");
+  equal(greetingLanguage("안녕"), "korean");
+  equal(greetingLanguage("bonjour !"), "french");
+  equal(greetingLanguage("hello"), undefined);
+  equal(greetingLanguage("constructor"), undefined);
+});
