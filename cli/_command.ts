@@ -201,21 +201,3 @@ export function rolesFlag(args: ParsedArgs): Role[] {
 export function printJson(io: Io, value: unknown): void {
   io.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
-
-/**
- * A count with its noun, plural unless the count is one: `1 file`, `3 files`.
- *
- * @param n The count.
- * @param word The noun in the singular.
- * @returns The phrase.
- * @example
- * ```ts
- * import { plural } from "./_command.ts";
- * import { equal } from "node:assert/strict";
- * equal(plural(1, "tool call"), "1 tool call");
- * equal(plural(0, "line"), "0 lines");
- * ```
- */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}

@@ -12,10 +12,10 @@ import {
   boolFlag,
   type Command,
   EXIT,
-  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import { DB_OPTION, openStore } from "./_memory_args.ts";
 
 const FORMATS = ["tool-log"];

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { boolFlag, type Command, EXIT, plural, printJson } from "./_command.ts";
+import { boolFlag, type Command, EXIT, printJson } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import { formatBytes } from "./_context.ts";
 import { harnessesFlag } from "./_harness_ids.ts";
 import { HARNESS_IDS } from "../src/core/harness_ids.ts";

@@ -15,10 +15,10 @@ import {
   boolFlag,
   type Command,
   EXIT,
-  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import {
   DB_OPTION,
   JSON_OPTIONS,

@@ -35,6 +35,7 @@ import {
   printJson,
   stringFlag,
 } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import {
   actorFlag,
   DB_OPTION,
@@ -220,7 +221,9 @@ Options:
           typeof lastRun === "number"
             ? `${iso(lastRun)} (${formatAge(lastRun, now)})`
             : "never"
-        }; since then ${fresh.grains} new grains, ${fresh.error_events} new failed tool calls`,
+        }; since then ${plural(fresh.grains, "new grain")}, ${
+          plural(fresh.error_events, "new failed tool call")
+        }`,
       );
       out.push(
         `  policy      ${

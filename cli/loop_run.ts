@@ -42,10 +42,10 @@ import {
   EXIT,
   listFlag,
   type ParsedArgs,
-  plural,
   printJson,
   stringFlag,
 } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import {
   actorFlag,
   DEFAULT_ACTOR,

@@ -8,11 +8,11 @@ import {
   type Command,
   EXIT,
   filterFlag,
-  plural,
   printJson,
   rolesFlag,
   stringFlag,
 } from "./_command.ts";
+import { plural } from "../src/core/plural.ts";
 import { openIndexForQuery } from "./_context.ts";
 import { harnessesFlag } from "./_harness_ids.ts";
 import { harnessId } from "../src/core/harness_ids.ts";

@@ -1040,6 +1040,26 @@ Deno.test("bare loop prints the health report", async () => {
   equal((await deja(["loop", "frobnicate", "--db", db])).code, 64);
 });
 
+Deno.test("bare loop counts one new grain and one failed tool call in the singular", async () => {
+  const db = join(await Deno.makeTempDir(), "one.db");
+  const store = openMemory(db, { now: () => NOW });
+  store.put({
+    type: "event",
+    namespace: "ops",
+    created_at: NOW,
+    actor: "agent:x",
+    tool: "bash",
+    is_error: true,
+  });
+  store.close();
+  const r = await deja(["loop", "--db", db]);
+  equal(r.code, 0, r.err);
+  ok(
+    r.out.includes("since then 1 new grain, 1 new failed tool call\n"),
+    r.out,
+  );
+});
+
 Deno.test("loop approve refuses the actor who triggered the run that proposed it", async () => {
   const db = join(await Deno.makeTempDir(), "demo.db");
   equal((await deja(["init", "--db", db, "--template", "demo"])).code, 0);

@@ -658,6 +658,39 @@ Deno.test("deja_recommendations list with nothing stored says so in words", asyn
   }
 });
 
+Deno.test("deja_loop status counts one new grain and one failed tool call in the singular", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = openMemory(`${dir}/memory.db`);
+  store.put({
+    type: "event",
+    namespace: "ops",
+    created_at: Date.now(),
+    actor: "agent:x",
+    tool: "bash",
+    is_error: true,
+  });
+  store.close();
+  const { client, close } = await inMemoryClient({
+    indexPath: `${dir}/index.db`,
+    memoryPath: `${dir}/memory.db`,
+    env: { DEJA_NO_AUTO_INDEX: "1" },
+    cwd: "/",
+    now: Date.now,
+    scopes: ["read"],
+    actor: "agent:mcp",
+    log: () => {},
+  });
+  try {
+    const r = await call(client, "deja_loop", { action: "status" });
+    ok(
+      r.text.includes("since then 1 new grain, 1 new failed tool call\n"),
+      r.text,
+    );
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at an older protocol version, tools/list, tools/call", async () => {
   const w = await buildWorld();
   const child = new Deno.Command(Deno.execPath(), {

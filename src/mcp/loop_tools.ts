@@ -11,6 +11,7 @@
 import { exists } from "../core/_sqlite.ts";
 import { damagedFileError } from "../core/damaged_file.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
+import { plural } from "../core/plural.ts";
 import { formatAge } from "../core/time.ts";
 import {
   loadPolicy,
@@ -166,7 +167,9 @@ export async function answerLoop(
         `memory file: ${ctx.memoryPath}`,
         `last run: ${
           typeof last === "number" ? formatAge(last, now) : "never"
-        }; since then ${fresh.grains} new grains, ${fresh.error_events} new failed tool calls`,
+        }; since then ${plural(fresh.grains, "new grain")}, ${
+          plural(fresh.error_events, "new failed tool call")
+        }`,
         `analyzers: ${
           acts.filter((a) => a.active).length
         } active of ${acts.length}`,
