@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { openDatabase } from "../src/core/_sqlite.ts";
-import { openMemory } from "../src/memory/mod.ts";
+import { GRAIN_TYPES, openMemory } from "../src/memory/mod.ts";
 import {
   type AppDeps,
   type ConsoleApp,
@@ -229,6 +229,26 @@ Deno.test("createApp() answers a method a route does not take with 405 and Allow
   } finally {
     app.close();
   }
+});
+
+Deno.test("GET /api/memory/grains takes exactly the types docs/http-api.md lists", async () => {
+  const app = appFor(shared, "read-only");
+  const doc = await Deno.readTextFile(
+    new URL("../docs/http-api.md", import.meta.url),
+  );
+  const listed = doc.match(
+    /### `GET \/api\/memory\/grains`\n\n`type` \(`([a-z|]+)`/,
+  )?.[1]?.split("|");
+  ok(listed, "docs/http-api.md lists the grain types");
+  deepEqual([...listed].sort(), [...GRAIN_TYPES].sort());
+  for (const type of listed) {
+    const r = await call(app, "GET", `/api/memory/grains?type=${type}`);
+    equal(r.status, 200, `${type}: ${JSON.stringify(r.body)}`);
+    const grains = r.body.grains as Array<{ type: string }>;
+    ok(grains.every((g) => g.type === type), type);
+  }
+  const unknown = await call(app, "GET", "/api/memory/grains?type=notes");
+  isProblem(unknown.body, 400, "SRV-E006");
 });
 
 Deno.test("createApp() without a token refuses every write with 401 and a --token-env hint", async (t) => {
