@@ -749,6 +749,51 @@ Deno.test("createApp() with --allow-apply runs approve → apply → rollback wi
   }
 });
 
+Deno.test("GET /api/loop/recommendation/:hash says why nothing is open on a rejected or rolled-back recommendation", async () => {
+  const f = await buildFixture();
+  const app = appFor(f, "apply");
+  const reader = appFor(f, "read-only");
+  try {
+    const post = (path: string, hash: string, body: Record<string, unknown>) =>
+      call(app, "POST", path, { body: { hash, ...body }, token: TOKEN });
+    const rejected = await recOf(app, "deja.duplicate_sweep/1");
+    equal(
+      (await post("/api/loop/review", rejected.hash, {
+        decision: "reject",
+        because: "both copies are wanted",
+      })).status,
+      200,
+    );
+    const rolled = await recOf(app, "deja.contradiction_sweep/1", "acme");
+    for (
+      const [path, body] of [
+        ["/api/loop/review", { decision: "approve", because: "eu-west-1" }],
+        ["/api/loop/apply", { because: "resolve to the latest value" }],
+        ["/api/loop/rollback", { because: "the old region still serves" }],
+      ] as const
+    ) equal((await post(path, rolled.hash, body)).status, 200, path);
+    for (
+      const [hash, status] of [
+        [rejected.hash, "rejected"],
+        [rolled.hash, "rolled back"],
+      ]
+    ) {
+      for (const server of [app, reader]) {
+        const d = await call(server, "GET", `/api/loop/recommendation/${hash}`);
+        const actions = d.body.actions as Record<string, unknown>;
+        deepEqual(
+          [actions.review, actions.approve, actions.apply, actions.rollback],
+          [false, false, false, false],
+        );
+        equal(actions.why, `${status}: its status leaves no transition`);
+      }
+    }
+  } finally {
+    app.close();
+    reader.close();
+  }
+});
+
 Deno.test("createApp() answers 409 to the loser of two concurrent conflicting approvals", async () => {
   const f = await buildFixture();
   const app = appFor(f, "review");

@@ -26,6 +26,7 @@ import {
   type MemoryStore,
   type Op,
   type RecommendationView,
+  type RecStatus,
   renderOp,
   renderProposal,
   verifyAuditChain,
@@ -96,6 +97,14 @@ function versionOf(body: Record<string, unknown>): number | undefined {
   return v as number;
 }
 
+/** Why no action is open on a recommendation whose status ends its lifecycle. */
+const NO_TRANSITION_LEFT: Partial<Record<RecStatus, string>> = {
+  rejected: "rejected: its status leaves no transition",
+  rolled_back: "rolled back: its status leaves no transition",
+  expired:
+    "expired: past its valid_to, it can no longer be reviewed or applied",
+};
+
 /** What this server would allow on a recommendation right now. */
 function actionsFor(
   state: ServerState,
@@ -120,17 +129,23 @@ function actionsFor(
       (!r.destructive || mode === "apply+destructive"),
     rollback: canApply && r.status === "applied" && r.rollbackable,
     mode,
-    why: !canReview
-      ? "read-only console: restart deja ui with --token-env VAR to review"
-      : review && own
-      ? `${state.auth.actor} proposed or triggered this: self-approval is blocked, so another actor approves it (rejecting is open)`
-      : r.status === "approved" && !canApply
-      ? "restart deja ui with --allow-apply to apply"
-      : r.status === "approved" && r.destructive && mode !== "apply+destructive"
-      ? "destructive: restart deja ui with --allow-apply --allow-destructive"
-      : r.status === "approved" && proposalKind === "host"
-      ? "host recommendation: apply it outside deja, then run deja loop mark-applied"
-      : null,
+    why: NO_TRANSITION_LEFT[r.status] ??
+      (r.status === "applied" && !r.rollbackable
+        ? "applied, and not rollbackable: its status leaves no transition"
+        : !canReview
+        ? "read-only console: restart deja ui with --token-env VAR to review"
+        : review && own
+        ? `${state.auth.actor} proposed or triggered this: self-approval is blocked, so another actor approves it (rejecting is open)`
+        : r.status === "approved" && !canApply
+        ? "restart deja ui with --allow-apply to apply"
+        : r.status === "applied" && !canApply
+        ? "restart deja ui with --allow-apply to roll back"
+        : r.status === "approved" && r.destructive &&
+            mode !== "apply+destructive"
+        ? "destructive: restart deja ui with --allow-apply --allow-destructive"
+        : r.status === "approved" && proposalKind === "host"
+        ? "host recommendation: apply it outside deja, then run deja loop mark-applied"
+        : null),
   };
 }
 
