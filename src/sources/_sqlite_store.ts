@@ -28,9 +28,10 @@ export interface Store {
 
 /**
  * Turns a SQLite failure into the error callers catch: a locked store is
- * SRC-E004, a file that is not a database an unknown schema (SRC-E002), a
- * damaged database (cut short, overwritten) or anything else an unreadable
- * store (SRC-E001).
+ * SRC-E004; a file that is not a database, a damaged database (cut short,
+ * overwritten) or anything else is an unreadable store (SRC-E001). An
+ * unknown schema (SRC-E002) is only ever a database missing what the parser
+ * needs.
  */
 function storeError(harness: string, path: string, cause: unknown): DejaError {
   if (cause instanceof DejaError && cause.code !== "IDX-E001") return cause;
@@ -51,8 +52,8 @@ function storeError(harness: string, path: string, cause: unknown): DejaError {
   }
   if (/not a database|SQLITE_NOTADB/i.test(message)) {
     return new DejaError(
-      "SRC-E002",
-      `Unknown ${harness} schema in "${path}": not a SQLite database (${message})`,
+      "SRC-E001",
+      `Cannot read the ${harness} store "${path}": not a SQLite database (${message})`,
       { cause },
     );
   }
@@ -117,7 +118,7 @@ export function closeStore(store: Store): void {
  * import { rejects } from "node:assert/strict";
  * const path = await Deno.makeTempFile({ suffix: ".db" });
  * await Deno.writeTextFile(path, "not a database, just text");
- * await rejects(readStore(path, "X", (store) => store.tables.size), /Unknown X schema/);
+ * await rejects(readStore(path, "X", (store) => store.tables.size), /not a SQLite database/);
  * ```
  */
 export function readStore<T>(

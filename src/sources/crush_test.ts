@@ -263,7 +263,7 @@ Deno.test("crush names an unknown schema and never reads it as empty", async (t)
     await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(8192)));
     await rejects(
       parseCrushDb(path, { includeSubagents: true, source: SOURCE }),
-      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E001",
     );
   });
   await t.step("truncated database", async () => {

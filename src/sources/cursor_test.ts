@@ -247,7 +247,7 @@ Deno.test("cursor names an unknown schema", async (t) => {
     await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(7000)));
     await rejects(
       parseCursorStateDb(path, OPTIONS),
-      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E001",
     );
   });
   await t.step("a store without chats is empty, not an error", async () => {

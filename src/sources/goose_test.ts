@@ -210,7 +210,7 @@ Deno.test("goose names an unknown schema", async (t) => {
     await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(5000)));
     await rejects(
       parseGooseDb(path, OPTIONS),
-      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E001",
     );
   });
 });

@@ -294,14 +294,31 @@ Deno.test("opencode names an unknown schema", async (t) => {
       /missing column "data" in table "session_message"/,
     );
   });
-  await t.step("garbage bytes", async () => {
-    const path = join(dir, "opencode-garbage.db");
-    await Deno.writeFile(path, crypto.getRandomValues(new Uint8Array(6000)));
-    await rejects(
-      parseOpencodeDb(path, OPTIONS),
-      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
-    );
-  });
+});
+
+Deno.test("opencode reports a file that is not SQLite as unreadable (SRC-E001), not as an unknown schema", async (t) => {
+  const dir = await Deno.makeTempDir();
+  for (
+    const [name, bytes] of [
+      ["garbage bytes", crypto.getRandomValues(new Uint8Array(6000))],
+      [
+        "a text file",
+        new TextEncoder().encode("just some notes\n".repeat(300)),
+      ],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const path = join(dir, `${name.replaceAll(" ", "-")}.db`);
+      await Deno.writeFile(path, bytes);
+      await rejects(
+        parseOpencodeDb(path, OPTIONS),
+        (e: unknown) =>
+          e instanceof DejaError && e.code === "SRC-E001" &&
+          e.message.includes(path) &&
+          e.message.includes("not a SQLite database"),
+      );
+    });
+  }
 });
 
 Deno.test("opencode survives hostile rows", async () => {

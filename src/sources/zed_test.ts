@@ -264,7 +264,7 @@ Deno.test("zed names an unknown schema", async (t) => {
     await Deno.writeFile(path, new Uint8Array(4096).fill(0x5a));
     await rejects(
       parseZedThreads(path, { includeSubagents: true, source: SOURCE }),
-      (e: unknown) => e instanceof DejaError && e.code === "SRC-E002",
+      (e: unknown) => e instanceof DejaError && e.code === "SRC-E001",
     );
   });
 });
