@@ -451,6 +451,48 @@ Deno.test("indexStores() names a transcript with no readable line and keeps what
   deepEqual(later.failures.map((f) => f.path), [file]);
 });
 
+Deno.test("indexStores() counts no session for a Codex rollout with nothing to index, and names one whose every line is corrupt", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
+  const home = `${dir}/home`;
+  const day = `${home}/.codex/sessions/2026/11/10`;
+  await Deno.mkdir(day, { recursive: true });
+  const rollout = (n: number) =>
+    `${day}/rollout-2026-11-10T10-00-00-0199aaaa-0000-7000-8000-00000000000${n}.jsonl`;
+  await Deno.writeTextFile(
+    rollout(1),
+    `${
+      JSON.stringify({
+        timestamp: "2026-11-10T10:00:00Z",
+        type: "session_meta",
+        payload: { id: "0199aaaa-0000-7000-8000-000000000001", cwd: "/w/api" },
+      })
+    }\n`,
+  );
+  await Deno.writeTextFile(rollout(2), "\n   \n\n");
+  await Deno.writeTextFile(rollout(3), "not json\n{torn\n");
+  const report = await indexStores({
+    indexPath: `${dir}/index.db`,
+    harnesses: [codex],
+    source: { home, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  equal(report.harnesses.codex?.sessions, 0);
+  const db = openIndex(`${dir}/index.db`, { readOnly: true });
+  try {
+    equal(
+      (db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number })
+        .n,
+      0,
+    );
+  } finally {
+    db.close();
+  }
+  deepEqual(
+    report.failures.map((f) => [f.path, f.code]),
+    [[rollout(3), "SRC-E001"]],
+  );
+});
+
 Deno.test("indexStores() redacts secrets before writing and counts them per rule", async () => {
   const { home, indexPath } = await tempHome();
   const report = await pass(home, indexPath);

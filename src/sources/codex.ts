@@ -873,11 +873,6 @@ class RolloutParser {
     });
   }
 
-  /** Whether the session's own `session_meta` was read. */
-  get metaSeen(): boolean {
-    return this.#metaSeen;
-  }
-
   /** Whether this pass read a name given to the thread. */
   get named(): boolean {
     return this.#named;
@@ -2019,8 +2014,10 @@ async function parseRollout(
     session.records = session.records.filter((r) => r.seq >= from);
     session.marks = seqBefore === -1 ? [] : session.marks.slice(marksBefore);
   }
+  // A file with nothing to index (a header alone, a rename alone) is no
+  // session yet; a later pass that only renamed one still carries its title.
   const found = session.records.length > 0 || session.marks.length > 0 ||
-    parser.named || (resumeAt === 0 && parser.metaSeen);
+    (resumeAt > 0 && parser.named);
   return {
     sessions: found ? [session] : [],
     safeOffset,
@@ -2252,7 +2249,8 @@ export const codex: Harness = {
   // 12: the output of a shell call with no command is Codex's own (tool `codex`), answering no command's batch.
   // 13: a message between agents written as an `agent_message` response item, or as an assistant message holding the serialized message, is read as one (it was lost, or kept as JSON speech); turn_started/turn_complete end a turn as task_started/task_complete do.
   // 14: update_plan's steps (each once a session) and explanation, and a shell or exec call's justification, are assistant speech; a prompt expanded from a template (opening with a markdown heading) is titled by the input it shows (a User Input or Arguments section), else by its heading's words.
-  revision: 14,
+  // 15: a rollout with nothing to index (a session_meta header alone, or a rename) is no session; it was one of 0 records.
+  revision: 15,
   roots: codexRoots,
   discover: discoverCodex,
   kinds: [rolloutKind, rolloutZstKind, rolloutJsonKind, historyKind],

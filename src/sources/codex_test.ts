@@ -1070,6 +1070,44 @@ Deno.test("session identity: first session_meta wins, forks name their parent", 
   });
 });
 
+Deno.test("a rollout with nothing to index is no session", async (t) => {
+  await t.step("a header alone, then a prompt appended later", async () => {
+    const path = await tempRollout([meta("h0", { cwd: "/w/api" })]);
+    const first = await parse(path);
+    deepEqual(first.sessions, []);
+    equal(first.skipped, 0);
+    await Deno.writeTextFile(path, `${userEvent("why is the cache cold")}\n`, {
+      append: true,
+    });
+    const next = await parse(path, resumeOptions(first));
+    equal(next.sessions.length, 1);
+    equal(next.sessions[0]?.id, "h0");
+    equal(next.sessions[0]?.project, "api");
+    deepEqual(next.sessions[0]?.records.map((r) => r.text), [
+      "why is the cache cold",
+    ]);
+  });
+  await t.step("a header and a rename", async () => {
+    const path = await tempRollout([
+      meta("h1"),
+      ln("event_msg", {
+        type: "thread_name_updated",
+        thread_id: "h1",
+        thread_name: "Cache warmup",
+      }),
+    ]);
+    deepEqual((await parse(path)).sessions, []);
+  });
+  await t.step("blank lines: nothing skipped", async () => {
+    const result = await parse(await tempRollout(["", "   ", ""]));
+    deepEqual([result.sessions, result.skipped], [[], 0]);
+  });
+  await t.step("every line corrupt: each one skipped", async () => {
+    const result = await parse(await tempRollout(["not json", "{torn"]));
+    deepEqual([result.sessions, result.skipped], [[], 2]);
+  });
+});
+
 Deno.test("malformed, oversized and hostile lines are skipped and counted", async () => {
   const big = JSON.stringify({
     type: "response_item",
