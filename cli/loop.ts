@@ -738,9 +738,12 @@ export const loopAuditCommand: Command = {
   usage: "deja loop audit verify [<hash-prefix>] [--json] [--db FILE]",
   help:
     `Re-hashes every audit grain, checks each names its predecessor, that the
-transitions follow the lifecycle and that the stored status matches the
-chain. Any edit to a stored audit row, recommendation or status shows up
-here. Without a hash, every recommendation is checked.
+transitions follow the lifecycle and that the stored status and version
+match the chain. An edit to an audit grain or the recommendation (its body
+or any column copied from it, such as actor) shows up here, and so does one
+to the status row's status, version, creator, triggering actor, flags,
+audit head or inverse; its times, results and dedup key are not checked.
+Without a hash, every recommendation is checked.
 
 Exit codes: 0 all verified, 1 a chain is broken (or another error), 64 a
 hash prefix that names no recommendation (a CI gate tells it from a break).

@@ -620,6 +620,44 @@ Deno.test("loop audit verify and loop show detect a tampered audit row", async (
   match(shown.out, /chain_verified: false/);
 });
 
+Deno.test("loop audit verify notices an edited actor column and an edited status version", async (t) => {
+  const actor = "UPDATE grains SET actor = 'human:mallory' WHERE hash = ?";
+  const version = "UPDATE rec_status SET version = version + 5 WHERE hash = ?";
+  const cases: Array<[string, string, "head" | "rec", string]> = [
+    ["the actor column of an audit row", actor, "head", "actor column"],
+    ["the actor column of the recommendation", actor, "rec", "actor column"],
+    ["the status version", version, "rec", "stored version 7"],
+  ];
+  for (const [name, sql, row, words] of cases) {
+    await t.step(name, async () => {
+      const db = await demoDb();
+      const rec = (await list(db))[0]!;
+      const approve = await deja([
+        "loop",
+        "approve",
+        rec.hash,
+        "--db",
+        db,
+        "--because",
+        "looks right",
+      ]);
+      equal(approve.code, 0, approve.err);
+      const verify = () =>
+        deja(["loop", "audit", "verify", rec.short, "--db", db, "--json"]);
+      equal((await verify()).code, 0);
+      const raw = new DatabaseSync(db);
+      const { audit_head } = raw.prepare(
+        "SELECT audit_head FROM rec_status WHERE hash = ?",
+      ).get(rec.hash) as { audit_head: string };
+      raw.close();
+      tamper(db, sql, row === "head" ? audit_head : rec.hash);
+      const broken = await verify();
+      equal(broken.code, 1, broken.out);
+      ok(broken.out.includes(words), broken.out);
+    });
+  }
+});
+
 Deno.test("loop list shows expired recommendations once valid_to passes", async () => {
   const db = await demoDb();
   const pending = await list(db);

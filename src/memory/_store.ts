@@ -7,6 +7,7 @@
 import { type Database, transaction } from "../core/_sqlite.ts";
 import { DejaError, messageOf } from "../core/errors.ts";
 import { canonicalJson, sha256Hex } from "../core/hash.ts";
+import { grainColumns } from "./_grain_columns.ts";
 import { hashGrain } from "./hash_grain.ts";
 import { GRAIN_TYPES, severityRank, validateGrain } from "./validate_grain.ts";
 import type {
@@ -20,6 +21,7 @@ import type {
   MemoryStore,
   ProposeOptions,
   ProposeResult,
+  RawGrain,
   RecallOptions,
   RecommendationView,
   RecStatus,
@@ -134,12 +136,12 @@ export class Store implements MemoryStore {
     validateGrain(grain);
     const body = canonicalJson(grain);
     const hash = hashGrain(grain);
-    const source = grain.type === "event" ? grain.source ?? null : null;
-    if (source !== null) {
+    const columns = grainColumns(grain);
+    if (columns.source !== null) {
       const bySource = this.db.prepare(
         "SELECT hash FROM grains WHERE source = ?",
       )
-        .get(source) as { hash: string } | undefined;
+        .get(columns.source) as { hash: string } | undefined;
       if (bySource) return { hash: bySource.hash, created: false };
     }
     const result = this.db.prepare(
@@ -147,15 +149,15 @@ export class Store implements MemoryStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       hash,
-      grain.type,
-      grain.namespace,
-      grain.created_at,
+      columns.type,
+      columns.namespace,
+      columns.created_at,
       now,
-      grain.actor,
-      grain.supersedes ?? null,
-      grain.valid_to ?? null,
-      grain.type === "event" ? (grain.is_error ? 1 : 0) : null,
-      source,
+      columns.actor,
+      columns.supersedes,
+      columns.valid_to,
+      columns.is_error,
+      columns.source,
       body,
     );
     return { hash, created: Number(result.changes) > 0 };
@@ -196,12 +198,11 @@ export class Store implements MemoryStore {
     return row?.hash;
   }
 
-  raw(hash: string): { hash: string; body: string } | undefined {
-    return this.db.prepare("SELECT hash, body FROM grains WHERE hash = ?").get(
-      hash,
-    ) as
-      | { hash: string; body: string }
-      | undefined;
+  raw(hash: string): RawGrain | undefined {
+    return this.db.prepare(
+      `SELECT hash, body, type, namespace, created_at, actor, supersedes, valid_to, is_error, source
+         FROM grains WHERE hash = ?`,
+    ).get(hash) as RawGrain | undefined;
   }
 
   isTombstoned(hash: string): boolean {

@@ -14,6 +14,15 @@ import type {
   StoredGrain,
 } from "./types.ts";
 import type { LoopPolicy } from "./policy.ts";
+import type { GrainColumns } from "./_grain_columns.ts";
+
+/** A grain's row as stored: its hash, its canonical body, its columns. */
+export interface RawGrain extends GrainColumns {
+  /** The content address. */
+  hash: string;
+  /** The canonical JSON the address is the sha256 of. */
+  body: string;
+}
 
 /** Authority a caller holds. `admin` implies every other scope. */
 export type Scope = "read" | "write" | "review" | "apply" | "admin";
@@ -255,8 +264,11 @@ export interface MemoryReader {
   audit(recHash: string): StoredGrain<AuditGrain>[];
   /** Every stored audit grain naming this recommendation, on the chain or not. */
   auditGrains(recHash: string): StoredGrain<AuditGrain>[];
-  /** The stored canonical body of a grain, as written (for verification). */
-  raw(hash: string): { hash: string; body: string } | undefined;
+  /**
+   * A grain's row as written: its canonical body and the columns that
+   * repeat the body's fields (for verification).
+   */
+  raw(hash: string): RawGrain | undefined;
   /** Recall telemetry rows, oldest first. */
   telemetry(): TelemetryRow[];
   /** How often each grain was returned by a recorded recall. */

@@ -8,7 +8,8 @@
 import { sha256Hex } from "../core/hash.ts";
 import type { MemoryReader } from "./memory_store.ts";
 import { isDestructive } from "./recommendation_rules.ts";
-import type { AuditGrain, RecommendationGrain } from "./types.ts";
+import { columnOffBody } from "./_grain_columns.ts";
+import type { AuditGrain, Grain, RecommendationGrain } from "./types.ts";
 
 /** The verdict of {@linkcode verifyAuditChain}. */
 export interface AuditVerdict {
@@ -55,10 +56,12 @@ function rowAgainstGrain(
 
 /**
  * Verifies a recommendation's audit chain: the recommendation and every
- * audit grain re-hash to their addresses, each grain names the previous one,
- * the transitions follow the lifecycle from `none → pending`, no stored audit
- * grain of the recommendation is left off the chain, and the last transition
- * matches the stored status.
+ * audit grain re-hash to their addresses and their rows' columns (actor,
+ * type, namespace, times) match their bodies, each grain names the previous
+ * one, the transitions follow the lifecycle from `none → pending`, no stored
+ * audit grain of the recommendation is left off the chain, and the last
+ * transition and the count of transitions match the stored status and
+ * version.
  *
  * @param store The memory file.
  * @param recHash Full hash of the recommendation.
@@ -80,6 +83,14 @@ export function verifyAuditChain(
     return fail(
       recHash,
       "the recommendation's content does not match its hash",
+      0,
+    );
+  }
+  const recColumn = columnOffBody(recRaw, JSON.parse(recRaw.body) as Grain);
+  if (recColumn) {
+    return fail(
+      recHash,
+      `the recommendation's stored ${recColumn} column does not match its content`,
       0,
     );
   }
@@ -119,6 +130,15 @@ export function verifyAuditChain(
       chain.unshift({
         hash: cur,
         problem: "a chain link is not an audit grain of this recommendation",
+      });
+      break;
+    }
+    const column = columnOffBody(raw, grain);
+    if (column) {
+      chain.unshift({
+        hash: cur,
+        problem:
+          `an audit grain's stored ${column} column does not match its content`,
       });
       break;
     }
@@ -211,6 +231,15 @@ export function verifyAuditChain(
     return fail(
       view.audit_head ?? recHash,
       `the stored status "${view.stored_status}" does not match the audit chain ("${prevTo}")`,
+      chain.length,
+    );
+  }
+  // Proposing writes version 1 with the first audit grain, and each
+  // transition adds one to both.
+  if (view.version !== chain.length) {
+    return fail(
+      view.audit_head ?? recHash,
+      `the stored version ${view.version} does not match the audit chain's ${chain.length} transitions`,
       chain.length,
     );
   }
