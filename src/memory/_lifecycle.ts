@@ -101,8 +101,9 @@ export function propose(
     ).run(
       hash,
       key,
-      options.actor,
-      options.trigger ?? null,
+      // As the hashed recommendation holds it (its body is NFC).
+      options.actor.normalize("NFC"),
+      options.trigger?.normalize("NFC") ?? null,
       isDestructive(draft.proposal) ? 1 : 0,
       draft.proposal.kind === "host" || isDestructive(draft.proposal) ? 0 : 1,
       audit,

@@ -585,3 +585,15 @@ Deno.test("verifyAuditChain() detects tampering with stored rows", async (t) => 
   throws(() => again.review(r4.hash, "approve", ALICE), code("LOOP-E008"));
   again.close();
 });
+
+Deno.test("propose() by an actor written in decomposed Unicode still verifies and moves on", () => {
+  const { store } = setup();
+  const r = store.propose(draft(), { actor: "agent:Jose\u0301" });
+  deepEqual(verifyAuditChain(store, r.hash), {
+    chain_verified: true,
+    length: 1,
+  });
+  store.review(r.hash, "approve", ALICE);
+  equal(store.recommendation(r.hash)?.status, "approved");
+  store.close();
+});

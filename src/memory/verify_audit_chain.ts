@@ -39,7 +39,8 @@ function rowAgainstGrain(
   grain: RecommendationGrain,
   row: { creator: string; destructive: boolean; rollbackable: boolean },
 ): string | undefined {
-  if (row.creator !== grain.actor) {
+  // Stores written before creators were kept NFC hold them as given.
+  if (row.creator.normalize("NFC") !== grain.actor) {
     return "the stored creator does not match the recommendation";
   }
   const destructive = isDestructive(grain.proposal);
