@@ -17,8 +17,14 @@ import { prepared } from "./_statements.ts";
 /** Greetings told apart, so "how it was doing" prefers "How are you". */
 export type GreetingKind = "hello" | "how-are-you";
 
-/** A greeting a question describes. */
+/** A greeting, or the one word typed, a question describes. */
 export interface GreetingAsk {
+  /**
+   * What the question says was all that was typed ("all I typed was the
+   * word shell"), when that is no greeting: sessions whose every prompt is
+   * this, not a greeting, are meant.
+   */
+  typed?: string;
   /** Which greeting, when the question says. */
   kind?: GreetingKind;
   /** The language it was said in, when the question names one. */
@@ -40,6 +46,29 @@ const NO_REPLY =
   /\b(?:never|didn't|did\s+not|no|without\s+(?:a|any))\s+(?:\w+\s+){0,3}?(?:reply|replies|replied|answer|answered|response|responded)\b/i;
 const REPLIED =
   /\b(?:it|the\s+(?:agent|bot|model))\s+(?:actually\s+|just\s+)?(?:replied|answered|responded|asked)\b/i;
+const ALL_TYPED =
+  /\b(?:all|the\s+only\s+thing)\s+I\s+(?:typed|sent|wrote|entered|said)\s+(?:in\s+it\s+)?(?:was|is)\s+(?:the\s+word\s+|just\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
+const ONLY_TYPED =
+  /\bI\s+(?:only|just)\s+(?:typed|sent|entered)\s+(?:the\s+word\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
+/** Words that start a description of what was typed, not the text itself. */
+const NOT_TYPED = new Set([
+  "a",
+  "an",
+  "the",
+  "it",
+  "that",
+  "this",
+  "some",
+  "something",
+  "my",
+  "our",
+  "one",
+  "in",
+  "out",
+  "up",
+  "nothing",
+  "anything",
+]);
 const LANGUAGE =
   /\bin\s+(japanese|chinese|korean|spanish|french|german|italian|portuguese|russian|vietnamese)\b/i;
 
@@ -59,17 +88,26 @@ const LANGUAGE =
  *   greetingAsked("I asked opencode how it was doing and never got a reply"),
  *   { kind: "how-are-you", replied: false },
  * );
+ * deepEqual(greetingAsked("all I typed was the word shell"), { typed: "shell" });
  * equal(greetingAsked("where is the hello world example"), undefined);
  * ```
  */
 export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
-  const howAreYou = HOW_ARE_YOU.test(text);
-  if (!howAreYou && !SAID_HELLO.test(text) && !GREETED.test(text)) {
-    return undefined;
+  const typedMatch = ALL_TYPED.exec(text) ?? ONLY_TYPED.exec(text);
+  const typed = typedMatch ? (typedMatch[1] ?? typedMatch[2] ?? "") : "";
+  const typedGreeting = typed ? greetingOf(typed) : undefined;
+  if (typed && !NOT_TYPED.has(typed.toLowerCase()) && !typedGreeting) {
+    return { typed: promptKey(typed) };
   }
+  const howAreYou = HOW_ARE_YOU.test(text);
+  if (
+    !typedGreeting && !howAreYou && !SAID_HELLO.test(text) &&
+    !GREETED.test(text)
+  ) return undefined;
   const out: GreetingAsk = {};
   if (howAreYou) out.kind = "how-are-you";
+  else if (typedGreeting) out.kind = typedGreeting;
   else if (SAID_HELLO.test(text)) out.kind = "hello";
   const language = LANGUAGE.exec(text)?.[1];
   if (language) out.language = language.toLowerCase();
@@ -146,11 +184,16 @@ const LATIN_GREETINGS: Readonly<Record<string, string>> = {
   xin: "vietnamese",
 };
 
-/** A session whose every prompt is a greeting. */
+/** A prompt as compared with what a question says was typed. */
+function promptKey(text: string): string {
+  return text.trim().toLowerCase().replace(/^[\s"'“`]+|[\s"'”`.!?]+$/g, "");
+}
+
+/** A session whose every prompt is a greeting, or the one text asked. */
 export interface GreetingSession {
   /** The session's rowid. */
   session: number;
-  /** The kinds of greeting its prompts are. */
+  /** The kinds of greeting its prompts are (none for a typed text). */
   kinds: ReadonlySet<GreetingKind>;
   /** The language of its greeting, when not English. */
   language?: string;
@@ -166,16 +209,19 @@ const LONGEST_PROMPT = 60;
 
 /**
  * The sessions, within the search's filters, whose one to three prompts
- * are each a greeting. One query over the few short sessions; only a
- * question describing a greeting pays it.
+ * are each a greeting — or, when the question says what was typed, each
+ * that text. One query over the few short sessions; only a question
+ * describing such a session pays it.
  *
  * @param db The index.
  * @param filter The search's session filters.
+ * @param typed What the question says was all that was typed, if it says.
  * @returns Each such session, in no order.
  */
 export function greetingSessions(
   db: Database,
   filter: ScopeFilter,
+  typed?: string,
 ): GreetingSession[] {
   const { where, params } = sessionFilterSql(filter);
   const rows = prepared(
@@ -199,6 +245,17 @@ export function greetingSessions(
     const prompts = (JSON.parse(row.prompts) as unknown[]).filter((
       p,
     ): p is string => typeof p === "string");
+    if (typed !== undefined) {
+      if (!prompts.every((p) => promptKey(p) === typed)) continue;
+      out.push({
+        session: row.session,
+        kinds: new Set(),
+        replied: row.replied === 1,
+        started: row.started,
+        updated: row.updated,
+      });
+      continue;
+    }
     const kinds = new Set<GreetingKind>();
     for (const prompt of prompts) {
       const kind = greetingOf(prompt);

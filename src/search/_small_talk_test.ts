@@ -22,8 +22,17 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     greetingAsked("typed hello, it asked what I needed, and that was it"),
     { kind: "hello", replied: true },
   );
+  deepEqual(
+    greetingAsked("the codex chat where all I typed was the word shell"),
+    { typed: "shell" },
+  );
+  deepEqual(greetingAsked('I only typed "/review" and left'), {
+    typed: "/review",
+  });
+  deepEqual(greetingAsked("all I typed was hi"), { kind: "hello" });
   for (
     const other of [
+      "I just typed the command and it failed",
       "where is the hello world example",
       "why did the greeter service crash",
       "the copilot page that opens with a default AI greeting",

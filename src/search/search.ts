@@ -337,8 +337,8 @@ async function searchNamed(
 /**
  * A question describing a session that was only a greeting ("the amp
  * thread where I just said hi", "I asked it how it was doing and never got
- * a reply"): its words are in no record, so the sessions whose every
- * prompt is a greeting come first, those that fit what the question says
+ * a reply") or one word ("all I typed was the word shell"): its words are
+ * in no record, so the sessions whose every prompt is that come first, those that fit what the question says
  * (the agent, the greeting, its language, a reply or none, the time)
  * ahead. A search whose words some message holds together keeps its order.
  */
@@ -362,7 +362,7 @@ async function greetingsFirst(
   const greetings = greetingSessions(db, {
     ...options,
     ...(named ? { harnesses: named.harnesses } : {}),
-  });
+  }, asked.typed);
   if (greetings.length === 0) return found;
   const rowids = found.results.map((h) => sessionRowid(db, h.session));
   const ordered = orderGreetings(
@@ -399,9 +399,12 @@ async function greetingsFirst(
   }
   if (hits.length === 0) return found;
   return placeFirst(db, found, hitsOnly(hits), greetings.length, options, {
-    searched: "sessions whose every prompt is a greeting",
-    note:
-      "the question describes a session that was only a greeting: those sessions first",
+    searched: asked.typed === undefined
+      ? "sessions whose every prompt is a greeting"
+      : `sessions whose every prompt is "${asked.typed}"`,
+    note: asked.typed === undefined
+      ? "the question describes a session that was only a greeting: those sessions first"
+      : "the question says what was all that was typed: those sessions first",
   });
 }
 

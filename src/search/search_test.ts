@@ -1408,6 +1408,19 @@ Deno.test("search() finds a session that was only a greeting by what the questio
       ]],
     },
     { id: "said-hello-late", age: 2, turns: [["user", "hello"]] },
+    {
+      id: "typed-shell",
+      age: 30,
+      turns: [["user", "shell"], ["assistant", "What should I run?"]],
+    },
+    {
+      id: "shell-talk",
+      age: 3,
+      turns: [
+        ["user", "which shell does the chat window start?"],
+        ["assistant", "The chat window starts your login shell."],
+      ],
+    },
     { id: "asked-how", age: 20, turns: [["user", "How are you"]] },
     {
       id: "japanese",
@@ -1458,6 +1471,12 @@ Deno.test("search() finds a session that was only a greeting by what the questio
     await t.step("the time it was said", async () => {
       equal(await first("last month I just said hello"), "said-hi");
       equal(await first("yesterday I just said hello"), "said-hello-late");
+    });
+    await t.step("the one word typed", async () => {
+      equal(
+        await first("the chat where all I typed was the word shell"),
+        "typed-shell",
+      );
     });
     await t.step("words said together keep their order", async () => {
       equal(await first("where did we print hello world"), "hello-world");
