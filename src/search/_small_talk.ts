@@ -11,6 +11,7 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import { ownValue } from "../core/lookup.ts";
+import type { DescribedSession } from "./_described.ts";
 import { type ScopeFilter, sessionFilterSql } from "./_retrieve.ts";
 import { prepared } from "./_statements.ts";
 
@@ -190,18 +191,13 @@ function promptKey(text: string): string {
 }
 
 /** A session whose every prompt is a greeting, or the one text asked. */
-export interface GreetingSession {
-  /** The session's rowid. */
-  session: number;
+export interface GreetingSession extends DescribedSession {
   /** The kinds of greeting its prompts are (none for a typed text). */
   kinds: ReadonlySet<GreetingKind>;
   /** The language of its greeting, when not English. */
   language?: string;
   /** Whether the agent answered in words. */
   replied: boolean;
-  /** First and last activity (ms), when known. */
-  started: number | null;
-  updated: number | null;
 }
 
 /** Longest prompt read as a possible greeting (characters). */
@@ -279,39 +275,19 @@ export function greetingSessions(
 }
 
 /**
- * Greeting sessions, those that fit the question best first: each thing
- * the question says that a session contradicts (another greeting, another
- * language — no language named means English —, a reply where it got none)
- * puts it behind; then nearness to
- * the time asked for, then the order the words' search gave, then newer.
+ * How many things the question says of the greeting that a session
+ * contradicts: another greeting ("how are you" asked, "hi" said), another
+ * language (none named means English), a reply where it got none or none
+ * where it replied.
  *
- * @param found The greeting sessions.
  * @param asked What the question says of the greeting.
- * @param window The time the question names, if any.
- * @param rankOf A session's place in the words' search (Infinity if none).
- * @returns The sessions in order.
+ * @returns The count for one session.
  */
-export function orderGreetings(
-  found: readonly GreetingSession[],
+export function greetingMisfit(
   asked: GreetingAsk,
-  window: { from: number; to: number } | undefined,
-  rankOf: (session: number) => number,
-): GreetingSession[] {
-  const misfit = (s: GreetingSession) =>
+): (s: GreetingSession) => number {
+  return (s) =>
     (asked.kind && !s.kinds.has(asked.kind) ? 1 : 0) +
     (s.language !== asked.language ? 1 : 0) +
     (asked.replied !== undefined && asked.replied !== s.replied ? 1 : 0);
-  const distance = (s: GreetingSession) => {
-    if (!window) return 0;
-    const start = s.started ?? s.updated ?? 0;
-    const end = s.updated ?? start;
-    if (end < window.from) return window.from - end;
-    if (start >= window.to) return start - window.to;
-    return 0;
-  };
-  return [...found].sort((a, b) =>
-    misfit(a) - misfit(b) || distance(a) - distance(b) ||
-    rankOf(a.session) - rankOf(b.session) ||
-    (b.updated ?? 0) - (a.updated ?? 0) || a.session - b.session
-  );
 }

@@ -23,10 +23,13 @@ import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
 import {
   greetingAsked,
+  greetingMisfit,
   greetingSessions,
-  orderGreetings,
 } from "./_small_talk.ts";
+import { failedSessions, failureAsked } from "./_agent_failures.ts";
+import { type DescribedSession, orderByFit } from "./_described.ts";
 import {
+  FLAG,
   isUserRecord,
   RECORD_SLOTS,
   roleOfRecord,
@@ -297,7 +300,7 @@ export async function search(
     const found = await searchNamed(db, query, options);
     return withParents(
       db,
-      await greetingsFirst(db, query, found, options),
+      await describedFirst(db, query, found, options),
       options,
     );
   } finally {
@@ -335,22 +338,26 @@ async function searchNamed(
 }
 
 /**
- * A question describing a session that was only a greeting ("the amp
- * thread where I just said hi", "I asked it how it was doing and never got
- * a reply") or one word ("all I typed was the word shell"): its words are
- * in no record, so the sessions whose every prompt is that come first, those that fit what the question says
- * (the agent, the greeting, its language, a reply or none, the time)
- * ahead. A search whose words some message holds together keeps its order.
+ * A question describing a session rather than naming its words: one that
+ * was only a greeting ("the amp thread where I just said hi", "I asked it
+ * how it was doing and never got a reply") or one word ("all I typed was
+ * the word shell"), or one where the agent's model call failed ("every
+ * message failed because my credit had run dry", "it told me to log in
+ * again"). Its words are in no record, so the sessions it describes come
+ * first, those that fit what it says (the agent, the greeting, its
+ * language, a reply or none, the time) ahead. A search whose words some
+ * session holds together keeps its order.
  */
-async function greetingsFirst(
+async function describedFirst(
   db: Database,
   query: string,
   found: SearchResult,
   options: SearchOptions,
 ): Promise<SearchResult> {
   if (options.regex || options.roles?.length) return found;
-  const asked = greetingAsked(query);
-  if (!asked) return found;
+  const greeting = greetingAsked(query);
+  const failure = greeting ? undefined : failureAsked(query);
+  if (!greeting && !failure) return found;
   const top = found.results[0];
   // Two words or more said together in one session answer it ("I just
   // said hi about the login page"); one word ("what I needed") does not.
@@ -359,30 +366,41 @@ async function greetingsFirst(
     (found.reading?.terms.length ?? 0) >= 2
   ) return found;
   const named = options.harnesses?.length ? undefined : agentNamed(query);
-  const greetings = greetingSessions(db, {
+  const scope = {
     ...options,
     ...(named ? { harnesses: named.harnesses } : {}),
-  }, asked.typed);
-  if (greetings.length === 0) return found;
+  };
   const rowids = found.results.map((h) => sessionRowid(db, h.session));
-  const ordered = orderGreetings(
-    greetings,
-    asked,
-    understandQuery(query, { now: options.now }).time,
-    (s) => {
-      const at = rowids.indexOf(s);
-      return at < 0 ? Infinity : at;
-    },
-  ).slice(0, options.all ? undefined : options.limit ?? 10);
-  const rows = loadSessions(db, ordered.map((g) => g.session));
-  const marks = loadMarks(db, ordered.map((g) => g.session));
+  const rankOf = (s: number) => {
+    const at = rowids.indexOf(s);
+    return at < 0 ? Infinity : at;
+  };
+  const window = understandQuery(query, { now: options.now }).time;
+  let described: DescribedSession[];
+  if (greeting) {
+    const greetings = greetingSessions(db, scope, greeting.typed);
+    described = orderByFit(greetings, greetingMisfit(greeting), window, rankOf);
+  } else {
+    const failed = await failedSessions(db, scope, failure!);
+    described = orderByFit(failed, () => 0, window, rankOf);
+  }
+  if (described.length === 0) return found;
+  const shown = described.slice(
+    0,
+    options.all ? undefined : options.limit ?? 10,
+  );
+  const rows = loadSessions(db, shown.map((g) => g.session));
+  const marks = loadMarks(db, shown.map((g) => g.session));
   const hits: SearchHit[] = [];
-  for (const g of ordered) {
+  for (const g of shown) {
     const row = rows.get(g.session);
     if (!row) continue;
+    // A greeting's few records; a failure's prompt and error output.
     const records = prepared(
       db,
-      "SELECT * FROM records WHERE session = ? ORDER BY seq LIMIT ?",
+      greeting
+        ? "SELECT * FROM records WHERE session = ? ORDER BY seq LIMIT ?"
+        : `SELECT * FROM records WHERE session = ? AND (role = 'user' OR (role = 'tool-output' AND (flags & ${FLAG.isError}) != 0)) ORDER BY seq LIMIT ?`,
     ).all(g.session, options.snippets ?? 3) as unknown as RecordRow[];
     const snippets: Snippet[] = [];
     for (const r of records) {
@@ -398,11 +416,15 @@ async function greetingsFirst(
     });
   }
   if (hits.length === 0) return found;
-  return placeFirst(db, found, hitsOnly(hits), greetings.length, options, {
-    searched: asked.typed === undefined
+  return placeFirst(db, found, hitsOnly(hits), described.length, options, {
+    searched: failure
+      ? `sessions whose model calls failed (${failure})`
+      : greeting!.typed === undefined
       ? "sessions whose every prompt is a greeting"
-      : `sessions whose every prompt is "${asked.typed}"`,
-    note: asked.typed === undefined
+      : `sessions whose every prompt is "${greeting!.typed}"`,
+    note: failure
+      ? "the question describes a failed model call: sessions whose error output is of that kind first"
+      : greeting!.typed === undefined
       ? "the question describes a session that was only a greeting: those sessions first"
       : "the question says what was all that was typed: those sessions first",
   });

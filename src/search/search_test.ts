@@ -10,7 +10,8 @@ import { search, type SearchResult } from "./search.ts";
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
 
-type Turn = [Role, string];
+/** A role and its text; a third element marks an error output of that tool. */
+type Turn = [Role, string] | [Role, string, string];
 
 interface Fixture {
   id: string;
@@ -33,12 +34,13 @@ function fixtureHarness(dir: string): Harness {
       title: f.turns.find((t) => t[0] === "user")?.[1].slice(0, 80) ?? "",
       started: start,
       updated: start + f.turns.length * 60_000,
-      records: f.turns.map(([role, text], seq) => ({
+      records: f.turns.map(([role, text, failedTool], seq) => ({
         role,
         text,
         seq,
         time: start + seq * 60_000,
         locator: { path, line: seq + 1 },
+        ...(failedTool ? { tool: failedTool, flags: { isError: true } } : {}),
       })),
       marks: [],
     };
@@ -1522,6 +1524,66 @@ Deno.test("search() lifts a session of the size the query gives it", async () =>
     equal(
       await first("the long session where the kestrel importer skipped rows"),
       "kestrel-long",
+    );
+  });
+});
+
+Deno.test("search() finds the sessions whose model calls failed the way a question describes", async () => {
+  await withFixtures([
+    ...gardenFiller(),
+    {
+      id: "no-credit",
+      age: 30,
+      turns: [
+        ["user", "explain the surface code"],
+        ["tool-output", "AI_APICallError: Insufficient Balance", "model"],
+      ],
+    },
+    {
+      id: "key-refused",
+      age: 20,
+      turns: [
+        ["user", "hello there"],
+        ["tool-output", "Invalid API key · Please run /login", "model"],
+      ],
+    },
+    {
+      id: "figma-limit",
+      age: 10,
+      turns: [
+        ["user", "convert the dashboard from figma"],
+        ["tool-output", "Figma API error: 429 rate limit exceeded", "figma"],
+        ["assistant", "The figma call hit its rate limit; retrying later."],
+      ],
+    },
+    {
+      id: "credit-card",
+      age: 5,
+      turns: [
+        ["user", "the credit card form failed validation for every account"],
+        ["assistant", "The card number check rejected spaces."],
+      ],
+    },
+  ], async (db) => {
+    const first = async (query: string) =>
+      (await search(db, query, { now: NOW })).results[0]?.session.id;
+    equal(
+      await first(
+        "the chat where every message failed because my credit ran out",
+      ),
+      "no-credit",
+    );
+    equal(
+      await first("the time the agent told me to log in again"),
+      "key-refused",
+    );
+    equal(
+      await first("which figma call came back with a 429 rate limit?"),
+      "figma-limit",
+    );
+    equal(
+      await first("the credit card form failed validation for every account"),
+      "credit-card",
     );
   });
 });

@@ -1,0 +1,32 @@
+import { equal } from "node:assert/strict";
+import { failureAsked } from "./_agent_failures.ts";
+
+Deno.test("failureAsked() reads a failed model call a question describes, and nothing else", () => {
+  for (
+    const [ask, kind] of [
+      [
+        "the chats where the assistant never answered because my prepaid credit had run dry",
+        "billing",
+      ],
+      [
+        "every single message failed cause the account had no credit left",
+        "billing",
+      ],
+      ["said hi and claude just told me to log in again", "auth"],
+      [
+        "which aider attempt died because it couldn't find login credentials",
+        "auth",
+      ],
+      ["the vertex quota error in aider", "rate"],
+    ] as const
+  ) equal(failureAsked(ask), kind, ask);
+  for (
+    const other of [
+      "where do we store the user's credit card?",
+      "add a login page to the app",
+      "one figma MCP call came back with a 429 rate limit",
+      "why does the balance sheet export fail on the server?",
+      "the account settings page",
+    ]
+  ) equal(failureAsked(other), undefined, other);
+});
