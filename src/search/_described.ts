@@ -17,13 +17,15 @@ export interface DescribedSession {
 
 /**
  * Sessions in order: fewest things the question says that a session
- * contradicts (`misfit`), then nearness to the time asked for, then the
- * order the words' search gave, then newer.
+ * contradicts (`misfit`), then nearness to the time asked for, then most of
+ * the question's words held in any of its records (`held`), then the order
+ * the words' search gave, then newer.
  *
  * @param found The sessions.
  * @param misfit How many things the question says that a session contradicts.
  * @param window The time the question names, if any.
  * @param rankOf A session's place in the words' search (Infinity if none).
+ * @param held How many of the question's words a session's records hold.
  * @returns The sessions in order.
  * @example
  * ```ts
@@ -42,6 +44,7 @@ export function orderByFit<T extends DescribedSession>(
   misfit: (s: T) => number,
   window: { from: number; to: number } | undefined,
   rankOf: (session: number) => number,
+  held: (session: number) => number = () => 0,
 ): T[] {
   const distance = (s: T) => {
     if (!window) return 0;
@@ -53,6 +56,7 @@ export function orderByFit<T extends DescribedSession>(
   };
   return [...found].sort((a, b) =>
     misfit(a) - misfit(b) || distance(a) - distance(b) ||
+    held(b.session) - held(a.session) ||
     rankOf(a.session) - rankOf(b.session) ||
     (b.updated ?? 0) - (a.updated ?? 0) || a.session - b.session
   );

@@ -77,3 +77,38 @@ const JOINED = new Map<string, string>(
 export function joinedForm(verb: string, particle: string): string | undefined {
   return JOINED.get(`${porterStem(verb)} ${particle}`);
 }
+
+/** Joined forms naming one action: signing out is logging out. */
+const SAME_ACTION: ReadonlyArray<readonly [string, string]> = [
+  ["login", "signin"],
+  ["logout", "signout"],
+];
+
+/**
+ * The other spellings of an action that apps name two ways: "sign out" is
+ * written `logout` as often as `signout`, "sign in" `login`. Each form also
+ * as its two words.
+ *
+ * @param word A joined form or a word as typed.
+ * @returns The other forms, or none.
+ * @example
+ * ```ts
+ * import { sameActionForms } from "./_phrasal.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(sameActionForms("signout"), ["logout", "log out"]);
+ * deepEqual(sameActionForms("logout"), ["signout", "sign out"]);
+ * deepEqual(sameActionForms("output"), []);
+ * ```
+ */
+export function sameActionForms(word: string): string[] {
+  for (const pair of SAME_ACTION) {
+    const at = pair.indexOf(word);
+    if (at < 0) continue;
+    const other = pair[1 - at]!;
+    const split = PAIRS.find(([verb, particle]) =>
+      `${verb}${particle}` === other
+    );
+    return split ? [other, `${split[0]} ${split[1]}`] : [other];
+  }
+  return [];
+}

@@ -24,6 +24,7 @@ import { agentNamed } from "./_agents.ts";
 import {
   greetingAsked,
   greetingMisfit,
+  type GreetingSession,
   greetingSessions,
 } from "./_small_talk.ts";
 import { failedSessions, failureAsked } from "./_agent_failures.ts";
@@ -375,15 +376,26 @@ async function describedFirst(
     const at = rowids.indexOf(s);
     return at < 0 ? Infinity : at;
   };
-  const window = understandQuery(query, { now: options.now }).time;
-  let described: DescribedSession[];
-  if (greeting) {
-    const greetings = greetingSessions(db, scope, greeting.typed);
-    described = orderByFit(greetings, greetingMisfit(greeting), window, rankOf);
-  } else {
-    const failed = await failedSessions(db, scope, failure!);
-    described = orderByFit(failed, () => 0, window, rankOf);
-  }
+  const understood = understandQuery(query, { now: options.now });
+  const candidates = greeting
+    ? greetingSessions(db, scope, greeting.typed)
+    : await failedSessions(db, scope, failure!);
+  const held = await wordsHeld(db, candidates, understood);
+  const described: DescribedSession[] = greeting
+    ? orderByFit(
+      candidates as GreetingSession[],
+      greetingMisfit(greeting),
+      understood.time,
+      rankOf,
+      (s) => held.get(s) ?? 0,
+    )
+    : orderByFit(
+      candidates,
+      () => 0,
+      understood.time,
+      rankOf,
+      (s) => held.get(s) ?? 0,
+    );
   if (described.length === 0) return found;
   const shown = described.slice(
     0,
@@ -428,6 +440,44 @@ async function describedFirst(
       ? "the question describes a session that was only a greeting: those sessions first"
       : "the question says what was all that was typed: those sessions first",
   });
+}
+
+/** Most candidates whose records are read for the words they hold. */
+const HELD_CANDIDATES = 50;
+
+/**
+ * How many of a query's terms each of a few sessions holds in any of its
+ * records (say, print or run): what tells two greeting-only twins apart
+ * ("it told me to log in again" is the one that printed `/login`). The
+ * sessions a description finds are small; 200 records each at most.
+ */
+async function wordsHeld(
+  db: Database,
+  candidates: readonly DescribedSession[],
+  q: UnderstoodQuery,
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (candidates.length > HELD_CANDIDATES || q.terms.length === 0) return out;
+  const forms = q.terms.map((t, i) =>
+    termForm(
+      i,
+      [t.text, ...t.alternatives],
+      t.kind === "word" ? t.text : undefined,
+    )
+  );
+  for (const c of candidates) {
+    const rows = prepared(
+      db,
+      "SELECT * FROM records WHERE session = ? ORDER BY seq LIMIT 200",
+    ).all(c.session) as unknown as RecordRow[];
+    const terms = new Set<number>();
+    for (const row of rows) {
+      const rec = await recordOf(row);
+      for (const m of findMatches(rec.text, forms)) terms.add(m.term);
+    }
+    out.set(c.session, terms.size);
+  }
+  return out;
 }
 
 /**

@@ -27,7 +27,7 @@ import {
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
 import { derivedForms } from "./_derivations.ts";
-import { joinedForm } from "./_phrasal.ts";
+import { joinedForm, sameActionForms } from "./_phrasal.ts";
 import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
 import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
 
@@ -322,7 +322,7 @@ function termsOf(
         kind: "word",
         stem: porterStem(joined),
         weight,
-        alternatives: [`${word} ${particle}`],
+        alternatives: [`${word} ${particle}`, ...sameActionForms(joined)],
       });
       continue;
     }
@@ -331,7 +331,11 @@ function termsOf(
       kind: "word",
       stem: porterStem(word),
       weight,
-      alternatives: [...irregularForms(word), ...derivedForms(word)],
+      alternatives: [
+        ...irregularForms(word),
+        ...derivedForms(word),
+        ...sameActionForms(word),
+      ],
     });
   }
 }

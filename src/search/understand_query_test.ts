@@ -150,8 +150,11 @@ Deno.test("understandQuery() gives an irregular verb its other forms", async (t)
 
 Deno.test("understandQuery() searches a verb and its particle as one word too", async (t) => {
   const cases: Array<[string, string[]]> = [
-    ["it told me to log in again", ["login|log in"]],
-    ["who logged out the admin", ["logout|logged out", "admin"]],
+    ["it told me to log in again", ["login|log in|signin|sign in"]],
+    ["who logged out the admin", [
+      "logout|logged out|signout|sign out",
+      "admin",
+    ]],
     ["when did we roll back the deploy?", [
       "rollback|roll back",
       "deploy",
@@ -246,6 +249,16 @@ Deno.test("understandQuery() reads the size of the session asked for, not as a w
   deepEqual(q.terms.map((t) => t.text), ["spotter", "phoenix", "server"]);
   equal(understandQuery("a long session on redis", { now: NOW }).size, "long");
   equal(understandQuery("the short-lived token", { now: NOW }).size, undefined);
+});
+
+Deno.test("understandQuery() searches signing out as logging out, and in as in", () => {
+  deepEqual(terms("where does the app sign out members"), [
+    "app",
+    "signout|sign out|logout|log out",
+    "members",
+  ]);
+  deepEqual(terms("logout route"), ["logout|signout|sign out", "route"]);
+  deepEqual(terms("the signin page"), ["signin|login|log in", "page"]);
 });
 
 Deno.test("understandQuery() keeps 14 terms of a question typed whole", () => {
