@@ -220,12 +220,14 @@ export function greetingSessions(
   typed?: string,
 ): GreetingSession[] {
   const { where, params } = sessionFilterSql(filter);
+  // CROSS JOIN keeps the sessions outermost: SQLite otherwise scanned every
+  // record (70 ms on the 240 MB bench index, against well under 1 ms).
   const rows = prepared(
     db,
     `SELECT s.rowid AS session, s.started, s.updated,
        json_group_array(r.body) AS prompts,
        EXISTS (SELECT 1 FROM records a WHERE a.session = s.rowid AND a.role = 'assistant') AS replied
-     FROM sessions s JOIN records r ON r.session = s.rowid AND r.role = 'user'
+     FROM sessions s CROSS JOIN records r ON r.session = s.rowid AND r.role = 'user'
      WHERE s.user_turns BETWEEN 1 AND 3 AND ${where}
      GROUP BY s.rowid
      HAVING max(length(r.body)) <= ${LONGEST_PROMPT}`,
