@@ -31,6 +31,7 @@ export {
   type MemoryStore,
   type ProposeOptions,
   type ProposeResult,
+  type RawGrain,
   type RecallOptions,
   type RecommendationView,
   type RecStatus,
@@ -39,6 +40,7 @@ export {
   type TransitionOptions,
   type TransitionResult,
 } from "./memory_store.ts";
+export type { GrainColumns } from "./_grain_columns.ts";
 export { openMemory, type OpenMemoryOptions } from "./open_memory.ts";
 export { hashGrain } from "./hash_grain.ts";
 export {
