@@ -95,7 +95,9 @@ export function finite(value: unknown): number | undefined {
 
 /**
  * Parses JSON text without throwing. A non-string comes back as it is, so a
- * field a store sometimes double-encodes reads the same either way.
+ * field a store sometimes double-encodes reads the same either way. A UTF-8
+ * BOM before the text is ignored (a file a Windows editor or tool wrote),
+ * as `readJsonDocument` and the line reader ignore it.
  *
  * @param text JSON text, or an already parsed value.
  * @returns The parsed value, or undefined when the text is not JSON.
@@ -104,6 +106,7 @@ export function finite(value: unknown): number | undefined {
  * import { parseJson } from "./_json.ts";
  * import { deepEqual, equal } from "node:assert/strict";
  * deepEqual(parseJson('{"a":1}'), { a: 1 });
+ * deepEqual(parseJson('\ufeff{"a":1}'), { a: 1 });
  * equal(parseJson("{torn"), undefined);
  * ```
  */
@@ -112,7 +115,14 @@ export function parseJson(text: unknown): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    // JSON.parse refuses a BOM: only then is it looked for, so the common
+    // case costs nothing more.
+    if (text.charCodeAt(0) !== 0xfeff) return undefined;
+    try {
+      return JSON.parse(text.slice(1));
+    } catch {
+      return undefined;
+    }
   }
 }
 

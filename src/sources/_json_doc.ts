@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseJson } from "./_json.ts";
 
 /** Documents larger than this are skipped (256 MiB). */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
@@ -77,7 +78,7 @@ export async function readJsonDocument(
  */
 export async function readJsonFile(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await Deno.readTextFile(path));
+    return parseJson(await Deno.readTextFile(path));
   } catch {
     return undefined;
   }

@@ -388,7 +388,9 @@ export const kiro: Harness = {
   // Kiro 1.0 tool names (readFile, str_replace, runCommand, …) understood;
   // 2.x `Compaction` summaries read, and a session created for a sub-agent
   // (`session_created_reason`) is one.
-  revision: 4,
+  // 5: an IDE chat or metadata file opening with a UTF-8 BOM is read (it
+  // was skipped as malformed).
+  revision: 5,
   docs: {
     store:
       "kiro-cli 2.x: `${KIRO_HOME:-~/.kiro}/sessions/cli/<sessionId>.jsonl` with `<sessionId>.json` beside it (same on every OS; `DEJA_KIRO_ROOT` names the folder). Kiro IDE since 1.0 and kiro-cli 3: `${KIRO_HOME:-~/.kiro}/sessions/<first 16 hex of the workspace path's SHA-256>/<sessionId>/messages.jsonl` with `session.json` beside it (`DEJA_KIRO_SESSIONS_ROOT` names the sessions folder). kiro-cli 1.x: `data.sqlite3` in `${XDG_DATA_HOME:-~/.local/share}/kiro-cli` (Linux), `~/Library/Application Support/kiro-cli` (macOS), `%LOCALAPPDATA%\\kiro-cli` (Windows); `DEJA_KIRO_DB` names the file. Kiro IDE before 1.0: `<User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 workspace>/<sessionId>.json`, `<User>` being `~/.config/Kiro/User`, `~/Library/Application Support/Kiro/User` or `%APPDATA%\\Kiro\\User` (`DEJA_KIRO_IDE_ROOT` names the workspace-sessions folder)",

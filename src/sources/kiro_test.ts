@@ -523,6 +523,14 @@ Deno.test("parseKiroIdeSession() takes the workspace from the folder name, and s
       }),
       1,
     ],
+    [
+      // A file a Windows tool rewrote opens with a BOM: still read.
+      "byte order mark",
+      "\ufeff" + JSON.stringify({
+        history: [{ message: { role: "user", content: "hi" } }],
+      }),
+      1,
+    ],
     ["torn", '{"sessionId":"x","history":[{"message":{"role":"us', 0],
     ["not an object", "[1,2]", 0],
     [

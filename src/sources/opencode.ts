@@ -1379,7 +1379,9 @@ export const opencode: Harness = {
   // an LSP symbol) is a files record (tool `mention`).
   // 10: a provider error keeps its HTTP status and kind beside its message
   // ("Insufficient Balance (APIError, HTTP 402)").
-  revision: 10,
+  // 11: a JSON-tree file (session, message, part, session_diff) opening
+  // with a UTF-8 BOM is read (it was skipped as malformed).
+  revision: 11,
   roots: opencodeRoots,
   discover: discoverOpencode,
   kinds: [dbKind, storageKind, diffKind],

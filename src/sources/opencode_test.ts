@@ -447,6 +447,33 @@ Deno.test("opencode JSON tree: truncated documents are skipped, not fatal", asyn
   deepEqual(typed.sessions[0]?.records.map((r) => r.role), ["files"]);
 });
 
+Deno.test("opencode JSON tree: a message or part opening with a BOM is read", async () => {
+  const root = await Deno.makeTempDir();
+  const s = join(root, "storage", "session");
+  const bom = (value: unknown) => "\ufeff" + JSON.stringify(value);
+  await writeTree(s, {
+    "info/ses_b.json": bom({ id: "ses_b", title: "t", time: { created: 1 } }),
+    "message/ses_b/msg_1.json": bom({
+      id: "msg_1",
+      role: "user",
+      time: { created: 1760000000000 },
+    }),
+    "part/ses_b/msg_1/prt_1.json": bom({
+      id: "prt_1",
+      type: "text",
+      text: "kept despite the mark",
+    }),
+  });
+  const r = await parseOpencodeStorageSession(
+    join(s, "info", "ses_b.json"),
+    OPTIONS,
+  );
+  equal(r.skipped, 0);
+  deepEqual(r.sessions[0]?.records.map((x) => [x.role, x.text]), [
+    ["user", "kept despite the mark"],
+  ]);
+});
+
 Deno.test("opencode parses the real samples", {
   ignore: !hasSamples("opencode"),
 }, async () => {
