@@ -397,6 +397,9 @@ async function describedFirst(
       (s) => held.get(s) ?? 0,
     );
   if (described.length === 0) return found;
+  // They rank first, and say so: a reader that drops hits far below the
+  // best score (the recall answer's loose hits) keeps them.
+  const score = Math.max(0, ...found.results.map((h) => h.score)) || 1;
   const shown = described.slice(
     0,
     options.all ? undefined : options.limit ?? 10,
@@ -422,7 +425,7 @@ async function describedFirst(
     }
     hits.push({
       session: sessionInfoOf(row),
-      score: 0,
+      score,
       snippets,
       tier: "relevance",
     });

@@ -1474,6 +1474,15 @@ Deno.test("search() finds a session that was only a greeting by what the questio
       equal(await first("last month I just said hello"), "said-hi");
       equal(await first("yesterday I just said hello"), "said-hello-late");
     });
+    await t.step("as high a score as any other hit", async () => {
+      const result = await search(
+        db,
+        "the chat where I just said hi and it asked what I needed",
+        { now: NOW },
+      );
+      equal(result.results[0]?.session.id, "said-hi");
+      ok(result.results.every((h) => h.score <= result.results[0]!.score));
+    });
     await t.step("the one word typed", async () => {
       equal(
         await first("the chat where all I typed was the word shell"),
