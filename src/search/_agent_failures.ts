@@ -62,12 +62,13 @@ const WENT_WRONG =
   /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|told me to)\b/i;
 
 /**
- * Words putting the failure on the agent's side: its model, the account, the
- * chat, an agent or a model provider by name. "The figma API's rate limit"
- * names none: a tool's API failed, not the agent's model.
+ * Words putting the failure on the agent's side: its model, the chat, an
+ * agent or a model provider by name. "The figma API's rate limit" or "the
+ * stripe account's API key" names none: a tool's or the project's API
+ * failed, not the agent's model.
  */
 const AGENT_SIDE =
-  /\b(?:models?|assistant|agent|bot|llm|account|subscription|plan|prompts?|messages?|chats?|threads?|repl(?:y|ies|ied)|answer\w*|api[- ]?keys?|claude|codex|gemini|aider|opencode|cursor|copilot|cline|kimi|qwen|amp|crush|goose|zed|deepseek|openrouter|vertex|anthropic|openai|ollama|sonnet|opus|gpt[\w.-]*)\b/i;
+  /\b(?:models?|assistant|agent|bot|llm|prompts?|messages?|chats?|threads?|repl(?:y|ies|ied)|answer\w*|claude|codex|gemini|aider|opencode|cursor|copilot|cline|kimi|qwen|amp|crush|goose|zed|deepseek|openrouter|vertex|anthropic|openai|ollama|sonnet|opus|gpt[\w.-]*)\b/i;
 
 /**
  * The kind of model-call failure a question describes, if it describes one:

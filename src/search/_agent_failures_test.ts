@@ -27,6 +27,8 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       "one figma MCP call came back with a 429 rate limit",
       "why does the balance sheet export fail on the server?",
       "the account settings page",
+      "the stripe api key was invalid and the webhook failed",
+      "the pricing plan payment failed for that account",
     ]
   ) equal(failureAsked(other), undefined, other);
 });
