@@ -38,7 +38,7 @@ const HELLO_WORDS = "hi|hello|hey|hiya|howdy|hola|bonjour|hallo|ciao";
 const HOW_ARE_YOU =
   /\bhow\s+(?:are\s+(?:you|u)|it\s+(?:was|is)\s+(?:doing|going)|it's\s+(?:doing|going)|(?:was|is)\s+it\s+(?:doing|going)|you\s+(?:were|are)\s+doing)(?:\s+doing|\s+today)?(?=\s*(?:$|[?!.,;:"')]|(?:and|but|then|so|or)\b))/i;
 const SAID_HELLO = new RegExp(
-  `\\b(?:said|say|saying|says|typed|type|typing|sent|send|sending|wrote|write|just|only|with\\s+a|a\\s+quick)\\s+(?:a\\s+)?(?:${HELLO_WORDS})\\b|\\b(?:${HELLO_WORDS})\\s+in\\s+[a-z]+ese\\b`,
+  `\\b(?:said|say|saying|typed|type|typing|sent|send|sending|wrote|write|just|only|with\\s+a|a\\s+quick)\\s+(?:a\\s+)?(?:${HELLO_WORDS})\\b|\\b(?:${HELLO_WORDS})\\s+in\\s+[a-z]+ese\\b`,
   "i",
 );
 const GREETED =

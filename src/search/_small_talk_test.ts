@@ -36,6 +36,7 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
       "where is the hello world example",
       "why did the greeter service crash",
       "the copilot page that opens with a default AI greeting",
+      "we added a /hello endpoint that says hi",
       "how are you handling retries in the worker",
       "say what the hi-res images are for",
       "what did we decide about the redis client",

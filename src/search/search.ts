@@ -366,6 +366,14 @@ async function describedFirst(
     top?.tier === "exact" && !found.ignored?.length &&
     (found.reading?.terms.length ?? 0) >= 2
   ) return found;
+  // A failure is described in the person's words, few of which the session
+  // holds: a question some session holds in its own words (all of them, or
+  // all but one) is about that session.
+  if (
+    failure && top &&
+    (top.tier === "exact" ||
+      (top.tier !== "relevance" && (found.ignored?.length ?? 0) <= 1))
+  ) return found;
   const named = options.harnesses?.length ? undefined : agentNamed(query);
   const scope = {
     ...options,

@@ -1566,6 +1566,14 @@ Deno.test("search() finds the sessions whose model calls failed the way a questi
       ],
     },
     {
+      id: "npm-login",
+      age: 8,
+      turns: [
+        ["user", "how do I publish the package to npm"],
+        ["assistant", "Log in to npm first (npm login), then run npm publish."],
+      ],
+    },
+    {
       id: "credit-card",
       age: 5,
       turns: [
@@ -1585,6 +1593,10 @@ Deno.test("search() finds the sessions whose model calls failed the way a questi
     equal(
       await first("the time the agent told me to log in again"),
       "key-refused",
+    );
+    equal(
+      await first("the agent told me to log in to npm before publishing"),
+      "npm-login",
     );
     equal(
       await first("which figma call came back with a 429 rate limit?"),
