@@ -49,7 +49,7 @@ const FAMILIES: Readonly<Record<FailureKind, Family>> = {
   },
   rate: {
     cue:
-      /\b(?:quotas?|rate[- ]?limit\w*|too many requests|429|overloaded|throttl\w*)\b/i,
+      /\b(?:quotas?|rate[- ]?limit\w*|too many requests|429s?|overloaded|throttl\w*)\b/i,
     fts:
       `"rate limit" OR ratelimiterror OR quota OR 429 OR "too many requests" OR exhausted OR overloaded`,
     says:
@@ -59,7 +59,7 @@ const FAMILIES: Readonly<Record<FailureKind, Family>> = {
 
 /** Words saying a call did not go through, beside a failure kind's name. */
 const WENT_WRONG =
-  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|told me to)\b/i;
+  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|throttl\w*|(?:told|telling|tells) me to)\b/i;
 
 /**
  * Words putting the failure on the agent's side: its model, the chat, an

@@ -18,6 +18,7 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
         "auth",
       ],
       ["the vertex quota error in aider", "rate"],
+      ["aider on vertex kept getting throttled with 429s", "rate"],
     ] as const
   ) equal(failureAsked(ask), kind, ask);
   for (

@@ -49,6 +49,8 @@ const REPLIED =
   /\b(?:it|the\s+(?:agent|bot|model))\s+(?:actually\s+|just\s+)?(?:replied|answered|responded|asked)\b/i;
 const ALL_TYPED =
   /\b(?:all|the\s+only\s+thing)\s+I\s+(?:typed|sent|wrote|entered|said)\s+(?:in\s+it\s+)?(?:was|is)\s+(?:the\s+word\s+|just\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
+const WHOLE_PROMPT =
+  /\b(?:entire|whole|only)\s+(?:prompt|message|input)\s+(?:was|is)\s+(?:the\s+)?(?:single\s+|one\s+)?(?:word\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
 const ONLY_TYPED =
   /\bI\s+(?:only|just)\s+(?:typed|sent|entered)\s+(?:the\s+word\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
 /** Words that start a description of what was typed, not the text itself. */
@@ -95,7 +97,8 @@ const LANGUAGE =
  */
 export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
-  const typedMatch = ALL_TYPED.exec(text) ?? ONLY_TYPED.exec(text);
+  const typedMatch = ALL_TYPED.exec(text) ?? WHOLE_PROMPT.exec(text) ??
+    ONLY_TYPED.exec(text);
   const typed = typedMatch ? (typedMatch[1] ?? typedMatch[2] ?? "") : "";
   const typedGreeting = typed ? greetingOf(typed) : undefined;
   if (typed && !NOT_TYPED.has(typed.toLowerCase()) && !typedGreeting) {

@@ -30,6 +30,10 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     typed: "/review",
   });
   deepEqual(greetingAsked("all I typed was hi"), { kind: "hello" });
+  deepEqual(
+    greetingAsked("the chat where my entire prompt was the single word shell"),
+    { typed: "shell" },
+  );
   for (
     const other of [
       "I just typed the command and it failed",
