@@ -291,13 +291,14 @@ function termsOf(
     }
     const words = splitWords(lower).slice(0, MAX_TERM_WORDS);
     if (words.length > 1) {
-      // eu-west-1, max.poll.records, user_profile: one compound term.
+      // eu-west-1, max.poll.records, user_profile: one compound term
+      // (sign-out also as logout).
       into.push({
         text: words.join(" "),
         kind: "code",
         stem: words.join(" "),
         weight,
-        alternatives: [],
+        alternatives: words.length === 2 ? sameActionForms(words.join("")) : [],
         ...(PLAIN_COMPOUND.test(raw) ? { plain: true } : {}),
       });
       continue;

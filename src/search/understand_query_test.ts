@@ -259,6 +259,7 @@ Deno.test("understandQuery() searches signing out as logging out, and in as in",
   ]);
   deepEqual(terms("logout route"), ["logout|signout|sign out", "route"]);
   deepEqual(terms("the signin page"), ["signin|login|log in", "page"]);
+  deepEqual(terms("the sign-out link"), ["sign out|logout|log out", "link"]);
 });
 
 Deno.test("understandQuery() keeps 14 terms of a question typed whole", () => {
