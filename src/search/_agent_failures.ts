@@ -11,8 +11,13 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { FLAG, roleOfRecord, sessionOfRecord } from "../index/schema.ts";
-import { readBody } from "../index/read_body.ts";
+import {
+  FLAG,
+  RECORD_SLOTS,
+  roleOfRecord,
+  sessionOfRecord,
+} from "../index/schema.ts";
+import { recordOf, type RecordRow } from "./_rows.ts";
 import { type ScopeFilter, sessionFilterSql } from "./_retrieve.ts";
 import { prepared } from "./_statements.ts";
 import type { DescribedSession } from "./_described.ts";
@@ -107,9 +112,9 @@ const CANDIDATES = 2000;
  * The sessions, within the search's filters, holding an error output of a
  * model call of the kind asked: a record flagged as an error whose tool is
  * the model (`model`) or whose text names a model-call error class, and
- * whose words are that kind's. One full-text query and a read of at most
- * 2,000 of its newest records; only a question describing such a failure
- * pays it.
+ * whose words are that kind's. One full-text query joined to the filters
+ * and a read of at most 2,000 of its newest records; only a question
+ * describing such a failure pays it.
  *
  * @param db The index.
  * @param filter The search's session filters.
@@ -122,39 +127,40 @@ export async function failedSessions(
   kind: FailureKind,
 ): Promise<DescribedSession[]> {
   const family = FAMILIES[kind];
-  const rowids = (prepared(
+  const { where, params } = sessionFilterSql(filter);
+  const hits = (prepared(
     db,
-    `SELECT rowid FROM fts_work WHERE fts_work MATCH ? ORDER BY rowid DESC LIMIT ${CANDIDATES}`,
-  ).all(family.fts) as Array<{ rowid: number }>)
-    .map((r) => r.rowid)
-    .filter((id) => roleOfRecord(id) === "tool-output");
-  if (rowids.length === 0) return [];
+    `SELECT f.rowid AS rowid, s.rowid AS session, s.started, s.updated
+     FROM fts_work f JOIN sessions s ON s.rowid = f.rowid / ${RECORD_SLOTS}
+     WHERE fts_work MATCH ? AND ${where}
+     ORDER BY f.rowid DESC LIMIT ${CANDIDATES}`,
+  ).all(family.fts, ...params) as unknown as Array<
+    DescribedSession & { rowid: number }
+  >)
+    .filter((h) => roleOfRecord(h.rowid) === "tool-output");
+  if (hits.length === 0) return [];
   const rows = prepared(
     db,
-    `SELECT r.rowid, r.tool, r.flags, r.body FROM json_each(?) AS w
-     JOIN records r ON r.rowid = w.value WHERE (r.flags & ${FLAG.isError}) != 0`,
-  ).all(JSON.stringify(rowids)) as Array<
-    { rowid: number; tool: string | null; flags: number; body: unknown }
-  >;
-  const sessions = new Set<number>();
+    `SELECT r.* FROM json_each(?) AS w JOIN records r ON r.rowid = w.value
+     WHERE (r.flags & ${FLAG.isError}) != 0`,
+  ).all(JSON.stringify(hits.map((h) => h.rowid))) as unknown as RecordRow[];
+  const failed = new Set<number>();
   for (const row of rows) {
     const session = sessionOfRecord(row.rowid);
-    if (sessions.has(session)) continue;
-    const text = await readBody(
-      row.body as string | Uint8Array,
-      (row.flags & FLAG.compressed) !== 0,
-    );
-    if (row.tool !== "model" && !MODEL_CALL_ERROR.test(text)) continue;
-    if (family.says.test(text)) sessions.add(session);
+    if (failed.has(session)) continue;
+    const rec = await recordOf(row);
+    if (rec.tool !== "model" && !MODEL_CALL_ERROR.test(rec.text)) continue;
+    if (family.says.test(rec.text)) failed.add(session);
   }
-  if (sessions.size === 0) return [];
-  const { where, params } = sessionFilterSql(filter);
-  return prepared(
-    db,
-    `SELECT s.rowid AS session, s.started, s.updated FROM json_each(?) AS w
-     JOIN sessions s ON s.rowid = w.value WHERE ${where}`,
-  ).all(
-    JSON.stringify([...sessions]),
-    ...params,
-  ) as unknown as DescribedSession[];
+  const out = new Map<number, DescribedSession>();
+  for (const h of hits) {
+    if (failed.has(h.session) && !out.has(h.session)) {
+      out.set(h.session, {
+        session: h.session,
+        started: h.started,
+        updated: h.updated,
+      });
+    }
+  }
+  return [...out.values()];
 }

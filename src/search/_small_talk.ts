@@ -47,12 +47,14 @@ const NO_REPLY =
   /\b(?:never|didn't|did\s+not|no|without\s+(?:a|any))\s+(?:\w+\s+){0,3}?(?:reply|replies|replied|answer|answered|response|responded)\b/i;
 const REPLIED =
   /\b(?:it|the\s+(?:agent|bot|model))\s+(?:actually\s+|just\s+)?(?:replied|answered|responded|asked)\b/i;
-const ALL_TYPED =
-  /\b(?:all|the\s+only\s+thing)\s+I\s+(?:typed|sent|wrote|entered|said)\s+(?:in\s+it\s+)?(?:was|is)\s+(?:the\s+word\s+|just\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
-const WHOLE_PROMPT =
-  /\b(?:entire|whole|only)\s+(?:prompt|message|input)\s+(?:was|is)\s+(?:the\s+)?(?:single\s+|one\s+)?(?:word\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
-const ONLY_TYPED =
-  /\bI\s+(?:only|just)\s+(?:typed|sent|entered)\s+(?:the\s+word\s+)?(?:["'“`]([^"'”`]{1,40})["'”`]|([^\s,.;:!?]+))/i;
+/** What was typed, in quotes (group 1) or one bare word (group 2). */
+const TYPED_TEXT = `(?:["'“\`]([^"'”\`]{1,40})["'”\`]|([^\\s,.;:!?]+))`;
+/** "All I typed was …", "my entire prompt was …", "I only typed …". */
+const TYPED = [
+  `\\b(?:all|the\\s+only\\s+thing)\\s+I\\s+(?:typed|sent|wrote|entered|said)\\s+(?:in\\s+it\\s+)?(?:was|is)\\s+(?:the\\s+word\\s+|just\\s+)?`,
+  `\\b(?:entire|whole|only)\\s+(?:prompt|message|input)\\s+(?:was|is)\\s+(?:the\\s+)?(?:single\\s+|one\\s+)?(?:word\\s+)?`,
+  `\\bI\\s+(?:only|just)\\s+(?:typed|sent|entered)\\s+(?:the\\s+word\\s+)?`,
+].map((lead) => new RegExp(lead + TYPED_TEXT, "i"));
 /** Words that start a description of what was typed, not the text itself. */
 const NOT_TYPED = new Set([
   "a",
@@ -97,22 +99,21 @@ const LANGUAGE =
  */
 export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
-  const typedMatch = ALL_TYPED.exec(text) ?? WHOLE_PROMPT.exec(text) ??
-    ONLY_TYPED.exec(text);
+  const typedMatch = TYPED.map((re) => re.exec(text)).find((m) => m);
   const typed = typedMatch ? (typedMatch[1] ?? typedMatch[2] ?? "") : "";
   const typedGreeting = typed ? greetingOf(typed) : undefined;
   if (typed && !NOT_TYPED.has(typed.toLowerCase()) && !typedGreeting) {
     return { typed: promptKey(typed) };
   }
   const howAreYou = HOW_ARE_YOU.test(text);
-  if (
-    !typedGreeting && !howAreYou && !SAID_HELLO.test(text) &&
-    !GREETED.test(text)
-  ) return undefined;
+  const saidHello = SAID_HELLO.test(text);
+  if (!typedGreeting && !howAreYou && !saidHello && !GREETED.test(text)) {
+    return undefined;
+  }
   const out: GreetingAsk = {};
   if (howAreYou) out.kind = "how-are-you";
   else if (typedGreeting) out.kind = typedGreeting;
-  else if (SAID_HELLO.test(text)) out.kind = "hello";
+  else if (saidHello) out.kind = "hello";
   const language = LANGUAGE.exec(text)?.[1];
   if (language) out.language = language.toLowerCase();
   if (NO_REPLY.test(text)) out.replied = false;

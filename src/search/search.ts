@@ -24,7 +24,6 @@ import { agentNamed } from "./_agents.ts";
 import {
   greetingAsked,
   greetingMisfit,
-  type GreetingSession,
   greetingSessions,
 } from "./_small_talk.ts";
 import { failedSessions, failureAsked } from "./_agent_failures.ts";
@@ -385,25 +384,25 @@ async function describedFirst(
     return at < 0 ? Infinity : at;
   };
   const understood = understandQuery(query, { now: options.now });
-  const candidates = greeting
-    ? greetingSessions(db, scope, greeting.typed)
-    : await failedSessions(db, scope, failure!);
-  const held = await wordsHeld(db, candidates, understood);
-  const described: DescribedSession[] = greeting
-    ? orderByFit(
-      candidates as GreetingSession[],
-      greetingMisfit(greeting),
-      understood.time,
-      rankOf,
-      (s) => held.get(s) ?? 0,
-    )
-    : orderByFit(
+  const order = async <T extends DescribedSession>(
+    candidates: readonly T[],
+    misfit: (s: T) => number,
+  ) => {
+    const held = await wordsHeld(db, candidates, understood);
+    return orderByFit(
       candidates,
-      () => 0,
+      misfit,
       understood.time,
       rankOf,
       (s) => held.get(s) ?? 0,
     );
+  };
+  const described: DescribedSession[] = greeting
+    ? await order(
+      greetingSessions(db, scope, greeting.typed),
+      greetingMisfit(greeting),
+    )
+    : await order(await failedSessions(db, scope, failure!), () => 0);
   if (described.length === 0) return found;
   // They rank first, and say so: a reader that drops hits far below the
   // best score (the recall answer's loose hits) keeps them.

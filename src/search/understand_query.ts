@@ -190,9 +190,9 @@ function pickLast(pieces: readonly string[]): number {
  * Splits a prompt into its ask and the rest.
  *
  * @param prompt The prompt or query.
- * @param nearestFirst Order the lines above the ask from the nearest up (an
- *   error's message sits at the bottom of its trace), not top down.
- * @returns The ask (line, then clause) and the rest of the text.
+ * @returns The ask (line, then clause), the rest of the text, and the rest
+ *   with the lines above the ask from the nearest up (an error's message
+ *   sits at the bottom of its trace).
  * @example
  * ```ts
  * import { extractAsk } from "./understand_query.ts";
@@ -203,11 +203,10 @@ function pickLast(pieces: readonly string[]): number {
  */
 export function extractAsk(
   prompt: string,
-  nearestFirst = false,
-): { ask: string; rest: string } {
+): { ask: string; rest: string; restNearestFirst: string } {
   const { text, kept } = protect(prompt);
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length === 0) return { ask: "", rest: "" };
+  if (lines.length === 0) return { ask: "", rest: "", restNearestFirst: "" };
   const li = pickLast(lines);
   const line = lines[li]!;
   let clauses = line.split(/(?<=[.!?;])\s+/).filter(Boolean);
@@ -221,13 +220,21 @@ export function extractAsk(
   const ask = clauses[ci] ?? line;
   // What the asker wrote around the question comes before what they
   // pasted: the ask's own line first, then the other lines in order.
-  const rest = [
-    ...clauses.slice(0, ci),
-    ...clauses.slice(ci + 1),
-    ...(nearestFirst ? lines.slice(0, li).reverse() : lines.slice(0, li)),
-    ...lines.slice(li + 1),
-  ].join("\n");
-  return { ask: restore(ask, kept), rest: restore(rest, kept) };
+  const rest = (above: string[]) =>
+    restore(
+      [
+        ...clauses.slice(0, ci),
+        ...clauses.slice(ci + 1),
+        ...above,
+        ...lines.slice(li + 1),
+      ].join("\n"),
+      kept,
+    );
+  return {
+    ask: restore(ask, kept),
+    rest: rest(lines.slice(0, li)),
+    restNearestFirst: rest(lines.slice(0, li).reverse()),
+  };
 }
 
 /** Words of a text: quoted/backticked pieces whole, the rest split on space. */
@@ -411,8 +418,15 @@ const WHEN_FILLER =
 const LIKE_THIS = /\b(?:like|as)\s+(?:this|these)\b/gi;
 
 /** "Like this", "these errors", "was this": an ask about what was pasted. */
-const POINTS_AT_PASTE =
-  /\b(?:like|as)\s+(?:this|these)\b|\b(?:this|these)\s+(?:errors?|output|logs?|traces?|stack|ones?|failures?|messages?|warnings?|crash(?:es)?|exceptions?|lines?)\b|\b(?:was|is|were|are)\s+(?:this|these)\b/i;
+const POINTS_AT_PASTE = new RegExp(
+  [
+    LIKE_THIS.source,
+    /\b(?:this|these)\s+(?:errors?|output|logs?|traces?|stack|ones?|failures?|messages?|warnings?|crash(?:es)?|exceptions?|lines?)\b/
+      .source,
+    /\b(?:was|is|were|are)\s+(?:this|these)\b/.source,
+  ].join("|"),
+  "i",
+);
 
 /**
  * "Which chat proposed it?", "which run was this": words that ask for a
@@ -454,12 +468,8 @@ export function understandQuery(
   // often come last: "… the local qwen2.5 ollama model about the trading
   // bot server"); a long prompt, mostly pasted, 10.
   const budget = options.budget ?? (long ? 10 : 14);
-  const { ask, rest } = extractAsk(raw);
+  const { ask, rest, restNearestFirst } = extractAsk(raw);
   const askTime = extractTimeWindow(ask, options.now);
-  const restTime = askTime.window
-    ? { text: rest }
-    : extractTimeWindow(rest, options.now);
-  const time = askTime.window ?? restTime.window;
   const dropped: string[] = [];
   const found: QueryTerm[] = [];
   const notMeant = askTime.text.match(NOT_MEANT) ?? [];
@@ -475,14 +485,12 @@ export function understandQuery(
   // ("which run was this?", "the runs that died like this") is about what
   // was pasted above it: those words weigh as much.
   const pasted = long && (found.length < 2 || POINTS_AT_PASTE.test(ask));
-  termsOf(
-    pasted && !("window" in restTime && restTime.window)
-      ? extractAsk(raw, true).rest
-      : restTime.text,
-    pasted ? 1 : long ? 0.3 : 0.7,
-    found,
-    dropped,
-  );
+  const restText = pasted ? restNearestFirst : rest;
+  const restTime = askTime.window
+    ? { text: restText }
+    : extractTimeWindow(restText, options.now);
+  const time = askTime.window ?? restTime.window;
+  termsOf(restTime.text, pasted ? 1 : long ? 0.3 : 0.7, found, dropped);
   if (time) {
     // Absolute times are words too: keep a month or year, not required.
     for (const w of time.phrase.toLowerCase().match(DATE_WORDS) ?? []) {
