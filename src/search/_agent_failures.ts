@@ -68,12 +68,13 @@ const WENT_WRONG =
 
 /**
  * Words putting the failure on the agent's side: its model, the chat, an
- * agent or a model provider by name. "The figma API's rate limit" or "the
+ * agent, a model provider by name or "the provider" (not a payment, auth,
+ * cloud or other app-side one). "The figma API's rate limit" or "the
  * stripe account's API key" names none: a tool's or the project's API
  * failed, not the agent's model.
  */
 const AGENT_SIDE =
-  /\b(?:models?|assistant|agent|bot|llm|prompts?|messages?|chats?|threads?|repl(?:y|ies|ied)|answer\w*|claude|codex|gemini|aider|opencode|cursor|copilot|cline|kimi|qwen|amp|crush|goose|zed|deepseek|openrouter|vertex|anthropic|openai|ollama|sonnet|opus|gpt[\w.-]*)\b/i;
+  /\b(?:models?|assistant|agent|bot|llm|prompts?|messages?|chats?|threads?|repl(?:y|ies|ied)|answer\w*|claude|codex|gemini|aider|opencode|cursor|copilot|cline|kimi|qwen|amp|crush|goose|zed|deepseek|openrouter|vertex|anthropic|openai|ollama|sonnet|opus|gpt[\w.-]*|(?<!\b(?:payment|billing|auth|oauth|identity|login|sso|terraform|cloud|state|context|theme|email|sms|storage|dns|data)[\s-])providers?)\b/i;
 
 /**
  * The kind of model-call failure a question describes, if it describes one:

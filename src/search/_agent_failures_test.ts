@@ -19,6 +19,7 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       ],
       ["the vertex quota error in aider", "rate"],
       ["aider on vertex kept getting throttled with 429s", "rate"],
+      ["provider error saying account balance ran out", "billing"],
     ] as const
   ) equal(failureAsked(ask), kind, ask);
   for (
@@ -30,6 +31,8 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       "the account settings page",
       "the stripe api key was invalid and the webhook failed",
       "the pricing plan payment failed for that account",
+      "the payment provider error said the balance ran out",
+      "auth provider error: the login expired",
     ]
   ) equal(failureAsked(other), undefined, other);
 });

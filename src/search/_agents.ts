@@ -71,6 +71,13 @@ const THING_AFTER =
  */
 const MODEL_AFTER =
   /^[\s-]*(?:sonnet|opus|haiku|flash|pro\b|reasoner|coder|[rv]?\d)/i;
+/**
+ * A service that hosts models: beside it a maker's name is the model it
+ * served ("the vertex quota hit for claude", "gemini through openrouter").
+ */
+const MODEL_HOST =
+  /\b(?:vertex(?: ai)?|bedrock|openrouter|azure openai|litellm|ollama|groq|together ai|fireworks)\b/i;
+
 /** Agents named after the models they run. */
 const MODEL_MAKERS = new Set([
   "claude",
@@ -119,7 +126,10 @@ export function agentNamed(query: string): AgentMention | undefined {
     ) continue;
     if (THING_AFTER.test(after)) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
-    if (MODEL_MAKERS.has(word) && MODEL_AFTER.test(after)) continue;
+    if (
+      MODEL_MAKERS.has(word) &&
+      (MODEL_AFTER.test(after) || MODEL_HOST.test(query))
+    ) continue;
     const distinct = ownValue(DISTINCT, word);
     const ids = distinct && (cued || !DETERMINER.test(before))
       ? distinct

@@ -75,6 +75,9 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ["with claude sdk client retries", undefined],
     ["codex cli run that hit the quota", ["codex"]],
     ["what did claude code change in the page", ["claude-code"]],
+    ["vertex ai per-minute token quota hit for claude", undefined],
+    ["the quota error for claude on vertex in aider", ["aider"]],
+    ["gemini through openrouter kept failing", undefined],
   ];
   for (const [query, ids, rest] of cases) {
     await t.step(query, () => {

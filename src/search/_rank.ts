@@ -88,6 +88,11 @@ export const RANK = {
    * two first places of our own eval and one of LoCoMo's (docs/search.md).
    */
   echo: 0.5,
+  /**
+   * A turn that says when ("yesterday", "last week", "in 2019") counts this
+   * much more of its own score when the question asks when.
+   */
+  dated: 1.5,
 } as const;
 
 /** One term's postings and weight. */
@@ -333,6 +338,8 @@ export interface BlendOptions {
   tables: readonly ("fts_speech" | "fts_work")[];
   /** A user turn's weight. */
   userWeight?: number | undefined;
+  /** The question asks when: turns saying when count more. */
+  asksWhen?: boolean;
 }
 
 /**
@@ -401,7 +408,9 @@ export function blendRecordRelevance(
   // names nothing: "Mia, that's so nice! What pet do you have?" still only
   // asks back, though its first sentence says the name the question does.
   let scored = sessionBm25(records);
-  const leading = [...scored.values()].flatMap((b) => b.records.slice(0, 2));
+  const leading = [...scored.values()].flatMap((b) =>
+    b.records.slice(0, options.asksWhen ? 4 : 2)
+  );
   const stems = terms.flatMap((t) =>
     t.token && t.idf >= RANK.nearMinIdf ? [t.token] : []
   );
@@ -412,8 +421,12 @@ export function blendRecordRelevance(
   let damped = false;
   for (const { rowid, body } of bodies) {
     const rec = records.get(rowid);
-    if (rec && asksBack(body, stems)) {
+    if (!rec) continue;
+    if (asksBack(body, stems)) {
       rec.score *= RANK.echo;
+      damped = true;
+    } else if (options.asksWhen && SAYS_WHEN.test(body)) {
+      rec.score *= RANK.dated;
       damped = true;
     }
   }
@@ -429,6 +442,20 @@ export function blendRecordRelevance(
     if (b) s.records = b.records;
   }
 }
+
+/** A turn saying when something happened (relative or calendar time). */
+const SAYS_WHEN = new RegExp(
+  [
+    "\\b(yesterday|today|tonight|tomorrow|recently|earlier this)\\b",
+    "\\b(last|next|this|past|coming) (night|week|weekend|month|year|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\b",
+    "\\b(\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of) (days?|weeks?|months?|years?) (ago|back)\\b",
+    "\\b(on|last|this|next) (mon|tues|wednes|thurs|fri|satur|sun)day\\b",
+    "\\b(january|february|march|april|june|july|august|september|october|november|december)\\b",
+    "\\b(19|20)\\d\\d\\b",
+    "\\bthe \\d+(st|nd|rd|th)\\b",
+  ].join("|"),
+  "i",
+);
 
 /**
  * Whether every sentence of a turn that names a query word (by its stem, a

@@ -21,6 +21,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
+import { projectNamed, saysName } from "./_projects.ts";
 import {
   greetingAsked,
   greetingMisfit,
@@ -308,7 +309,7 @@ export async function search(
   }
 }
 
-/** The search, with a named agent's sessions first. */
+/** The search, with a named agent's or project's sessions first. */
 async function searchNamed(
   db: Database,
   query: string,
@@ -319,22 +320,51 @@ async function searchNamed(
   const named = options.harnesses?.length || options.regex
     ? undefined
     : agentNamed(query);
-  const all = await searchSaidThenWork(
-    db,
-    named ? named.rest : query,
-    options,
-  );
-  if (!named) return all;
-  all.query = query;
-  const theirs = await searchSaidThenWork(db, named.rest, {
-    ...options,
-    harnesses: named.harnesses,
-  });
-  if (theirs.results.length === 0) return all;
-  return placeFirst(db, all, theirs, theirs.total, options, {
-    searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
-    note: "the query names an agent: its sessions first",
-  });
+  const text = named ? named.rest : query;
+  // "Where is logout handled in the club dashboard?": that project's
+  // sessions first, searched for the rest (its name is a directory's, rarely
+  // in what was said).
+  const project = options.project || options.regex
+    ? undefined
+    : projectNamed(db, text);
+  let out = await searchSaidThenWork(db, text, options);
+  if (!named && !project) return out;
+  out.query = query;
+  if (named) {
+    const theirs = await searchSaidThenWork(db, named.rest, {
+      ...options,
+      harnesses: named.harnesses,
+    });
+    if (theirs.results.length) {
+      out = placeFirst(db, out, theirs, theirs.total, options, {
+        searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
+        note: "the query names an agent: its sessions first",
+      });
+    }
+  }
+  if (project) {
+    const its = await searchSaidThenWork(db, project.rest, {
+      ...options,
+      ...(named ? { harnesses: named.harnesses } : {}),
+      project: project.project,
+    });
+    // Unless the rest's words only loosely meet in its sessions while the
+    // whole question's best answer, in another project, says the name: a
+    // project's name is also what others call the service ("the staging
+    // shop-api health check", set in the infrastructure repository).
+    const first = its.results[0];
+    const top = out.results[0];
+    const elsewhere = first?.tier === "relevance" && top &&
+      top.session.project.toLowerCase() !== project.project.toLowerCase() &&
+      saysName(db, sessionRowid(db, top.session), project);
+    if (first && !elsewhere) {
+      out = placeFirst(db, out, its, its.total, options, {
+        searched: `${project.rest} in project ${project.project}`,
+        note: "the query names a project: its sessions first",
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -1710,7 +1740,7 @@ async function rank(
         })),
         ...nearPairs(r, plan, known, totals.n),
       ],
-      { tables: r.tables, userWeight: stats.userWeight },
+      { tables: r.tables, userWeight: stats.userWeight, asksWhen: q.asksWhen },
     );
   }
   const byRelevance = (

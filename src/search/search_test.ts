@@ -1608,3 +1608,112 @@ Deno.test("search() finds the sessions whose model calls failed the way a questi
     );
   });
 });
+
+Deno.test("search() puts the sessions of a project the question names first", async (t) => {
+  const fixtures: Fixture[] = [
+    {
+      id: "club-hello",
+      project: "club-dashboard",
+      age: 1,
+      turns: [
+        ["user", "hi"],
+        ["assistant", "Hi! Ready to help with your club dashboard project."],
+      ],
+    },
+    {
+      id: "club-logout",
+      project: "club-dashboard",
+      age: 2,
+      turns: [
+        ["user", "logout"],
+        ["assistant", "The logout route is handled in routes/auth.py."],
+      ],
+    },
+    {
+      id: "infra-grace",
+      project: "platform-infra",
+      age: 3,
+      turns: [
+        ["user", "why is the staging shop-api health check grace period 180s?"],
+        [
+          "assistant",
+          "Migrations take two minutes, so the grace period is 180s.",
+        ],
+      ],
+    },
+    {
+      id: "shop-checkout",
+      project: "shop-api",
+      age: 4,
+      turns: [
+        ["user", "checkout timed out during the staging deploy"],
+        ["assistant", "The health check passed but checkout timed out."],
+      ],
+    },
+    ...gardenFiller(),
+  ];
+  await withFixtures(fixtures, async (db) => {
+    await t.step(
+      "a name of two words, taken out of the words searched",
+      async () => {
+        const r = await search(db, "where is logout handled club dashboard", {
+          now: NOW,
+        });
+        equal(ids(r)[0], "club-logout");
+        ok(r.ladder?.some((s) => s.note?.includes("names a project")));
+      },
+    );
+    await t.step(
+      "not where another project's answer says the name",
+      async () => {
+        const r = await search(
+          db,
+          "why is the staging shop-api health check grace period three minutes?",
+          { now: NOW },
+        );
+        equal(ids(r)[0], "infra-grace");
+      },
+    );
+    await t.step("not when a project is chosen already", async () => {
+      const r = await search(db, "where is logout handled club dashboard", {
+        now: NOW,
+        project: "platform-infra",
+      });
+      ok(!r.ladder?.some((s) => s.note?.includes("names a project")));
+    });
+  });
+});
+
+Deno.test("search() prefers the turn saying when, for a question asking when someone did something", async () => {
+  const fixtures: Fixture[] = [
+    {
+      id: "pottery-talk",
+      age: 2,
+      turns: [
+        [
+          "user",
+          "Maria went to the pottery class and loved the pottery class.",
+        ],
+        ["assistant", "That sounds lovely."],
+      ],
+    },
+    {
+      id: "pottery-when",
+      age: 3,
+      turns: [
+        [
+          "user",
+          "Maria went to a pottery class last weekend with her sister.",
+        ],
+        ["assistant", "Nice!"],
+      ],
+    },
+    ...gardenFiller(),
+  ];
+  await withFixtures(fixtures, async (db) => {
+    const r = await search(db, "When did Maria go to the pottery class?", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "pottery-when");
+  });
+});

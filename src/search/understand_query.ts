@@ -87,6 +87,12 @@ export interface UnderstoodQuery {
   /** "The short chat", "a long session": the size of the session asked for. */
   size?: "short" | "long";
   /**
+   * The ask is about when someone else did something ("when did she…"):
+   * a turn saying when ("yesterday", "last week", "3 years ago") is the
+   * likelier answer.
+   */
+  asksWhen: boolean;
+  /**
    * A clause of the ask naming what is not meant (", not the long one"):
    * its words are not searched.
    */
@@ -111,6 +117,14 @@ function isPersonal(ask: string): boolean {
     text,
   ) && !/(^|[^a-z'])(you|your|yours|you've|you're)($|[^a-z'])/i.test(text);
 }
+
+/**
+ * An ask about when someone else did something ("when did Maria go to the
+ * beach?"): said in words in a turn. When we or I did it, the session's own
+ * date answers, and a turn saying "since yesterday" is no closer.
+ */
+const ASKS_WHEN =
+  /(^|[^a-z])(when (did|was|were|is|are|do|does|will|had|has|have)|what (time|date|day|month|year) (did|was|were|is|are|do|does|will)|how long ago (did|was|were))\s+(?!(we|i|you|us)\b)/i;
 
 /** Options for {@linkcode understandQuery}. */
 export interface UnderstandOptions {
@@ -543,6 +557,7 @@ export function understandQuery(
     overBudget,
     long,
     personal: isPersonal(ask),
+    asksWhen: ASKS_WHEN.test(ask),
   };
   if (time) out.time = time;
   const size = sizeAsked(askTime.text.replace(NOT_MEANT, " "));

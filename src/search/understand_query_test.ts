@@ -467,3 +467,21 @@ Deno.test("understandQuery() leaves out a clause naming what is not meant", () =
   });
   deepEqual(size.terms.map((t) => t.text), ["container"]);
 });
+
+Deno.test("understandQuery() tells a question asking when someone else did something", () => {
+  for (
+    const ask of [
+      "When did Maria go to the beach?",
+      "when was Nate's first tournament",
+      "what day did the release ship?",
+    ]
+  ) equal(understandQuery(ask, { now: NOW }).asksWhen, true, ask);
+  for (
+    const ask of [
+      "when did we pin the redis client?",
+      "When did I last rotate the key?",
+      "why did the deploy fail?",
+      "what time zone does the scheduler use",
+    ]
+  ) equal(understandQuery(ask, { now: NOW }).asksWhen, false, ask);
+});

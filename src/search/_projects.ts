@@ -1,0 +1,161 @@
+/**
+ * The project a question names ("where is logout handled in the club
+ * dashboard", "poule_v2 seeder"): its sessions first, searched for the
+ * rest of the question. A project's name is the last segment of the
+ * directory its sessions ran in, so its words are rarely in the
+ * transcripts' text and cannot be searched for there.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { RECORD_SLOTS } from "../index/schema.ts";
+import { prepared } from "./_statements.ts";
+
+/** What {@linkcode projectNamed} found. */
+export interface ProjectMention {
+  /** The project as the index holds it. */
+  project: string;
+  /** The query with the name taken out. */
+  rest: string;
+  /** The name's words, as a full-text phrase. */
+  phrase: string;
+}
+
+/** Sessions read to tell a name's own sessions from others'. */
+const SAID_SESSIONS = 2000;
+
+/**
+ * Share of the sessions saying a one-word name that may lie outside its
+ * project for the word to stand for it: "bin", "desktop" or a user name
+ * said in many projects' paths is a word, not that project.
+ */
+const OUTSIDE_SHARE = 0.25;
+
+/**
+ * The words of a project name: split at separators, case changes and
+ * between letters and digits (`chex-mix-timer`, `VirtualGfriend`,
+ * `poule_v2`, `Lotto645`), lower-cased.
+ */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, "$1$3 $2$4")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * A name nobody would type as words: a UUID, a hash, a number, or letters
+ * too few to mean anything.
+ */
+function unnameable(words: readonly string[]): boolean {
+  const joined = words.join("");
+  return joined.length < 3 || /^\d+$/.test(joined) ||
+    (words.length >= 3 && words.filter((w) => /\d/.test(w)).length >= 2);
+}
+
+/** Matches the name's words in a query, written together or apart. */
+function namePattern(words: readonly string[]): RegExp {
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}_./\\\\-])${
+      escaped.join("[\\s_.-]?")
+    }(?![\\p{L}\\p{N}_/\\\\]|-\\p{L})`,
+    "iu",
+  );
+}
+
+/**
+ * Finds the one project a query names. A name of two words or more
+ * ("club dashboard") stands for its project; a one-word name only where
+ * most sessions saying it are that project's (a word like "master" or a
+ * user's name in every path stands for nothing). None when the query
+ * names two projects, or when the caller already chose one.
+ *
+ * @param db The index.
+ * @param query The query as typed.
+ * @returns The project and the query without its name, or undefined.
+ */
+export function projectNamed(
+  db: Database,
+  query: string,
+): ProjectMention | undefined {
+  const rows = prepared(
+    db,
+    "SELECT project, count(*) AS n FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
+  ).all() as Array<{ project: string; n: number }>;
+  let found: { project: string; at: number; end: number; words: string[] }[] =
+    [];
+  for (const { project } of rows) {
+    const words = nameWords(project);
+    if (unnameable(words)) continue;
+    const m = namePattern(words).exec(query);
+    if (m) {
+      found.push({ project, at: m.index, end: m.index + m[0].length, words });
+    }
+  }
+  // A longer name holds a shorter one ("spotter-dov", "spotter"): the
+  // longer one is meant.
+  found = found.filter((f) =>
+    !found.some((g) =>
+      g !== f && g.at <= f.at && g.end >= f.end && g.end - g.at > f.end - f.at
+    )
+  );
+  if (found.length !== 1) return undefined;
+  const { project, at, end, words } = found[0]!;
+  if (words.length === 1 && !ownWord(db, project, words[0]!)) return undefined;
+  // A one-word name is a word of the question too ("the image worker"):
+  // kept. A name of several words is rarely said as such: taken out.
+  const rest = words.length === 1
+    ? query
+    : `${query.slice(0, at)}${query.slice(end).replace(/^'s\b/i, "")}`.replace(
+      /[^\S\n]+/g,
+      " ",
+    ).trim();
+  return { project, rest, phrase: words.join(" ") };
+}
+
+/**
+ * Whether a session says a project's name in any record: there the name is
+ * a thing the session worked on (a service another repository deploys).
+ *
+ * @param db The index.
+ * @param session The session's rowid (none: no longer indexed).
+ * @param mention The project named.
+ */
+export function saysName(
+  db: Database,
+  session: number | undefined,
+  mention: ProjectMention,
+): boolean {
+  if (session === undefined) return false;
+  return ["fts_speech", "fts_work"].some((table) =>
+    prepared(
+      db,
+      `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
+    ).get(
+      `"${mention.phrase}"`,
+      session * RECORD_SLOTS,
+      (session + 1) * RECORD_SLOTS,
+    ) !== undefined
+  );
+}
+
+/** Whether most of the sessions saying `word` are `project`'s. */
+function ownWord(db: Database, project: string, word: string): boolean {
+  const sessions = new Set<number>();
+  for (const table of ["fts_speech", "fts_work"]) {
+    const rows = prepared(
+      db,
+      `SELECT DISTINCT rowid / ${RECORD_SLOTS} AS s FROM ${table} WHERE ${table} MATCH ? LIMIT ${SAID_SESSIONS}`,
+    ).all(`"${word}"`) as Array<{ s: number }>;
+    for (const r of rows) sessions.add(Math.floor(r.s));
+  }
+  if (sessions.size === 0) return true;
+  const own = prepared(
+    db,
+    "SELECT count(*) AS n FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value WHERE lower(s.project) = lower(?)",
+  ).get(JSON.stringify([...sessions]), project) as { n: number };
+  return (sessions.size - own.n) / sessions.size <= OUTSIDE_SHARE;
+}
