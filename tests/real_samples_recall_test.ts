@@ -41,8 +41,9 @@ const HIT5_FLOOR = 0.95;
  * other languages: 0.900 on first sight, 0.925 after; `heldout16.json`,
  * short and hurried asks, an agent's own, decisions, errors by their
  * symptom, files and values by their role, other languages: 0.875 on first
- * sight, 0.900 once a question naming a project searched its sessions
- * first), held a little under.
+ * sight, 0.925 once a question naming a project searched its sessions
+ * first and a local model short of memory was a failed model call), held a
+ * little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],

@@ -1,6 +1,7 @@
 /**
  * Sessions where the agent's own model call failed: the account ran out of
- * credit, the API key was refused, a quota or rate limit was hit. People
+ * credit, the API key was refused, a quota or rate limit was hit, a local
+ * model needed more memory than the machine had. People
  * remember these by what happened to them ("every message failed because my
  * credit had run dry", "it kept telling me to log in again"), while the
  * session holds the provider's words ("Insufficient Balance (APIError, HTTP
@@ -23,7 +24,7 @@ import { prepared } from "./_statements.ts";
 import type { DescribedSession } from "./_described.ts";
 
 /** Kinds of model-call failure told apart. */
-export type FailureKind = "billing" | "auth" | "rate";
+export type FailureKind = "billing" | "auth" | "rate" | "memory";
 
 /** What the question must say for a kind, and what its output says. */
 interface Family {
@@ -60,11 +61,18 @@ const FAMILIES: Readonly<Record<FailureKind, Family>> = {
     says:
       /rate[ _-]?limit|quota exceeded|exceeded your current quota|\b429\b|too many requests|resource[ _]exhausted|overloaded/i,
   },
+  memory: {
+    cue: /\b(?:v?ram|memory|oom)\b/i,
+    fts:
+      `"system memory" OR "out of memory" OR "requires more" OR oom OR "not enough memory" OR "insufficient memory"`,
+    says:
+      /requires more system memory|out of memory|not enough memory|insufficient memory|\bOOM\b/i,
+  },
 };
 
 /** Words saying a call did not go through, beside a failure kind's name. */
 const WENT_WRONG =
-  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|throttl\w*|(?:told|telling|tells) me to)\b/i;
+  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|throttl\w*|(?:told|telling|tells) me to|(?:wants?|wanted|needs?|needed|requires?|required|asked for) more)\b/i;
 
 /**
  * Words putting the failure on the agent's side: its model, the chat, an
@@ -96,7 +104,7 @@ const AGENT_SIDE =
 export function failureAsked(ask: string): FailureKind | undefined {
   const text = ask.replaceAll("’", "'");
   if (!WENT_WRONG.test(text) || !AGENT_SIDE.test(text)) return undefined;
-  for (const kind of ["billing", "auth", "rate"] as const) {
+  for (const kind of ["billing", "auth", "rate", "memory"] as const) {
     if (FAMILIES[kind].cue.test(text)) return kind;
   }
   return undefined;

@@ -20,6 +20,7 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       ["the vertex quota error in aider", "rate"],
       ["aider on vertex kept getting throttled with 429s", "rate"],
       ["provider error saying account balance ran out", "billing"],
+      ["local ollama model wants more RAM than the box has", "memory"],
     ] as const
   ) equal(failureAsked(ask), kind, ask);
   for (
@@ -33,6 +34,8 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       "the pricing plan payment failed for that account",
       "the payment provider error said the balance ran out",
       "auth provider error: the login expired",
+      "the image worker needs more memory, it keeps getting OOM killed",
+      "why does the build need more RAM now?",
     ]
   ) equal(failureAsked(other), undefined, other);
 });

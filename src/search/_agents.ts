@@ -112,8 +112,9 @@ export interface AgentMention {
  * ```
  */
 export function agentNamed(query: string): AgentMention | undefined {
-  // "claude code" is one name; "Claude Code's" its possessive.
-  const words = /\b(claude[ -]code|[a-z]+)\b/gi;
+  // "claude code" and "qwen code" are one name each; "Claude Code's" a
+  // possessive.
+  const words = /\b((?:claude|qwen)[ -]code|[a-z]+)\b/gi;
   const named: Array<AgentMention & { cued: boolean }> = [];
   for (const m of query.matchAll(words)) {
     const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
