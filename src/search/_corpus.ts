@@ -17,6 +17,7 @@ export type SessionFacts = readonly [number, number | null, number | null];
 interface Cache {
   version: number;
   hidden?: Set<number>;
+  projects?: string[];
   facts: Map<number, SessionFacts>;
   totals: Map<string, { n: number; mean: number | null }>;
 }
@@ -49,6 +50,22 @@ export function hiddenSessions(db: Database): ReadonlySet<number> {
     >).map((r) => r.rowid),
   );
   return cache.hidden;
+}
+
+/**
+ * The projects of the sessions search shows, one spelling each (compared
+ * without case).
+ *
+ * @param db The index.
+ * @returns The names (shared: do not change them).
+ */
+export function projectNames(db: Database): readonly string[] {
+  const cache = cacheOf(db);
+  cache.projects ??= (prepared(
+    db,
+    "SELECT project FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
+  ).all() as Array<{ project: string }>).map((r) => r.project);
+  return cache.projects;
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import { RECORD_SLOTS } from "../index/schema.ts";
 import { prepared } from "./_statements.ts";
+import { projectNames } from "./_corpus.ts";
 
 /** What {@linkcode projectNamed} found. */
 export interface ProjectMention {
@@ -66,6 +67,25 @@ function namePattern(words: readonly string[]): RegExp {
   );
 }
 
+/** A project name's words and the pattern finding them, once per name. */
+const names = new Map<
+  string,
+  { words: string[]; pattern: RegExp } | undefined
+>();
+
+function nameOf(
+  project: string,
+): { words: string[]; pattern: RegExp } | undefined {
+  if (!names.has(project)) {
+    const words = nameWords(project);
+    names.set(
+      project,
+      unnameable(words) ? undefined : { words, pattern: namePattern(words) },
+    );
+  }
+  return names.get(project);
+}
+
 /**
  * Finds the one project a query names. A name of two words or more
  * ("club dashboard") stands for its project; a one-word name only where
@@ -81,16 +101,13 @@ export function projectNamed(
   db: Database,
   query: string,
 ): ProjectMention | undefined {
-  const rows = prepared(
-    db,
-    "SELECT project, count(*) AS n FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
-  ).all() as Array<{ project: string; n: number }>;
   let found: { project: string; at: number; end: number; words: string[] }[] =
     [];
-  for (const { project } of rows) {
-    const words = nameWords(project);
-    if (unnameable(words)) continue;
-    const m = namePattern(words).exec(query);
+  for (const project of projectNames(db)) {
+    const name = nameOf(project);
+    if (!name) continue;
+    const { words, pattern } = name;
+    const m = pattern.exec(query);
     if (m) {
       found.push({ project, at: m.index, end: m.index + m[0].length, words });
     }
