@@ -56,34 +56,60 @@ function unnameable(words: readonly string[]): boolean {
     (words.length >= 3 && words.filter((w) => /\d/.test(w)).length >= 2);
 }
 
-/** Matches the name's words in a query, written together or apart. */
-function namePattern(words: readonly string[]): RegExp {
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(
-    `(?<![\\p{L}\\p{N}_./\\\\-])${
-      escaped.join("[\\s_.-]?")
-    }(?![\\p{L}\\p{N}_/\\\\]|-\\p{L})`,
-    "iu",
-  );
-}
+/** A project name's words and their letters run together, once per name. */
+const names = new Map<string, { words: string[]; key: string } | undefined>();
 
-/** A project name's words and the pattern finding them, once per name. */
-const names = new Map<
-  string,
-  { words: string[]; pattern: RegExp } | undefined
->();
-
-function nameOf(
-  project: string,
-): { words: string[]; pattern: RegExp } | undefined {
+function nameOf(project: string): { words: string[]; key: string } | undefined {
   if (!names.has(project)) {
     const words = nameWords(project);
     names.set(
       project,
-      unnameable(words) ? undefined : { words, pattern: namePattern(words) },
+      unnameable(words) ? undefined : { words, key: words.join("") },
     );
   }
   return names.get(project);
+}
+
+/** A word of the query and where it stands. */
+interface QueryWord {
+  text: string;
+  at: number;
+  end: number;
+}
+
+/**
+ * Where a run of the query's words spells a name, written together or apart
+ * ("club dashboard", "club-dashboard", "poule_v2", "Lotto645"): words
+ * joined by one space, hyphen, underscore or dot, not inside a path or an
+ * identifier (`src/club/dashboard.ts`).
+ */
+function spelled(
+  query: string,
+  words: readonly QueryWord[],
+  key: string,
+): { at: number; end: number } | undefined {
+  for (let i = 0; i < words.length; i++) {
+    let joined = "";
+    for (let j = i; j < words.length; j++) {
+      if (
+        j > i && !/^[\s_.-]$/.test(query.slice(words[j - 1]!.end, words[j]!.at))
+      ) {
+        break;
+      }
+      joined += words[j]!.text;
+      if (!key.startsWith(joined)) break;
+      if (joined.length < key.length) continue;
+      const at = words[i]!.at;
+      const end = words[j]!.end;
+      const before = query.slice(Math.max(0, at - 1), at);
+      const after = query.slice(end, end + 2);
+      if (/[_./\\-]/.test(before) || /^(?:[_/\\]|-[A-Za-z])/.test(after)) {
+        break;
+      }
+      return { at, end };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -101,16 +127,20 @@ export function projectNamed(
   db: Database,
   query: string,
 ): ProjectMention | undefined {
+  const said: QueryWord[] = [];
+  for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+    said.push({
+      text: m[0].toLowerCase(),
+      at: m.index,
+      end: m.index + m[0].length,
+    });
+  }
   let found: { project: string; at: number; end: number; words: string[] }[] =
     [];
   for (const project of projectNames(db)) {
     const name = nameOf(project);
-    if (!name) continue;
-    const { words, pattern } = name;
-    const m = pattern.exec(query);
-    if (m) {
-      found.push({ project, at: m.index, end: m.index + m[0].length, words });
-    }
+    const place = name && spelled(query, said, name.key);
+    if (place) found.push({ project, ...place, words: name.words });
   }
   // A longer name holds a shorter one ("spotter-dov", "spotter"): the
   // longer one is meant.
