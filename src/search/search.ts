@@ -22,6 +22,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
 import { projectNamed, saysName } from "./_projects.ts";
+import { CLOSE_SHARE, ordinalAsked, ordinalOrder } from "./_ordinal.ts";
 import {
   greetingAsked,
   greetingMisfit,
@@ -301,12 +302,40 @@ export async function search(
     const found = await searchNamed(db, query, options);
     return withParents(
       db,
-      await describedFirst(db, query, found, options),
+      inOrderAsked(query, await describedFirst(db, query, found, options)),
       options,
     );
   } finally {
     if (own && db.isTransaction) db.exec("COMMIT");
   }
+}
+
+/**
+ * "The very first question I put to aider", "the latest attempt": the
+ * closest matches ordered by when they ran, said in the ladder.
+ */
+function inOrderAsked(query: string, found: SearchResult): SearchResult {
+  const asked = ordinalAsked(query);
+  const order = asked && ordinalOrder(found.results, asked);
+  if (!order) return found;
+  return {
+    ...found,
+    results: order,
+    ladder: [
+      ...(found.ladder ?? []),
+      {
+        tier: order[0]!.tier,
+        searched: `the closest matches, ${
+          asked === "first" ? "oldest" : "newest"
+        } first`,
+        sessions:
+          found.results.filter((h) =>
+            h.score >= found.results[0]!.score * CLOSE_SHARE
+          ).length,
+        note: `the query asks for the ${asked} one`,
+      },
+    ],
+  };
 }
 
 /** The search, with a named agent's or project's sessions first. */

@@ -1717,3 +1717,40 @@ Deno.test("search() prefers the turn saying when, for a question asking when som
     equal(ids(r)[0], "pottery-when");
   });
 });
+
+Deno.test("search() orders the closest matches by time when the question asks for the first or the latest", async (t) => {
+  const run = (id: string, age: number, reply: string): Fixture => ({
+    id,
+    age,
+    turns: [
+      ["user", "run the nightly spec export for the butler"],
+      ["assistant", reply],
+    ],
+  });
+  // The middle run says the words most: first without the ordinal.
+  const fixtures = [
+    run("export-middle", 5, "Exported the nightly spec; the export ran."),
+    run("export-newest", 2, "Done."),
+    run("export-oldest", 9, "Done."),
+    ...gardenFiller(),
+  ];
+  await withFixtures(fixtures, async (db) => {
+    await t.step("the latest", async () => {
+      const r = await search(db, "the latest nightly spec export attempt", {
+        now: NOW,
+      });
+      equal(ids(r)[0], "export-newest");
+      ok(r.ladder?.some((s) => s.note === "the query asks for the latest one"));
+    });
+    await t.step("neither", async () => {
+      const r = await search(db, "the nightly spec export run", { now: NOW });
+      equal(ids(r)[0], "export-middle");
+    });
+    await t.step("the very first", async () => {
+      const r = await search(db, "the very first nightly spec export run", {
+        now: NOW,
+      });
+      equal(ids(r)[0], "export-oldest");
+    });
+  });
+});
