@@ -87,6 +87,16 @@ function count(word: string): number | undefined {
 
 const MONTH_WORDS = Object.keys(MONTH_ALIASES).join("|");
 
+/**
+ * Whether "from" opens a range here ("from March on", "from May to July"):
+ * "the chats from January" are January's.
+ */
+function fromOnward(m: RegExpMatchArray): boolean {
+  const after = (m.input ?? "").slice((m.index ?? 0) + m[0].length);
+  return /^\s*(?:on|onwards?|forward|until|till|to|through|thru|[-–])(?![a-z])/i
+    .test(after);
+}
+
 /** The span a vague count means, in units back from now: [nearest, farthest]. */
 const VAGUE: Record<string, readonly [number, number]> = {
   "a couple of": [1, 3],
@@ -205,7 +215,9 @@ const RULES: Rule[] = [
       const day = Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4]));
       if (Number.isNaN(day)) return undefined;
       const how = m[1]?.toLowerCase();
-      if (how === "since" || how === "from") return [day, now + DAY];
+      if (how === "since" || (how === "from" && fromOnward(m))) {
+        return [day, now + DAY];
+      }
       if (how === "after") return [day + DAY, now + DAY];
       if (how === "before") return [0, day];
       return [day, day + DAY];
@@ -227,7 +239,12 @@ const RULES: Rule[] = [
       if (day === undefined) return undefined;
       const span = (m[1] ?? "").toLowerCase().replace("weekend", "week");
       const how = (m[2] ?? m[3] ?? "on").toLowerCase();
-      return aroundDay(day, how, span, now);
+      return aroundDay(
+        day,
+        how === "from" && !fromOnward(m) ? "on" : how,
+        span,
+        now,
+      );
     },
   },
   {
@@ -351,7 +368,9 @@ const RULES: Rule[] = [
       }
       const start = monthStart(year, month);
       const end = monthStart(year, month + 1);
-      if (how === "since" || how === "from") return [start, now + DAY];
+      if (how === "since" || (how === "from" && fromOnward(m))) {
+        return [start, now + DAY];
+      }
       if (how === "after") return [end, now + DAY];
       if (how === "before") return [0, start];
       // "as of December 2023": everything up to the end of it.

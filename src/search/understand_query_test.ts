@@ -284,6 +284,8 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
     ["incidents in 2025", "2025-01-01", "2026-01-01"],
     ["release on 2026-05-01", "2026-05-01", "2026-05-02"],
     ["handoff two weeks ago", "2026-11-09", "2026-11-24"],
+    ["the chats from january 2026", "2026-01-01", "2026-02-01"],
+    ["release from 2026-05-01", "2026-05-01", "2026-05-02"],
   ];
   for (const [query, from, to] of cases) {
     await t.step(query, () => {
@@ -313,6 +315,25 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
       equal(q.time?.from, NOW - 35 * 86_400_000);
       equal(q.time?.to, NOW - 14 * 86_400_000 + 86_400_000);
       ok(understandQuery("a couple of days ago", { now: NOW }).time);
+    },
+  );
+  await t.step(
+    "from a month on opens the range; from a month alone is it",
+    () => {
+      const NEXT = NOW + 86_400_000;
+      equal(
+        understandQuery("fixes from march on", { now: NOW }).time?.to,
+        NEXT,
+      );
+      equal(
+        understandQuery("fixes from march to may", { now: NOW }).time?.from,
+        day("2026-03-01"),
+      );
+      equal(
+        understandQuery("fixes from march", { now: NOW }).time?.to,
+        day("2026-04-01"),
+      );
+      equal(understandQuery("since march", { now: NOW }).time?.to, NEXT);
     },
   );
   await t.step("may as a verb is not a month", () => {
