@@ -35,6 +35,10 @@ const LATEST = new RegExp(
   "i",
 );
 
+/** A word either pattern needs: most questions have none. */
+const ORDINAL_WORD =
+  /\b(?:first|earliest|initial|original|latest|newest|recent|last|final|previous)\b/i;
+
 /**
  * Whether a question asks for the first or the latest session on its
  * subject. A long prompt (a pasted log) asks for neither.
@@ -53,7 +57,7 @@ const LATEST = new RegExp(
  * ```
  */
 export function ordinalAsked(ask: string): OrdinalAsked | undefined {
-  if (ask.length > 300) return undefined;
+  if (ask.length > 300 || !ORDINAL_WORD.test(ask)) return undefined;
   const first = FIRST.exec(ask);
   const latest = LATEST.exec(ask);
   if (first && latest) return undefined;

@@ -38,6 +38,16 @@ const OUTSIDE_SHARE = 0.25;
  * `poule_v2`, `Lotto645`), lower-cased.
  */
 function nameWords(name: string): string[] {
+  // Most names are ASCII: Unicode classes cost milliseconds to build in a
+  // fresh process.
+  if (/^[\x20-\x7e]*$/.test(name)) {
+    return name
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .replace(/([A-Za-z])(\d)|(\d)([A-Za-z])/g, "$1$3 $2$4")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+  }
   return name
     .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, "$1$3 $2$4")
