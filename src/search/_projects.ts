@@ -137,8 +137,13 @@ export function projectNamed(
   db: Database,
   query: string,
 ): ProjectMention | undefined {
+  const projects = projectNames(db);
+  if (projects.length === 0) return undefined;
   const said: QueryWord[] = [];
-  for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+  const word = /^[\x20-\x7e]*$/.test(query)
+    ? /[A-Za-z0-9]+/g
+    : /[\p{L}\p{N}]+/gu;
+  for (const m of query.matchAll(word)) {
     said.push({
       text: m[0].toLowerCase(),
       at: m.index,
@@ -147,7 +152,7 @@ export function projectNamed(
   }
   let found: { project: string; at: number; end: number; words: string[] }[] =
     [];
-  for (const project of projectNames(db)) {
+  for (const project of projects) {
     const name = nameOf(project);
     const place = name && spelled(query, said, name.key);
     if (place) found.push({ project, ...place, words: name.words });
