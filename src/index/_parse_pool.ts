@@ -1,6 +1,7 @@
 /**
  * Where files are parsed: in this thread, or on one worker while this thread
- * only writes. On a 240 MB cold pass the worker is ~1.5× faster, but a second
+ * writes — and parses the files the worker has not started whenever it
+ * would otherwise wait for one (`result`). On a 240 MB cold pass the worker is ~1.5× faster, but a second
  * V8 heap with Deno's default young generation takes peak memory past the 300
  * MB budget; with `--v8-flags=--max-semi-space-size=8` both stay under it
  * (docs/benchmarks.md). So the worker is the default where that flag is
@@ -17,6 +18,45 @@ import { type ParsedFile, parseFile } from "./_prepare.ts";
 
 /** Planned input after which the parse worker starts. */
 const WORKER_FROM_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Claim slots shared with the worker, one per file sent (by message id,
+ * wrapping). Whichever thread claims a file's slot first parses it: the
+ * worker as it comes to the file, this thread when it would otherwise wait.
+ * Far more than can be in flight: the writer holds at most `WORKER_AHEAD`
+ * files (index_stores.ts), and a file taken back cannot be sent again.
+ */
+const CLAIM_SLOTS = 4096;
+
+/**
+ * Claims a sent file for the worker or for the writer's thread.
+ *
+ * @param claims The slots shared with the worker.
+ * @param id The file's message id.
+ * @param by Who parses it.
+ * @returns Whether the claim was won (the other thread did not claim first).
+ */
+export function claim(
+  claims: Int32Array,
+  id: number,
+  by: "worker" | "writer",
+): boolean {
+  return Atomics.compareExchange(
+    claims,
+    id % claims.length,
+    0,
+    by === "worker" ? 1 : 2,
+  ) === 0;
+}
+
+/** A file sent to the worker. */
+interface Sent {
+  job: PoolJob;
+  redactOn: boolean;
+  resolve: (parsed: Promise<ParsedFile | Error>) => void;
+  /** The promise {@linkcode ParsePool.parse} returned for it. */
+  parsed: Promise<ParsedFile | Error>;
+}
 
 /** What the pool needs of a planned file. */
 export interface PoolJob {
@@ -43,14 +83,9 @@ export class ParsePool {
   #readyWaiters: Array<() => void> = [];
   /** The worker failed as a whole: the rest of the pass parses here. */
   #broken = false;
-  #pending = new Map<
-    number,
-    {
-      job: PoolJob;
-      redactOn: boolean;
-      resolve: (parsed: Promise<ParsedFile | Error>) => void;
-    }
-  >();
+  /** Files sent to the worker and not delivered or taken back, by id. */
+  #pending = new Map<number, Sent>();
+  #claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
   #next = 0;
   #planned = 0;
   #threshold: number;
@@ -163,22 +198,51 @@ export class ParsePool {
       this.#pending.clear();
       for (const wake of this.#readyWaiters.splice(0)) wake();
     };
-    this.#worker.postMessage({ load: module });
+    this.#worker.postMessage({ load: module, claims: this.#claims });
   }
 
   #onWorker(job: PoolJob, redactOn: boolean): Promise<ParsedFile | Error> {
     const id = this.#next++;
-    return new Promise((resolve) => {
-      this.#pending.set(id, { job, redactOn, resolve });
-      this.#worker?.postMessage({
-        id,
-        harness: job.harness.id,
-        kind: job.kind.id,
-        path: job.path,
-        options: job.options,
-        redact: redactOn,
-      });
+    Atomics.store(this.#claims, id % CLAIM_SLOTS, 0);
+    let resolve!: Sent["resolve"];
+    const parsed = new Promise<ParsedFile | Error>((r) => resolve = r);
+    this.#pending.set(id, { job, redactOn, resolve, parsed });
+    this.#worker?.postMessage({
+      id,
+      harness: job.harness.id,
+      kind: job.kind.id,
+      path: job.path,
+      options: job.options,
+      redact: redactOn,
     });
+    return parsed;
+  }
+
+  /**
+   * Waits for a file's result. While the worker has not delivered it, this
+   * thread takes back a file the worker has not started — the awaited one,
+   * else the newest — and parses it itself rather than sit idle.
+   *
+   * @param parsed What {@linkcode ParsePool.parse} returned.
+   * @returns The prepared file, or the error that stopped it.
+   */
+  async result(
+    parsed: Promise<ParsedFile | Error>,
+  ): Promise<ParsedFile | Error> {
+    while (true) {
+      const sent = [...this.#pending];
+      const own = sent.find(([, s]) => s.parsed === parsed);
+      if (!own) return await parsed;
+      const taken = [own, ...sent.reverse()].find(([id]) =>
+        claim(this.#claims, id, "writer")
+      );
+      if (!taken) return await parsed;
+      const [id, { job, redactOn, resolve }] = taken;
+      this.#pending.delete(id);
+      const here = inThread(job, redactOn);
+      resolve(here);
+      await here;
+    }
   }
 
   /**

@@ -83,3 +83,37 @@ Deno.test("ParsePool parses in this thread when the worker cannot run", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ParsePool.result parses here the files the worker has not started", async () => {
+  const pool = await ParsePool.create({
+    parserModule: registry,
+    source: { env: { DEJA_INDEX_WORKERS: "force" } },
+    standalone: false,
+  });
+  const job = {
+    path,
+    harness: claudeCode,
+    kind: claudeCode.kinds[0]!,
+    size: 1024,
+    options: {
+      includeSubagents: true,
+      source: { home, env: {}, os: "linux" },
+    },
+  };
+  try {
+    // Sent while the worker still loads the parsers: waiting for the last
+    // takes it back (and the one before it, should the worker not have
+    // started that either); what the worker skips, it does not answer.
+    const sent = [pool.parse(job, true), pool.parse(job, true)];
+    const last = await pool.result(sent[1]!);
+    const first = await pool.result(sent[0]!);
+    ok(!(first instanceof Error), String(first));
+    ok(first.sessions.length > 0);
+    deepEqual(last, first);
+    // The worker goes on with files sent after.
+    deepEqual(await pool.result(pool.parse(job, true)), first);
+    equal(await pool.settled(), true);
+  } finally {
+    pool.close();
+  }
+});

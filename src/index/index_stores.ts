@@ -714,7 +714,7 @@ async function onePass(
       // A huge log is read a part at a time: each part is written before
       // the next is parsed.
       let job: FileJob | undefined = next.job;
-      let parsed = await next.parsed;
+      let parsed = await pool.result(next.parsed);
       while (job) {
         job = await commitFile(
           job,
@@ -725,7 +725,7 @@ async function onePass(
           report,
           next.totals,
         );
-        if (job) parsed = await pool.parse(job, redactOn);
+        if (job) parsed = await pool.result(pool.parse(job, redactOn));
       }
     };
     // An unchanged pass compares every file with its row: one JSON string
