@@ -820,6 +820,62 @@ Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error an
   ok(stderr.includes("not a JSON-RPC message"), stderr);
 });
 
+Deno.test("deja mcp answers params that fit no schema as invalid params, naming them", async () => {
+  const w = await buildWorld();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
+    cwd: "/",
+    env: {
+      ...w.env,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(
+    [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "deja", arguments: "oops" },
+      },
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+    ].map((m) => JSON.stringify(m)).join("\n") + "\n",
+  ));
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while ((text.match(/\n/g) ?? []).length < 3) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    text += value;
+  }
+  await writer.close().catch(() => {});
+  await lines.cancel().catch(() => {});
+  await child.status;
+  const replies = text.trim().split("\n").map((l) => JSON.parse(l));
+  const bad = replies.find((r) => r.id === 2);
+  equal(bad?.error?.code, -32602);
+  ok(bad.error.message.includes("params.arguments"), bad.error.message);
+  ok(replies.some((r) => r.id === 3 && r.result));
+});
+
 Deno.test("resources/read of a long session is at most 16 KiB with its frame", async () => {
   const id = "6b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b";
   const w = await buildWorld([{

@@ -60,10 +60,50 @@ export async function serveMcpStdio(ctx: McpContext): Promise<void> {
     );
   });
   await server.connect(transport);
+  // A request whose params do not fit the method's schema ("arguments" a
+  // string) is refused by the SDK before any handler runs, as an internal
+  // error (-32603) holding the schema's issue list; JSON-RPC calls it
+  // invalid params (-32602).
+  const send = transport.send.bind(transport);
+  transport.send = (
+    message: JSONRPCMessage,
+    options?: Parameters<typeof send>[1],
+  ) => send(asInvalidParams(message), options);
   ctx.log(
     `deja mcp: serving on stdio as ${ctx.actor} (scopes ${
       ctx.scopes.join(",")
     })`,
   );
   await closed;
+}
+
+/**
+ * The SDK's answer to params that fail a method's schema (-32603 with the
+ * issue list as its message) as JSON-RPC's invalid params (-32602), the
+ * issues said in one line; any other message unchanged.
+ *
+ * @param message An outgoing message.
+ * @returns The message to send.
+ */
+function asInvalidParams(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message) || message.error.code !== -32603) return message;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(message.error.message);
+  } catch {
+    return message;
+  }
+  if (
+    !Array.isArray(issues) || issues.length === 0 ||
+    !issues.every((i) =>
+      typeof i === "object" && i !== null && Array.isArray(i.path) &&
+      i.path[0] === "params" && typeof i.message === "string"
+    )
+  ) return message;
+  const said = (issues as Array<{ path: unknown[]; message: string }>)
+    .map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  return {
+    ...message,
+    error: { code: -32602, message: `Invalid params: ${said}` },
+  };
 }
