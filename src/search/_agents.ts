@@ -60,10 +60,11 @@ const DETERMINER = /\b(?:the|a|an|our|my|your|their|this|that|its)\s+$/i;
 /**
  * A part of an app or a library after a name makes the name the thing's
  * ("copilot chat page in the ionic app", "gemini api calls", "claude sdk
- * client"): the project built it; no agent did the work.
+ * client"): the project built it; no agent did the work. So does a format
+ * ("written in Claude Code's format" for another agent's files).
  */
 const THING_AFTER =
-  /^(?:\s+(?:chat|code|cli))?\s+(?:page|screen|component|module|template|route|endpoint|service|api|sdk|client|integration|widget|button|icon)s?\b/i;
+  /^(?:['’]s)?(?:\s+(?:chat|code|cli))?\s+(?:page|screen|component|module|template|route|endpoint|service|api|sdk|client|integration|widget|button|icon|format|syntax|schema|frontmatter)s?\b/i;
 
 /**
  * A model's name after its maker's ("Claude Sonnet 4", "gemini 2.5 pro",

@@ -78,6 +78,10 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ["vertex ai per-minute token quota hit for claude", undefined],
     ["the quota error for claude on vertex in aider", ["aider"]],
     ["gemini through openrouter kept failing", undefined],
+    [
+      "subagents written in Claude Code's format with tools as a list",
+      undefined,
+    ],
   ];
   for (const [query, ids, rest] of cases) {
     await t.step(query, () => {
