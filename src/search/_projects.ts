@@ -88,36 +88,33 @@ interface QueryWord {
 }
 
 /**
- * Where a run of the query's words spells a name, written together or apart
- * ("club dashboard", "club-dashboard", "poule_v2", "Lotto645"): words
- * joined by one space, hyphen, underscore or dot, not inside a path or an
- * identifier (`src/club/dashboard.ts`).
+ * Whether the query's words from the `i`-th spell a name, written together
+ * or apart ("club dashboard", "club-dashboard", "poule_v2", "Lotto645"):
+ * words joined by one space, hyphen, underscore or dot, not inside a path
+ * or an identifier (`src/club/dashboard.ts`).
  */
-function spelled(
+function spelledAt(
   query: string,
   words: readonly QueryWord[],
+  i: number,
   key: string,
 ): { at: number; end: number } | undefined {
-  for (let i = 0; i < words.length; i++) {
-    let joined = "";
-    for (let j = i; j < words.length; j++) {
-      if (
-        j > i && !/^[\s_.-]$/.test(query.slice(words[j - 1]!.end, words[j]!.at))
-      ) {
-        break;
-      }
-      joined += words[j]!.text;
-      if (!key.startsWith(joined)) break;
-      if (joined.length < key.length) continue;
-      const at = words[i]!.at;
-      const end = words[j]!.end;
-      const before = query.slice(Math.max(0, at - 1), at);
-      const after = query.slice(end, end + 2);
-      if (/[_./\\-]/.test(before) || /^(?:[_/\\]|-[A-Za-z])/.test(after)) {
-        break;
-      }
-      return { at, end };
+  let joined = "";
+  for (let j = i; j < words.length; j++) {
+    if (
+      j > i && !/^[\s_.-]$/.test(query.slice(words[j - 1]!.end, words[j]!.at))
+    ) return undefined;
+    joined += words[j]!.text;
+    if (!key.startsWith(joined)) return undefined;
+    if (joined.length < key.length) continue;
+    const at = words[i]!.at;
+    const end = words[j]!.end;
+    const before = query.slice(Math.max(0, at - 1), at);
+    const after = query.slice(end, end + 2);
+    if (/[_./\\-]/.test(before) || /^(?:[_/\\]|-[A-Za-z])/.test(after)) {
+      return undefined;
     }
+    return { at, end };
   }
   return undefined;
 }
@@ -150,13 +147,32 @@ export function projectNamed(
       end: m.index + m[0].length,
     });
   }
-  let found: { project: string; at: number; end: number; words: string[] }[] =
-    [];
+  // Each project under its name's first word and its letters run together:
+  // a query word starting neither is passed over (a pasted log has
+  // thousands of words, an index hundreds of projects).
+  const starts = new Map<string, string[]>();
   for (const project of projects) {
     const name = nameOf(project);
-    const place = name && spelled(query, said, name.key);
-    if (place) found.push({ project, ...place, words: name.words });
+    if (!name) continue;
+    for (const head of new Set([name.words[0]!, name.key])) {
+      const list = starts.get(head);
+      if (list) list.push(project);
+      else starts.set(head, [project]);
+    }
   }
+  let found: { project: string; at: number; end: number; words: string[] }[] =
+    [];
+  const seen = new Set<string>();
+  said.forEach((w, i) => {
+    for (const project of starts.get(w.text) ?? []) {
+      if (seen.has(project)) continue;
+      const name = nameOf(project)!;
+      const place = spelledAt(query, said, i, name.key);
+      if (!place) continue;
+      seen.add(project);
+      found.push({ project, ...place, words: name.words });
+    }
+  });
   // A longer name holds a shorter one ("spotter-dov", "spotter"): the
   // longer one is meant.
   found = found.filter((f) =>

@@ -1674,6 +1674,14 @@ Deno.test("search() puts the sessions of a project the question names first", as
         equal(ids(r)[0], "infra-grace");
       },
     );
+    await t.step("not a name inside a path", async () => {
+      const r = await search(
+        db,
+        "where is logout handled in /srv/club-dashboard/app.py",
+        { now: NOW },
+      );
+      ok(!r.ladder?.some((s) => s.note?.includes("names a project")));
+    });
     await t.step("not when a project is chosen already", async () => {
       const r = await search(db, "where is logout handled club dashboard", {
         now: NOW,
