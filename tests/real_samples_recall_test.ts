@@ -48,7 +48,9 @@ const HIT5_FLOOR = 0.95;
  * other languages and typos: 0.925 on first sight; `heldout18.json`, what the
  * agent said and wrote: explanations, code it wrote, what it asked back or
  * refused, plans, warnings: 0.975 on first sight, 1.000 once "Claude Code's
- * format" named a format, not the agent), held a little under.
+ * format" named a format, not the agent; `heldout19.json`, several
+ * constraints at once and what is not meant: 0.975 on first sight), held a
+ * little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -69,6 +71,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout16.json", 0.85],
   ["heldout17.json", 0.875],
   ["heldout18.json", 0.95],
+  ["heldout19.json", 0.925],
 ];
 
 const samples = samplesDir();
