@@ -46,7 +46,7 @@ const GREETED =
 const NO_REPLY =
   /\b(?:never|didn't|did\s+not|no|without\s+(?:a|any))\s+(?:\w+\s+){0,3}?(?:reply|replies|replied|answer|answered|response|responded)\b/i;
 const REPLIED =
-  /\b(?:it|the\s+(?:agent|bot|model))\s+(?:actually\s+|just\s+)?(?:replied|answered|responded|asked)\b/i;
+  /\b(?:it|the\s+(?:agent|bot|model)|claude(?:\s+code)?|codex|gemini|qwen|kimi|amp|aider|opencode|cursor|copilot|cline|crush)\s+(?:actually\s+|just\s+|finally\s+)?(?:replied|answered|responded|asked)\b/i;
 /** What was typed, in quotes (group 1) or one bare word (group 2). */
 const TYPED_TEXT = `(?:["'“\`]([^"'”\`]{1,40})["'”\`]|([^\\s,.;:!?]+))`;
 /** "All I typed was …", "my entire prompt was …", "I only typed …". */
@@ -74,8 +74,20 @@ const NOT_TYPED = new Set([
   "nothing",
   "anything",
 ]);
-const LANGUAGE =
-  /\bin\s+(japanese|chinese|korean|spanish|french|german|italian|portuguese|russian|vietnamese)\b/i;
+const LANGUAGES =
+  "japanese|chinese|korean|spanish|french|german|italian|portuguese|russian|vietnamese";
+const LANGUAGE = new RegExp(
+  `\\bin\\s+(${LANGUAGES})\\b|\\b(${LANGUAGES})\\s+(?:${HELLO_WORDS}|greeting)s?\\b`,
+  "i",
+);
+/**
+ * A greeting the person owns or names by its language: "my first greeting",
+ * "my hello", "the Japanese hello" (not "the greeting" a UI shows).
+ */
+const OWN_GREETING = new RegExp(
+  `\\bmy\\s+(?:\\w+\\s+)?(?:greeting|${HELLO_WORDS})\\b|\\b(?:${LANGUAGES})\\s+(?:${HELLO_WORDS}|greeting)s?\\b`,
+  "i",
+);
 
 /**
  * The greeting a question describes, if it describes one: a greeting said
@@ -106,7 +118,7 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
     return { typed: promptKey(typed) };
   }
   const howAreYou = HOW_ARE_YOU.test(text);
-  const saidHello = SAID_HELLO.test(text);
+  const saidHello = SAID_HELLO.test(text) || OWN_GREETING.test(text);
   if (!typedGreeting && !howAreYou && !saidHello && !GREETED.test(text)) {
     return undefined;
   }
@@ -114,7 +126,8 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
   if (howAreYou) out.kind = "how-are-you";
   else if (typedGreeting) out.kind = typedGreeting;
   else if (saidHello) out.kind = "hello";
-  const language = LANGUAGE.exec(text)?.[1];
+  const said = LANGUAGE.exec(text);
+  const language = said?.[1] ?? said?.[2];
   if (language) out.language = language.toLowerCase();
   if (NO_REPLY.test(text)) out.replied = false;
   else if (REPLIED.test(text)) out.replied = true;

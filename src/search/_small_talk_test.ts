@@ -30,6 +30,14 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     typed: "/review",
   });
   deepEqual(greetingAsked("all I typed was hi"), { kind: "hello" });
+  // A greeting named by its language, or the person's own.
+  deepEqual(
+    greetingAsked(
+      "the Japanese hello in the devcontainer where Claude actually answered back",
+    ),
+    { kind: "hello", language: "japanese", replied: true },
+  );
+  deepEqual(greetingAsked("my first greeting errored out"), { kind: "hello" });
   deepEqual(
     greetingAsked("the chat where my entire prompt was the single word shell"),
     { typed: "shell" },
@@ -40,6 +48,7 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
       "where is the hello world example",
       "why did the greeter service crash",
       "the copilot page that opens with a default AI greeting",
+      "translate the greeting on the landing page",
       "we added a /hello endpoint that says hi",
       "how are you handling retries in the worker",
       "say what the hi-res images are for",
