@@ -48,7 +48,7 @@ const AMBIGUOUS: Readonly<Record<string, readonly string[]>> = {
 const BEFORE =
   /\b(?:in|into|with|from|by|using|asked|ask|asking|told|tell|telling)\s+$/i;
 const AFTER =
-  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli|run|runs|thread|threads|conversation|conversations)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier)\b)))/i;
+  /^(?:'s\b|\s+(?:did|do|does|said|say|says|suggested|proposed|wrote|changed|made|fixed|ran|tried|decided|session|sessions|agent|cli|run|runs|thread|threads|conversation|conversations)\b|\s+chats?(?=\s*(?:$|[?!.,;:)]|\s+(?:about|where|when|that|which|in|on|from|with|for|i|we|yesterday|today|last|earlier|was|were|is|had|did|got)\b)))/i;
 
 /**
  * An article or possessive before a name makes it a thing of the project

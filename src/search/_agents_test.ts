@@ -67,6 +67,7 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ],
     ["the copilot chat about the login page", ["copilot-cli", "copilot-chat"]],
     ["cursor chat where we fixed the login", ["cursor"]],
+    ["which cursor chat was just a question about a web server", ["cursor"]],
     [
       "copilot chat page in the ionic app: angular can't bind to ngClass",
       undefined,
