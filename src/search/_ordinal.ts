@@ -73,22 +73,23 @@ export interface Timed {
 }
 
 /** Share of the best score a hit needs to count among the closest matches. */
-export const CLOSE_SHARE = 0.85;
+const CLOSE_SHARE = 0.85;
 
 /**
  * The hits with the closest matches — those within
- * {@linkcode CLOSE_SHARE} of the best score, contiguous from the top —
+ * 85% of the best score (`CLOSE_SHARE`), contiguous from the top —
  * ordered by time (oldest first for "first", newest first for "latest"),
  * the rest after them as they were.
  *
  * @param hits Hits, best first.
  * @param asked Which end.
- * @returns The new order, or undefined when it would not change.
+ * @returns The new order and how many were the closest matches, or
+ *   undefined when the order would not change.
  */
 export function ordinalOrder<T extends Timed>(
   hits: readonly T[],
   asked: OrdinalAsked,
-): T[] | undefined {
+): { order: T[]; close: number } | undefined {
   const top = hits[0]?.score ?? 0;
   if (top <= 0) return undefined;
   let n = 0;
@@ -110,5 +111,5 @@ export function ordinalOrder<T extends Timed>(
     return (asked === "first" ? ta - tb : tb - ta) || a.i - b.i;
   });
   if (sorted.every((c, i) => c.i === i)) return undefined;
-  return [...sorted.map((c) => c.h), ...hits.slice(n)];
+  return { order: [...sorted.map((c) => c.h), ...hits.slice(n)], close: n };
 }

@@ -22,7 +22,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
 import { projectNamed, saysName } from "./_projects.ts";
-import { CLOSE_SHARE, ordinalAsked, ordinalOrder } from "./_ordinal.ts";
+import { ordinalAsked, ordinalOrder } from "./_ordinal.ts";
 import {
   greetingAsked,
   greetingMisfit,
@@ -316,22 +316,19 @@ export async function search(
  */
 function inOrderAsked(query: string, found: SearchResult): SearchResult {
   const asked = ordinalAsked(query);
-  const order = asked && ordinalOrder(found.results, asked);
-  if (!order) return found;
+  const ordered = asked && ordinalOrder(found.results, asked);
+  if (!ordered) return found;
   return {
     ...found,
-    results: order,
+    results: ordered.order,
     ladder: [
       ...(found.ladder ?? []),
       {
-        tier: order[0]!.tier,
+        tier: ordered.order[0]!.tier,
         searched: `the closest matches, ${
           asked === "first" ? "oldest" : "newest"
         } first`,
-        sessions:
-          found.results.filter((h) =>
-            h.score >= found.results[0]!.score * CLOSE_SHARE
-          ).length,
+        sessions: ordered.close,
         note: `the query asks for the ${asked} one`,
       },
     ],
