@@ -50,8 +50,10 @@ const HIT5_FLOOR = 0.95;
  * refused, plans, warnings: 0.975 on first sight, 1.000 once "Claude Code's
  * format" named a format, not the agent; `heldout19.json`, several
  * constraints at once and what is not meant: 0.975 on first sight, 1.000
- * once a language's greeting and "which cursor chat was" were read), held a
- * little under.
+ * once a language's greeting and "which cursor chat was" were read;
+ * `heldout20.json`, the next prompt a person types, as a hook searches it:
+ * 0.950 on first sight, 0.975 once "with deepseek" beside opencode named the
+ * model), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -73,6 +75,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout17.json", 0.875],
   ["heldout18.json", 0.95],
   ["heldout19.json", 0.925],
+  ["heldout20.json", 0.925],
 ];
 
 const samples = samplesDir();

@@ -79,6 +79,9 @@ const MODEL_AFTER =
 const MODEL_HOST =
   /\b(?:vertex(?: ai)?|bedrock|openrouter|azure openai|litellm|ollama|groq|together ai|fireworks)\b/i;
 
+/** Words before a model's name saying an agent ran it. */
+const SERVED_WITH = /\b(?:with|using|via|through|running|on)\s+$/i;
+
 /** Agents named after the models they run. */
 const MODEL_MAKERS = new Set([
   "claude",
@@ -116,7 +119,7 @@ export function agentNamed(query: string): AgentMention | undefined {
   // "claude code" and "qwen code" are one name each; "Claude Code's" a
   // possessive.
   const words = /\b((?:claude|qwen)[ -]code|[a-z]+)\b/gi;
-  const named: Array<AgentMention & { cued: boolean }> = [];
+  let named: Array<AgentMention & { cued: boolean; served: boolean }> = [];
   for (const m of query.matchAll(words)) {
     const word = m[1]!.toLowerCase().replace(/[ -]code$/, "");
     const before = query.slice(0, m.index);
@@ -142,7 +145,13 @@ export function agentNamed(query: string): AgentMention | undefined {
     // Lines stay lines: the ask of a prompt is found by them.
     const rest = `${before}${after.replace(/^'s\b/i, "")}`
       .replace(/[^\S\n]+/g, " ").trim();
-    named.push({ harnesses: [...ids], rest, cued });
+    const served = MODEL_MAKERS.has(word) && SERVED_WITH.test(before);
+    named.push({ harnesses: [...ids], rest, cued, served });
+  }
+  // Beside another agent, a maker's name after "with" or "using" is the
+  // model that agent ran ("opencode errors on every prompt with deepseek").
+  if (new Set(named.map((n) => n.harnesses[0])).size > 1) {
+    named = named.filter((n) => !n.served);
   }
   const agents = new Set(named.map((n) => n.harnesses[0]));
   if (agents.size === 1) return strip(named[0]!);
@@ -156,6 +165,6 @@ export function agentNamed(query: string): AgentMention | undefined {
     : undefined;
 }
 
-function strip(n: AgentMention & { cued: boolean }): AgentMention {
+function strip(n: AgentMention): AgentMention {
   return { harnesses: n.harnesses, rest: n.rest };
 }

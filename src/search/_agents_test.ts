@@ -68,6 +68,8 @@ Deno.test("agentNamed() finds the agent a query names", async (t) => {
     ["the copilot chat about the login page", ["copilot-cli", "copilot-chat"]],
     ["cursor chat where we fixed the login", ["cursor"]],
     ["which cursor chat was just a question about a web server", ["cursor"]],
+    ["opencode errors on every single prompt with deepseek", ["opencode"]],
+    ["convert the claude agents to the qwen format", undefined],
     [
       "copilot chat page in the ionic app: angular can't bind to ngClass",
       undefined,
