@@ -691,14 +691,18 @@ Deno.test("deja_loop status counts one new grain and one failed tool call in the
   }
 });
 
-Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at an older protocol version, tools/list, tools/call", async () => {
-  const w = await buildWorld();
-  const child = new Deno.Command(Deno.execPath(), {
+/** `deja mcp` as a harness starts it: stdio piped, a clean environment. */
+function spawnMcp(
+  w: { env: Record<string, string> },
+  extra: Record<string, string> = {},
+  stderr: "piped" | "null" = "null",
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
     cwd: "/",
     env: {
       ...w.env,
-      CLAUDE_PROJECT_DIR: "/home/dev/src/api",
+      ...extra,
       DENO_DIR: denoDir(),
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       NO_COLOR: "1",
@@ -706,8 +710,13 @@ Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at a
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
-    stderr: "null",
+    stderr,
   }).spawn();
+}
+
+Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at an older protocol version, tools/list, tools/call", async () => {
+  const w = await buildWorld();
+  const child = spawnMcp(w, { CLAUDE_PROJECT_DIR: "/home/dev/src/api" });
   const writer = child.stdin.getWriter();
   const lines = child.stdout.pipeThrough(new TextDecoderStream())
     .getReader();
@@ -783,20 +792,7 @@ Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at a
 
 Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error and says so on stderr", async () => {
   const w = await buildWorld();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
-    cwd: "/",
-    env: {
-      ...w.env,
-      DENO_DIR: denoDir(),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      NO_COLOR: "1",
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnMcp(w, {}, "piped");
   const writer = child.stdin.getWriter();
   // Not JSON; JSON but no JSON-RPC message (params must be an object);
   // then a good ping, answered after both.
@@ -822,20 +818,7 @@ Deno.test("deja mcp answers a line that is not JSON-RPC with a JSON-RPC error an
 
 Deno.test("deja mcp answers params that fit no schema as invalid params, naming them", async () => {
   const w = await buildWorld();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, "mcp"],
-    cwd: "/",
-    env: {
-      ...w.env,
-      DENO_DIR: denoDir(),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      NO_COLOR: "1",
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnMcp(w);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(
     [
