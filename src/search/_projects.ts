@@ -185,9 +185,14 @@ export function projectNamed(
   if (words.length === 1 && !ownWord(db, project, words[0]!)) return undefined;
   // A one-word name is a word of the question too ("the image worker"):
   // kept. A name of several words is rarely said as such: taken out.
+  // The words that led to the name go with it ("… in the club dashboard").
+  const before = query.slice(0, at).replace(
+    /\b(?:in|for|on|of|from|at|to)(?:\s+(?:the|my|our))?\s+$|\b(?:the|my|our)\s+$/i,
+    "",
+  );
   const rest = words.length === 1
     ? query
-    : `${query.slice(0, at)}${query.slice(end).replace(/^'s\b/i, "")}`.replace(
+    : `${before}${query.slice(end).replace(/^'s\b/i, "")}`.replace(
       /[^\S\n]+/g,
       " ",
     ).trim();
