@@ -1663,6 +1663,20 @@ Deno.test("search() puts the sessions of a project the question names first", as
         ok(r.ladder?.some((s) => s.note?.includes("names a project")));
       },
     );
+    await t.step("the words leading to the name go with it", async () => {
+      const r = await search(
+        db,
+        "where is logout handled in the club dashboard",
+        { now: NOW },
+      );
+      equal(ids(r)[0], "club-logout");
+      ok(
+        r.ladder?.some((s) =>
+          s.searched === "where is logout handled in project club-dashboard"
+        ),
+        JSON.stringify(r.ladder),
+      );
+    });
     await t.step(
       "not where another project's answer says the name",
       async () => {
