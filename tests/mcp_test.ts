@@ -629,15 +629,10 @@ Deno.test("deja_recommendations never applies a destructive recommendation over 
 Deno.test("deja_recommendations list with nothing stored says so in words", async () => {
   const dir = await Deno.makeTempDir();
   openMemory(`${dir}/memory.db`).close();
-  const { client, close } = await inMemoryClient({
+  const { client, close } = await readingAgent({
     indexPath: `${dir}/index.db`,
     memoryPath: `${dir}/memory.db`,
     env: { DEJA_NO_AUTO_INDEX: "1" },
-    cwd: "/",
-    now: Date.now,
-    scopes: ["read"],
-    actor: "agent:mcp",
-    log: () => {},
   });
   try {
     for (
@@ -670,15 +665,10 @@ Deno.test("deja_loop status counts one new grain and one failed tool call in the
     is_error: true,
   });
   store.close();
-  const { client, close } = await inMemoryClient({
+  const { client, close } = await readingAgent({
     indexPath: `${dir}/index.db`,
     memoryPath: `${dir}/memory.db`,
     env: { DEJA_NO_AUTO_INDEX: "1" },
-    cwd: "/",
-    now: Date.now,
-    scopes: ["read"],
-    actor: "agent:mcp",
-    log: () => {},
   });
   try {
     const r = await call(client, "deja_loop", { action: "status" });

@@ -407,6 +407,8 @@ export function blendRecordRelevance(
   // could lead a session are read for it. A word nearly every session says
   // names nothing: "Mia, that's so nice! What pet do you have?" still only
   // asks back, though its first sentence says the name the question does.
+  // A question asking when someone did something lifts the turns that say
+  // when, over a session's first four.
   let scored = sessionBm25(records);
   const leading = [...scored.values()].flatMap((b) =>
     b.records.slice(0, options.asksWhen ? 4 : 2)
@@ -418,19 +420,19 @@ export function blendRecordRelevance(
     db,
     `SELECT r.rowid AS rowid, r.body AS body FROM json_each(?) AS w JOIN records r ON r.rowid = w.value WHERE (r.flags & ${FLAG.compressed}) = 0`,
   ).all(JSON.stringify(leading)) as Array<{ rowid: number; body: string }>;
-  let damped = false;
+  let reweighed = false;
   for (const { rowid, body } of bodies) {
     const rec = records.get(rowid);
     if (!rec) continue;
     if (asksBack(body, stems)) {
       rec.score *= RANK.echo;
-      damped = true;
+      reweighed = true;
     } else if (options.asksWhen && SAYS_WHEN.test(body)) {
       rec.score *= RANK.dated;
-      damped = true;
+      reweighed = true;
     }
   }
-  if (damped) scored = sessionBm25(records);
+  if (reweighed) scored = sessionBm25(records);
   let max = 0;
   for (const b of scored.values()) max = Math.max(max, b.score);
   if (max <= 0) return;
