@@ -76,6 +76,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout18.json", 0.95],
   ["heldout19.json", 0.925],
   ["heldout20.json", 0.925],
+  ["heldout21.json", 0.95],
+  ["heldout22.json", 0.875],
+  ["heldout23.json", 0.925],
 ];
 
 const samples = samplesDir();

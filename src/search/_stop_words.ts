@@ -55,6 +55,56 @@ const RUSSIAN =
 моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя такой им более всегда
 конечно всю между почему как`;
 
+/**
+ * Function words of languages written in Latin letters, used only when a
+ * query is in that language (see {@linkcode queryLanguages}): "de" is
+ * Spanish, Dutch and Portuguese glue, and in an English query the start of
+ * "de facto". Words a developer also types as names (jest, vi, io, del) are
+ * left out.
+ */
+const OTHER_LATIN: Readonly<Record<string, string>> = {
+  es:
+    `el la los las un una unos unas de del al en y o u que qué por para con sin
+se su sus lo le les me mi mis te tu es son fue fueron era está están estaba como
+cómo cuando cuándo donde dónde cual cuál cuales quién pero más muy ya sí este esta
+estos estas ese esa eso esto hay ha he hemos han hizo hicimos hice también sobre
+entre hasta desde porque nos nosotros yo vez aquel aquella`,
+  pt: `o a os as um uma de do da dos das em no na nos nas e ou que por para com
+sem se seu sua é são foi foram era está estava como quando onde qual quem mas mais
+muito já não sim este esta esse essa isso isto há também sobre entre até desde
+porque eu nós você ele ela vez pelo pela`,
+  fr:
+    `le la les un une des du de et ou en dans pour par sur avec sans que qui quoi
+quel quelle quels quelles où comment quand est sont était a ai avons avez ont ce
+cette ces cet il elle ils elles on nous vous je j mon ma mes notre nos son sa ses
+ne pas plus y au aux l d c qu s n m t fois`,
+  de: `der die das den dem des ein eine einen einem einer und oder aber im an am
+auf aus bei mit nach von vom zu zum zur für über unter ist sind war waren hat
+haben hatte hatten wir ich du er sie es ihr man nicht kein keine wie wo was wann
+warum welche welcher welches dass ob wenn als auch noch schon nur sehr mal doch ja
+nein dann hier dort uns unser unsere mich mir wurde wurden`,
+  nl: `de het een en of in op aan van voor met bij naar uit over om te tot door
+is zijn was waren heeft hebben had wij we ik jij je hij zij ze dat die dit deze
+wat waar wanneer hoe waarom welke niet geen ook nog al wel maar dan als toen er
+hier daar mijn ons onze keer`,
+  it: `il lo la i gli le un uno una di della dei degli delle da dal dalla in nel
+nella su sul sulla con per tra fra e o che chi cosa come quando dove quale perché
+è sono era ho abbiamo hanno ha non più anche già questo questa quello quella mi
+ti si ci noi volta`,
+  vi: `tôi mình bạn nó chúng ta cái lần hồi khi lúc chỉ mỗi rồi đi đã đang sẽ có
+không ko được dc là của và với này đó kia những các một để thì mà nhưng nếu vì
+nên cho trong ngoài trên dưới vào lại nữa hết gì sao nào ai đâu thế vậy nhé nha
+ạ à ơi hả bị từ đến tới về theo như cũng vẫn còn rất lắm quá hơn nhất mấy nhiều
+ít hay hoặc giúp xem làm chữ`,
+  id: `yang dan di ke dari untuk dengan pada ini itu ada tidak apa bagaimana
+kapan mana siapa saya kami kita aku kamu sudah akan bisa juga atau tapi karena
+dalam`,
+  pl: `i w z na do że się nie jak co jest był była gdzie kiedy dla od po o przez
+ten ta czy mój nasz który która które`,
+  tr: `ve bir bu şu da de mi mı ne nasıl nerede için ile gibi ama çok daha biz
+ben sen hangi neden`,
+};
+
 function list(text: string): ReadonlySet<string> {
   return new Set(text.split(/\s+/).filter(Boolean));
 }
@@ -65,15 +115,50 @@ export const STOP_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
   ru: list(RUSSIAN),
 };
 
+const OTHER_LISTS = new Map(
+  Object.entries(OTHER_LATIN).map(([lang, words]) => [lang, list(words)]),
+);
+
 /**
- * Whether a lowercased word is a stop word in the list its script selects.
+ * The languages besides English whose function words a query is written
+ * with: two or more different words of a language's list, and at least
+ * {@linkcode LANGUAGE_SHARE} of the query's words that are no English stop
+ * words ("¿en qué chat pusimos un botón…" is Spanish; "the de facto default"
+ * is not Dutch, nor is "an AI comment" French).
+ *
+ * @param text The query.
+ * @returns Language codes, for {@linkcode isStopWord}.
+ */
+export function queryLanguages(text: string): string[] {
+  const words = [...new Set(text.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
+    .filter((w) => w && !STOP_WORDS.en!.has(w));
+  const out: string[] = [];
+  for (const [lang, known] of OTHER_LISTS) {
+    const hits = words.filter((w) => known.has(w)).length;
+    if (hits >= 2 && hits >= words.length * LANGUAGE_SHARE) out.push(lang);
+  }
+  return out;
+}
+
+/** The share of a query's words a language's glue words must make up. */
+const LANGUAGE_SHARE = 0.3;
+
+/**
+ * Whether a lowercased word is a stop word in the list its script selects,
+ * or in the list of a language the query is written in.
  *
  * @param word A lowercased word.
+ * @param languages Languages of the query besides English
+ *   ({@linkcode queryLanguages}).
  * @returns True for a stop word.
  */
-export function isStopWord(word: string): boolean {
+export function isStopWord(
+  word: string,
+  languages: readonly string[] = [],
+): boolean {
   if (/[\u0400-\u04ff]/.test(word)) return STOP_WORDS.ru!.has(word);
-  return STOP_WORDS.en!.has(word.replaceAll("’", "'"));
+  if (STOP_WORDS.en!.has(word.replaceAll("’", "'"))) return true;
+  return languages.some((lang) => OTHER_LISTS.get(lang)?.has(word));
 }
 
 /**

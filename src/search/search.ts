@@ -1505,7 +1505,7 @@ function climb(
 
   // Relaxed: drop the rarest terms that cannot be satisfied (never seen
   // first), one and then two at a time.
-  const relaxed = relax(postings, required, r.scopeSize);
+  const relaxed = relax(postings, required, r.scopeSize, named(terms));
   ladder.push({
     tier: "relaxed",
     searched: relaxed
@@ -1600,13 +1600,26 @@ function climb(
 
   // Nothing holds every term in any form: settle for the relaxed set,
   // recomputed with the forms and corrections found on the way.
-  const again = relax(postings, required, r.scopeSize);
+  const again = relax(postings, required, r.scopeSize, named(terms));
   if (again) {
     plan.strict = again.sessions;
     plan.tier = "relaxed";
     plan.ignored = again.drop.map((i) => terms[i]!.text);
   }
   return plan;
+}
+
+/**
+ * How much more dropping a name or a quoted phrase costs than a word as
+ * rare: a domain, file or identifier the person typed is what the query is
+ * about ("haichu.io.vn fetch returned empty" keeps the site and lets two of
+ * the words go).
+ */
+const NAME_DROP_COST = 1.5;
+
+/** Which terms are typed as code or quoted. */
+function named(terms: readonly QueryTerm[]): boolean[] {
+  return terms.map((t) => t.kind === "code" || t.kind === "phrase");
 }
 
 /**
@@ -1620,6 +1633,7 @@ function relax(
   postings: readonly (readonly number[])[],
   required: readonly boolean[],
   sessions: number,
+  names: readonly boolean[],
 ): { drop: number[]; sessions: Set<number> } | undefined {
   const idx = required.flatMap((u, i) => (u ? [i] : []));
   if (idx.length < 2) return undefined;
@@ -1645,7 +1659,11 @@ function relax(
   if (seen.length < 3) return undefined;
   const idf = new Map(seen.map((i) => {
     const df = sessionsOf(postings[i]!).length;
-    return [i, Math.log(1 + (Math.max(sessions, df) - df + 0.5) / (df + 0.5))];
+    const weight = names[i] ? NAME_DROP_COST : 1;
+    return [
+      i,
+      weight * Math.log(1 + (Math.max(sessions, df) - df + 0.5) / (df + 0.5)),
+    ];
   }));
   const drops: Array<{ drop: number[]; cost: number }> = seen.map((i) => ({
     drop: [...unseen, i],

@@ -1776,3 +1776,34 @@ Deno.test("search() orders the closest matches by time when the question asks fo
     });
   });
 });
+
+Deno.test("search() drops two words before a name the person typed", async () => {
+  const chat = (id: string, user: string, assistant: string) => ({
+    id,
+    project: "web",
+    age: 5,
+    turns: [["user", user], ["assistant", assistant]] as Array<[
+      "user" | "assistant",
+      string,
+    ]>,
+  });
+  await withFixtures([
+    chat(
+      "site",
+      "can you open haichu.io.vn and tell me what is on it",
+      "The site at haichu.io.vn is not returning any content right now.",
+    ),
+    chat("fetch-a", "the fetch returned an empty body", "check the headers"),
+    chat("fetch-b", "why is the json empty", "the fetch call returned early"),
+    chat("other-a", "rename the build script", "done"),
+    chat("other-b", "add a readme section", "done"),
+    chat("other-c", "the cache returned stale rows", "cleared it"),
+  ], async (db) => {
+    const r = await search(db, "haichu.io.vn fetch returned empty", {
+      now: NOW,
+    });
+    const relaxed = r.ladder?.find((s) => s.tier === "relaxed");
+    equal(relaxed?.note, "ignoring fetch, empty");
+    ok(r.results.some((h) => h.session.id === "site" && h.tier === "relaxed"));
+  });
+});

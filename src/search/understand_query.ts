@@ -28,7 +28,11 @@ import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
 import { derivedForms } from "./_derivations.ts";
 import { joinedForm, sameActionForms } from "./_phrasal.ts";
-import { CJK_FUNCTION_CHARS, isStopWord } from "./_stop_words.ts";
+import {
+  CJK_FUNCTION_CHARS,
+  isStopWord,
+  queryLanguages,
+} from "./_stop_words.ts";
 import { extractTimeWindow, type TimeWindow } from "./_time_words.ts";
 
 export type { TimeWindow } from "./_time_words.ts";
@@ -273,6 +277,7 @@ function termsOf(
   weight: number,
   into: QueryTerm[],
   dropped: string[],
+  languages: readonly string[],
 ): void {
   const list = pieces(text);
   // The particle a verb was joined with ("back" of "roll back") is in the
@@ -290,11 +295,11 @@ function termsOf(
     const raw = trimWord(piece.text);
     if (!raw) continue;
     if (hasCjk(raw)) {
-      cjkTerms(raw, weight, into);
+      cjkTerms(raw, weight, into, languages);
       continue;
     }
     let lower = raw.toLowerCase().replace(/['’]s$/, "");
-    if (isStopWord(lower)) {
+    if (isStopWord(lower, languages)) {
       dropped.push(lower);
       continue;
     }
@@ -311,6 +316,15 @@ function termsOf(
       continue;
     }
     const words = splitWords(lower).slice(0, MAX_TERM_WORDS);
+    if (
+      words.length >= 4 && /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+$/u.test(raw) &&
+      words.some((w) => isStopWord(w, languages))
+    ) {
+      // "the not-in-the-TS-compilation error": words hyphenated into a
+      // description, not a name a record would hold as typed.
+      termsOf(words.join(" "), weight, into, dropped, languages);
+      continue;
+    }
     if (words.length > 1) {
       // eu-west-1, max.poll.records, user_profile: one compound term
       // (sign-out also as logout).
@@ -326,7 +340,7 @@ function termsOf(
     }
     const word = words[0];
     if (!word || word.length < 2) continue;
-    if (isStopWord(word)) {
+    if (isStopWord(word, languages)) {
       dropped.push(word);
       continue;
     }
@@ -378,7 +392,12 @@ function firstWords(text: string, n: number): string {
   return text;
 }
 
-function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
+function cjkTerms(
+  raw: string,
+  weight: number,
+  into: QueryTerm[],
+  languages: readonly string[],
+): void {
   // A Latin word inside CJK text ("devcontainerで…", "用Docker部署") is
   // most often the name asked about: it goes before the bigrams.
   const latin = raw.replace(
@@ -386,7 +405,7 @@ function cjkTerms(raw: string, weight: number, into: QueryTerm[]): void {
     " ",
   );
   for (const w of splitWords(latin.toLowerCase())) {
-    if (w.length >= 2 && !isStopWord(w)) {
+    if (w.length >= 2 && !isStopWord(w, languages)) {
       into.push({
         text: w,
         kind: "word",
@@ -486,6 +505,8 @@ export function understandQuery(
   const askTime = extractTimeWindow(ask, options.now);
   const dropped: string[] = [];
   const found: QueryTerm[] = [];
+  // "¿En qué chat pusimos…": that language's glue words go too.
+  const languages = queryLanguages(raw);
   const notMeant = askTime.text.match(NOT_MEANT) ?? [];
   termsOf(
     askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " $2 ")
@@ -494,6 +515,7 @@ export function understandQuery(
     1,
     found,
     dropped,
+    languages,
   );
   // An ask with under two words of its own, or pointing at what was pasted
   // ("which run was this?", "the runs that died like this") is about what
@@ -504,7 +526,13 @@ export function understandQuery(
     ? { text: restText }
     : extractTimeWindow(restText, options.now);
   const time = askTime.window ?? restTime.window;
-  termsOf(restTime.text, pasted ? 1 : long ? 0.3 : 0.7, found, dropped);
+  termsOf(
+    restTime.text,
+    pasted ? 1 : long ? 0.3 : 0.7,
+    found,
+    dropped,
+    languages,
+  );
   if (time) {
     // Absolute times are words too: keep a month or year, not required.
     for (const w of time.phrase.toLowerCase().match(DATE_WORDS) ?? []) {

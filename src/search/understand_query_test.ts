@@ -506,3 +506,32 @@ Deno.test("understandQuery() tells a question asking when someone else did somet
     ]
   ) equal(understandQuery(ask, { now: NOW }).asksWhen, false, ask);
 });
+
+Deno.test("understandQuery() drops the glue words of the language a query is written in", () => {
+  deepEqual(
+    understandQuery(
+      "¿En qué chat pusimos un botón en la página de ajustes?",
+      { now: NOW },
+    ).terms.map((t) => t.text),
+    ["pusimos", "botón", "página", "ajustes"],
+  );
+  const vi = understandQuery(
+    "cái lần tôi chỉ gõ mỗi chữ logout rồi nó đi grep logout",
+    { now: NOW },
+  ).terms.map((t) => t.text);
+  deepEqual(vi, ["gõ", "logout", "grep"]);
+  // One Dutch-looking word, or two that are most of nothing, are English.
+  ok(terms("the de facto default for retries").includes("de"));
+  const english = terms(
+    "the session where I left an AI comment asking what my fp library lacks",
+  );
+  ok(english.includes("ai") && english.includes("comment"), `${english}`);
+});
+
+Deno.test("understandQuery() reads words hyphenated into a description as words", () => {
+  const t = terms("the not-in-the-TS-compilation error again");
+  ok(t.some((x) => x.startsWith("compilation")), `${t}`);
+  ok(!t.some((x) => x.includes("not in the")), `${t}`);
+  // A short compound is a term of its own.
+  ok(terms("the end-to-end suite").some((x) => x.startsWith("end to end")));
+});
