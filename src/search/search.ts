@@ -22,6 +22,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
 import { projectNamed, saysName } from "./_projects.ts";
+import { isStopWord } from "./_stop_words.ts";
 import { ordinalAsked, ordinalOrder } from "./_ordinal.ts";
 import {
   greetingAsked,
@@ -1563,7 +1564,16 @@ function climb(
     const expr = termExpression(t);
     if (elsewhere.some((table) => r.anywhere(expr, table))) continue;
     if (t.kind !== "word") {
-      plan.unseen.push({ term: t.text });
+      const parts = tryFuzzy ? rarestParts(r, t) : undefined;
+      plan.unseen.push({
+        term: t.text,
+        ...(parts ? { suggestion: parts.words.join(" ") } : {}),
+      });
+      if (!parts) continue;
+      postings[i] = parts.postings;
+      forms[i] = termForm(i, parts.words, undefined);
+      words[i] = parts.words.join(" ");
+      fixes.push(`${t.text} → ${parts.words.join(" ")}`);
       continue;
     }
     const s = tryFuzzy ? r.suggest(t.text) : undefined;
@@ -1620,6 +1630,32 @@ const NAME_DROP_COST = 1.5;
 /** Which terms are typed as code or quoted. */
 function named(terms: readonly QueryTerm[]): boolean[] {
   return terms.map((t) => t.kind === "code" || t.kind === "phrase");
+}
+
+/**
+ * A misremembered identifier by the parts it shares with what was said:
+ * ERR_ANDROID_SDK_MISSING, never printed, as its two rarest parts the index
+ * holds in one record ("android" and "sdk" of "ERR_SDK_NOT_FOUND: No valid
+ * Android SDK root"). Names of three parts or more only; none when no
+ * record holds the two.
+ */
+function rarestParts(
+  r: Retriever,
+  t: QueryTerm,
+): { words: string[]; postings: number[] } | undefined {
+  const parts = [...new Set(t.text.split(" "))].filter((w) =>
+    w.length >= 3 && !isStopWord(w)
+  );
+  if (t.text.split(" ").length < 3 || parts.length < 2) return undefined;
+  const seen = parts
+    .map((w) => ({ w, n: sessionsOf(r.postings(quote(w))).length }))
+    .filter((p) => p.n > 0)
+    .sort((a, b) => a.n - b.n)
+    .slice(0, 2)
+    .map((p) => p.w);
+  if (seen.length < 2) return undefined;
+  const postings = r.postings(seen.map(quote).join(" AND "));
+  return postings.length ? { words: seen, postings } : undefined;
 }
 
 /**

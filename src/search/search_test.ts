@@ -1807,3 +1807,30 @@ Deno.test("search() drops two words before a name the person typed", async () =>
     ok(r.results.some((h) => h.session.id === "site" && h.tier === "relaxed"));
   });
 });
+
+Deno.test("search() finds a misremembered identifier by the rarest parts it shares", async () => {
+  const chat = (id: string, user: string, assistant: string) => ({
+    id,
+    project: "app",
+    age: 5,
+    turns: [["user", user], ["assistant", assistant]] as Array<[
+      "user" | "assistant",
+      string,
+    ]>,
+  });
+  await withFixtures([
+    chat(
+      "sdk",
+      "native-run failed with ERR_SDK_NOT_FOUND: No valid Android SDK root found",
+      "Install Android Studio and set ANDROID_HOME, then fix the PATH.",
+    ),
+    chat("missing", "the icon is missing on android", "fix the asset path"),
+    chat("other", "a config key is missing", "added it"),
+  ], async (db) => {
+    const r = await search(db, "ERR_ANDROID_SDK_MISSING fix", { now: NOW });
+    const fuzzy = r.ladder?.find((s) => s.tier === "fuzzy");
+    ok(fuzzy?.note?.includes("→"), fuzzy?.note);
+    equal(r.results[0]?.session.id, "sdk");
+    equal(r.results[0]?.tier, "fuzzy");
+  });
+});
