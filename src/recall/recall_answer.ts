@@ -160,7 +160,10 @@ export async function recallAnswer(
   const limit = options.limit ?? 8;
   const { words, phrases } = parseQuery(query);
   // "what is the": every session says it, and 4 KiB of them helps no one.
-  if (phrases.length === 0 && words.length > 0 && words.every(isStopWord)) {
+  if (
+    phrases.length === 0 && words.length > 0 &&
+    words.every((w) => isStopWord(w))
+  ) {
     return {
       text: `Nothing recalled for "${
         clip(query, 200)

@@ -118,7 +118,8 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
     return { typed: promptKey(typed) };
   }
   const howAreYou = HOW_ARE_YOU.test(text);
-  const saidHello = SAID_HELLO.test(text) || OWN_GREETING.test(text);
+  const saidHello = SAID_HELLO.test(text) || OWN_GREETING.test(text) ||
+    GREETED_IN_OWN_WORDS.test(text);
   if (!typedGreeting && !howAreYou && !saidHello && !GREETED.test(text)) {
     return undefined;
   }
@@ -127,11 +128,53 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
   else if (typedGreeting) out.kind = typedGreeting;
   else if (saidHello) out.kind = "hello";
   const said = LANGUAGE.exec(text);
-  const language = said?.[1] ?? said?.[2];
+  const language = said?.[1] ?? said?.[2] ?? languageNamed(text);
   if (language) out.language = language.toLowerCase();
-  if (NO_REPLY.test(text)) out.replied = false;
-  else if (REPLIED.test(text)) out.replied = true;
+  if (NO_REPLY.test(text) || NO_REPLY_IN_OWN_WORDS.test(text)) {
+    out.replied = false;
+  } else if (REPLIED.test(text) || REPLIED_IN_OWN_WORDS.test(text)) {
+    out.replied = true;
+  }
   return out;
+}
+
+/**
+ * A greeting described in the asker's own language: "日本語で挨拶したら…",
+ * "인사만 했던 대화", "我跟它打招呼", "lần tôi chào nó", "cuando saludé".
+ */
+const GREETED_IN_OWN_WORDS =
+  /(?:挨拶|あいさつ)(?:し|だけ|を)|인사(?:만|했|를|하)|打招呼|问候|问好|\bch[àa]o\b|\bsalud[ée]\b|\bsalu[ée]\b|\bbegr[üu][ßs]t|\bgegroet\b/i;
+/** "返してくれた", "답했", "回复了", "trả lời": it replied. */
+const REPLIED_IN_OWN_WORDS =
+  /返して|返事が(?:来|あ)|返信|답(?:장|변)?했|回复了|回答了|trả lời/;
+/** "返事がなかった", "답이 없", "没有回复", "không trả lời": it did not. */
+const NO_REPLY_IN_OWN_WORDS =
+  /返事(?:が|は)?(?:なかった|来なかった)|返ってこな|답(?:장|이)?\s*없|没(?:有)?回复|không\s+trả\s+lời/;
+
+/** Languages named in their own scripts, to their English names. */
+const NATIVE_LANGUAGE_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/日本語|日语|日文|일본어|tiếng nhật/i, "japanese"],
+  [/韓国語|韩语|韓語|한국어|tiếng hàn/i, "korean"],
+  [/中国語|中文|汉语|중국어|tiếng trung/i, "chinese"],
+];
+
+/** Greetings a question may quote in their own script. */
+const QUOTED_HELLO =
+  /こんにちは|こんばんは|おはよう|你好|您好|안녕|xin\s+ch[àa]o|привет|здравствуйте/i;
+
+/**
+ * The first language a question names in its own script, or the language
+ * of a greeting it quotes ("こんにちはと挨拶して…"), if any.
+ */
+function languageNamed(text: string): string | undefined {
+  const hello = QUOTED_HELLO.exec(text);
+  if (hello) return greetingLanguage(hello[0]);
+  let best: { at: number; name: string } | undefined;
+  for (const [re, name] of NATIVE_LANGUAGE_NAMES) {
+    const at = text.search(re);
+    if (at >= 0 && (!best || at < best.at)) best = { at, name };
+  }
+  return best?.name;
 }
 
 const OPENERS = new RegExp(

@@ -103,3 +103,28 @@ Deno.test("greetingLanguage() names a greeting's language by its script or word"
   equal(greetingLanguage("hello"), undefined);
   equal(greetingLanguage("constructor"), undefined);
 });
+
+Deno.test("greetingAsked() reads a greeting described in the asker's own language", () => {
+  deepEqual(
+    greetingAsked("日本語で挨拶したら日本語と英語の両方で返してくれたやり取り"),
+    { kind: "hello", language: "japanese", replied: true },
+  );
+  deepEqual(
+    greetingAsked("こんにちはと挨拶して普通に返事があったセッションは？"),
+    {
+      kind: "hello",
+      language: "japanese",
+      replied: true,
+    },
+  );
+  deepEqual(greetingAsked("인사만 했는데 답이 없던 대화"), {
+    kind: "hello",
+    replied: false,
+  });
+  deepEqual(greetingAsked("我用中文跟它打招呼的那次"), {
+    kind: "hello",
+    language: "chinese",
+  });
+  // A greeting as a thing made is none said.
+  equal(greetingAsked("挨拶文のテンプレートを作った"), undefined);
+});
