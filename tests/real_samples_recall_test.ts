@@ -79,6 +79,8 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout21.json", 0.95],
   ["heldout22.json", 0.875],
   ["heldout23.json", 0.925],
+  ["heldout24.json", 0.925],
+  ["heldout25.json", 0.9],
 ];
 
 const samples = samplesDir();
