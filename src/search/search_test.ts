@@ -1777,27 +1777,31 @@ Deno.test("search() orders the closest matches by time when the question asks fo
   });
 });
 
+/** A five-day-old session of one prompt and one reply. */
+function exchange(id: string, user: string, assistant: string): Fixture {
+  return { id, age: 5, turns: [["user", user], ["assistant", assistant]] };
+}
+
 Deno.test("search() drops two words before a name the person typed", async () => {
-  const chat = (id: string, user: string, assistant: string) => ({
-    id,
-    project: "web",
-    age: 5,
-    turns: [["user", user], ["assistant", assistant]] as Array<[
-      "user" | "assistant",
-      string,
-    ]>,
-  });
   await withFixtures([
-    chat(
+    exchange(
       "site",
       "can you open haichu.io.vn and tell me what is on it",
       "The site at haichu.io.vn is not returning any content right now.",
     ),
-    chat("fetch-a", "the fetch returned an empty body", "check the headers"),
-    chat("fetch-b", "why is the json empty", "the fetch call returned early"),
-    chat("other-a", "rename the build script", "done"),
-    chat("other-b", "add a readme section", "done"),
-    chat("other-c", "the cache returned stale rows", "cleared it"),
+    exchange(
+      "fetch-a",
+      "the fetch returned an empty body",
+      "check the headers",
+    ),
+    exchange(
+      "fetch-b",
+      "why is the json empty",
+      "the fetch call returned early",
+    ),
+    exchange("other-a", "rename the build script", "done"),
+    exchange("other-b", "add a readme section", "done"),
+    exchange("other-c", "the cache returned stale rows", "cleared it"),
   ], async (db) => {
     const r = await search(db, "haichu.io.vn fetch returned empty", {
       now: NOW,
@@ -1809,23 +1813,14 @@ Deno.test("search() drops two words before a name the person typed", async () =>
 });
 
 Deno.test("search() finds a misremembered identifier by the rarest parts it shares", async () => {
-  const chat = (id: string, user: string, assistant: string) => ({
-    id,
-    project: "app",
-    age: 5,
-    turns: [["user", user], ["assistant", assistant]] as Array<[
-      "user" | "assistant",
-      string,
-    ]>,
-  });
   await withFixtures([
-    chat(
+    exchange(
       "sdk",
       "native-run failed with ERR_SDK_NOT_FOUND: No valid Android SDK root found",
       "Install Android Studio and set ANDROID_HOME, then fix the PATH.",
     ),
-    chat("missing", "the icon is missing on android", "fix the asset path"),
-    chat("other", "a config key is missing", "added it"),
+    exchange("missing", "the icon is missing on android", "fix the asset path"),
+    exchange("other", "a config key is missing", "added it"),
   ], async (db) => {
     const r = await search(db, "ERR_ANDROID_SDK_MISSING fix", { now: NOW });
     const fuzzy = r.ladder?.find((s) => s.tier === "fuzzy");
