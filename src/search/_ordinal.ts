@@ -21,19 +21,35 @@ const SESSION_NOUN =
   "(?:session|sessions|chat|chats|conversation|thread|run|runs|attempt|attempts|try|tries|go|question|prompt|message|request|pass|version|one|times?\\s+(?:we|i|you|they|that|when|my|our)\\b)";
 
 /**
+ * What comes before an ordinal: a determiner, or the start of the question
+ * ("very first aider run in the monorepo", "first attempt in cursor"); not
+ * "on the first try" or "at the first go", a try within one session.
+ */
+const LEAD = "(?:(?<!\\b(?:on|at)\\s+)\\b(?:the|my|our)\\s+|^\\s*)";
+
+/**
  * "The (very) first …", "my earliest …"; the noun within three words, so
  * "the first error in the log" (a line, not a session) is not read.
  */
 const FIRST = new RegExp(
-  `\\b(?:the|my|our)\\s+(?:very\\s+)?(?:first|earliest|initial|original)\\s+(?:[\\w/-]+\\s+){0,3}?${SESSION_NOUN}\\b`,
+  `${LEAD}((?:very\\s+)?(?:first|earliest|initial|original))\\s+((?:[\\w/-]+\\s+){0,3}?)(${SESSION_NOUN})\\b`,
   "i",
 );
 
 /** "The latest …", "the most recent …", "the last time …". */
 const LATEST = new RegExp(
-  `\\b(?:the|my|our)\\s+(?:very\\s+)?(?:latest|newest|most\\s+recent|last|final|previous)\\s+(?:[\\w/-]+\\s+){0,3}?${SESSION_NOUN}\\b`,
+  `${LEAD}((?:very\\s+)?(?:latest|newest|most\\s+recent|last|final|previous))\\s+((?:[\\w/-]+\\s+){0,3}?)(${SESSION_NOUN})\\b`,
   "i",
 );
+
+/**
+ * Nouns that only name a session ("the first time I ran …", "the latest
+ * attempt"); dropped with the ordinal from what is searched. "Version",
+ * "question" or "prompt" may be the subject ("the first version of the
+ * parser") and stay.
+ */
+const SESSION_ONLY =
+  /^(?:session|sessions|chat|chats|conversation|thread|run|runs|attempt|attempts|try|tries|go|one)\b/i;
 
 /** A word either pattern needs: most questions have none. */
 const ORDINAL_WORD =
@@ -54,14 +70,57 @@ const ORDINAL_WORD =
  * equal(ordinalAsked("what was the first error in the log?"), undefined);
  * equal(ordinalAsked("the run that got aborted the first time before it did anything"), undefined);
  * equal(ordinalAsked("the last time we touched the parser"), "latest");
+ * equal(ordinalAsked("first attempt in cursor at the settings screen"), "first");
+ * equal(ordinalAsked("it kept failing on the first try"), undefined);
  * ```
  */
 export function ordinalAsked(ask: string): OrdinalAsked | undefined {
+  return ordinalRead(ask)?.asked;
+}
+
+/**
+ * The question without its ordinal and the noun naming a session, for the
+ * words searched: "the most recent time I fired off /butler-exec" searches
+ * /butler-exec, not "recent" or "time", which any session may say.
+ *
+ * @param ask The question.
+ * @returns The question to search, the same when it asks for neither end.
+ * @example
+ * ```ts
+ * import { withoutOrdinal } from "./_ordinal.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(withoutOrdinal("the most recent time I ran the export"), "the I ran the export");
+ * equal(withoutOrdinal("the first version of the parser"), "the version of the parser");
+ * ```
+ */
+export function withoutOrdinal(ask: string): string {
+  const read = ordinalRead(ask);
+  if (!read) return ask;
+  const { match } = read;
+  const [whole, ordinal, between, noun] = match;
+  // "time I": the pronoun stays, as in "the I ran the export".
+  const nounKept = /^times?\s/i.test(noun!)
+    ? noun!.replace(/^times?\s+/i, "")
+    : SESSION_ONLY.test(noun!)
+    ? ""
+    : noun!;
+  const head = whole.slice(0, whole.length - noun!.length - between!.length);
+  const kept = head.slice(0, head.lastIndexOf(ordinal!)) + between + nounKept;
+  return (ask.slice(0, match.index) + kept +
+    ask.slice(match.index + whole.length))
+    .replace(/\s{2,}/g, " ").trim();
+}
+
+/** Which end a question asks for, and the words that say so. */
+function ordinalRead(
+  ask: string,
+): { asked: OrdinalAsked; match: RegExpExecArray } | undefined {
   if (ask.length > 300 || !ORDINAL_WORD.test(ask)) return undefined;
   const first = FIRST.exec(ask);
   const latest = LATEST.exec(ask);
   if (first && latest) return undefined;
-  return first ? "first" : latest ? "latest" : undefined;
+  if (first) return { asked: "first", match: first };
+  return latest ? { asked: "latest", match: latest } : undefined;
 }
 
 /** What {@linkcode ordinalOrder} needs of a hit. */

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { withoutOrdinal } from "./_ordinal.ts";
 import {
   cjkBigrams,
   cjkRuns,
@@ -508,10 +509,14 @@ export function understandQuery(
   // "¿En qué chat pusimos…": that language's glue words go too.
   const languages = queryLanguages(raw);
   const notMeant = askTime.text.match(NOT_MEANT) ?? [];
+  // "The most recent time I ran …": the ordinal says which of the
+  // matches, not what they say.
   termsOf(
-    askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " $2 ")
-      .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1")
-      .replace(RUN_FRAMING, "$1").replace(LIKE_THIS, " "),
+    withoutOrdinal(
+      askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " $2 ")
+        .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1")
+        .replace(RUN_FRAMING, "$1").replace(LIKE_THIS, " "),
+    ),
     1,
     found,
     dropped,
@@ -527,7 +532,7 @@ export function understandQuery(
     : extractTimeWindow(restText, options.now);
   const time = askTime.window ?? restTime.window;
   termsOf(
-    restTime.text,
+    withoutOrdinal(restTime.text),
     pasted ? 1 : long ? 0.3 : 0.7,
     found,
     dropped,

@@ -535,3 +535,19 @@ Deno.test("understandQuery() reads words hyphenated into a description as words"
   // A short compound is a term of its own.
   ok(terms("the end-to-end suite").some((x) => x.startsWith("end to end")));
 });
+
+Deno.test("understandQuery() leaves out the ordinal that says which session", () => {
+  const latest = terms(
+    "The most recent time I fired off the nightly export it said there were no spec files",
+  );
+  ok(!latest.includes("recent") && !latest.includes("time"), `${latest}`);
+  ok(latest.includes("export") && latest.includes("spec"), `${latest}`);
+  // At the start of the question, and in a clause before the ask.
+  const first = terms(
+    "first attempt in the settings screen with the key input; what broke after the rename?",
+  );
+  ok(!first.includes("first") && !first.includes("attempt"), `${first}`);
+  ok(first.includes("settings") && first.includes("rename"), `${first}`);
+  // "On the first try" is a try within one session: its words stay.
+  ok(terms("the upload failed on the first try").includes("first"));
+});
