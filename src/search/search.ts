@@ -835,12 +835,24 @@ async function searchSaidThenWork(
         const then = understood.time === undefined
           ? []
           : extra.filter(saidInWindow(both));
-        const rest = extra.filter((h) => !then.includes(h));
+        // Nothing said holds them together either: sessions whose
+        // messages and output hold the words clearly better than any of
+        // those come first ("ollama wanted 5.7 GiB and gave up after 600
+        // seconds" is what a run printed).
+        const ahead = said.results[0]!.tier === "relevance"
+          ? heldBetter(both.results, seen).filter((h) => !then.includes(h))
+          : [];
+        const rest = extra.filter((h) =>
+          !then.includes(h) && !ahead.includes(h)
+        );
         return mergeMatched(
           db,
           {
             ...said,
-            results: [...then, ...said.results, ...rest].slice(0, limit),
+            results: [...then, ...ahead, ...said.results, ...rest].slice(
+              0,
+              limit,
+            ),
             total: said.total + extra.length,
             ladder: [...(said.ladder ?? []), {
               tier: extra[0]!.tier,
@@ -848,6 +860,8 @@ async function searchSaidThenWork(
               sessions: extra.length,
               note: then.length
                 ? "before what was said: sessions from the time asked for whose messages and output hold the words"
+                : ahead.length
+                ? "before what was said: sessions whose messages and output hold the words best"
                 : "after what was said: sessions that say some words and print the rest",
             }],
           },
@@ -890,6 +904,32 @@ async function searchSaidThenWork(
         onlyInWork.map(label).join(", ")
       }`,
   });
+}
+
+/**
+ * How much better, over messages and output together, a session that said
+ * too little must match than the best of those that said more, to go
+ * before them.
+ */
+const WORK_LEAD = 1.15;
+
+/**
+ * Of a search over every role, the sessions not among `said` that match
+ * clearly better (`WORK_LEAD`) than every one of `said` there. Not a
+ * sub-agent's: a compaction helper replays its parent's whole output.
+ */
+function heldBetter(
+  all: readonly SearchHit[],
+  said: ReadonlySet<string>,
+): SearchHit[] {
+  const best = Math.max(
+    0,
+    ...all.filter((h) => said.has(h.session.id)).map((h) => h.score),
+  );
+  return all.filter((h) =>
+    !said.has(h.session.id) && h.session.lineage !== "subagent" &&
+    h.score >= best * WORK_LEAD
+  );
 }
 
 /** Hits this close to the first one's score may be a tie speech cannot break. */

@@ -1829,3 +1829,44 @@ Deno.test("search() finds a misremembered identifier by the rarest parts it shar
     equal(r.results[0]?.tier, "fuzzy");
   });
 });
+
+Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
+  await withFixtures([
+    {
+      id: "ran-out",
+      age: 5,
+      turns: [
+        ["user", "why is the server not up"],
+        [
+          "tool-output",
+          "OllamaException: model requires more system memory (5.7 GiB) than is available",
+        ],
+        [
+          "tool-output",
+          "litellm.Timeout: Connection timed out after 600 seconds",
+        ],
+      ],
+    },
+    // Said some of the words, printed none of the rest.
+    exchange(
+      "talk",
+      "which ollama model fits in RAM on this laptop?",
+      "A 7B model at 4-bit is a 5.7 GiB download.",
+    ),
+    exchange("wait", "the page waits for a few seconds", "Add a spinner."),
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "ollama wanted 5.7 GiB and gave up after 600 seconds",
+      { now: NOW },
+    );
+    equal(ids(r)[0], "ran-out");
+    ok(
+      r.ladder?.some((s) =>
+        s.note?.startsWith("before what was said: sessions whose messages")
+      ),
+      JSON.stringify(r.ladder),
+    );
+  });
+});
