@@ -828,36 +828,38 @@ async function searchSaidThenWork(
             "nothing said holds the words; tool output, commands or summaries do",
         });
       }
-      if (said.results.length && extra.length) {
+      // Nothing said holds them together either: sessions whose messages
+      // and output hold the words more together, or clearly better, come
+      // first ("ollama wanted 5.7 GiB and gave up after 600 seconds" is
+      // what a run printed; "the agent taskkilled my exe" what it ran).
+      const better = heldBetter(both.results, said.results);
+      if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
         // whose records hold the words come before what was said.
         const then = understood.time === undefined
           ? []
           : extra.filter(saidInWindow(both));
-        // Nothing said holds them together either: sessions whose
-        // messages and output hold the words clearly better than any of
-        // those come first ("ollama wanted 5.7 GiB and gave up after 600
-        // seconds" is what a run printed).
-        const ahead = said.results[0]!.tier === "relevance"
-          ? heldBetter(both.results, seen).filter((h) => !then.includes(h))
-          : [];
+        const ahead = better.filter((h) => !then.includes(h));
+        const moved = new Set(ahead.map((h) => h.session.id));
         const rest = extra.filter((h) =>
-          !then.includes(h) && !ahead.includes(h)
+          !then.includes(h) && !moved.has(h.session.id)
         );
         return mergeMatched(
           db,
           {
             ...said,
-            results: [...then, ...ahead, ...said.results, ...rest].slice(
-              0,
-              limit,
-            ),
+            results: [
+              ...then,
+              ...ahead,
+              ...said.results.filter((h) => !moved.has(h.session.id)),
+              ...rest,
+            ].slice(0, limit),
             total: said.total + extra.length,
             ladder: [...(said.ladder ?? []), {
-              tier: extra[0]!.tier,
+              tier: (then[0] ?? ahead[0] ?? extra[0])!.tier,
               searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
-              sessions: extra.length,
+              sessions: then.length + ahead.length + rest.length,
               note: then.length
                 ? "before what was said: sessions from the time asked for whose messages and output hold the words"
                 : ahead.length
@@ -914,21 +916,30 @@ async function searchSaidThenWork(
 const WORK_LEAD = 1.15;
 
 /**
- * Of a search over every role, the sessions not among `said` that match
- * clearly better (`WORK_LEAD`) than every one of `said` there. Not a
- * sub-agent's: a compaction helper replays its parent's whole output.
+ * Of a search over every role, the sessions that match there clearly
+ * better (`WORK_LEAD`) than the first of `said` and hold every word when
+ * that one does not in what was said; or, when that one only matched in
+ * part, those none of `said` holds that match clearly better than every
+ * one of `said`. Not a sub-agent's: a compaction helper replays its
+ * parent's whole output.
  */
 function heldBetter(
   all: readonly SearchHit[],
-  said: ReadonlySet<string>,
+  said: readonly SearchHit[],
 ): SearchHit[] {
-  const best = Math.max(
-    0,
-    ...all.filter((h) => said.has(h.session.id)).map((h) => h.score),
-  );
+  const first = said[0];
+  if (!first) return [];
+  const ids = new Set(said.map((h) => h.session.id));
+  const scores = all.filter((h) => ids.has(h.session.id)).map((h) => h.score);
+  const best = Math.max(0, ...scores);
+  const firstScore =
+    all.find((h) => h.session.id === first.session.id)?.score ?? 0;
   return all.filter((h) =>
-    !said.has(h.session.id) && h.session.lineage !== "subagent" &&
-    h.score >= best * WORK_LEAD
+    h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
+    (first.tier !== "exact" && h.tier === "exact" &&
+        h.score >= firstScore * WORK_LEAD ||
+      first.tier === "relevance" && !ids.has(h.session.id) &&
+        h.score >= best * WORK_LEAD)
   );
 }
 

@@ -1869,4 +1869,33 @@ Deno.test("search() puts first a session whose output holds what its messages do
       JSON.stringify(r.ladder),
     );
   });
+  // Every word in what one session said and ran, against most of them said.
+  await withFixtures([
+    {
+      id: "killed",
+      age: 5,
+      turns: [
+        ["user", "the viewer hangs, restart it"],
+        ["assistant", "The agent will stop the process first."],
+        ["command", "taskkill /IM viewer.exe /F"],
+        ["tool-output", "SUCCESS: the running process viewer.exe was ended"],
+      ],
+    },
+    {
+      id: "agents",
+      age: 5,
+      turns: [
+        ["user", "which agent is running right now?"],
+        ["assistant", "The build agent, for the last hour."],
+        ["user", "and where does the installer exe end up?"],
+        ["assistant", "In the dist folder."],
+      ],
+    },
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(db, "the agent taskkilled my running exe", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "killed");
+  });
 });
