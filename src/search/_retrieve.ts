@@ -693,6 +693,18 @@ const SYNONYM_GROUPS = [
   ["tf", "terraform"],
   ["creds", "credentials"],
   ["infra", "infrastructure"],
+  ["phx", "phoenix"],
+  ["pg", "postgres", "postgresql"],
+  ["gh", "github"],
+  ["gql", "graphql"],
+  ["tz", "timezone"],
+  ["a11y", "accessibility"],
+  ["i18n", "internationalization", "localization"],
+  ["btn", "button"],
+  ["nav", "navigation"],
+  ["prefs", "preferences"],
+  ["ctx", "context"],
+  ["ext", "extension"],
 ];
 
 const SYNONYMS = new Map<string, string[]>();

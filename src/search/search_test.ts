@@ -1899,3 +1899,22 @@ Deno.test("search() puts first a session whose output holds what its messages do
     equal(ids(r)[0], "killed");
   });
 });
+
+Deno.test("search() reads a framework's short name for its full one", async () => {
+  await withFixtures([
+    exchange(
+      "phx",
+      "mix phx.server does not start",
+      "The port is taken; stop the other server.",
+    ),
+    exchange("rails", "the rails server does not start", "Run bundle first."),
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(db, "phoenix server does not start", { now: NOW });
+    equal(ids(r)[0], "phx");
+    ok(
+      r.ladder?.some((s) => s.note?.includes("phoenix → phx")),
+      JSON.stringify(r.ladder),
+    );
+  });
+});
