@@ -491,11 +491,16 @@ export class Retriever {
     // is two edits from the stem "migrati" (Dutch "migraties") but one
     // swap from "migrations", whose stem is "migrat". A stem one slip of
     // the word stems to is one edit away, unless stemming left too little
-    // of it to be sure ("married" → "marred" → "mar").
+    // of it to be sure ("married" → "marred" → "mar"); a letter left out
+    // ("loding" for "loading" → "load") leaves four.
     const slipStems = new Set(
-      oneEditAway(word).map(porterStem).filter((s) =>
-        s.length >= 5 || s.length >= word.length - 1
-      ),
+      oneEditAway(word).flatMap((slip) => {
+        const s = porterStem(slip);
+        return s.length >= 5 || s.length >= word.length - 1 ||
+            (slip.length > word.length && s.length >= 4)
+          ? [s]
+          : [];
+      }),
     );
     let best: { term: string; distance: number; doc: number } | undefined;
     const consider = (rows: Array<{ term: string; doc: number }>) => {

@@ -845,15 +845,19 @@ async function searchSaidThenWork(
         const rest = extra.filter((h) =>
           !then.includes(h) && !moved.has(h.session.id)
         );
+        const kept = said.results.filter((h) => !moved.has(h.session.id));
+        const weak = (said.results[0]?.score ?? 0) * WEAK_SHARE;
         return mergeMatched(
           db,
           {
             ...said,
+            // What said far less than the best of it goes after them.
             results: [
               ...then,
               ...ahead,
-              ...said.results.filter((h) => !moved.has(h.session.id)),
+              ...kept.filter((h) => h.score >= weak),
               ...rest,
+              ...kept.filter((h) => h.score < weak),
             ].slice(0, limit),
             total: said.total + extra.length,
             ladder: [...(said.ladder ?? []), {
@@ -1087,6 +1091,12 @@ async function heldTogetherInWork(
       "no message holds the question's words together; a few lines of this session's work do",
   });
 }
+
+/**
+ * A session whose speech scores under this share of the best one's goes
+ * after the sessions that say some words and print the rest.
+ */
+const WEAK_SHARE = 0.5;
 
 /** Most sessions a search of work records adds to what was said. */
 const WORK_HITS = 5;

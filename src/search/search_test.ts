@@ -575,6 +575,15 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         ["assistant", "The migrations ran; the database schema is current."],
       ],
     },
+    {
+      id: "spinner",
+      project: "shop",
+      age: 5,
+      turns: [
+        ["user", "the checkout page is stuck loading forever"],
+        ["assistant", "The spinner waits on a request that never returns."],
+      ],
+    },
   ], async (db) => {
     await t.step("a word said in another project is no typo", async () => {
       const r = await search(db, "negative job", { now: NOW, project: "home" });
@@ -614,6 +623,10 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         // little of the word to offer.
         const married = await search(db, "married", { now: NOW });
         ok(!(married.didYouMean ?? "").includes("mar"), married.didYouMean);
+        // A letter left out leaves a stem of four: "loding" is "loading".
+        const loding = await search(db, "checkout loding", { now: NOW });
+        equal(ids(loding)[0], "spinner");
+        ok(loding.didYouMean?.includes("load"), loding.didYouMean);
         // A pasted run of letters is no typo: nothing is made of its slips.
         const blob = await search(db, `zqxw${"v".repeat(8000)}`, { now: NOW });
         equal(blob.didYouMean, undefined);
@@ -1915,6 +1928,35 @@ Deno.test("search() reads a framework's short name for its full one", async () =
     ok(
       r.ladder?.some((s) => s.note?.includes("phoenix → phx")),
       JSON.stringify(r.ladder),
+    );
+  });
+});
+
+Deno.test("search() puts what said far less after sessions that say some words and print the rest", async () => {
+  await withFixtures([
+    exchange(
+      "said",
+      "the nightly export cron job stopped",
+      "The export job needs its cron entry back.",
+    ),
+    {
+      id: "printed",
+      age: 5,
+      turns: [
+        ["user", "check the batch runner"],
+        ["command", "systemctl status nightly-export"],
+        ["tool-output", "the export job was killed by the kernel"],
+      ],
+    },
+    exchange("mention", "what is a cron expression?", "Five fields."),
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(db, "nightly export cron job killed", { now: NOW });
+    const order = ids(r);
+    ok(
+      order.indexOf("printed") >= 0 &&
+        order.indexOf("printed") < order.indexOf("mention"),
+      order.join(", "),
     );
   });
 });
