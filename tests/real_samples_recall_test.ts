@@ -53,7 +53,13 @@ const HIT5_FLOOR = 0.95;
  * once a language's greeting and "which cursor chat was" were read;
  * `heldout20.json`, the next prompt a person types, as a hook searches it:
  * 0.950 on first sight, 0.975 once "with deepseek" beside opencode named the
- * model), held a little under.
+ * model; `heldout21.json` to `heldout25.json`, docs/search.md "Five more
+ * blind sets"; `heldout26.json`, numbers half-remembered (ports, codes,
+ * counts, versions): 0.975 on first sight, 1.000 once a session whose
+ * output held a description went before weaker speech matches;
+ * `heldout27.json`, the agent's behaviour: 0.925, then 0.975;
+ * `heldout28.json`, a teammate or new agent who never saw the sessions:
+ * 0.975, then 1.000), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -81,6 +87,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout23.json", 0.925],
   ["heldout24.json", 0.925],
   ["heldout25.json", 0.9],
+  ["heldout26.json", 0.95],
+  ["heldout27.json", 0.925],
+  ["heldout28.json", 0.95],
 ];
 
 const samples = samplesDir();
