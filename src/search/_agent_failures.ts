@@ -72,7 +72,7 @@ const FAMILIES: Readonly<Record<FailureKind, Family>> = {
 
 /** Words saying a call did not go through, beside a failure kind's name. */
 const WENT_WRONG =
-  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|expired|exceeded|hit|insufficient|left|throttl\w*|(?:told|telling|tells) me to|(?:wants?|wanted|needs?|needed|requires?|required|asked for) more)\b/i;
+  /\b(?:fail\w*|errors?|erro?red|broke|broken|couldn'?t|could not|can'?t|cannot|wouldn'?t|never (?:answered|replied|responded|got|came)|no (?:answers?|reply|replies|response)|came back|ran out|run(?:ning)? out|r[au]n dry|dried up|refused|rejected|denied|blocked|died|stopped|empty|invalid|bad|wrong|not valid|expired|exceeded|hit|insufficient|left|throttl\w*|(?:told|telling|tells) me to|(?:wants?|wanted|needs?|needed|requires?|required|asked for) more)\b/i;
 
 /**
  * Words putting the failure on the agent's side: its model, the chat, an

@@ -21,6 +21,7 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       ["aider on vertex kept getting throttled with 429s", "rate"],
       ["provider error saying account balance ran out", "billing"],
       ["local ollama model wants more RAM than the box has", "memory"],
+      ["claude code said my api key was bad, what was I to run?", "auth"],
     ] as const
   ) equal(failureAsked(ask), kind, ask);
   for (
@@ -36,6 +37,7 @@ Deno.test("failureAsked() reads a failed model call a question describes, and no
       "auth provider error: the login expired",
       "the image worker needs more memory, it keeps getting OOM killed",
       "why does the build need more RAM now?",
+      "the stripe api key in the config was wrong",
     ]
   ) equal(failureAsked(other), undefined, other);
 });
