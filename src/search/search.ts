@@ -846,18 +846,19 @@ async function searchSaidThenWork(
           !then.includes(h) && !moved.has(h.session.id)
         );
         const kept = said.results.filter((h) => !moved.has(h.session.id));
-        const weak = (said.results[0]?.score ?? 0) * WEAK_SHARE;
+        // What said far less than the best of it goes after them.
+        const cut = (said.results[0]?.score ?? 0) * WEAK_SHARE;
+        const weak = (h: SearchHit) => h.score < cut;
         return mergeMatched(
           db,
           {
             ...said,
-            // What said far less than the best of it goes after them.
             results: [
               ...then,
               ...ahead,
-              ...kept.filter((h) => h.score >= weak),
+              ...kept.filter((h) => !weak(h)),
               ...rest,
-              ...kept.filter((h) => h.score < weak),
+              ...kept.filter(weak),
             ].slice(0, limit),
             total: said.total + extra.length,
             ladder: [...(said.ladder ?? []), {
@@ -1112,7 +1113,10 @@ function lookInWork(result: SearchResult, q: UnderstoodQuery): boolean {
   // may only have been printed ("last month claude said my api key was
   // invalid" is an error the agent showed, not a message).
   if (q.time !== undefined) return !result.results.some(saidInWindow(result));
-  if (asksAQuestion(q)) return false;
+  // A question nothing said holds even in part (no strict tier): its
+  // answer may be what a tool printed ("which region was vertex looking
+  // in when the model came back not found?").
+  if (asksAQuestion(q)) return result.results[0]!.tier === "relevance";
   return !result.results.some((h) => h.tier === "exact");
 }
 

@@ -1960,3 +1960,29 @@ Deno.test("search() puts what said far less after sessions that say some words a
     );
   });
 });
+
+Deno.test("search() answers a question nothing said holds from what a tool printed", async () => {
+  await withFixtures([
+    {
+      id: "vertex",
+      age: 5,
+      turns: [
+        ["user", "what is this repo doing?"],
+        [
+          "tool-output",
+          "VertexAIException NotFoundError: publisher model claude-sonnet-4 not found in region europe-west4",
+        ],
+      ],
+    },
+    exchange("regions", "which cloud region is cheapest?", "Often us-east."),
+    exchange("empty", "the model came back with nothing", "Retry later."),
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "which region was vertex looking in when the sonnet model came back not found?",
+      { now: NOW },
+    );
+    equal(ids(r)[0], "vertex", ids(r).join(", "));
+  });
+});
