@@ -59,7 +59,11 @@ const HIT5_FLOOR = 0.95;
  * output held a description went before weaker speech matches;
  * `heldout27.json`, the agent's behaviour: 0.925, then 0.975;
  * `heldout28.json`, a teammate or new agent who never saw the sessions:
- * 0.975, then 1.000), held a little under.
+ * 0.975, then 1.000; `heldout29.json`, the prompt that starts new work
+ * on what a session did: 1.000; `heldout30.json`, one of near-twin
+ * sessions picked by a contrast: 0.975; `heldout31.json`, one detail asked
+ * back: 0.925, then 0.950 once a bad key was a refused call), held a
+ * little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -90,6 +94,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout26.json", 0.95],
   ["heldout27.json", 0.925],
   ["heldout28.json", 0.95],
+  ["heldout29.json", 0.95],
+  ["heldout30.json", 0.925],
+  ["heldout31.json", 0.9],
 ];
 
 const samples = samplesDir();
