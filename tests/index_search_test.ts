@@ -1674,10 +1674,12 @@ Deno.test("a question naming what a tool printed finds the session whose output 
     "7d8e9f00-5555-4444-8555-b66677778884",
     "clean the lynx job output",
     [
-      "nightly import started for the lynx-7b model",
+      "nightly import started",
       ...Array.from({ length: 60 }, (_, i) => `step ${i} fine`),
-      "one crash noted and retried",
+      "loaded the lynx-7b weights",
       ...Array.from({ length: 60 }, (_, i) => `step ${i + 60} fine`),
+      "one crash noted and retried",
+      ...Array.from({ length: 60 }, (_, i) => `step ${i + 120} fine`),
       "quota left: 40%, done",
     ].join("\n"),
   );

@@ -809,7 +809,15 @@ async function searchSaidThenWork(
     // Keywords no message holds together: a session may say some and
     // print the rest. What said and printed, together, holds best goes
     // after what was said.
-    if (lookInWork(said, understood)) {
+    // A question nothing said holds even in part (no strict tier): its
+    // answer may be a few lines a tool printed ("which region was vertex
+    // looking in when the model came back not found?").
+    const question = asksAQuestion(understood);
+    if (
+      lookInWork(said, understood) ||
+      (question && understood.time === undefined &&
+        said.results[0]?.tier === "relevance")
+    ) {
       const both = await searchRoles(db, query, understood, {
         ...options,
         roles: ROLES,
@@ -832,7 +840,9 @@ async function searchSaidThenWork(
       // and output hold the words more together, or clearly better, come
       // first ("ollama wanted 5.7 GiB and gave up after 600 seconds" is
       // what a run printed; "the agent taskkilled my exe" what it ran).
-      const better = heldBetter(both.results, said.results);
+      // A question's answer in what a tool printed is a few lines holding
+      // three of its words or more, not words scattered over a long log.
+      const better = heldBetter(both.results, said.results, question ? 3 : 0);
       if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -926,11 +936,13 @@ const WORK_LEAD = 1.15;
  * that one does not in what was said; or, when that one only matched in
  * part, those none of `said` holds that match clearly better than every
  * one of `said`. Not a sub-agent's: a compaction helper replays its
- * parent's whole output.
+ * parent's whole output. Only a session showing `together` of the
+ * query's words in one window of what a tool printed or ran (a question's).
  */
 function heldBetter(
   all: readonly SearchHit[],
   said: readonly SearchHit[],
+  together: number,
 ): SearchHit[] {
   const first = said[0];
   if (!first) return [];
@@ -941,11 +953,25 @@ function heldBetter(
     all.find((h) => h.session.id === first.session.id)?.score ?? 0;
   return all.filter((h) =>
     h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
+    printedTogether(h, together) &&
     (first.tier !== "exact" && h.tier === "exact" &&
         h.score >= firstScore * WORK_LEAD ||
       first.tier === "relevance" && !ids.has(h.session.id) &&
         h.score >= best * WORK_LEAD)
   );
+}
+
+/**
+ * Whether a hit shows `n` or more of the query's words in one window of
+ * what a tool printed or ran (always, for no words).
+ */
+function printedTogether(hit: SearchHit, n: number): boolean {
+  return n === 0 ||
+    hit.snippets.some((sn) =>
+      sn.role !== "user" && sn.role !== "assistant" &&
+      new Set(sn.ranges.map(([a, b]) => sn.text.slice(a, b).toLowerCase()))
+          .size >= n
+    );
 }
 
 /** Hits this close to the first one's score may be a tie speech cannot break. */
@@ -1113,10 +1139,7 @@ function lookInWork(result: SearchResult, q: UnderstoodQuery): boolean {
   // may only have been printed ("last month claude said my api key was
   // invalid" is an error the agent showed, not a message).
   if (q.time !== undefined) return !result.results.some(saidInWindow(result));
-  // A question nothing said holds even in part (no strict tier): its
-  // answer may be what a tool printed ("which region was vertex looking
-  // in when the model came back not found?").
-  if (asksAQuestion(q)) return result.results[0]!.tier === "relevance";
+  if (asksAQuestion(q)) return false;
   return !result.results.some((h) => h.tier === "exact");
 }
 

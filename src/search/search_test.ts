@@ -1985,4 +1985,41 @@ Deno.test("search() answers a question nothing said holds from what a tool print
     );
     equal(ids(r)[0], "vertex", ids(r).join(", "));
   });
+  // The words scattered over a long log answer no question.
+  const filler = (from: number) =>
+    Array.from({ length: 40 }, (_, i) => `step ${from + i} fine`);
+  await withFixtures([
+    {
+      id: "scattered",
+      age: 5,
+      turns: [
+        ["user", "tidy the logs please"],
+        [
+          "tool-output",
+          [
+            "region list loaded",
+            ...filler(0),
+            "vertex client ready",
+            ...filler(40),
+            "sonnet weights warm",
+            ...filler(80),
+            "model checks passed",
+            ...filler(120),
+            "found no stale files",
+            ...filler(160),
+            "the worker came up again",
+          ].join("\n"),
+        ],
+      ],
+    },
+    exchange("regions", "which cloud region is cheapest?", "Often us-east."),
+    ...gardenFiller(),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "which region was vertex looking in when the sonnet model came back not found?",
+      { now: NOW },
+    );
+    equal(ids(r)[0], "regions", ids(r).join(", "));
+  });
 });
