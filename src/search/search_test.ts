@@ -236,6 +236,18 @@ function gardenFiller(): Fixture[] {
   }));
 }
 
+/** What a query finds among the fixtures and the six garden sessions. */
+async function foundAmong(
+  fixtures: readonly Fixture[],
+  query: string,
+): Promise<SearchResult> {
+  let found: SearchResult | undefined;
+  await withFixtures([...fixtures, ...gardenFiller()], async (db) => {
+    found = await search(db, query, { now: NOW });
+  });
+  return found!;
+}
+
 Deno.test("search() walks the ladder and names each result's tier", async (t) => {
   const cases: Array<{
     name: string;
@@ -1844,7 +1856,7 @@ Deno.test("search() finds a misremembered identifier by the rarest parts it shar
 });
 
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
-  await withFixtures([
+  const r = await foundAmong([
     {
       id: "ran-out",
       age: 5,
@@ -1867,23 +1879,16 @@ Deno.test("search() puts first a session whose output holds what its messages do
       "A 7B model at 4-bit is a 5.7 GiB download.",
     ),
     exchange("wait", "the page waits for a few seconds", "Add a spinner."),
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(
-      db,
-      "ollama wanted 5.7 GiB and gave up after 600 seconds",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "ran-out");
-    ok(
-      r.ladder?.some((s) =>
-        s.note?.startsWith("before what was said: sessions whose messages")
-      ),
-      JSON.stringify(r.ladder),
-    );
-  });
+  ], "ollama wanted 5.7 GiB and gave up after 600 seconds");
+  equal(ids(r)[0], "ran-out");
+  ok(
+    r.ladder?.some((s) =>
+      s.note?.startsWith("before what was said: sessions whose messages")
+    ),
+    JSON.stringify(r.ladder),
+  );
   // Every word in what one session said and ran, against most of them said.
-  await withFixtures([
+  const killed = await foundAmong([
     {
       id: "killed",
       age: 5,
@@ -1904,122 +1909,109 @@ Deno.test("search() puts first a session whose output holds what its messages do
         ["assistant", "In the dist folder."],
       ],
     },
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(db, "the agent taskkilled my running exe", {
-      now: NOW,
-    });
-    equal(ids(r)[0], "killed");
-  });
+  ], "the agent taskkilled my running exe");
+  equal(ids(killed)[0], "killed");
 });
 
 Deno.test("search() reads a framework's short name for its full one", async () => {
-  await withFixtures([
+  const r = await foundAmong([
     exchange(
       "phx",
       "mix phx.server does not start",
       "The port is taken; stop the other server.",
     ),
     exchange("rails", "the rails server does not start", "Run bundle first."),
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(db, "phoenix server does not start", { now: NOW });
-    equal(ids(r)[0], "phx");
-    ok(
-      r.ladder?.some((s) => s.note?.includes("phoenix → phx")),
-      JSON.stringify(r.ladder),
-    );
-  });
+  ], "phoenix server does not start");
+  equal(ids(r)[0], "phx");
+  ok(
+    r.ladder?.some((s) => s.note?.includes("phoenix → phx")),
+    JSON.stringify(r.ladder),
+  );
 });
 
 Deno.test("search() puts what said far less after sessions that say some words and print the rest", async () => {
-  await withFixtures([
-    exchange(
-      "said",
-      "the nightly export cron job stopped",
-      "The export job needs its cron entry back.",
-    ),
-    {
-      id: "printed",
-      age: 5,
-      turns: [
-        ["user", "check the batch runner"],
-        ["command", "systemctl status nightly-export"],
-        ["tool-output", "the export job was killed by the kernel"],
-      ],
-    },
-    exchange("mention", "what is a cron expression?", "Five fields."),
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(db, "nightly export cron job killed", { now: NOW });
-    const order = ids(r);
-    ok(
-      order.indexOf("printed") >= 0 &&
-        order.indexOf("printed") < order.indexOf("mention"),
-      order.join(", "),
-    );
-  });
+  const order = ids(
+    await foundAmong([
+      exchange(
+        "said",
+        "the nightly export cron job stopped",
+        "The export job needs its cron entry back.",
+      ),
+      {
+        id: "printed",
+        age: 5,
+        turns: [
+          ["user", "check the batch runner"],
+          ["command", "systemctl status nightly-export"],
+          ["tool-output", "the export job was killed by the kernel"],
+        ],
+      },
+      exchange("mention", "what is a cron expression?", "Five fields."),
+    ], "nightly export cron job killed"),
+  );
+  ok(
+    order.indexOf("printed") >= 0 &&
+      order.indexOf("printed") < order.indexOf("mention"),
+    order.join(", "),
+  );
 });
 
 Deno.test("search() answers a question nothing said holds from what a tool printed", async () => {
-  await withFixtures([
-    {
-      id: "vertex",
-      age: 5,
-      turns: [
-        ["user", "what is this repo doing?"],
-        [
-          "tool-output",
-          "VertexAIException NotFoundError: publisher model claude-sonnet-4 not found in region europe-west4",
+  const question =
+    "which region was vertex looking in when the sonnet model came back not found?";
+  const regions = exchange(
+    "regions",
+    "which cloud region is cheapest?",
+    "Often us-east.",
+  );
+  const answered = ids(
+    await foundAmong([
+      {
+        id: "vertex",
+        age: 5,
+        turns: [
+          ["user", "what is this repo doing?"],
+          [
+            "tool-output",
+            "VertexAIException NotFoundError: publisher model claude-sonnet-4 not found in region europe-west4",
+          ],
         ],
-      ],
-    },
-    exchange("regions", "which cloud region is cheapest?", "Often us-east."),
-    exchange("empty", "the model came back with nothing", "Retry later."),
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(
-      db,
-      "which region was vertex looking in when the sonnet model came back not found?",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "vertex", ids(r).join(", "));
-  });
+      },
+      regions,
+      exchange("empty", "the model came back with nothing", "Retry later."),
+    ], question),
+  );
+  equal(answered[0], "vertex", answered.join(", "));
   // The words scattered over a long log answer no question.
   const filler = (from: number) =>
     Array.from({ length: 40 }, (_, i) => `step ${from + i} fine`);
-  await withFixtures([
-    {
-      id: "scattered",
-      age: 5,
-      turns: [
-        ["user", "tidy the logs please"],
-        [
-          "tool-output",
+  const scattered = ids(
+    await foundAmong([
+      {
+        id: "scattered",
+        age: 5,
+        turns: [
+          ["user", "tidy the logs please"],
           [
-            "region list loaded",
-            ...filler(0),
-            "vertex client ready",
-            ...filler(40),
-            "sonnet weights warm",
-            ...filler(80),
-            "model checks passed",
-            ...filler(120),
-            "found no stale files",
-            ...filler(160),
-            "the worker came up again",
-          ].join("\n"),
+            "tool-output",
+            [
+              "region list loaded",
+              ...filler(0),
+              "vertex client ready",
+              ...filler(40),
+              "sonnet weights warm",
+              ...filler(80),
+              "model checks passed",
+              ...filler(120),
+              "found no stale files",
+              ...filler(160),
+              "the worker came up again",
+            ].join("\n"),
+          ],
         ],
-      ],
-    },
-    exchange("regions", "which cloud region is cheapest?", "Often us-east."),
-    ...gardenFiller(),
-  ], async (db) => {
-    const r = await search(
-      db,
-      "which region was vertex looking in when the sonnet model came back not found?",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "regions", ids(r).join(", "));
-  });
+      },
+      regions,
+    ], question),
+  );
+  equal(scattered[0], "regions", scattered.join(", "));
 });
