@@ -68,6 +68,36 @@ const probeCache = new WeakMap<
   { version: number; sets: Map<string, Set<number>> }
 >();
 
+/**
+ * Per connection and index version: vocabulary ranges already listed. A
+ * range's record counts walk every posting of its terms (fts5vocab), and
+ * one question lists the same ranges for each never-seen word at every
+ * search it runs (what was said, work records, every record): 115 listings
+ * and ~180 ms of one question on the 240 MB bench index, most of them
+ * repeats.
+ */
+const vocabRanges = new WeakMap<
+  Database,
+  { version: number; ranges: Map<string, Array<{ term: string; doc: number }>> }
+>();
+
+/** Vocabulary ranges a connection keeps listed, at most. */
+const VOCAB_RANGES_KEPT = 512;
+
+function vocabRangesOf(
+  db: Database,
+): Map<string, Array<{ term: string; doc: number }>> {
+  const version = (prepared(db, "PRAGMA data_version").get() as {
+    data_version: number;
+  }).data_version;
+  let cache = vocabRanges.get(db);
+  if (!cache || cache.version !== version) {
+    cache = { version, ranges: new Map() };
+    vocabRanges.set(db, cache);
+  }
+  return cache.ranges;
+}
+
 /** A word of a title. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -411,13 +441,19 @@ export class Retriever {
     tables: readonly FtsTable[] = this.#tables,
   ): Array<{ term: string; doc: number }> {
     const out: Array<{ term: string; doc: number }> = [];
+    const ranges = vocabRangesOf(this.#db);
     for (const table of tables) {
-      const name = this.#ensureVocab(table);
-      out.push(
-        ...(this.#prepare(
+      const key = `${table}\n${lo}\n${hi}\n${limit}`;
+      let rows = ranges.get(key);
+      if (!rows) {
+        const name = this.#ensureVocab(table);
+        rows = this.#prepare(
           `SELECT term, doc FROM ${name} WHERE term >= ? AND term < ? LIMIT ${limit}`,
-        ).all(lo, hi) as Array<{ term: string; doc: number }>),
-      );
+        ).all(lo, hi) as Array<{ term: string; doc: number }>;
+        if (ranges.size >= VOCAB_RANGES_KEPT) ranges.clear();
+        ranges.set(key, rows);
+      }
+      out.push(...rows);
     }
     return out;
   }

@@ -110,3 +110,27 @@ Deno.test("Retriever.variants() offers the spelled-out word for a developer abbr
     deepEqual(r.variants(word("infra", "infra")), []);
   });
 });
+
+Deno.test("Retriever.suggest() on a long-lived connection sees words indexed after its first look", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  const add = (i: number, text: string) =>
+    write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
+      recordRowid(1, i, "user"),
+      text,
+    );
+  add(0, "feed the wombat");
+  const read = openIndex(path, { readOnly: true });
+  try {
+    const r = () => new Retriever(read, ["user", "assistant"], {});
+    deepEqual(r().suggest("kangarro"), undefined);
+    // Another connection commits: the listed vocabulary is read again.
+    add(1, "move the kangaroo enclosure");
+    deepEqual(r().suggest("kangarro"), { term: "kangaroo", distance: 1 });
+  } finally {
+    read.close();
+    write.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

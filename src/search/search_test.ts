@@ -2015,3 +2015,29 @@ Deno.test("search() answers a question nothing said holds from what a tool print
   );
   equal(scattered[0], "regions", scattered.join(", "));
 });
+
+Deno.test("search() still looks for the names a long question gives past its budget", async () => {
+  // Words of the first sentences many sessions say.
+  const chatter = Array.from(
+    { length: 4 },
+    (_, i) =>
+      exchange(
+        `chatter-${i}`,
+        `thinking about the library app, week ${i}`,
+        "Noted.",
+      ),
+  );
+  const r = await foundAmong(
+    [
+      ...chatter,
+      // Only the names said last, past the budget, are its.
+      exchange(
+        "migrate",
+        "swap mongoose for supabase in the books service",
+        "Done: the models now use supabase clients.",
+      ),
+    ],
+    "So we are thinking about ditching the database for the library management app next quarter, because the team keeps complaining about hosting costs and slow queries. I once asked an agent to look over the project and help move it from mongoose to supabase. Did it ever get to an actual migration plan?",
+  );
+  equal(ids(r)[0], "migrate", ids(r).join(", "));
+});

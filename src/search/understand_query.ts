@@ -479,6 +479,9 @@ function sizeAsked(ask: string): "short" | "long" | undefined {
   return /^(?:long|longer|huge|marathon)$/.test(word) ? "long" : "short";
 }
 
+/** Words said around a typed question's ask, past its budget, still searched. */
+const SPARE_TERMS = 20;
+
 /**
  * Understands a query: the ask, its terms in budget order, the time window.
  *
@@ -574,13 +577,17 @@ export function understandQuery(
   const kept: QueryTerm[] = [];
   const overBudget: string[] = [];
   let spent = 0;
+  let spare = 0;
   for (const t of unique) {
     const cost = t.kind === "cjk" ? 0.5 : 1;
-    if (spent + cost > budget) overBudget.push(t.text);
-    else {
+    if (spent + cost <= budget) {
       kept.push(t);
       spent += cost;
-    }
+    } else if (t.weight < 1 && spare < SPARE_TERMS) {
+      // Said around the ask, past the budget: looked for, not required.
+      kept.push({ ...t, optional: true });
+      spare++;
+    } else overBudget.push(t.text);
   }
   const out: UnderstoodQuery = {
     raw,
