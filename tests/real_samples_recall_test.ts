@@ -62,8 +62,11 @@ const HIT5_FLOOR = 0.95;
  * 0.975, then 1.000; `heldout29.json`, the prompt that starts new work
  * on what a session did: 1.000; `heldout30.json`, one of near-twin
  * sessions picked by a contrast: 0.975; `heldout31.json`, one detail asked
- * back: 0.925, then 0.950 once a bad key was a refused call), held a
- * little under.
+ * back: 0.925, then 0.950 once a bad key was a refused call;
+ * `heldout32.json`, typed in a hurry on a phone: 1.000; `heldout33.json`,
+ * files and paths half-remembered: 1.000; `heldout34.json`, context told
+ * at length before the ask: 0.875, then 0.975 once the words past the term
+ * budget were still looked for), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -97,6 +100,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout29.json", 0.95],
   ["heldout30.json", 0.925],
   ["heldout31.json", 0.9],
+  ["heldout32.json", 0.95],
+  ["heldout33.json", 0.95],
+  ["heldout34.json", 0.925],
 ];
 
 const samples = samplesDir();
