@@ -235,6 +235,33 @@ const perQuery = new Map<string, number[]>(
 );
 const inProcess = [...perQuery.values()].flat();
 
+// Questions as people and agents ask them (two blind sets: prompts that
+// start new work, context told at length), each on a connection of its own
+// as a one-shot search or hook asks it; two rounds, the first not counted.
+const questionSets = ["heldout29.json", "heldout34.json"];
+const questions = (await Promise.all(
+  questionSets.map(async (f) =>
+    JSON.parse(
+      await Deno.readTextFile(`${root}/tests/bench/real/${f}`),
+    ) as Array<{ text: string }>
+  ),
+)).flat().map((q) => q.text);
+const askedTimes = [
+  ...Object.values(
+    JSON.parse(
+      (await timed([
+        "run",
+        "-A",
+        "tests/bench/_search_child.ts",
+        indexPath,
+        JSON.stringify(questions),
+        "2",
+        "fresh",
+      ])).stdout,
+    ) as Record<string, number[]>,
+  ),
+].flat();
+
 // Whole process: `deno task deja search <q> --json` as a user runs it,
 // with the deja task's own flags (read from deno.json), Deno's cache warm.
 const config = JSON.parse(await Deno.readTextFile(`${root}/deno.json`));
@@ -262,6 +289,12 @@ rows.push(
   [
     `search in-process p50 / p95 (${inProcess.length} queries)`,
     `${median(inProcess).toFixed(2)} / ${pct(inProcess, 0.95).toFixed(2)} ms`,
+  ],
+  [
+    `questions in process, a connection each, p50 / p95 (${askedTimes.length}: ${
+      questionSets.join(", ")
+    })`,
+    `${median(askedTimes).toFixed(1)} / ${pct(askedTimes, 0.95).toFixed(1)} ms`,
   ],
   [
     `search whole process p50 / p90 (${wholeRuns} runs)`,
