@@ -931,6 +931,12 @@ async function searchSaidThenWork(
 const WORK_LEAD = 1.15;
 
 /**
+ * The same for a question none of the speech matches holds: what was said
+ * answers most questions, so what tools printed must lead by more.
+ */
+const QUESTION_LEAD = 1.3;
+
+/**
  * Of a search over every role, the sessions that match there clearly
  * better (`WORK_LEAD`) than the first of `said` and hold every word when
  * that one does not in what was said; or, when that one only matched in
@@ -957,7 +963,7 @@ function heldBetter(
     (first.tier !== "exact" && h.tier === "exact" &&
         h.score >= firstScore * WORK_LEAD ||
       first.tier === "relevance" && !ids.has(h.session.id) &&
-        h.score >= best * WORK_LEAD)
+        h.score >= best * (together > 0 ? QUESTION_LEAD : WORK_LEAD))
   );
 }
 
