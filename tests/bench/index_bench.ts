@@ -215,23 +215,34 @@ const queries = [
   "webpack bundle slow",
   "login cookie session",
 ];
+/**
+ * Each query's times (ms) from `_search_child.ts`: `rounds` rounds, the
+ * first not counted, on one connection or (`fresh`) one per query.
+ */
+async function searchTimes(
+  asked: readonly string[],
+  rounds: number,
+  fresh = false,
+): Promise<Record<string, number[]>> {
+  return JSON.parse(
+    (await timed([
+      "run",
+      "-A",
+      "tests/bench/_search_child.ts",
+      indexPath,
+      JSON.stringify(asked),
+      String(rounds),
+      ...(fresh ? ["fresh"] : []),
+    ])).stdout,
+  ) as Record<string, number[]>;
+}
+
 // In process: one open connection, 21 rounds of the queries, in a child
 // that only opens the index, as a long-lived reader (the MCP server, `deja
 // serve`) does; the first round warms SQLite's page cache and the JIT and is
 // not counted (a cold search is what the whole-process figure measures).
 const perQuery = new Map<string, number[]>(
-  Object.entries(
-    JSON.parse(
-      (await timed([
-        "run",
-        "-A",
-        "tests/bench/_search_child.ts",
-        indexPath,
-        JSON.stringify(queries),
-        "21",
-      ])).stdout,
-    ) as Record<string, number[]>,
-  ),
+  Object.entries(await searchTimes(queries, 21)),
 );
 const inProcess = [...perQuery.values()].flat();
 
@@ -246,21 +257,8 @@ const questions = (await Promise.all(
     ) as Array<{ text: string }>
   ),
 )).flat().map((q) => q.text);
-const askedTimes = [
-  ...Object.values(
-    JSON.parse(
-      (await timed([
-        "run",
-        "-A",
-        "tests/bench/_search_child.ts",
-        indexPath,
-        JSON.stringify(questions),
-        "2",
-        "fresh",
-      ])).stdout,
-    ) as Record<string, number[]>,
-  ),
-].flat();
+const askedTimes = Object.values(await searchTimes(questions, 2, true))
+  .flat();
 
 // Whole process: `deno task deja search <q> --json` as a user runs it,
 // with the deja task's own flags (read from deno.json), Deno's cache warm.
