@@ -111,6 +111,8 @@ const OWN_GREETING = new RegExp(
  */
 export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
+  // "After saying hi I asked which model it runs": more than a greeting.
+  if (AFTER_GREETING.test(text)) return undefined;
   const typedMatch = TYPED.map((re) => re.exec(text)).find((m) => m);
   const typed = typedMatch ? (typedMatch[1] ?? typedMatch[2] ?? "") : "";
   const typedGreeting = typed ? greetingOf(typed) : undefined;
@@ -137,6 +139,10 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
   }
   return out;
 }
+
+/** A greeting the question says came before something else. */
+const AFTER_GREETING =
+  /\b(?:after|once)\s+(?:(?:saying|typing|sending|i\s+said|i\s+typed|a|the|my)\s+)?(?:hi|hello|hey|greeting)\b/i;
 
 /**
  * A greeting described in the asker's own language: "日本語で挨拶したら…",

@@ -53,6 +53,8 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
       "how are you handling retries in the worker",
       "say what the hi-res images are for",
       "what did we decide about the redis client",
+      // A greeting and then more: no session of only a greeting.
+      "the amp thread where after saying hi I asked which model it runs",
     ]
   ) equal(greetingAsked(other), undefined, other);
 });
