@@ -704,6 +704,19 @@ function spawnMcp(
   }).spawn();
 }
 
+/**
+ * A harness's first JSON-RPC message: `initialize` at a protocol version
+ * older than the SDK's latest (2025-06-18), which the server must answer in.
+ */
+function initialize(clientInfo: { name: string; version: string }) {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo },
+  };
+}
+
 Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at an older protocol version, tools/list, tools/call", async () => {
   const w = await buildWorld();
   const child = spawnMcp(w, { CLAUDE_PROJECT_DIR: "/home/dev/src/api" });
@@ -732,18 +745,7 @@ Deno.test("deja mcp answers a harness's raw JSON-RPC over stdio: initialize at a
   const send = (message: unknown) =>
     writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
   try {
-    // Harnesses pin a protocol version of their own; 2025-06-18 is older
-    // than the SDK's latest, and the server must answer in it.
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "codex-mcp-client", version: "0.60.0" },
-      },
-    });
+    await send(initialize({ name: "codex-mcp-client", version: "0.60.0" }));
     const init = await reply(1) as { result: Record<string, unknown> };
     equal(init.result.protocolVersion, "2025-06-18");
     equal((init.result.serverInfo as { name: string }).name, "deja");
@@ -812,16 +814,7 @@ Deno.test("deja mcp answers params that fit no schema as invalid params, naming 
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(
     [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      },
+      initialize({ name: "t", version: "1" }),
       { jsonrpc: "2.0", method: "notifications/initialized" },
       {
         jsonrpc: "2.0",

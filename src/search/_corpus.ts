@@ -9,31 +9,30 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { prepared } from "./_statements.ts";
+import {
+  prepared,
+  untilIndexChanges,
+  type VersionedCache,
+} from "./_statements.ts";
 
 /** Length and times of one session: records, started, updated. */
 export type SessionFacts = readonly [number, number | null, number | null];
 
 interface Cache {
-  version: number;
   hidden?: Set<number>;
   projects?: string[];
   facts: Map<number, SessionFacts>;
   totals: Map<string, { n: number; mean: number | null }>;
 }
 
-const byDb = new WeakMap<Database, Cache>();
+const byDb: VersionedCache<Cache> = new WeakMap();
 
 function cacheOf(db: Database): Cache {
-  const version = (prepared(db, "PRAGMA data_version").get() as {
-    data_version: number;
-  }).data_version;
-  let cache = byDb.get(db);
-  if (!cache || cache.version !== version) {
-    cache = { version, facts: new Map(), totals: new Map() };
-    byDb.set(db, cache);
-  }
-  return cache;
+  return untilIndexChanges(
+    byDb,
+    db,
+    () => ({ facts: new Map(), totals: new Map() }),
+  );
 }
 
 /**

@@ -17,7 +17,12 @@ import {
   sessionOfRecord,
 } from "../index/schema.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
-import { prepared, type Statement } from "./_statements.ts";
+import {
+  prepared,
+  type Statement,
+  untilIndexChanges,
+  type VersionedCache,
+} from "./_statements.ts";
 import { hiddenSessions, scopeTotals } from "./_corpus.ts";
 import { idPrefix } from "./_rows.ts";
 import { porterStem } from "./_stem.ts";
@@ -63,10 +68,7 @@ export function termExpression(
     : `(${forms.map(quote).join(" OR ")})`;
 }
 
-const probeCache = new WeakMap<
-  Database,
-  { version: number; sets: Map<string, Set<number>> }
->();
+const probeCache: VersionedCache<Map<string, Set<number>>> = new WeakMap();
 
 /**
  * Per connection and index version: vocabulary ranges already listed. A
@@ -76,27 +78,12 @@ const probeCache = new WeakMap<
  * and ~180 ms of one question on the 240 MB bench index, most of them
  * repeats.
  */
-const vocabRanges = new WeakMap<
-  Database,
-  { version: number; ranges: Map<string, Array<{ term: string; doc: number }>> }
->();
+const vocabRanges: VersionedCache<
+  Map<string, Array<{ term: string; doc: number }>>
+> = new WeakMap();
 
 /** Vocabulary ranges a connection keeps listed, at most. */
 const VOCAB_RANGES_KEPT = 512;
-
-function vocabRangesOf(
-  db: Database,
-): Map<string, Array<{ term: string; doc: number }>> {
-  const version = (prepared(db, "PRAGMA data_version").get() as {
-    data_version: number;
-  }).data_version;
-  let cache = vocabRanges.get(db);
-  if (!cache || cache.version !== version) {
-    cache = { version, ranges: new Map() };
-    vocabRanges.set(db, cache);
-  }
-  return cache.ranges;
-}
 
 /** A word of a title. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -105,10 +92,9 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * Per connection and index version: how often titles were looked in, and
  * (from the second look) each title word's sessions.
  */
-const titleLooks = new WeakMap<
-  Database,
-  { version: number; looks: number; words?: Map<string, number[]> }
->();
+const titleLooks: VersionedCache<
+  { looks: number; words?: Map<string, number[]> }
+> = new WeakMap();
 
 /** Each word of the titles and the sessions whose title holds it. */
 function titleWords(
@@ -331,14 +317,11 @@ export class Retriever {
    * answers (a long-lived reader looks on most searches).
    */
   #titledSessions(bare: string): number[] {
-    const version = (this.#prepare("PRAGMA data_version").get() as {
-      data_version: number;
-    }).data_version;
-    let seen = titleLooks.get(this.#db);
-    if (!seen || seen.version !== version) {
-      seen = { version, looks: 0 };
-      titleLooks.set(this.#db, seen);
-    }
+    const seen = untilIndexChanges(
+      titleLooks,
+      this.#db,
+      (): { looks: number; words?: Map<string, number[]> } => ({ looks: 0 }),
+    );
     const words = ++seen.looks > 1
       ? (seen.words ??= titleWords(this.#titles()))
       : titleWords(this.#titles(bare));
@@ -375,15 +358,8 @@ export class Retriever {
    * changes (`PRAGMA data_version`), so a long-lived reader asks once.
    */
   sessionsWith(expression: string): ReadonlySet<number> {
-    const version = (this.#prepare("PRAGMA data_version").get() as {
-      data_version: number;
-    }).data_version;
-    let cache = probeCache.get(this.#db);
-    if (!cache || cache.version !== version) {
-      cache = { version, sets: new Map() };
-      probeCache.set(this.#db, cache);
-    }
-    let found = cache.sets.get(expression);
+    const sets = untilIndexChanges(probeCache, this.#db, () => new Map());
+    let found = sets.get(expression);
     if (!found) {
       found = new Set(
         (this.#prepare(
@@ -392,7 +368,7 @@ export class Retriever {
           sessionOfRecord(r.rowid)
         ),
       );
-      cache.sets.set(expression, found);
+      sets.set(expression, found);
     }
     return found;
   }
@@ -441,7 +417,7 @@ export class Retriever {
     tables: readonly FtsTable[] = this.#tables,
   ): Array<{ term: string; doc: number }> {
     const out: Array<{ term: string; doc: number }> = [];
-    const ranges = vocabRangesOf(this.#db);
+    const ranges = untilIndexChanges(vocabRanges, this.#db, () => new Map());
     for (const table of tables) {
       const key = `${table}\n${lo}\n${hi}\n${limit}`;
       let rows = ranges.get(key);

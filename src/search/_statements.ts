@@ -32,3 +32,36 @@ export function prepared(db: Database, sql: string): Statement {
   }
   return stmt;
 }
+
+/** What {@linkcode untilIndexChanges} keeps per connection. */
+export type VersionedCache<T> = WeakMap<
+  Database,
+  { version: number; value: T }
+>;
+
+/**
+ * A value kept per open connection until the index changes (`PRAGMA
+ * data_version` moves when another connection commits): a long-lived
+ * reader (the MCP server, the console) works it out once per index
+ * version, a one-shot search once.
+ *
+ * @param cache Where the values are kept.
+ * @param db The connection.
+ * @param make Works the value out afresh.
+ * @returns The kept value, or a new one.
+ */
+export function untilIndexChanges<T>(
+  cache: VersionedCache<T>,
+  db: Database,
+  make: () => T,
+): T {
+  const version = (prepared(db, "PRAGMA data_version").get() as {
+    data_version: number;
+  }).data_version;
+  let entry = cache.get(db);
+  if (!entry || entry.version !== version) {
+    entry = { version, value: make() };
+    cache.set(db, entry);
+  }
+  return entry.value;
+}

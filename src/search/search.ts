@@ -807,11 +807,9 @@ async function searchSaidThenWork(
   const onlyInWork = wholeQuery ? [] : termsOnlyInWork(db, understood);
   if (!wholeQuery && onlyInWork.length === 0) {
     // Keywords no message holds together: a session may say some and
-    // print the rest. What said and printed, together, holds best goes
-    // after what was said.
-    // A question nothing said holds even in part (no strict tier): its
-    // answer may be a few lines a tool printed ("which region was vertex
-    // looking in when the model came back not found?").
+    // print the rest. So may the answer to a question nothing said holds
+    // even in part (no strict tier): a few lines a tool printed ("which
+    // region was vertex looking in when the model came back not found?").
     const question = asksAQuestion(understood);
     if (
       lookInWork(said, understood) ||

@@ -479,7 +479,10 @@ function sizeAsked(ask: string): "short" | "long" | undefined {
   return /^(?:long|longer|huge|marathon)$/.test(word) ? "long" : "short";
 }
 
-/** Words said around a typed question's ask, past its budget, still searched. */
+/**
+ * Words said around the ask past the term budget that are still looked
+ * for, not required (names a long question gives last).
+ */
 const SPARE_TERMS = 20;
 
 /**
