@@ -66,7 +66,10 @@ const HIT5_FLOOR = 0.95;
  * `heldout32.json`, typed in a hurry on a phone: 1.000; `heldout33.json`,
  * files and paths half-remembered: 1.000; `heldout34.json`, context told
  * at length before the ask: 0.875, then 0.975 once the words past the term
- * budget were still looked for), held a little under.
+ * budget were still looked for); `heldout35.json`, commands and code
+ * told by what they did: 0.950; `heldout36.json`, errors misremembered:
+ * 1.000; `heldout37.json`, two details of one session together: 0.975),
+ * held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -103,6 +106,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout32.json", 0.95],
   ["heldout33.json", 0.95],
   ["heldout34.json", 0.925],
+  ["heldout35.json", 0.925],
+  ["heldout36.json", 0.95],
+  ["heldout37.json", 0.95],
 ];
 
 const samples = samplesDir();

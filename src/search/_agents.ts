@@ -67,6 +67,14 @@ const THING_AFTER =
   /^(?:['’]s)?(?:\s+(?:chat|code|cli))?\s+(?:page|screen|component|module|template|route|endpoint|service|api|sdk|client|integration|widget|button|icon|format|syntax|schema|frontmatter)s?\b/i;
 
 /**
+ * A part of a screen right after a name, no possessive between ("copilot
+ * messages in E2F0FF", "the copilot bubbles", "cursor sidebar"): a thing
+ * on the app's screen. "Claude's messages" are still the agent's.
+ */
+const SCREEN_PART_AFTER =
+  /^\s+(?:messages?|bubbles?|panels?|windows?|sidebars?|tabs?|menus?|dialogs?|modals?|views?|themes?|toolbars?|popups?)\b/i;
+
+/**
  * A model's name after its maker's ("Claude Sonnet 4", "gemini 2.5 pro",
  * "from qwen 3") names the model a session used, not the agent that ran it.
  */
@@ -129,7 +137,7 @@ export function agentNamed(query: string): AgentMention | undefined {
     if (
       /[\w/\\.-]$/.test(before) || /^(?:[/\\_]|\.\w|-(?!cli\b)\w)/i.test(after)
     ) continue;
-    if (THING_AFTER.test(after)) continue;
+    if (THING_AFTER.test(after) || SCREEN_PART_AFTER.test(after)) continue;
     const cued = BEFORE.test(before) || AFTER.test(after);
     if (
       MODEL_MAKERS.has(word) &&

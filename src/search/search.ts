@@ -1721,7 +1721,9 @@ const NAME_DROP_COST = 1.5;
 
 /** Which terms are typed as code or quoted. */
 function named(terms: readonly QueryTerm[]): boolean[] {
-  return terms.map((t) => t.kind === "code" || t.kind === "phrase");
+  return terms.map((t) =>
+    t.kind === "code" || t.kind === "phrase" || t.proper === true
+  );
 }
 
 /**

@@ -1232,6 +1232,24 @@ Deno.test("search() relaxes a query by the words it can best spare, not its rare
   });
 });
 
+Deno.test("search() keeps a capitalized name when it relaxes a question", async () => {
+  const said = (id: string, text: string) => ({
+    id,
+    age: 3,
+    turns: [["user", text], ["assistant", "noted"]] as Array<[
+      "user" | "assistant",
+      string,
+    ]>,
+  });
+  const r = await foundAmong([
+    said("name", "Zoltan looked at the cache yesterday"),
+    said("word", "the cache timeout is too short"),
+  ], "what did Zoltan say about the cache timeout?");
+  const relaxed = r.ladder?.find((s) => s.tier === "relaxed");
+  equal(relaxed?.note, "ignoring timeout");
+  equal(r.results[0]?.session.id, "name");
+});
+
 Deno.test("search() looks in work records when nothing said falls in the time asked for", async () => {
   await withFixtures([
     {

@@ -66,6 +66,11 @@ export interface QueryTerm {
    * "Next.js"): a way of writing words, not a name only code would hold.
    */
   plain?: boolean;
+  /**
+   * Capitalized inside a sentence ("what did Caroline recommend", "the
+   * Figma export"): a name, what the question is about.
+   */
+  proper?: boolean;
 }
 
 /** Lowercase-led words joined by hyphens or dots, no digit or underscore. */
@@ -363,6 +368,7 @@ function termsOf(
       });
       continue;
     }
+    const before = list[at - 1];
     into.push({
       text: word,
       kind: "word",
@@ -373,6 +379,10 @@ function termsOf(
         ...derivedForms(word),
         ...sameActionForms(word),
       ],
+      ...(before && !/[.?!:]$/.test(before.text) &&
+          /^\p{Lu}\p{Ll}{2,}(?:['’]s)?$/u.test(raw)
+        ? { proper: true }
+        : {}),
     });
   }
 }

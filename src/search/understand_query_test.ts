@@ -555,3 +555,15 @@ Deno.test("understandQuery() leaves out the ordinal that says which session", ()
   // "On the first try" is a try within one session: its words stay.
   ok(terms("the upload failed on the first try").includes("first"));
 });
+
+Deno.test("understandQuery() marks a word capitalized inside a sentence as a name", () => {
+  const proper = (q: string) =>
+    understandQuery(q, { now: NOW }).terms.filter((t) => t.proper).map((t) =>
+      t.text
+    );
+  deepEqual(proper("What does Caroline's necklace symbolize?"), ["caroline"]);
+  deepEqual(proper("Caroline said the Figma export broke. Melanie agreed"), [
+    "figma",
+  ]);
+  deepEqual(proper("the API key and the README"), []);
+});
