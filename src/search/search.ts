@@ -783,7 +783,7 @@ async function searchSaidThenWork(
   // Why nothing was said waits until the work records are searched too.
   const said = await searchRoles(db, query, understood, options, !!chosen);
   if (chosen || !understood) return said;
-  breakTiesByWork(db, said, understood);
+  breakTiesByWordsHeld(db, said, understood);
   const together = await heldTogetherInWork(
     db,
     query,
@@ -983,12 +983,13 @@ const NEAR_TIE = 0.02;
 
 /**
  * The first hits what was said cannot tell apart (the same best snippet,
- * within 2% of the first one's score, at most five): those whose tool
- * output, commands or summaries hold more of the query's words go first.
- * Two chats that said only the same greeting, one of which printed the
- * error asked about.
+ * within 2% of the first one's score, at most five): those holding more of
+ * the query's words anywhere — what was said or what tools printed — go
+ * first. Two chats that said only the same greeting, one of which printed
+ * the error asked about; two that pasted the same error, one of which went
+ * on to say what the question adds.
  */
-function breakTiesByWork(
+function breakTiesByWordsHeld(
   db: Database,
   result: SearchResult,
   q: UnderstoodQuery,
@@ -1006,16 +1007,20 @@ function breakTiesByWork(
     !t.optional && t.kind !== "cjk"
   );
   if (tied < 2 || top <= 0 || terms.length === 0) return;
-  const holds = prepared(
-    db,
-    "SELECT 1 FROM fts_work WHERE fts_work MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1",
+  const holds = (["fts_speech", "fts_work"] as const).map((table) =>
+    prepared(
+      db,
+      `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
+    )
   );
   const held = hits.slice(0, tied).map((h) => {
     const rowid = sessionRowid(db, h.session);
     if (rowid === undefined) return 0;
     const from = rowid * RECORD_SLOTS;
     return terms.filter((t) =>
-      holds.get(termExpression(t), from, from + RECORD_SLOTS) !== undefined
+      holds.some((st) =>
+        st.get(termExpression(t), from, from + RECORD_SLOTS) !== undefined
+      )
     ).length;
   });
   if (held.every((n) => n === held[0])) return;

@@ -1232,6 +1232,39 @@ Deno.test("search() relaxes a query by the words it can best spare, not its rare
   });
 });
 
+Deno.test("search() tells apart sessions with the same best match by every word they hold", async () => {
+  // Three paste the same error: one holds every word (first), one also
+  // says "water", one only prints the error's words again. What was said
+  // counts as much as what was printed.
+  const paste = "main.js:23 ChunkLoadError: Loading chunk 179 failed.";
+  const r = await foundAmong([
+    {
+      id: "every-word",
+      age: 400,
+      turns: [
+        ["user", "the page is blank"],
+        ["assistant", paste],
+        ["assistant", "Reverted it; water the plants, feed the zebra."],
+      ],
+    },
+    {
+      id: "said-water",
+      age: 2,
+      turns: [["user", paste], ["assistant", "Reload; water them."]],
+    },
+    {
+      id: "printed-again",
+      age: 1,
+      turns: [
+        ["user", paste],
+        ["tool-output", "chunk 179 failed again"],
+        ["assistant", "Clear the cache and reload."],
+      ],
+    },
+  ], "ChunkLoadError loading chunk 179 water zebra");
+  deepEqual(ids(r).slice(0, 3), ["every-word", "said-water", "printed-again"]);
+});
+
 Deno.test("search() keeps a capitalized name when it relaxes a question", async () => {
   const said = (id: string, text: string) => ({
     id,
