@@ -207,7 +207,7 @@ export function redact(
   const decoded = result.text.includes("\\u00")
     ? unicodeEscaped(result, options)
     : result;
-  return HTML_ESCAPE.test(decoded.text)
+  return decoded.text.includes("&") && HTML_ESCAPE.test(decoded.text)
     ? htmlEscaped(decoded, options)
     : decoded;
 }
