@@ -68,8 +68,12 @@ const HIT5_FLOOR = 0.95;
  * at length before the ask: 0.875, then 0.975 once the words past the term
  * budget were still looked for); `heldout35.json`, commands and code
  * told by what they did: 0.950; `heldout36.json`, errors misremembered:
- * 1.000; `heldout37.json`, two details of one session together: 0.975),
- * held a little under.
+ * 1.000; `heldout37.json`, two details of one session together: 0.975;
+ * `heldout38.json`, one detail misremembered: 0.775, then 0.900 once a far
+ * better match of another agent went before the agent named;
+ * `heldout39.json`, what the person told the agent: 0.975;
+ * `heldout40.json`, from the code back to the conversation: 1.000), held
+ * a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -109,6 +113,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout35.json", 0.925],
   ["heldout36.json", 0.95],
   ["heldout37.json", 0.95],
+  ["heldout38.json", 0.875],
+  ["heldout39.json", 0.95],
+  ["heldout40.json", 0.95],
 ];
 
 const samples = samplesDir();

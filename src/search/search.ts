@@ -362,10 +362,18 @@ async function searchNamed(
       ...options,
       harnesses: named.harnesses,
     });
+    const elsewhere = outranksNamed(out, theirs, named.harnesses);
     if (theirs.results.length) {
       out = placeFirst(db, out, theirs, theirs.total, options, {
         searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
         note: "the query names an agent: its sessions first",
+      });
+    }
+    if (elsewhere) {
+      out = placeFirst(db, out, hitsOnly([elsewhere]), 1, options, {
+        searched: `${named.rest} in every agent's sessions`,
+        note:
+          "another agent's session holds the words far better: the agent named may be misremembered",
       });
     }
   }
@@ -392,6 +400,43 @@ async function searchNamed(
     }
   }
   return out;
+}
+
+/**
+ * How much better another agent's session must match than the best of the
+ * agent a query names to go before them: people misremember which agent
+ * did the work ("was it claude code where I got the unsubscribe button…"
+ * of a crush session), but a name said on purpose still decides a close
+ * call.
+ */
+const NAMED_AGENT_DOUBT = 1.5;
+
+/**
+ * ... or, holding the words in a stricter tier than any of the named
+ * agent's sessions, this share of the best one's score.
+ */
+const NAMED_AGENT_STRICT_SHARE = 0.9;
+
+/**
+ * The best hit of every agent's sessions when it is another agent's and
+ * matches the query far better than the best of the agent named: it holds
+ * the words in a stricter tier at {@linkcode NAMED_AGENT_STRICT_SHARE} of
+ * its score or more, or scores {@linkcode NAMED_AGENT_DOUBT} times as much.
+ */
+function outranksNamed(
+  all: SearchResult,
+  theirs: SearchResult,
+  harnesses: readonly string[],
+): SearchHit | undefined {
+  const top = all.results[0];
+  if (!top || harnesses.includes(top.session.harness)) return undefined;
+  const mine = theirs.results[0];
+  if (!mine) return top;
+  const stricter = top.tier !== "relevance" && mine.tier === "relevance";
+  return (stricter && top.score >= NAMED_AGENT_STRICT_SHARE * mine.score) ||
+      top.score >= NAMED_AGENT_DOUBT * mine.score
+    ? top
+    : undefined;
 }
 
 /**

@@ -1265,6 +1265,87 @@ Deno.test("search() tells apart sessions with the same best match by every word 
   deepEqual(ids(r).slice(0, 3), ["every-word", "said-water", "printed-again"]);
 });
 
+Deno.test("search() puts a far better match of another agent before the agent a question names", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-agents-" });
+  const harness = (id: string): Harness =>
+    jsonDirHarness(id, `${dir}/${id}`, (value, path): Session => {
+      const f = value as Fixture;
+      const start = NOW - f.age * DAY;
+      return {
+        harness: id,
+        id: f.id,
+        project: "app",
+        path,
+        title: f.turns[0]![1],
+        started: start,
+        updated: start + 60_000,
+        records: f.turns.map(([role, text], seq) => ({
+          role,
+          text,
+          seq,
+          time: start,
+          locator: { path, line: seq + 1 },
+        })),
+        marks: [],
+      };
+    });
+  const sessions: Record<string, Fixture[]> = {
+    codex: [
+      {
+        id: "layout",
+        age: 2,
+        turns: [["user", "the settings screen layout is off on small phones"]],
+      },
+      { id: "loader", age: 3, turns: [["user", "rename the config loader"]] },
+    ],
+    "claude-code": [{
+      id: "unsubscribe",
+      age: 4,
+      turns: [[
+        "user",
+        "add an unsubscribe button for push notifications to the settings screen",
+      ]],
+    }],
+  };
+  for (const [id, list] of Object.entries(sessions)) {
+    await Deno.mkdir(`${dir}/${id}`);
+    for (const f of list) {
+      await Deno.writeTextFile(`${dir}/${id}/${f.id}.json`, JSON.stringify(f));
+    }
+  }
+  await indexStores({
+    indexPath: `${dir}/index.db`,
+    harnesses: [harness("codex"), harness("claude-code")],
+    source: { home: dir, env: {}, os: "linux" },
+    now: () => NOW,
+  });
+  const db = openIndex(`${dir}/index.db`, { readOnly: true });
+  try {
+    await t.step("the agent misremembered", async () => {
+      const r = await search(
+        db,
+        "was it codex where I got an unsubscribe button for push notifications on the settings screen?",
+        { now: NOW },
+      );
+      deepEqual(ids(r).slice(0, 2), ["unsubscribe", "layout"]);
+      ok(r.ladder?.some((s) => /misremembered/.test(s.note ?? "")));
+    });
+    await t.step("the agent named holds the words", async () => {
+      const r = await search(
+        db,
+        "what did codex say about the settings screen",
+        {
+          now: NOW,
+        },
+      );
+      equal(ids(r)[0], "layout");
+    });
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("search() keeps a capitalized name when it relaxes a question", async () => {
   const said = (id: string, text: string) => ({
     id,
