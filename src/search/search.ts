@@ -362,7 +362,13 @@ async function searchNamed(
       ...options,
       harnesses: named.harnesses,
     });
-    const elsewhere = outranksNamed(out, theirs, named.harnesses);
+    const elsewhere = outranksNamed(
+      db,
+      understandQuery(named.rest, { now: options.now }),
+      out,
+      theirs,
+      named.harnesses,
+    );
     if (theirs.results.length) {
       out = placeFirst(db, out, theirs, theirs.total, options, {
         searched: `${named.rest} in ${named.harnesses.join(", ")} sessions`,
@@ -418,12 +424,25 @@ const NAMED_AGENT_DOUBT = 1.5;
 const NAMED_AGENT_STRICT_SHARE = 0.9;
 
 /**
+ * ... or, scoring {@linkcode NAMED_AGENT_UNSAID_SHARE} as much or more,
+ * this many of the question's words it holds that no session of the agent
+ * named does ("supabase", "mongoose" of a zed thread asked of cursor).
+ */
+const NAMED_AGENT_UNSAID = 2;
+/** See {@linkcode NAMED_AGENT_UNSAID}. */
+const NAMED_AGENT_UNSAID_SHARE = 0.8;
+
+/**
  * The best hit of every agent's sessions when it is another agent's and
  * matches the query far better than the best of the agent named: it holds
  * the words in a stricter tier at {@linkcode NAMED_AGENT_STRICT_SHARE} of
- * its score or more, or scores {@linkcode NAMED_AGENT_DOUBT} times as much.
+ * its score or more, scores {@linkcode NAMED_AGENT_DOUBT} times as much,
+ * or holds {@linkcode NAMED_AGENT_UNSAID} words the agent named never
+ * said.
  */
 function outranksNamed(
+  db: Database,
+  q: UnderstoodQuery,
   all: SearchResult,
   theirs: SearchResult,
   harnesses: readonly string[],
@@ -434,9 +453,51 @@ function outranksNamed(
   if (!mine) return top;
   const stricter = top.tier !== "relevance" && mine.tier === "relevance";
   return (stricter && top.score >= NAMED_AGENT_STRICT_SHARE * mine.score) ||
-      top.score >= NAMED_AGENT_DOUBT * mine.score
+      top.score >= NAMED_AGENT_DOUBT * mine.score ||
+      (top.score >= NAMED_AGENT_UNSAID_SHARE * mine.score &&
+        unsaidByAgent(db, q, top, harnesses) >= NAMED_AGENT_UNSAID)
     ? top
     : undefined;
+}
+
+/**
+ * How many of a question's words a hit's session holds (said or printed)
+ * that no session of the given agents holds.
+ */
+function unsaidByAgent(
+  db: Database,
+  q: UnderstoodQuery,
+  hit: SearchHit,
+  harnesses: readonly string[],
+): number {
+  const rowid = sessionRowid(db, hit.session);
+  if (rowid === undefined) return 0;
+  const from = rowid * RECORD_SLOTS;
+  const tables = ["fts_speech", "fts_work"] as const;
+  const agents = harnesses.map(() => "?").join(",");
+  let unsaid = 0;
+  for (
+    const t of q.terms.filter((t) =>
+      t.weight >= 1 && !t.optional && t.kind !== "cjk"
+    ).slice(0, 12)
+  ) {
+    const expr = termExpression(t);
+    const held = tables.some((table) =>
+      prepared(
+        db,
+        `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
+      ).get(expr, from, from + RECORD_SLOTS) !== undefined
+    );
+    if (!held) continue;
+    const theirs = tables.some((table) =>
+      prepared(
+        db,
+        `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid / ${RECORD_SLOTS} IN (SELECT rowid FROM sessions WHERE harness IN (${agents})) LIMIT 1`,
+      ).get(expr, ...harnesses) !== undefined
+    );
+    if (!theirs) unsaid++;
+  }
+  return unsaid;
 }
 
 /**

@@ -1330,6 +1330,17 @@ Deno.test("search() puts a far better match of another agent before the agent a 
       deepEqual(ids(r).slice(0, 2), ["unsubscribe", "layout"]);
       ok(r.ladder?.some((s) => /misremembered/.test(s.note ?? "")));
     });
+    await t.step(
+      "another agent's session says words the agent named never did",
+      async () => {
+        const r = await search(
+          db,
+          "was it codex where push notifications got an unsubscribe switch on small phones?",
+          { now: NOW },
+        );
+        equal(ids(r)[0], "unsubscribe");
+      },
+    );
     await t.step("the agent named holds the words", async () => {
       const r = await search(
         db,
