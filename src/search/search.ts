@@ -495,9 +495,31 @@ function unsaidByAgent(
         `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid / ${RECORD_SLOTS} IN (SELECT rowid FROM sessions WHERE harness IN (${agents})) LIMIT 1`,
       ).get(expr, ...harnesses) !== undefined
     );
-    if (!theirs) unsaid++;
+    if (theirs) continue;
+    // A word many sessions hold ("question") says nothing of which agent
+    // did the work.
+    const holding = tables.reduce((n, table) =>
+      n + ((prepared(
+        db,
+        `SELECT count(DISTINCT rowid / ${RECORD_SLOTS}) AS n FROM ${table} WHERE ${table} MATCH ?`,
+      ).get(expr) as { n: number } | undefined)?.n ?? 0), 0);
+    if (holding <= Math.max(UNSAID_FEW, UNSAID_SHARE * sessionCount(db))) {
+      unsaid++;
+    }
   }
   return unsaid;
+}
+
+/**
+ * The share of all sessions a word may be held by to tell agents apart
+ * (and any word this few sessions hold does).
+ */
+const UNSAID_SHARE = 0.1;
+const UNSAID_FEW = 3;
+
+function sessionCount(db: Database): number {
+  return (prepared(db, "SELECT count(*) AS n FROM sessions WHERE hidden = 0")
+    .get() as { n: number }).n;
 }
 
 /**
