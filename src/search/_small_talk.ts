@@ -55,6 +55,17 @@ const TYPED = [
   `\\b(?:entire|whole|only)\\s+(?:prompt|message|input)\\s+(?:was|is)\\s+(?:the\\s+)?(?:single\\s+|one\\s+)?(?:word\\s+)?`,
   `\\bI\\s+(?:only|just)\\s+(?:typed|sent|entered)\\s+(?:the\\s+word\\s+)?`,
 ].map((lead) => new RegExp(lead + TYPED_TEXT, "i"));
+/** A lone symbol typed, by its name ("my entire message was a single slash"). */
+const SYMBOL_NAMED =
+  /\b(?:an?\s+)?(?:single\s+|lone\s+|bare\s+|one\s+)?(forward\s+slash|slash|backslash|dash|hyphen|asterisk)\b/gi;
+const SYMBOLS: Readonly<Record<string, string>> = {
+  "forward slash": "/",
+  slash: "/",
+  backslash: "\\",
+  dash: "-",
+  hyphen: "-",
+  asterisk: "*",
+};
 /** Words that start a description of what was typed, not the text itself. */
 const NOT_TYPED = new Set([
   "a",
@@ -113,7 +124,12 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
   // "After saying hi I asked which model it runs": more than a greeting.
   if (AFTER_GREETING.test(text)) return undefined;
-  const typedMatch = TYPED.map((re) => re.exec(text)).find((m) => m);
+  const symbols = text.replace(
+    SYMBOL_NAMED,
+    (_, name: string) =>
+      `"${SYMBOLS[name.toLowerCase().replace(/\s+/g, " ")] ?? name}"`,
+  );
+  const typedMatch = TYPED.map((re) => re.exec(symbols)).find((m) => m);
   const typed = typedMatch ? (typedMatch[1] ?? typedMatch[2] ?? "") : "";
   const typedGreeting = typed ? greetingOf(typed) : undefined;
   if (typed && !NOT_TYPED.has(typed.toLowerCase()) && !typedGreeting) {

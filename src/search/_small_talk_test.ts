@@ -26,6 +26,10 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     greetingAsked("the codex chat where all I typed was the word shell"),
     { typed: "shell" },
   );
+  deepEqual(
+    greetingAsked("codex chat where my entire message was a single slash"),
+    { typed: "/" },
+  );
   deepEqual(greetingAsked('I only typed "/review" and left'), {
     typed: "/review",
   });
