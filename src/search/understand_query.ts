@@ -73,6 +73,9 @@ export interface QueryTerm {
   proper?: boolean;
 }
 
+/** A commit hash (seven hex digits or more, one a digit) or five digits. */
+const HASH_OR_NUMBER = /^(?=[a-f]*\d)[0-9a-f]{7,40}$|^\d{5,}$/;
+
 /** Lowercase-led words joined by hyphens or dots, no digit or underscore. */
 const PLAIN_COMPOUND = /^\p{L}\p{Ll}*(?:[-.]\p{Ll}+)+$/u;
 
@@ -346,6 +349,17 @@ function termsOf(
     }
     const word = words[0];
     if (!word || word.length < 2) continue;
+    if (HASH_OR_NUMBER.test(word)) {
+      // A commit hash or a long number is typed on purpose, like a name.
+      into.push({
+        text: word,
+        kind: "code",
+        stem: word,
+        weight,
+        alternatives: [],
+      });
+      continue;
+    }
     if (isStopWord(word, languages)) {
       dropped.push(word);
       continue;

@@ -567,3 +567,16 @@ Deno.test("understandQuery() marks a word capitalized inside a sentence as a nam
   ]);
   deepEqual(proper("the API key and the README"), []);
 });
+
+Deno.test("understandQuery() reads a commit hash or a long number as typed on purpose", () => {
+  const kinds = new Map(
+    understandQuery("commit 0288653 made port 54321 listen, cafe 2023", {
+      now: NOW,
+    }).terms.map((t) => [t.text, t.kind]),
+  );
+  equal(kinds.get("0288653"), "code");
+  equal(kinds.get("54321"), "code");
+  equal(kinds.get("cafe"), "word");
+  equal(kinds.get("commit"), "word");
+  ok(kinds.get("2023") !== "code");
+});
