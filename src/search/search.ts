@@ -1870,20 +1870,47 @@ function rarestParts(
   r: Retriever,
   t: QueryTerm,
 ): { words: string[]; postings: number[] } | undefined {
-  const parts = [...new Set(t.text.split(" "))].filter((w) =>
+  const all = t.text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const parts = [...new Set(all)].filter((w) =>
     w.length >= 3 && !isStopWord(w)
   );
-  if (t.text.split(" ").length < 3 || parts.length < 2) return undefined;
+  if (all.length < 3 || parts.length < 2) return undefined;
   const seen = parts
-    .map((w) => ({ w, n: sessionsOf(r.postings(quote(w))).length }))
+    .map((w) => {
+      const postings = r.postings(quote(w));
+      return { w, postings, n: sessionsOf(postings).length };
+    })
     .filter((p) => p.n > 0)
     .sort((a, b) => a.n - b.n)
-    .slice(0, 2)
-    .map((p) => p.w);
-  if (seen.length < 2) return undefined;
-  const postings = r.postings(seen.map(quote).join(" AND "));
-  return postings.length ? { words: seen, postings } : undefined;
+    .slice(0, PARTS_TRIED);
+  // The record holding the most of them (a misremembered word among them —
+  // "insufficient funds" for "insufficient balance" — is passed by), and of
+  // those the rarest set; at least two.
+  const held = new Map<number, number>();
+  seen.forEach((p, i) => {
+    for (const id of p.postings) held.set(id, (held.get(id) ?? 0) | (1 << i));
+  });
+  let best = 0;
+  let bestCost = Infinity;
+  for (const mask of new Set(held.values())) {
+    const n = popcount(mask);
+    if (n < 2) continue;
+    const cost = seen.reduce((c, p, i) => c + (mask & (1 << i) ? p.n : 0), 0);
+    if (
+      n > popcount(best) || (n === popcount(best) && cost < bestCost)
+    ) {
+      best = mask;
+      bestCost = cost;
+    }
+  }
+  if (best === 0) return undefined;
+  const words = seen.filter((_, i) => best & (1 << i)).map((p) => p.w);
+  const postings = r.postings(words.map(quote).join(" AND "));
+  return postings.length ? { words, postings } : undefined;
 }
+
+/** Parts of a misremembered name or phrase looked for, rarest first. */
+const PARTS_TRIED = 8;
 
 /**
  * The set of words (one or two) whose removal lets some session hold all

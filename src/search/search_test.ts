@@ -1998,6 +1998,20 @@ Deno.test("search() finds a misremembered identifier by the rarest parts it shar
   });
 });
 
+Deno.test("search() finds a misquoted phrase by the most of its words one record holds", async () => {
+  await withFixtures([
+    exchange("balance", "hello", "APIError 402: Insufficient Balance"),
+    exchange("funds", "move the funds page to http", "moved"),
+    exchange("proxy", "the http proxy is down", "restarted it"),
+  ], async (db) => {
+    const r = await search(db, '"Insufficient funds (HTTP 402)"', {
+      now: NOW,
+    });
+    equal(r.results[0]?.session.id, "balance");
+    equal(r.results[0]?.tier, "fuzzy");
+  });
+});
+
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
   const r = await foundAmong([
     {
