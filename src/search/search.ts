@@ -1886,9 +1886,21 @@ function rarestParts(
   // The record holding the most of them (a misremembered word among them —
   // "insufficient funds" for "insufficient balance" — is passed by), and of
   // those the rarest set; at least two.
+  // The records of the rarer parts are the candidates (a common word's
+  // tens of thousands of records are only searched for them, by halves).
   const held = new Map<number, number>();
+  const listed = seen.map((p, i) =>
+    i === 0 || p.postings.length <= PART_POSTINGS_LISTED
+  );
   seen.forEach((p, i) => {
+    if (!listed[i]) return;
     for (const id of p.postings) held.set(id, (held.get(id) ?? 0) | (1 << i));
+  });
+  seen.forEach((p, i) => {
+    if (listed[i]) return;
+    for (const [id, mask] of held) {
+      if (holdsDescending(p.postings, id)) held.set(id, mask | (1 << i));
+    }
   });
   let best = 0;
   let bestCost = Infinity;
@@ -1911,6 +1923,22 @@ function rarestParts(
 
 /** Parts of a misremembered name or phrase looked for, rarest first. */
 const PARTS_TRIED = 8;
+/** A part with more records than this is looked up, not listed. */
+const PART_POSTINGS_LISTED = 2000;
+
+/** Whether a descending list of rowids holds one (binary search). */
+function holdsDescending(list: readonly number[], id: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === id) return true;
+    if (v > id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
 
 /**
  * The set of words (one or two) whose removal lets some session hold all
