@@ -725,6 +725,11 @@ const SYNONYM_GROUPS = [
   ["prefs", "preferences"],
   ["ctx", "context"],
   ["ext", "extension"],
+  ["delete", "remove"],
+  ["deleted", "removed"],
+  ["deleting", "removing"],
+  ["repair", "fix"],
+  ["repaired", "fixed"],
 ];
 
 const SYNONYMS = new Map<string, string[]>();

@@ -2086,6 +2086,22 @@ Deno.test("search() reads a framework's short name for its full one", async () =
   );
 });
 
+Deno.test("search() reads deleted as removed and repair as fix", async () => {
+  const r = await foundAmong([
+    exchange(
+      "route",
+      "the settings page is missing and the build fails",
+      "I removed the settings route from app.routes.ts.",
+    ),
+    exchange("page", "make the settings page", "Created the page."),
+  ], "settings page missing so it deleted the route");
+  equal(ids(r)[0], "route");
+  ok(
+    r.ladder?.some((s) => s.note?.includes("deleted → removed")),
+    JSON.stringify(r.ladder),
+  );
+});
+
 Deno.test("search() puts what said far less after sessions that say some words and print the rest", async () => {
   const order = ids(
     await foundAmong([
