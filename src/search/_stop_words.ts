@@ -123,14 +123,17 @@ const OTHER_LISTS = new Map(
  * The languages besides English whose function words a query is written
  * with: two or more different words of a language's list, and at least
  * {@linkcode LANGUAGE_SHARE} of the query's words that are no English stop
- * words ("¿en qué chat pusimos un botón…" is Spanish; "the de facto default"
- * is not Dutch, nor is "an AI comment" French).
+ * words, names of code not counted ("¿en qué chat pusimos un botón…" is
+ * Spanish; "the de facto default" is not Dutch).
  *
  * @param text The query.
  * @returns Language codes, for {@linkcode isStopWord}.
  */
 export function queryLanguages(text: string): string[] {
-  const words = [...new Set(text.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
+  // Names of code (collect_advanced_cleanup_ideas, advanced.py, butler-exec)
+  // are in no language: only the words around them count.
+  const prose = text.split(/\s+/).filter((t) => !CODE_TOKEN.test(t)).join(" ");
+  const words = [...new Set(prose.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
     .filter((w) => w && !STOP_WORDS.en!.has(w));
   const out: string[] = [];
   for (const [lang, known] of OTHER_LISTS) {
@@ -139,6 +142,9 @@ export function queryLanguages(text: string): string[] {
   }
   return out;
 }
+
+/** A token naming code: joined by `_ . / -` inside, a digit, or camelCase. */
+const CODE_TOKEN = /\w[_./\\-]\w|\d|\p{Ll}\p{Lu}/u;
 
 /** The share of a query's words a language's glue words must make up. */
 const LANGUAGE_SHARE = 0.3;
