@@ -133,12 +133,19 @@ export function queryLanguages(text: string): string[] {
   // Names of code (collect_advanced_cleanup_ideas, advanced.py, butler-exec)
   // are in no language: only the words around them count.
   const prose = text.split(/\s+/).filter((t) => !CODE_TOKEN.test(t)).join(" ");
-  const words = [...new Set(prose.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
-    .filter((w) => w && !STOP_WORDS.en!.has(w));
+  const all = [...new Set(prose.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
+    .filter((w) => w);
+  const words = all.filter((w) => !STOP_WORDS.en!.has(w));
+  // An English sentence may hold a word or two of another list ("where did
+  // I leave an AI comment": "ai" and "comment" are French): its own glue
+  // words outnumber them.
+  const english = all.length - words.length;
   const out: string[] = [];
   for (const [lang, known] of OTHER_LISTS) {
     const hits = words.filter((w) => known.has(w)).length;
-    if (hits >= 2 && hits >= words.length * LANGUAGE_SHARE) out.push(lang);
+    if (
+      hits >= 2 && hits > english && hits >= words.length * LANGUAGE_SHARE
+    ) out.push(lang);
   }
   return out;
 }

@@ -4,6 +4,10 @@ import { isStopWord, queryLanguages } from "./_stop_words.ts";
 Deno.test("queryLanguages() finds the language a query's glue words are in", () => {
   ok(queryLanguages("¿en qué chat pusimos un botón de logout?").includes("es"));
   deepEqual(queryLanguages("the de facto default"), []);
+  deepEqual(
+    queryLanguages("where did I leave an AI comment in the index file"),
+    [],
+  );
 });
 
 Deno.test("queryLanguages() leaves names of code out of the count", () => {
