@@ -22,12 +22,12 @@ interface Fixture {
 }
 
 /** A harness that reads our own JSON fixture files: one session per file. */
-function fixtureHarness(dir: string): Harness {
-  return jsonDirHarness("fixture", dir, (value, path): Session => {
+function fixtureHarness(dir: string, id = "fixture"): Harness {
+  return jsonDirHarness(id, dir, (value, path): Session => {
     const f = value as Fixture;
     const start = NOW - f.age * DAY;
     return {
-      harness: "fixture",
+      harness: id,
       id: f.id,
       project: f.project ?? "demo",
       path,
@@ -1267,28 +1267,6 @@ Deno.test("search() tells apart sessions with the same best match by every word 
 
 Deno.test("search() puts a far better match of another agent before the agent a question names", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "deja-agents-" });
-  const harness = (id: string): Harness =>
-    jsonDirHarness(id, `${dir}/${id}`, (value, path): Session => {
-      const f = value as Fixture;
-      const start = NOW - f.age * DAY;
-      return {
-        harness: id,
-        id: f.id,
-        project: "app",
-        path,
-        title: f.turns[0]![1],
-        started: start,
-        updated: start + 60_000,
-        records: f.turns.map(([role, text], seq) => ({
-          role,
-          text,
-          seq,
-          time: start,
-          locator: { path, line: seq + 1 },
-        })),
-        marks: [],
-      };
-    });
   const sessions: Record<string, Fixture[]> = {
     codex: [
       {
@@ -1315,7 +1293,9 @@ Deno.test("search() puts a far better match of another agent before the agent a 
   }
   await indexStores({
     indexPath: `${dir}/index.db`,
-    harnesses: [harness("codex"), harness("claude-code")],
+    harnesses: ["codex", "claude-code"].map((id) =>
+      fixtureHarness(`${dir}/${id}`, id)
+    ),
     source: { home: dir, env: {}, os: "linux" },
     now: () => NOW,
   });
