@@ -503,7 +503,8 @@ function unsaidByAgent(
         db,
         `SELECT count(DISTINCT rowid / ${RECORD_SLOTS}) AS n FROM ${table} WHERE ${table} MATCH ?`,
       ).get(expr) as { n: number } | undefined)?.n ?? 0), 0);
-    if (holding <= Math.max(UNSAID_FEW, UNSAID_SHARE * sessionCount(db))) {
+    const visible = scopeTotals(db, "s.hidden = 0", []).n;
+    if (holding <= Math.max(UNSAID_FEW, UNSAID_SHARE * visible)) {
       unsaid++;
     }
   }
@@ -516,11 +517,6 @@ function unsaidByAgent(
  */
 const UNSAID_SHARE = 0.1;
 const UNSAID_FEW = 3;
-
-function sessionCount(db: Database): number {
-  return (prepared(db, "SELECT count(*) AS n FROM sessions WHERE hidden = 0")
-    .get() as { n: number }).n;
-}
 
 /**
  * A question describing a session rather than naming its words: one that
