@@ -472,9 +472,8 @@ function unsaidByAgent(
 ): number {
   const rowid = sessionRowid(db, hit.session);
   if (rowid === undefined) return 0;
-  const from = rowid * RECORD_SLOTS;
-  const tables = ["fts_speech", "fts_work"] as const;
   const agents = harnesses.map(() => "?").join(",");
+  const visible = scopeTotals(db, "s.hidden = 0", []).n;
   let unsaid = 0;
   for (
     const t of q.terms.filter((t) =>
@@ -482,14 +481,8 @@ function unsaidByAgent(
     ).slice(0, 12)
   ) {
     const expr = termExpression(t);
-    const held = tables.some((table) =>
-      prepared(
-        db,
-        `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
-      ).get(expr, from, from + RECORD_SLOTS) !== undefined
-    );
-    if (!held) continue;
-    const theirs = tables.some((table) =>
+    if (!sessionHolds(db, rowid, expr)) continue;
+    const theirs = FTS_TABLES.some((table) =>
       prepared(
         db,
         `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid / ${RECORD_SLOTS} IN (SELECT rowid FROM sessions WHERE harness IN (${agents})) LIMIT 1`,
@@ -498,17 +491,30 @@ function unsaidByAgent(
     if (theirs) continue;
     // A word many sessions hold ("question") says nothing of which agent
     // did the work.
-    const holding = tables.reduce((n, table) =>
+    const holding = FTS_TABLES.reduce((n, table) =>
       n + ((prepared(
         db,
         `SELECT count(DISTINCT rowid / ${RECORD_SLOTS}) AS n FROM ${table} WHERE ${table} MATCH ?`,
       ).get(expr) as { n: number } | undefined)?.n ?? 0), 0);
-    const visible = scopeTotals(db, "s.hidden = 0", []).n;
     if (holding <= Math.max(UNSAID_FEW, UNSAID_SHARE * visible)) {
       unsaid++;
     }
   }
   return unsaid;
+}
+
+/** Both full-text tables: what was said and what tools printed. */
+const FTS_TABLES = ["fts_speech", "fts_work"] as const;
+
+/** Whether a session holds a term, said or printed (a first match each). */
+function sessionHolds(db: Database, rowid: number, expr: string): boolean {
+  const from = rowid * RECORD_SLOTS;
+  return FTS_TABLES.some((table) =>
+    prepared(
+      db,
+      `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
+    ).get(expr, from, from + RECORD_SLOTS) !== undefined
+  );
 }
 
 /**
@@ -1131,21 +1137,11 @@ function breakTiesByWordsHeld(
     !t.optional && t.kind !== "cjk"
   );
   if (tied < 2 || top <= 0 || terms.length === 0) return;
-  const holds = (["fts_speech", "fts_work"] as const).map((table) =>
-    prepared(
-      db,
-      `SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1`,
-    )
-  );
   const held = hits.slice(0, tied).map((h) => {
     const rowid = sessionRowid(db, h.session);
     if (rowid === undefined) return 0;
-    const from = rowid * RECORD_SLOTS;
-    return terms.filter((t) =>
-      holds.some((st) =>
-        st.get(termExpression(t), from, from + RECORD_SLOTS) !== undefined
-      )
-    ).length;
+    return terms.filter((t) => sessionHolds(db, rowid, termExpression(t)))
+      .length;
   });
   if (held.every((n) => n === held[0])) return;
   const order = held.map((n, i) => ({ n, i })).sort((a, b) =>
@@ -1776,7 +1772,7 @@ function climb(
   // code only tool output printed), is no typo: it is only not said here.
   const fixes: string[] = [];
   const words = terms.map((t) => t.text);
-  const elsewhere = (["fts_speech", "fts_work"] as const).filter((
+  const elsewhere = FTS_TABLES.filter((
     table: FtsTable,
   ) => r.filtered || !r.tables.includes(table));
   for (const i of blocking) {
