@@ -62,6 +62,15 @@ export const RANK = {
    * the strict list, which keyword queries keep).
    */
   questionStrictLift: 1.2,
+  /**
+   * ... unless it is a long session ({@linkcode RANK}.scatterLength times
+   * the mean in records or more) whose best record holds under this share
+   * of what the whole session covers: a long session holds every word of a
+   * question scattered over its records by chance.
+   */
+  scatterShare: 0.5,
+  /** See {@linkcode RANK}.scatterShare. */
+  scatterLength: 3,
   /** Share of record-level BM25 in a question's relevance. */
   record: 0.5,
   /**

@@ -2153,12 +2153,19 @@ async function rank(
   // A question's words are rarely all in its answer: holding them all lifts
   // a session's score by a share, so a clear relevance lead still counts
   // (fused by rank, a strict session outranked any lead up to ten places).
+  // A long session holding them scattered is not lifted.
+  const scattered = (s: SessionRelevance) =>
+    s.best < RANK.scatterShare * s.coverage &&
+    (meta.get(s.session)?.records ?? 0) >=
+      RANK.scatterLength * (totals.mean ?? 1);
   const fused = once(() =>
     questionLike
       ? new Map(pool.map((s) => [
         s.session,
         adjusted(s) *
-        (plan.strict.has(s.session) ? RANK.questionStrictLift : 1),
+        (plan.strict.has(s.session) && !scattered(s)
+          ? RANK.questionStrictLift
+          : 1),
       ]))
       : reciprocalRankFusion([strictList, relList], [
         plan.tier === "relaxed" ? 0.5 : 1,

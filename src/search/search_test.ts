@@ -1337,6 +1337,37 @@ Deno.test("search() puts a far better match of another agent before the agent a 
   }
 });
 
+Deno.test("search() does not lift a long session holding a question's words scattered", async () => {
+  const said: Record<number, string> = {
+    5: "we fix it later",
+    10: "a fix for it",
+    15: "flaky login again",
+    20: "the flaky login",
+    25: "timeout on staging",
+    30: "staging timeout",
+  };
+  const chatter = Array.from(
+    { length: 40 },
+    (_, i) =>
+      ["assistant", said[i] ?? `unrelated step ${i}`] as [
+        "assistant",
+        string,
+      ],
+  );
+  const r = await foundAmong([
+    { id: "long", age: 2, turns: [["user", "misc work"], ...chatter] },
+    {
+      id: "answer",
+      age: 3,
+      turns: [
+        ["user", "fix the flaky login test"],
+        ["assistant", "Raised the timeout of the login test."],
+      ],
+    },
+  ], "where did we fix the flaky login timeout on staging?");
+  equal(ids(r)[0], "answer");
+});
+
 Deno.test("search() keeps a capitalized name when it relaxes a question", async () => {
   const said = (id: string, text: string) => ({
     id,
