@@ -364,7 +364,7 @@ async function searchNamed(
     });
     const elsewhere = outranksNamed(
       db,
-      understandQuery(named.rest, { now: options.now }),
+      () => understandQuery(named.rest, { now: options.now }),
       out,
       theirs,
       named.harnesses,
@@ -442,7 +442,7 @@ const NAMED_AGENT_UNSAID_SHARE = 0.8;
  */
 function outranksNamed(
   db: Database,
-  q: UnderstoodQuery,
+  understood: () => UnderstoodQuery,
   all: SearchResult,
   theirs: SearchResult,
   harnesses: readonly string[],
@@ -455,7 +455,7 @@ function outranksNamed(
   return (stricter && top.score >= NAMED_AGENT_STRICT_SHARE * mine.score) ||
       top.score >= NAMED_AGENT_DOUBT * mine.score ||
       (top.score >= NAMED_AGENT_UNSAID_SHARE * mine.score &&
-        unsaidByAgent(db, q, top, harnesses) >= NAMED_AGENT_UNSAID)
+        unsaidByAgent(db, understood(), top, harnesses) >= NAMED_AGENT_UNSAID)
     ? top
     : undefined;
 }
@@ -491,11 +491,10 @@ function unsaidByAgent(
     if (theirs) continue;
     // A word many sessions hold ("question") says nothing of which agent
     // did the work.
-    const holding = FTS_TABLES.reduce((n, table) =>
-      n + ((prepared(
-        db,
-        `SELECT count(DISTINCT rowid / ${RECORD_SLOTS}) AS n FROM ${table} WHERE ${table} MATCH ?`,
-      ).get(expr) as { n: number } | undefined)?.n ?? 0), 0);
+    const holding = (prepared(
+      db,
+      `SELECT count(*) AS n FROM (SELECT rowid / ${RECORD_SLOTS} FROM fts_speech WHERE fts_speech MATCH ? UNION SELECT rowid / ${RECORD_SLOTS} FROM fts_work WHERE fts_work MATCH ?)`,
+    ).get(expr, expr) as { n: number }).n;
     if (holding <= Math.max(UNSAID_FEW, UNSAID_SHARE * visible)) {
       unsaid++;
     }
