@@ -969,7 +969,11 @@ async function searchSaidThenWork(
       // what a run printed; "the agent taskkilled my exe" what it ran).
       // A question's answer in what a tool printed is a few lines holding
       // three of its words or more, not words scattered over a long log.
-      const better = heldBetter(both.results, said.results, question ? 3 : 0);
+      const better = heldBetter(
+        both,
+        said,
+        question ? 3 : 0,
+      );
       if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -1073,21 +1077,27 @@ const QUESTION_LEAD = 1.3;
  * query's words in one window of what a tool printed or ran (a question's).
  */
 function heldBetter(
-  all: readonly SearchHit[],
-  said: readonly SearchHit[],
+  all: SearchResult,
+  said: SearchResult,
   together: number,
 ): SearchHit[] {
-  const first = said[0];
+  const first = said.results[0];
   if (!first) return [];
-  const ids = new Set(said.map((h) => h.session.id));
-  const scores = all.filter((h) => ids.has(h.session.id)).map((h) => h.score);
+  const ids = new Set(said.results.map((h) => h.session.id));
+  const scores = all.results.filter((h) => ids.has(h.session.id)).map((h) =>
+    h.score
+  );
   const best = Math.max(0, ...scores);
   const firstScore =
-    all.find((h) => h.session.id === first.session.id)?.score ?? 0;
-  return all.filter((h) =>
+    all.results.find((h) => h.session.id === first.session.id)?.score ?? 0;
+  const stronger = (h: SearchHit) =>
+    h.tier === "exact" ||
+    (h.tier === "relaxed" && first.tier === "relaxed" &&
+      (all.ignored?.length ?? 0) < (said.ignored?.length ?? 0));
+  return all.results.filter((h) =>
     h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
     printedTogether(h, together) &&
-    (first.tier !== "exact" && h.tier === "exact" &&
+    (first.tier !== "exact" && stronger(h) &&
         h.score >= firstScore * WORK_LEAD ||
       first.tier === "relevance" && !ids.has(h.session.id) &&
         h.score >= best * (together > 0 ? QUESTION_LEAD : WORK_LEAD))

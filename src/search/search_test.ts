@@ -2023,6 +2023,36 @@ Deno.test("search() finds a misquoted phrase by the most of its words one record
   });
 });
 
+Deno.test("search() puts first a session whose output holds more of a keyword query than any message does", async () => {
+  const r = await foundAmong([
+    {
+      id: "printed",
+      age: 5,
+      turns: [
+        ["user", "what is this folder for?"],
+        [
+          "tool-output",
+          'OpenrouterException: {"message": "qwen3-235b is not a valid model ID"}',
+        ],
+      ],
+    },
+    // Said two of the words, printed none of the rest.
+    exchange(
+      "talked",
+      "which qwen3 model should I try first on this laptop?",
+      "Start with the 8B model; it fits in memory.",
+    ),
+    exchange("other", "the model page is slow", "Cache the list."),
+  ], "openrouter qwen3 invalid model");
+  equal(ids(r)[0], "printed", JSON.stringify(r.ladder));
+  ok(
+    r.ladder?.some((s) =>
+      s.note?.startsWith("before what was said: sessions whose messages")
+    ),
+    JSON.stringify(r.ladder),
+  );
+});
+
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
   const r = await foundAmong([
     {
