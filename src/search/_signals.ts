@@ -55,6 +55,8 @@ export interface SignalQuery {
    * otherwise only the records read for the answer are looked at.
    */
   probe?: boolean;
+  /** Sessions with more records than this are not probed. */
+  probeUpTo?: number;
   /** "The short chat", "a long session": the size asked for. */
   size?: "short" | "long";
 }
@@ -164,10 +166,12 @@ export async function signalsOf(
   }
   const title = 1 + 0.1 * titleShare / total;
 
+  const probe = q.probe === true &&
+    (meta?.records ?? 0) <= (q.probeUpTo ?? Infinity);
   const decided = rec?.decision === true ||
-    (q.probe === true && r.sessionsWith(DECISION).has(s.session));
+    (probe && r.sessionsWith(DECISION).has(s.session));
   const decision = decided ? 1.08 : 1;
-  const backedOut = q.probe === true
+  const backedOut = probe
     ? r.sessionsWith(GAVE_UP).has(s.session)
     : BACKED_OUT.test(text);
   const gaveUp = !decided && backedOut ? 0.9 : 1;

@@ -2126,6 +2126,7 @@ async function rank(
     forms: plan.forms,
     weights: plan.terms.map((t) => t.weight),
     probe: questionLike,
+    probeUpTo: RANK.scatterLength * (totals.mean ?? 1),
     ...(q.size ? { size: q.size } : {}),
   };
   await read.prefetch(

@@ -1961,6 +1961,40 @@ function exchange(id: string, user: string, assistant: string): Fixture {
   return { id, age: 5, turns: [["user", user], ["assistant", assistant]] };
 }
 
+Deno.test("search() does not lift a long session for a decision said somewhere in it", async () => {
+  // Both hold the question's words in one message alike; the long one also
+  // says "decided" about something else, forty records in.
+  const turns: Turn[] = [
+    ["user", "the cache warmup job stalls after the deploy"],
+    ["assistant", "Looking at the warmup job logs now."],
+  ];
+  const long: Fixture = {
+    id: "long",
+    age: 5,
+    turns: [
+      ...turns,
+      ...Array.from(
+        { length: 36 },
+        (_, i): Turn =>
+          i % 2 ? ["assistant", `step ${i} looks fine`] : ["user", `next ${i}`],
+      ),
+      ["assistant", "We decided to keep the tabs layout for the sidebar."],
+    ],
+  };
+  await withFixtures(
+    [long, { id: "short", age: 5, turns }, ...gardenFiller()],
+    async (db) => {
+      const r = await search(
+        db,
+        "why did the cache warmup job stall after the deploy?",
+        { now: NOW, explain: true },
+      );
+      deepEqual(ids(r).slice(0, 2), ["short", "long"]);
+      equal(r.results[1]?.explain?.signals.decision, 1);
+    },
+  );
+});
+
 Deno.test("search() drops two words before a name the person typed", async () => {
   await withFixtures([
     exchange(
