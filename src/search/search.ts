@@ -1090,14 +1090,11 @@ function heldBetter(
   const best = Math.max(0, ...scores);
   const firstScore =
     all.results.find((h) => h.session.id === first.session.id)?.score ?? 0;
-  const stronger = (h: SearchHit) =>
-    h.tier === "exact" ||
-    (h.tier === "relaxed" && first.tier === "relaxed" &&
-      (all.ignored?.length ?? 0) < (said.ignored?.length ?? 0));
   return all.results.filter((h) =>
     h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
     printedTogether(h, together) &&
-    (first.tier !== "exact" && stronger(h) &&
+    (first.tier !== "exact" &&
+        (h.tier === "exact" || h.tier === first.tier) &&
         h.score >= firstScore * WORK_LEAD ||
       first.tier === "relevance" && !ids.has(h.session.id) &&
         h.score >= best * (together > 0 ? QUESTION_LEAD : WORK_LEAD))

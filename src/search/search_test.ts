@@ -2087,6 +2087,31 @@ Deno.test("search() puts first a session whose output holds more of a keyword qu
   );
 });
 
+Deno.test("search() puts first a session whose output holds a keyword query's words together where speech holds them scattered", async () => {
+  const r = await foundAmong([
+    {
+      id: "greeted",
+      age: 5,
+      turns: [
+        ["user", "こんにちは"],
+        ["tool-output", "Invalid API key · Please run /login"],
+      ],
+    },
+    // Says the same words, one or two per message.
+    {
+      id: "talked",
+      age: 5,
+      turns: [
+        ["user", "the api docs are long"],
+        ["assistant", "That key looks invalid."],
+        ["user", "then I will login again tomorrow"],
+        ["assistant", "Fine."],
+      ],
+    },
+  ], "konnichiwa invalid api key login");
+  equal(ids(r)[0], "greeted", JSON.stringify(r.ladder));
+});
+
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
   const r = await foundAmong([
     {
