@@ -937,13 +937,13 @@ async function searchSaidThenWork(
   if (!wholeQuery && onlyInWork.length === 0) {
     // Keywords no message holds together: a session may say some and
     // print the rest. So may the answer to a question nothing said holds
-    // even in part (no strict tier): a few lines a tool printed ("which
-    // region was vertex looking in when the model came back not found?").
+    // whole (no exact tier): a few lines a tool printed ("which region was
+    // vertex looking in when the model came back not found?").
     const question = asksAQuestion(understood);
     if (
       lookInWork(said, understood) ||
       (question && understood.time === undefined &&
-        said.results[0]?.tier === "relevance")
+        said.results[0]?.tier !== "exact")
     ) {
       const both = await searchRoles(db, query, understood, {
         ...options,

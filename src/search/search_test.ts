@@ -2112,6 +2112,29 @@ Deno.test("search() puts first a session whose output holds a keyword query's wo
   equal(ids(r)[0], "greeted", JSON.stringify(r.ladder));
 });
 
+Deno.test("search() looks in work records for a question no message answers whole", async () => {
+  const r = await foundAmong([
+    {
+      id: "printed",
+      age: 5,
+      turns: [
+        ["user", "upload the backup please"],
+        [
+          "tool-output",
+          "Error: disk quota exceeded while uploading backup.tar",
+        ],
+      ],
+    },
+    // Says most of the words, printed nothing.
+    exchange(
+      "talked",
+      "the backup upload stopped again, is the disk full?",
+      "The disk has room; retry it.",
+    ),
+  ], "where did the backup upload stop with the disk quota exceeded?");
+  equal(ids(r)[0], "printed", JSON.stringify(r.ladder));
+});
+
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
   const r = await foundAmong([
     {
