@@ -76,8 +76,12 @@ export interface QueryTerm {
 /** A commit hash (seven hex digits or more, one a digit) or five digits. */
 const HASH_OR_NUMBER = /^(?=[a-f]*\d)[0-9a-f]{7,40}$|^\d{5,}$/;
 
-/** Lowercase-led words joined by hyphens or dots, no digit or underscore. */
-const PLAIN_COMPOUND = /^\p{L}\p{Ll}*(?:[-.]\p{Ll}+)+$/u;
+/**
+ * Lowercase-led words joined by hyphens or dots, no digit or underscore; or
+ * an acronym hyphened to words ("AI-generated", "UI-only").
+ */
+const PLAIN_COMPOUND =
+  /^\p{L}\p{Ll}*(?:[-.]\p{Ll}+)+$|^\p{Lu}{2,4}(?:-\p{Ll}+)+$/u;
 
 /** A query, understood. */
 export interface UnderstoodQuery {

@@ -459,9 +459,10 @@ Deno.test("understandQuery() searches a noun as its verb and back where Porter k
 });
 
 Deno.test("understandQuery() marks words joined by hyphens or dots as plain", () => {
-  const terms = understandQuery("sub-agent next.js logout_user eu-west-1", {
-    now: NOW,
-  }).terms;
+  const terms = understandQuery(
+    "sub-agent next.js logout_user eu-west-1 AI-generated JSON.parse",
+    { now: NOW },
+  ).terms;
   deepEqual(
     terms.map((t) => [t.text, t.plain ?? false]),
     [
@@ -469,6 +470,8 @@ Deno.test("understandQuery() marks words joined by hyphens or dots as plain", ()
       ["next js", true],
       ["logout user", false],
       ["eu west 1", false],
+      ["ai generated", true],
+      ["json parse", false],
     ],
   );
 });
