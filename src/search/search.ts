@@ -913,14 +913,6 @@ async function searchSaidThenWork(
   const said = await searchRoles(db, query, understood, options, !!chosen);
   if (chosen || !understood) return said;
   breakTiesByWordsHeld(db, said, understood);
-  const together = await heldTogetherInWork(
-    db,
-    query,
-    understood,
-    said,
-    options,
-  );
-  if (together) return together;
   const nothing = async () =>
     said.results.length
       ? said
@@ -1186,72 +1178,6 @@ function workHoldsAll(db: Database, q: UnderstoodQuery): boolean {
       "fts_work",
       terms.map((t) => termExpression(t)).join(" AND "),
     );
-}
-
-/** How strictly a tier holds the words: lower holds them more together. */
-const TIER_STRENGTH: Record<SearchTier, number> = {
-  exact: 0,
-  relaxed: 1,
-  stemmed: 2,
-  fuzzy: 3,
-  relevance: 4,
-};
-
-/**
- * A question whose words no message holds together, but a few lines of one
- * session's work do (the error its tool printed, within one snippet's
- * window): that session first.
- */
-async function heldTogetherInWork(
-  db: Database,
-  query: string,
-  q: UnderstoodQuery,
-  said: SearchResult,
-  options: SearchOptions,
-): Promise<SearchResult | undefined> {
-  const first = said.results[0];
-  if (!first || !asksInWords(q) || first.tier === "exact") return undefined;
-  // Only a question that names something a tool prints (a version, a code
-  // name, a number): the look costs a second search.
-  if (!q.terms.some((t) => t.kind === "code" || /\d/.test(t.text))) {
-    return undefined;
-  }
-  const both = await searchRoles(db, query, q, {
-    ...options,
-    roles: WORK_ROLES,
-    limit: 1,
-    all: false,
-  }, false);
-  const top = both.results[0];
-  if (!top || top.tier === "relevance") return undefined;
-  const stronger = TIER_STRENGTH[top.tier] < TIER_STRENGTH[first.tier] ||
-    (top.tier === first.tier &&
-      (both.ignored?.length ?? 0) < (said.ignored?.length ?? 0));
-  if (!stronger || top.session.id === first.session.id) return undefined;
-  // Every name the question gives kept (a quoted error, a code name), and
-  // at least three of its words together in a few lines, not scattered over
-  // a long output.
-  const ignored = new Set(both.ignored ?? []);
-  const terms = q.terms.slice(0, 14).filter((t) => !t.optional);
-  if (
-    terms.some((t) =>
-      ignored.has(t.text) && (t.kind === "code" || t.kind === "phrase")
-    )
-  ) return undefined;
-  const needed = terms.filter((t) => !ignored.has(t.text)).length;
-  if (needed < 3) return undefined;
-  const close = top.snippets.some((sn) =>
-    sn.role !== "user" && sn.role !== "assistant" &&
-    new Set(sn.ranges.map(([a, b]) => sn.text.slice(a, b).toLowerCase()))
-        .size >= needed
-  );
-  if (!close) return undefined;
-  top.foundIn = "work";
-  return placeFirst(db, said, hitsOnly([top]), 1, options, {
-    searched: `${both.ladder?.[0]?.searched ?? query} in all records`,
-    note:
-      "no message holds the question's words together; a few lines of this session's work do",
-  });
 }
 
 /**
