@@ -961,11 +961,7 @@ async function searchSaidThenWork(
       // what a run printed; "the agent taskkilled my exe" what it ran).
       // A question's answer in what a tool printed is a few lines holding
       // three of its words or more, not words scattered over a long log.
-      const better = heldBetter(
-        both,
-        said,
-        question ? 3 : 0,
-      );
+      const better = heldBetter(both, said, question ? 3 : 0);
       if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -1061,10 +1057,10 @@ const QUESTION_LEAD = 1.3;
 
 /**
  * Of a search over every role, the sessions that match there clearly
- * better (`WORK_LEAD`) than the first of `said` and hold every word when
- * that one does not in what was said; or, when that one only matched in
- * part, those none of `said` holds that match clearly better than every
- * one of `said`. Not a sub-agent's: a compaction helper replays its
+ * better (`WORK_LEAD`) than the first of `said`, when that one holds not
+ * every word in what was said, and match every word or in its tier; or,
+ * when that one only matched in part, those none of `said` holds that
+ * match clearly better than every one of `said`. Not a sub-agent's: a compaction helper replays its
  * parent's whole output. Only a session showing `together` of the
  * query's words in one window of what a tool printed or ran (a question's).
  */
