@@ -1712,14 +1712,18 @@ Deno.test("a question naming what a tool printed finds the session whose output 
       },
     );
     await t.step(
-      "a question naming nothing a tool prints is left as said",
+      "so does one naming nothing a tool prints, when nothing said holds it whole",
       async () => {
         const plain = await search(
           db,
           "why did my first try fail, no provider passed?",
           { now: NOW },
         );
-        equal(plain.results[0]?.foundIn, undefined);
+        equal(
+          plain.results[0]?.session.id,
+          "7d8e9f00-5555-4444-8555-b66677778881",
+        );
+        equal(plain.results[0]?.foundIn, "work");
       },
     );
   } finally {

@@ -970,6 +970,8 @@ async function searchSaidThenWork(
           ? []
           : extra.filter(saidInWindow(both));
         const ahead = better.filter((h) => !then.includes(h));
+        // Put before what was said for what their output holds.
+        for (const h of [...then, ...ahead]) h.foundIn = "work";
         const moved = new Set(ahead.map((h) => h.session.id));
         const rest = extra.filter((h) =>
           !then.includes(h) && !moved.has(h.session.id)
