@@ -977,9 +977,11 @@ async function searchSaidThenWork(
           !then.includes(h) && !moved.has(h.session.id)
         );
         const kept = said.results.filter((h) => !moved.has(h.session.id));
-        // What said far less than the best of it goes after them.
+        // What said far less than the best of it goes after them, and so
+        // does all but the first few of what said more.
         const cut = (said.results[0]?.score ?? 0) * WEAK_SHARE;
         const weak = (h: SearchHit) => h.score < cut;
+        const strong = kept.filter((h) => !weak(h));
         return mergeMatched(
           db,
           {
@@ -987,8 +989,9 @@ async function searchSaidThenWork(
             results: [
               ...then,
               ...ahead,
-              ...kept.filter((h) => !weak(h)),
+              ...strong.slice(0, SAID_AHEAD),
               ...rest,
+              ...strong.slice(SAID_AHEAD),
               ...kept.filter(weak),
             ].slice(0, limit),
             total: said.total + extra.length,
@@ -1183,6 +1186,12 @@ function workHoldsAll(db: Database, q: UnderstoodQuery): boolean {
  * after the sessions that say some words and print the rest.
  */
 const WEAK_SHARE = 0.5;
+
+/**
+ * Speech hits that stay before the sessions that say some words and print
+ * the rest; the others, however close, go after them.
+ */
+const SAID_AHEAD = 3;
 
 /** Most sessions a search of work records adds to what was said. */
 const WORK_HITS = 5;

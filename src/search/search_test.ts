@@ -2145,6 +2145,30 @@ Deno.test("search() looks in work records for a question no message answers whol
   equal(ids(r)[0], "printed", JSON.stringify(r.ladder));
 });
 
+Deno.test("search() shows what output found after the first three speech hits", async () => {
+  const spoke = (i: number): Fixture =>
+    exchange(
+      `spoke-${i}`,
+      `the capacitor warning light blinked on rig ${i}`,
+      "Replace the fuse.",
+    );
+  const r = await foundAmong([
+    spoke(1),
+    spoke(2),
+    spoke(3),
+    spoke(4),
+    {
+      id: "printed",
+      age: 5,
+      turns: [
+        ["user", "run the diagnostics"],
+        ["tool-output", "capacitor bank B overheated"],
+      ],
+    },
+  ], "why did the capacitor warning say overheated?");
+  deepEqual(ids(r).indexOf("printed"), 3, JSON.stringify(ids(r)));
+});
+
 Deno.test("search() puts first a session whose output holds what its messages do not say", async () => {
   const r = await foundAmong([
     {
