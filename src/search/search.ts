@@ -961,7 +961,7 @@ async function searchSaidThenWork(
       // what a run printed; "the agent taskkilled my exe" what it ran).
       // A question's answer in what a tool printed is a few lines holding
       // three of its words or more, not words scattered over a long log.
-      const better = heldBetter(both, said, question ? 3 : 0);
+      const better = heldBetter(both.results, said.results, question ? 3 : 0);
       if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -1065,25 +1065,24 @@ const QUESTION_LEAD = 1.3;
  * better (`WORK_LEAD`) than the first of `said`, when that one holds not
  * every word in what was said, and match every word or in its tier; or,
  * when that one only matched in part, those none of `said` holds that
- * match clearly better than every one of `said`. Not a sub-agent's: a compaction helper replays its
- * parent's whole output. Only a session showing `together` of the
- * query's words in one window of what a tool printed or ran (a question's).
+ * match clearly better than every one of `said`. Not a sub-agent's: a
+ * compaction helper replays its parent's whole output. Only a session
+ * showing `together` of the query's words in one window of what a tool
+ * printed or ran (a question's).
  */
 function heldBetter(
-  all: SearchResult,
-  said: SearchResult,
+  all: readonly SearchHit[],
+  said: readonly SearchHit[],
   together: number,
 ): SearchHit[] {
-  const first = said.results[0];
+  const first = said[0];
   if (!first) return [];
-  const ids = new Set(said.results.map((h) => h.session.id));
-  const scores = all.results.filter((h) => ids.has(h.session.id)).map((h) =>
-    h.score
-  );
+  const ids = new Set(said.map((h) => h.session.id));
+  const scores = all.filter((h) => ids.has(h.session.id)).map((h) => h.score);
   const best = Math.max(0, ...scores);
   const firstScore =
-    all.results.find((h) => h.session.id === first.session.id)?.score ?? 0;
-  return all.results.filter((h) =>
+    all.find((h) => h.session.id === first.session.id)?.score ?? 0;
+  return all.filter((h) =>
     h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
     printedTogether(h, together) &&
     (first.tier !== "exact" &&
