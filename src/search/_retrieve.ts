@@ -89,12 +89,21 @@ const VOCAB_RANGES_KEPT = 512;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * Per connection and index version: how often titles were looked in, and
- * (from the second look) each title word's sessions.
+ * Per connection and index version: the title words looked for so far and
+ * their sessions, and (from the {@link TITLE_MAP_AFTER}th distinct word) a
+ * map of every title word.
  */
 const titleLooks: VersionedCache<
-  { looks: number; words?: Map<string, number[]> }
+  { looked: Map<string, number[]>; words?: Map<string, number[]> }
 > = new WeakMap();
+
+/**
+ * Distinct title words a connection looks for, each by a scan in SQLite,
+ * before it maps every title's words at once: a one-shot search looks for a
+ * few (mapping them all costs more than its scans), a long-lived reader for
+ * many.
+ */
+const TITLE_MAP_AFTER = 16;
 
 /** Each word of the titles and the sessions whose title holds it. */
 function titleWords(
@@ -311,22 +320,34 @@ export class Retriever {
   }
 
   /**
-   * The sessions whose title holds the word or its plural. A connection's
-   * first look scans the titles in SQLite (a one-shot search looks once);
-   * from its second, until the index changes, a map of every title word
-   * answers (a long-lived reader looks on most searches).
+   * The sessions whose title holds the word or its plural. A connection
+   * scans the titles in SQLite for each new word (a one-shot search looks
+   * for a few) and keeps the answer; after {@link TITLE_MAP_AFTER} words,
+   * until the index changes, a map of every title word answers (a
+   * long-lived reader looks on most searches).
    */
   #titledSessions(bare: string): number[] {
     const seen = untilIndexChanges(
       titleLooks,
       this.#db,
-      (): { looks: number; words?: Map<string, number[]> } => ({ looks: 0 }),
+      (): { looked: Map<string, number[]>; words?: Map<string, number[]> } => ({
+        looked: new Map(),
+      }),
     );
-    const words = ++seen.looks > 1
-      ? (seen.words ??= titleWords(this.#titles()))
-      : titleWords(this.#titles(bare));
+    if (!seen.words && seen.looked.size >= TITLE_MAP_AFTER) {
+      seen.words = titleWords(this.#titles());
+    }
     const forms = [bare, `${bare}s`, `${bare}es`];
-    return [...new Set(forms.flatMap((f) => words.get(f) ?? []))];
+    const holding = (words: Map<string, number[]>) => [
+      ...new Set(forms.flatMap((f) => words.get(f) ?? [])),
+    ];
+    if (seen.words) return holding(seen.words);
+    let sessions = seen.looked.get(bare);
+    if (!sessions) {
+      sessions = holding(titleWords(this.#titles(bare)));
+      seen.looked.set(bare, sessions);
+    }
+    return sessions;
   }
 
   /**

@@ -2,7 +2,7 @@ import { deepEqual } from "node:assert/strict";
 import { openIndex, recordRowid } from "../index/schema.ts";
 import { Retriever } from "./_retrieve.ts";
 
-Deno.test("Retriever.titled() finds a title word on a connection's first look (a scan) and its later ones (a map)", async () => {
+Deno.test("Retriever.titled() finds a title word by a scan, again from what it kept, and from the map of every title word once many words were looked for", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/index.db`;
   const write = openIndex(path);
@@ -36,6 +36,9 @@ Deno.test("Retriever.titled() finds a title word on a connection's first look (a
         const r = new Retriever(read, ["user", "assistant"], {});
         const first = r.titled(word);
         const again = r.titled(word);
+        // Enough other words that the connection maps every title word.
+        for (let i = 0; i < 20; i++) r.titled(`filler${i}`);
+        const mapped = r.titled(word);
         const expected = {
           kangaroo: [ids.get(4)!, ids.get(2)!],
           otters: [ids.get(1)!],
@@ -44,6 +47,7 @@ Deno.test("Retriever.titled() finds a title word on a connection's first look (a
         }[word];
         deepEqual(first, expected, `${word}, first look`);
         deepEqual(again, expected, `${word}, later look`);
+        deepEqual(mapped, expected, `${word}, from the map`);
       } finally {
         read.close();
       }
