@@ -2162,9 +2162,10 @@ async function rank(
   let best = 0;
   for (const s of pool) best = Math.max(best, adjusted(s));
   // A time said in words puts relevant sessions from that window first; a
-  // few named days are said on purpose, so any session of them that holds
-  // a word of the query goes first.
-  const narrow = !!window && window.to - window.from <= NARROW_WINDOW_MS;
+  // few named days, or a month named with its year ("in March 2023"), are
+  // said on purpose, so any session of them that holds a word of the query
+  // goes first.
+  const narrow = !!window && onPurpose(window);
   const scores = fused();
   const keyed = pool.map((s) => {
     const score = adjusted(s);
@@ -2236,6 +2237,20 @@ const NAMED_DATE =
  * zone's slack) outrank relevance.
  */
 const NARROW_WINDOW_MS = 12 * DAY_MS;
+
+/** A month, with the slack of its zone. */
+const MONTH_MS = 32 * DAY_MS;
+
+/**
+ * Whether a window is said on purpose: a few days, or a month named with
+ * its year.
+ */
+function onPurpose(window: TimeWindow): boolean {
+  const width = window.to - window.from;
+  return width <= NARROW_WINDOW_MS ||
+    (width <= MONTH_MS && NAMED_DATE.test(window.phrase) &&
+      /\b\d{4}\b/.test(window.phrase));
+}
 
 /**
  * The window a time phrase means here: as read, or — for a month or day

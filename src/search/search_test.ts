@@ -535,6 +535,18 @@ Deno.test("search() reads a named day or a month without its year against the se
         equal(r.reading?.time?.from.slice(0, 7), "2025-06");
       },
     );
+    await t.step(
+      "a month named with its year puts its sessions first, weak as their match is",
+      async () => {
+        const r = await search(
+          db,
+          "who did Maria have dinner with in June 2025?",
+          { now: NOW, explain: true },
+        );
+        equal(ids(r)[0], "june-garden");
+        equal(r.results[0]?.explain?.inWindow, true);
+      },
+    );
     await t.step("without the date the strongest match leads", async () => {
       const r = await search(db, "who did Maria have dinner with?", {
         now: NOW,
