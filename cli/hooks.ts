@@ -9,21 +9,28 @@ import { boolFlag, type Command, EXIT, stringFlag } from "./_command.ts";
 import { indexPath, memoryPath } from "../src/core/paths.ts";
 import { messageOf } from "../src/core/errors.ts";
 import type { Io } from "../src/core/io.ts";
+import type { HookContext } from "../src/hooks/_common.ts";
 import {
   type HookAnswer,
-  type HookContext,
-  hookContext,
   type HookFormat,
-  type HookPayload,
-  hookPrompt,
-  hookSessionEnd,
-  hookToolAfter,
-  parsePayload,
-  readBounded,
   renderHookAnswer,
-} from "../src/hooks/mod.ts";
+} from "../src/hooks/envelope.ts";
+import { type HookPayload, parsePayload } from "../src/hooks/payload.ts";
+import { readBounded } from "../src/hooks/read_bounded.ts";
 
 type Handler = (payload: HookPayload, ctx: HookContext) => Promise<HookAnswer>;
+
+/**
+ * A hook's handler, loaded when that hook runs and by a computed specifier
+ * (which Deno does not prepare at start-up): the session-end hook never
+ * loads search, and no hook loads the others' modules.
+ */
+function lazyHandler<M>(file: string, pick: (m: M) => Handler): Handler {
+  return async (payload, ctx) => {
+    const loaded: M = await import(new URL(file, import.meta.url).href);
+    return pick(loaded)(payload, ctx);
+  };
+}
 
 const HOOK_HELP =
   `Reads the host's JSON payload on stdin (at most 300 ms) and prints the
@@ -104,7 +111,10 @@ export const hookContextCommand: Command = hookCommand(
   "hook-context",
   "SessionStart hook: the project's recent sessions and accepted notes",
   "SessionStart",
-  hookContext,
+  lazyHandler<typeof import("../src/hooks/hook_context.ts")>(
+    "../src/hooks/hook_context.ts",
+    (m) => m.hookContext,
+  ),
   true,
 );
 
@@ -113,7 +123,10 @@ export const hookPromptCommand: Command = hookCommand(
   "hook-prompt",
   "UserPromptSubmit hook: earlier sessions about the ask",
   "UserPromptSubmit",
-  hookPrompt,
+  lazyHandler<typeof import("../src/hooks/hook_prompt.ts")>(
+    "../src/hooks/hook_prompt.ts",
+    (m) => m.hookPrompt,
+  ),
   false,
 );
 
@@ -122,7 +135,10 @@ export const hookToolAfterCommand: Command = hookCommand(
   "hook-tool-after",
   "PostToolUse hook: what fixed the same error before",
   "PostToolUse",
-  hookToolAfter,
+  lazyHandler<typeof import("../src/hooks/hook_tool_after.ts")>(
+    "../src/hooks/hook_tool_after.ts",
+    (m) => m.hookToolAfter,
+  ),
   false,
 );
 
@@ -131,7 +147,10 @@ export const hookSessionEndCommand: Command = hookCommand(
   "hook-session-end",
   "SessionEnd hook: drop the live stamp, start index and loop passes",
   "SessionEnd",
-  (payload, ctx) => hookSessionEnd(payload, ctx),
+  lazyHandler<typeof import("../src/hooks/hook_session_end.ts")>(
+    "../src/hooks/hook_session_end.ts",
+    (m) => m.hookSessionEnd,
+  ),
   true,
 );
 

@@ -293,7 +293,11 @@ export async function run(
     // A corrupt page past the ones opening reads: say which file it is
     // and how to get a sound one back (loaded here: its node:path costs
     // every command ~15 ms of start-up).
-    const { commandDamagedFile } = await import("./_damaged.ts");
+    // By a computed specifier, which Deno does not prepare at start-up.
+    const damagedModule: Promise<typeof import("./_damaged.ts")> = import(
+      new URL("./_damaged.ts", import.meta.url).href
+    );
+    const { commandDamagedFile } = await damagedModule;
     const damaged = commandDamagedFile(err, parsed, io);
     if (damaged) {
       io.stderr.write(`error: ${damaged.message} [${damaged.code}]\n`);

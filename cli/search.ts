@@ -179,6 +179,19 @@ Examples:
 };
 
 /**
+ * The notes module, loaded by a computed specifier: a literal one would
+ * have Deno prepare it, and the memory and redaction modules it brings,
+ * on every search, notes or not.
+ */
+function notesModule(): Promise<
+  typeof import("../src/recall/project_notes.ts")
+> {
+  return import(
+    new URL("../src/recall/project_notes.ts", import.meta.url).href
+  );
+}
+
+/**
  * Reviewed notes in the memory file holding the query's words (none without
  * one), and how many proposed ones hold them too.
  */
@@ -193,9 +206,7 @@ async function matchingNotes(
   } catch {
     return { notes: [], proposed: 0 };
   }
-  const { loadNotes, notesMatching, proposedMatching } = await import(
-    "../src/recall/project_notes.ts"
-  );
+  const { loadNotes, notesMatching, proposedMatching } = await notesModule();
   const notes = await loadNotes(path, project ? { project } : {});
   const words = parseQuery(query).words;
   return {
@@ -237,9 +248,7 @@ async function printNotes(
   notes: readonly Note[],
   proposed: number,
 ): Promise<void> {
-  const { noteLine, proposedNotesLine } = await import(
-    "../src/recall/project_notes.ts"
-  );
+  const { noteLine, proposedNotesLine } = await notesModule();
   io.stdout.write("Notes (deja remember):\n");
   for (const n of notes) io.stdout.write(`- ${noteLine(n, 300)}\n`);
   const waiting = proposedNotesLine(proposed);

@@ -107,3 +107,94 @@ Deno.test("deja search loads no package nor Node polyfill but node:sqlite (start
     "node:sqlite",
   ]);
 });
+
+/**
+ * The modules Deno prepares when a command starts: static imports and the
+ * targets of `import("…")` with a literal specifier (Deno reads and
+ * prepares those with the graph, though it evaluates them only when
+ * reached); a computed specifier is left out until it runs.
+ */
+async function preparedWith(entry: string): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const path = todo.pop() as string;
+    if (seen.has(path) || !path.startsWith("/")) continue;
+    // A specifier in a comment ("a literal `import("./x.ts")` …") names
+    // no file.
+    const text = await Deno.readTextFile(path).catch(() => undefined);
+    if (text === undefined) continue;
+    seen.add(path);
+    const specs = [
+      ...text.matchAll(
+        /^(?:import|export)\s+(type\s+)?(?:[^;"]*?\s+from\s+)?"([^"]+)";/gms,
+      ),
+    ].filter(([, typeOnly]) => !typeOnly).map(([, , spec]) => spec);
+    // `typeof import("…")` is a type.
+    const dynamic = /(?<!typeof\s+)\bimport\(\s*"([^"]+)"\s*\)/g;
+    for (const [, spec] of text.matchAll(dynamic)) {
+      specs.push(spec);
+    }
+    for (const spec of specs) {
+      if (spec?.startsWith(".")) {
+        todo.push(new URL(spec, `file://${path}`).pathname);
+      }
+    }
+  }
+  return seen;
+}
+
+Deno.test("deja search and the hooks prepare only what they need: notes, memory and redaction load when reached", async () => {
+  const search = [
+    ...await preparedWith(`${root}main.ts`),
+    ...await preparedWith(`${root}cli/search.ts`),
+  ].map((p) => relative(root, p));
+  ok(search.includes("src/search/search.ts"), "the walk follows imports");
+  assertEquals(
+    search.filter((p) => /^src\/(?:memory|recall|redact|loop)\//.test(p)),
+    [],
+  );
+  const hooks = [...await preparedWith(`${root}cli/hooks.ts`)].map((p) =>
+    relative(root, p)
+  );
+  ok(hooks.includes("src/hooks/envelope.ts"), "the walk follows imports");
+  // Each hook's own modules load when that hook runs.
+  assertEquals(
+    hooks.filter((p) => /^src\/(?:search|recall|memory|redact|loop)\//.test(p)),
+    [],
+  );
+});
+
+Deno.test("every module imported by a computed specifier is in the compile task's --include list", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+  const compile = String(config.tasks.compile);
+  const included = [...compile.matchAll(/--include\s+(\S+)/g)].map((m) =>
+    m[1] as string
+  );
+  const missing: string[] = [];
+  for (
+    const path of walkFiles(
+      root,
+      (p) =>
+        p.endsWith(".ts") && !p.endsWith("_test.ts") &&
+        /\/(?:src|cli)\//.test(p),
+    )
+  ) {
+    const text = await Deno.readTextFile(path);
+    // `new URL("./x.ts", import.meta.url)`, or a lazy loader's literal
+    // (`lazy("./x.ts")`, `lazyHandler<…>("../src/hooks/x.ts", …)`).
+    const computed = [
+      /new URL\(\s*"(\.[^"]+\.ts)",\s*import\.meta\.url\s*\)/g,
+      /\blazy\w*(?:<[^>]*>)?\(\s*"(\.[^"]+\.ts)"/g,
+    ];
+    for (const [, spec] of computed.flatMap((re) => [...text.matchAll(re)])) {
+      const target = relative(root, new URL(spec!, `file://${path}`).pathname);
+      if (target === "main.ts") continue;
+      const covered = included.some((inc) =>
+        target === inc || target.startsWith(`${inc.replace(/\/$/, "")}/`)
+      );
+      if (!covered) missing.push(`${relative(root, path)} -> ${target}`);
+    }
+  }
+  assertEquals(missing, []);
+});

@@ -34,9 +34,17 @@ export async function loadNotes(
     return [];
   }
   try {
-    // Loaded on demand: most hook runs on a machine without notes never pay for it.
-    const { openMemory } = await import("../memory/open_memory.ts");
-    const { listNotes } = await import("../memory/notes.ts");
+    // Loaded on demand, by computed specifiers (Deno prepares a literal
+    // one at start-up): most hook runs on a machine without notes never
+    // pay for the memory store's modules.
+    const open: Promise<typeof import("../memory/open_memory.ts")> = import(
+      new URL("../memory/open_memory.ts", import.meta.url).href
+    );
+    const notes: Promise<typeof import("../memory/notes.ts")> = import(
+      new URL("../memory/notes.ts", import.meta.url).href
+    );
+    const { openMemory } = await open;
+    const { listNotes } = await notes;
     const store = openMemory(path, { readOnly: true, busyTimeoutMs: 200 });
     try {
       return listNotes(store, filter);
