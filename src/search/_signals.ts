@@ -65,6 +65,20 @@ export interface SignalQuery {
 const SHORT_RECORDS = 12;
 const LONG_RECORDS = 200;
 
+/**
+ * How a session's length fits the size asked for: a session of that size
+ * lifts; asked for a short one, a session over twice a short one's length
+ * damps (a long thread on the same topic is what the person tells apart).
+ */
+function sizeFit(
+  asked: "short" | "long" | undefined,
+  records: number,
+): number {
+  if (!asked || records === 0) return 1;
+  if (asked === "long") return records >= LONG_RECORDS ? 1.1 : 1;
+  return records <= SHORT_RECORDS ? 1.1 : records > 2 * SHORT_RECORDS ? 0.9 : 1;
+}
+
 const DAY = 86_400_000;
 
 /**
@@ -179,11 +193,7 @@ export async function signalsOf(
   const age = Math.max(0, (now - (meta?.updated ?? now)) / DAY);
   const freshness = 0.9 + 0.1 / (1 + age / 30);
   const records = meta?.records ?? 0;
-  const size = (q.size === "short" && records > 0 &&
-      records <= SHORT_RECORDS) ||
-      (q.size === "long" && records >= LONG_RECORDS)
-    ? 1.1
-    : 1;
+  const size = sizeFit(q.size, records);
   const product = Math.min(
     1.3,
     Math.max(

@@ -1716,6 +1716,22 @@ Deno.test("search() lifts a session of the size the query gives it", async () =>
       ]],
     },
     {
+      id: "heron-short",
+      age: 20,
+      turns: [["user", "the heron exporter dropped columns"], [
+        "assistant",
+        "It wrote empty files too.",
+      ]],
+    },
+    {
+      id: "heron-thread",
+      age: 20,
+      turns: [
+        ["user", "the heron exporter dropped columns and wrote empty files"],
+        ...chatter.slice(0, 30),
+      ],
+    },
+    {
       id: "kestrel-long",
       age: 20,
       turns: [
@@ -1734,6 +1750,20 @@ Deno.test("search() lifts a session of the size the query gives it", async () =>
     equal(
       await first("the long session where the kestrel importer skipped rows"),
       "kestrel-long",
+    );
+    // Asked for a short one, a thread over twice a short one's length on
+    // the same topic, holding more of the words, comes after it.
+    equal(
+      await first(
+        "that quick one where the heron exporter dropped columns and wrote empty files",
+      ),
+      "heron-short",
+    );
+    equal(
+      await first(
+        "where the heron exporter dropped columns and wrote empty files",
+      ),
+      "heron-thread",
     );
   });
 });

@@ -498,13 +498,16 @@ const RUN_FRAMING = /\b(which)\s+(?:runs?|chats?|threads?|conversations?)\b/gi;
 
 /** "the short chat", "a long session": how big a session was, no topic. */
 const SESSION_SIZE =
-  /\b(short|shorter|long|longer|quick|brief|tiny|huge|marathon)\s+(?:([\p{L}\p{N}_.-]+)\s+)?(?:chat|session|conversation|thread)s?\b/giu;
+  /(?<!\bin the\s+)\b(short|shorter|long|longer|quick|brief|tiny|small|huge|big|giant|massive|lengthy|endless|marathon)\s+((?:[\p{L}\p{N}_.-]+\s+){0,2})(?:chat|session|conversation|thread|exchange|run|one)s?\b/giu;
 
 /** The size a query gives the session it asks for, if it gives one. */
 function sizeAsked(ask: string): "short" | "long" | undefined {
   const word = [...ask.matchAll(SESSION_SIZE)][0]?.[1]?.toLowerCase();
   if (!word) return undefined;
-  return /^(?:long|longer|huge|marathon)$/.test(word) ? "long" : "short";
+  return /^(?:long|longer|huge|big|giant|massive|lengthy|endless|marathon)$/
+      .test(word)
+    ? "long"
+    : "short";
 }
 
 /**
@@ -631,7 +634,9 @@ export function understandQuery(
     asksWhen: ASKS_WHEN.test(ask),
   };
   if (time) out.time = time;
-  const size = sizeAsked(askTime.text.replace(NOT_MEANT, " "));
+  // "Short one. My app wouldn't boot…": said before the ask, too.
+  const size = sizeAsked(askTime.text.replace(NOT_MEANT, " ")) ??
+    sizeAsked(raw.replace(NOT_MEANT, " "));
   if (size) out.size = size;
   if (notMeant.length) {
     out.notMeant = notMeant.map((c) => c.replace(/^[\s,;—–]+/, "").trim())

@@ -253,6 +253,33 @@ Deno.test("understandQuery() reads the size of the session asked for, not as a w
   deepEqual(q.terms.map((t) => t.text), ["spotter", "phoenix", "server"]);
   equal(understandQuery("a long session on redis", { now: NOW }).size, "long");
   equal(understandQuery("the short-lived token", { now: NOW }).size, undefined);
+  // A run or "one" is a session too, up to two words may come between,
+  // and the size may be said before the ask.
+  const quick = understandQuery("that quick one where the sidebar broke", {
+    now: NOW,
+  });
+  equal(quick.size, "short");
+  deepEqual(quick.terms.map((t) => t.text), ["sidebar", "broke"]);
+  equal(
+    understandQuery("a tiny aider run on the folder", { now: NOW }).size,
+    "short",
+  );
+  equal(
+    understandQuery("the short ionic sidebar chat for the app", { now: NOW })
+      .size,
+    "short",
+  );
+  equal(
+    understandQuery("Short one. Why wouldn't my phoenix app boot?", {
+      now: NOW,
+    }).size,
+    "short",
+  );
+  equal(understandQuery("the big refactor session", { now: NOW }).size, "long");
+  equal(
+    understandQuery("in the long run should we cache it?", { now: NOW }).size,
+    undefined,
+  );
 });
 
 Deno.test("understandQuery() searches signing out as logging out, and in as in", () => {
