@@ -541,8 +541,14 @@ async function describedFirst(
   options: SearchOptions,
 ): Promise<SearchResult> {
   if (options.regex || options.roles?.length) return found;
-  const greeting = greetingAsked(query);
-  const failure = greeting ? undefined : failureAsked(query);
+  // "— not the one where I only said hi": the session set aside is not
+  // the one described.
+  let asked = query;
+  for (const clause of found.reading?.notMeant?.split("; ") ?? []) {
+    asked = asked.replace(clause, " ");
+  }
+  const greeting = greetingAsked(asked);
+  const failure = greeting ? undefined : failureAsked(asked);
   if (!greeting && !failure) return found;
   const top = found.results[0];
   // Two words or more said together in one session answer it ("I just

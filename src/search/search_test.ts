@@ -1690,6 +1690,14 @@ Deno.test("search() finds a session that was only a greeting by what the questio
         "typed-shell",
       );
     });
+    await t.step("a greeting set aside is not the one described", async () => {
+      equal(
+        await first(
+          "the chat where I asked which shell the chat window opens, not the one where I only said hi",
+        ),
+        "shell-talk",
+      );
+    });
     await t.step("words said together keep their order", async () => {
       equal(await first("where did we print hello world"), "hello-world");
       const result = await search(db, "I just said hi about the login page", {
