@@ -81,7 +81,10 @@ const HIT5_FLOOR = 0.95;
  * vague and short: 1.000; `heldout47.json`, the order of two events in
  * one session: 0.975; `heldout48.json`, typed in a hurry with misspelled
  * words and names: 0.975; `heldout49.json`, numbers, sizes and versions
- * remembered roughly: 0.950), held a little under.
+ * remembered roughly: 0.950; `heldout50.json`, what came out of the work:
+ * 1.000; `heldout51.json`, told apart from similar sessions by what it did
+ * not do: 0.975; `heldout52.json`, the agent or model named loosely, or
+ * what the agent got wrong: 1.000), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -133,6 +136,9 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout47.json", 0.95],
   ["heldout48.json", 0.95],
   ["heldout49.json", 0.925],
+  ["heldout50.json", 0.95],
+  ["heldout51.json", 0.925],
+  ["heldout52.json", 0.95],
 ];
 
 const samples = samplesDir();
