@@ -46,7 +46,7 @@ const GREETED =
 const NO_REPLY =
   /\b(?:never|didn't|did\s+not|no|without\s+(?:a|any))\s+(?:\w+\s+){0,3}?(?:reply|replies|replied|answer|answered|response|responded)\b/i;
 const REPLIED =
-  /\b(?:it|the\s+(?:agent|bot|model)|claude(?:\s+code)?|codex|gemini|qwen|kimi|amp|aider|opencode|cursor|copilot|cline|crush)\s+(?:actually\s+|just\s+|finally\s+)?(?:replied|answered|responded|asked)\b/i;
+  /\b(?:it|the\s+(?:agent|bot|model)|claude(?:\s+code)?|codex|gemini|qwen|kimi|amp|aider|opencode|cursor|copilot|cline|crush)\s+(?:actually\s+|just\s+|finally\s+)?(?:replied|answered|responded|asked)\b|\b(?:got|was)\s+(?:actually\s+|finally\s+)?(?:answered|replied\s+to)\b|\bgot\s+(?:an?\s+)?(?:answer|reply|response)\b/i;
 /** What was typed, in quotes (group 1) or one bare word (group 2). */
 const TYPED_TEXT = `(?:["'“\`]([^"'”\`]{1,40})["'”\`]|([^\\s,.;:!?]+))`;
 /** "All I typed was …", "my entire prompt was …", "I only typed …". */
@@ -137,6 +137,7 @@ export function greetingAsked(ask: string): GreetingAsk | undefined {
   }
   const howAreYou = HOW_ARE_YOU.test(text);
   const saidHello = SAID_HELLO.test(text) || OWN_GREETING.test(text) ||
+    QUOTED_SAID.test(text) ||
     GREETED_IN_OWN_WORDS.test(text);
   if (!typedGreeting && !howAreYou && !saidHello && !GREETED.test(text)) {
     return undefined;
@@ -180,9 +181,42 @@ const NATIVE_LANGUAGE_NAMES: ReadonlyArray<[RegExp, string]> = [
   [/中国語|中文|汉语|중국어|tiếng trung/i, "chinese"],
 ];
 
-/** Greetings a question may quote in their own script. */
-const QUOTED_HELLO =
-  /こんにちは|こんばんは|おはよう|你好|您好|안녕|xin\s+ch[àa]o|привет|здравствуйте/i;
+/** Greetings of other languages spelt in Latin letters, and their languages. */
+const ROMANIZED_HELLO: Readonly<Record<string, string>> = {
+  konnichiwa: "japanese",
+  konnichiha: "japanese",
+  konbanwa: "japanese",
+  ohayo: "japanese",
+  ohayou: "japanese",
+  nihao: "chinese",
+  annyeong: "korean",
+  annyeonghaseyo: "korean",
+  privet: "russian",
+  zdravstvuyte: "russian",
+};
+
+/** {@link ROMANIZED_HELLO}'s words ("ni hao" as two words too). */
+const ROMANIZED =
+  "konnichiwa|konnichiha|konbanwa|ohayou?|ni\\s?hao|annyeong(?:haseyo)?|privet|zdravstvuyte";
+
+/**
+ * Greetings a question may quote in their own script, or spelt in Latin
+ * letters ("the konnichiwa chat").
+ */
+const QUOTED_HELLO = new RegExp(
+  `こんにちは|こんばんは|おはよう|你好|您好|안녕|xin\\s+ch[àa]o|привет|здравствуйте|\\b(?:${ROMANIZED})\\b`,
+  "i",
+);
+
+/**
+ * A greeting of another language said ("said konnichiwa") or naming the
+ * session ("the こんにちは chat"); not one only mentioned ("translate
+ * konnichiwa").
+ */
+const QUOTED_SAID = new RegExp(
+  `\\b(?:said|say|saying|typed|type|sent|send|wrote|just|only)\\s+(?:${QUOTED_HELLO.source})|(?:${QUOTED_HELLO.source})\\s+(?:chat|thread|session|conversation|one|greeting|prompt|message)s?\\b`,
+  "i",
+);
 
 /**
  * The first language a question names in its own script, or the language
@@ -200,7 +234,7 @@ function languageNamed(text: string): string | undefined {
 }
 
 const OPENERS = new RegExp(
-  `^(?:${HELLO_WORDS}|yo|salut|ol[áa]|hej|merhaba|namaste|привет|здравствуйте|xin\\s+ch[àa]o|こんにちは|こんばんは|おはよう(?:ございます)?|你好|您好|안녕(?:하세요)?)`,
+  `^(?:${HELLO_WORDS}|${ROMANIZED}|yo|salut|ol[áa]|hej|merhaba|namaste|привет|здравствуйте|xin\\s+ch[àa]o|こんにちは|こんばんは|おはよう(?:ございます)?|你好|您好|안녕(?:하세요)?)`,
   "i",
 );
 const ASKED_HOW =
@@ -252,8 +286,9 @@ export function greetingLanguage(prompt: string): string | undefined {
   if (/[\uac00-\ud7af]/.test(prompt)) return "korean";
   if (/[\u4e00-\u9fff]/.test(prompt)) return "chinese";
   if (/[\u0400-\u04ff]/.test(prompt)) return "russian";
-  const word = prompt.trim().toLowerCase().split(/[\s,!.]/)[0] ?? "";
-  return ownValue(LATIN_GREETINGS, word);
+  const words = prompt.trim().toLowerCase().replace(/^ni\s+hao\b/, "nihao");
+  const word = words.split(/[\s,!.]/)[0] ?? "";
+  return ownValue(LATIN_GREETINGS, word) ?? ownValue(ROMANIZED_HELLO, word);
 }
 
 const LATIN_GREETINGS: Readonly<Record<string, string>> = {

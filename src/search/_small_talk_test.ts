@@ -46,8 +46,26 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     greetingAsked("the chat where my entire prompt was the single word shell"),
     { typed: "shell" },
   );
+  // Another language's greeting, in its script or Latin letters, said or
+  // naming the session; a reply got.
+  deepEqual(greetingAsked("konnichiwa chat that actually got answered"), {
+    kind: "hello",
+    language: "japanese",
+    replied: true,
+  });
+  deepEqual(greetingAsked("the chat where I said こんにちは"), {
+    kind: "hello",
+    language: "japanese",
+  });
+  deepEqual(greetingAsked("ni hao thread with no reply"), {
+    kind: "hello",
+    language: "chinese",
+    replied: false,
+  });
   for (
     const other of [
+      "translate konnichiwa in the i18n file",
+      "the string こんにちは shows as mojibake",
       "I just typed the command and it failed",
       "where is the hello world example",
       "why did the greeter service crash",
@@ -75,6 +93,8 @@ Deno.test("greetingOf() takes a prompt that is only a greeting", () => {
       "你好",
       "안녕하세요",
       "hi claude",
+      "konnichiwa",
+      "ni hao!",
     ]
   ) {
     equal(greetingOf(hello), "hello", hello);
@@ -106,6 +126,8 @@ Deno.test("greetingLanguage() names a greeting's language by its script or word"
   equal(greetingLanguage("你好"), "chinese");
   equal(greetingLanguage("안녕"), "korean");
   equal(greetingLanguage("bonjour !"), "french");
+  equal(greetingLanguage("konnichiwa"), "japanese");
+  equal(greetingLanguage("ni hao"), "chinese");
   equal(greetingLanguage("hello"), undefined);
   equal(greetingLanguage("constructor"), undefined);
 });
