@@ -2168,9 +2168,9 @@ async function rank(
   let best = 0;
   for (const s of pool) best = Math.max(best, adjusted(s));
   // A time said in words puts relevant sessions from that window first; a
-  // few named days, or a month named with its year ("in March 2023"), are
-  // said on purpose, so any session of them that holds a word of the query
-  // goes first.
+  // few named days, or a month or season named with its year ("in March
+  // 2023", "summer 2021"), are said on purpose, so any session of them that
+  // holds a word of the query goes first.
   const narrow = !!window && onPurpose(window);
   const scores = fused();
   const keyed = pool.map((s) => {
@@ -2247,15 +2247,22 @@ const NARROW_WINDOW_MS = 12 * DAY_MS;
 /** A month, with the slack of its zone. */
 const MONTH_MS = 32 * DAY_MS;
 
+/** A season, with the slack of its zone. */
+const SEASON_MS = 93 * DAY_MS;
+
+/** A season named in a time phrase ("summer 2021"). */
+const SEASON = /\b(?:spring|summer|fall|autumn|winter)\b/i;
+
 /**
- * Whether a window is said on purpose: a few days, or a month named with
- * its year.
+ * Whether a window is said on purpose: a few days, or a month or a season
+ * named with its year ("in March 2023", "summer 2021").
  */
 function onPurpose(window: TimeWindow): boolean {
   const width = window.to - window.from;
-  return width <= NARROW_WINDOW_MS ||
-    (width <= MONTH_MS && NAMED_DATE.test(window.phrase) &&
-      /\b\d{4}\b/.test(window.phrase));
+  if (width <= NARROW_WINDOW_MS) return true;
+  if (!/\b\d{4}\b/.test(window.phrase)) return false;
+  return (width <= MONTH_MS && NAMED_DATE.test(window.phrase)) ||
+    (width <= SEASON_MS && SEASON.test(window.phrase));
 }
 
 /**

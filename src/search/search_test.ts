@@ -536,7 +536,7 @@ Deno.test("search() reads a named day or a month without its year against the se
       },
     );
     await t.step(
-      "a month named with its year puts its sessions first, weak as their match is",
+      "a month or season named with its year puts its sessions first, weak as their match is",
       async () => {
         const r = await search(
           db,
@@ -545,6 +545,12 @@ Deno.test("search() reads a named day or a month without its year against the se
         );
         equal(ids(r)[0], "june-garden");
         equal(r.results[0]?.explain?.inWindow, true);
+        const summer = await search(
+          db,
+          "who did Maria have dinner with in summer 2025?",
+          { now: NOW },
+        );
+        equal(ids(summer)[0], "june-garden");
       },
     );
     await t.step("without the date the strongest match leads", async () => {
