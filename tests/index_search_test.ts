@@ -1345,15 +1345,28 @@ Deno.test("search() finds a session by a word only its given title holds", async
   // U+212A KELVIN SIGN lower-cases to an ASCII "k"; SQLite's lower()
   // leaves it as it is.
   await titled(kelvin, "\u212Aangaroo pens");
+  // Another session says "migration": the title still counts for it.
+  const other = "5b6c7d8e-1111-4222-8333-944455556668";
+  const z = zooSession(other);
+  await writeZoo(
+    home,
+    `${other}.jsonl`,
+    z.said("user", "the ticketing migration failed again") +
+      z.said("assistant", "Reran the ticketing migration."),
+  );
   await pass(home, indexPath);
   const db = openIndex(indexPath, { readOnly: true });
   try {
     const found = await search(db, "otter", { now: NOW });
     equal(found.results[0]?.session.id, id);
     equal(found.results[0]?.session.title, "Otter migration");
-    // With a word the records hold too, the title word still counts.
+    // With a word the records hold too, the title word still counts; and a
+    // title word other sessions say counts as said in this one.
     const both = await search(db, "otter enclosure", { now: NOW });
     equal(both.results[0]?.session.id, id);
+    const said = await search(db, "migration enclosure", { now: NOW });
+    equal(said.results[0]?.session.id, id);
+    equal(said.results[0]?.tier, "exact");
     const none = await search(db, "otter", { now: NOW, project: "api" });
     equal(none.total, 0);
     // The plural finds the singular title word; a word no title holds

@@ -307,14 +307,19 @@ export class Retriever {
     if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
     const sessions = this.#titledSessions(bare);
     if (sessions.length === 0) return [];
+    // A session's records are one rowid range, in order: the first speech
+    // record is found by the key, not by reading the session's records.
     const first = this.#prepare(
-      "SELECT min(rowid) AS id FROM records WHERE session = ? AND role IN ('user', 'assistant')",
+      "SELECT rowid AS id FROM records WHERE rowid >= ? AND rowid < ? AND role IN ('user', 'assistant') ORDER BY rowid LIMIT 1",
     );
     const out: number[] = [];
     for (const session of sessions) {
       if (!this.visible(session)) continue;
-      const id = (first.get(session) as { id: number | null }).id;
-      if (id !== null) out.push(id);
+      const row = first.get(
+        session * RECORD_SLOTS,
+        (session + 1) * RECORD_SLOTS,
+      ) as { id: number } | undefined;
+      if (row) out.push(row.id);
     }
     return out.sort((a, b) => b - a);
   }

@@ -1624,14 +1624,26 @@ function climb(
 ): Plan {
   const terms = q.terms.slice(0, 30);
   const postings = terms.map((t) => r.postings(termExpression(t)));
-  // A word no record holds, held by a title the session was given.
+  // A word of a title the session was given (a rename, a generated title,
+  // a thread name) counts as said in it; a word no record holds is found
+  // in titles only.
   const inTitles: string[] = [];
   terms.forEach((t, i) => {
-    if (t.kind !== "word" || postings[i]!.length > 0) return;
+    if (t.kind !== "word") return;
     const found = r.titled(t.text);
     if (found.length === 0) return;
-    postings[i] = found;
-    inTitles.push(t.text);
+    const held = postings[i]!;
+    if (held.length === 0) {
+      postings[i] = found;
+      inTitles.push(t.text);
+      return;
+    }
+    const more = found.filter((id) =>
+      postingsOf(held, [sessionOfRecord(id)]).length === 0
+    );
+    if (more.length > 0) {
+      postings[i] = [...held, ...more].sort((a, b) => b - a);
+    }
   });
   const forms = terms.map((t, i) =>
     termForm(
