@@ -967,7 +967,13 @@ async function searchSaidThenWork(
       // what a run printed; "the agent taskkilled my exe" what it ran).
       // A question's answer in what a tool printed is a few lines holding
       // three of its words or more, not words scattered over a long log.
-      const better = heldBetter(both.results, said.results, question ? 3 : 0);
+      const better = heldBetter(
+        both.results,
+        said.results,
+        question ? 3 : 0,
+        RANK.scatterLength *
+          (scopeTotals(db, "s.hidden = 0", []).mean ?? Infinity),
+      );
       if (said.results.length && (extra.length || better.length)) {
         const limit = options.all ? Infinity : options.limit ?? 10;
         // Nothing said falls in the time asked for: sessions of that time
@@ -1069,17 +1075,20 @@ const QUESTION_LEAD = 1.3;
 /**
  * Of a search over every role, the sessions that match there clearly
  * better (`WORK_LEAD`) than the first of `said`, when that one holds not
- * every word in what was said, and match every word or in its tier; or,
- * when that one only matched in part, those none of `said` holds that
- * match clearly better than every one of `said`. Not a sub-agent's: a
- * compaction helper replays its parent's whole output. Only a session
- * showing `together` of the query's words in one window of what a tool
- * printed or ran (a question's).
+ * every word in what was said, and match every word or in its tier (or,
+ * when that one only matched in part, in any stricter tier, for a session
+ * under `longAt` records: a long session's output holds most words
+ * somewhere); or, when that one only matched in part, those none of
+ * `said` holds that match clearly better than every one of `said`. Not a
+ * sub-agent's: a compaction helper replays its parent's whole output. Only
+ * a session showing `together` of the query's words in one window of what
+ * a tool printed or ran (a question's).
  */
 function heldBetter(
   all: readonly SearchHit[],
   said: readonly SearchHit[],
   together: number,
+  longAt = Infinity,
 ): SearchHit[] {
   const first = said[0];
   if (!first) return [];
@@ -1092,7 +1101,8 @@ function heldBetter(
     h.session.lineage !== "subagent" && h.session.id !== first.session.id &&
     printedTogether(h, together) &&
     (first.tier !== "exact" &&
-        (h.tier === "exact" || h.tier === first.tier) &&
+        (h.tier === "exact" || h.tier === first.tier ||
+          (first.tier === "relevance" && h.session.records < longAt)) &&
         h.score >= firstScore * WORK_LEAD ||
       first.tier === "relevance" && !ids.has(h.session.id) &&
         h.score >= best * (together > 0 ? QUESTION_LEAD : WORK_LEAD))
