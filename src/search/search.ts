@@ -2112,9 +2112,13 @@ async function rank(
   }))
     .sort(byRelevance);
   const relList = relSorted.map((s) => s.session);
+  // A log pasted into a prompt holds a relaxed query's words as any log
+  // of that kind would: the session matched no better than by relevance.
+  const pastedOnly = (s: SessionRelevance) =>
+    plan.tier === "relaxed" && (signals.get(s.session)?.pastedLog ?? 1) < 1;
   const strictList = allStrict
     ? relList
-    : pool.filter((s) => plan.strict.has(s.session))
+    : pool.filter((s) => plan.strict.has(s.session) && !pastedOnly(s))
       .map((s) => ({ session: s.session, relevance: adjusted(s) }))
       .sort(byRelevance).map((s) => s.session);
   // A question's words are rarely all in its answer: holding them all lifts
@@ -2130,7 +2134,7 @@ async function rank(
       ? new Map(pool.map((s) => [
         s.session,
         adjusted(s) *
-        (plan.strict.has(s.session) && !scattered(s)
+        (plan.strict.has(s.session) && !scattered(s) && !pastedOnly(s)
           ? RANK.questionStrictLift
           : 1),
       ]))

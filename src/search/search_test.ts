@@ -1511,6 +1511,53 @@ Deno.test("search() puts a short session whose output holds most of a question's
   });
 });
 
+Deno.test("search() does not lift a session for a pasted log holding a relaxed query's words", async () => {
+  const log = [
+    "ChunkLoadError: Loading chunk 179 failed.",
+    ...Array.from(
+      { length: 12 },
+      (_, i) => `    at load (webpack/runtime/chunk ${i}.js:1:${i})`,
+    ),
+    "    at settings.page.ts:12:3 (route /settings)",
+  ].join("\n");
+  await withFixtures([
+    ...gardenFiller(),
+    {
+      id: "pasted",
+      age: 3,
+      turns: [["user", log], ["assistant", "Rebuild and clear the cache."]],
+    },
+    {
+      id: "told",
+      age: 4,
+      turns: [
+        ["user", "the settings page is blank"],
+        ["assistant", "Chunk 179 would not load: its route is gone."],
+      ],
+    },
+    // "Removed" is said often: the cheapest word to drop.
+    ...["the old banner", "an unused import", "the dead flag"].map((
+      what,
+      i,
+    ) => ({
+      id: `removed-${i}`,
+      age: 10 + i,
+      turns: [["user", `we removed ${what}`]] as Turn[],
+    })),
+  ], async (db) => {
+    const r = await search(
+      db,
+      "chunk 179 failed to load once the settings page route was removed",
+      { now: NOW, explain: true },
+    );
+    equal(
+      r.ladder?.find((s) => s.tier === "relaxed")?.note,
+      "ignoring removed",
+    );
+    equal(ids(r)[0], "told");
+  });
+});
+
 Deno.test("search() reads words joined by a hyphen or dot as words, not a name only output holds", async () => {
   await withFixtures([
     {
