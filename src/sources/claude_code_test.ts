@@ -878,7 +878,7 @@ Deno.test({
   },
 });
 
-Deno.test("parseClaudeTranscript() reads `!` shell turns and task notifications as work, not a person's words", async (t) => {
+Deno.test("parseClaudeTranscript() reads `!` shell turns, slash command output and task notifications as work, not a person's words", async (t) => {
   const cases: Array<[string, string[], Array<[string, string, string?]>]> = [
     [
       "bash mode command and its output",
@@ -902,6 +902,18 @@ Deno.test("parseClaudeTranscript() reads `!` shell turns and task notifications 
       [
         ["command", "mkae build", "Bash"],
         ["tool-output", "zsh: command not found: mkae", "Bash"],
+      ],
+    ],
+    [
+      "a built-in slash command's output",
+      [
+        "<command-name>/mcp</command-name>\n            <command-message>mcp</command-message>\n            <command-args></command-args>",
+        "<local-command-stdout>Reconnected to tidewave.</local-command-stdout>",
+        "is the server back?",
+      ],
+      [
+        ["tool-output", "Reconnected to tidewave.", "slash-command"],
+        ["user", "is the server back?"],
       ],
     ],
     [
