@@ -1444,71 +1444,47 @@ Deno.test("search() looks in work records when nothing said falls in the time as
 });
 
 Deno.test("search() puts a short session whose output holds most of a question's words before one that said only a few", async () => {
-  await withFixtures([
-    ...gardenFiller(),
-    {
-      id: "chatty",
-      age: 3,
-      turns: [
-        ["user", "the nightly import is slow again"],
-        ["assistant", "Give the import worker pool more memory."],
+  const question =
+    "why did the uvicorn worker crash with exit code 137 in the nightly import on the staging box?";
+  const chatty: Fixture = {
+    id: "chatty",
+    age: 3,
+    turns: [
+      ["user", "the nightly import is slow again"],
+      ["assistant", "Give the import worker pool more memory."],
+    ],
+  };
+  const crashed = (id: string, more: Turn[]): Fixture => ({
+    id,
+    age: 4,
+    turns: [
+      ["user", "the nightly job died, why?"],
+      [
+        "tool-output",
+        "uvicorn worker crash: exit code 137 (out of memory) in the import step",
       ],
-    },
-    {
-      id: "crashed",
-      age: 4,
-      turns: [
-        ["user", "the nightly job died, why?"],
-        [
-          "tool-output",
-          "uvicorn worker crash: exit code 137 (out of memory) in the import step",
-        ],
-      ],
-    },
-  ], async (db) => {
-    const r = await search(
-      db,
-      "why did the uvicorn worker crash with exit code 137 in the nightly import on the staging box?",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "crashed");
-    equal(r.results[0]?.foundIn, "work");
+      ...more,
+    ],
   });
+  await withFixtures(
+    [...gardenFiller(), chatty, crashed("crashed", [])],
+    async (db) => {
+      const r = await search(db, question, { now: NOW });
+      equal(ids(r)[0], "crashed");
+      equal(r.results[0]?.foundIn, "work");
+    },
+  );
   // A long session's output holds most words somewhere: it does not jump.
   const chatter: Turn[] = Array.from(
     { length: 40 },
     (_, i): Turn => [i % 2 ? "assistant" : "user", `step ${i} of the sweep`],
   );
-  await withFixtures([
-    ...gardenFiller(),
-    {
-      id: "chatty",
-      age: 3,
-      turns: [
-        ["user", "the nightly import is slow again"],
-        ["assistant", "Give the import worker pool more memory."],
-      ],
+  await withFixtures(
+    [...gardenFiller(), chatty, crashed("crashed-long", chatter)],
+    async (db) => {
+      equal(ids(await search(db, question, { now: NOW }))[0], "chatty");
     },
-    {
-      id: "crashed-long",
-      age: 4,
-      turns: [
-        ["user", "the nightly job died, why?"],
-        [
-          "tool-output",
-          "uvicorn worker crash: exit code 137 (out of memory) in the import step",
-        ],
-        ...chatter,
-      ],
-    },
-  ], async (db) => {
-    const r = await search(
-      db,
-      "why did the uvicorn worker crash with exit code 137 in the nightly import on the staging box?",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "chatty");
-  });
+  );
 });
 
 Deno.test("search() does not lift a session for a pasted log holding a relaxed query's words", async () => {
