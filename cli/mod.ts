@@ -291,9 +291,9 @@ export async function run(
       return EXIT.error;
     }
     // A corrupt page past the ones opening reads: say which file it is
-    // and how to get a sound one back (loaded here: its node:path costs
-    // every command ~15 ms of start-up).
-    // By a computed specifier, which Deno does not prepare at start-up.
+    // and how to get a sound one back (loaded here, by a computed specifier
+    // Deno does not prepare at start-up: its node:path costs every command
+    // ~15 ms).
     const damagedModule: Promise<typeof import("./_damaged.ts")> = import(
       new URL("./_damaged.ts", import.meta.url).href
     );

@@ -195,9 +195,12 @@ const ROMANIZED_HELLO: Readonly<Record<string, string>> = {
   zdravstvuyte: "russian",
 };
 
-/** {@link ROMANIZED_HELLO}'s words ("ni hao" as two words too). */
-const ROMANIZED =
-  "konnichiwa|konnichiha|konbanwa|ohayou?|ni\\s?hao|annyeong(?:haseyo)?|privet|zdravstvuyte";
+/**
+ * {@link ROMANIZED_HELLO}'s words, longest first so "ohayou" is not read as
+ * "ohayo" and a "u" ("ni hao" as two words too).
+ */
+const ROMANIZED = [...Object.keys(ROMANIZED_HELLO), "ni\\s+hao"]
+  .sort((a, b) => b.length - a.length).join("|");
 
 /**
  * Greetings a question may quote in their own script, or spelt in Latin

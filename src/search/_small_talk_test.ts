@@ -95,6 +95,8 @@ Deno.test("greetingOf() takes a prompt that is only a greeting", () => {
       "hi claude",
       "konnichiwa",
       "ni hao!",
+      "ohayou",
+      "annyeonghaseyo",
     ]
   ) {
     equal(greetingOf(hello), "hello", hello);
