@@ -162,6 +162,12 @@ function aroundDay(
   return [day - ZONE_SLACK, day + DAY + ZONE_SLACK];
 }
 
+/**
+ * How far past a named week its window reaches: what happened in a week is
+ * often told in the days after it ("last Friday I …"), with the zone slack.
+ */
+const TOLD_AFTER = 3 * DAY + ZONE_SLACK;
+
 /** Places of a week in its month, from the first. */
 const ORDINAL = ["first", "second", "third", "fourth"];
 
@@ -206,7 +212,27 @@ const RULES: Rule[] = [
           : monthStart(year, month) + ORDINAL.indexOf(place) * 7 * DAY;
         days = 7;
       }
-      return [from - ZONE_SLACK, from + days * DAY + ZONE_SLACK];
+      return [from - ZONE_SLACK, from + days * DAY + TOLD_AFTER];
+    },
+  },
+  {
+    // The first or last days or weeks of a month: "the last two weeks of
+    // August 2023", "the first few days of May".
+    re: new RegExp(
+      `\\b(?:in\\s+|during\\s+)?(?:the\\s+)?(first|last)\\s+(${NUMBER_WORDS})\\s+(days|weeks)\\s+of\\s+(${MONTH_WORDS})\\.?(?:,?\\s+(\\d{4}))?\\b`,
+      "i",
+    ),
+    window(m, now) {
+      const month = MONTH_ALIASES[(m[4] ?? "").toLowerCase()];
+      const word = (m[2] ?? "").toLowerCase();
+      const n = VAGUE[word]?.[1] ?? count(word);
+      if (month === undefined || n === undefined) return undefined;
+      const year = m[5] ? Number(m[5]) : recentYear(month, 1, now);
+      const span = Math.min(n * unitMs(m[3] ?? ""), 31 * DAY);
+      const from = (m[1] ?? "").toLowerCase() === "last"
+        ? monthStart(year, month + 1) - span
+        : monthStart(year, month);
+      return [from - ZONE_SLACK, from + span + TOLD_AFTER];
     },
   },
   {

@@ -401,21 +401,42 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
     equal(q.time?.from, day("2023-07-27") - 14 * H);
     equal(q.time?.to, day("2023-08-04") + 14 * H);
   });
+  // A named week reaches three days past its end: what happened in it is
+  // often told just after ("last Friday").
   await t.step("a week or weekend of a month by its place", () => {
     const cases: Array<[string, string, string]> = [
       // October 2023 begins on a Sunday: its first weekend is the 7th.
       [
         "what did Dave do the first weekend of October 2023",
         "2023-10-07",
-        "2023-10-09",
+        "2023-10-12",
       ],
-      ["the last weekend of September 2023", "2023-09-30", "2023-10-02"],
+      ["the last weekend of September 2023", "2023-09-30", "2023-10-05"],
       [
         "which deploys ran the second week of March 2026",
         "2026-03-08",
-        "2026-03-15",
+        "2026-03-18",
       ],
-      ["the last week of May 2025 outage", "2025-05-25", "2025-06-01"],
+      ["the last week of May 2025 outage", "2025-05-25", "2025-06-04"],
+    ];
+    for (const [query, from, to] of cases) {
+      const q = understandQuery(query, { now: NOW });
+      equal(q.time?.from, day(from) - 14 * H, query);
+      equal(q.time?.to, day(to) + 14 * H, query);
+    }
+  });
+  await t.step("the first or last days or weeks of a month", () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        "Where was Dave in the last two weeks of August 2023?",
+        "2023-08-18",
+        "2023-09-04",
+      ],
+      [
+        "the first three days of March 2026 deploys",
+        "2026-03-01",
+        "2026-03-07",
+      ],
     ];
     for (const [query, from, to] of cases) {
       const q = understandQuery(query, { now: NOW });
