@@ -346,10 +346,6 @@ const RULES: Rule[] = [
     },
   },
   {
-    re: /\b(recently|lately|the other day)\b/i,
-    window: (_m, now) => [now - 30 * DAY, now + DAY],
-  },
-  {
     // A part of a month: "late May", "mid-June", "the beginning of April".
     re: new RegExp(
       `\\b(early|mid|late|(?:the\\s+)?(?:beginning|start|middle|end)\\s+of)[\\s-]+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b`,
@@ -416,6 +412,12 @@ const RULES: Rule[] = [
       if (how === "before") return [0, start];
       return [start, end];
     },
+  },
+  {
+    // Last: a date said with it is the one meant ("made recently, in May
+    // 2022").
+    re: /\b(recently|lately|the other day)\b/i,
+    window: (_m, now) => [now - 30 * DAY, now + DAY],
   },
 ];
 

@@ -444,6 +444,14 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
       equal(q.time?.to, day(to) + 14 * H, query);
     }
   });
+  await t.step("a date said with 'recently' is the one meant", () => {
+    const q = understandQuery(
+      "what filling was in the cake she made recently in May 2022",
+      { now: NOW },
+    );
+    equal(q.time?.phrase, "in May 2022");
+    equal(q.time?.from, day("2022-05-01"));
+  });
   await t.step("a season of a year", () => {
     const q = understandQuery("which state did she visit in summer 2021", {
       now: NOW,
