@@ -101,7 +101,7 @@ export const RANK = {
    * A turn that says when ("yesterday", "last week", "in 2019") counts this
    * much more of its own score when the question asks when.
    */
-  dated: 1.5,
+  dated: 1.75,
 } as const;
 
 /** One term's postings and weight. */
