@@ -836,6 +836,49 @@ Deno.test("search() finds the one word a verb and its particle are written as", 
   });
 });
 
+Deno.test("search() finds a name written as one word where it was said as two, and back", async () => {
+  await withFixtures([
+    {
+      id: "said-two-words",
+      age: 4,
+      turns: [
+        ["user", "are we inside the dev container or only on WSL?"],
+        ["assistant", "VS Code is attached to WSL; there is no container."],
+      ],
+    },
+    {
+      id: "code-and-wsl",
+      age: 2,
+      turns: [
+        ["user", "the code under WSL builds, the container image does not"],
+        ["assistant", "The image lacks the dev headers; inside it gcc fails."],
+      ],
+    },
+    {
+      id: "typed-one-word",
+      age: 3,
+      turns: [["user", "open the devcontainer.json and the vscode settings"]],
+    },
+  ], async (db) => {
+    const joined = await search(
+      db,
+      "did vscode say WSL or inside a devcontainer?",
+      {
+        now: NOW,
+      },
+    );
+    equal(ids(joined)[0], "said-two-words");
+    const split = await search(
+      db,
+      "the VS Code settings for the dev container",
+      {
+        now: NOW,
+      },
+    );
+    equal(ids(split)[0], "typed-one-word");
+  });
+});
+
 Deno.test("search() reads a compound nothing said as the two words it joins", async () => {
   await withFixtures([
     {

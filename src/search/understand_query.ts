@@ -27,6 +27,7 @@ import {
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
+import { joinedCompound, splitCompound } from "./_compounds.ts";
 import { derivedForms } from "./_derivations.ts";
 import { joinedForm, sameActionForms } from "./_phrasal.ts";
 import {
@@ -189,6 +190,11 @@ function hasWord(text: string): boolean {
     (NON_ASCII.test(text) && /[\p{L}\p{N}]/u.test(text));
 }
 
+/** A form when there is one, as a list. */
+function optional(form: string | undefined): string[] {
+  return form === undefined ? [] : [form];
+}
+
 function trimWord(raw: string): string {
   return NON_ASCII.test(raw)
     ? raw.replace(/^[^\p{L}\p{N}_$@#]+|[^\p{L}\p{N}_]+$/gu, "")
@@ -346,7 +352,12 @@ function termsOf(
         kind: "code",
         stem: words.join(" "),
         weight,
-        alternatives: words.length === 2 ? sameActionForms(words.join("")) : [],
+        alternatives: words.length === 2
+          ? [
+            ...sameActionForms(words.join("")),
+            ...optional(joinedCompound(words[0]!, words[1]!)),
+          ]
+          : [],
         ...(PLAIN_COMPOUND.test(raw) ? { plain: true } : {}),
       });
       continue;
@@ -364,11 +375,27 @@ function termsOf(
       });
       continue;
     }
+    const next = list[at + 1];
+    const second = next && !next.quoted
+      ? trimWord(next.text).toLowerCase()
+      : "";
+    const compound = second ? joinedCompound(word, second) : undefined;
+    if (compound) {
+      // "VS Code" is searched as `vscode` too, and the other way round.
+      joinedAt = at + 1;
+      into.push({
+        text: compound,
+        kind: "word",
+        stem: porterStem(compound),
+        weight,
+        alternatives: [`${word} ${second}`],
+      });
+      continue;
+    }
     if (isStopWord(word, languages)) {
       dropped.push(word);
       continue;
     }
-    const next = list[at + 1];
     const particle = next && !next.quoted
       ? trimWord(next.text).toLowerCase()
       : "";
@@ -396,6 +423,7 @@ function termsOf(
         ...irregularForms(word),
         ...derivedForms(word),
         ...sameActionForms(word),
+        ...optional(splitCompound(word)),
       ],
       ...(before && !/[.?!:]$/.test(before.text) &&
           /^\p{Lu}\p{Ll}{2,}(?:['’]s)?$/u.test(raw)
