@@ -63,8 +63,8 @@ export const MAX_LINE_BYTES = 8 * 1024 * 1024;
  * @example
  * ```ts
  * import { isZstdPath } from "./lines.ts";
- * import { assert } from "node:assert/strict";
- * assert(isZstdPath("rollout-1.jsonl.zst"));
+ * import { ok } from "node:assert/strict";
+ * ok(isZstdPath("rollout-1.jsonl.zst"));
  * ```
  */
 export function isZstdPath(path: string): boolean {

@@ -31,8 +31,8 @@ export type Role = typeof ROLES[number];
  * @example
  * ```ts
  * import { isRole } from "./types.ts";
- * import { assert } from "node:assert/strict";
- * assert(isRole("edit"));
+ * import { ok } from "node:assert/strict";
+ * ok(isRole("edit"));
  * ```
  */
 export function isRole(value: string): value is Role {
@@ -144,8 +144,8 @@ export interface Session {
  * @example
  * ```ts
  * import { isSuperseded } from "./types.ts";
- * import { assert } from "node:assert/strict";
- * assert(isSuperseded(3, [{ kind: "rollback", from: 2, to: 5 }]));
+ * import { ok } from "node:assert/strict";
+ * ok(isSuperseded(3, [{ kind: "rollback", from: 2, to: 5 }]));
  * ```
  */
 export function isSuperseded(seq: number, marks: readonly Mark[]): boolean {

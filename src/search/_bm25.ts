@@ -349,8 +349,8 @@ function varint(
  * @example
  * ```ts
  * import { postingsOf } from "./_bm25.ts";
+ * import { RECORD_SLOTS as slot } from "../index/schema.ts";
  * import { deepEqual } from "node:assert/strict";
- * const slot = 2 ** 24;
  * const rowids = [3 * slot + 4, 2 * slot + 9, 2 * slot + 1, slot + 2];
  * deepEqual(postingsOf(rowids, [2]), [2 * slot + 9, 2 * slot + 1]);
  * ```
