@@ -879,6 +879,36 @@ Deno.test("search() finds a name written as one word where it was said as two, a
   });
 });
 
+Deno.test("search() does not require the kind of answer a question names", async () => {
+  await withFixtures([
+    {
+      id: "took-up-photography",
+      age: 30,
+      turns: [
+        ["user", "Calvin: guess what, I took up photography this spring"],
+        ["assistant", "Dave: Calvin, that is great! What made you take it up?"],
+        ["user", "Calvin: I wanted to take up something that gets me outside"],
+      ],
+    },
+    ...["the garden", "a new recipe", "the weather"].map((topic, i) => ({
+      id: `small-talk-${i}`,
+      age: 10 + i,
+      turns: [["user", `Dave: what do you think of ${topic}?`] as Turn],
+    })),
+    {
+      id: "hobby-shop",
+      age: 20,
+      turns: [
+        ["user", "Calvin: the hobby shop downtown closed last month"],
+        ["assistant", "Dave: They had the best model kits in town, sad."],
+      ],
+    },
+  ], async (db) => {
+    const r = await search(db, "What hobby did Calvin take up?", { now: NOW });
+    equal(ids(r)[0], "took-up-photography");
+  });
+});
+
 Deno.test("search() reads a compound nothing said as the two words it joins", async () => {
   await withFixtures([
     {

@@ -27,6 +27,7 @@ import {
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
+import { ANSWER_KIND_WEIGHT, answerKinds } from "./_answer_kinds.ts";
 import { joinedCompound, splitCompound } from "./_compounds.ts";
 import { derivedForms } from "./_derivations.ts";
 import { joinedForm, sameActionForms } from "./_phrasal.ts";
@@ -614,6 +615,17 @@ export function understandQuery(
         alternatives: [],
         optional: true,
       });
+    }
+  }
+  // "What hobby", "which city": the kind of answer, not required while
+  // another word is.
+  const kinds = answerKinds(ask);
+  const isKind = (t: QueryTerm) => t.kind === "word" && kinds.has(t.text);
+  if (kinds.size > 0 && found.some((t) => !t.optional && !isKind(t))) {
+    for (const t of found) {
+      if (!isKind(t)) continue;
+      t.optional = true;
+      t.weight *= ANSWER_KIND_WEIGHT;
     }
   }
   let terms = found;

@@ -639,3 +639,17 @@ Deno.test("understandQuery() reads a commit hash or a long number as typed on pu
   equal(kinds.get("commit"), "word");
   ok(kinds.get("2023") !== "code");
 });
+
+Deno.test("understandQuery() does not require the kind of answer asked for", () => {
+  const q = understandQuery("Which city was Calvin visiting in August?", {
+    now: NOW,
+  });
+  const city = q.terms.find((t) => t.text === "city");
+  equal(city?.optional, true);
+  equal(city?.weight, 0.5);
+  // Alone, the kind is what is searched.
+  equal(
+    understandQuery("which games?", { now: NOW }).terms[0]?.optional,
+    undefined,
+  );
+});
