@@ -377,40 +377,25 @@ function termsOf(
       continue;
     }
     const next = list[at + 1];
-    const second = next && !next.quoted
-      ? trimWord(next.text).toLowerCase()
-      : "";
-    const compound = second ? joinedCompound(word, second) : undefined;
-    if (compound) {
-      // "VS Code" is searched as `vscode` too, and the other way round.
-      joinedAt = at + 1;
-      into.push({
-        text: compound,
-        kind: "word",
-        stem: porterStem(compound),
-        weight,
-        alternatives: [`${word} ${second}`],
-      });
-      continue;
-    }
-    if (isStopWord(word, languages)) {
+    const after = next && !next.quoted ? trimWord(next.text).toLowerCase() : "";
+    // A name written as two words ("VS Code") is also searched as the one
+    // word it is written as (`vscode`), even when its first word is a stop
+    // word; so is a verb and its particle: "log in" as "login" and as the two
+    // words (any form of the verb: the index is stemmed), not "log" alone.
+    const compound = after ? joinedCompound(word, after) : undefined;
+    if (!compound && isStopWord(word, languages)) {
       dropped.push(word);
       continue;
     }
-    const particle = next && !next.quoted
-      ? trimWord(next.text).toLowerCase()
-      : "";
-    const joined = particle ? joinedForm(word, particle) : undefined;
+    const joined = compound ?? (after ? joinedForm(word, after) : undefined);
     if (joined) {
-      // "log in" is searched as "login" and as the two words (any form of
-      // the verb: the index is stemmed), not as "log" alone.
       joinedAt = at + 1;
       into.push({
         text: joined,
         kind: "word",
         stem: porterStem(joined),
         weight,
-        alternatives: [`${word} ${particle}`, ...sameActionForms(joined)],
+        alternatives: [`${word} ${after}`, ...sameActionForms(joined)],
       });
       continue;
     }
