@@ -368,6 +368,22 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A part of a year: "early 2023", "mid-2024", "the end of 2022": its
+    // thirds, four months each.
+    re:
+      /\b(early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+((?:19|20)\d\d)\b/i,
+    window(m) {
+      const part = (m[1] ?? "").toLowerCase();
+      const first = /early|beginning|start/.test(part)
+        ? 0
+        : /mid/.test(part)
+        ? 4
+        : 8;
+      const year = Number(m[2]);
+      return [monthStart(year, first), monthStart(year, first + 4)];
+    },
+  },
+  {
     re: new RegExp(
       `\\b(in|during|since|after|before|from|last|as of|by|until|till)\\s+(${MONTH_WORDS})\\.?(?:\\s+(\\d{4}))?\\b|\\b(${MONTH_WORDS})\\s+(\\d{4})\\b`,
       "i",

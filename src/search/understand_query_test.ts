@@ -452,6 +452,22 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
     equal(q.time?.phrase, "in May 2022");
     equal(q.time?.from, day("2022-05-01"));
   });
+  await t.step("a part of a year: its thirds", () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        "what was he building at the start of 2022?",
+        "2022-01-01",
+        "2022-05-01",
+      ],
+      ["the deploys of mid-2024", "2024-05-01", "2024-09-01"],
+      ["late 2023 outage", "2023-09-01", "2024-01-01"],
+    ];
+    for (const [query, from, to] of cases) {
+      const q = understandQuery(query, { now: NOW });
+      equal(q.time?.from, day(from), query);
+      equal(q.time?.to, day(to), query);
+    }
+  });
   await t.step("a season of a year", () => {
     const q = understandQuery("which state did she visit in summer 2021", {
       now: NOW,
