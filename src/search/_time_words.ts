@@ -168,6 +168,12 @@ function aroundDay(
  */
 const TOLD_AFTER = 3 * DAY + ZONE_SLACK;
 
+/** Which third "early", "mid", "late", "the end of" … name: 0, 1 or 2. */
+function thirdOf(part: string | undefined): number {
+  const p = (part ?? "").toLowerCase();
+  return /early|beginning|start/.test(p) ? 0 : /mid/.test(p) ? 1 : 2;
+}
+
 /** Places of a week in its month, from the first. */
 const ORDINAL = ["first", "second", "third", "fourth"];
 
@@ -354,13 +360,8 @@ const RULES: Rule[] = [
     window(m, now) {
       const month = MONTH_ALIASES[(m[2] ?? "").toLowerCase()];
       if (month === undefined) return undefined;
-      const part = (m[1] ?? "").toLowerCase();
       // Thirds of the month, from its first day.
-      const first = /early|beginning|start/.test(part)
-        ? 1
-        : /mid/.test(part)
-        ? 11
-        : 21;
+      const first = 1 + 10 * thirdOf(m[1]);
       const year = m[3] ? Number(m[3]) : recentYear(month, first, now);
       const from = Date.UTC(year, month, first);
       const to = first === 21 ? monthStart(year, month + 1) : from + 10 * DAY;
@@ -373,12 +374,7 @@ const RULES: Rule[] = [
     re:
       /\b(early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+((?:19|20)\d\d)\b/i,
     window(m) {
-      const part = (m[1] ?? "").toLowerCase();
-      const first = /early|beginning|start/.test(part)
-        ? 0
-        : /mid/.test(part)
-        ? 4
-        : 8;
+      const first = 4 * thirdOf(m[1]);
       const year = Number(m[2]);
       return [monthStart(year, first), monthStart(year, first + 4)];
     },

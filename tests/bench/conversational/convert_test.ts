@@ -6,6 +6,7 @@ import {
   parseLocomoDate,
 } from "./convert.ts";
 import { runConversationalEval } from "./_eval.ts";
+import { assertHit5Floor } from "./_floor.ts";
 
 /** Two invented sessions between two invented people, three questions. */
 const FIXTURE: LocomoSample[] = [{
@@ -151,16 +152,5 @@ Deno.test("the blind LoCoMo-shaped set keeps its hit@5", async () => {
   const samples = JSON.parse(
     await Deno.readTextFile(new URL("./locomo_blind.json", import.meta.url)),
   ) as LocomoSample[];
-  const report = await runConversationalEval(samples);
-  equal(report.skipped, 0);
-  const all = report.scores.find((s) => s.category === "all")!;
-  equal(all.n, 90);
-  ok(
-    all.hit5 >= BLIND_HIT5_FLOOR,
-    `hit@5 ${all.hit5.toFixed(3)} < ${BLIND_HIT5_FLOOR}: ${
-      report.misses.filter((m) => m.rank === 0 || m.rank > 5).map((m) =>
-        m.question
-      ).join(" | ")
-    }`,
-  );
+  assertHit5Floor(await runConversationalEval(samples), 90, BLIND_HIT5_FLOOR);
 });

@@ -7,6 +7,7 @@ import {
   parseLongMemEvalDate,
 } from "./longmemeval.ts";
 import { runLongMemEval } from "./_longmemeval_eval.ts";
+import { assertHit5Floor } from "./_floor.ts";
 
 const filler = (topic: string) => [
   { role: "user", content: `Can you help me plan ${topic} for next month?` },
@@ -166,16 +167,5 @@ Deno.test("the blind LongMemEval-shaped set keeps its hit@5", async () => {
       new URL("./longmemeval_synth.json", import.meta.url),
     ),
   ) as LongMemEvalItem[];
-  const report = await runLongMemEval(items);
-  equal(report.skipped, 0);
-  const all = report.scores.find((s) => s.category === "all")!;
-  equal(all.n, 36);
-  ok(
-    all.hit5 >= SYNTH_HIT5_FLOOR,
-    `hit@5 ${all.hit5.toFixed(3)} < ${SYNTH_HIT5_FLOOR}: ${
-      report.misses.filter((m) => m.rank === 0 || m.rank > 5).map((m) =>
-        m.question
-      ).join(" | ")
-    }`,
-  );
+  assertHit5Floor(await runLongMemEval(items), 36, SYNTH_HIT5_FLOOR);
 });
