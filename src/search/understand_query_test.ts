@@ -374,6 +374,17 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
 
 Deno.test("understandQuery() reads named calendar days, with a day of slack for time zones", async (t) => {
   const H = 3_600_000;
+  /** Each query's window: [from, to) days, widened by `slack` hours. */
+  const expectWindows = (
+    cases: ReadonlyArray<readonly [string, string, string]>,
+    slack: number,
+  ) => {
+    for (const [query, from, to] of cases) {
+      const q = understandQuery(query, { now: NOW });
+      equal(q.time?.from, day(from) - slack * H, query);
+      equal(q.time?.to, day(to) + slack * H, query);
+    }
+  };
   const cases: Array<[string, string, string]> = [
     [
       "who did Maria have dinner with on May 3, 2023?",
@@ -419,11 +430,7 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
       ],
       ["the last week of May 2025 outage", "2025-05-25", "2025-06-04"],
     ];
-    for (const [query, from, to] of cases) {
-      const q = understandQuery(query, { now: NOW });
-      equal(q.time?.from, day(from) - 14 * H, query);
-      equal(q.time?.to, day(to) + 14 * H, query);
-    }
+    expectWindows(cases, 14);
   });
   await t.step("the first or last days or weeks of a month", () => {
     const cases: Array<[string, string, string]> = [
@@ -438,11 +445,7 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
         "2026-03-07",
       ],
     ];
-    for (const [query, from, to] of cases) {
-      const q = understandQuery(query, { now: NOW });
-      equal(q.time?.from, day(from) - 14 * H, query);
-      equal(q.time?.to, day(to) + 14 * H, query);
-    }
+    expectWindows(cases, 14);
   });
   await t.step("a date said with 'recently' is the one meant", () => {
     const q = understandQuery(
@@ -462,11 +465,7 @@ Deno.test("understandQuery() reads named calendar days, with a day of slack for 
       ["the deploys of mid-2024", "2024-05-01", "2024-09-01"],
       ["late 2023 outage", "2023-09-01", "2024-01-01"],
     ];
-    for (const [query, from, to] of cases) {
-      const q = understandQuery(query, { now: NOW });
-      equal(q.time?.from, day(from), query);
-      equal(q.time?.to, day(to), query);
-    }
+    expectWindows(cases, 0);
   });
   await t.step("a season of a year", () => {
     const q = understandQuery("which state did she visit in summer 2021", {
