@@ -308,19 +308,14 @@ export class Retriever {
     const sessions = this.#titledSessions(bare);
     if (sessions.length === 0) return [];
     // A session's records are one rowid range, in order: the first speech
-    // record is found by the key, not by reading the session's records.
-    const first = this.#prepare(
-      "SELECT rowid AS id FROM records WHERE rowid >= ? AND rowid < ? AND role IN ('user', 'assistant') ORDER BY rowid LIMIT 1",
-    );
-    const out: number[] = [];
-    for (const session of sessions) {
-      if (!this.visible(session)) continue;
-      const row = first.get(
-        session * RECORD_SLOTS,
-        (session + 1) * RECORD_SLOTS,
-      ) as { id: number } | undefined;
-      if (row) out.push(row.id);
-    }
+    // record is found by the key, not by reading the session's records;
+    // one statement for every session (a title word often names dozens).
+    const rows = this.#prepare(
+      `SELECT (SELECT rowid FROM records WHERE rowid >= w.value * ${RECORD_SLOTS} AND rowid < (w.value + 1) * ${RECORD_SLOTS} AND role IN ('user', 'assistant') ORDER BY rowid LIMIT 1) AS id FROM json_each(?) AS w`,
+    ).all(JSON.stringify(sessions.filter((s) => this.visible(s)))) as Array<
+      { id: number | null }
+    >;
+    const out = rows.flatMap((r) => r.id === null ? [] : [r.id]);
     return out.sort((a, b) => b - a);
   }
 
