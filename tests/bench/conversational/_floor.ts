@@ -1,5 +1,5 @@
 /**
- * The check both blind conversational sets share: every question asked, and
+ * The check the blind conversational sets share: every question asked, and
  * overall hit@5 at or above a floor, naming the questions that fell out of
  * the first five when it is not.
  *
