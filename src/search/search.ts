@@ -2060,7 +2060,12 @@ async function rank(
         })),
         ...nearPairs(r, plan, known, totals.n),
       ],
-      { tables: r.tables, userWeight: stats.userWeight, asksWhen: q.asksWhen },
+      {
+        tables: r.tables,
+        userWeight: stats.userWeight,
+        asksWhen: q.asksWhen,
+        personal: q.personal,
+      },
     );
   }
   const byRelevance = (
