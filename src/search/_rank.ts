@@ -484,6 +484,12 @@ const SAYS_WHEN = new RegExp(
 
 /** "You", "your", "you're", …: said to the listener. */
 const SECOND_PERSON = /\byou(r|rs|'re|'ve|'d|'ll)?\b/;
+/**
+ * "I'm so glad", "I bet", "I hope that you…": the speaker reacting to the
+ * listener, no account of their own (LoCoMo 1,154 → 1,155, nothing lost).
+ */
+const REACTION =
+  /\b(i['’]m|i am|i was|i['’]d be) (so |really |super |very |just )?(glad|happy|proud|sorry|thrilled|stoked|excited|impressed|amazed)\b|\bi (bet|hope|love that|love how|can tell|think|guess|wish)\b/g;
 /** "I", "my", "we", "our", …: the speaker's own account. */
 const FIRST_PERSON =
   /\b(i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|our|us)\b/;
@@ -504,7 +510,8 @@ function saidToListener(text: string, stems: readonly string[]): boolean {
   return everyNaming(
     text,
     stems,
-    (s) => SECOND_PERSON.test(s) && !FIRST_PERSON.test(s),
+    (s) =>
+      SECOND_PERSON.test(s) && !FIRST_PERSON.test(s.replace(REACTION, " ")),
   );
 }
 

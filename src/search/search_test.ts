@@ -2149,41 +2149,44 @@ Deno.test("search() prefers the turn saying when, for a question asking when som
   });
 });
 
-Deno.test("search() prefers someone's own account over a reply to it, for a question about them", async () => {
+Deno.test("search() prefers someone's own account over a reply to it, for a question about them", async (t) => {
   // The reply says the words in fewer others; the account answers.
-  const fixtures: Fixture[] = [
-    {
-      id: "park-reply",
-      age: 2,
-      turns: [
-        ["user", "How was your weekend?"],
-        [
-          "assistant",
-          "Glad you had fun at the lake park with the kids, Melanie!",
-        ],
-      ],
-    },
-    {
-      id: "park-account",
-      age: 3,
-      turns: [
-        ["user", "How was your weekend?"],
-        [
-          "assistant",
-          "Melanie: I took the kids to the lake park and we fed the ducks.",
-        ],
-      ],
-    },
-    ...gardenFiller(),
-  ];
-  await withFixtures(fixtures, async (db) => {
-    const r = await search(
-      db,
-      "What did Melanie and the kids do at the lake park?",
-      { now: NOW },
-    );
-    equal(ids(r)[0], "park-account");
-  });
+  for (
+    const reply of [
+      "Glad you had fun at the lake park with the kids, Melanie!",
+      "I bet you and the kids loved the lake park, Melanie!",
+    ]
+  ) {
+    await t.step(reply, async () => {
+      const fixtures: Fixture[] = [
+        {
+          id: "park-reply",
+          age: 2,
+          turns: [["user", "How was your weekend?"], ["assistant", reply]],
+        },
+        {
+          id: "park-account",
+          age: 3,
+          turns: [
+            ["user", "How was your weekend?"],
+            [
+              "assistant",
+              "Melanie: I took the kids to the lake park and we fed the ducks.",
+            ],
+          ],
+        },
+        ...gardenFiller(),
+      ];
+      await withFixtures(fixtures, async (db) => {
+        const r = await search(
+          db,
+          "What did Melanie and the kids do at the lake park?",
+          { now: NOW },
+        );
+        equal(ids(r)[0], "park-account");
+      });
+    });
+  }
 });
 
 Deno.test("search() orders the closest matches by time when the question asks for the first or the latest", async (t) => {
