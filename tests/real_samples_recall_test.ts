@@ -85,7 +85,8 @@ const HIT5_FLOOR = 0.95;
  * 1.000; `heldout51.json`, told apart from similar sessions by what it did
  * not do: 0.975; `heldout52.json`, the agent or model named loosely, or
  * what the agent got wrong: 1.000; `heldout53.json`, a thing asked for by
- * its kind ("which library", "what command"): 0.950), held a little under.
+ * its kind ("which library", "what command"): 0.950; `heldout54.json`, what
+ * the agent told, advised or warned the person: 0.975), held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -141,6 +142,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout51.json", 0.925],
   ["heldout52.json", 0.95],
   ["heldout53.json", 0.925],
+  ["heldout54.json", 0.925],
 ];
 
 const samples = samplesDir();
