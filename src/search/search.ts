@@ -2159,11 +2159,15 @@ async function rank(
     const to = m.updated ?? from;
     return from < w.to && to >= w.from;
   };
+  // Sessions holding a name the question says ("what did Caroline paint
+  // recently?"): whose time a relative phrase counts from, and what a
+  // session from a named day must hold to go first for it.
+  const named = namedSessions(plan);
   const window = q.time &&
     recentWindow(q.time, pool, within, (s) => {
       const m = meta.get(s);
       return m?.updated ?? m?.started ?? 0;
-    });
+    }, named);
   const inWindow = (s: number): boolean => !!window && within(s, window);
   const rankedOf = (s: SessionRelevance, score: number): Ranked => ({
     session: s.session,
@@ -2201,13 +2205,16 @@ async function rank(
   // A time said in words puts relevant sessions from that window first; a
   // few named days, or a month or season named with its year ("in March
   // 2023", "summer 2021"), are said on purpose, so any session of them that
-  // holds a word of the query goes first.
+  // holds a word of the query goes first — one holding the name the
+  // question says, when some session holds it: another person's or
+  // project's day that shares only a plain word is not the answer.
   const narrow = !!window && onPurpose(window);
   const scores = fused();
   const keyed = pool.map((s) => {
     const score = adjusted(s);
     const band = inWindow(s.session) &&
-        (narrow || plan.strict.has(s.session) || score >= 0.4 * best)
+        ((narrow && (named.size === 0 || named.has(s.session))) ||
+          plan.strict.has(s.session) || score >= 0.4 * best)
       ? 0
       : 1;
     return {
@@ -2306,13 +2313,17 @@ function recentWindow(
   pool: readonly { session: number }[],
   within: (s: number, w: { from: number; to: number }) => boolean,
   lastActive: (s: number) => number,
+  named: ReadonlySet<number>,
 ): TimeWindow {
   const holds = (w: { from: number; to: number }) =>
     pool.some((s) => within(s.session, w));
   if (holds(window)) return window;
-  // "Recently" with nothing recent: the last month of what there is.
+  // "Recently" with nothing recent: the last month of what there is — of
+  // the sessions holding the name the question says, when any does (one
+  // person's or project's latest, not the latest of every history).
   if (/recent|lately|other day/i.test(window.phrase)) {
-    const latest = Math.max(0, ...pool.map((s) => lastActive(s.session)));
+    const about = named.size ? pool.filter((s) => named.has(s.session)) : pool;
+    const latest = Math.max(0, ...about.map((s) => lastActive(s.session)));
     if (latest > 0) {
       return { ...window, from: latest - RECENT_MS, to: latest + DAY_MS };
     }
@@ -2348,6 +2359,20 @@ function recentWindow(
     if (holds(earlier)) return earlier;
   }
   return window;
+}
+
+/**
+ * The sessions holding a word the question capitalised inside a sentence
+ * (a person, a product: {@link QueryTerm}.proper); none when it says none,
+ * or when the plan did not read each word's postings (the fast tier).
+ */
+function namedSessions(plan: Plan): Set<number> {
+  const out = new Set<number>();
+  plan.terms.forEach((t, i) => {
+    if (!t.proper) return;
+    for (const s of sessionsOf(plan.postings[i] ?? [])) out.add(s);
+  });
+  return out;
 }
 
 /** The postings of the given sessions (postings descending). */

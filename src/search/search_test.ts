@@ -515,7 +515,7 @@ Deno.test("search() reads a named day or a month without its year against the se
     await t.step("a named day puts its sessions first", async () => {
       const r = await search(
         db,
-        "who did Maria have dinner with on May 3, 2025?",
+        "who did I have dinner with on May 3, 2025?",
         {
           now: NOW,
           explain: true,
@@ -540,14 +540,14 @@ Deno.test("search() reads a named day or a month without its year against the se
       async () => {
         const r = await search(
           db,
-          "who did Maria have dinner with in June 2025?",
+          "who did I have dinner with in June 2025?",
           { now: NOW, explain: true },
         );
         equal(ids(r)[0], "june-garden");
         equal(r.results[0]?.explain?.inWindow, true);
         const summer = await search(
           db,
-          "who did Maria have dinner with in summer 2025?",
+          "who did I have dinner with in summer 2025?",
           { now: NOW },
         );
         equal(ids(summer)[0], "june-garden");
@@ -660,6 +660,90 @@ Deno.test("search() corrects only words the index never saw, and never by a shor
         // A pasted run of letters is no typo: nothing is made of its slips.
         const blob = await search(db, `zqxw${"v".repeat(8000)}`, { now: NOW });
         equal(blob.didYouMean, undefined);
+      },
+    );
+  });
+});
+
+Deno.test("search() reads a named day and 'recently' for the person or thing the question names", async (t) => {
+  const ageOf = (iso: string) => (NOW - Date.parse(`${iso}T09:00:00Z`)) / DAY;
+  await withFixtures([
+    {
+      id: "tom-talk",
+      project: "letters-b",
+      age: ageOf("2025-05-23"),
+      turns: [
+        ["user", "my talk was accepted at the conference"],
+        ["assistant", "Congratulations on the accepted talk."],
+      ],
+    },
+    {
+      id: "maria-internship",
+      project: "letters-a",
+      age: ageOf("2025-05-27"),
+      turns: [
+        ["user", "Maria got accepted for a fashion internship last week"],
+        ["assistant", "Great news for Maria."],
+      ],
+    },
+    {
+      id: "maria-party",
+      project: "letters-a",
+      age: 3,
+      turns: [
+        ["user", "Maria wants a dinner party next month"],
+        ["assistant", "Noted."],
+      ],
+    },
+    {
+      id: "ana-older",
+      project: "letters-c",
+      age: 400,
+      turns: [
+        ["user", "Ana painted the fence and then painted the shed"],
+        ["assistant", "Two coats on the fence and the shed."],
+      ],
+    },
+    {
+      id: "ana-latest",
+      project: "letters-c",
+      age: 300,
+      turns: [
+        ["user", "Ana painted a sunset"],
+        ["assistant", "Nice."],
+      ],
+    },
+    {
+      id: "bo-garage",
+      project: "letters-d",
+      age: 100,
+      turns: [
+        ["user", "Bo painted the garage door and painted the gate"],
+        ["assistant", "The garage door took two coats of paint."],
+      ],
+    },
+  ], async (db) => {
+    await t.step(
+      "a named day's session goes first for holding the name, not for a plain word another person's day shares",
+      async () => {
+        const r = await search(
+          db,
+          "what did Maria get accepted for on May 23, 2025?",
+          { now: NOW },
+        );
+        equal(ids(r)[0], "maria-internship");
+        ok(ids(r).includes("tom-talk"));
+      },
+    );
+    await t.step(
+      "'recently' counts back from the named person's latest session",
+      async () => {
+        const r = await search(db, "what did Ana paint recently?", {
+          now: NOW,
+          explain: true,
+        });
+        equal(ids(r)[0], "ana-latest");
+        equal(r.results[0]?.explain?.inWindow, true);
       },
     );
   });
