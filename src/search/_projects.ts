@@ -242,3 +242,48 @@ function ownWord(db: Database, project: string, word: string): boolean {
   ).get(JSON.stringify([...sessions]), project) as { n: number };
   return (sessions.size - own.n) / sessions.size <= OUTSIDE_SHARE;
 }
+
+/** Sessions a name must be said in, at least, to stand for its project. */
+const NAME_SESSIONS = 3;
+
+/** Share of its project's sessions a name must be said in. */
+const NAME_COVER = 0.5;
+
+/**
+ * The one project a name the question capitalises belongs to: said in no
+ * other project's sessions, and in at least half of this one's (three or
+ * more) — the person a conversation is with, the product a repository
+ * builds. Asked across every project, "what did Caroline paint?" is then
+ * asked of Caroline's sessions, where her name is in every one and tells
+ * none apart. Undefined when no name is, or two names are, one project's.
+ *
+ * @param db The index.
+ * @param names Words the question capitalised inside a sentence.
+ * @returns The project, as the index holds it.
+ */
+export function projectOfName(
+  db: Database,
+  names: readonly string[],
+): string | undefined {
+  let found: string | undefined;
+  for (const name of names) {
+    const rows = prepared(
+      db,
+      `SELECT s.project AS project, count(*) AS n FROM sessions s WHERE s.hidden = 0 AND s.rowid IN (SELECT DISTINCT rowid / ${RECORD_SLOTS} FROM fts_speech WHERE fts_speech MATCH ?) GROUP BY lower(s.project)`,
+    ).all(`"${name.replaceAll('"', '""')}"`) as Array<
+      { project: string; n: number }
+    >;
+    if (rows.length !== 1) continue;
+    const { project, n } = rows[0]!;
+    const total = (prepared(
+      db,
+      "SELECT count(*) AS n FROM sessions WHERE hidden = 0 AND lower(project) = lower(?)",
+    ).get(project) as { n: number }).n;
+    if (project === "" || n < NAME_SESSIONS || n < NAME_COVER * total) continue;
+    if (found !== undefined && found.toLowerCase() !== project.toLowerCase()) {
+      return undefined;
+    }
+    found = project;
+  }
+  return found;
+}

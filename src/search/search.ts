@@ -21,7 +21,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import { type Role, ROLES, SPEECH_ROLES, WORK_ROLES } from "../core/types.ts";
 import { agentNamed } from "./_agents.ts";
-import { projectNamed, saysName } from "./_projects.ts";
+import { projectNamed, projectOfName, saysName } from "./_projects.ts";
 import { isStopWord } from "./_stop_words.ts";
 import { ordinalAsked, ordinalOrder } from "./_ordinal.ts";
 import {
@@ -354,7 +354,30 @@ async function searchNamed(
   const project = options.project || options.regex
     ? undefined
     : projectNamed(db, text);
+  // "What did Caroline paint?" asked of every project: a name only one
+  // project's sessions say, and most of them, stands for that project.
+  const owner = options.project || options.regex || project
+    ? undefined
+    : projectOfName(
+      db,
+      understandQuery(text, { now: options.now }).terms
+        .filter((t) => t.proper).map((t) => t.text),
+    );
   let out = await searchSaidThenWork(db, text, options);
+  if (owner) {
+    const its = await searchSaidThenWork(db, text, {
+      ...options,
+      ...(named ? { harnesses: named.harnesses } : {}),
+      project: owner,
+    });
+    if (its.results.length) {
+      out = placeFirst(db, out, its, its.total, options, {
+        searched: `${text} in project ${owner}`,
+        note:
+          "the question names someone or something only this project's sessions say: its sessions first",
+      });
+    }
+  }
   if (!named && !project) return out;
   out.query = query;
   if (named) {

@@ -6,6 +6,7 @@ import type { Role, Session } from "../core/types.ts";
 import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
 import { search, type SearchResult } from "./search.ts";
+import { projectOfName } from "./_projects.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
@@ -746,6 +747,50 @@ Deno.test("search() reads a named day and 'recently' for the person or thing the
         equal(r.results[0]?.explain?.inWindow, true);
       },
     );
+  });
+});
+
+Deno.test("search() asks a name only one project's sessions say of that project first", async () => {
+  const said = (id: string, age: number, text: string): Fixture => ({
+    id,
+    project: "letters-a",
+    age,
+    turns: [["user", text], ["assistant", "Caroline, that sounds good."]],
+  });
+  await withFixtures([
+    said("a-lake", 40, "Caroline here: I painted a sunrise by the lake"),
+    said("a-group", 30, "Caroline again, back from the support group"),
+    said("a-agency", 20, "Caroline: the adoption agency called back today"),
+    said("a-chat", 10, "Caroline: thanks for the long chat"),
+    {
+      id: "b-river",
+      project: "letters-b",
+      age: 15,
+      turns: [
+        ["user", "we painted the boathouse by the river, then the river dock"],
+        ["assistant", "Two coats of paint by the river."],
+      ],
+    },
+    {
+      id: "b-other",
+      project: "letters-b",
+      age: 5,
+      turns: [["user", "the river was high this spring"], ["assistant", "Ok."]],
+    },
+  ], async (db) => {
+    const r = await search(db, "What did Caroline paint by the river?", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "a-lake");
+    ok(
+      r.ladder?.some((s) => s.searched.endsWith("in project letters-a")),
+      JSON.stringify(r.ladder),
+    );
+    equal(projectOfName(db, ["Caroline"]), "letters-a");
+    // Said in two projects' sessions, or in too few of one's: no project.
+    equal(projectOfName(db, ["painted"]), undefined);
+    equal(projectOfName(db, ["boathouse"]), undefined);
+    equal(projectOfName(db, ["Caroline", "boathouse"]), "letters-a");
   });
 });
 
