@@ -52,7 +52,10 @@ records". Accepted notes kept with deja remember that hold the query's words
 come first (under "notes" in --json); proposed ones (an agent's, not yet
 accepted) are only counted ("proposedNotes"). --role searches only the
 roles named. A question naming an agent ("what did codex change in the
-parser?") puts that agent's sessions first. A query holds at most 8192
+parser?") puts that agent's sessions first, and so does one naming a project
+("…in the club dashboard?") or a name only one project's sessions say, in most
+of them ("what did Caroline paint?"), for that project's sessions. A query
+holds at most 8192
 characters, as over MCP.
 
 Options:
