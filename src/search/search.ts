@@ -355,8 +355,11 @@ async function searchNamed(
     ? undefined
     : projectNamed(db, text);
   // "What did Caroline paint?" asked of every project: a name only one
-  // project's sessions say, and most of them, stands for that project.
-  const owner = options.project || options.regex || project
+  // project's sessions say, and most of them, stands for that project. (A
+  // query with no capital past its first letter names no one: not read
+  // twice.)
+  const owner = options.project || options.regex || project ||
+      text.slice(1) === text.slice(1).toLowerCase()
     ? undefined
     : projectOfName(
       db,
