@@ -313,6 +313,7 @@ export async function runConversationalEval(
         answers,
         options.cli,
         { index: indexPath, home },
+        options.unscoped === true,
       );
     }
     return report;
@@ -330,6 +331,7 @@ async function cliCheck(
   answers: readonly SearchResult[],
   count: number,
   where: { index: string; home: string },
+  unscoped: boolean,
 ): Promise<CliCheck> {
   const main = fileURLToPath(new URL("../../../main.ts", import.meta.url));
   const step = Math.max(1, Math.floor(asked.length / count));
@@ -343,8 +345,8 @@ async function cliCheck(
         main,
         "search",
         q.question,
-        "--project",
-        q.sample.project,
+        // Asked as the library asked it: of one conversation, or of all.
+        ...(unscoped ? [] : ["--project", q.sample.project]),
         "--limit",
         "10",
         "--json",
