@@ -10,7 +10,7 @@
 import type { Database } from "../core/_sqlite.ts";
 import { RECORD_SLOTS } from "../index/schema.ts";
 import { prepared } from "./_statements.ts";
-import { projectNames } from "./_corpus.ts";
+import { projectNames, scopeTotals } from "./_corpus.ts";
 
 /** What {@linkcode projectNamed} found. */
 export interface ProjectMention {
@@ -280,6 +280,8 @@ export function projectOfName(
       "SELECT count(*) AS n FROM sessions WHERE hidden = 0 AND lower(project) = lower(?)",
     ).get(project) as { n: number }).n;
     if (project === "" || n < NAME_SESSIONS || n < NAME_COVER * total) continue;
+    // The project of every session narrows nothing.
+    if (total === scopeTotals(db, "s.hidden = 0", []).n) continue;
     if (found !== undefined && found.toLowerCase() !== project.toLowerCase()) {
       return undefined;
     }

@@ -37,6 +37,8 @@ export interface ScopeFilter {
   project?: string;
   since?: number;
   session?: string;
+  /** Only sessions whose speech says this word. */
+  saying?: string;
 }
 
 /** Most postings read per term; the commonest words say little anyway. */
@@ -617,6 +619,12 @@ export function sessionFilterSql(
     const starts = idPrefix("s.id", filter.session);
     clauses.push(starts.sql);
     params.push(...starts.params);
+  }
+  if (filter.saying) {
+    clauses.push(
+      `s.rowid IN (SELECT DISTINCT rowid / ${RECORD_SLOTS} FROM fts_speech WHERE fts_speech MATCH ?)`,
+    );
+    params.push(quote(filter.saying));
   }
   return { where: clauses.join(" AND "), params };
 }

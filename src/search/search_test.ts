@@ -7,6 +7,7 @@ import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
 import { search, type SearchResult } from "./search.ts";
 import { projectOfName } from "./_projects.ts";
+import { personNamed } from "./_speakers.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
@@ -791,6 +792,85 @@ Deno.test("search() asks a name only one project's sessions say of that project 
     equal(projectOfName(db, ["painted"]), undefined);
     equal(projectOfName(db, ["boathouse"]), undefined);
     equal(projectOfName(db, ["Caroline", "boathouse"]), "letters-a");
+  });
+});
+
+Deno.test("search() asks a person's name of the sessions that say it first when one project holds every chat", async () => {
+  const chat = (id: string, age: number, turns: Turn[]): Fixture => ({
+    id,
+    project: "chats",
+    age,
+    turns,
+  });
+  await withFixtures([
+    chat("c-lake", 40, [
+      ["user", "I painted a sunrise by the lake"],
+      ["assistant", "Hey Caroline, that sunrise sounds lovely."],
+    ]),
+    chat("c-group", 30, [
+      ["user", "back from the support group"],
+      ["assistant", "Thanks Caroline, glad it went well."],
+    ]),
+    chat("c-agency", 20, [
+      ["user", "the adoption agency called back today"],
+      ["assistant", "Congrats, Caroline!"],
+    ]),
+    chat("j-river", 15, [
+      ["user", "we painted the boathouse by the river, then the river dock"],
+      ["assistant", "Two coats of paint by the river."],
+    ]),
+    chat("j-other", 5, [
+      ["user", "the river was high this spring"],
+      ["assistant", "Hey Jon, that sounds cold."],
+    ]),
+  ], async (db) => {
+    const r = await search(db, "What did Caroline paint by the river?", {
+      now: NOW,
+    });
+    equal(ids(r)[0], "c-lake");
+    ok(ids(r).includes("j-river"));
+    ok(
+      r.ladder?.some((s) =>
+        s.searched.endsWith("in the sessions saying caroline")
+      ),
+      JSON.stringify(r.ladder),
+    );
+    equal(personNamed(db, ["Caroline"]), "caroline");
+    // Said in most sessions of the only project there is: that project
+    // narrows nothing, so it is no owner of the name.
+    equal(projectOfName(db, ["Caroline"]), undefined);
+    // Greeted in one session only, or never greeted: no person.
+    equal(personNamed(db, ["Jon"]), undefined);
+    equal(personNamed(db, ["river"]), undefined);
+    equal(personNamed(db, ["Caroline", "Jon"]), "caroline");
+    // The filter itself: only sessions whose messages say the word.
+    deepEqual(
+      ids(await search(db, "river", { now: NOW, saying: "Jon" })),
+      ["j-other"],
+    );
+  });
+});
+
+Deno.test("search() reads a name one side's turns are labelled with as a person's", async () => {
+  const chat = (id: string, age: number, text: string): Fixture => ({
+    id,
+    project: "chats",
+    age,
+    turns: [
+      ["user", `Caroline: ${text}`],
+      ["assistant", "Melanie: nice"],
+      ["user", "Caroline: and you?"],
+    ],
+  });
+  await withFixtures([
+    chat("l-1", 30, "I painted a sunrise"),
+    chat("l-2", 20, "back from the group"),
+    chat("l-3", 10, "the agency called"),
+  ], (db) => {
+    equal(personNamed(db, ["Caroline"]), "caroline");
+    // One labelled turn a session is too few.
+    equal(personNamed(db, ["Melanie"]), undefined);
+    return Promise.resolve();
   });
 });
 

@@ -110,6 +110,11 @@ export interface ConversationalEvalOptions {
   captions?: boolean;
   /** Search every conversation at once instead of scoping to its project. */
   unscoped?: boolean;
+  /**
+   * Write every conversation under one cwd (one project): searched as
+   * unscoped, whatever `unscoped` says.
+   */
+  oneProject?: boolean;
   /** Only questions containing this text. */
   only?: string;
   /** Also run this many questions through the CLI and compare. */
@@ -206,6 +211,8 @@ export async function runConversationalEval(
   options: ConversationalEvalOptions = {},
 ): Promise<ConversationalReport> {
   const dir = await Deno.makeTempDir({ prefix: "deja-conversational-" });
+  // One project for every conversation: no project tells them apart.
+  const unscoped = options.unscoped === true || options.oneProject === true;
   try {
     const home = `${dir}/home`;
     const store = await convertLocomo(samples, {
@@ -213,6 +220,7 @@ export async function runConversationalEval(
       ...(options.speakers ? { speakers: options.speakers } : {}),
       ...(options.names === undefined ? {} : { names: options.names }),
       ...(options.captions === undefined ? {} : { captions: options.captions }),
+      ...(options.oneProject ? { oneProject: true } : {}),
     });
     const now = options.now ?? Date.now();
     const indexPath = `${dir}/index.db`;
@@ -247,7 +255,7 @@ export async function runConversationalEval(
     const numberOf = new Map<string, string>();
     for (const s of store.samples) {
       // Unscoped, a hit may come from another conversation: name it.
-      const prefix = options.unscoped ? `${s.sampleId} ` : "";
+      const prefix = unscoped ? `${s.sampleId} ` : "";
       for (const sess of s.sessions) {
         numberOf.set(sess.sessionId, `${prefix}S${sess.number}`);
       }
@@ -264,7 +272,7 @@ export async function runConversationalEval(
         const result = await search(db, q.question, {
           now,
           limit: 10,
-          ...(options.unscoped ? {} : { project: q.sample.project }),
+          ...(unscoped ? {} : { project: q.sample.project }),
         });
         times.push(performance.now() - t0);
         answers.push(result);
@@ -313,7 +321,7 @@ export async function runConversationalEval(
         answers,
         options.cli,
         { index: indexPath, home },
-        options.unscoped === true,
+        unscoped,
       );
     }
     return report;

@@ -2,7 +2,7 @@
 /**
  * `deno task bench:conversational --data <file> [--json] [--misses]
  * [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped]
- * [--only TEXT] [--cli N]`: the conversational-memory eval on a LoCoMo- or
+ * [--one-project] [--only TEXT] [--cli N]`: the conversational-memory eval on a LoCoMo- or
  * LongMemEval-shaped file (not in the repository; see docs/search.md), told
  * apart by its shape. Prints hit@1, hit@5 and MRR per question category or
  * type and overall (LoCoMo: categories 1–4, 5 apart, then all five;
@@ -31,13 +31,14 @@ const { values } = parseArgs({
     "no-names": { type: "boolean" },
     "no-captions": { type: "boolean" },
     unscoped: { type: "boolean" },
+    "one-project": { type: "boolean" },
     only: { type: "string" },
     cli: { type: "string" },
   },
 });
 if (!values.data) {
   console.error(
-    "usage: deno task bench:conversational --data <locomo.json or longmemeval.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped] [--only TEXT] [--cli N]",
+    "usage: deno task bench:conversational --data <locomo.json or longmemeval.json> [--json] [--misses] [--speakers a-user|b-user] [--no-names] [--no-captions] [--unscoped] [--one-project] [--only TEXT] [--cli N]",
   );
   Deno.exit(64);
 }
@@ -106,6 +107,7 @@ const report = await runConversationalEval(samples, {
   names: !values["no-names"],
   captions: !values["no-captions"],
   ...(values.unscoped ? { unscoped: true } : {}),
+  ...(values["one-project"] ? { oneProject: true } : {}),
   ...(values.only ? { only: values.only } : {}),
   ...(values.cli ? { cli: Number(values.cli) } : {}),
 });
@@ -117,7 +119,7 @@ if (values.json) {
       values["no-names"] ? "off" : "on"
     }, captions ${values["no-captions"] ? "off" : "on"}${
       values.unscoped ? ", unscoped" : ""
-    })\n`,
+    }${values["one-project"] ? ", one project" : ""})\n`,
   );
   table([
     ...report.scores,

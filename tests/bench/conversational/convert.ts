@@ -66,7 +66,15 @@ export interface ConvertOptions {
   names?: boolean;
   /** Append a shared photo's caption (default true). */
   captions?: boolean;
+  /**
+   * Every conversation under one cwd, so in one project (default: a cwd
+   * and project per conversation).
+   */
+  oneProject?: boolean;
 }
+
+/** The project of every conversation written with `oneProject`. */
+export const ONE_PROJECT = "conversations";
 
 /** One converted conversation session. */
 export interface ConvertedSession {
@@ -266,7 +274,9 @@ export async function convertLocomo(
     const userName = options.speakers === "b-user"
       ? String(conv.speaker_b ?? "")
       : a;
-    const cwd = `/home/u/locomo/${sample.sample_id}`;
+    const cwd = `/home/u/locomo/${
+      options.oneProject ? ONE_PROJECT : sample.sample_id
+    }`;
     const dir = join(options.home, ".claude", "projects", encodeCwd(cwd));
     await Deno.mkdir(dir, { recursive: true });
     const sessions: ConvertedSession[] = [];
@@ -304,7 +314,7 @@ export async function convertLocomo(
     }
     out.samples.push({
       sampleId: sample.sample_id,
-      project: sample.sample_id,
+      project: options.oneProject ? ONE_PROJECT : sample.sample_id,
       cwd,
       sessions,
       sessionOf(diaId) {

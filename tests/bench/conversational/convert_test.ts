@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   convertLocomo,
   type LocomoSample,
+  ONE_PROJECT,
   parseLocomoDate,
 } from "./convert.ts";
 import { runConversationalEval } from "./_eval.ts";
@@ -125,6 +126,20 @@ Deno.test("convertLocomo() can leave out names and captions and swap speakers", 
   }
 });
 
+Deno.test("convertLocomo() can write every conversation under one cwd", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const store = await convertLocomo(FIXTURE, { home, oneProject: true });
+    const sample = store.samples[0]!;
+    equal(sample.project, ONE_PROJECT);
+    const lines = (await Deno.readTextFile(sample.sessions[0]!.path))
+      .trim().split("\n").map((l) => JSON.parse(l));
+    equal(lines[0].cwd, `/home/u/locomo/${ONE_PROJECT}`);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("runConversationalEval() indexes the converted store and scores each category", async () => {
   const report = await runConversationalEval(FIXTURE, {
     now: Date.UTC(2024, 5, 1),
@@ -155,14 +170,17 @@ const BLIND_SETS: ReadonlyArray<
     questions: number,
     floor: number,
     unscopedFloor: number,
+    oneProjectFloor: number,
   ]
 > = [
-  ["locomo_blind.json", 90, 0.9, 0.93],
-  ["locomo_blind2.json", 92, 0.88, 0.88],
-  ["locomo_blind3.json", 96, 0.85, 0.88],
+  ["locomo_blind.json", 90, 0.9, 0.93, 0.9],
+  ["locomo_blind2.json", 92, 0.88, 0.88, 0.9],
+  ["locomo_blind3.json", 96, 0.85, 0.88, 0.85],
 ];
 
-for (const [file, questions, floor, unscopedFloor] of BLIND_SETS) {
+for (
+  const [file, questions, floor, unscopedFloor, oneProjectFloor] of BLIND_SETS
+) {
   const samples = async () =>
     JSON.parse(
       await Deno.readTextFile(new URL(`./${file}`, import.meta.url)),
@@ -181,6 +199,15 @@ for (const [file, questions, floor, unscopedFloor] of BLIND_SETS) {
       await runConversationalEval(await samples(), { unscoped: true }),
       questions,
       unscopedFloor,
+    );
+  });
+  // Both conversations written under one cwd (one project), as a converter
+  // that gives every conversation the same working directory does.
+  Deno.test(`the blind LoCoMo-shaped set ${file} keeps its hit@5 with both conversations in one project`, async () => {
+    assertHit5Floor(
+      await runConversationalEval(await samples(), { oneProject: true }),
+      questions,
+      oneProjectFloor,
     );
   });
 }

@@ -1,0 +1,101 @@
+/**
+ * Whether a name a question capitalises is a person's the chats are with:
+ * LoCoMo-style memories of people talking, stored under one project, where
+ * a question about Caroline is answered in the sessions that say her name.
+ *
+ * @module
+ */
+import type { Database } from "../core/_sqlite.ts";
+import { roleOfRecord, sessionOfRecord } from "../index/schema.ts";
+import { quote } from "./_retrieve.ts";
+import { prepared } from "./_statements.ts";
+
+/** Sessions a name must be said in, at least, to be read as a person's. */
+const PERSON_SESSIONS = 3;
+
+/**
+ * Share of the sessions saying a name that must speak to or as that person
+ * (a greeting or thanks to them, or one side's turns labelled with the
+ * name) for the name to be a person's, not a thing both sides talk about
+ * ("React", "Balance").
+ */
+const PERSON_SHARE = 0.8;
+
+/** Words people greet or thank someone with, before the name. */
+const VOCATIVES = [
+  "hey",
+  "hi",
+  "hello",
+  "thanks",
+  "thank you",
+  "congrats",
+  "congratulations",
+  "sorry",
+  "bye",
+  "morning",
+];
+
+/**
+ * The one person among the names a question capitalises: a name said in
+ * three sessions or more, and most of them greet or thank that person by
+ * name ("thanks, Caroline!") or label one side's turns with it
+ * ("Caroline: …", two turns or more, the other side none). Undefined when
+ * no name is a person's, or two are.
+ *
+ * @param db The index.
+ * @param names Words the question capitalised inside a sentence.
+ * @returns The name, lowercased.
+ */
+export function personNamed(
+  db: Database,
+  names: readonly string[],
+): string | undefined {
+  let found: string | undefined;
+  for (const name of new Set(names.map((n) => n.toLowerCase()))) {
+    const sessions = new Set(postings(db, quote(name)).map(sessionOfRecord));
+    if (sessions.size < PERSON_SESSIONS) continue;
+    const greeted = new Set(
+      postings(db, VOCATIVES.map((w) => quote(`${w} ${name}`)).join(" OR "))
+        .map(sessionOfRecord),
+    );
+    const labelled = labelledSessions(postings(db, `^${quote(name)}`));
+    if (Math.max(greeted.size, labelled) < PERSON_SHARE * sessions.size) {
+      continue;
+    }
+    if (found !== undefined) return undefined;
+    found = name;
+  }
+  return found;
+}
+
+/**
+ * Sessions where turns of one side only, two or more, open with the name.
+ *
+ * @param opening Speech records whose first word is the name.
+ * @returns How many sessions.
+ */
+function labelledSessions(opening: readonly number[]): number {
+  const sides = new Map<number, { user: number; assistant: number }>();
+  for (const id of opening) {
+    const role = roleOfRecord(id);
+    if (role !== "user" && role !== "assistant") continue;
+    const s = sessionOfRecord(id);
+    const c = sides.get(s) ?? { user: 0, assistant: 0 };
+    c[role]++;
+    sides.set(s, c);
+  }
+  let n = 0;
+  for (const c of sides.values()) {
+    if (Math.min(c.user, c.assistant) === 0 && c.user + c.assistant >= 2) n++;
+  }
+  return n;
+}
+
+/** Speech records matching an FTS5 expression. */
+function postings(db: Database, expression: string): number[] {
+  const row = prepared(
+    db,
+    "SELECT json_group_array(rowid) AS ids FROM fts_speech WHERE fts_speech MATCH ?",
+  ).get(expression) as { ids: string } | undefined;
+  return JSON.parse(row?.ids ?? "[]") as number[];
+}
