@@ -37,8 +37,8 @@ export interface ScopeFilter {
   project?: string;
   since?: number;
   session?: string;
-  /** Only sessions whose speech says this word. */
-  saying?: string;
+  /** Only sessions whose speech says every one of these words. */
+  saying?: readonly string[];
 }
 
 /** Most postings read per term; the commonest words say little anyway. */
@@ -620,11 +620,11 @@ export function sessionFilterSql(
     clauses.push(starts.sql);
     params.push(...starts.params);
   }
-  if (filter.saying) {
+  for (const word of filter.saying ?? []) {
     clauses.push(
       `s.rowid IN (SELECT DISTINCT rowid / ${RECORD_SLOTS} FROM fts_speech WHERE fts_speech MATCH ?)`,
     );
-    params.push(quote(filter.saying));
+    params.push(quote(word));
   }
   return { where: clauses.join(" AND "), params };
 }

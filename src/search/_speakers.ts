@@ -36,21 +36,20 @@ const VOCATIVES = [
 ];
 
 /**
- * The one person among the names a question capitalises: a name said in
- * three sessions or more, and most of them greet or thank that person by
- * name ("thanks, Caroline!") or label one side's turns with it
- * ("Caroline: …", two turns or more, the other side none). Undefined when
- * no name is a person's, or two are.
+ * The people among the names a question capitalises: each a name said in
+ * three sessions or more, most of which greet or thank that person by it
+ * ("thanks, Caroline!") or label one side's turns with it ("Caroline: …",
+ * two turns or more, the other side none).
  *
  * @param db The index.
  * @param names Words the question capitalised inside a sentence.
- * @returns The name, lowercased.
+ * @returns Those names, lowercased, each once.
  */
-export function personNamed(
+export function peopleNamed(
   db: Database,
   names: readonly string[],
-): string | undefined {
-  let found: string | undefined;
+): string[] {
+  const out: string[] = [];
   for (const name of new Set(names.map((n) => n.toLowerCase()))) {
     const sessions = new Set(postings(db, quote(name)).map(sessionOfRecord));
     if (sessions.size < PERSON_SESSIONS) continue;
@@ -59,13 +58,11 @@ export function personNamed(
         .map(sessionOfRecord),
     );
     const labelled = labelledSessions(postings(db, `^${quote(name)}`));
-    if (Math.max(greeted.size, labelled) < PERSON_SHARE * sessions.size) {
-      continue;
+    if (Math.max(greeted.size, labelled) >= PERSON_SHARE * sessions.size) {
+      out.push(name);
     }
-    if (found !== undefined) return undefined;
-    found = name;
   }
-  return found;
+  return out;
 }
 
 /**

@@ -78,7 +78,7 @@ import {
 import { prepared } from "./_statements.ts";
 import { REGEX_BATCH, RegexScanner, type RegexSnippet } from "./_regex_scan.ts";
 import { BM25, postingsOf } from "./_bm25.ts";
-import { personNamed } from "./_speakers.ts";
+import { peopleNamed } from "./_speakers.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem, wordForStem } from "./_stem.ts";
 import {
@@ -119,8 +119,8 @@ export interface SearchOptions {
   roles?: readonly Role[];
   /** Only sessions whose id starts with this. */
   session?: string;
-  /** Only sessions whose messages say this word. */
-  saying?: string;
+  /** Only sessions whose messages say every one of these words. */
+  saying?: readonly string[];
   /** Sessions to return; default 10. */
   limit?: number;
   /** Return every matching session. */
@@ -370,27 +370,27 @@ async function searchNamed(
         .filter((t) => t.proper).map((t) => t.text),
     );
   // Asked of one project holding many people's chats: the sessions that
-  // say the person's name first.
-  const person = options.project || options.regex || options.saying ||
+  // say the people's names first.
+  const people = options.project || options.regex || options.saying?.length ||
       project || owner || text.slice(1) === text.slice(1).toLowerCase()
-    ? undefined
-    : personNamed(
+    ? []
+    : peopleNamed(
       db,
       understandQuery(text, { now: options.now }).terms
         .filter((t) => t.proper).map((t) => t.text),
     );
   let out = await searchSaidThenWork(db, text, options);
-  if (person) {
+  if (people.length) {
     const theirs = await searchSaidThenWork(db, text, {
       ...options,
       ...(named ? { harnesses: named.harnesses } : {}),
-      saying: person,
+      saying: people,
     });
     if (theirs.results.length) {
       out = placeFirst(db, out, theirs, theirs.total, options, {
-        searched: `${text} in the sessions saying ${person}`,
+        searched: `${text} in the sessions saying ${people.join(" and ")}`,
         note:
-          "the question names a person these chats speak with: the sessions saying the name first",
+          "the question names people these chats speak with: the sessions saying their names first",
       });
     }
   }

@@ -7,7 +7,7 @@ import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
 import { search, type SearchResult } from "./search.ts";
 import { projectOfName } from "./_projects.ts";
-import { personNamed } from "./_speakers.ts";
+import { peopleNamed } from "./_speakers.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
@@ -835,17 +835,17 @@ Deno.test("search() asks a person's name of the sessions that say it first when 
       ),
       JSON.stringify(r.ladder),
     );
-    equal(personNamed(db, ["Caroline"]), "caroline");
+    deepEqual(peopleNamed(db, ["Caroline"]), ["caroline"]);
     // Said in most sessions of the only project there is: that project
     // narrows nothing, so it is no owner of the name.
     equal(projectOfName(db, ["Caroline"]), undefined);
     // Greeted in one session only, or never greeted: no person.
-    equal(personNamed(db, ["Jon"]), undefined);
-    equal(personNamed(db, ["river"]), undefined);
-    equal(personNamed(db, ["Caroline", "Jon"]), "caroline");
+    deepEqual(peopleNamed(db, ["Jon"]), []);
+    deepEqual(peopleNamed(db, ["river"]), []);
+    deepEqual(peopleNamed(db, ["Caroline", "Jon"]), ["caroline"]);
     // The filter itself: only sessions whose messages say the word.
     deepEqual(
-      ids(await search(db, "river", { now: NOW, saying: "Jon" })),
+      ids(await search(db, "river", { now: NOW, saying: ["Jon"] })),
       ["j-other"],
     );
   });
@@ -867,9 +867,9 @@ Deno.test("search() reads a name one side's turns are labelled with as a person'
     chat("l-2", 20, "back from the group"),
     chat("l-3", 10, "the agency called"),
   ], (db) => {
-    equal(personNamed(db, ["Caroline"]), "caroline");
+    deepEqual(peopleNamed(db, ["Caroline"]), ["caroline"]);
     // One labelled turn a session is too few.
-    equal(personNamed(db, ["Melanie"]), undefined);
+    deepEqual(peopleNamed(db, ["Melanie"]), []);
     return Promise.resolve();
   });
 });
