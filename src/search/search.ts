@@ -358,55 +358,47 @@ async function searchNamed(
     ? undefined
     : projectNamed(db, text);
   // "What did Caroline paint?" asked of every project: a name only one
-  // project's sessions say, and most of them, stands for that project. (A
-  // query with no capital past its first letter names no one: not read
-  // twice.)
-  const owner = options.project || options.regex || project ||
+  // project's sessions say, and most of them, stands for that project;
+  // asked of one project holding many people's chats, the sessions saying
+  // the people's names go first. (A query with no capital past its first
+  // letter names no one: not read twice.)
+  const names = options.project || options.regex || project ||
       text.slice(1) === text.slice(1).toLowerCase()
-    ? undefined
-    : projectOfName(
-      db,
-      understandQuery(text, { now: options.now }).terms
-        .filter((t) => t.proper).map((t) => t.text),
-    );
-  // Asked of one project holding many people's chats: the sessions that
-  // say the people's names first.
-  const people = options.project || options.regex || options.saying?.length ||
-      project || owner || text.slice(1) === text.slice(1).toLowerCase()
     ? []
-    : peopleNamed(
-      db,
-      understandQuery(text, { now: options.now }).terms
-        .filter((t) => t.proper).map((t) => t.text),
-    );
+    : understandQuery(text, { now: options.now }).terms
+      .filter((t) => t.proper).map((t) => t.text);
+  const owner = names.length ? projectOfName(db, names) : undefined;
+  const people = owner || !names.length || options.saying?.length
+    ? []
+    : peopleNamed(db, names);
   let out = await searchSaidThenWork(db, text, options);
-  if (people.length) {
-    const theirs = await searchSaidThenWork(db, text, {
-      ...options,
-      ...(named ? { harnesses: named.harnesses } : {}),
-      saying: people,
-    });
-    if (theirs.results.length) {
-      out = placeFirst(db, out, theirs, theirs.total, options, {
-        searched: `${text} in the sessions saying ${people.join(" and ")}`,
-        note:
-          "the question names people these chats speak with: the sessions saying their names first",
-      });
-    }
-  }
-  if (owner) {
+  // The question run again in a narrower scope, its hits first.
+  const narrowedFirst = async (
+    scope: Pick<SearchOptions, "project" | "saying">,
+    step: { searched: string; note: string },
+  ) => {
     const its = await searchSaidThenWork(db, text, {
       ...options,
       ...(named ? { harnesses: named.harnesses } : {}),
-      project: owner,
+      ...scope,
     });
     if (its.results.length) {
-      out = placeFirst(db, out, its, its.total, options, {
-        searched: `${text} in project ${owner}`,
-        note:
-          "the question names someone or something only this project's sessions say: its sessions first",
-      });
+      out = placeFirst(db, out, its, its.total, options, step);
     }
+  };
+  if (people.length) {
+    await narrowedFirst({ saying: people }, {
+      searched: `${text} in the sessions saying ${people.join(" and ")}`,
+      note:
+        "the question names people these chats speak with: the sessions saying their names first",
+    });
+  }
+  if (owner) {
+    await narrowedFirst({ project: owner }, {
+      searched: `${text} in project ${owner}`,
+      note:
+        "the question names someone or something only this project's sessions say: its sessions first",
+    });
   }
   if (!named && !project) return out;
   out.query = query;
