@@ -6,7 +6,11 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
-import { roleOfRecord, sessionOfRecord } from "../index/schema.ts";
+import {
+  RECORD_SLOTS,
+  roleOfRecord,
+  sessionOfRecord,
+} from "../index/schema.ts";
 import { quote } from "./_retrieve.ts";
 import { prepared } from "./_statements.ts";
 
@@ -51,16 +55,18 @@ export function peopleNamed(
 ): string[] {
   const out: string[] = [];
   for (const name of new Set(names.map((n) => n.toLowerCase()))) {
-    const sessions = new Set(postings(db, quote(name)).map(sessionOfRecord));
-    if (sessions.size < PERSON_SESSIONS) continue;
+    // The evidence first: most words are greeted by no one and label no
+    // turns, and their sessions (a library's, thousands) need no count.
     const greeted = new Set(
       postings(db, VOCATIVES.map((w) => quote(`${w} ${name}`)).join(" OR "))
         .map(sessionOfRecord),
+    ).size;
+    const evidence = Math.max(
+      greeted,
+      labelledSessions(postings(db, `^${quote(name)}`)),
     );
-    const labelled = labelledSessions(postings(db, `^${quote(name)}`));
-    if (Math.max(greeted.size, labelled) >= PERSON_SHARE * sessions.size) {
-      out.push(name);
-    }
+    if (evidence < PERSON_SESSIONS) continue;
+    if (evidence >= PERSON_SHARE * sessionsSaying(db, name)) out.push(name);
   }
   return out;
 }
@@ -86,6 +92,14 @@ function labelledSessions(opening: readonly number[]): number {
     if (Math.min(c.user, c.assistant) === 0 && c.user + c.assistant >= 2) n++;
   }
   return n;
+}
+
+/** How many sessions' speech says a word. */
+function sessionsSaying(db: Database, word: string): number {
+  return (prepared(
+    db,
+    `SELECT count(DISTINCT rowid / ${RECORD_SLOTS}) AS n FROM fts_speech WHERE fts_speech MATCH ?`,
+  ).get(quote(word)) as { n: number }).n;
 }
 
 /** Speech records matching an FTS5 expression. */
