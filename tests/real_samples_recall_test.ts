@@ -86,7 +86,9 @@ const HIT5_FLOOR = 0.95;
  * not do: 0.975; `heldout52.json`, the agent or model named loosely, or
  * what the agent got wrong: 1.000; `heldout53.json`, a thing asked for by
  * its kind ("which library", "what command"): 0.950; `heldout54.json`, what
- * the agent told, advised or warned the person: 0.975), held a little under.
+ * the agent told, advised or warned the person: 0.975; `heldout55.json`,
+ * what an agent asks a recall tool before a task: 1.000), held a little
+ * under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -143,6 +145,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout52.json", 0.95],
   ["heldout53.json", 0.925],
   ["heldout54.json", 0.925],
+  ["heldout55.json", 0.95],
 ];
 
 const samples = samplesDir();
