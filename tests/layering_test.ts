@@ -2,6 +2,7 @@ import { deepEqual as assertEquals, ok } from "node:assert/strict";
 import { walkFiles } from "../src/core/harness.ts";
 import { relative } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { V8_FLAGS } from "../src/recall/refresh.ts";
 
 const root = fromFileUrl(new URL("..", import.meta.url));
 
@@ -163,6 +164,14 @@ Deno.test("deja search and the hooks prepare only what they need: notes, memory 
     hooks.filter((p) => /^src\/(?:search|recall|memory|redact|loop)\//.test(p)),
     [],
   );
+});
+
+Deno.test("the deja and compile tasks and a checkout's own command run with the same V8 flags", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+  for (const task of ["deja", "compile"]) {
+    const flags = String(config.tasks[task]).match(/--v8-flags=(\S+)/)?.[1];
+    assertEquals(flags, V8_FLAGS, task);
+  }
 });
 
 Deno.test("every module imported by a computed specifier is in the compile task's --include list", async () => {

@@ -201,9 +201,17 @@ export function spawnSelf(
 }
 
 /**
+ * The V8 flags deno.json's `deja` and `compile` tasks run deja with: a small
+ * young generation (the parse worker's memory) and every function compiled
+ * when its module loads (kept by Deno's code cache: a one-shot command does
+ * not compile as it goes).
+ */
+export const V8_FLAGS = "--max-semi-space-size=8,--no-lazy";
+
+/**
  * The command line that runs this deja: `DEJA_BIN` when set, the compiled
- * binary itself, or `deno run -A --config <deno.json> <main.ts>` from a
- * checkout.
+ * binary itself, or `deno run -A --v8-flags=… --config <deno.json> <main.ts>`
+ * from a checkout.
  *
  * @param env The environment.
  * @returns The argv prefix.
@@ -223,6 +231,7 @@ export function selfCommand(env: Record<string, string | undefined>): string[] {
     exe,
     "run",
     "-A",
+    `--v8-flags=${V8_FLAGS}`,
     "--config",
     join(root, "deno.json"),
     join(root, "main.ts"),

@@ -3,7 +3,9 @@
  * `deno task bench:hooks [--mb 40] [--runs 30]`: builds a warm index from a
  * deterministic synthetic store plus the recall fixtures, then times each
  * hook on realistic payloads — in process (the hook's own work) and as a
- * whole `deno run main.ts hook-…` process (what the agent waits for).
+ * whole process run as an installed hook runs it from a checkout
+ * (`selfCommand`: `deno run -A --v8-flags=… main.ts hook-…`, what the agent
+ * waits for).
  * Prints medians and p95; asserts nothing.
  *
  * @module
@@ -11,12 +13,12 @@
 import { parseArgs } from "node:util";
 import { run } from "../../cli/mod.ts";
 import { captureIo } from "../../src/core/io.ts";
+import { selfCommand } from "../../src/recall/mod.ts";
 import { generateStore } from "./generate_store.ts";
 import {
   denoDir,
   EXTRA_SESSIONS,
   NOW,
-  ROOT,
   writeClaudeSession,
 } from "../_recall_fixture.ts";
 
@@ -29,6 +31,8 @@ const { values } = parseArgs({
   },
 });
 const runs = Math.max(3, Number(values.runs));
+// The command an installed hook runs from this checkout.
+const [self, ...selfArgs] = selfCommand({}) as [string, ...string[]];
 const work = await Deno.makeTempDir({ prefix: "deja-hooks-bench-" });
 const home = `${work}/home`;
 const env: Record<string, string> = {
@@ -137,8 +141,8 @@ for (const [label, [name, make]] of Object.entries(payloads)) {
   }
   const whole: number[] = [];
   for (let i = 0; i < Math.min(runs, 10); i++) {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}main.ts`, name],
+    const child = new Deno.Command(self, {
+      args: [...selfArgs, name],
       env: { ...env, DENO_DIR: denoDir() },
       stdin: "piped",
       stdout: "null",
@@ -163,8 +167,8 @@ for (const [label, [name, make]] of Object.entries(payloads)) {
 const baseline: number[] = [];
 for (let i = 0; i < 10; i++) {
   const start = performance.now();
-  await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, "--version"],
+  await new Deno.Command(self, {
+    args: [...selfArgs, "--version"],
     env: { ...env, DENO_DIR: denoDir() },
     stdout: "null",
     stderr: "null",
@@ -177,7 +181,7 @@ rows.push(
   }   (start-up alone)`,
 );
 console.log(
-  `hook              in-process           whole process (deno run main.ts)`,
+  `hook              in-process           whole process (as installed)`,
 );
 console.log(`                  median       p95       median`);
 for (const r of rows) console.log(r);
