@@ -16,7 +16,7 @@ import { codex } from "../src/sources/codex.ts";
 const HIT5_FLOOR = 0.95;
 
 /**
- * The twelve sets written blind (`heldout.json`: 0.975 after the fixes it
+ * The sets written blind (`heldout.json`: 0.975 after the fixes it
  * prompted; `heldout2.json`: 0.950 on first sight; `heldout3.json`: 0.950 on
  * first sight, 0.975 after its fixes; `heldout4.json`: 0.975 on first sight;
  * `heldout5.json`: 0.950 on first sight; `heldout6.json`: 1.000 on first
