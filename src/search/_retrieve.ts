@@ -100,6 +100,13 @@ const titleLooks: VersionedCache<
 > = new WeakMap();
 
 /**
+ * Per connection and index version: each session's first speech record
+ * (null: none), as titled sessions needed it. A title word names the same
+ * sessions at every search that says it.
+ */
+const firstSpeech: VersionedCache<Map<number, number | null>> = new WeakMap();
+
+/**
  * Distinct title words a connection looks for, each by a scan in SQLite,
  * before it maps every title's words at once: a one-shot search looks for a
  * few (mapping them all costs more than its scans), a long-lived reader for
@@ -307,17 +314,26 @@ export class Retriever {
     const bare = word.toLowerCase().replace(/s$/, "");
     // A title is what the conversation is about: searched with speech.
     if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
-    const sessions = this.#titledSessions(bare);
+    const sessions = this.#titledSessions(bare).filter((s) => this.visible(s));
     if (sessions.length === 0) return [];
-    // A session's records are one rowid range, in order: the first speech
-    // record is found by the key, not by reading the session's records;
-    // one statement for every session (a title word often names dozens).
-    const rows = this.#prepare(
-      `SELECT (SELECT rowid FROM records WHERE rowid >= w.value * ${RECORD_SLOTS} AND rowid < (w.value + 1) * ${RECORD_SLOTS} AND role IN ('user', 'assistant') ORDER BY rowid LIMIT 1) AS id FROM json_each(?) AS w`,
-    ).all(JSON.stringify(sessions.filter((s) => this.visible(s)))) as Array<
-      { id: number | null }
-    >;
-    const out = rows.flatMap((r) => r.id === null ? [] : [r.id]);
+    const first = untilIndexChanges(firstSpeech, this.#db, () => new Map());
+    const unknown = sessions.filter((s) => !first.has(s));
+    if (unknown.length) {
+      // A session's records are one rowid range, in order: the first speech
+      // record is found by the key, not by reading the session's records;
+      // one statement for every session (a title word often names dozens).
+      const rows = this.#prepare(
+        `SELECT w.value AS session, (SELECT rowid FROM records WHERE rowid >= w.value * ${RECORD_SLOTS} AND rowid < (w.value + 1) * ${RECORD_SLOTS} AND role IN ('user', 'assistant') ORDER BY rowid LIMIT 1) AS id FROM json_each(?) AS w`,
+      ).all(JSON.stringify(unknown)) as Array<
+        { session: number; id: number | null }
+      >;
+      for (const r of rows) first.set(r.session, r.id);
+    }
+    const out: number[] = [];
+    for (const s of sessions) {
+      const id = first.get(s);
+      if (id !== undefined && id !== null) out.push(id);
+    }
     return out.sort((a, b) => b - a);
   }
 

@@ -48,9 +48,54 @@ Deno.test("Retriever.titled() finds a title word by a scan, again from what it k
         deepEqual(first, expected, `${word}, first look`);
         deepEqual(again, expected, `${word}, later look`);
         deepEqual(mapped, expected, `${word}, from the map`);
+        // Another search on the connection, filtered to one session: what
+        // the connection kept of the others is not shown.
+        const only = new Retriever(read, ["user", "assistant"], {
+          session: "s2",
+        });
+        deepEqual(
+          only.titled(word),
+          (expected ?? []).filter((id) => id === ids.get(2)),
+          `${word}, filtered`,
+        );
       } finally {
         read.close();
       }
+    }
+    // The index changes under an open connection: a new titled session is
+    // found, with its first speech record.
+    const read = openIndex(path, { readOnly: true });
+    try {
+      deepEqual(
+        new Retriever(read, ["user", "assistant"], {}).titled("kangaroo"),
+        [
+          ids.get(4)!,
+          ids.get(2)!,
+        ],
+      );
+      const more = openIndex(path);
+      more.prepare(
+        "INSERT INTO sessions (rowid, harness, id, path, kind, title, hidden) VALUES (5, 'claude-code', 's5', '/p/s5.jsonl', 'jsonl', 'Kangaroo tales', 0)",
+      ).run();
+      more.prepare(
+        "INSERT INTO records (rowid, session, seq, role, body) VALUES (?, 5, 0, 'assistant', 'hello')",
+      ).run(recordRowid(5, 0, "assistant"));
+      // Session 2 read again: its first speech record is another one now.
+      more.prepare("DELETE FROM records WHERE session = 2").run();
+      more.prepare(
+        "INSERT INTO records (rowid, session, seq, role, body) VALUES (?, 2, 1, 'assistant', 'hello')",
+      ).run(recordRowid(2, 1, "assistant"));
+      more.close();
+      deepEqual(
+        new Retriever(read, ["user", "assistant"], {}).titled("kangaroo"),
+        [
+          recordRowid(5, 0, "assistant"),
+          ids.get(4)!,
+          recordRowid(2, 1, "assistant"),
+        ],
+      );
+    } finally {
+      read.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
