@@ -87,8 +87,9 @@ const HIT5_FLOOR = 0.95;
  * what the agent got wrong: 1.000; `heldout53.json`, a thing asked for by
  * its kind ("which library", "what command"): 0.950; `heldout54.json`, what
  * the agent told, advised or warned the person: 0.975; `heldout55.json`,
- * what an agent asks a recall tool before a task: 1.000), held a little
- * under.
+ * what an agent asks a recall tool before a task: 1.000; `heldout56.json`,
+ * sessions told apart by roughly when they ran: 0.975 on first sight),
+ * held a little under.
  */
 const BLIND_SETS: Array<[string, number]> = [
   ["heldout.json", 0.925],
@@ -146,6 +147,7 @@ const BLIND_SETS: Array<[string, number]> = [
   ["heldout53.json", 0.925],
   ["heldout54.json", 0.925],
   ["heldout55.json", 0.95],
+  ["heldout56.json", 0.9],
 ];
 
 const samples = samplesDir();

@@ -87,6 +87,19 @@ function count(word: string): number | undefined {
 
 const MONTH_WORDS = Object.keys(MONTH_ALIASES).join("|");
 
+/** Month names as written in full and capitalised, but "May". */
+const CALENDAR_MONTHS =
+  "January|February|March|April|June|July|August|September|October|November|December";
+
+/**
+ * "June last year", "early March of this year": the month with the year
+ * written out, which the rules below read ("June 2025").
+ */
+const MONTH_OF_YEAR = new RegExp(
+  `\\b(${MONTH_WORDS})\\.?,?\\s+(?:of\\s+)?(last|this)\\s+year\\b`,
+  "i",
+);
+
 /**
  * Whether "from" opens a range here ("from March on", "from May to July"):
  * "the chats from January" are January's.
@@ -109,7 +122,7 @@ const NUMBER_WORDS =
   "\\d+|a few|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several";
 
 const MAYBE_TIME =
-  /\d{4}|\d(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]{3}|yesterday|today|tonight|morning|afternoon|\bago\b|recent|lately|other day|\b(?:last|this|past|previous)\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+  /\d{4}|\d(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]{3}|yesterday|today|tonight|morning|afternoon|\bago\b|recent|lately|other day|\b(?:last|this|past|previous)\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:over|during)\s+the\s+(?:spring|summer|fall|autumn|winter)\b/i;
 
 /** Hours a named calendar day is widened by on each side: a day said in
  * words is a day where its speaker was, in any time zone. */
@@ -288,6 +301,36 @@ const RULES: Rule[] = [
     },
   },
   {
+    // "Last summer", "this spring", "over the winter": the season that is
+    // running (this) or the last one to have ended (last, over the), a
+    // winter from its December.
+    re:
+      /\b(last|this|past|over\s+the|during\s+the)\s+(spring|summer|fall|autumn|winter)\b/i,
+    window(m, now) {
+      const [first, end] = SEASONS[(m[2] ?? "").toLowerCase()]!;
+      const running = (m[1] ?? "").toLowerCase() === "this";
+      let year = new Date(now).getUTCFullYear();
+      // The latest season of that name to have begun (this) or ended.
+      while (
+        running ? monthStart(year, first) > now : monthStart(year, end) > now
+      ) year--;
+      return [monthStart(year, first), monthStart(year, end)];
+    },
+  },
+  {
+    // A month said with its session: "the February session", "that
+    // November chat" (capitalised, and not "May", a verb as often).
+    re: new RegExp(
+      `\\b(?:the|that|this|a)\\s+(${CALENDAR_MONTHS})(?:['’]s)?\\s+(?:session|chat|conversation|thread|run|one)s?\\b`,
+    ),
+    window(m, now) {
+      const month = MONTH_ALIASES[(m[1] ?? "").toLowerCase()];
+      if (month === undefined) return undefined;
+      const year = recentYear(month, 1, now);
+      return [monthStart(year, month), monthStart(year, month + 1)];
+    },
+  },
+  {
     re: /\byesterday\b/i,
     window: (_m, now) => [dayStart(now) - DAY, dayStart(now)],
   },
@@ -447,6 +490,12 @@ export function extractTimeWindow(
   // One cheap test first: most queries name no time, and compiling every
   // rule costs more than the rest of query understanding.
   if (!MAYBE_TIME.test(text)) return { text };
+  const year = new Date(now).getUTCFullYear();
+  text = text.replace(
+    MONTH_OF_YEAR,
+    (_all, month: string, which: string) =>
+      `${month} ${which.toLowerCase() === "last" ? year - 1 : year}`,
+  );
   for (const rule of RULES) {
     const m = rule.re.exec(text);
     if (!m) continue;

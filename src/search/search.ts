@@ -2317,9 +2317,12 @@ function withRarest(
     : [...chosen.slice(0, count - 1), first];
 }
 
-/** A month or weekday named in a time phrase ("in june", "on may 3"). */
+/**
+ * A month, a holiday or a season named in a time phrase ("in june", "on may
+ * 3", "last summer").
+ */
 const NAMED_DATE =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|christmas|new year'?s?)\b/i;
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|christmas|new year'?s?|spring|summer|fall|autumn|winter)\b/i;
 
 /**
  * Windows up to this wide (a named day, a week, a third of a month, with a

@@ -155,7 +155,7 @@ export interface UnderstandOptions {
 
 const LONG_PROMPT = 240;
 const DATE_WORDS =
-  /\b(january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/g;
+  /\b(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|winter|(?:19|20)\d\d)\b/g;
 
 /**
  * Text in single quotes counts as quoted when it holds a space and the
@@ -590,7 +590,8 @@ export function understandQuery(
     languages,
   );
   if (time) {
-    // Absolute times are words too: keep a month or year, not required.
+    // Absolute times are words too: keep a month, a season or a year, not
+    // required ("our camping trip last summer").
     for (const w of time.phrase.toLowerCase().match(DATE_WORDS) ?? []) {
       found.push({
         text: w,

@@ -370,6 +370,50 @@ Deno.test("understandQuery() reads times said in words as a window", async (t) =
   await t.step("may as a verb is not a month", () => {
     equal(understandQuery("we may need a cache", { now: NOW }).time, undefined);
   });
+  await t.step(
+    "a month of last year or this year, a season, a month's session",
+    () => {
+      const H = 3_600_000;
+      const cases: Array<[string, string, string, number]> = [
+        [
+          "in June last year the api quota ran out",
+          "2025-06-01",
+          "2025-07-01",
+          0,
+        ],
+        ["June of last year", "2025-06-01", "2025-07-01", 0],
+        ["the migration in March this year", "2026-03-01", "2026-04-01", 0],
+        // A third of that month, with a time zone's slack.
+        ["early June last year", "2025-06-01", "2025-06-11", 14 * H],
+        // Now is the end of November: this summer has ended, this autumn
+        // has not, this winter has not begun.
+        ["our camping trip last summer", "2026-06-01", "2026-09-01", 0],
+        ["last autumn", "2025-09-01", "2025-12-01", 0],
+        ["over the winter", "2025-12-01", "2026-03-01", 0],
+        ["this spring", "2026-03-01", "2026-06-01", 0],
+        [
+          "the February session where the server hung",
+          "2026-02-01",
+          "2026-03-01",
+          0,
+        ],
+        ["that November chat", "2026-11-01", "2026-12-01", 0],
+      ];
+      for (const [query, from, to, slack] of cases) {
+        const q = understandQuery(query, { now: NOW });
+        equal(q.time?.from, day(from) - slack, query);
+        equal(q.time?.to, day(to) + slack, query);
+        ok(!q.terms.some((x) => ["last", "year", "this"].includes(x.text)));
+      }
+      // The season stays searchable, never required.
+      const trip = understandQuery("our camping trip last summer", {
+        now: NOW,
+      });
+      equal(trip.terms.find((x) => x.text === "summer")?.optional, true);
+      // "May" is a verb as often: no month's session.
+      equal(understandQuery("the May session", { now: NOW }).time, undefined);
+    },
+  );
 });
 
 Deno.test("understandQuery() reads named calendar days, with a day of slack for time zones", async (t) => {
