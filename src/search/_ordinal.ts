@@ -72,6 +72,7 @@ const ORDINAL_WORD =
  * equal(ordinalAsked("the last time we touched the parser"), "latest");
  * equal(ordinalAsked("first attempt in cursor at the settings screen"), "first");
  * equal(ordinalAsked("it kept failing on the first try"), undefined);
+ * equal(ordinalAsked("the chat where my very first message failed"), undefined);
  * ```
  */
 export function ordinalAsked(ask: string): OrdinalAsked | undefined {
@@ -119,9 +120,20 @@ function ordinalRead(
   const first = FIRST.exec(ask);
   const latest = LATEST.exec(ask);
   if (first && latest) return undefined;
-  if (first) return { asked: "first", match: first };
-  return latest ? { asked: "latest", match: latest } : undefined;
+  const read = first
+    ? { asked: "first" as const, match: first }
+    : latest
+    ? { asked: "latest" as const, match: latest }
+    : undefined;
+  // Inside what a session is told by ("the chat where my very first
+  // message failed"), the ordinal is of something in that session.
+  if (read && DESCRIBED.test(ask.slice(0, read.match.index))) return undefined;
+  return read;
 }
+
+/** A session named, then what happened in it: "the chat where …". */
+const DESCRIBED =
+  /\b(?:session|chat|conversation|thread|run|one)\b[^.?!;]*\b(?:where|in which|during which|when|whose)\b/i;
 
 /** What {@linkcode ordinalOrder} needs of a hit. */
 export interface Timed {
