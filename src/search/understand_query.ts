@@ -356,7 +356,11 @@ function termsOf(
         alternatives: words.length === 2
           ? [
             ...sameActionForms(words.join("")),
-            ...optional(joinedCompound(words[0]!, words[1]!)),
+            // "spec-kit" is also written "speckit"; "sub-agent", "subagent".
+            ...optional(
+              joinedCompound(words[0]!, words[1]!) ??
+                (/^[\p{L}]+-[\p{L}]+$/u.test(raw) ? words.join("") : undefined),
+            ),
           ]
           : [],
         ...(PLAIN_COMPOUND.test(raw) ? { plain: true } : {}),

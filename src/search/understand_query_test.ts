@@ -290,7 +290,20 @@ Deno.test("understandQuery() searches signing out as logging out, and in as in",
   ]);
   deepEqual(terms("logout route"), ["logout|signout|sign out", "route"]);
   deepEqual(terms("the signin page"), ["signin|login|log in", "page"]);
-  deepEqual(terms("the sign-out link"), ["sign out|logout|log out", "link"]);
+  deepEqual(terms("the sign-out link"), [
+    "sign out|logout|log out|signout",
+    "link",
+  ]);
+});
+
+Deno.test("understandQuery() searches two hyphenated words also written as one", () => {
+  deepEqual(terms("feature work through spec-kit"), [
+    "feature",
+    "work",
+    "spec kit|speckit",
+  ]);
+  // Not a part with digits, nor words joined by dots.
+  deepEqual(terms("eu-west-1 next.js"), ["eu west 1", "next js"]);
 });
 
 Deno.test("understandQuery() keeps 14 terms of a question typed whole", () => {
