@@ -64,7 +64,12 @@ export function termExpression(
   term: QueryTerm,
   variants: readonly string[] = [],
 ): string {
-  const forms = [term.text, ...term.alternatives, ...variants];
+  const forms = [
+    term.text,
+    ...term.alternatives,
+    ...(term.things ?? []),
+    ...variants,
+  ];
   return forms.length === 1
     ? quote(forms[0]!)
     : `(${forms.map(quote).join(" OR ")})`;

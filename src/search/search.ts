@@ -708,7 +708,7 @@ async function wordsHeld(
   const forms = q.terms.map((t, i) =>
     termForm(
       i,
-      [t.text, ...t.alternatives],
+      [t.text, ...t.alternatives, ...(t.things ?? [])],
       t.kind === "word" ? t.text : undefined,
     )
   );
@@ -1593,7 +1593,7 @@ function fastPlan(
     forms: terms.map((t, i) =>
       termForm(
         i,
-        [t.text, ...t.alternatives],
+        [t.text, ...t.alternatives, ...(t.things ?? [])],
         t.kind === "word" ? t.text : undefined,
       )
     ),
@@ -1703,7 +1703,7 @@ function climb(
   const forms = terms.map((t, i) =>
     termForm(
       i,
-      [t.text, ...t.alternatives],
+      [t.text, ...t.alternatives, ...(t.things ?? [])],
       t.kind === "word" ? t.text : undefined,
     )
   );
@@ -1758,7 +1758,7 @@ function climb(
     postings[i] = r.postings(termExpression(t, variants));
     forms[i] = termForm(
       i,
-      [t.text, ...t.alternatives, ...variants],
+      [t.text, ...t.alternatives, ...(t.things ?? []), ...variants],
       t.kind === "word" ? t.text : undefined,
     );
     added.push(`${label(t)} → ${variants.join(" | ")}`);

@@ -1118,6 +1118,35 @@ Deno.test("search() does not require the kind of answer a question names", async
   });
 });
 
+Deno.test("search() finds what a person owns by the things they name, not the kind's verb", async () => {
+  await withFixtures([
+    {
+      id: "neighbour-note",
+      age: 30,
+      turns: [
+        [
+          "user",
+          "My neighbour left a note about noise. I practise my cello and the ukulele most evenings; how do I soundproof a rented flat?",
+        ],
+        ["assistant", "Rugs, door sweeps and a practice mute help most."],
+      ],
+    },
+    ...["chess openings", "board games for four", "a video game on sale"].map((
+      topic,
+      i,
+    ) => ({
+      id: `play-${i}`,
+      age: 10 + i,
+      turns: [
+        ["user", `what should we play tonight? thinking of ${topic}`] as Turn,
+      ],
+    })),
+  ], async (db) => {
+    const r = await search(db, "What instruments do I play?", { now: NOW });
+    equal(ids(r)[0], "neighbour-note");
+  });
+});
+
 Deno.test("search() reads a compound nothing said as the two words it joins", async () => {
   await withFixtures([
     {

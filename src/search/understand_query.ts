@@ -27,7 +27,12 @@ import {
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
-import { ANSWER_KIND_WEIGHT, answerKinds } from "./_answer_kinds.ts";
+import {
+  ANSWER_KIND_WEIGHT,
+  answerKinds,
+  isKindVerb,
+  kindInstances,
+} from "./_answer_kinds.ts";
 import { joinedCompound, splitCompound } from "./_compounds.ts";
 import { derivedForms } from "./_derivations.ts";
 import { joinedForm, sameActionForms } from "./_phrasal.ts";
@@ -58,6 +63,12 @@ export interface QueryTerm {
    * other forms of an irregular verb ("went" for "go").
    */
   alternatives: string[];
+  /**
+   * Things of the kind the word names, searched as forms of it ("cello"
+   * for "instruments"); not spellings of the word, so its own stem still
+   * stands for it in a turn's words.
+   */
+  things?: readonly string[];
   /**
    * Searched but never required: a month or year that named a time window
    * may also be said in the session ("in March we moved…").
@@ -611,6 +622,25 @@ export function understandQuery(
   // another word is.
   const kinds = answerKinds(ask);
   const isKind = (t: QueryTerm) => t.kind === "word" && kinds.has(t.text);
+  for (const t of found) {
+    const things = isKind(t) ? kindInstances(t.text) : [];
+    if (things.length) t.things = things;
+  }
+  // "What car do I drive": the kind's verb alone beside it says nothing
+  // the kind does not; beside other words ("which sport was I playing when
+  // I got hurt") it is one of the words the answer says.
+  const verbs = found.filter((t) =>
+    !t.optional && t.kind === "word" && isKindVerb(t.stem, kinds)
+  );
+  const others = found.filter((t) =>
+    !t.optional && !isKind(t) && !verbs.includes(t)
+  );
+  if (others.length === 0) {
+    for (const t of verbs) {
+      t.optional = true;
+      t.weight *= ANSWER_KIND_WEIGHT;
+    }
+  }
   if (kinds.size > 0 && found.some((t) => !t.optional && !isKind(t))) {
     for (const t of found) {
       if (!isKind(t)) continue;

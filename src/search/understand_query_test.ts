@@ -712,6 +712,26 @@ Deno.test("understandQuery() reads a commit hash or a long number as typed on pu
   ok(kinds.get("2023") !== "code");
 });
 
+Deno.test("understandQuery() searches a kind by the things of that kind, and its verb as loosely", () => {
+  const q = understandQuery("What car do I drive?", { now: NOW });
+  const car = q.terms.find((t) => t.text === "car");
+  ok(car?.things?.includes("civic"), "a Civic answers what car");
+  equal(car?.optional, undefined);
+  const drive = q.terms.find((t) => t.text === "drive");
+  equal(drive?.optional, true);
+  equal(drive?.weight, 0.5);
+  // Beside other words the verb is one of the words the answer says.
+  const hurt = understandQuery("Which sport was I playing when I got hurt?", {
+    now: NOW,
+  });
+  equal(hurt.terms.find((t) => t.text === "playing")?.optional, undefined);
+  // "drive" is no car's verb beside another kind.
+  const book = understandQuery("Which book did I drive to the library for?", {
+    now: NOW,
+  });
+  equal(book.terms.find((t) => t.text === "drive")?.optional, undefined);
+});
+
 Deno.test("understandQuery() does not require the kind of answer asked for", () => {
   const q = understandQuery("Which city was Calvin visiting in August?", {
     now: NOW,
