@@ -56,8 +56,8 @@ parser?") puts that agent's sessions first, and so does one naming a project
 ("…in the club dashboard?") or a name only one project's sessions say, in most
 of them ("what did Caroline paint?"), for that project's sessions; a person's
 name (greeted by name or labelling one side's turns, in most sessions saying
-it) puts the sessions saying it (every person named) first when no project
-is theirs. A query
+it) puts the sessions saying it (every person named, or the one their chats
+open by greeting) first when no project is theirs. A query
 holds at most 8192
 characters, as over MCP.
 

@@ -37,8 +37,11 @@ export interface ScopeFilter {
   project?: string;
   since?: number;
   session?: string;
-  /** Only sessions whose speech says every one of these words. */
-  saying?: readonly string[];
+  /**
+   * Only sessions whose speech says every one of these: a word, or words
+   * any one of which will do.
+   */
+  saying?: readonly (string | readonly string[])[];
 }
 
 /** Most postings read per term; the commonest words say little anyway. */
@@ -641,11 +644,15 @@ export function sessionFilterSql(
     clauses.push(starts.sql);
     params.push(...starts.params);
   }
-  for (const word of filter.saying ?? []) {
+  for (const words of filter.saying ?? []) {
     clauses.push(
       `s.rowid IN (SELECT DISTINCT rowid / ${RECORD_SLOTS} FROM fts_speech WHERE fts_speech MATCH ?)`,
     );
-    params.push(quote(word));
+    params.push(
+      typeof words === "string"
+        ? quote(words)
+        : words.map((w) => quote(w)).join(" OR "),
+    );
   }
   return { where: clauses.join(" AND "), params };
 }

@@ -7,6 +7,7 @@
  */
 import type { Database } from "../core/_sqlite.ts";
 import {
+  FLAG,
   RECORD_SLOTS,
   roleOfRecord,
   sessionOfRecord,
@@ -92,6 +93,56 @@ function labelledSessions(opening: readonly number[]): number {
     if (Math.min(c.user, c.assistant) === 0 && c.user + c.assistant >= 2) n++;
   }
   return n;
+}
+
+/** Sessions read for whom a person greets, at most. */
+const PARTNER_SESSIONS = 60;
+
+/** Share of a person's sessions that must greet the same other name. */
+const PARTNER_SHARE = 0.3;
+
+/** A greeting or thanks and the capitalised name after it. */
+const GREETED =
+  /\b(?:[Hh]ey|[Hh]i|[Hh]ello|[Tt]hanks|[Tt]hank you)[,!]?\s+([A-Z][a-z]+)\b/g;
+
+/**
+ * Whom a person's chats are with: the name greeted or thanked in the
+ * opening turns of most sessions saying the person's name, when that name
+ * is a person's too. Where one side's name is said only by the other side
+ * ("Hey Andrew!" opens a chat in which no one says "Audrey"), a question
+ * about either is answered in the sessions saying one of the two.
+ *
+ * @param db The index.
+ * @param name A person's name, lowercased (from {@linkcode peopleNamed}).
+ * @returns The other person's name, lowercased, or undefined.
+ */
+export function partnerOf(db: Database, name: string): string | undefined {
+  const sessions = [...new Set(postings(db, quote(name)).map(sessionOfRecord))]
+    .slice(0, PARTNER_SESSIONS);
+  if (sessions.length < PERSON_SESSIONS) return undefined;
+  const opening = prepared(
+    db,
+    `SELECT body FROM records WHERE rowid >= ? AND rowid < ? AND role IN ('user', 'assistant') AND (flags & ${FLAG.compressed}) = 0 ORDER BY rowid LIMIT 2`,
+  );
+  const greeted = new Map<string, number>();
+  for (const session of sessions) {
+    const said = new Set<string>();
+    for (
+      const { body } of opening.all(
+        session * RECORD_SLOTS,
+        (session + 1) * RECORD_SLOTS,
+      ) as Array<{ body: string }>
+    ) {
+      for (const m of body.matchAll(GREETED)) said.add(m[1]!.toLowerCase());
+    }
+    said.delete(name);
+    for (const other of said) greeted.set(other, (greeted.get(other) ?? 0) + 1);
+  }
+  const [best] = [...greeted].sort((a, b) =>
+    b[1] - a[1] || (a[0] < b[0] ? -1 : 1)
+  );
+  if (!best || best[1] < PARTNER_SHARE * sessions.length) return undefined;
+  return peopleNamed(db, [best[0]]).length ? best[0] : undefined;
 }
 
 /** How many sessions' speech says a word. */

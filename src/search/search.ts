@@ -78,7 +78,7 @@ import {
 import { prepared } from "./_statements.ts";
 import { REGEX_BATCH, RegexScanner, type RegexSnippet } from "./_regex_scan.ts";
 import { BM25, postingsOf } from "./_bm25.ts";
-import { peopleNamed } from "./_speakers.ts";
+import { partnerOf, peopleNamed } from "./_speakers.ts";
 import { scopeTotals, sessionFacts } from "./_corpus.ts";
 import { porterStem, wordForStem } from "./_stem.ts";
 import {
@@ -119,8 +119,11 @@ export interface SearchOptions {
   roles?: readonly Role[];
   /** Only sessions whose id starts with this. */
   session?: string;
-  /** Only sessions whose messages say every one of these words. */
-  saying?: readonly string[];
+  /**
+   * Only sessions whose messages say every one of these: a word, or words
+   * any one of which will do.
+   */
+  saying?: readonly (string | readonly string[])[];
   /** Sessions to return; default 10. */
   limit?: number;
   /** Return every matching session. */
@@ -387,8 +390,18 @@ async function searchNamed(
     }
   };
   if (people.length) {
-    await narrowedFirst({ saying: people }, {
-      searched: `${text} in the sessions saying ${people.join(" and ")}`,
+    // Each person, or whom their chats are with: one side's name may be said
+    // only by the other side.
+    const saying = people.map((p) => {
+      const partner = partnerOf(db, p);
+      return partner ? [p, partner] : p;
+    });
+    await narrowedFirst({ saying }, {
+      searched: `${text} in the sessions saying ${
+        saying.map((s) => typeof s === "string" ? s : s.join(" or ")).join(
+          " and ",
+        )
+      }`,
       note:
         "the question names people these chats speak with: the sessions saying their names first",
     });

@@ -7,7 +7,7 @@ import { indexStores } from "../index/index_stores.ts";
 import { openIndex } from "../index/schema.ts";
 import { search, type SearchResult } from "./search.ts";
 import { projectOfName } from "./_projects.ts";
-import { peopleNamed } from "./_speakers.ts";
+import { partnerOf, peopleNamed } from "./_speakers.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
@@ -847,6 +847,49 @@ Deno.test("search() asks a person's name of the sessions that say it first when 
     deepEqual(
       ids(await search(db, "river", { now: NOW, saying: ["Jon"] })),
       ["j-other"],
+    );
+  });
+});
+
+Deno.test("search() also asks a person's name of the sessions saying whom their chats are with", async () => {
+  const chat = (id: string, age: number, turns: Turn[]): Fixture => ({
+    id,
+    project: "chats",
+    age,
+    turns,
+  });
+  await withFixtures([
+    ...["the new job", "a long hike", "the weekend"].map((topic, i) =>
+      chat(`pair-${i}`, 40 - i, [
+        ["user", `Hi Audrey! How was ${topic}?`],
+        ["assistant", `Hey Andrew! It went well, thanks.`],
+      ])
+    ),
+    chat("asks-adopt", 20, [
+      ["user", "Hi Audrey! Did you ever adopt that kitten?"],
+      ["assistant", "Hey Andrew, not yet."],
+    ]),
+    // Audrey's own news, in a chat where only Andrew's name is said.
+    chat("pixie", 10, [
+      ["user", "Hey Andrew, we adopted another puppy called Pixie!"],
+      ["assistant", "She is so cute, congrats."],
+    ]),
+    ...["the garden", "a new recipe"].map((topic, i) =>
+      chat(`other-${i}`, 30 - i, [
+        ["user", `Hi Caroline, what about ${topic}?`],
+        ["assistant", "Thanks Mel, let me think."],
+      ])
+    ),
+  ], async (db) => {
+    equal(partnerOf(db, "audrey"), "andrew");
+    equal(partnerOf(db, "caroline"), undefined, "greeted in too few chats");
+    const r = await search(db, "When did Audrey adopt Pixie?", { now: NOW });
+    equal(ids(r)[0], "pixie");
+    ok(
+      r.ladder?.some((s) =>
+        s.searched.endsWith("in the sessions saying audrey or andrew")
+      ),
+      JSON.stringify(r.ladder),
     );
   });
 });
