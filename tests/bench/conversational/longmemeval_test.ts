@@ -157,9 +157,10 @@ Deno.test("runLongMemEval indexes the haystacks and scores each question against
  * The LongMemEval-shaped set written blind for this repository
  * (`longmemeval_synth.json`: 40 questions, 102 invented chats, facts said in
  * passing, most questions sharing 0–2 content words with the answer):
- * hit@5 0.833 on first sight, held a little under.
+ * hit@5 0.833 on first sight, 0.861 since the things of a kind are searched
+ * as the kind (session 27), held a little under.
  */
-const SYNTH_HIT5_FLOOR = 0.78;
+const SYNTH_HIT5_FLOOR = 0.83;
 
 Deno.test("the blind LongMemEval-shaped set keeps its hit@5", async () => {
   const items = JSON.parse(
