@@ -61,7 +61,10 @@ const INSTANCES_OF = new Map<string, string[]>();
 for (const [kind, words] of Object.entries(INSTANCES)) {
   const list = words.split(/\s+/).filter((w) => w);
   INSTANCES_OF.set(kind, list);
-  INSTANCES_OF.set(kind === "country" ? "countries" : `${kind}s`, list);
+  INSTANCES_OF.set(
+    kind.endsWith("y") ? `${kind.slice(0, -1)}ies` : `${kind}s`,
+    list,
+  );
 }
 
 /**
@@ -74,6 +77,7 @@ for (const [kind, words] of Object.entries(INSTANCES)) {
  * import { kindInstances } from "./_answer_kinds.ts";
  * import { ok } from "node:assert/strict";
  * ok(kindInstances("instruments").includes("guitar"));
+ * ok(kindInstances("hobbies").includes("pottery"));
  * ```
  */
 export function kindInstances(kind: string): readonly string[] {
