@@ -85,6 +85,38 @@ export function kindInstances(kind: string): readonly string[] {
 }
 
 /**
+ * The nouns a question counts ("how many countries", "how many musical
+ * instruments"): kinds whose things a turn names, though the count itself
+ * is no kind of answer to loosen.
+ *
+ * @param ask The question, as asked.
+ * @returns The lowercased nouns counted, with a list of things.
+ * @example
+ * ```ts
+ * import { countedKinds } from "./_answer_kinds.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([...countedKinds("How many different countries did I visit?")], [
+ *   "countries",
+ * ]);
+ * deepEqual([...countedKinds("How many pets does she have?")], ["pets"]);
+ * deepEqual([...countedKinds("how many times did it fail?")], []);
+ * ```
+ */
+export function countedKinds(ask: string): Set<string> {
+  const out = new Set<string>();
+  for (
+    const m of ask.toLowerCase().matchAll(
+      /\bhow many\s+([a-z]+)(?:\s+([a-z]+))?/g,
+    )
+  ) {
+    // The noun counted, or the one after its adjective.
+    const noun = [m[1], m[2]].find((w) => w && INSTANCES_OF.has(w));
+    if (noun) out.add(noun);
+  }
+  return out;
+}
+
+/**
  * The verb a kind goes with: "what car do I drive", "which instruments
  * does she play". Said beside its kind, the verb adds nothing the kind does
  * not (a turn says "my Civic", not "the car I drive"), so it is as optional

@@ -30,6 +30,7 @@ import { irregularForms } from "./_irregular_verbs.ts";
 import {
   ANSWER_KIND_WEIGHT,
   answerKinds,
+  countedKinds,
   isKindVerb,
   kindInstances,
 } from "./_answer_kinds.ts";
@@ -622,8 +623,13 @@ export function understandQuery(
   // another word is.
   const kinds = answerKinds(ask);
   const isKind = (t: QueryTerm) => t.kind === "word" && kinds.has(t.text);
+  // "How many instruments": counted things are named, not their kind; the
+  // kind stays required (a count's question says little else).
+  const counted = countedKinds(ask);
   for (const t of found) {
-    const things = isKind(t) ? kindInstances(t.text) : [];
+    const things = isKind(t) || (t.kind === "word" && counted.has(t.text))
+      ? kindInstances(t.text)
+      : [];
     if (things.length) t.things = things;
   }
   // "What car do I drive": the kind's verb alone beside it says nothing

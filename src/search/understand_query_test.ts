@@ -732,6 +732,15 @@ Deno.test("understandQuery() searches a kind by the things of that kind, and its
   equal(book.terms.find((t) => t.text === "drive")?.optional, undefined);
 });
 
+Deno.test("understandQuery() searches counted things by their names, still required", () => {
+  const q = understandQuery("How many musical instruments do I own?", {
+    now: NOW,
+  });
+  const counted = q.terms.find((t) => t.text === "instruments");
+  ok(counted?.things?.includes("cello"));
+  equal(counted?.optional, undefined);
+});
+
 Deno.test("understandQuery() does not require the kind of answer asked for", () => {
   const q = understandQuery("Which city was Calvin visiting in August?", {
     now: NOW,
