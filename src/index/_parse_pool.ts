@@ -49,6 +49,31 @@ export function claim(
   ) === 0;
 }
 
+/**
+ * The order in which the writer's thread tries to take back files the
+ * worker has not delivered: the one it waits for, then the rest as sent.
+ * The oldest is written soonest, so what this thread parses ahead is held
+ * briefly; taking the newest (as before the twenty-eighth session) held it
+ * until every file before it was written, and left the worker's queue
+ * empty sooner (docs/decisions.md, "Parse worker").
+ *
+ * @param pending The ids of the files sent and not delivered, in the order sent.
+ * @param awaited The id of the file the writer waits for.
+ * @returns The ids to try, in order.
+ * @example
+ * ```ts
+ * import { takeBackOrder } from "./_parse_pool.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(takeBackOrder([4, 5, 6, 7], 5), [5, 4, 6, 7]);
+ * ```
+ */
+export function takeBackOrder(
+  pending: readonly number[],
+  awaited: number,
+): number[] {
+  return [awaited, ...pending.filter((id) => id !== awaited)];
+}
+
 /** A file sent to the worker. */
 interface Sent {
   job: PoolJob;
@@ -221,7 +246,8 @@ export class ParsePool {
   /**
    * Waits for a file's result. While the worker has not delivered it, this
    * thread takes back a file the worker has not started — the awaited one,
-   * else the newest — and parses it itself rather than sit idle.
+   * else the oldest (see {@linkcode takeBackOrder}) — and parses it itself
+   * rather than sit idle.
    *
    * @param parsed What {@linkcode ParsePool.parse} returned.
    * @returns The prepared file, or the error that stopped it.
@@ -233,11 +259,11 @@ export class ParsePool {
       const sent = [...this.#pending];
       const own = sent.find(([, s]) => s.parsed === parsed);
       if (!own) return await parsed;
-      const taken = [own, ...sent.reverse()].find(([id]) =>
+      const id = takeBackOrder(sent.map(([id]) => id), own[0]).find((id) =>
         claim(this.#claims, id, "writer")
       );
-      if (!taken) return await parsed;
-      const [id, { job, redactOn, resolve }] = taken;
+      if (id === undefined) return await parsed;
+      const { job, redactOn, resolve } = this.#pending.get(id)!;
       this.#pending.delete(id);
       const here = inThread(job, redactOn);
       resolve(here);

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { ParsePool } from "./_parse_pool.ts";
+import { ParsePool, takeBackOrder } from "./_parse_pool.ts";
 import { claudeCode } from "../sources/claude_code.ts";
 
 const registry = new URL("../sources/registry.ts", import.meta.url).href;
@@ -116,4 +116,12 @@ Deno.test("ParsePool.result parses here the files the worker has not started", a
   } finally {
     pool.close();
   }
+});
+
+Deno.test("takeBackOrder tries the awaited file, then the others oldest first", () => {
+  deepEqual(takeBackOrder([3, 4, 5, 6], 4), [4, 3, 5, 6]);
+  deepEqual(takeBackOrder([7], 7), [7]);
+  // The newest is tried last: taken first, its result waited in memory
+  // until every file before it was written.
+  equal(takeBackOrder([1, 2, 3, 4, 5], 2).at(-1), 5);
 });

@@ -79,12 +79,13 @@ export function prepareSessions(
   const scrub = (raw: string, role: Role | undefined): string => {
     // NULs between characters (UTF-16 text a command printed) and
     // zero-width characters inside a copied token hide every shape from
-    // the rules; a NUL also cuts a stored string short.
-    const text = withoutInvisible(raw);
-    if (!redactOn) return text;
+    // the rules; a NUL also cuts a stored string short. redact() drops
+    // them in the one scan it makes for unusual characters; without
+    // redaction they are dropped here.
+    if (!redactOn) return withoutInvisible(raw);
     // Passwords said in words live in what people and agents say; the
     // secrets a command takes in its own place, in commands.
-    const r = redact(text, { kind: kindOf(role, text) });
+    const r = redact(raw, { kind: kindOf(role, raw) });
     count(r.counts);
     return r.text;
   };
