@@ -155,7 +155,11 @@ function distinctWords(text: string): string {
 /** Keeps the edges and the signal lines of a long output, in order. */
 function excerpt(text: string): { stored: string; posting: string } {
   const lines = text.split("\n");
-  const n = lines.length;
+  return rendered(lines, keptLines(text, lines.length));
+}
+
+/** The lines (from 0, ascending) an excerpt of `text`, of `n` lines, keeps. */
+function keptLines(text: string, n: number): number[] {
   const keep: number[] = [];
   // One scan of the whole text finds the trouble lines; testing each line
   // on its own cost a regex call per line.
@@ -168,6 +172,14 @@ function excerpt(text: string): { stored: string; posting: string } {
       keep.push(i);
     }
   }
+  return keep;
+}
+
+/** The kept lines, each cut to {@linkcode LINE_CHARS}, with markers where lines were left out. */
+function rendered(
+  lines: readonly string[],
+  keep: readonly number[],
+): { stored: string; posting: string } {
   const stored: string[] = [];
   const posted: string[] = [];
   let next = 0;
@@ -182,6 +194,76 @@ function excerpt(text: string): { stored: string; posting: string } {
     next = i + 1;
   }
   return { stored: stored.join("\n"), posting: posted.join("\n") };
+}
+
+/**
+ * Lines of context cleaned with each kept line of a long output, before and
+ * after it: a secret's label or header a line or a few above its value is
+ * read with it.
+ */
+const CONTEXT_LINES = 3;
+
+/**
+ * What the index keeps of a record, with `clean` (redaction) run only on
+ * what is kept: a long tool output's excerpt is chosen from the raw text,
+ * and its lines, each with {@linkcode CONTEXT_LINES} lines around it, are
+ * cleaned together; the rest of the output is never stored, so it is not
+ * cleaned either. When `whole` says the text needs reading whole (it may
+ * hold a private key block, dozens of lines long), or cleaning changes how
+ * many lines the context has (a terminal escape that held a line break),
+ * the whole text is cleaned and cut as {@linkcode keptText} does. Anything
+ * else goes through `clean` whole.
+ *
+ * @param role The record's role.
+ * @param raw The text as read.
+ * @param clean Redacts a text (with invisible characters dropped); called
+ * once, or twice when the context's lines changed (its first answer is then
+ * dropped).
+ * @param whole Whether the text must be cleaned whole.
+ * @returns What to store and post.
+ * @example
+ * ```ts
+ * import { keptCleanText } from "./_body.ts";
+ * import { equal } from "node:assert/strict";
+ * const out = Array.from({ length: 500 }, (_, i) => `line ${i}`);
+ * out[250] = "Error: token=abc123";
+ * const kept = keptCleanText("tool-output", out.join("\n"), (t) =>
+ *   t.replaceAll("abc123", "[redacted]"));
+ * equal(kept.stored.includes("Error: token=[redacted]"), true);
+ * ```
+ */
+export function keptCleanText(
+  role: string,
+  raw: string,
+  clean: (text: string) => string,
+  whole = false,
+): KeptText {
+  if (whole || role !== "tool-output" || raw.length <= EXCERPT_FROM) {
+    return keptText(role, clean(raw));
+  }
+  const lines = raw.split("\n");
+  const keep = keptLines(raw, lines.length);
+  // The kept lines with their context, runs apart joined by an empty line
+  // (a gap no rule reads across).
+  const context: string[] = [];
+  const at = new Map<number, number>();
+  let end = 0;
+  for (const i of keep) {
+    const from = Math.max(end, i - CONTEXT_LINES);
+    if (from > end && context.length > 0) context.push("");
+    const to = Math.min(lines.length, i + CONTEXT_LINES + 1);
+    for (let j = Math.max(from, end); j < to; j++) {
+      at.set(j, context.length);
+      context.push(lines[j]!);
+    }
+    end = Math.max(end, to);
+  }
+  const cleaned = clean(context.join("\n")).split("\n");
+  if (cleaned.length !== context.length) return keptText(role, clean(raw));
+  const out = new Array<string>(lines.length);
+  for (const i of keep) out[i] = cleaned[at.get(i)!]!;
+  const { stored, posting } = rendered(out, keep);
+  return { stored, posting: postingTokens(posting), excerpted: true };
 }
 
 /** Indexes of the lines (from 0, ascending) holding a signal word. */

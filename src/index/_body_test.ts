@@ -1,5 +1,11 @@
 import { equal, ok } from "node:assert/strict";
-import { decodeBodySync, encodeBody, EXCERPT_FROM, keptText } from "./_body.ts";
+import {
+  decodeBodySync,
+  encodeBody,
+  EXCERPT_FROM,
+  keptCleanText,
+  keptText,
+} from "./_body.ts";
 
 const longOutput = (n: number, at: Record<number, string> = {}) =>
   Array.from({ length: n }, (_, i) => at[i] ?? `step ${i} done`).join("\n");
@@ -86,4 +92,38 @@ Deno.test("encodeBody() stores text as text and deflates only long work records"
   await t.step("bytes that are not deflated read as UTF-8", () => {
     equal(decodeBodySync(new TextEncoder().encode("héllo"), false), "héllo");
   });
+});
+
+Deno.test("keptCleanText() cleans only a long output's kept lines and their context", () => {
+  const lines = Array.from({ length: 1000 }, (_, i) => `line ${i}`);
+  lines[500] = "Error: disk full";
+  const raw = lines.join("\n");
+  const seen: string[] = [];
+  const kept = keptCleanText("tool-output", raw, (t) => {
+    seen.push(t);
+    return t.toUpperCase();
+  });
+  equal(seen.length, 1);
+  // The 30 edge lines, the trouble line and three lines either side of each.
+  ok(seen[0]!.length < raw.length / 10, `cleaned ${seen[0]!.length}`);
+  ok(seen[0]!.includes("line 497") && !seen[0]!.includes("line 496\n"));
+  equal(kept.excerpted, true);
+  equal(kept.stored, keptText("tool-output", raw.toUpperCase()).stored);
+});
+
+Deno.test("keptCleanText() cleans the whole output when asked, or when cleaning changes the context's lines", () => {
+  const raw = Array.from({ length: 500 }, (_, i) => `line ${i}`).join("\n");
+  const whole = keptCleanText("tool-output", raw, (t) => t, true);
+  equal(whole.stored, keptText("tool-output", raw).stored);
+  const sizes: number[] = [];
+  const joined = keptCleanText("tool-output", raw, (t) => {
+    sizes.push(t.length);
+    return t.replace("line 1\nline 2", "line 1 2");
+  });
+  equal(sizes.length, 2);
+  equal(sizes[1], raw.length);
+  equal(
+    joined.stored,
+    keptText("tool-output", raw.replace("line 1\nline 2", "line 1 2")).stored,
+  );
 });

@@ -8,6 +8,7 @@
 import type { FileKind, ParseOptions, ParseResult } from "../core/harness.ts";
 import type { Lineage, Mark, Role, Session } from "../core/types.ts";
 import {
+  mayHoldKeyBlock,
   printsSecret,
   redact,
   redactPrintedSecret,
@@ -18,7 +19,7 @@ import { ownTable, ownValue } from "../core/lookup.ts";
 import {
   DECISION_PATTERN,
   encodeBody,
-  keptText,
+  keptCleanText,
   type StoredBody,
 } from "./_body.ts";
 import { FLAG } from "./schema.ts";
@@ -71,12 +72,19 @@ export function prepareSessions(
   redactions: Record<string, number>,
   carry: OpenSecrets = { from: ownTable(), to: ownTable() },
 ): PreparedSession[] {
-  const count = (counts: Record<string, number>) => {
+  const count = (
+    counts: Record<string, number>,
+    into: Record<string, number> = redactions,
+  ) => {
     for (const [rule, n] of Object.entries(counts)) {
-      redactions[rule] = (redactions[rule] ?? 0) + n;
+      into[rule] = (into[rule] ?? 0) + n;
     }
   };
-  const scrub = (raw: string, role: Role | undefined): string => {
+  const scrub = (
+    raw: string,
+    role: Role | undefined,
+    into?: Record<string, number>,
+  ): string => {
     // NULs between characters (UTF-16 text a command printed) and
     // zero-width characters inside a copied token hide every shape from
     // the rules; a NUL also cuts a stored string short. redact() drops
@@ -86,7 +94,7 @@ export function prepareSessions(
     // Passwords said in words live in what people and agents say; the
     // secrets a command takes in its own place, in commands.
     const r = redact(raw, { kind: kindOf(role, raw) });
-    count(r.counts);
+    count(r.counts, into);
     return r.text;
   };
   return sessions.map((s) => {
@@ -103,7 +111,11 @@ export function prepareSessions(
       latest = { secret: true, open: true };
       batches.set(tool, latest);
     }
-    const printed = (r: Session["records"][number], text: string): string => {
+    const printed = (
+      r: Session["records"][number],
+      text: string,
+      into: Record<string, number>,
+    ): string => {
       if (!redactOn) return text;
       const tool = r.tool ?? "";
       const batch = batches.get(tool);
@@ -122,21 +134,35 @@ export function prepareSessions(
       answered.open = false;
       if (!answered.secret) return text;
       const out = redactPrintedSecret(text);
-      count(out.counts);
+      count(out.counts, into);
       return out.text;
     };
     // The builder titles a session from its first user turn, or the second
     // when the first was a slash command: only those two are compared.
     let userTurnsLeft = 2;
     const records = s.records.map((r): PreparedRecord => {
-      const text = printed(r, scrub(r.text, r.role));
+      // Only what is kept is redacted (a long output's excerpt, with the
+      // lines around it); the counts are those of the last cleaning.
+      let text = "";
+      let counts: Record<string, number> = {};
+      const raw = r.role === "tool-output" ? withoutInvisible(r.text) : r.text;
+      const kept = keptCleanText(
+        r.role,
+        raw,
+        (part) => {
+          counts = {};
+          text = printed(r, scrub(part, r.role, counts), counts);
+          return text;
+        },
+        redactOn && mayHoldKeyBlock(raw),
+      );
+      count(counts);
       // A title cut from a user turn is cut again from the redacted turn: a
       // secret the cut split would no longer look like one.
       if (
         title === undefined && r.role === "user" && userTurnsLeft-- > 0 &&
         s.title !== undefined && titleFrom(r.text) === s.title
       ) title = titleFrom(text);
-      const kept = keptText(r.role, text);
       const body = encodeBody(r.role, kept.stored);
       let flags = body.compressed ? FLAG.compressed : 0;
       if (r.flags?.subagent) flags |= FLAG.subagent;

@@ -26,7 +26,7 @@ function storedText(r: { body: Uint8Array | string; flags: number }): string {
   return decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0);
 }
 
-Deno.test("prepareSessions() redacts a long output whole before keeping its excerpt", () => {
+Deno.test("prepareSessions() redacts what a long output's excerpt keeps before cutting its lines", () => {
   const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
   const lines = Array.from({ length: 400 }, (_, i) => `step ${i} ok`);
   lines[150] = `error: push rejected for token ${token}`;

@@ -37,6 +37,19 @@ function gapEndLength(body: string): number {
 const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
 
 /**
+ * Whether `text` may hold a private key block (PEM, PGP, OpenVPN, PuTTY):
+ * the rule reads such a block whole, from its header or to its footer, over
+ * as many lines as it has, so no part of the text can be redacted alone.
+ *
+ * @param text Any text.
+ * @returns False when the text holds no block header, footer or PuTTY key.
+ */
+export function mayHoldKeyBlock(text: string): boolean {
+  return text.includes("-----BEGIN ") || text.includes("-----END ") ||
+    text.includes("Private-Lines:");
+}
+
+/**
  * Adds an edit for the body of every private key block: whole, cut short
  * (to the end of the text), indented or JSON-escaped (`\n` written out).
  */

@@ -19,6 +19,7 @@
  * @module
  */
 export { printsSecret, redactPrintedSecret } from "./command_output.ts";
+export { mayHoldKeyBlock } from "./_private_key.ts";
 export {
   isPlainKey,
   redact,

@@ -10,6 +10,9 @@ import {
   withoutInvisible,
 } from "./mod.ts";
 import { sampleTexts, SECRET_SNIPPETS, transcriptCorpus } from "./_corpus.ts";
+import { prepareSessions } from "../index/_prepare.ts";
+import { decodeBodySync } from "../index/_body.ts";
+import { FLAG } from "../index/schema.ts";
 
 /** A text holding one secret: `secret` must go, `keep` must stay, `id` counted once. */
 interface Positive {
@@ -1667,7 +1670,14 @@ Deno.test("redact() keeps the more specific rule where two overlap", () => {
 });
 
 Deno.test("redact() is idempotent", async (t) => {
+  // A private key long enough that a line of it can be kept alone.
+  const longKey = [
+    "-----BEGIN RSA PRIVATE KEY-----",
+    ...Array.from({ length: 40 }, (_, i) => `${RSA_BODY}${i % 10}`),
+    "-----END RSA PRIVATE KEY-----",
+  ].join("\n");
   const texts = [
+    longKey,
     ...POSITIVES.map((c) => c.text),
     ...NEGATIVES,
     ...transcriptCorpus({ chars: 200_000, seed: 11, secretEvery: 3 }),
@@ -3136,4 +3146,95 @@ Deno.test("redact() takes time linear in the text on repeated key-like text", as
       equal(r.text, `${key}[redacted:credential]`);
     });
   }
+});
+
+/**
+ * The lines the index stores of a long tool output holding `text` at line
+ * `at` (`mark` prefixed to the line of `text` at `marked`, when given), and
+ * the lines of the whole output redacted.
+ */
+function storedAndRedacted(
+  text: string,
+  at: number,
+  marked?: number,
+): { stored: string[]; redacted: Set<string> } {
+  const own = text.split("\n");
+  if (marked !== undefined) own[marked] = `error: ${own[marked]}`;
+  const lines = Array.from(
+    { length: 400 },
+    (_, i) => `  building module ${i} of 400`,
+  );
+  lines.splice(at, own.length, ...own);
+  const output = lines.join("\n");
+  const [prepared] = prepareSessions(
+    [{
+      harness: "fixture",
+      id: "s",
+      project: "p",
+      path: "/s.jsonl",
+      records: [{
+        role: "tool-output",
+        text: output,
+        seq: 0,
+        locator: { path: "/s.jsonl", line: 1 },
+      }],
+      marks: [],
+    }],
+    true,
+    {},
+  );
+  const r = prepared!.records[0]!;
+  const stored = decodeBodySync(r.body, (r.flags & FLAG.compressed) !== 0)
+    .split("\n").filter((l) => !/^\[… \d+ lines …\]$/.test(l));
+  const whole = redact(withoutInvisible(output), { kind: "output" }).text;
+  const redacted = new Set(
+    whole.split("\n").map((l) => l.length > 400 ? `${l.slice(0, 400)}…` : l),
+  );
+  return { stored, redacted };
+}
+
+Deno.test("a long output's excerpt, redacted with only its context, stores no line the whole output's redaction changes", async (t) => {
+  // The index redacts only what a long tool output's excerpt keeps, each
+  // kept line with the lines around it. Every case of the tables above,
+  // placed where the excerpt keeps all of it, part of it (across the first
+  // or last fifteen lines' edge) or one line of it (a trouble line in the
+  // middle), must store only lines the whole output's redaction gives.
+  // A private key long enough that a line of it can be kept alone.
+  const longKey = [
+    "-----BEGIN RSA PRIVATE KEY-----",
+    ...Array.from({ length: 40 }, (_, i) => `${RSA_BODY}${i % 10}`),
+    "-----END RSA PRIVATE KEY-----",
+  ].join("\n");
+  const texts = [
+    longKey,
+    ...POSITIVES.map((c) => c.text),
+    ...[...AUDIT6, ...AUDIT7, ...AUDIT8, ...AUDIT12, ...AUDIT13].map((c) =>
+      c[2]
+    ),
+  ];
+  let checked = 0;
+  for (const text of texts) {
+    const n = text.split("\n").length;
+    const places: Array<[number, number?]> = [
+      [0],
+      [Math.max(0, 15 - Math.ceil(n / 2))],
+      [200, 0],
+      [200, n - 1],
+      [200, Math.floor(n / 2)],
+      [400 - n],
+      [Math.min(400 - n, 385 - Math.floor(n / 2))],
+    ];
+    for (const [at, marked] of places) {
+      const { stored, redacted } = storedAndRedacted(text, at, marked);
+      for (const line of stored) {
+        if (!redacted.has(line)) {
+          await t.step(`${text.slice(0, 60)} at ${at}`, () => {
+            ok(false, `stored a line the whole redaction changes: ${line}`);
+          });
+        }
+      }
+      checked++;
+    }
+  }
+  ok(checked > 1000, `only ${checked} placements`);
 });
