@@ -134,10 +134,10 @@ async function buildAndIndex(): Promise<void> {
       } MB/s`,
     ],
     [
-      "cold index (in-process pass)",
+      "cold index (in-process pass), CPU time",
       `${(coldReport.report.durationMs / 1000).toFixed(2)} s → ${
         (mb / (coldReport.report.durationMs / 1000)).toFixed(1)
-      } MB/s`,
+      } MB/s, ${(coldReport.cpuMs / 1000).toFixed(2)} s`,
     ],
     [
       "peak RSS during cold index",
@@ -152,10 +152,12 @@ async function buildAndIndex(): Promise<void> {
     ["unchanged re-check (median of 5)", `${median(recheck)} ms`],
     ["append to 10 files (median of 3)", `${median(appendMs)} ms`],
     [
-      `cold index, parse worker and ${v8Flags}: pass, peak RSS`,
+      `cold index, parse worker and ${v8Flags}: pass, peak RSS, CPU time`,
       `${(worker.report.durationMs / 1000).toFixed(2)} s → ${
         (mb / (worker.report.durationMs / 1000)).toFixed(1)
-      } MB/s, ${(worker.peakRssKb / 1024).toFixed(0)} MB`,
+      } MB/s, ${(worker.peakRssKb / 1024).toFixed(0)} MB, ${
+        (worker.cpuMs / 1000).toFixed(2)
+      } s`,
     ],
     [
       `one ${long.mb.toFixed(0)} MB transcript: peak RSS, pass`,
