@@ -202,11 +202,13 @@ export function spawnSelf(
 
 /**
  * The V8 flags deno.json's `deja` and `compile` tasks run deja with: a small
- * young generation (the parse worker's memory) and every function compiled
- * when its module loads (kept by Deno's code cache: a one-shot command does
- * not compile as it goes).
+ * young generation (the parse worker's memory), at its full size from the
+ * start (a one-shot command does not collect garbage while its modules load),
+ * and every function compiled when its module loads (kept by Deno's code
+ * cache: a one-shot command does not compile as it goes).
  */
-export const V8_FLAGS = "--max-semi-space-size=8,--no-lazy";
+export const V8_FLAGS =
+  "--max-semi-space-size=8,--min-semi-space-size=8,--no-lazy";
 
 /**
  * The command line that runs this deja: `DEJA_BIN` when set, the compiled
