@@ -34,6 +34,12 @@ const LONG_FLAG =
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
   /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+[ub]|[paub])/g;
+/**
+ * The flag part of {@linkcode SHORT_FLAG} alone: a text without it has no
+ * short flag to read, and this scan is a quarter of the cost of looking for
+ * the programs.
+ */
+const FLAG_SHAPE = /-(?:[sSkLvifgIq]+[ub]|[paub])/;
 const PROGRAMS =
   /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
@@ -151,6 +157,7 @@ export function collectLongFlags(text: string, edits: Edits): void {
 
 /** Adds an edit for every password given to sshpass, mysql, curl, redis-cli or docker login. */
 export function collectShortFlags(text: string, edits: Edits): void {
+  if (!FLAG_SHAPE.test(text)) return;
   // Each flag's look back would find no program (300 characters each).
   PROGRAMS.lastIndex = 0;
   if (!PROGRAMS.test(text)) return;
