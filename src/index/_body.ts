@@ -155,7 +155,8 @@ function distinctWords(text: string): string {
 /** Keeps the edges and the signal lines of a long output, in order. */
 function excerpt(text: string): { stored: string; posting: string } {
   const lines = text.split("\n");
-  return rendered(lines, keptLines(text, lines.length));
+  const keep = keptLines(text, lines.length);
+  return rendered(keep.map((i) => lines[i]!), keep);
 }
 
 /** The lines (from 0, ascending) an excerpt of `text`, of `n` lines, keeps. */
@@ -175,17 +176,20 @@ function keptLines(text: string, n: number): number[] {
   return keep;
 }
 
-/** The kept lines, each cut to {@linkcode LINE_CHARS}, with markers where lines were left out. */
+/**
+ * The kept lines (`kept[k]` is line `keep[k]`), each cut to
+ * {@linkcode LINE_CHARS}, with markers where lines were left out.
+ */
 function rendered(
-  lines: readonly string[],
+  kept: readonly string[],
   keep: readonly number[],
 ): { stored: string; posting: string } {
   const stored: string[] = [];
   const posted: string[] = [];
   let next = 0;
-  for (const i of keep) {
+  for (const [k, i] of keep.entries()) {
     if (i > next) stored.push(`[… ${i - next} lines …]`);
-    const line = lines[i]!;
+    const line = kept[k]!;
     const cut = line.length > LINE_CHARS
       ? `${line.slice(0, LINE_CHARS)}…`
       : line;
@@ -252,7 +256,7 @@ export function keptCleanText(
     const from = Math.max(end, i - CONTEXT_LINES);
     if (from > end && context.length > 0) context.push("");
     const to = Math.min(lines.length, i + CONTEXT_LINES + 1);
-    for (let j = Math.max(from, end); j < to; j++) {
+    for (let j = from; j < to; j++) {
       at.set(j, context.length);
       context.push(lines[j]!);
     }
@@ -260,9 +264,10 @@ export function keptCleanText(
   }
   const cleaned = clean(context.join("\n")).split("\n");
   if (cleaned.length !== context.length) return keptText(role, clean(raw));
-  const out = new Array<string>(lines.length);
-  for (const i of keep) out[i] = cleaned[at.get(i)!]!;
-  const { stored, posting } = rendered(out, keep);
+  const { stored, posting } = rendered(
+    keep.map((i) => cleaned[at.get(i)!]!),
+    keep,
+  );
   return { stored, posting: postingTokens(posting), excerpted: true };
 }
 
