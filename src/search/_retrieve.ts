@@ -99,13 +99,18 @@ const VOCAB_RANGES_KEPT = 512;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * Per connection and index version: the title words looked for so far and
- * their sessions, and (from the {@link TITLE_MAP_AFTER}th distinct word) a
- * map of every title word.
+ * Per connection and index version: the visible titles, lower-cased, as read
+ * for the first title word looked for; the title words looked for so far and
+ * their sessions; and (from the {@link TITLE_MAP_AFTER}th distinct word) a map
+ * of every title word.
  */
-const titleLooks: VersionedCache<
-  { looked: Map<string, number[]>; words?: Map<string, number[]> }
-> = new WeakMap();
+interface TitleLooks {
+  titles?: Array<{ rowid: number; title: string; lower: string }>;
+  looked: Map<string, number[]>;
+  words?: Map<string, number[]>;
+}
+/** Each connection's {@link TitleLooks}. */
+const titleLooks: VersionedCache<TitleLooks> = new WeakMap();
 
 /**
  * Per connection and index version: each session's first speech record
@@ -115,10 +120,10 @@ const titleLooks: VersionedCache<
 const firstSpeech: VersionedCache<Map<number, number | null>> = new WeakMap();
 
 /**
- * Distinct title words a connection looks for, each by a scan in SQLite,
- * before it maps every title's words at once: a one-shot search looks for a
- * few (mapping them all costs more than its scans), a long-lived reader for
- * many.
+ * Distinct title words a connection looks for, each in the titles that hold
+ * it as a string, before it maps every title's words at once: a one-shot
+ * search looks for a few (mapping them all costs more than its looks), a
+ * long-lived reader for many.
  */
 const TITLE_MAP_AFTER = 16;
 
@@ -347,18 +352,17 @@ export class Retriever {
 
   /**
    * The sessions whose title holds the word or its plural. A connection
-   * scans the titles in SQLite for each new word (a one-shot search looks
-   * for a few) and keeps the answer; after {@link TITLE_MAP_AFTER} words,
-   * until the index changes, a map of every title word answers (a
-   * long-lived reader looks on most searches).
+   * reads the titles once, and for each new word splits into words only
+   * those holding it as a string (a one-shot search looks for a few; one
+   * scan in SQLite a word cost a question ~10 ms) and keeps the answer;
+   * after {@link TITLE_MAP_AFTER} words, until the index changes, a map of
+   * every title word answers (a long-lived reader looks on most searches).
    */
   #titledSessions(bare: string): number[] {
     const seen = untilIndexChanges(
       titleLooks,
       this.#db,
-      (): { looked: Map<string, number[]>; words?: Map<string, number[]> } => ({
-        looked: new Map(),
-      }),
+      (): TitleLooks => ({ looked: new Map() }),
     );
     if (!seen.words && seen.looked.size >= TITLE_MAP_AFTER) {
       seen.words = titleWords(this.#titles());
@@ -370,28 +374,23 @@ export class Retriever {
     if (seen.words) return holding(seen.words);
     let sessions = seen.looked.get(bare);
     if (!sessions) {
-      sessions = holding(titleWords(this.#titles(bare)));
+      seen.titles ??= this.#titles().map((t) => ({
+        ...t,
+        lower: t.title.toLowerCase(),
+      }));
+      sessions = holding(
+        titleWords(seen.titles.filter((t) => t.lower.includes(bare))),
+      );
       seen.looked.set(bare, sessions);
     }
     return sessions;
   }
 
-  /**
-   * The visible sessions' titles; given a word, only those that may hold
-   * it, narrowed by SQLite (the caller checks whole words). `lower()` folds
-   * ASCII only, so titles with the two characters whose lower case is ASCII
-   * (İ, the Kelvin sign) are kept too, and a word with other characters is
-   * looked for in every title.
-   */
-  #titles(bare?: string): Array<{ rowid: number; title: string }> {
-    // deno-lint-ignore no-control-regex
-    return (bare !== undefined && /^[\x00-\x7f]*$/.test(bare)
-      ? this.#prepare(
-        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL AND (instr(lower(title), ?) > 0 OR instr(title, '\u0130') > 0 OR instr(title, '\u212a') > 0)",
-      ).all(bare)
-      : this.#prepare(
-        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
-      ).all()) as Array<{ rowid: number; title: string }>;
+  /** The visible sessions' titles. */
+  #titles(): Array<{ rowid: number; title: string }> {
+    return this.#prepare(
+      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
+    ).all() as Array<{ rowid: number; title: string }>;
   }
 
   /** Whether any record (any role, any session) matches, per table. */
