@@ -81,6 +81,17 @@ export function termExpression(
 const probeCache: VersionedCache<Map<string, Set<number>>> = new WeakMap();
 
 /**
+ * Per connection and index version: whether any record of a table matches
+ * an expression. A question asks it of every other form of each word (its
+ * inflections, synonyms, parts) at every search it runs: ~200 times a
+ * question on the bench's questions, most of them repeats.
+ */
+const anywhereKnown: VersionedCache<Map<string, boolean>> = new WeakMap();
+
+/** Expressions a connection keeps known, at most. */
+const ANYWHERE_KEPT = 8192;
+
+/**
  * Per connection and index version: vocabulary ranges already listed. A
  * range's record counts walk every posting of its terms (fts5vocab), and
  * one question lists the same ranges for each never-seen word at every
@@ -395,7 +406,15 @@ export class Retriever {
 
   /** Whether any record (any role, any session) matches, per table. */
   anywhere(expression: string, table: FtsTable): boolean {
-    return matchesAny(this.#db, table, expression);
+    const known = untilIndexChanges(anywhereKnown, this.#db, () => new Map());
+    const key = `${table}\n${expression}`;
+    let found = known.get(key);
+    if (found === undefined) {
+      found = matchesAny(this.#db, table, expression);
+      if (known.size >= ANYWHERE_KEPT) known.clear();
+      known.set(key, found);
+    }
+    return found;
   }
 
   /**

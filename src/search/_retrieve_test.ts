@@ -1,4 +1,4 @@
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import { openIndex, recordRowid } from "../index/schema.ts";
 import { Retriever } from "./_retrieve.ts";
 
@@ -177,6 +177,52 @@ Deno.test("Retriever.suggest() on a long-lived connection sees words indexed aft
     // Another connection commits: the listed vocabulary is read again.
     add(1, "move the kangaroo enclosure");
     deepEqual(r().suggest("kangarro"), { term: "kangaroo", distance: 1 });
+  } finally {
+    read.close();
+    write.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Retriever.anywhere() asks the index once for a repeated expression, again after another connection commits", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  const add = (i: number, text: string) =>
+    write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
+      recordRowid(1, i, "user"),
+      text,
+    );
+  add(0, "feed the wombat");
+  const read = openIndex(path, { readOnly: true });
+  // Counts the statements that look for a match in the speech table.
+  let asked = 0;
+  const prepare = read.prepare.bind(read);
+  read.prepare = (sql: string) => {
+    const statement = prepare(sql);
+    if (!sql.includes("fts_speech MATCH ? LIMIT 1")) return statement;
+    return new Proxy(statement, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (key !== "get") {
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return (...args: unknown[]) => {
+          asked++;
+          return Reflect.apply(value, target, args);
+        };
+      },
+    });
+  };
+  try {
+    const r = () => new Retriever(read, ["user", "assistant"], {});
+    equal(r().anywhere('"kangaroo"', "fts_speech"), false);
+    equal(r().anywhere('"kangaroo"', "fts_speech"), false);
+    equal(r().anywhere('"wombat"', "fts_speech"), true);
+    equal(asked, 2);
+    add(1, "move the kangaroo enclosure");
+    equal(r().anywhere('"kangaroo"', "fts_speech"), true);
+    equal(asked, 3);
   } finally {
     read.close();
     write.close();
