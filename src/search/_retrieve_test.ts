@@ -1,8 +1,9 @@
 import { deepEqual, equal } from "node:assert/strict";
+import type { Database } from "../core/_sqlite.ts";
 import { openIndex, recordRowid } from "../index/schema.ts";
 import { Retriever } from "./_retrieve.ts";
 
-Deno.test("Retriever.titled() finds a title word by a scan, again from what it kept, and from the map of every title word once many words were looked for", async () => {
+Deno.test("Retriever.titled() finds a title word in the titles read, again from what it kept, and from the map of every title word once many words were looked for", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/index.db`;
   const write = openIndex(path);
@@ -160,7 +161,13 @@ Deno.test("Retriever.variants() offers the spelled-out word for a developer abbr
   });
 });
 
-Deno.test("Retriever.suggest() on a long-lived connection sees words indexed after its first look", async () => {
+/**
+ * An index holding one speech record, read by a long-lived connection while
+ * another adds records to it.
+ */
+async function withGrowingIndex(
+  fn: (read: Database, add: (i: number, text: string) => void) => void,
+): Promise<void> {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/index.db`;
   const write = openIndex(path);
@@ -172,49 +179,45 @@ Deno.test("Retriever.suggest() on a long-lived connection sees words indexed aft
   add(0, "feed the wombat");
   const read = openIndex(path, { readOnly: true });
   try {
-    const r = () => new Retriever(read, ["user", "assistant"], {});
-    deepEqual(r().suggest("kangarro"), undefined);
-    // Another connection commits: the listed vocabulary is read again.
-    add(1, "move the kangaroo enclosure");
-    deepEqual(r().suggest("kangarro"), { term: "kangaroo", distance: 1 });
+    fn(read, add);
   } finally {
     read.close();
     write.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("Retriever.suggest() on a long-lived connection sees words indexed after its first look", async () => {
+  await withGrowingIndex((read, add) => {
+    const r = () => new Retriever(read, ["user", "assistant"], {});
+    deepEqual(r().suggest("kangarro"), undefined);
+    // Another connection commits: the listed vocabulary is read again.
+    add(1, "move the kangaroo enclosure");
+    deepEqual(r().suggest("kangarro"), { term: "kangaroo", distance: 1 });
+  });
 });
 
 Deno.test("Retriever.anywhere() asks the index once for a repeated expression, again after another connection commits", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/index.db`;
-  const write = openIndex(path);
-  const add = (i: number, text: string) =>
-    write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
-      recordRowid(1, i, "user"),
-      text,
-    );
-  add(0, "feed the wombat");
-  const read = openIndex(path, { readOnly: true });
-  // Counts the statements that look for a match in the speech table.
-  let asked = 0;
-  const prepare = read.prepare.bind(read);
-  read.prepare = (sql: string) => {
-    const statement = prepare(sql);
-    if (!sql.includes("fts_speech MATCH ? LIMIT 1")) return statement;
-    return new Proxy(statement, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (key !== "get") {
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return (...args: unknown[]) => {
-          asked++;
-          return Reflect.apply(value, target, args);
-        };
-      },
-    });
-  };
-  try {
+  await withGrowingIndex((read, add) => {
+    // Counts the statements that look for a match in the speech table.
+    let asked = 0;
+    const prepare = read.prepare.bind(read);
+    read.prepare = (sql: string) => {
+      const statement = prepare(sql);
+      if (!sql.includes("fts_speech MATCH ? LIMIT 1")) return statement;
+      return new Proxy(statement, {
+        get(target, key) {
+          const value = Reflect.get(target, key);
+          if (key !== "get") {
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return (...args: unknown[]) => {
+            asked++;
+            return Reflect.apply(value, target, args);
+          };
+        },
+      });
+    };
     const r = () => new Retriever(read, ["user", "assistant"], {});
     equal(r().anywhere('"kangaroo"', "fts_speech"), false);
     equal(r().anywhere('"kangaroo"', "fts_speech"), false);
@@ -223,9 +226,5 @@ Deno.test("Retriever.anywhere() asks the index once for a repeated expression, a
     add(1, "move the kangaroo enclosure");
     equal(r().anywhere('"kangaroo"', "fts_speech"), true);
     equal(asked, 3);
-  } finally {
-    read.close();
-    write.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
