@@ -9,6 +9,7 @@
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { postingTokens } from "./tokens.ts";
+import { withoutInvisible } from "../redact/mod.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -212,18 +213,20 @@ const CONTEXT_LINES = 3;
  * what is kept: a long tool output's excerpt is chosen from the raw text,
  * and its lines, each with {@linkcode CONTEXT_LINES} lines around it, are
  * cleaned together; the rest of the output is never stored, so it is not
- * cleaned either. When `whole` says the text needs reading whole (it may
- * hold a private key block, dozens of lines long), or cleaning changes how
- * many lines the context has (a terminal escape that held a line break),
- * the whole text is cleaned and cut as {@linkcode keptText} does. Anything
- * else goes through `clean` whole.
+ * cleaned either. Lines are chosen once invisible characters are dropped (a
+ * NUL between the letters of UTF-16 output hides "error"). When `readWhole`
+ * says the output needs reading whole (it may hold a private key block,
+ * dozens of lines long), or cleaning changes how many lines the context has
+ * (a terminal escape that held a line break), the whole text is cleaned and
+ * cut as {@linkcode keptText} does. Anything else goes through `clean`
+ * whole.
  *
  * @param role The record's role.
  * @param raw The text as read.
  * @param clean Redacts a text (with invisible characters dropped); called
  * once, or twice when the context's lines changed (its first answer is then
  * dropped).
- * @param whole Whether the text must be cleaned whole.
+ * @param readWhole Whether a long output must be cleaned whole.
  * @returns What to store and post.
  * @example
  * ```ts
@@ -240,13 +243,15 @@ export function keptCleanText(
   role: string,
   raw: string,
   clean: (text: string) => string,
-  whole = false,
+  readWhole?: (text: string) => boolean,
 ): KeptText {
-  if (whole || role !== "tool-output" || raw.length <= EXCERPT_FROM) {
+  if (role !== "tool-output" || raw.length <= EXCERPT_FROM) {
     return keptText(role, clean(raw));
   }
-  const lines = raw.split("\n");
-  const keep = keptLines(raw, lines.length);
+  const visible = withoutInvisible(raw);
+  if (readWhole?.(visible)) return keptText(role, clean(visible));
+  const lines = visible.split("\n");
+  const keep = keptLines(visible, lines.length);
   // The kept lines with their context, runs apart joined by an empty line
   // (a gap no rule reads across).
   const context: string[] = [];
@@ -263,7 +268,9 @@ export function keptCleanText(
     end = Math.max(end, to);
   }
   const cleaned = clean(context.join("\n")).split("\n");
-  if (cleaned.length !== context.length) return keptText(role, clean(raw));
+  if (cleaned.length !== context.length) {
+    return keptText(role, clean(visible));
+  }
   const { stored, posting } = rendered(
     keep.map((i) => cleaned[at.get(i)!]!),
     keep,

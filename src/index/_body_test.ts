@@ -113,7 +113,7 @@ Deno.test("keptCleanText() cleans only a long output's kept lines and their cont
 
 Deno.test("keptCleanText() cleans the whole output when asked, or when cleaning changes the context's lines", () => {
   const raw = Array.from({ length: 500 }, (_, i) => `line ${i}`).join("\n");
-  const whole = keptCleanText("tool-output", raw, (t) => t, true);
+  const whole = keptCleanText("tool-output", raw, (t) => t, () => true);
   equal(whole.stored, keptText("tool-output", raw).stored);
   const sizes: number[] = [];
   const joined = keptCleanText("tool-output", raw, (t) => {

@@ -145,16 +145,15 @@ export function prepareSessions(
       // lines around it); the counts are those of the last cleaning.
       let text = "";
       let counts: Record<string, number> = {};
-      const raw = r.role === "tool-output" ? withoutInvisible(r.text) : r.text;
       const kept = keptCleanText(
         r.role,
-        raw,
+        r.text,
         (part) => {
           counts = {};
           text = printed(r, scrub(part, r.role, counts), counts);
           return text;
         },
-        redactOn && mayHoldKeyBlock(raw),
+        redactOn ? mayHoldKeyBlock : undefined,
       );
       count(counts);
       // A title cut from a user turn is cut again from the redacted turn: a
