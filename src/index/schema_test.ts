@@ -89,26 +89,44 @@ function rowidsOfOneSession(session: number): void {
   }
 }
 
-Deno.test("an unchanged pass reads the files it compares from an index, made where a format-5 index lacks it", async () => {
+/**
+ * A statement an index within format 5 serves: a fresh index reads it from
+ * that index, one written before the index existed does not, and the next
+ * writer makes it.
+ */
+async function madeByWriters(index: string, sql: string): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "deja-schema-" });
   try {
     const path = `${dir}/index.db`;
     const plan = (db: ReturnType<typeof openIndex>) =>
-      (db.prepare(
-        "EXPLAIN QUERY PLAN SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
-      ).all() as Array<{ detail: string }>).map((r) => r.detail).join("\n");
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<
+        { detail: string }
+      >).map((r) => r.detail).join("\n");
     const fresh = openIndex(path);
-    ok(plan(fresh).includes("COVERING INDEX files_check"), plan(fresh));
-    // An index written before files_check existed (same format).
-    fresh.exec("DROP INDEX files_check");
+    ok(plan(fresh).includes(`COVERING INDEX ${index}`), plan(fresh));
+    fresh.exec(`DROP INDEX ${index}`);
     fresh.close();
     const reader = openIndex(path, { readOnly: true });
-    ok(!plan(reader).includes("files_check"));
+    ok(!plan(reader).includes(index));
     reader.close();
     const writer = openIndex(path);
-    ok(plan(writer).includes("COVERING INDEX files_check"), plan(writer));
+    ok(plan(writer).includes(`COVERING INDEX ${index}`), plan(writer));
     writer.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("an unchanged pass reads the files it compares from an index, made where a format-5 index lacks it", async () => {
+  await madeByWriters(
+    "files_check",
+    "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
+  );
+});
+
+Deno.test("search lists the projects from an index, made where a format-5 index lacks it", async () => {
+  await madeByWriters(
+    "sessions_project",
+    "SELECT project FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
+  );
 });
