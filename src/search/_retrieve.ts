@@ -110,10 +110,10 @@ const VOCAB_RANGES_KEPT = 512;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * Per connection and index version: the visible titles, lower-cased, as read
- * for the first title word looked for; the title words looked for so far and
- * their sessions; and (from the {@link TITLE_MAP_AFTER}th distinct word) a map
- * of every title word.
+ * Per connection and index version: the title words looked for so far and
+ * their sessions; the visible titles, lower-cased, once a search looks for
+ * {@link TITLE_READ_FROM} words or more; and (from the
+ * {@link TITLE_MAP_AFTER}th distinct word) a map of every title word.
  */
 interface TitleLooks {
   titles?: Array<{ rowid: number; title: string; lower: string }>;
@@ -122,6 +122,7 @@ interface TitleLooks {
 }
 /** Each connection's {@link TitleLooks}. */
 const titleLooks: VersionedCache<TitleLooks> = new WeakMap();
+const newTitleLooks = (): TitleLooks => ({ looked: new Map() });
 
 /**
  * Per connection and index version: each session's first speech record
@@ -131,10 +132,20 @@ const titleLooks: VersionedCache<TitleLooks> = new WeakMap();
 const firstSpeech: VersionedCache<Map<number, number | null>> = new WeakMap();
 
 /**
- * Distinct title words a connection looks for, each in the titles that hold
- * it as a string, before it maps every title's words at once: a one-shot
- * search looks for a few (mapping them all costs more than its looks), a
- * long-lived reader for many.
+ * Words a search looks for in titles from which it reads every title once
+ * rather than scan them in SQLite for each word: a scan returns only the
+ * titles holding the word, and reading them all costs about three scans
+ * (one word 2.6 ms by a scan, 6–8 ms by the read, on the bench's 1,304
+ * sessions; 11–18 and 43–60 ms on 13,040); a question looks for ten words
+ * (14–17 against 7–9 ms; 125–155 against 41–68 ms).
+ */
+const TITLE_READ_FROM = 4;
+
+/**
+ * Distinct title words a connection looks for, in the titles that hold each,
+ * before it maps every title's words at once: a one-shot search looks for a
+ * few (mapping them all costs more than its looks), a long-lived reader for
+ * many.
  */
 const TITLE_MAP_AFTER = 16;
 
@@ -362,19 +373,32 @@ export class Retriever {
   }
 
   /**
+   * Readies a search that will look for `count` words in the titles: from
+   * {@link TITLE_READ_FROM} words on, the connection reads every visible
+   * title once (lower-cased) and {@link Retriever.titled} looks in them
+   * instead of scanning the titles in SQLite for each word.
+   *
+   * @param count The title words the search will look for.
+   */
+  expectTitleWords(count: number): void {
+    if (count < TITLE_READ_FROM) return;
+    const seen = untilIndexChanges(titleLooks, this.#db, newTitleLooks);
+    seen.titles ??= this.#titles().map((t) => ({
+      ...t,
+      lower: t.title.toLowerCase(),
+    }));
+  }
+
+  /**
    * The sessions whose title holds the word or its plural. A connection
-   * reads the titles once, and for each new word splits into words only
-   * those holding it as a string (a one-shot search looks for a few; one
-   * scan in SQLite a word cost a question ~10 ms) and keeps the answer;
-   * after {@link TITLE_MAP_AFTER} words, until the index changes, a map of
-   * every title word answers (a long-lived reader looks on most searches).
+   * scans the titles in SQLite for each new word, or looks in the titles it
+   * read ({@link Retriever.expectTitleWords}), splitting into words only
+   * the titles holding the word as a string, and keeps each answer; after
+   * {@link TITLE_MAP_AFTER} words, until the index changes, a map of every
+   * title word answers (a long-lived reader looks on most searches).
    */
   #titledSessions(bare: string): number[] {
-    const seen = untilIndexChanges(
-      titleLooks,
-      this.#db,
-      (): TitleLooks => ({ looked: new Map() }),
-    );
+    const seen = untilIndexChanges(titleLooks, this.#db, newTitleLooks);
     if (!seen.words && seen.looked.size >= TITLE_MAP_AFTER) {
       seen.words = titleWords(this.#titles());
     }
@@ -385,23 +409,30 @@ export class Retriever {
     if (seen.words) return holding(seen.words);
     let sessions = seen.looked.get(bare);
     if (!sessions) {
-      seen.titles ??= this.#titles().map((t) => ({
-        ...t,
-        lower: t.title.toLowerCase(),
-      }));
-      sessions = holding(
-        titleWords(seen.titles.filter((t) => t.lower.includes(bare))),
-      );
+      const titles = seen.titles?.filter((t) => t.lower.includes(bare)) ??
+        this.#titles(bare);
+      sessions = holding(titleWords(titles));
       seen.looked.set(bare, sessions);
     }
     return sessions;
   }
 
-  /** The visible sessions' titles. */
-  #titles(): Array<{ rowid: number; title: string }> {
-    return this.#prepare(
-      "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
-    ).all() as Array<{ rowid: number; title: string }>;
+  /**
+   * The visible sessions' titles; given a word, only those that may hold
+   * it, narrowed by SQLite (the caller checks whole words). `lower()` folds
+   * ASCII only, so titles with the two characters whose lower case is ASCII
+   * (İ, the Kelvin sign) are kept too, and a word with other characters is
+   * looked for in every title.
+   */
+  #titles(bare?: string): Array<{ rowid: number; title: string }> {
+    // deno-lint-ignore no-control-regex
+    return (bare !== undefined && /^[\x00-\x7f]*$/.test(bare)
+      ? this.#prepare(
+        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL AND (instr(lower(title), ?) > 0 OR instr(title, '\u0130') > 0 OR instr(title, '\u212a') > 0)",
+      ).all(bare)
+      : this.#prepare(
+        "SELECT rowid, title FROM sessions WHERE hidden = 0 AND title IS NOT NULL",
+      ).all()) as Array<{ rowid: number; title: string }>;
   }
 
   /** Whether any record (any role, any session) matches, per table. */

@@ -3,7 +3,7 @@ import type { Database } from "../core/_sqlite.ts";
 import { openIndex, recordRowid } from "../index/schema.ts";
 import { Retriever } from "./_retrieve.ts";
 
-Deno.test("Retriever.titled() finds a title word in the titles read, again from what it kept, and from the map of every title word once many words were looked for", async () => {
+Deno.test("Retriever.titled() finds a title word by a scan, in the titles read for a long question, again from what it kept, and from the map of every title word once many words were looked for", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/index.db`;
   const write = openIndex(path);
@@ -37,6 +37,12 @@ Deno.test("Retriever.titled() finds a title word in the titles read, again from 
         const r = new Retriever(read, ["user", "assistant"], {});
         const first = r.titled(word);
         const again = r.titled(word);
+        // A search that will look for many words reads the titles once.
+        const other = openIndex(path, { readOnly: true });
+        const long = new Retriever(other, ["user", "assistant"], {});
+        long.expectTitleWords(10);
+        const fromTitles = long.titled(word);
+        other.close();
         // Enough other words that the connection maps every title word.
         for (let i = 0; i < 20; i++) r.titled(`filler${i}`);
         const mapped = r.titled(word);
@@ -49,6 +55,7 @@ Deno.test("Retriever.titled() finds a title word in the titles read, again from 
         deepEqual(first, expected, `${word}, first look`);
         deepEqual(again, expected, `${word}, later look`);
         deepEqual(mapped, expected, `${word}, from the map`);
+        deepEqual(fromTitles, expected, `${word}, from the titles read`);
         // Another search on the connection, filtered to one session: what
         // the connection kept of the others is not shown.
         const only = new Retriever(read, ["user", "assistant"], {

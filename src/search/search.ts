@@ -1696,6 +1696,7 @@ function climb(
   // a thread name) counts as said in it; a word no record holds is found
   // in titles only.
   const inTitles: string[] = [];
+  r.expectTitleWords(terms.filter((t) => t.kind === "word").length);
   terms.forEach((t, i) => {
     if (t.kind !== "word") return;
     const found = r.titled(t.text);
