@@ -165,6 +165,13 @@ const FILES_CHECK =
 const SESSIONS_PROJECT =
   "CREATE INDEX IF NOT EXISTS sessions_project ON sessions(lower(project), project) WHERE project != '' AND hidden = 0;";
 
+/**
+ * The projects of the visible sessions, one spelling each (compared without
+ * case): the statement the `sessions_project` index serves.
+ */
+export const PROJECTS_SQL =
+  "SELECT project FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)";
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (

@@ -6,6 +6,7 @@ import {
   isUserRecord,
   openIndex,
   ordinalOfRecord,
+  PROJECTS_SQL,
   RECORD_SLOTS,
   recordRowid,
   roleOfRecord,
@@ -125,8 +126,5 @@ Deno.test("an unchanged pass reads the files it compares from an index, made whe
 });
 
 Deno.test("search lists the projects from an index, made where a format-5 index lacks it", async () => {
-  await madeByWriters(
-    "sessions_project",
-    "SELECT project FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
-  );
+  await madeByWriters("sessions_project", PROJECTS_SQL);
 });

@@ -9,6 +9,7 @@
  * @module
  */
 import type { Database } from "../core/_sqlite.ts";
+import { PROJECTS_SQL } from "../index/schema.ts";
 import {
   prepared,
   untilIndexChanges,
@@ -60,10 +61,9 @@ export function hiddenSessions(db: Database): ReadonlySet<number> {
  */
 export function projectNames(db: Database): readonly string[] {
   const cache = cacheOf(db);
-  cache.projects ??= (prepared(
-    db,
-    "SELECT project FROM sessions WHERE project != '' AND hidden = 0 GROUP BY lower(project)",
-  ).all() as Array<{ project: string }>).map((r) => r.project);
+  cache.projects ??= (prepared(db, PROJECTS_SQL).all() as Array<
+    { project: string }
+  >).map((r) => r.project);
   return cache.projects;
 }
 

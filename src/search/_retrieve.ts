@@ -344,11 +344,8 @@ export class Retriever {
    * (or its plural), descending; none when speech is not searched.
    */
   titled(word: string): number[] {
-    // The word itself or its plural: a stem would let "assistant" find
-    // "assistance".
-    const bare = word.toLowerCase().replace(/s$/, "");
-    // A title is what the conversation is about: searched with speech.
-    if (bare.length < 3 || !this.#tables.includes("fts_speech")) return [];
+    const bare = this.#titleWord(word);
+    if (bare === undefined) return [];
     const sessions = this.#titledSessions(bare).filter((s) => this.visible(s));
     if (sessions.length === 0) return [];
     const first = untilIndexChanges(firstSpeech, this.#db, () => new Map());
@@ -373,17 +370,38 @@ export class Retriever {
   }
 
   /**
-   * Readies a search that will look for `count` words in the titles: from
-   * {@link TITLE_READ_FROM} words on, the connection reads every visible
-   * title once (lower-cased) and {@link Retriever.titled} looks in them
-   * instead of scanning the titles in SQLite for each word.
-   *
-   * @param count The title words the search will look for.
+   * What a title is searched for, of a word: the word itself or its
+   * singular (a stem would let "assistant" find "assistance"); none for a
+   * word under three letters, or when speech is not searched (a title is
+   * what the conversation is about: searched with speech).
    */
-  expectTitleWords(count: number): void {
-    if (count < TITLE_READ_FROM) return;
+  #titleWord(word: string): string | undefined {
+    const bare = word.toLowerCase().replace(/s$/, "");
+    return bare.length < 3 || !this.#tables.includes("fts_speech")
+      ? undefined
+      : bare;
+  }
+
+  /**
+   * Readies a search that will look for these words in the titles: when
+   * {@link TITLE_READ_FROM} of them or more are new to the connection, it
+   * reads every visible title once (lower-cased) and
+   * {@link Retriever.titled} looks in them instead of scanning the titles in
+   * SQLite for each word.
+   *
+   * @param words The words the search will look for in titles.
+   */
+  expectTitleWords(words: readonly string[]): void {
     const seen = untilIndexChanges(titleLooks, this.#db, newTitleLooks);
-    seen.titles ??= this.#titles().map((t) => ({
+    if (seen.titles || seen.words) return;
+    const fresh = new Set(
+      words.flatMap((w) => {
+        const bare = this.#titleWord(w);
+        return bare === undefined || seen.looked.has(bare) ? [] : [bare];
+      }),
+    );
+    if (fresh.size < TITLE_READ_FROM) return;
+    seen.titles = this.#titles().map((t) => ({
       ...t,
       lower: t.title.toLowerCase(),
     }));

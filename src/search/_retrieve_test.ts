@@ -40,7 +40,7 @@ Deno.test("Retriever.titled() finds a title word by a scan, in the titles read f
         // A search that will look for many words reads the titles once.
         const other = openIndex(path, { readOnly: true });
         const long = new Retriever(other, ["user", "assistant"], {});
-        long.expectTitleWords(10);
+        long.expectTitleWords(["a", "bb", word, ...["one", "two", "three"]]);
         const fromTitles = long.titled(word);
         other.close();
         // Enough other words that the connection maps every title word.
@@ -234,4 +234,64 @@ Deno.test("Retriever.anywhere() asks the index once for a repeated expression, a
     equal(r().anywhere('"kangaroo"', "fts_speech"), true);
     equal(asked, 3);
   });
+});
+
+Deno.test("Retriever.expectTitleWords() reads the titles once for four new words or more, and scans for fewer", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  write.prepare(
+    "INSERT INTO sessions (rowid, harness, id, path, kind, title) VALUES (1, 'claude-code', 's1', '/p/s1.jsonl', 'jsonl', 'Otter migration plan')",
+  ).run();
+  write.prepare(
+    "INSERT INTO records (rowid, session, seq, role, body) VALUES (?, 1, 0, 'user', 'hello')",
+  ).run(recordRowid(1, 0, "user"));
+  write.close();
+  /** Title statements each word costs on a fresh connection. */
+  const statements = (expected: string[], asked: string[]) => {
+    const read = openIndex(path, { readOnly: true });
+    let n = 0;
+    const prepare = read.prepare.bind(read);
+    read.prepare = (sql: string) => {
+      const statement = prepare(sql);
+      if (!sql.includes("FROM sessions WHERE hidden = 0 AND title")) {
+        return statement;
+      }
+      return new Proxy(statement, {
+        get(target, key) {
+          const value = Reflect.get(target, key);
+          if (key !== "all") {
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return (...args: unknown[]) => {
+            n++;
+            return Reflect.apply(value, target, args);
+          };
+        },
+      });
+    };
+    try {
+      const r = new Retriever(read, ["user", "assistant"], {});
+      r.expectTitleWords(expected);
+      for (const w of asked) {
+        deepEqual(
+          r.titled(w),
+          w === "beavers" ? [] : [recordRowid(1, 0, "user")],
+        );
+      }
+      return n;
+    } finally {
+      read.close();
+    }
+  };
+  try {
+    // Four new words: one read of every title, no scan per word.
+    const many = ["otters", "migration", "plan", "beavers"];
+    equal(statements(many, many), 1);
+    // Two (short words and a word twice count once): a scan each.
+    const few = ["otters", "Otters", "ok", "beavers"];
+    equal(statements(few, ["otters", "beavers"]), 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

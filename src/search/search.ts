@@ -1696,7 +1696,9 @@ function climb(
   // a thread name) counts as said in it; a word no record holds is found
   // in titles only.
   const inTitles: string[] = [];
-  r.expectTitleWords(terms.filter((t) => t.kind === "word").length);
+  r.expectTitleWords(
+    terms.flatMap((t) => t.kind === "word" ? [t.text] : []),
+  );
   terms.forEach((t, i) => {
     if (t.kind !== "word") return;
     const found = r.titled(t.text);
