@@ -169,6 +169,38 @@ Deno.test("Retriever.variants() offers the spelled-out word for a developer abbr
 });
 
 /**
+ * Counts how often a connection runs (`get` or `all`) the statements whose
+ * SQL holds `part`, from now on.
+ *
+ * @returns The count so far.
+ */
+function countRuns(
+  db: Database,
+  part: string,
+  method: "get" | "all",
+): () => number {
+  let runs = 0;
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => {
+    const statement = prepare(sql);
+    if (!sql.includes(part)) return statement;
+    return new Proxy(statement, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (key !== method) {
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return (...args: unknown[]) => {
+          runs++;
+          return Reflect.apply(value, target, args);
+        };
+      },
+    });
+  };
+  return () => runs;
+}
+
+/**
  * An index holding one speech record, read by a long-lived connection while
  * another adds records to it.
  */
@@ -206,33 +238,16 @@ Deno.test("Retriever.suggest() on a long-lived connection sees words indexed aft
 
 Deno.test("Retriever.anywhere() asks the index once for a repeated expression, again after another connection commits", async () => {
   await withGrowingIndex((read, add) => {
-    // Counts the statements that look for a match in the speech table.
-    let asked = 0;
-    const prepare = read.prepare.bind(read);
-    read.prepare = (sql: string) => {
-      const statement = prepare(sql);
-      if (!sql.includes("fts_speech MATCH ? LIMIT 1")) return statement;
-      return new Proxy(statement, {
-        get(target, key) {
-          const value = Reflect.get(target, key);
-          if (key !== "get") {
-            return typeof value === "function" ? value.bind(target) : value;
-          }
-          return (...args: unknown[]) => {
-            asked++;
-            return Reflect.apply(value, target, args);
-          };
-        },
-      });
-    };
+    // The looks for a match in the speech table.
+    const looks = countRuns(read, "fts_speech MATCH ? LIMIT 1", "get");
     const r = () => new Retriever(read, ["user", "assistant"], {});
     equal(r().anywhere('"kangaroo"', "fts_speech"), false);
     equal(r().anywhere('"kangaroo"', "fts_speech"), false);
     equal(r().anywhere('"wombat"', "fts_speech"), true);
-    equal(asked, 2);
+    equal(looks(), 2);
     add(1, "move the kangaroo enclosure");
     equal(r().anywhere('"kangaroo"', "fts_speech"), true);
-    equal(asked, 3);
+    equal(looks(), 3);
   });
 });
 
@@ -250,26 +265,11 @@ Deno.test("Retriever.expectTitleWords() reads the titles once for four new words
   /** Title statements each word costs on a fresh connection. */
   const statements = (expected: string[], asked: string[]) => {
     const read = openIndex(path, { readOnly: true });
-    let n = 0;
-    const prepare = read.prepare.bind(read);
-    read.prepare = (sql: string) => {
-      const statement = prepare(sql);
-      if (!sql.includes("FROM sessions WHERE hidden = 0 AND title")) {
-        return statement;
-      }
-      return new Proxy(statement, {
-        get(target, key) {
-          const value = Reflect.get(target, key);
-          if (key !== "all") {
-            return typeof value === "function" ? value.bind(target) : value;
-          }
-          return (...args: unknown[]) => {
-            n++;
-            return Reflect.apply(value, target, args);
-          };
-        },
-      });
-    };
+    const reads = countRuns(
+      read,
+      "FROM sessions WHERE hidden = 0 AND title",
+      "all",
+    );
     try {
       const r = new Retriever(read, ["user", "assistant"], {});
       r.expectTitleWords(expected);
@@ -279,7 +279,7 @@ Deno.test("Retriever.expectTitleWords() reads the titles once for four new words
           w === "beavers" ? [] : [recordRowid(1, 0, "user")],
         );
       }
-      return n;
+      return reads();
     } finally {
       read.close();
     }
