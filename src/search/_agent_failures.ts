@@ -103,11 +103,15 @@ const AGENT_SIDE =
  */
 export function failureAsked(ask: string): FailureKind | undefined {
   const text = ask.replaceAll("’", "'");
-  if (!WENT_WRONG.test(text) || !AGENT_SIDE.test(text)) return undefined;
-  for (const kind of ["billing", "auth", "rate", "memory"] as const) {
-    if (FAMILIES[kind].cue.test(text)) return kind;
+  // The kinds' short cues first: most questions name none, and the two
+  // long expressions cost a fresh process more to compile.
+  const kind = (["billing", "auth", "rate", "memory"] as const).find((k) =>
+    FAMILIES[k].cue.test(text)
+  );
+  if (!kind || !WENT_WRONG.test(text) || !AGENT_SIDE.test(text)) {
+    return undefined;
   }
-  return undefined;
+  return kind;
 }
 
 /** How a failed model call is written when no tool name says it. */

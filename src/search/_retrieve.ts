@@ -16,6 +16,7 @@ import {
   roleOfRecord,
   sessionOfRecord,
 } from "../index/schema.ts";
+import { isAscii } from "../index/tokens.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import {
   prepared,
@@ -108,6 +109,8 @@ const VOCAB_RANGES_KEPT = 512;
 
 /** A word of a title. */
 const WORD = /[\p{L}\p{N}]+/gu;
+/** {@linkcode WORD} for lower-cased ASCII text (see isAscii). */
+const ASCII_WORD = /[a-z0-9]+/g;
 
 /**
  * Per connection and index version: the title words looked for so far and
@@ -155,7 +158,8 @@ function titleWords(
 ): Map<string, number[]> {
   const words = new Map<string, number[]>();
   for (const row of rows) {
-    for (const w of new Set(row.title.toLowerCase().match(WORD) ?? [])) {
+    const lower = row.title.toLowerCase();
+    for (const w of new Set(lower.match(isAscii(lower) ? ASCII_WORD : WORD))) {
       const list = words.get(w);
       if (list) list.push(row.rowid);
       else words.set(w, [row.rowid]);

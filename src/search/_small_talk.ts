@@ -122,6 +122,7 @@ const OWN_GREETING = new RegExp(
  */
 export function greetingAsked(ask: string): GreetingAsk | undefined {
   const text = ask.replaceAll("’", "'");
+  if (!MAY_DESCRIBE_GREETING.test(text)) return undefined;
   // "After saying hi I asked which model it runs": more than a greeting.
   if (AFTER_GREETING.test(text)) return undefined;
   const symbols = text.replace(
@@ -218,6 +219,16 @@ const QUOTED_HELLO = new RegExp(
  */
 const QUOTED_SAID = new RegExp(
   `\\b(?:said|say|saying|typed|type|sent|send|wrote|just|only)\\s+(?:${QUOTED_HELLO.source})|(?:${QUOTED_HELLO.source})\\s+(?:chat|thread|session|conversation|one|greeting|prompt|message)s?\\b`,
+  "i",
+);
+
+/**
+ * A word some expression of {@linkcode greetingAsked} needs: a question
+ * without one describes no greeting. Compiling the expressions costs a
+ * fresh process ~1 ms, this gate a fraction, and most questions fail it.
+ */
+const MAY_DESCRIBE_GREETING = new RegExp(
+  `\\b(?:how|greet\\w*|said|typed|sent|wrote|entered|prompt|message|input|(?:${HELLO_WORDS})s?)\\b|${QUOTED_HELLO.source}|${GREETED_IN_OWN_WORDS.source}`,
   "i",
 );
 

@@ -42,6 +42,10 @@ Deno.test("greetingAsked() reads a greeting a question describes, and nothing el
     { kind: "hello", language: "japanese", replied: true },
   );
   deepEqual(greetingAsked("my first greeting errored out"), { kind: "hello" });
+  deepEqual(greetingAsked("the japanese hellos thread"), {
+    kind: "hello",
+    language: "japanese",
+  });
   deepEqual(
     greetingAsked("the chat where my entire prompt was the single word shell"),
     { typed: "shell" },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { hasCjk } from "../index/tokens.ts";
+import { hasCjk, isAscii } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 
 /** One way a term can appear in text. */
@@ -28,7 +28,6 @@ export interface Match {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /[a-z0-9]+/g;
-const NON_ASCII = /[\u0080-\uffff]/;
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -53,7 +52,7 @@ export function termForm(
   const patterns: string[] = [];
   for (const form of forms) {
     const lower = form.toLowerCase();
-    const words = lower.match(NON_ASCII.test(lower) ? WORD : ASCII_WORD) ?? [];
+    const words = lower.match(isAscii(lower) ? ASCII_WORD : WORD) ?? [];
     if (words.length === 1 && lower.endsWith("*")) {
       // A prefix form: any word that starts with it.
       patterns.push(`\\b${escape(words[0]!)}\\w*`);

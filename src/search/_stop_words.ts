@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isAscii } from "../index/tokens.ts";
 
 /**
  * Function words, then words that carry no subject in a question ("get",
@@ -132,9 +133,14 @@ const OTHER_LISTS = new Map(
 export function queryLanguages(text: string): string[] {
   // Names of code (collect_advanced_cleanup_ideas, advanced.py, butler-exec)
   // are in no language: only the words around them count.
-  const prose = text.split(/\s+/).filter((t) => !CODE_TOKEN.test(t)).join(" ");
-  const all = [...new Set(prose.toLowerCase().split(/[^\p{L}\p{N}']+/u))]
-    .filter((w) => w);
+  // ASCII text, most queries, takes plain classes (see isAscii).
+  const ascii = isAscii(text);
+  const code = ascii ? ASCII_CODE_TOKEN : CODE_TOKEN;
+  const prose = text.split(/\s+/).filter((t) => !code.test(t)).join(" ")
+    .toLowerCase();
+  const all = [
+    ...new Set(prose.split(ascii ? /[^a-z0-9']+/ : /[^\p{L}\p{N}']+/u)),
+  ].filter((w) => w);
   const words = all.filter((w) => !STOP_WORDS.en!.has(w));
   // An English sentence may hold a word or two of another list ("where did
   // I leave an AI comment": "ai" and "comment" are French): its own glue
@@ -152,6 +158,8 @@ export function queryLanguages(text: string): string[] {
 
 /** A token naming code: joined by `_ . / -` inside, a digit, or camelCase. */
 const CODE_TOKEN = /\w[_./\\-]\w|\d|\p{Ll}\p{Lu}/u;
+/** {@linkcode CODE_TOKEN} for ASCII text. */
+const ASCII_CODE_TOKEN = /\w[_./\\-]\w|\d|[a-z][A-Z]/;
 
 /** The share of a query's words a language's glue words must make up. */
 const LANGUAGE_SHARE = 0.3;

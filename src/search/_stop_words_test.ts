@@ -19,6 +19,10 @@ Deno.test("queryLanguages() leaves names of code out of the count", () => {
     ["nl"],
   );
   deepEqual(queryLanguages("fix getUserProfile in de app.ts voor v2"), ["nl"]);
+  // Text past ASCII: the same names of code, by Unicode classes.
+  deepEqual(queryLanguages("fix getÜserProfile in de app.ts voor v2 — snel"), [
+    "nl",
+  ]);
 });
 
 Deno.test("isStopWord() drops a language's glue words only when the query is in it", () => {

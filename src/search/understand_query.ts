@@ -24,6 +24,7 @@ import {
   cjkRuns,
   hasCjk,
   identifierParts,
+  isAscii,
 } from "../index/tokens.ts";
 import { porterStem } from "./_stem.ts";
 import { irregularForms } from "./_irregular_verbs.ts";
@@ -194,13 +195,11 @@ function restore(text: string, kept: readonly string[]): string {
   return text.replace(/\ue000(\d+)\ue001/g, (_m, i) => kept[Number(i)] ?? "");
 }
 
-// Unicode property classes cost about a millisecond each to compile on
-// first use; ASCII text, most queries, takes the plain classes instead.
-const NON_ASCII = /[\u0080-\uffff]/;
-
+// ASCII text, most queries, takes plain classes, not Unicode property
+// ones (see isAscii).
 function hasWord(text: string): boolean {
   return /[A-Za-z0-9]/.test(text) ||
-    (NON_ASCII.test(text) && /[\p{L}\p{N}]/u.test(text));
+    (!isAscii(text) && /[\p{L}\p{N}]/u.test(text));
 }
 
 /** A form when there is one, as a list. */
@@ -209,13 +208,13 @@ function optional(form: string | undefined): string[] {
 }
 
 function trimWord(raw: string): string {
-  return NON_ASCII.test(raw)
+  return !isAscii(raw)
     ? raw.replace(/^[^\p{L}\p{N}_$@#]+|[^\p{L}\p{N}_]+$/gu, "")
     : raw.replace(/^[^A-Za-z0-9_$@#]+|[^A-Za-z0-9_]+$/g, "");
 }
 
 function splitWords(lower: string): string[] {
-  return (NON_ASCII.test(lower)
+  return (!isAscii(lower)
     ? lower.split(/[^\p{L}\p{N}]+/u)
     : lower.split(/[^a-z0-9]+/)).filter(Boolean);
 }
@@ -428,7 +427,9 @@ function termsOf(
         ...optional(splitCompound(word)),
       ],
       ...(before && !/[.?!:]$/.test(before.text) &&
-          /^\p{Lu}\p{Ll}{2,}(?:['’]s)?$/u.test(raw)
+          (isAscii(raw)
+            ? /^[A-Z][a-z]{2,}(?:'s)?$/.test(raw)
+            : /^\p{Lu}\p{Ll}{2,}(?:['’]s)?$/u.test(raw))
         ? { proper: true }
         : {}),
     });
@@ -526,12 +527,31 @@ const POINTS_AT_PASTE = new RegExp(
  */
 const RUN_FRAMING = /\b(which)\s+(?:runs?|chats?|threads?|conversations?)\b/gi;
 
+/** The words {@linkcode SESSION_SIZE} starts with ("shorter" holds "short"). */
+const SIZE_WORDS =
+  "short|long|quick|brief|tiny|small|huge|big|giant|massive|lengthy|endless|marathon";
+
 /** "the short chat", "a long session": how big a session was, no topic. */
-const SESSION_SIZE =
-  /(?<!\bin the\s+)\b(short|shorter|long|longer|quick|brief|tiny|small|huge|big|giant|massive|lengthy|endless|marathon)\s+((?:[\p{L}\p{N}_.-]+\s+){0,2})(?:chat|session|conversation|thread|exchange|run|one)s?\b/giu;
+const SESSION_SIZE = new RegExp(
+  `(?<!\\bin the\\s+)\\b(${SIZE_WORDS}|shorter|longer)\\s+((?:[\\p{L}\\p{N}_.-]+\\s+){0,2})(?:chat|session|conversation|thread|exchange|run|one)s?\\b`,
+  "giu",
+);
+
+/**
+ * Whether text may give a session's size: {@linkcode SESSION_SIZE} costs a
+ * fresh process ~1.5 ms to compile, its gate ~0.1 ms, and most queries
+ * name no size.
+ */
+const MAY_GIVE_SIZE = new RegExp(SIZE_WORDS, "iu");
+
+/** Text without the sizes it gives a session ("the short chat": "chat"). */
+function withoutSize(text: string): string {
+  return MAY_GIVE_SIZE.test(text) ? text.replace(SESSION_SIZE, " $2 ") : text;
+}
 
 /** The size a query gives the session it asks for, if it gives one. */
 function sizeAsked(ask: string): "short" | "long" | undefined {
+  if (!MAY_GIVE_SIZE.test(ask)) return undefined;
   const word = [...ask.matchAll(SESSION_SIZE)][0]?.[1]?.toLowerCase();
   if (!word) return undefined;
   return /^(?:long|longer|huge|big|giant|massive|lengthy|endless|marathon)$/
@@ -580,7 +600,7 @@ export function understandQuery(
   // matches, not what they say.
   termsOf(
     withoutOrdinal(
-      askTime.text.replace(NOT_MEANT, " ").replace(SESSION_SIZE, " $2 ")
+      withoutSize(askTime.text.replace(NOT_MEANT, " "))
         .replace(WHEN_FILLER, " ").replace(SESSION_FRAMING, "$1")
         .replace(RUN_FRAMING, "$1").replace(LIKE_THIS, " "),
     ),

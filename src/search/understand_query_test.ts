@@ -280,6 +280,15 @@ Deno.test("understandQuery() reads the size of the session asked for, not as a w
     understandQuery("in the long run should we cache it?", { now: NOW }).size,
     undefined,
   );
+  // Any case, the comparatives, and words of any script between.
+  equal(
+    understandQuery("the LONGER chat about redis", { now: NOW }).size,
+    "long",
+  );
+  equal(understandQuery("a Shorter session", { now: NOW }).size, "short");
+  const cafe = understandQuery("the short café chat", { now: NOW });
+  equal(cafe.size, "short");
+  deepEqual(cafe.terms.map((t) => t.text), ["café"]);
 });
 
 Deno.test("understandQuery() searches signing out as logging out, and in as in", () => {
@@ -697,6 +706,12 @@ Deno.test("understandQuery() marks a word capitalized inside a sentence as a nam
     "figma",
   ]);
   deepEqual(proper("the API key and the README"), []);
+  // Names past ASCII, and a curly possessive.
+  deepEqual(proper("What did Zoë’s sister say about Lyon?"), ["zoë", "lyon"]);
+  deepEqual(proper("Where did Émile and Melanie go after the talk?"), [
+    "émile",
+    "melanie",
+  ]);
 });
 
 Deno.test("understandQuery() reads a commit hash or a long number as typed on purpose", () => {
