@@ -19,6 +19,7 @@ import {
 import { isAscii } from "../index/tokens.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import {
+  indexVersion,
   prepared,
   type Statement,
   untilIndexChanges,
@@ -199,6 +200,8 @@ export class Retriever {
   #allowed: Set<number> | undefined;
   #scope: { where: string; params: Array<string | number> };
   #cache = new Map<string, number[]>();
+  /** The index's version, read once: a retriever serves one search. */
+  #version: number | undefined;
 
   #vocab = new Set<FtsTable>();
   /** Sessions the filters removed from some posting (for "why no hit"). */
@@ -229,6 +232,16 @@ export class Retriever {
           .all(...params) as Array<{ rowid: number }>).map((r) => r.rowid),
       );
     }
+  }
+
+  /**
+   * A value this connection keeps until the index changes. A search reads
+   * one snapshot in one transaction, so the version is read once, not at
+   * each of the hundreds of looks a question makes.
+   */
+  #kept<T>(cache: VersionedCache<T>, make: () => T): T {
+    this.#version ??= indexVersion(this.#db);
+    return untilIndexChanges(cache, this.#db, make, this.#version);
   }
 
   #prepare(sql: string): Statement {
@@ -352,7 +365,7 @@ export class Retriever {
     if (bare === undefined) return [];
     const sessions = this.#titledSessions(bare).filter((s) => this.visible(s));
     if (sessions.length === 0) return [];
-    const first = untilIndexChanges(firstSpeech, this.#db, () => new Map());
+    const first = this.#kept(firstSpeech, () => new Map());
     const unknown = sessions.filter((s) => !first.has(s));
     if (unknown.length) {
       // A session's records are one rowid range, in order: the first speech
@@ -396,7 +409,7 @@ export class Retriever {
    * @param words The words the search will look for in titles.
    */
   expectTitleWords(words: readonly string[]): void {
-    const seen = untilIndexChanges(titleLooks, this.#db, newTitleLooks);
+    const seen = this.#kept(titleLooks, newTitleLooks);
     if (seen.titles || seen.words) return;
     const fresh = new Set(
       words.flatMap((w) => {
@@ -420,7 +433,7 @@ export class Retriever {
    * title word answers (a long-lived reader looks on most searches).
    */
   #titledSessions(bare: string): number[] {
-    const seen = untilIndexChanges(titleLooks, this.#db, newTitleLooks);
+    const seen = this.#kept(titleLooks, newTitleLooks);
     if (!seen.words && seen.looked.size >= TITLE_MAP_AFTER) {
       seen.words = titleWords(this.#titles());
     }
@@ -459,7 +472,7 @@ export class Retriever {
 
   /** Whether any record (any role, any session) matches, per table. */
   anywhere(expression: string, table: FtsTable): boolean {
-    const known = untilIndexChanges(anywhereKnown, this.#db, () => new Map());
+    const known = this.#kept(anywhereKnown, () => new Map());
     const key = `${table}\n${expression}`;
     let found = known.get(key);
     if (found === undefined) {
@@ -476,7 +489,7 @@ export class Retriever {
    * changes (`PRAGMA data_version`), so a long-lived reader asks once.
    */
   sessionsWith(expression: string): ReadonlySet<number> {
-    const sets = untilIndexChanges(probeCache, this.#db, () => new Map());
+    const sets = this.#kept(probeCache, () => new Map());
     let found = sets.get(expression);
     if (!found) {
       found = new Set(
@@ -535,7 +548,7 @@ export class Retriever {
     tables: readonly FtsTable[] = this.#tables,
   ): Array<{ term: string; doc: number }> {
     const out: Array<{ term: string; doc: number }> = [];
-    const ranges = untilIndexChanges(vocabRanges, this.#db, () => new Map());
+    const ranges = this.#kept(vocabRanges, () => new Map());
     for (const table of tables) {
       const key = `${table}\n${lo}\n${hi}\n${limit}`;
       let rows = ranges.get(key);

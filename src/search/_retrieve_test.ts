@@ -236,6 +236,20 @@ Deno.test("Retriever.suggest() on a long-lived connection sees words indexed aft
   });
 });
 
+Deno.test("Retriever reads the index's version once for all the looks of its search", async () => {
+  await withGrowingIndex((read) => {
+    const versions = countRuns(read, "PRAGMA data_version", "get");
+    const r = new Retriever(read, ["user", "assistant"], {});
+    r.anywhere('"wombat"', "fts_speech");
+    const first = versions();
+    for (const word of ["kangaroo", "emu", "koala"]) {
+      r.anywhere(`"${word}"`, "fts_speech");
+      r.titled(word);
+    }
+    equal(versions(), first);
+  });
+});
+
 Deno.test("Retriever.anywhere() asks the index once for a repeated expression, again after another connection commits", async () => {
   await withGrowingIndex((read, add) => {
     // The looks for a match in the speech table.

@@ -40,24 +40,36 @@ export type VersionedCache<T> = WeakMap<
 >;
 
 /**
- * A value kept per open connection until the index changes (`PRAGMA
- * data_version` moves when another connection commits): a long-lived
+ * The index's version as this connection sees it (`PRAGMA data_version`
+ * moves when another connection commits).
+ *
+ * @param db The connection.
+ * @returns The version.
+ */
+export function indexVersion(db: Database): number {
+  return (prepared(db, "PRAGMA data_version").get() as {
+    data_version: number;
+  }).data_version;
+}
+
+/**
+ * A value kept per open connection until the index changes: a long-lived
  * reader (the MCP server, the console) works it out once per index
  * version, a one-shot search once.
  *
  * @param cache Where the values are kept.
  * @param db The connection.
  * @param make Works the value out afresh.
+ * @param version The index's version, when the caller read it already
+ *   (once per search: its read transaction sees one version).
  * @returns The kept value, or a new one.
  */
 export function untilIndexChanges<T>(
   cache: VersionedCache<T>,
   db: Database,
   make: () => T,
+  version: number = indexVersion(db),
 ): T {
-  const version = (prepared(db, "PRAGMA data_version").get() as {
-    data_version: number;
-  }).data_version;
   let entry = cache.get(db);
   if (!entry || entry.version !== version) {
     entry = { version, value: make() };
