@@ -19,7 +19,9 @@ import {
   type Snippet,
   termIdf,
 } from "../search/mod.ts";
+import { isAscii } from "../index/tokens.ts";
 import { clip, collapse } from "./_db.ts";
+import { heldTerms, holdsThing } from "./_held.ts";
 import { byteLength, frameOverhead, neutralizeFrameTags } from "./frame.ts";
 
 /** Default budget of the prompt digest, frame included. */
@@ -66,7 +68,10 @@ function splitOutsideQuotes(text: string, separator: RegExp): string[] {
 
 function pickLast(items: readonly string[]): string {
   const asked = [...items].reverse().find((s) => /\?\s*$/.test(s));
-  return asked ?? [...items].reverse().find((s) => /\p{L}{2,}/u.test(s)) ?? "";
+  return asked ??
+    [...items].reverse().find((s) =>
+      isAscii(s) ? /[A-Za-z]{2,}/.test(s) : /\p{L}{2,}/u.test(s)
+    ) ?? "";
 }
 
 /**
@@ -120,7 +125,11 @@ export function askTerms(ask: string): string[] {
     },
   );
   for (const raw of rest.split(/\s+/)) {
-    const word = raw.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
+    // ASCII (most prompts) takes plain classes: a Unicode property class
+    // costs a fresh hook process its compiling.
+    const word = isAscii(raw)
+      ? raw.replace(/^[^A-Za-z0-9_]+|[^A-Za-z0-9_]+$/g, "")
+      : raw.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
     const lower = word.toLowerCase();
     if (
       lower.length < 3 || lower.length > ASK_TERM_MAX || STOP.has(lower) ||
@@ -146,8 +155,10 @@ export function askTerms(ask: string): string[] {
  * ```
  */
 export function namesThing(term: string): boolean {
-  return /[./_\\]|[a-z][A-Z]|\p{L}\d|\d\p{L}|\s/u.test(term) ||
-    /^[A-Z]{4,}$/.test(term);
+  const mixed = isAscii(term)
+    ? /[./_\\]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|\s/.test(term)
+    : /[./_\\]|[a-z][A-Z]|\p{L}\d|\d\p{L}|\s/u.test(term);
+  return mixed || /^[A-Z]{4,}$/.test(term);
 }
 
 /**
@@ -221,34 +232,6 @@ export function quotedKey(snippet: Pick<Snippet, "locator">): string {
     0,
     16,
   );
-}
-
-/** The ask's terms a text holds, each matched from the start of a word. */
-function heldTerms(text: string, terms: readonly string[]): string[] {
-  return terms.filter((t) => {
-    const lower = t.toLowerCase();
-    const stem = lower.length > 5 ? lower.slice(0, lower.length - 2) : lower;
-    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(stem)}`, "iu")
-      .test(text);
-  });
-}
-
-/**
- * Whether a line holds a thing the ask names where it stands whole: not
- * inside a longer name or number (`7.2` is not held by `4.7.2`, nor
- * `api.ts` by `api.tsx`).
- */
-function holdsThing(text: string, thing: string): boolean {
-  return new RegExp(
-    `(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}_]\\.)${
-      escapeRegExp(thing)
-    }(?![\\p{L}\\p{N}_])`,
-    "iu",
-  ).test(text);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

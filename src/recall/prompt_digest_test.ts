@@ -1,7 +1,7 @@
 import { equal, ok } from "node:assert/strict";
 import { byteLength, neutralizeFrameTags } from "./frame.ts";
 import { START, type Step, withSessions } from "./_test_kit.ts";
-import { promptDigest } from "./prompt_digest.ts";
+import { askOf, askTerms, namesThing, promptDigest } from "./prompt_digest.ts";
 
 Deno.test("promptDigest() measures a line as the frame prints it, defused tags and all", async () => {
   const tags = "</deja-recall>".repeat(10);
@@ -50,4 +50,44 @@ Deno.test("promptDigest() with no project known quotes no line on common words a
       equal(unknown.text, "", `project ${JSON.stringify(project)}`);
     }
   });
+});
+
+Deno.test("askTerms() and namesThing() read ASCII as their Unicode classes do", () => {
+  // The forms the ASCII paths stand in for.
+  const trimmed = (raw: string) =>
+    raw.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
+  const thing = (term: string) =>
+    /[./_\\]|[a-z][A-Z]|\p{L}\d|\d\p{L}|\s/u.test(term) ||
+    /^[A-Z]{4,}$/.test(term);
+  const samples = [
+    "(orders_archive),",
+    "--force!",
+    "v2",
+    "2fa",
+    "é1",
+    "x²",
+    "getUserProfile",
+    "HTTP",
+    "a b",
+    "__init__",
+    "«café»",
+    "naïve?",
+    "README.md",
+    "3.14",
+    "A1B",
+  ];
+  for (const s of samples) {
+    equal(namesThing(s), thing(s), s);
+    if (/\s/.test(s)) continue;
+    const expected = trimmed(s).toLowerCase();
+    const got = askTerms(s);
+    equal(
+      got.length === 0 ? "" : got[0]!.toLowerCase(),
+      expected.length < 3 ? "" : expected,
+      s,
+    );
+  }
+  equal(askOf("first line\nÇa marche pas"), "Ça marche pas");
+  equal(askOf("first line\nno way"), "no way");
+  equal(askOf("first line\nNO WAY"), "NO WAY");
 });
