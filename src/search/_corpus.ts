@@ -19,10 +19,18 @@ import {
 /** Length and times of one session: records, started, updated. */
 export type SessionFacts = readonly [number, number | null, number | null];
 
+/**
+ * Who a session is as a page shows it: its harness and id (a session a
+ * harness wrote to two files is one), and for a sub-agent the harness and
+ * id of the parent it names (null for any other session).
+ */
+export type SessionIdentity = readonly [key: string, parent: string | null];
+
 interface Cache {
   hidden?: Set<number>;
   projects?: string[];
   facts: Map<number, SessionFacts>;
+  identities: Map<number, SessionIdentity>;
   totals: Map<string, { n: number; mean: number | null }>;
 }
 
@@ -32,7 +40,7 @@ function cacheOf(db: Database): Cache {
   return untilIndexChanges(
     byDb,
     db,
-    () => ({ facts: new Map(), totals: new Map() }),
+    () => ({ facts: new Map(), identities: new Map(), totals: new Map() }),
   );
 }
 
@@ -99,6 +107,44 @@ export function sessionFacts(
   for (const s of rowids) {
     const f = cache.facts.get(s);
     if (f) out.set(s, f);
+  }
+  return out;
+}
+
+/**
+ * The identities of the given sessions ({@linkcode SessionIdentity}); a
+ * session the index does not hold is absent. Reads only the sessions not
+ * already known.
+ *
+ * @param db The index.
+ * @param rowids Session rowids.
+ * @returns Identity per session rowid.
+ */
+export function sessionIdentities(
+  db: Database,
+  rowids: Iterable<number>,
+): Map<number, SessionIdentity> {
+  const cache = cacheOf(db);
+  const wanted = [...rowids];
+  const missing = wanted.filter((s) => !cache.identities.has(s));
+  if (missing.length) {
+    const rows = JSON.parse(
+      (prepared(
+        db,
+        `SELECT json_group_array(json_array(s.rowid, s.harness || char(10) || s.id,
+           CASE WHEN s.lineage = 'subagent' AND s.parent IS NOT NULL
+             THEN s.harness || char(10) || s.parent END)) AS j
+         FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value`,
+      ).get(JSON.stringify(missing)) as { j: string }).j,
+    ) as Array<[number, string, string | null]>;
+    for (const [rowid, key, parent] of rows) {
+      cache.identities.set(rowid, [key, parent]);
+    }
+  }
+  const out = new Map<number, SessionIdentity>();
+  for (const s of wanted) {
+    const found = cache.identities.get(s);
+    if (found) out.set(s, found);
   }
   return out;
 }

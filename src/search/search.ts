@@ -79,7 +79,7 @@ import { prepared } from "./_statements.ts";
 import { REGEX_BATCH, RegexScanner, type RegexSnippet } from "./_regex_scan.ts";
 import { BM25, postingsOf } from "./_bm25.ts";
 import { partnerOf, peopleNamed } from "./_speakers.ts";
-import { scopeTotals, sessionFacts } from "./_corpus.ts";
+import { scopeTotals, sessionFacts, sessionIdentities } from "./_corpus.ts";
 import { porterStem, wordForStem } from "./_stem.ts";
 import {
   type QueryTerm,
@@ -802,15 +802,15 @@ function shownCount(
 ): number {
   if (sessions.size > COUNT_CAP) return sessions.size;
   // A session a harness wrote to two files counts once; the sub-agents'
-  // parents come with the count (one pass over the matches).
-  const totals = prepared(
-    db,
-    "SELECT count(DISTINCT s.harness || char(10) || s.id) AS n, json_group_array(DISTINCT s.harness || char(10) || s.parent) FILTER (WHERE s.lineage = 'subagent' AND s.parent IS NOT NULL) AS subagents FROM json_each(?) AS w JOIN sessions s ON s.rowid = w.value",
-  ).get(JSON.stringify([...sessions.keys()])) as {
-    n: number;
-    subagents: string;
-  };
-  let count = totals.n;
+  // parents come with the count (kept per connection, as the index's
+  // other facts about sessions are).
+  const keys = new Set<string>();
+  const parents = new Set<string>();
+  for (const [key, parent] of sessionIdentities(db, sessions.keys()).values()) {
+    keys.add(key);
+    if (parent !== null) parents.add(parent);
+  }
+  let count = keys.size;
   // Copies: only sessions whose relevance another one shares can be one.
   const byScore = new Map<string, number[]>();
   for (const [rowid, score] of sessions) {
@@ -836,7 +836,7 @@ function shownCount(
   }
   // A sub-agent's parent is shown beside it though it did not match.
   const roots = new Set<string>();
-  for (const key of JSON.parse(totals.subagents) as string[]) {
+  for (const key of parents) {
     const [harness, parent] = key.split("\n", 2) as [string, string];
     const root = rootOf(db, harness, parent);
     if (root && !sessions.has(root.rowid)) {
