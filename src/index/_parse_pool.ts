@@ -3,8 +3,8 @@
  * writes — and parses the files the worker has not started whenever it
  * would otherwise wait for one (`result`). On a 240 MB cold pass the worker is ~1.5× faster, but a second
  * V8 heap with Deno's default young generation takes peak memory past the 300
- * MB budget; with `--v8-flags=--max-semi-space-size=8` both stay under it
- * (docs/benchmarks.md). So the worker is the default where that flag is
+ * MB budget; with a small one (`--v8-flags=--max-semi-space-size=4`, the
+ * `deja` task's) both stay under it (docs/decisions.md). So the worker is the default where that flag is
  * known to be set — the compiled binary and `deno task deja` — and opt-in
  * (`DEJA_INDEX_WORKERS=1`) under a plain `deno run`. Either way it starts only
  * after {@linkcode WORKER_FROM_BYTES} of planned input, since starting it

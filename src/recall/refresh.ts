@@ -208,7 +208,7 @@ export function spawnSelf(
  * cache: a one-shot command does not compile as it goes).
  */
 export const V8_FLAGS =
-  "--max-semi-space-size=8,--min-semi-space-size=8,--no-lazy";
+  "--max-semi-space-size=4,--min-semi-space-size=4,--no-lazy";
 
 /**
  * The command line that runs this deja: `DEJA_BIN` when set, the compiled
