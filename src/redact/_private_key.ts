@@ -1,7 +1,10 @@
 /**
  * PEM and PGP private key blocks and OpenVPN static keys: the body between header and footer is
  * replaced, so "BEGIN RSA PRIVATE KEY" stays searchable. PuTTY `.ppk`
- * files: the `Private-Lines:` body and the `Private-MAC:` value.
+ * files: the `Private-Lines:` body and the `Private-MAC:` value. Wallet
+ * secrets: the keys of an anvil/ganache `Private Keys` listing, a Solana
+ * keypair file's 64 bytes, and a seed phrase after what names it (a
+ * Hardhat network's `accounts: ["<hex>"]` is read with the token runs).
  *
  * @module
  */
@@ -46,7 +49,7 @@ const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
  */
 export function mayHoldKeyBlock(text: string): boolean {
   return text.includes("-----BEGIN ") || text.includes("-----END ") ||
-    text.includes("Private-Lines:");
+    text.includes("Private-Lines:") || text.includes(LISTING_HEAD);
 }
 
 /**
@@ -54,6 +57,7 @@ export function mayHoldKeyBlock(text: string): boolean {
  * (to the end of the text), indented or JSON-escaped (`\n` written out).
  */
 export function collectPrivateKeys(text: string, edits: Edits): void {
+  walletSecrets(text, edits);
   if (text.indexOf("Private-Lines:") >= 0) puttyKeys(text, edits);
   if (text.indexOf("-----END ") >= 0) headlessKeys(text, edits);
   if (text.indexOf("-----BEGIN ") < 0) return;
@@ -216,5 +220,112 @@ function headlessKeys(text: string, edits: Edits): void {
     }
     if (total < 64 || isRedacted(text.slice(start, bodyEnd))) continue;
     edits.push({ start, end: bodyEnd, id: "private-key" });
+  }
+}
+
+/** The header of an anvil/ganache key listing, its keys on the lines below. */
+const LISTING_HEAD = "Private Keys";
+/** The `====` line under it, then blank lines. */
+const LISTING_RULE = /Private Keys[ \t]*\r?\n=+[ \t]*(?:\r?\n[ \t]*)*/y;
+/** One line of the listing: `(0) 0x<64 hex>`. */
+const LISTING_LINE = /\(\d{1,3}\)[ \t]+0x([0-9a-fA-F]{64})[ \t]*(?:\r?\n|$)/y;
+/** A JSON list of exactly 64 byte values (a Solana keypair file). */
+const BYTE_LIST_START = /\[\s*\d{1,3}\s*,/g;
+const BYTE_LIST = /\[\s*((?:\d{1,3}\s*,\s*){63}\d{1,3})\s*\]/y;
+
+/** Adds an edit for each wallet secret (see the module's summary). */
+function walletSecrets(text: string, edits: Edits): void {
+  if (text.indexOf(LISTING_HEAD) >= 0) keyListings(text, edits);
+  // A keypair's list is 64 numbers and 63 commas: 128 characters at least.
+  if (text.length >= 128 && text.indexOf("[") >= 0) keypairBytes(text, edits);
+  seedPhrases(text, edits);
+}
+
+/** The keys of every `Private Keys` listing anvil or ganache prints. */
+function keyListings(text: string, edits: Edits): void {
+  let at = text.indexOf(LISTING_HEAD);
+  while (at >= 0) {
+    LISTING_RULE.lastIndex = at;
+    if (LISTING_RULE.test(text)) {
+      LISTING_LINE.lastIndex = LISTING_RULE.lastIndex;
+      let m: RegExpExecArray | null;
+      while ((m = LISTING_LINE.exec(text)) !== null) {
+        const start = m.index + m[0].indexOf(m[1]!);
+        edits.push({ start, end: start + 64, id: "private-key" });
+      }
+    }
+    at = text.indexOf(LISTING_HEAD, at + LISTING_HEAD.length);
+  }
+}
+
+/**
+ * A Solana keypair file (`~/.config/solana/id.json`): a list of exactly 64
+ * numbers, each a byte, that read as random (most of them distinct, a
+ * fair share above 127), not a count or an index list.
+ */
+function keypairBytes(text: string, edits: Edits): void {
+  BYTE_LIST_START.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BYTE_LIST_START.exec(text)) !== null) {
+    BYTE_LIST.lastIndex = m.index;
+    const list = BYTE_LIST.exec(text);
+    if (!list) continue;
+    BYTE_LIST_START.lastIndex = BYTE_LIST.lastIndex;
+    const bytes = list[1]!.split(",").map((n) => Number(n.trim()));
+    if (bytes.some((b) => b > 255)) continue;
+    const high = bytes.filter((b) => b > 127).length;
+    if (new Set(bytes).size < 40 || high < 12) continue;
+    const start = m.index + list[0].indexOf(list[1]!);
+    edits.push({ start, end: start + list[1]!.length, id: "private-key" });
+  }
+}
+
+/**
+ * What names a seed phrase before it: the words seed, recovery or secret
+ * phrase, mnemonic, a call that takes one (ethers' `fromPhrase(`,
+ * `fromMnemonic(`), or a here-string (`<<<`) on a wallet command's line.
+ */
+const SEED_CUE =
+  /(?:seed|recovery|secret|backup)[ _-]?phrase|mnemonic|from(?:Phrase|Mnemonic)\(|(?:recover|wallet|keygen)\b[^\n]{0,160}<<</gi;
+/** A word of a seed phrase: 3–8 lower-case letters (as BIP-39's are). */
+const SEED_WORD = String.raw`[a-z]{3,8}(?![A-Za-z'’-])`;
+/** The runs of such words after a cue, each maximal. */
+const SEED_RUN = new RegExp(
+  String.raw`(?<![A-Za-z'’-])${SEED_WORD}(?:[ \t]+${SEED_WORD})*`,
+  "g",
+);
+/** The word counts a BIP-39 phrase has. */
+const SEED_LENGTHS = new Set([12, 15, 18, 21, 24]);
+/** How far after its cue a seed phrase may start, in characters. */
+const SEED_WINDOW = 160;
+
+/**
+ * Seed phrases after their cue (`the recovery phrase is …`,
+ * `fromPhrase("…")`, `solana-keygen recover … <<< "…"`): the first run of
+ * 12, 15, 18, 21 or 24 words of 3–8 lower-case letters that starts within
+ * {@link SEED_WINDOW} characters, a run no other word continues.
+ */
+function seedPhrases(text: string, edits: Edits): void {
+  if (
+    text.indexOf("hrase") < 0 && text.indexOf("mnemonic") < 0 &&
+    text.indexOf("Mnemonic") < 0 && text.indexOf("<<<") < 0
+  ) return;
+  SEED_CUE.lastIndex = 0;
+  while (SEED_CUE.exec(text) !== null) {
+    const from = SEED_CUE.lastIndex;
+    const window = text.slice(from, from + SEED_WINDOW + 24 * 9);
+    SEED_RUN.lastIndex = 0;
+    let run: RegExpExecArray | null;
+    while ((run = SEED_RUN.exec(window)) !== null && run.index < SEED_WINDOW) {
+      const words = run[0].split(/[ \t]+/).length;
+      if (!SEED_LENGTHS.has(words)) continue;
+      // A run cut by the window's end may go on: not a whole phrase.
+      const end = run.index + run[0].length;
+      if (end === window.length && from + end < text.length) break;
+      const start = from + run.index;
+      edits.push({ start, end: from + end, id: "credential" });
+      SEED_CUE.lastIndex = from + end;
+      break;
+    }
   }
 }

@@ -540,8 +540,64 @@ export const SHAPES: readonly Shape[] = [
   },
 ];
 
+/**
+ * Token shapes that have no rule id of their own: a match counts as
+ * `credential`. Tried after {@link SHAPES}, by the same scan.
+ */
+const CREDENTIAL_SHAPES: readonly Shape[] = [
+  {
+    id: "credential",
+    prefixes: ["hcaik_", "hcxik_"],
+    description: "Honeycomb ingest keys (hcaik_, hcxik_ and 58 characters)",
+    pattern: String.raw`hc[ax]ik_[a-z0-9]{58}`,
+  },
+  {
+    id: "credential",
+    prefixes: ["pnu_", "pnb_"],
+    description: "Prefect Cloud API keys (pnu_ user, pnb_ service account)",
+    pattern: String.raw`pn[ub]_[A-Za-z0-9]{36}`,
+  },
+  {
+    id: "credential",
+    prefixes: ["live_", "test_"],
+    description: "Mollie API keys (live_ or test_ and 30 letters and digits)",
+    pattern: String.raw`(?:live|test)_[A-Za-z0-9]{30}`,
+    // Exactly 30 random characters: live_reload_enabled and test names
+    // (test_ParsesEmptyInputWithoutError) are words.
+    accept: (t) =>
+      charClasses(t.slice(5)) === 3 && !isIdentifierLike(t.slice(5)),
+  },
+  {
+    id: "credential",
+    prefixes: ["eyJhIjoi"],
+    description:
+      'Cloudflare tunnel tokens (base64 of {"a":account,"t":tunnel,"s":secret})',
+    pattern: String.raw`eyJhIjoi[A-Za-z0-9+\/_-]{80,}={0,2}`,
+    accept: (t) => !otherJson(t),
+  },
+];
+
+/** Every shape the scan tries: the listed ones, then the unlisted ones. */
+const ALL_SHAPES: readonly Shape[] = [...SHAPES, ...CREDENTIAL_SHAPES];
+
+/**
+ * Whether base64 decodes to printable JSON that is no tunnel token (a
+ * cursor such as {"a":"next","b":…}): a tunnel token holds its "s" secret.
+ */
+function otherJson(token: string): boolean {
+  let bytes: string;
+  try {
+    const body = token.replace(/=+$/, "").replaceAll("-", "+")
+      .replaceAll("_", "/");
+    bytes = atob(body.slice(0, body.length - (body.length % 4)));
+  } catch {
+    return false;
+  }
+  return /^[\x20-\x7e]*$/.test(bytes) && !bytes.includes('"s":"');
+}
+
 /** Prefixes holding a dot, whose token run begins after it. */
-const DOTTED_STARTS = SHAPES.flatMap((s) => s.prefixes).filter((p) =>
+const DOTTED_STARTS = ALL_SHAPES.flatMap((s) => s.prefixes).filter((p) =>
   p.includes(".")
 ).concat("eyJ", "pat");
 
@@ -555,7 +611,7 @@ const ASANA_HEAD = /(?<![\w\/])[12]\/[0-9]{12,20}\/[0-9]{12,20}:$/;
 const BRAINTREE_HEAD = /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$$/;
 
 /** Shapes with no prefix, tried on a whole run of one of their lengths. */
-const WHOLE_RUN_SHAPES = SHAPES.filter((s) => s.whole);
+const WHOLE_RUN_SHAPES = ALL_SHAPES.filter((s) => s.whole);
 const WHOLE_RUN = new RegExp(
   `^(?:${WHOLE_RUN_SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
 );
@@ -580,11 +636,11 @@ function isStandIn(token: string): boolean {
 
 // Sticky: tried only where a token run starts.
 const SHAPE_AT = new RegExp(
-  `(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
+  `(?:${ALL_SHAPES.map((s) => `(${s.pattern})`).join("|")})(?![A-Za-z0-9_-])`,
   "y",
 );
 // Each shape on its own, tried where one of its prefixes starts.
-const SHAPE_RES = SHAPES.map((s) =>
+const SHAPE_RES = ALL_SHAPES.map((s) =>
   new RegExp(`(?:${s.pattern})(?![A-Za-z0-9_-])`, "y")
 );
 /**
@@ -594,7 +650,7 @@ const SHAPE_RES = SHAPES.map((s) =>
  * reading the rest of the run: quadratic. A run gets at most
  * {@link OPEN_ENDED_TRIES} of them.
  */
-const OPEN_ENDED = SHAPES.map((s) =>
+const OPEN_ENDED = ALL_SHAPES.map((s) =>
   /\{\d+,\}|[*+]/.test(s.pattern.replace(/\\.|\[(?:\\.|[^\]])*\]/g, ""))
 );
 /** Tries of open-ended shapes per run; an ordinary run makes one or two. */
@@ -603,7 +659,7 @@ const OPEN_ENDED_TRIES = 32;
 // order, so a run is tested with two lookups and a startsWith before the
 // one regex of that shape runs.
 const PREFIXES = new Map<number, { prefix: string; index: number }[]>();
-SHAPES.forEach((shape, index) => {
+ALL_SHAPES.forEach((shape, index) => {
   for (const prefix of shape.prefixes) {
     const head = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
     PREFIXES.set(head, [...(PREFIXES.get(head) ?? []), { prefix, index }]);
@@ -987,7 +1043,7 @@ function tokenRun(
       SHAPE_AT.lastIndex = s;
       m = SHAPE_AT.exec(text);
       shape = m
-        ? SHAPES[m.findIndex((g, j) => j > 0 && g !== undefined) - 1]
+        ? ALL_SHAPES[m.findIndex((g, j) => j > 0 && g !== undefined) - 1]
         : undefined;
     } else if (starts) {
       for (const { prefix, index } of starts) {
@@ -999,7 +1055,7 @@ function tokenRun(
         re.lastIndex = s;
         m = re.exec(text);
         if (m) {
-          shape = SHAPES[index];
+          shape = ALL_SHAPES[index];
           break;
         }
       }
@@ -1058,6 +1114,10 @@ function tokenRun(
     edits.push({ start: a, end: b, id: "aws-secret" });
     return;
   }
+  if (hardhatAccount(text, a, b)) {
+    edits.push({ start: b - 64, end: b, id: "private-key" });
+    return;
+  }
   let end = b;
   while (end < text.length && end - b < 2 && text[end] === "=") end++;
   if (!secretPosition(text, a, end)) return;
@@ -1065,6 +1125,20 @@ function tokenRun(
   if (looksRandom(text.slice(a, b))) {
     edits.push({ start: a, end, id: "entropy" });
   }
+}
+
+/** A Hardhat network's `accounts: [` and the quoted keys before the run. */
+const ACCOUNTS_BEFORE =
+  /accounts["']?[ \t]*:[ \t]*\[(?:\s*(["'`])(?:0x)?[0-9a-fA-F]{64}\1\s*,)*\s*["'`](?:0x)?$/;
+
+/**
+ * Whether the run `[a, b)` is a private key (64 hex digits, or 0x and
+ * them) in a Hardhat network's `accounts: ["…", …]` list.
+ */
+function hardhatAccount(text: string, a: number, b: number): boolean {
+  const hex = b - a === 66 && text.startsWith("0x", a) ? a + 2 : a;
+  if (b - hex !== 64 || !isHexLike(text.slice(hex, b))) return false;
+  return ACCOUNTS_BEFORE.test(text.slice(Math.max(0, a - 400), a));
 }
 
 const DOCKER_CONFIG_KEY =
@@ -1170,7 +1244,7 @@ function afterKey(
     return false;
   }
   const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
-  edits.push({ start: t, end: b, id: SHAPES[k]?.id ?? "credential" });
+  edits.push({ start: t, end: b, id: ALL_SHAPES[k]?.id ?? "credential" });
   return true;
 }
 
@@ -1191,14 +1265,14 @@ function joinPieces(
   const digest = pieces.slice(1).some(([s, e]) => isHexLike(text.slice(s, e)));
   if (alone && (!width || digest)) return false;
   const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
-  const id = SHAPES[k]?.id ?? "credential";
+  const id = ALL_SHAPES[k]?.id ?? "credential";
   edits.push({ start: s0, end: pieces[pieces.length - 1]![1], id });
   return true;
 }
 
 /** A whole string that is one token shape. */
 const WHOLE_SHAPE = new RegExp(
-  `^(?:${SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
+  `^(?:${ALL_SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
 );
 
 /**
@@ -1241,10 +1315,41 @@ function neonPasswords(text: string, edits: Edits): void {
   }
 }
 
+/** The org id before a Salesforce session id's `!`: 00D and 12 or 15 more. */
+const SALESFORCE_ORG = /(?<![A-Za-z0-9])00D[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+/** The session after the `!`: 40+ characters, dots inside, none last. */
+const SALESFORCE_SESSION =
+  /![A-Z][A-Za-z0-9._]{38,}[A-Za-z0-9_](?![A-Za-z0-9_-])/y;
+
+/**
+ * Adds an edit for every Salesforce session id (`sf org display`'s Access
+ * Token, 00D…!AQ…): its `!` and dots cut it into runs shorter than the
+ * sampled pass looks at, so it is found from its `!A`.
+ */
+function salesforceSessions(text: string, edits: Edits): void {
+  let at = text.indexOf("!A");
+  while (at >= 15) {
+    const org = SALESFORCE_ORG.exec(text.slice(Math.max(0, at - 19), at));
+    if (org) {
+      SALESFORCE_SESSION.lastIndex = at;
+      const m = SALESFORCE_SESSION.exec(text);
+      if (m) {
+        edits.push({
+          start: at - org[0].length,
+          end: at + m[0].length,
+          id: "credential",
+        });
+      }
+    }
+    at = text.indexOf("!A", at + 2);
+  }
+}
+
 /** Adds an edit for every token shape and every high-entropy value. */
 export function collectTokens(text: string, edits: Edits): void {
   azureSecrets(text, edits);
   neonPasswords(text, edits);
+  salesforceSessions(text, edits);
   const n = text.length;
   const slash = { at: -1 };
   // Any run of MIN_RUN token characters covers one of every MIN_RUN-th

@@ -29,6 +29,32 @@ const RPC_KEY_PATH =
   /(?:[\w-]+\.)*(?:infura\.io\/v3|alchemy(?:api)?\.(?:com|io)\/v2)\/([0-9a-f]{32}|[A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])/y;
 const DISCORD_PATH =
   /(?:[a-z]+\.)?discord(?:app)?\.com\/api\/(?:v\d+\/)?webhooks\/(\d+\/[A-Za-z0-9_-]{8,})/y;
+/** Zapier catch hooks (hooks.zapier.com/hooks/catch/<id>/<key>/). */
+const ZAPIER_PATH =
+  /hooks\.zapier\.com\/hooks\/(?:catch|standard)\/(\d+\/[A-Za-z0-9]{4,})/y;
+/** Make (Integromat) webhooks: hook.<region>.make.com/<32 characters>. */
+const MAKE_PATH =
+  /hook\.(?:[a-z0-9]+\.)?(?:make|integromat)\.com\/([a-z0-9]{32})(?![A-Za-z0-9_-])/y;
+/** QuickNode endpoints: <name>.quiknode.pro/<token>/. */
+const QUICKNODE_PATH =
+  /(?:[\w-]+\.)+quiknode\.pro\/([0-9a-f]{32,64})(?![A-Za-z0-9_-])/y;
+/** An n8n webhook's path (…/webhook/<uuid>, …/webhook-test/<uuid>). */
+const N8N_PATH =
+  /[\w.:-]+(?:\/[\w.-]+){0,3}?\/webhook(?:-test)?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y;
+/** How far before a URL its line may name n8n (`N8N_WEBHOOK_URL=`). */
+const N8N_CUE_WINDOW = 64;
+
+/**
+ * Whether the URL whose host starts at `host` is an n8n one: its host
+ * names n8n (acme.app.n8n.cloud, n8n.acme.io), or its line does before
+ * it (N8N_WEBHOOK_URL=). Elsewhere `/webhook/<uuid>` is only an id.
+ */
+function isN8n(text: string, host: number, stop: number): boolean {
+  if (text.slice(host, stop).toLowerCase().includes("n8n")) return true;
+  const before = text.slice(Math.max(0, host - N8N_CUE_WINDOW), host);
+  return before.slice(before.lastIndexOf("\n") + 1).toLowerCase()
+    .includes("n8n");
+}
 
 /** Adds the secret path of a webhook URL whose host starts at `host`. */
 function webhookPath(
@@ -132,6 +158,8 @@ export function collectUrls(text: string, edits: Edits): void {
     plain: text.indexOf("://"),
     escaped: text.indexOf(":\\/\\/"),
   };
+  // n8n webhook paths are looked for only in a text that names n8n.
+  const n8n = text.includes("/webhook") && /n8n/i.test(text);
   let at = nextScheme(text, 0, cached);
   while (at >= 0) {
     const host = at + (text[at + 1] === "\\" ? 5 : 3);
@@ -178,6 +206,12 @@ export function collectUrls(text: string, edits: Edits): void {
     webhookPath(text, host, DISCORD_PATH, "discord-webhook", edits);
     webhookPath(text, host, TEAMS_PATH, "teams-webhook", edits);
     webhookPath(text, host, RPC_KEY_PATH, "url-credentials", edits);
+    webhookPath(text, host, QUICKNODE_PATH, "url-credentials", edits);
+    webhookPath(text, host, ZAPIER_PATH, "url-credentials", edits);
+    webhookPath(text, host, MAKE_PATH, "url-credentials", edits);
+    if (n8n && text[stop] === "/" && isN8n(text, host, stop)) {
+      webhookPath(text, host, N8N_PATH, "url-credentials", edits);
+    }
     const next = nextScheme(text, stop, cached);
     if (text[stop] === "?" || text[stop] === "/") {
       // A query is read up to the next URL, whose own query that one reads:
