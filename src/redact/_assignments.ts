@@ -76,7 +76,13 @@ const CREDENTIAL_WORDS = [
   "signing[_-]?key",
   "encryption[_-]?key",
   "master[_-]?key",
-  "(?:app|application|admin|service|license)[_-]?key",
+  "(?:app|application|admin|service|licen[cs]e)[_-]?key",
+  // Strapi's APP_KEYS: a list of keys on one env line.
+  "app[_-]?keys",
+  // A TOTP seed (AWS_MFA_SEED, TOTP_SEED).
+  "(?:mfa|otp|2fa)[_-]?seed",
+  // Honeycomb's API key header.
+  "x-honeycomb-team",
   "[_-]pat",
   "tf_token_[a-z0-9_]+",
   "auth[_-]?key",
@@ -101,6 +107,10 @@ const SCAN_STEMS = [
   "key",
   "key[_-]?base",
   "key[_-]?id",
+  "app[_-]?keys",
+  "(?:mfa|otp|2fa)[_-]?seed",
+  "honeycomb-team",
+  "secret[ _-]?id",
   "pat",
   "mnemonic",
   "phrase",
@@ -151,6 +161,18 @@ function separatorAt(text: string, at: number): string {
   return text[at]!;
 }
 
+/**
+ * Values a credential key holds that are no secret: a CloudFormation
+ * reference (`!Ref ApiKeyParameter`, `!Sub`, `!GetAtt`, `!ImportValue`),
+ * a sops ciphertext (`ENC[AES256_GCM,…]`, meant to be committed), a Mapbox
+ * public token (`pk.eyJ1Ijoi…`, shipped to browsers; `sk.` is secret).
+ */
+const NO_SECRET =
+  /^(?:!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64)$|ENC\[AES256_GCM,|pk\.eyJ1Ijoi[\w-]+\.[\w-]+$)/;
+/** A provider's prefix, then a stand-in: `xoxb-your-bot-token`, `sk-your-key`. */
+const PREFIXED_STAND_IN =
+  /^[a-z0-9]{2,8}[-_](?:your|my)[-_][a-z]+(?:[-_][a-z]+)*$/i;
+
 /** Keys of a wallet's seed phrase (`MNEMONIC`, `SEED_PHRASE`). */
 const SEED_KEY = /(?:mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
 
@@ -167,6 +189,7 @@ function credentialValueOk(
   const value = quoted || tight ? raw : withoutSentenceEnd(raw);
   if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
   if (isPlaceholder(value) || isTypeWord(value)) return false;
+  if (NO_SECRET.test(value) || PREFIXED_STAND_IN.test(value)) return false;
   if (BOOTSTRAP_TOKEN.test(value)) return true;
   if (quoted) {
     // A wallet's seed phrase is words and blanks: 12 or more of them.
@@ -616,11 +639,11 @@ function phraseToLineEnd(text: string, start: number, edits: Edits): boolean {
 /**
  * An env-style name ending in `KEY` (`AZURE_OPENAI_KEY`, `MAPS_KEY`): upper
  * case, first on its line (after indentation, a reader's line number,
- * `export`, a YAML `- ` or a quote). Lower-case `cache_key`, `sort_key`
- * are names of other things.
+ * `export`, a YAML `- ` or a quote; a line may start after a JSON-escaped
+ * `\n`). Lower-case `cache_key`, `sort_key` are names of other things.
  */
 const ENV_KEY_LINE =
-  /(?:^|\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:export[ \t]+|-[ \t]+)?["']?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?KEY$/;
+  /(?:^|\n|\\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:export[ \t]+|-[ \t]+)?["']?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?KEY$/;
 
 /** Whether the key ending at `k` is an env-style `…_KEY` name first on its line. */
 function envKeyName(text: string, k: number): boolean {
@@ -832,14 +855,39 @@ function alignedRow(text: string, at: number, gap: number, edits: Edits) {
   ROW_VALUE.lastIndex = gap;
   const row = ROW_VALUE.exec(text);
   if (!row) return;
-  const key = head[1]!;
   const value = row[1]!;
+  if (rowValueOk(head[1]!, value)) {
+    edits.push({ start: gap, end: gap + value.length, id: "credential" });
+  }
+}
+
+/** Whether a table row's `value` is a secret its first column `key` names. */
+function rowValueOk(key: string, value: string): boolean {
   const named = credentialName(key) && !/^(?:PASS|FAIL)$/i.test(key);
-  const ok = named
+  return named
     ? !isPlainWord(value) && credentialValueOk(value, false, false)
     : /^[A-Z][A-Z0-9_]*KEY$/.test(key) && !PUBLIC_KEY.test(key) &&
       !/[GP]PG_KEY$/.test(key) && keyLikeValue(value);
-  if (ok) edits.push({ start: gap, end: gap + value.length, id: "credential" });
+}
+
+/**
+ * A row of a table drawn with box characters (`doppler secrets`):
+ * `│ NAME │ VALUE │`, one name and one value, more columns after them
+ * or not.
+ */
+const BOX_ROW =
+  /^[ \t]*[│┃║][ \t]*([A-Za-z][\w.-]*)[ \t]*[│┃][ \t]*([^\s│┃║]+)[ \t]*[│┃║]/gm;
+
+/** Adds an edit for each box-table row whose name names its secret value. */
+function boxRows(text: string, edits: Edits): void {
+  BOX_ROW.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BOX_ROW.exec(text)) !== null) {
+    const value = m[2]!;
+    if (!rowValueOk(m[1]!, value)) continue;
+    const start = m.index + m[0].lastIndexOf(value);
+    edits.push({ start, end: start + value.length, id: "credential" });
+  }
 }
 
 /**
@@ -907,11 +955,217 @@ function userKeys(text: string, edits: Edits): void {
   }
 }
 
+/**
+ * A secret id: Nomad's and Consul's ACL token (`Secret ID    = <uuid>`,
+ * `SecretID: <uuid>`), Vault's AppRole `secret_id`. Only a UUID is the
+ * secret (AWS's `SecretId` names one).
+ */
+const SECRET_ID_END = /secret[ _-]?id$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Adds an edit for the UUID after a secret id's separator, if it is one. */
+function secretIdValue(text: string, from: number, edits: Edits): void {
+  const v = readValue(text, from);
+  if (v && UUID.test(text.slice(v.start, v.end))) {
+    edits.push({ start: v.start, end: v.end, id: "credential" });
+  }
+}
+
+/**
+ * Bundler's credentials for a gem host, set in the environment or
+ * `.bundle/config`: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass` (the host's
+ * dots written `__`). Build flags, local paths and mirrors are no hosts.
+ */
+const BUNDLE_HOST =
+  /(?<![\w$])BUNDLE_(?!BUILD__|LOCAL__|MIRROR__)[A-Z0-9]+__[A-Z0-9_]+["']?[ \t]*[:=]/g;
+/** A `user:password` pair, neither side blank nor a stand-in (`<user>:<pass>`). */
+const USER_PASS = /^[^\s:\/<>${}]+:[^\s:\/<>${}]{3,}$/;
+
+/** Adds an edit for the credentials of each Bundler gem host. */
+function bundlerHosts(text: string, edits: Edits): void {
+  BUNDLE_HOST.lastIndex = 0;
+  while (BUNDLE_HOST.exec(text) !== null) {
+    const v = readValue(text, BUNDLE_HOST.lastIndex);
+    if (!v) continue;
+    const value = text.slice(v.start, v.end);
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    if (USER_PASS.test(value) || keyLikeValue(value)) {
+      edits.push({ start: v.start, end: v.end, id: "credential" });
+    }
+  }
+}
+
+/** A braced value of a connection string's pair, then the pair's end. */
+const BRACED = /\{([^{}"'\s]{3,256})\}(?=[;"']|\s|$)/y;
+
+/**
+ * The secret of `password={…}` in a `;`-separated connection string (SQL
+ * Server's, as Prisma and ADO.NET write it, braces escaping a `;`): the
+ * pair follows a `;` (at `before`), and the text in braces is no name
+ * (`{password}` of a format string).
+ */
+function bracedValue(
+  text: string,
+  open: number,
+  before: number,
+): { start: number; end: number } | null {
+  if (text[before] !== ";") return null;
+  BRACED.lastIndex = open;
+  const m = BRACED.exec(text);
+  if (!m || !credentialValueOk(m[1]!, false, false)) return null;
+  return { start: open + 1, end: open + 1 + m[1]!.length };
+}
+
+/** cloud-init's `chpasswd:` then, in it, `list:` and a block or a list. */
+const CHPASSWD_LIST =
+  /chpasswd:[ \t]*\r?\n(?:[ \t]+\S[^\n]*\n){0,4}?([ \t]+)list:[ \t]*(?:\|[+-]?)?[ \t]*\r?\n/g;
+/** A `user:password` line of the list, a YAML `- ` before it or not. */
+const CHPASSWD_LINE = /^([ \t]+)(?:-[ \t]+)?[\w.@-]+:(\S+)[ \t]*\r?$/;
+
+/**
+ * Adds an edit for each password of cloud-init's `chpasswd: list:` lines
+ * (`root:X`); `RANDOM` (cloud-init makes one up) stays.
+ */
+function chpasswdLists(text: string, edits: Edits): void {
+  CHPASSWD_LIST.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CHPASSWD_LIST.exec(text)) !== null) {
+    const indent = m[1]!.length;
+    let at = CHPASSWD_LIST.lastIndex;
+    for (let lines = 0; at < text.length && lines < 64; lines++) {
+      const nl = text.indexOf("\n", at);
+      const end = nl < 0 ? text.length : nl;
+      const line = CHPASSWD_LINE.exec(text.slice(at, end));
+      if (!line || line[1]!.length <= indent) break;
+      const value = line[2]!;
+      if (!/^(?:RANDOM|R)$/.test(value)) {
+        credentialAt(edits, at + line[0].lastIndexOf(value), value);
+      }
+      at = end + 1;
+    }
+  }
+}
+
+/** sbt's `Credentials("realm", "host", "user", "password")`: the fourth string. */
+const SBT_CREDENTIALS =
+  /\bCredentials\((?:[ \t]*"[^"\n]*"[ \t]*,){3}[ \t]*"([^"\n]{3,})"[ \t]*\)/g;
+
+/** Adds an edit for the password of each sbt `Credentials(…)` of four strings. */
+function sbtCredentials(text: string, edits: Edits): void {
+  SBT_CREDENTIALS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SBT_CREDENTIALS.exec(text)) !== null) {
+    const value = m[1]!;
+    if (!credentialValueOk(value, true, false)) continue;
+    credentialAt(edits, m.index + m[0].lastIndexOf(value), value);
+  }
+}
+
+/** A network's `accounts: [` in a Hardhat config. */
+const ACCOUNTS_LIST = /\baccounts["']?[ \t]*:[ \t]*\[/g;
+/** A quoted private key of the list: 64 hex digits, after `0x` or not. */
+const QUOTED_PRIVATE_KEY = /(["'`])(?:0x)?[0-9a-fA-F]{64}\1/g;
+
+/**
+ * Adds an edit for each private key written into a Hardhat network's
+ * `accounts: ["…"]` (64 hex digits; 40 would be an address).
+ */
+function hardhatAccounts(text: string, edits: Edits): void {
+  ACCOUNTS_LIST.lastIndex = 0;
+  // The next `]`, found again only once passed: a search from each list
+  // of a text without one made it quadratic.
+  let close = -1;
+  while (ACCOUNTS_LIST.exec(text) !== null) {
+    const from = ACCOUNTS_LIST.lastIndex;
+    if (close < from) close = text.indexOf("]", from);
+    if (close < 0) return;
+    if (close - from > 4096) continue;
+    // The lists read do not overlap.
+    ACCOUNTS_LIST.lastIndex = close + 1;
+    const list = text.slice(from, close);
+    // A list of objects (`"accounts": [{"id": …}]`) is data, not keys.
+    if (list.includes("{")) continue;
+    QUOTED_PRIVATE_KEY.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = QUOTED_PRIVATE_KEY.exec(list)) !== null) {
+      const start = from + m.index + 1;
+      edits.push({ start, end: start + m[0].length - 2, id: "credential" });
+    }
+  }
+}
+
+/**
+ * A SealedSecret's `encryptedData` key (its values are ciphertext meant to
+ * be committed), then the object it opens or the end of its line.
+ */
+const ENCRYPTED_DATA = /encryptedData["']?[ \t]*:[ \t]*(?:\{|\r?\n)/y;
+
+/** A span of the text, its start and its end. */
+type Span = [number, number];
+
+/**
+ * The spans of each `encryptedData`: the JSON object it opens, or the
+ * YAML lines below it indented more than its own line. In order, none
+ * inside another.
+ */
+function encryptedDataSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let covered = 0;
+  for (
+    let at = text.indexOf("encryptedData");
+    at >= 0;
+    at = text.indexOf("encryptedData", Math.max(at + 13, covered))
+  ) {
+    ENCRYPTED_DATA.lastIndex = at;
+    if (!ENCRYPTED_DATA.test(text)) continue;
+    const from = ENCRYPTED_DATA.lastIndex;
+    let end: number;
+    if (text[from - 1] === "{") {
+      end = text.indexOf("}", from);
+      if (end < 0) end = text.length;
+    } else {
+      const lineStart = text.lastIndexOf("\n", at) + 1;
+      const indent = /^[ \t]*/.exec(text.slice(lineStart, at))![0].length;
+      end = from;
+      while (end < text.length) {
+        const nl = text.indexOf("\n", end);
+        const lineEnd = nl < 0 ? text.length : nl;
+        const line = text.slice(end, lineEnd);
+        const blanks = /^[ \t]*/.exec(line)![0].length;
+        if (blanks < line.trimEnd().length && blanks <= indent) break;
+        end = lineEnd + 1;
+      }
+    }
+    spans.push([from, end]);
+    covered = end;
+  }
+  return spans;
+}
+
 /** Bare values longer than this are read once, with the keys inside them. */
 const LONG_VALUE = 256;
 
+/**
+ * A colour code written out as text (a JSON string's `\u001b[32m`, a
+ * shell's `\033[0m`): redact() strips only real escape bytes.
+ */
+const WRITTEN_COLOUR = /\\(?:u001b|x1b|033)\[[0-9;]*m/g;
+
+/**
+ * `text` with each written-out colour code blanked, the length kept (so
+ * edits apply to `text`): a key and its `=` then meet across one.
+ */
+function withoutWrittenColours(text: string): string {
+  return text.replace(WRITTEN_COLOUR, (code) => " ".repeat(code.length));
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
-export function collectAssignments(text: string, edits: Edits): void {
+export function collectAssignments(input: string, edits: Edits): void {
+  const text = input.includes("1b[") || input.includes("033[")
+    ? withoutWrittenColours(input)
+    : input;
   if (text.includes('"key"')) userKeys(text, edits);
   if (text.includes("_header") || text.includes("RequestHeader")) {
     headerDirectives(text, edits);
@@ -926,6 +1180,11 @@ export function collectAssignments(text: string, edits: Edits): void {
     if (text.includes("Value")) alignedValues(text, edits);
   }
   setterCalls(text, edits);
+  if (text.includes("│")) boxRows(text, edits);
+  if (text.includes("accounts")) hardhatAccounts(text, edits);
+  if (text.includes("Credentials(")) sbtCredentials(text, edits);
+  if (text.includes("chpasswd:")) chpasswdLists(text, edits);
+  if (text.includes("BUNDLE_")) bundlerHosts(text, edits);
   ASSIGNMENT.lastIndex = 0;
   // A key inside a long bare value read before (`pwd=pwd=…`, a minified
   // bundle) is not read again: each would read, and test, the rest of the
@@ -935,6 +1194,9 @@ export function collectAssignments(text: string, edits: Edits): void {
     if (v && !v.quoted && v.end - v.start > LONG_VALUE) longValueEnd = v.end;
   };
   let cookieRead = 0;
+  // SealedSecret ciphertext, read in order as the keys are.
+  const sealed = text.includes("encryptedData") ? encryptedDataSpans(text) : [];
+  let span = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
     const at = m.index;
@@ -967,6 +1229,8 @@ export function collectAssignments(text: string, edits: Edits): void {
       text.slice(Math.max(0, k - 39), k + 1).includes("[redacted:")
     ) continue;
     const key = text.slice(Math.max(0, k - 31), k + 1);
+    while (span < sealed.length && sealed[span]![1] <= at) span++;
+    if (span < sealed.length && sealed[span]![0] <= at) continue;
     if (AUTH_END.test(key)) {
       if (sep === ":" || sep === "=") {
         readLong(authorizationValue(text, at + 1, edits));
@@ -981,7 +1245,8 @@ export function collectAssignments(text: string, edits: Edits): void {
     }
     const word = CREDENTIAL_END.exec(key);
     if (!word) {
-      readLong(envKeyValue(text, at, sep, k, key, edits));
+      if (SECRET_ID_END.test(key)) secretIdValue(text, at + sep.length, edits);
+      else readLong(envKeyValue(text, at, sep, k, key, edits));
       continue;
     }
     // A shell parameter expansion (`${DB_PASSWORD:?message}`,
@@ -996,6 +1261,13 @@ export function collectAssignments(text: string, edits: Edits): void {
     if (/(?:^|\s)--[\w-]+$/.test(key)) continue;
     // bypass=, oauth:, PublicKeyToken= (.NET assembly names) are no secrets.
     if (NOT_A_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
+    if (sep === "=" && text[at + 1] === "{") {
+      const braced = bracedValue(text, at + 1, k - keyLength(text, k));
+      if (braced) {
+        edits.push({ ...braced, id: "credential" });
+        continue;
+      }
+    }
     let v = readValue(text, at + sep.length);
     if (sep === ":" && (!v || YAML_BLOCK.test(text.slice(v.start, v.end)))) {
       v = yamlValueBelow(text, at);
