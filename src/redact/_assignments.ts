@@ -1063,39 +1063,6 @@ function sbtCredentials(text: string, edits: Edits): void {
   }
 }
 
-/** A network's `accounts: [` in a Hardhat config. */
-const ACCOUNTS_LIST = /\baccounts["']?[ \t]*:[ \t]*\[/g;
-/** A quoted private key of the list: 64 hex digits, after `0x` or not. */
-const QUOTED_PRIVATE_KEY = /(["'`])(?:0x)?[0-9a-fA-F]{64}\1/g;
-
-/**
- * Adds an edit for each private key written into a Hardhat network's
- * `accounts: ["…"]` (64 hex digits; 40 would be an address).
- */
-function hardhatAccounts(text: string, edits: Edits): void {
-  ACCOUNTS_LIST.lastIndex = 0;
-  // The next `]`, found again only once passed: a search from each list
-  // of a text without one made it quadratic.
-  let close = -1;
-  while (ACCOUNTS_LIST.exec(text) !== null) {
-    const from = ACCOUNTS_LIST.lastIndex;
-    if (close < from) close = text.indexOf("]", from);
-    if (close < 0) return;
-    if (close - from > 4096) continue;
-    // The lists read do not overlap.
-    ACCOUNTS_LIST.lastIndex = close + 1;
-    const list = text.slice(from, close);
-    // A list of objects (`"accounts": [{"id": …}]`) is data, not keys.
-    if (list.includes("{")) continue;
-    QUOTED_PRIVATE_KEY.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = QUOTED_PRIVATE_KEY.exec(list)) !== null) {
-      const start = from + m.index + 1;
-      edits.push({ start, end: start + m[0].length - 2, id: "credential" });
-    }
-  }
-}
-
 /**
  * A SealedSecret's `encryptedData` key (its values are ciphertext meant to
  * be committed), then the object it opens or the end of its line.
@@ -1181,7 +1148,6 @@ export function collectAssignments(input: string, edits: Edits): void {
   }
   setterCalls(text, edits);
   if (text.includes("│")) boxRows(text, edits);
-  if (text.includes("accounts")) hardhatAccounts(text, edits);
   if (text.includes("Credentials(")) sbtCredentials(text, edits);
   if (text.includes("chpasswd:")) chpasswdLists(text, edits);
   if (text.includes("BUNDLE_")) bundlerHosts(text, edits);
