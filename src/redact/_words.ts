@@ -81,6 +81,8 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (!m) return;
   const value = m[2]!;
   if (isRedacted(value) || isReference(value) || isPlaceholder(value)) return;
+  // ssh's own prompt: "Enter passphrase for key '/home/dev/.ssh/id_ed25519':".
+  if (isPathLike(value)) return;
   if (!/[0-9]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return;
   const end = QUOTED_NEAR.lastIndex - 1;
   // A variable's name, not its value: ENV["DB_PASSWORD"], getenv('X_PASS').
@@ -170,7 +172,7 @@ function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
  * X", "the staging password X", "with password X".
  */
 const LABEL_BEFORE =
-  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?)$/i;
+  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|\bas[ \t]+[\w.@-]+,[ \t]*)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
 /** Only blanks since the line began: where a test runner prints `PASS <test name>`. */
@@ -244,9 +246,17 @@ function strongPassword(raw: string): boolean {
   return secretWord(value) && !/^['"`]/.test(value);
 }
 
-/** A value said in words that reads as a secret: 6+ characters, a digit or symbol. */
+/** Code that calls a member: `z.string().min(12)`, `getpass.getpass()`. */
+const MEMBER_CALL =
+  /^[A-Za-z_$][\w$]*(?:\(\)|\.[A-Za-z_$][\w$]*)*\.[A-Za-z_$][\w$]*\(/;
+
+/**
+ * A value said in words that reads as a secret: 6+ characters, a digit or
+ * symbol, no member call.
+ */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
+  if (MEMBER_CALL.test(value)) return false;
   // A word that closes a bracket (`${DB_PASSWORD:?DB_PASSWORD is required}`).
   if (
     isPlainWord(value.slice(0, value.length - trailingLength(value, ")]}")))
@@ -280,11 +290,12 @@ function appPasswordAt(text: string, at: number, edits: Edits): boolean {
 }
 
 /**
- * `login with admin / secret`, `creds are ops:secret`, `test account:
- * qa@corp.com / secret`: the second half.
+ * `login with admin / secret`, `log into grafana with admin and secret`,
+ * `creds are ops:secret`, `test account: qa@corp.com / secret`, `creds for
+ * the tenant: qa@corp.com, secret`: the second half.
  */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)[ \t]+for[ \t]+[^\n:]{1,40}:[ \t]*[\w.@+-]+[ \t]*\/[ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|[ \t]+and[ \t]+)|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)(?:[ \t]+for[ \t]+[^\n:]{1,40})?:[ \t]*[\w.@+-]+[ \t]*[\/,][ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /**
  * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
  * a value with a digit or symbol; after the bare word key ("the mistral key
@@ -342,10 +353,10 @@ function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
 /**
  * A password said in another language, a few words after its word and a
  * copula or colon: "das Passwort für den Server ist X", "la contraseña es
- * X", "密码是X", "パスワードは X です".
+ * X", "le mdp c'est X", "密码是X", "パスワードは X です".
  */
 const FOREIGN_PROSE =
-  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|clave|senha|mot[ \t]+de[ \t]+passe|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
+  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|clave|senha|mot[ \t]+de[ \t]+passe|\bmdp\b|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|c['’]est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
 /** The same, tried only where a `pass` word starts (sticky). */
 const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
@@ -359,6 +370,39 @@ const NORDIC_PROSE =
 const NORDIC_GATE =
   /[lL][öo]senord|[pP]assord|[aA]dgangskode|[sS]alasana|[пП]ароль/;
 
+/** Up to four words between a password word and its copula. */
+const FEW_WORDS = String.raw`(?:[ \t]+[^\s:：]+){0,4}?`;
+/**
+ * A password said in Polish ("hasło do bazy to X"), Catalan ("la
+ * contrasenya és X"), Romanian ("parola pentru baza de date este X"),
+ * Vietnamese ("mật khẩu của máy chủ là X"), Indonesian or Malay ("kata
+ * laluan untuk pangkalan data ialah X"): each word with its own copulas,
+ * or a colon.
+ */
+const COPULA_PROSE = new RegExp(
+  "(?:" + [
+    String.raw`has[łl]o${FEW_WORDS}[ \t]+(?:to|jest)`,
+    String.raw`contrasenya${FEW_WORDS}(?:[ \t]+(?:és|es)|[ \t]*:)`,
+    String.raw`parola${FEW_WORDS}(?:[ \t]+(?:este|e)|[ \t]*:)`,
+    String.raw`m[ậa]t[ \t]+kh[ẩa]u${FEW_WORDS}(?:[ \t]+l[àa]|[ \t]*:)`,
+    String
+      .raw`kata[ \t]+(?:sandi|laluan)(?:nya|mu)?${FEW_WORDS}(?:[ \t]+(?:adalah|ialah|yaitu|yakni)|[ \t]*:)`,
+  ].join("|") + String.raw`)(?!\p{L})[ \t]*:?[ \t]*(\S+)`,
+  "giu",
+);
+/**
+ * The same with no copula, the value right after the word: Turkish
+ * ("Sunucunun şifresi X"), Indonesian ("kata sandinya X"), Russian ("вот
+ * пасс от админки X", "пароль от админки X").
+ */
+const BARE_PROSE =
+  /(?<!\p{L})(?:[şŞsS]ifre(?:si|niz|n|m)?|[pP]arolas[ıi]|kata[ \t]+sandi(?:nya|mu)?|(?:пароль|пасс)[ \t]+(?:от|для|к|на)[ \t]+[^\s:：—–]+)[ \t]+(\S+)/gu;
+/** "ang password ng server ay X": Tagalog says the English word, then ay. */
+const TAGALOG_PROSE = new RegExp(
+  String.raw`password${FEW_WORDS}[ \t]+ay(?!\p{L})[ \t]*:?[ \t]*(\S+)`,
+  "giu",
+);
+
 /** "set `DB_PASSWORD` to `…`" (or auf, a, à, на …): a quoted credential name, then its quoted value. */
 const SET_TO =
   /[`'"][\w.-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key)\w*[`'"][ \t]+(?:to|as|auf|a|en|à|na|на|=)[ \t]+[`'"]([^`'"\s]{6,})[`'"]/giu;
@@ -366,62 +410,174 @@ const SET_TO =
 // deno-lint-ignore no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
-const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞñłéèü]/;
+const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞıİñłéèüẩ]/;
 /** Password words of other languages written in ASCII alone. */
-const FOREIGN_ASCII = /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre/i;
+const FOREIGN_ASCII = /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre|mdp/i;
 const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
 const PW_VALUE = /(?:^|[\s,;(])pw[ \t]*[:=]?[ \t]+(\S+)/gi;
-/** "use PGPASSWORD X", "DB_PASSWORD is X": a credential variable's name, then its value. */
+/**
+ * "use PGPASSWORD X", "DB_PASSWORD is X", "set MYSQL_ROOT_PASSWORD to X": a
+ * credential variable's name, then its value.
+ */
 const NAME_VALUE =
-  /\b[A-Z][A-Z0-9]*_?(?:PASSWORD|PASSWD|TOKEN|SECRET|API_?KEY)[ \t]+(?:(?:is|=|to|as)[ \t]+)?([^\s'"`]+)/g;
+  /\b[A-Z][A-Z0-9_]*?(?:PASSWORD|PASSWD|TOKEN|SECRET|API_?KEY)[ \t]+(?:(?:is|=|to|as)[ \t]+)?([^\s'"`]+)/g;
 const NAME_GATE = /PASSWORD|PASSWD|TOKEN|SECRET|API_?KEY/;
 /** "reset db pw to X", "set the webhook secret to X", "reset the admin login to X". */
 const SET_WORD_TO =
   /\b(?:set|reset|change|changed|update|rotate|rotated)[ \t]+(?:[\w.-]+[ \t]+){0,3}?(?:pw|pwd|pass(?:word|wd|phrase)?|secret|token|api[ _-]?key|login)[ \t]+to[ \t]+(\S+)/gi;
 
 /**
- * Each rule with a cheap test the text must pass first; on texts without
- * them (nearly all) the rules cost a scan or two. Passwort and mot de passe
- * are found by the `pass` scan instead.
+ * A password said in English with the value a few words on: "the root pw
+ * …, it's now X" (what it was changed to), "when it prompts for a
+ * passphrase just type X" (what to type), "the temp password they gave me
+ * is X" (words between the word and is).
  */
-const SPOKEN: ReadonlyArray<readonly [RegExp, (text: string) => boolean]> = [
-  [LOGIN_PAIR, (t) => LOGIN_GATE.test(t)],
-  [
-    FOREIGN_PROSE,
-    (t) =>
-      (NON_ASCII.test(t) && FOREIGN_CHARS.test(t)) || FOREIGN_ASCII.test(t),
-  ],
-  [SET_TO, () => true],
-  [NORDIC_PROSE, (t) => NORDIC_GATE.test(t)],
+const EN_PROSE = new RegExp(
+  String
+    .raw`\b(?:pass(?:word|phrase|wd|code)|pwd?)\b(?:[^\n.;!?]{0,40}?\b(?:it['’]?s|it[ \t]+is|is)[ \t]+now|[^\n.;]{0,30}?\b(?:type|enter|paste)(?:[ \t]+in)?|(?:[ \t]+[A-Za-z'’]+){1,4}?[ \t]+(?:is|was))[ \t]+([^\s\`]\S*)`,
+  "gi",
+);
+/**
+ * Whether `text` may hold a password word of another language: one of its
+ * characters outside ASCII, or a word written in ASCII alone (Romanian
+ * parola, Indonesian and Malay kata sandi, kata laluan).
+ */
+function foreignWords(text: string): boolean {
+  return (NON_ASCII.test(text) && FOREIGN_CHARS.test(text)) ||
+    FOREIGN_ASCII.test(text) || text.includes("arola") ||
+    text.includes("kata ");
+}
 
-  [PW_VALUE, (t) => t.includes("pw") || t.includes("PW")],
-  [NAME_VALUE, (t) => NAME_GATE.test(t)],
-  [SET_WORD_TO, (t) => t.includes(" to ")],
+/** Whether `text` may hold an English password word ({@linkcode EN_PROSE}). */
+function hasPassWord(text: string): boolean {
+  return text.includes("pass") || text.includes("Pass") || text.includes("pw");
+}
+
+/**
+ * Each group of rules with a cheap test the text must pass first; on texts
+ * without them (nearly all) the rules cost a scan or two. Passwort and mot
+ * de passe are found by the `pass` scan instead.
+ */
+const SPOKEN: ReadonlyArray<
+  readonly [(text: string) => boolean, ReadonlyArray<RegExp>]
+> = [
+  [(t) => LOGIN_GATE.test(t), [LOGIN_PAIR]],
+  [foreignWords, [FOREIGN_PROSE, COPULA_PROSE, BARE_PROSE]],
+  [() => true, [SET_TO]],
+  [(t) => NORDIC_GATE.test(t), [NORDIC_PROSE]],
+  [(t) => t.includes("pw") || t.includes("PW"), [PW_VALUE]],
+  [(t) => NAME_GATE.test(t), [NAME_VALUE]],
+  [(t) => t.includes(" to "), [SET_WORD_TO]],
+  [hasPassWord, [EN_PROSE, TAGALOG_PROSE]],
 ];
 
 /**
  * Adds an edit for passwords said in a login pair, set to a named variable
- * in quotes, or said in another language.
+ * in quotes, or said in another language, and for a TOTP key or a wallet's
+ * recovery phrase said in words.
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
-  for (const [re, gate] of SPOKEN) {
+  for (const [gate, rules] of SPOKEN) {
     if (!gate(text)) continue;
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) spoken(m, edits);
+    for (const re of rules) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text)) !== null) spoken(m, edits);
+    }
   }
-  if (text.includes(" is ") || text.includes(" was ")) keyIs(text, edits);
+  if (text.includes(" is ") || text.includes(" was ")) {
+    keyIs(text, edits);
+    if (TOTP_GATE.test(text)) totpKeys(text, edits);
+  }
+  if (text.includes("phrase")) recoveryPhrases(text, edits);
 }
 
-/** Adds an edit for every value said after a key word and is/was ({@linkcode KEY_IS}). */
+/**
+ * A TOTP setup key as authenticator apps show it, said after a word for
+ * two-factor and a key or secret: "the 2fa setup key … is l6pa s2kk yvyx
+ * 7u5n …", four to eight groups of four base32 characters.
+ */
+const TOTP_KEY =
+  /\b(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)\b[^\n]{0,40}?[ \t](?:is|was)[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4})(?![A-Za-z0-9])/gi;
+const TOTP_GATE = /2fa|mfa|otp|authenticator/i;
+
+/** Adds an edit for every TOTP key said in words ({@linkcode TOTP_KEY}). */
+function totpKeys(text: string, edits: Edits): void {
+  TOTP_KEY.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOTP_KEY.exec(text)) !== null) {
+    const value = m[1]!;
+    // Base32 of random bytes: a digit, a letter, and one case throughout.
+    if (!/[2-7]/.test(value) || !/[a-z]/i.test(value)) continue;
+    if (value !== value.toLowerCase() && value !== value.toUpperCase()) {
+      continue;
+    }
+    const end = TOTP_KEY.lastIndex;
+    edits.push({ start: end - value.length, end, id: "prose-password" });
+  }
+}
+
+/**
+ * A wallet's recovery phrase said after its name: "my recovery phrase is
+ * …", "the seed phrase for the test wallet:" then, on that line or the
+ * next, 12 to 24 lower-case words that end their line or clause.
+ */
+const RECOVERY_PHRASE =
+  /(?:[Rr]ecovery|[Ss]eed|[Bb]ackup|[Ww]allet|[Ss]ecret)[ \t]+phrase\b[^\n]{0,80}?(?:[ \t](?:is|was)|:)[ \t]*(?:\r?\n[ \t]*)?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?=[ \t]*(?:[.,;:!)"'`—–]|\r?\n|$))/g;
+/** Words of an English sentence that no wallet's word list holds. */
+const SENTENCE_WORDS = new Set([
+  "the",
+  "and",
+  "you",
+  "your",
+  "with",
+  "for",
+  "are",
+  "was",
+]);
+
+/** Adds an edit for every recovery phrase said in words ({@linkcode RECOVERY_PHRASE}). */
+function recoveryPhrases(text: string, edits: Edits): void {
+  RECOVERY_PHRASE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = RECOVERY_PHRASE.exec(text)) !== null) {
+    const value = m[1]!;
+    const words = value.split(/[ \t]+/);
+    if (words.length % 3 !== 0 || words.some((w) => SENTENCE_WORDS.has(w))) {
+      continue;
+    }
+    const end = RECOVERY_PHRASE.lastIndex;
+    edits.push({ start: end - value.length, end, id: "prose-password" });
+  }
+}
+
+/** A wireless network named: "the wifi at the office is X and the key is …". */
+const WIFI_BEFORE = /\b(?:wi-?fi|wlan|ssid)\b/i;
+
+/**
+ * Whether the key said at `at` is a wireless network's: the sentence (up
+ * to 80 characters before) names one, and the value holds a lower-case
+ * letter (`WPA2-PSK` is the security type).
+ */
+function wifiKey(text: string, at: number, value: string): boolean {
+  if (!/[a-z]/.test(value)) return false;
+  const head = text.slice(Math.max(0, at - 80), at);
+  return WIFI_BEFORE.test(head.slice(head.search(/[^.!?\n]*$/)));
+}
+
+/**
+ * Adds an edit for every value said after a key word and is/was
+ * ({@linkcode KEY_IS}); after the bare word key, any secret-like value when
+ * the sentence names a wireless network.
+ */
 function keyIs(text: string, edits: Edits): void {
   KEY_IS.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = KEY_IS.exec(text)) !== null) {
     const raw = m[2]!;
-    if (m[1] === undefined) {
+    if (m[1] === undefined || wifiKey(text, m.index, raw)) {
       spokenAt(m.index, m[0], raw, edits);
       continue;
     }
