@@ -412,7 +412,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
 const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞıİñłéèüẩ]/;
 /** Password words of other languages written in ASCII alone. */
-const FOREIGN_ASCII = /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre|mdp/i;
+const FOREIGN_ASCII =
+  /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre|parola|kata (?:sandi|laluan)|mdp[ :]/i;
 const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
@@ -441,18 +442,11 @@ const EN_PROSE = new RegExp(
 );
 /**
  * Whether `text` may hold a password word of another language: one of its
- * characters outside ASCII, or a word written in ASCII alone (Romanian
- * parola, Indonesian and Malay kata sandi, kata laluan).
+ * characters outside ASCII, or a word written in ASCII alone.
  */
 function foreignWords(text: string): boolean {
   return (NON_ASCII.test(text) && FOREIGN_CHARS.test(text)) ||
-    FOREIGN_ASCII.test(text) || text.includes("arola") ||
-    text.includes("kata ");
-}
-
-/** Whether `text` may hold an English password word ({@linkcode EN_PROSE}). */
-function hasPassWord(text: string): boolean {
-  return text.includes("pass") || text.includes("Pass") || text.includes("pw");
+    FOREIGN_ASCII.test(text);
 }
 
 /**
@@ -467,10 +461,8 @@ const SPOKEN: ReadonlyArray<
   [foreignWords, [FOREIGN_PROSE, COPULA_PROSE, BARE_PROSE]],
   [() => true, [SET_TO]],
   [(t) => NORDIC_GATE.test(t), [NORDIC_PROSE]],
-  [(t) => t.includes("pw") || t.includes("PW"), [PW_VALUE]],
   [(t) => NAME_GATE.test(t), [NAME_VALUE]],
   [(t) => t.includes(" to "), [SET_WORD_TO]],
-  [hasPassWord, [EN_PROSE, TAGALOG_PROSE]],
 ];
 
 /**
@@ -480,41 +472,55 @@ const SPOKEN: ReadonlyArray<
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
   for (const [gate, rules] of SPOKEN) {
-    if (!gate(text)) continue;
-    for (const re of rules) {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(text)) !== null) spoken(m, edits);
-    }
+    if (gate(text)) { for (const re of rules) spokenAll(re, text, edits); }
+  }
+  // The short word pw opens both its own rule and the English phrasings.
+  const pw = text.includes("pw");
+  if (pw || text.includes("PW")) spokenAll(PW_VALUE, text, edits);
+  if (pw || text.includes("pass") || text.includes("Pass")) {
+    spokenAll(EN_PROSE, text, edits);
+    spokenAll(TAGALOG_PROSE, text, edits);
   }
   if (text.includes(" is ") || text.includes(" was ")) {
     keyIs(text, edits);
-    if (TOTP_GATE.test(text)) totpKeys(text, edits);
+    totpKeys(text, edits);
   }
   if (text.includes("phrase")) recoveryPhrases(text, edits);
 }
 
 /**
- * A TOTP setup key as authenticator apps show it, said after a word for
- * two-factor and a key or secret: "the 2fa setup key … is l6pa s2kk yvyx
- * 7u5n …", four to eight groups of four base32 characters.
+ * A TOTP setup key as authenticator apps show it, said after is: four to
+ * eight groups of four base32 characters ("… is l6pa s2kk yvyx 7u5n …").
  */
-const TOTP_KEY =
-  /\b(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)\b[^\n]{0,40}?[ \t](?:is|was)[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4})(?![A-Za-z0-9])/gi;
-const TOTP_GATE = /2fa|mfa|otp|authenticator/i;
+const GROUPED_KEY =
+  /is[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4})(?![A-Za-z0-9])/iy;
+/** A word for two-factor sign-in, then a key or secret: "the 2fa setup key for …". */
+const TWO_FACTOR_BEFORE =
+  /\b(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)\b[^\n]{0,40}?$/i;
 
-/** Adds an edit for every TOTP key said in words ({@linkcode TOTP_KEY}). */
+/**
+ * Adds an edit for every TOTP key said in words: a {@linkcode GROUPED_KEY}
+ * after a {@linkcode TWO_FACTOR_BEFORE}, found from each " is ".
+ */
 function totpKeys(text: string, edits: Edits): void {
-  TOTP_KEY.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOTP_KEY.exec(text)) !== null) {
+  for (
+    let at = text.indexOf(" is ");
+    at >= 0;
+    at = text.indexOf(" is ", at + 4)
+  ) {
+    GROUPED_KEY.lastIndex = at + 1;
+    const m = GROUPED_KEY.exec(text);
+    if (!m) continue;
     const value = m[1]!;
     // Base32 of random bytes: a digit, a letter, and one case throughout.
     if (!/[2-7]/.test(value) || !/[a-z]/i.test(value)) continue;
     if (value !== value.toLowerCase() && value !== value.toUpperCase()) {
       continue;
     }
-    const end = TOTP_KEY.lastIndex;
+    if (!TWO_FACTOR_BEFORE.test(text.slice(Math.max(0, at - 120), at))) {
+      continue;
+    }
+    const end = GROUPED_KEY.lastIndex;
     edits.push({ start: end - value.length, end, id: "prose-password" });
   }
 }
@@ -551,6 +557,13 @@ function recoveryPhrases(text: string, edits: Edits): void {
     const end = RECOVERY_PHRASE.lastIndex;
     edits.push({ start: end - value.length, end, id: "prose-password" });
   }
+}
+
+/** Adds an edit for every match of `re` whose value reads as a secret. */
+function spokenAll(re: RegExp, text: string, edits: Edits): void {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) spoken(m, edits);
 }
 
 /** A wireless network named: "the wifi at the office is X and the key is …". */

@@ -49,6 +49,7 @@ const LEAKS: ReadonlyArray<readonly [string, Kind, string]> = [
     "Orbit!quartz6060#",
   ],
   ["le mdp c'est Copper!basalt4087?", "speech", "Copper!basalt4087"],
+  ["mon mdp: Harbor#velvet75", "speech", "Harbor#velvet75"],
   ["вот пасс от админки Basalt.copper7600", "speech", "Basalt.copper7600"],
   ["пароль от админки Basalt.copper7601", "speech", "Basalt.copper7601"],
   // A TOTP setup key and a wallet's recovery phrase said in words.
@@ -67,6 +68,7 @@ const LEAKS: ReadonlyArray<readonly [string, Kind, string]> = [
     "speech",
     "olive farm pizza crowd piano own puppy round great shop beauty excite",
   ],
+  ["MFA secret is JBSW Y3DP EHPK 3PXP", "speech", "JBSW Y3DP EHPK 3PXP"],
   // Languages the rules did not read before.
   [
     "Sunucunun şifresi Zephyr.marble63#, lütfen kimseyle paylaşma.",
