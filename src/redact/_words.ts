@@ -467,8 +467,8 @@ const SPOKEN: ReadonlyArray<
 
 /**
  * Adds an edit for passwords said in a login pair, set to a named variable
- * in quotes, or said in another language, and for a TOTP key or a wallet's
- * recovery phrase said in words.
+ * in quotes, or said in another language, and for a TOTP key said in
+ * words (a wallet's seed phrase is read with the private keys).
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
   for (const [gate, rules] of SPOKEN) {
@@ -485,7 +485,6 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     keyIs(text, edits);
     totpKeys(text, edits);
   }
-  if (text.includes("phrase")) recoveryPhrases(text, edits);
 }
 
 /**
@@ -521,40 +520,6 @@ function totpKeys(text: string, edits: Edits): void {
       continue;
     }
     const end = GROUPED_KEY.lastIndex;
-    edits.push({ start: end - value.length, end, id: "prose-password" });
-  }
-}
-
-/**
- * A wallet's recovery phrase said after its name: "my recovery phrase is
- * …", "the seed phrase for the test wallet:" then, on that line or the
- * next, 12 to 24 lower-case words that end their line or clause.
- */
-const RECOVERY_PHRASE =
-  /(?:[Rr]ecovery|[Ss]eed|[Bb]ackup|[Ww]allet|[Ss]ecret)[ \t]+phrase\b[^\n]{0,80}?(?:[ \t](?:is|was)|:)[ \t]*(?:\r?\n[ \t]*)?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?=[ \t]*(?:[.,;:!)"'`—–]|\r?\n|$))/g;
-/** Words of an English sentence that no wallet's word list holds. */
-const SENTENCE_WORDS = new Set([
-  "the",
-  "and",
-  "you",
-  "your",
-  "with",
-  "for",
-  "are",
-  "was",
-]);
-
-/** Adds an edit for every recovery phrase said in words ({@linkcode RECOVERY_PHRASE}). */
-function recoveryPhrases(text: string, edits: Edits): void {
-  RECOVERY_PHRASE.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = RECOVERY_PHRASE.exec(text)) !== null) {
-    const value = m[1]!;
-    const words = value.split(/[ \t]+/);
-    if (words.length % 3 !== 0 || words.some((w) => SENTENCE_WORDS.has(w))) {
-      continue;
-    }
-    const end = RECOVERY_PHRASE.lastIndex;
     edits.push({ start: end - value.length, end, id: "prose-password" });
   }
 }
