@@ -2,8 +2,9 @@
  * Credentials handed to a program on its command line: long flags named for
  * a secret (`--password x`, `--api-key=x`), the short flags of programs that
  * take a password there (`sshpass -p`, `mysql -pX`, `curl -u user:pass`,
- * `redis-cli -a`, `docker login -p`), and openssl's `-pass pass:x` and
- * keytool's `-storepass x` (found by the `pass` scan in `_words.ts`).
+ * `redis-cli -a`, `docker login -p`, `podman login -p`), and openssl's
+ * `-pass pass:x` and keytool's `-storepass x` (found by the `pass` scan in
+ * `_words.ts`).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { collectTokens } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
 import {
   type Edits,
+  isIdentifierLike,
   isPathValue,
   isPlaceholder,
   isPlainWord,
@@ -28,12 +30,12 @@ const ID = "cli-credential";
 // Not --no-password, --password-file or --token-env: the name must end in
 // the secret word and be followed by `=` or a blank.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|(?:account|storage|master|primary|secondary|shared)-key|private-key|certificate-key|client-secret|credentials?|user|auth|bearer|requirepass|masterauth|cookie)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|(?:account|storage|master|primary|secondary|shared)-key|private-key|certificate-key|client-secret|credentials?|creds|user|auth|bearer|requirepass|masterauth|cookie)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
 const SHORT_FLAG =
-  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+[ub]|[paub])/g;
+  /(?<=\b(?:sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b[^\n|;&]{0,300}[ \t])-(?:[sSkLvifgIq]+[ub]|[paub])/g;
 /**
  * The flag part of {@linkcode SHORT_FLAG} alone: a text without it has no
  * short flag to read, and this scan is a quarter of the cost of looking for
@@ -41,7 +43,7 @@ const SHORT_FLAG =
  */
 const FLAG_SHAPE = /-(?:[sSkLvifgIq]+[ub]|[paub])/;
 const PROGRAMS =
-  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|docker[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
+  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
 const PASS_FLAG =
   /-(?:(?:src|dest)?(?:store|key)pass[ \t]+|pass(?:in|out)?[ \t]+pass:)/y;
 
@@ -58,13 +60,17 @@ function programAt(text: string, at: number): string {
   let last = "";
   let m: RegExpExecArray | null;
   while ((m = PROGRAMS.exec(segment)) !== null) last = m[1]!;
-  return last.replace(/[ \t]+/, " ");
+  return last.replace(/[ \t]+/g, " ");
 }
+
+/** An Apple app-specific password (`--password abcd-efgh-ijkl-mnop`): not words. */
+const APP_PASSWORD = /^[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}$/;
 
 /**
  * Whether a flag's value is a secret. After `=` or as a program's password
  * argument any value counts; after a blank, ordinary words, further flags
- * and ALL_CAPS names are left alone (`--password prompt`).
+ * and ALL_CAPS names are left alone (`--password prompt`), but not an
+ * Apple app-specific password.
  */
 function valueOk(raw: string, spaced: boolean): boolean {
   const value = spaced ? withoutSentenceEnd(raw) : raw;
@@ -74,6 +80,7 @@ function valueOk(raw: string, spaced: boolean): boolean {
   }
   if (!spaced) return !isTypeWord(value);
   if (value.startsWith("-")) return false;
+  if (APP_PASSWORD.test(value)) return true;
   return !isPlainWord(value) && !/^[A-Z][A-Z0-9_]*$/.test(value);
 }
 
@@ -91,25 +98,37 @@ function take(
 
 /**
  * Takes the password of a `user:password` value at `at`; the user stays.
- * The password may be quoted on its own (`admin:'pa ss'`).
+ * The password may be quoted on its own (`admin:'pa ss'`). With no
+ * password (`-u KEY:`, as Segment and Stripe take a key) a key-like user
+ * is the secret.
  */
 function userPassword(text: string, at: number, edits: Edits): void {
   const v = readValue(text, at);
-  if (!v) return;
+  // An earlier replacement (`[redacted:…]:` for a key as the user) is done.
+  if (!v || isRedacted(text.slice(v.start, v.end))) return;
   // Looked for inside the value only: searching on to the end of the text
   // made a line of many `curl -u name` flags take quadratic time.
   const inValue = text.slice(v.start, v.end).indexOf(":");
   if (inValue < 0) return;
   const colon = v.start + inValue;
   if (colon === v.end - 1) {
-    if (v.quoted || !QUOTES.includes(text[colon + 1] ?? "")) return;
-    take(text, readValue(text, colon + 1), false, edits);
+    if (!v.quoted && QUOTES.includes(text[colon + 1] ?? "")) {
+      take(text, readValue(text, colon + 1), false, edits);
+    } else if (keyAsUser(text.slice(v.start, colon))) {
+      take(text, { start: v.start, end: colon, quoted: false }, false, edits);
+    }
     return;
   }
   take(text, { start: colon + 1, end: v.end, quoted: false }, false, edits);
 }
 
 const QUOTES = "'\"";
+
+/** A user that is an API key: 16+ letters and digits (both), not a name made of words. */
+function keyAsUser(user: string): boolean {
+  return /^[A-Za-z0-9_-]{16,}$/.test(user) && /[0-9]/.test(user) &&
+    /[A-Za-z]/.test(user) && !isIdentifierLike(user);
+}
 
 /** Takes the session-like values of curl's `-b`/`--cookie` pairs at `at` (not a cookie file's name). */
 function curlCookies(text: string, at: number, edits: Edits): void {
@@ -145,6 +164,9 @@ export function collectLongFlags(text: string, edits: Edits): void {
       if (programAt(text, m.index) === "curl") {
         userPassword(text, eq ? after + 1 : after, edits);
       }
+    } else if (m[0].endsWith("creds")) {
+      // skopeo/podman/buildah --creds user:secret (--src-creds, --dest-creds).
+      userPassword(text, eq ? after + 1 : after, edits);
     } else if (
       m[0] === "--secret" &&
       SECRET_NAME.test(valueAfter(text, after + 1))
@@ -155,7 +177,11 @@ export function collectLongFlags(text: string, edits: Edits): void {
   }
 }
 
-/** Adds an edit for every password given to sshpass, mysql, curl, redis-cli or docker login. */
+/**
+ * Adds an edit for every password given to sshpass, mysql, curl, redis-cli
+ * or a registry login (docker, podman, buildah, skopeo, oras, helm
+ * registry, crane).
+ */
 export function collectShortFlags(text: string, edits: Edits): void {
   if (!FLAG_SHAPE.test(text)) return;
   // Each flag's look back would find no program (300 characters each).
@@ -180,8 +206,8 @@ export function collectShortFlags(text: string, edits: Edits): void {
     } else if (prog === "sshpass") {
       take(text, readValue(text, after), false, edits);
     } else if (
-      prog === "docker login" || prog === "az login" ||
-      prog === "rabbitmqadmin" || prog.startsWith("mongo")
+      prog.endsWith(" login") || prog === "rabbitmqadmin" ||
+      prog.startsWith("mongo")
     ) {
       if (!attached) take(text, readValue(text, after), false, edits);
     } else if (prog.startsWith("mysql") || prog.startsWith("mariadb")) {
@@ -205,17 +231,20 @@ const ORACLE_LOGIN =
 /**
  * Secrets a command takes in its own place, each behind a literal the text
  * must hold: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`,
- * `smbclient -U user%PASS`, `gh secret set NAME --body X`, `echo X | docker
- * login --password-stdin` (or `gh auth login --with-token`, `az devops
- * login`, `sudo -S`, `chpasswd`), `npm config set //registry/:_authToken
- * X`, `yarn config set npmAuthToken X`, `aws configure set
+ * `smbclient -U user%PASS`, `gh secret set NAME --body X` (or `-b'X'`),
+ * `echo X | docker login --password-stdin` (or `gh auth login
+ * --with-token`, `az devops login`, `sudo -S`, `chpasswd`), `npm config set
+ * //registry/:_authToken X`, `yarn config set npmAuthToken X`, `aws configure set
  * aws_secret_access_key X`, the admin key given to `algoliasearch("APPID",
  * "…")` in code, and the password flags of programs whose short flag means
  * a password only there (`ldapsearch -w`, `sqlcmd -P`, `pscp -pw`,
  * `xfreerdp /p:`, `7z -pX`, `openssl enc -k`, `ssh-keygen -N`, `vercel
  * -t`, `ngrok config add-authtoken`, `mc alias set NAME URL ACCESS
- * SECRET`, `lftp -u user,X`, `net user NAME X /add`,
- * `ConvertTo-SecureString "X" -AsPlainText`). Group 2 is the secret.
+ * SECRET`, `lftp -u user,X`, `net user NAME X /add`, `net use … /user:U X`,
+ * `ConvertTo-SecureString "X" -AsPlainText`, `cypress run --record --key
+ * X`, `codecovcli … -t X`, `prefect cloud login -k X`, `pulumi config set
+ * --secret NAME X`, `az keyvault secret set … --value X`, `bundle config
+ * HOST user:X`). Group 2 is the secret.
  */
 const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
@@ -229,7 +258,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [" -U ", /[ \t]-U[ \t]+[^\s%]+%(['"]?)(\S+?)\1(?=\s|$)/dg],
   [
     "gh secret",
-    /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)[ \t=]+(['"]?)([^\s'"]+)\1/dg,
+    /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body[ \t=]+|-b[ \t=]*)(['"]?)([^\s'"]+)\1/dg,
   ],
   [
     "-stdin",
@@ -317,6 +346,15 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "net user",
     /\bnet[ \t]+user[ \t]+[^\s\/]+[ \t]+(['"]?)([^\s'"*\/][^\s'"]*)\1[ \t]+\/add\b/dg,
   ],
+  // A password after the share, or after the user.
+  [
+    "net use",
+    /\bnet[ \t]+use(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+\\\\\S+[ \t]+(['"]?)([^\s'"\/*&|;<>][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "net use",
+    /\bnet[ \t]+use\b[^\n|;&]*?[ \t]\/u(?:ser)?:\S+[ \t]+(['"]?)([^\s'"\/*&|;<>][^\s'"]*)\1(?=\s|$)/dg,
+  ],
   [
     "AsPlainText",
     /\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]{3,})\1[ \t]+-AsPlainText\b/dg,
@@ -363,6 +401,35 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "nuget",
     /\b(?:dotnet[ \t]+nuget|nuget(?:\.exe)?)[ \t]+(?:add|update|sources)\b[^\n|;&]*?[ \t](?:-p|-Password)[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
   ],
+  // Record keys and upload tokens of test and CI services.
+  [
+    "cypress",
+    /\bcypress\b[^\n|;&]*?[ \t]--key(?:=|[ \t]+)(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "codecov",
+    /\bcodecov(?:cli)?\b[^\n|;&]*?[ \t]-t[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "prefect",
+    /\bprefect[ \t]+cloud[ \t]+login\b[^\n|;&]*?[ \t](?:-k|--key)(?:=|[ \t]+)(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  // A secret config value: flags, the name, then the value (`--secret`
+  // looked for in the 300 characters after `set`, so each command is read
+  // once).
+  [
+    "pulumi",
+    /\bpulumi[ \t]+config[ \t]+set(?=[^\n|;&]{0,300}[ \t]--secret(?=\s|$))(?:[ \t]+--?\w[\w-]*(?:=\S+|[ \t]+[^\s'"-]\S*)?)*?[ \t]+(?!-)[^\s'"]+(?:[ \t]+--(?:secret|path|plaintext))*[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "keyvault",
+    /\baz[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value[ \t=]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // A private gem server's user:password (Sidekiq Pro's gems.contribsys.com).
+  [
+    "bundle config",
+    /\bbundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:local|global))*[ \t]+(?:https?:\/\/)?[\w-]+(?:\.[\w-]+)+\/?[ \t]+(['"]?)[^\s'":\/]+:(?!\/\/)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
   [
     "aws configure",
     /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
@@ -371,39 +438,71 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net user|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,
- * `masterauth X` alone on a line, not commented out) or `CONFIG SET` does,
- * and as typed at redis-cli's prompt (`127.0.0.1:6379> AUTH [user] X`).
+ * `masterauth X` alone on a line, not commented out) or `CONFIG SET` does
+ * (also as redis-cli's arguments), as typed at redis-cli's prompt
+ * (`127.0.0.1:6379> AUTH [user] X`), and an ACL user's (`ACL SETUSER u on
+ * >X`).
  */
 const REDIS_CONFIG =
   /^[ \t]*(?:[\w.:\[\]-]*>[ \t]*)?(?:CONFIG[ \t]+SET[ \t]+)?(?:requirepass|masterauth)[ \t]+(['"]?)([^\s'"]+)\1[ \t]*\r?$/dgim;
+const REDIS_CLI_CONFIG =
+  /\bredis-cli\b[^\n|;&]*?[ \t](?:CONFIG|config)[ \t]+(?:SET|set)[ \t]+(?:requirepass|masterauth)[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg;
 const REDIS_AUTH =
   /^[\w.:\[\]-]*>[ \t]*AUTH[ \t]+(?:[^\s'"]+[ \t]+)?(['"]?)([^\s'"]+)\1[ \t]*\r?$/dgim;
 
-/** Adds an edit for every Redis password a config line or the prompt's AUTH sets. */
+/** `ACL SETUSER name`, then its rules to the end of the line (group 1). */
+const ACL_SETUSER = /\b(?:ACL|acl)[ \t]+(?:SETUSER|setuser)[ \t]+\S+([^\n]*)/dg;
+/** One rule of an ACL SETUSER line: quoted or bare. */
+const ACL_RULE = /"[^"]*"|'[^']*'|[^\s'"]+/g;
+
+/** Adds an edit for every Redis password a config line, redis-cli, the prompt's AUTH or an ACL user sets. */
 export function collectRedisPasswords(text: string, edits: Edits): void {
   // Plain searches: cheaper than one alternation tried at every position.
-  if (
-    !text.includes("requirepass") && !text.includes("masterauth") &&
-    !text.includes("> AUTH ") && !text.includes("> auth ")
-  ) return;
+  const config = text.includes("requirepass") || text.includes("masterauth");
+  const auth = text.includes("> AUTH ") || text.includes("> auth ");
+  const acl = text.includes("SETUSER") || text.includes("setuser");
+  if (!config && !auth && !acl) return;
   const forms: RegExp[] = [];
-  if (text.includes("requirepass") || text.includes("masterauth")) {
-    forms.push(REDIS_CONFIG);
-  }
-  if (text.includes("> AUTH ") || text.includes("> auth ")) {
-    forms.push(REDIS_AUTH);
-  }
+  if (config) forms.push(REDIS_CONFIG, REDIS_CLI_CONFIG);
+  if (auth) forms.push(REDIS_AUTH);
   for (const re of forms) {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
+    for (const m of matchesOf(re, text)) {
       const [start, end] = m.indices![2]!;
       if (valueOk(text.slice(start, end), false)) {
         edits.push({ start, end, id: "credential" });
+      }
+    }
+  }
+  if (acl) aclPasswords(text, edits);
+}
+
+/**
+ * Adds an edit for each password an `ACL SETUSER` line adds (`>X`) or
+ * removes (`<X`), up to a shell operator that ends the command.
+ */
+function aclPasswords(text: string, edits: Edits): void {
+  ACL_SETUSER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ACL_SETUSER.exec(text)) !== null) {
+    const [from, to] = m.indices![1]!;
+    const rules = text.slice(from, to);
+    ACL_RULE.lastIndex = 0;
+    let r: RegExpExecArray | null;
+    while ((r = ACL_RULE.exec(rules)) !== null) {
+      const rule = r[0];
+      if (/^(?:\|\|?|&&|;)/.test(rule)) break;
+      const quoted = rule[0] === '"' || rule[0] === "'";
+      const at = r.index + (quoted ? 1 : 0);
+      if (rules[at] !== ">" && rules[at] !== "<") continue;
+      const end = r.index + rule.length - (quoted ? 1 : 0);
+      if (end - at < 2) continue;
+      const start = from + at + 1;
+      if (valueOk(text.slice(start, from + end), false)) {
+        edits.push({ start, end: from + end, id: "credential" });
       }
     }
   }
@@ -538,10 +637,43 @@ function* matchesOf(re: RegExp, text: string): Generator<RegExpExecArray> {
 }
 
 /**
+ * A password file's name: one of its words is pass, pwd, secret, token or
+ * cred (`~/.vault_pass`, `token.txt`; not `compass.txt`).
+ */
+const PASSWORD_FILE =
+  /(?:[^\s'"|;&>]*\/)?(?:[^\s\/'"|;&>]*[._-])?(?:pass(?:word|wd|phrase)?|pwd|secrets?|tokens?|credentials?|creds|pgpass|api[_-]?key)(?:[._-][^\s\/'"|;&>]*)?(?=[\s;&|)]|$)/
+    .source;
+/** A redirect or `| [sudo] tee [-a]` into the file that follows. */
+const INTO_FILE = /[ \t]*(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*/
+  .source;
+/** `echo 'X' > ~/.vault_pass`: a value written into a password file. */
+const PASSWORD_FILE_WRITE = new RegExp(
+  /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(['"]?)([^\s'"|>\\]{6,})(?:\\n)?\1/
+    .source + INTO_FILE + PASSWORD_FILE,
+  "dgi",
+);
+/** A file named for a login (`/tmp/auth.txt`, `vpn-login.conf`). */
+const AUTH_FILE = /[^\s'"|;&>]*(?:auth|login)[^\s'"|;&>]*(?=[\s;&|)]|$)/.source;
+/** Any file OpenVPN's `--auth-user-pass` reads later on the line (within 300 characters). */
+const AUTH_USER_PASS_FILE = /\S+(?=[^\n]{0,300}--auth-user-pass\b)/.source;
+/**
+ * `printf 'user\nX\n' > auth.txt`: a user and password written as two
+ * lines into a file named for them or given to OpenVPN's `--auth-user-pass`.
+ */
+const USER_PASSWORD_FILE_WRITE = new RegExp(
+  /\b(?:printf|echo[ \t]+-e)[ \t]+(['"])[^\s'"\\]+\\n([^\s'"\\]+)(?:\\n)?\1/
+    .source +
+    INTO_FILE +
+    `(?:${PASSWORD_FILE}|${AUTH_FILE}|${AUTH_USER_PASS_FILE})`,
+  "dgi",
+);
+
+/**
  * Forms found on command lines (a command record, a command echoed in tool
  * output, text of unknown kind) but not looked for in speech, where their
  * anchors would cost a scan of every message: `setx NAME X`, fish's
- * `set -x NAME X`, HTTPie's `-a user:X`, Oracle's `user/X@db`.
+ * `set -x NAME X`, HTTPie's `-a user:X` and `api_key==X`, Oracle's
+ * `user/X@db`, a password echoed into a password file.
  */
 const COMMAND_FORMS: ReadonlyArray<readonly [string, RegExp]> = [
   // A credential-named variable set by Windows' setx or fish's set -x.
@@ -552,13 +684,22 @@ const COMMAND_FORMS: ReadonlyArray<readonly [string, RegExp]> = [
     " -a ",
     /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?-a[ \t]+(['"]?)[^\s:'"]+:([^\s'"]+)\1(?=\s|$)/dg,
   ],
+  // HTTPie's query parameter: api_key==X.
+  [
+    "==",
+    /(?:^|[\s;&|(])(?:https?|xhs?)[ \t]+(?:[^\n|;&]*?[ \t])?(?:api[_-]?(?:key|token)|apikey|access[_-]?(?:key|token)|auth[_-]?token|token|key|secret|client[_-]?secret|password|sig|signature)==(['"]?)([^\s'"]+)\1(?=\s|$)/dgi,
+  ],
+  ["echo ", PASSWORD_FILE_WRITE],
+  ["printf ", PASSWORD_FILE_WRITE],
+  ["echo ", USER_PASSWORD_FILE_WRITE],
+  ["printf ", USER_PASSWORD_FILE_WRITE],
   // Oracle's user/password@db on the command line.
   ...["sqlplus ", "sqlldr ", "expdp ", "impdp ", "rman ", "dgmgrl "].map((
     program,
   ) => [program, ORACLE_LOGIN] as const),
 ];
 const COMMAND_GATE =
-  /\bset(?:x | -[a-zA-Z]*x)| -a |\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl) /;
+  /\bset(?:x | -[a-zA-Z]*x)| -a |==|\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|echo|printf) /;
 
 /**
  * A line of tool output that echoes a command: Gemini CLI's `Command: …`
