@@ -1,8 +1,10 @@
 /**
  * Credentials inside URLs: the password of `scheme://user:pass@host`, a
  * key standing as the user (`https://<32 hex>@…sentry.io`), signatures in
- * the query (`sig=`, `X-Amz-Signature=`), and the secret path of Slack,
- * Discord and Microsoft Teams webhook URLs.
+ * the query (`sig=`, `X-Amz-Signature=`), the secret path of Slack,
+ * Discord, Microsoft Teams, Zapier, Make and n8n webhook URLs and of
+ * Infura, Alchemy and QuickNode endpoints, and the password of an Oracle
+ * thin JDBC URL (`jdbc:oracle:thin:user/pass@//host`, no `://` in it).
  *
  * @module
  */
@@ -152,8 +154,28 @@ function nextScheme(
   return Math.min(next.plain, next.escaped);
 }
 
+/**
+ * An Oracle thin JDBC URL's user and password: `jdbc:oracle:thin:` then
+ * `user/password@` before the host (`@//host:1521/service`, `@host:1521:SID`).
+ */
+const ORACLE_THIN = /jdbc:oracle:thin:([^\s/@:"'`]+)\/([^\s@"'`]+)@/gi;
+
+/** Adds an edit for the password of every Oracle thin JDBC URL. */
+function oracleThin(text: string, edits: Edits): void {
+  ORACLE_THIN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ORACLE_THIN.exec(text)) !== null) {
+    const password = m[2]!;
+    if (isRedacted(password) || isReference(password)) continue;
+    if (isPlaceholder(password)) continue;
+    const start = m.index + m[0].length - 1 - password.length;
+    edits.push({ start, end: start + password.length, id: "url-credentials" });
+  }
+}
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
+  if (text.includes("thin:") || text.includes("THIN:")) oracleThin(text, edits);
   const cached = {
     plain: text.indexOf("://"),
     escaped: text.indexOf(":\\/\\/"),

@@ -18,6 +18,22 @@ const KEYPAIR =
   "53,88,50,6,90,32,178,96,65,241,145,213,21,151,244,81,98,188,125,98,107,186,139,198,26,4,192,55,39,21,23,114,17,43,202,26,213,145,148,254,142,221,255,199,156,26,174,58,196,59,211,242,251,174,54,2,143,212,109,162,38,79,23,187";
 
 const LEAKS: Leak[] = [
+  // An Oracle thin JDBC URL's password (no `://` in it).
+  {
+    name: "conn-jdbc-oracle.1",
+    kind: "output",
+    text:
+      "jdbc:oracle:thin:scott/Walrus.tundra2279@//ora.acme.io:1521/ORCLPDB1",
+    secret: "Walrus.tundra2279",
+    keep: ["jdbc:oracle:thin:scott/", "@//ora.acme.io:1521/ORCLPDB1"],
+  },
+  {
+    name: "an Oracle thin URL with a SID",
+    kind: "output",
+    text: "spring.datasource.url=jdbc:oracle:thin:app/s3cr3t!Pw@db01:1521:ORCL",
+    secret: "s3cr3t!Pw",
+    keep: ["jdbc:oracle:thin:app/", "@db01:1521:ORCL"],
+  },
   // G1: provider token shapes with no key beside them.
   {
     name: "honeycomb.1",
@@ -175,6 +191,24 @@ const LEAKS: Leak[] = [
 
 /** A look-alike: `keep` must stay as it is. */
 const KEPT: Array<[name: string, kind: Kind, text: string, keep: string]> = [
+  [
+    "an Oracle thin URL with no user",
+    "output",
+    "jdbc:oracle:thin:@//ora.acme.io:1521/ORCLPDB1",
+    "jdbc:oracle:thin:@//ora.acme.io:1521/ORCLPDB1",
+  ],
+  [
+    "an Oracle thin URL's password from the environment",
+    "output",
+    "jdbc:oracle:thin:scott/${DB_PASSWORD}@//h:1521/s",
+    "scott/${DB_PASSWORD}@",
+  ],
+  [
+    "an Oracle thin URL's stand-in password",
+    "output",
+    "jdbc:oracle:thin:scott/<password>@//h:1521/s",
+    "scott/<password>@",
+  ],
   // G1
   [
     "a Mollie-like setting name",
