@@ -168,15 +168,55 @@ function closingQuote(text: string, quote: string, from: number): number {
 }
 
 const REFERENCE =
-  /^(?:\$[{(]?[A-Za-z_]|\$\{\{|%[A-Za-z_]\w*%(?:$|[\\\/;])|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.)/;
+  /^(?:\$[{(]?[A-Za-z_]|\$\{\{|%[A-Za-z_]\w*%(?:$|[\\\/;])|\{\{|process\.env\b|os\.environ\b|os\.getenv\b|getenv\b|env\(|ENV\[|secrets\.|vars\.|@(?:keychain|env):[A-Za-z_][\w.-]*$)/;
 
 /**
  * True for a reference to a secret, not the secret: `$TOKEN`,
  * `${{ secrets.X }}`, `%PASS%` (a whole `%NAME%`, or one a path follows;
- * `%Ab3%x9…` is a password).
+ * `%Ab3%x9…` is a password), altool's and notarytool's `@keychain:NAME`
+ * and `@env:NAME`.
  */
 export function isReference(value: string): boolean {
   return REFERENCE.test(value);
+}
+
+/** A sops value (`ENC[AES256_GCM,data:…,type:str]`): ciphertext meant to be committed. */
+export function isSopsValue(value: string): boolean {
+  return value.startsWith("ENC[AES256_GCM,");
+}
+
+/** A SealedSecret's `encryptedData` key, then the object it opens or the end of its line. */
+const ENCRYPTED_DATA = /encryptedData["']?[ \t]*:[ \t]*(?:\{|\r?\n)/y;
+/** How far before a value its `encryptedData` key is looked for. */
+const ENCRYPTED_DATA_REACH = 8192;
+
+/**
+ * True when `at` sits under a SealedSecret's `encryptedData` (its values
+ * are ciphertext meant to be committed): in the JSON object it opens, or
+ * on a YAML line below it indented more than its own line. Only the 8 KiB
+ * before `at` are read.
+ */
+export function inEncryptedData(text: string, at: number): boolean {
+  const from = Math.max(0, at - ENCRYPTED_DATA_REACH);
+  const before = text.slice(from, at + 1);
+  const key = before.lastIndexOf("encryptedData");
+  if (key < 0) return false;
+  ENCRYPTED_DATA.lastIndex = key;
+  if (!ENCRYPTED_DATA.test(before)) return false;
+  const open = ENCRYPTED_DATA.lastIndex;
+  const below = before.slice(open);
+  if (before[open - 1] === "{") return !below.includes("}");
+  const indent = leadingBlanks(before.slice(before.lastIndexOf("\n", key) + 1));
+  return below.split("\n").every((line) =>
+    !line.trim() || leadingBlanks(line) > indent
+  );
+}
+
+/** How many blanks start `line`. */
+function leadingBlanks(line: string): number {
+  let i = 0;
+  while (line[i] === " " || line[i] === "\t") i++;
+  return i;
 }
 
 const PLACEHOLDER =

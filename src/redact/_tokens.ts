@@ -11,6 +11,7 @@ import {
   continuedRun,
   type Edits,
   entropy,
+  inEncryptedData,
   isHexLike,
   isIdentifierLike,
   isPathLike,
@@ -804,8 +805,9 @@ function looksRandom(core: string): boolean {
     return false;
   }
   if (IMAGE_BASE64.test(core) || OBJECT_ID.test(core)) return false;
-  // A Stripe publishable key is meant to be public (it ships in web pages).
-  if (/^pk_(?:live|test)_/.test(core)) return false;
+  // A Stripe publishable key and a Razorpay key id are meant to be public
+  // (they ship in web pages; Razorpay's key secret has no prefix).
+  if (/^(?:pk|rzp)_(?:live|test)_/.test(core)) return false;
   // An age recipient (age1…, bech32) is a public key.
   if (/^age1[02-9ac-hj-np-z]{50,}$/.test(core)) return false;
   if (base64OfText(core)) return false;
@@ -889,6 +891,7 @@ function secretPosition(text: string, a: number, end: number): boolean {
     // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
     if (IN_ARN.test(text.slice(Math.max(0, i - 120), i))) return false;
     if (key.toLowerCase().includes("public")) return false;
+    if (publicByKey(key, text, a)) return false;
     const digits = /^[0-9]+$/.test(key);
     // A Telegram-style `123456789:` key counts; short keys do not.
     if (digits ? key.length >= 6 : key.length >= 3) return true;
@@ -901,6 +904,19 @@ function secretPosition(text: string, a: number, end: number): boolean {
   let k = closeAt + 1;
   while (text[k] === " " || text[k] === "\t") k++;
   return text[k] !== ":";
+}
+
+/** A site key's name: `data-sitekey`, `siteKey`, `site_key`. */
+const SITE_KEY = /site[_-]?key$/i;
+
+/**
+ * True when the key names a value that is public by design: a CAPTCHA
+ * site key (`data-sitekey="6L…"`, shipped in the page; its secret key is
+ * not), an OpenAI organization id (`OpenAI-Organization: org-…`).
+ */
+function publicByKey(key: string, text: string, a: number): boolean {
+  return SITE_KEY.test(key) ||
+    (lastKeyWord(key) === "organization" && text.startsWith("org-", a));
 }
 
 /** The word secret, token or api key (and access/key), then blanks: before a run. */
@@ -1122,7 +1138,7 @@ function tokenRun(
   while (end < text.length && end - b < 2 && text[end] === "=") end++;
   if (!secretPosition(text, a, end)) return;
   if (text.slice(Math.max(0, a - 8), a).includes("base64,")) return;
-  if (looksRandom(text.slice(a, b))) {
+  if (looksRandom(text.slice(a, b)) && !inEncryptedData(text, a)) {
     edits.push({ start: a, end, id: "entropy" });
   }
 }

@@ -11,12 +11,14 @@ import { groovyPasswordAt } from "./_assignments.ts";
 import { passFlagAt } from "./_command_line.ts";
 import {
   type Edits,
+  inEncryptedData,
   isIdentifierLike,
   isPathLike,
   isPlaceholder,
   isPlainWord,
   isRedacted,
   isReference,
+  isSopsValue,
   readValue,
   trailingLength,
   withoutSentenceEnd,
@@ -217,7 +219,7 @@ function labelled(text: string, at: number, edits: Edits): boolean {
     start++;
   }
   const value = withoutTrailingMarks(withoutSentenceEnd(raw));
-  if (!secretWord(value)) return false;
+  if (!secretWord(value) || inEncryptedData(text, start)) return false;
   edits.push({ start, end: start + value.length, id: "prose-password" });
   return true;
 }
@@ -256,7 +258,7 @@ const MEMBER_CALL =
  */
 function secretWord(value: string): boolean {
   if (value.length < 6 || isRedacted(value) || isReference(value)) return false;
-  if (MEMBER_CALL.test(value)) return false;
+  if (MEMBER_CALL.test(value) || isSopsValue(value)) return false;
   // A word that closes a bracket (`${DB_PASSWORD:?DB_PASSWORD is required}`).
   if (
     isPlainWord(value.slice(0, value.length - trailingLength(value, ")]}")))
