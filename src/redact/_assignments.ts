@@ -11,6 +11,7 @@ import {
   continuedRun,
   type Edits,
   gutterLength,
+  inEncryptedData,
   isHexLike,
   isIdentifierLike,
   isPathValue,
@@ -18,6 +19,7 @@ import {
   isPlainWord,
   isRedacted,
   isReference,
+  isSopsValue,
   isTypeWord,
   lineStartWithin,
   readValue,
@@ -164,11 +166,11 @@ function separatorAt(text: string, at: number): string {
 /**
  * Values a credential key holds that are no secret: a CloudFormation
  * reference (`!Ref ApiKeyParameter`, `!Sub`, `!GetAtt`, `!ImportValue`),
- * a sops ciphertext (`ENC[AES256_GCM,…]`, meant to be committed), a Mapbox
- * public token (`pk.eyJ1Ijoi…`, shipped to browsers; `sk.` is secret).
+ * a Mapbox public token (`pk.eyJ1Ijoi…`, shipped to browsers; `sk.` is
+ * secret). A sops ciphertext is none either ({@linkcode isSopsValue}).
  */
 const NO_SECRET =
-  /^(?:!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64)$|ENC\[AES256_GCM,|pk\.eyJ1Ijoi[\w-]+\.[\w-]+$)/;
+  /^(?:!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64)$|pk\.eyJ1Ijoi[\w-]+\.[\w-]+$)/;
 /** A provider's prefix, then a stand-in: `xoxb-your-bot-token`, `sk-your-key`. */
 const PREFIXED_STAND_IN =
   /^[a-z0-9]{2,8}[-_](?:your|my)[-_][a-z]+(?:[-_][a-z]+)*$/i;
@@ -189,7 +191,8 @@ function credentialValueOk(
   const value = quoted || tight ? raw : withoutSentenceEnd(raw);
   if (value.length < 3 || isRedacted(value) || isReference(value)) return false;
   if (isPlaceholder(value) || isTypeWord(value)) return false;
-  if (NO_SECRET.test(value) || PREFIXED_STAND_IN.test(value)) return false;
+  if (NO_SECRET.test(value) || isSopsValue(value)) return false;
+  if (PREFIXED_STAND_IN.test(value)) return false;
   if (BOOTSTRAP_TOKEN.test(value)) return true;
   if (quoted) {
     // A wallet's seed phrase is words and blanks: 12 or more of them.
@@ -1063,54 +1066,6 @@ function sbtCredentials(text: string, edits: Edits): void {
   }
 }
 
-/**
- * A SealedSecret's `encryptedData` key (its values are ciphertext meant to
- * be committed), then the object it opens or the end of its line.
- */
-const ENCRYPTED_DATA = /encryptedData["']?[ \t]*:[ \t]*(?:\{|\r?\n)/y;
-
-/** A span of the text, its start and its end. */
-type Span = [number, number];
-
-/**
- * The spans of each `encryptedData`: the JSON object it opens, or the
- * YAML lines below it indented more than its own line. In order, none
- * inside another.
- */
-function encryptedDataSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  let covered = 0;
-  for (
-    let at = text.indexOf("encryptedData");
-    at >= 0;
-    at = text.indexOf("encryptedData", Math.max(at + 13, covered))
-  ) {
-    ENCRYPTED_DATA.lastIndex = at;
-    if (!ENCRYPTED_DATA.test(text)) continue;
-    const from = ENCRYPTED_DATA.lastIndex;
-    let end: number;
-    if (text[from - 1] === "{") {
-      end = text.indexOf("}", from);
-      if (end < 0) end = text.length;
-    } else {
-      const lineStart = text.lastIndexOf("\n", at) + 1;
-      const indent = /^[ \t]*/.exec(text.slice(lineStart, at))![0].length;
-      end = from;
-      while (end < text.length) {
-        const nl = text.indexOf("\n", end);
-        const lineEnd = nl < 0 ? text.length : nl;
-        const line = text.slice(end, lineEnd);
-        const blanks = /^[ \t]*/.exec(line)![0].length;
-        if (blanks < line.trimEnd().length && blanks <= indent) break;
-        end = lineEnd + 1;
-      }
-    }
-    spans.push([from, end]);
-    covered = end;
-  }
-  return spans;
-}
-
 /** Bare values longer than this are read once, with the keys inside them. */
 const LONG_VALUE = 256;
 
@@ -1160,9 +1115,8 @@ export function collectAssignments(input: string, edits: Edits): void {
     if (v && !v.quoted && v.end - v.start > LONG_VALUE) longValueEnd = v.end;
   };
   let cookieRead = 0;
-  // SealedSecret ciphertext, read in order as the keys are.
-  const sealed = text.includes("encryptedData") ? encryptedDataSpans(text) : [];
-  let span = 0;
+  // SealedSecret ciphertext is meant to be committed.
+  const sealed = text.includes("encryptedData");
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
     const at = m.index;
@@ -1195,8 +1149,7 @@ export function collectAssignments(input: string, edits: Edits): void {
       text.slice(Math.max(0, k - 39), k + 1).includes("[redacted:")
     ) continue;
     const key = text.slice(Math.max(0, k - 31), k + 1);
-    while (span < sealed.length && sealed[span]![1] <= at) span++;
-    if (span < sealed.length && sealed[span]![0] <= at) continue;
+    if (sealed && inEncryptedData(text, at)) continue;
     if (AUTH_END.test(key)) {
       if (sep === ":" || sep === "=") {
         readLong(authorizationValue(text, at + 1, edits));
