@@ -378,8 +378,10 @@ const FEW_WORDS = String.raw`(?:[ \t]+[^\s:：]+){0,4}?`;
  * A password said in Polish ("hasło do bazy to X"), Catalan ("la
  * contrasenya és X"), Romanian ("parola pentru baza de date este X"),
  * Vietnamese ("mật khẩu của máy chủ là X"), Indonesian or Malay ("kata
- * laluan untuk pangkalan data ialah X"): each word with its own copulas,
- * or a colon.
+ * laluan untuk pangkalan data ialah X"), Serbian or Croatian ("lozinka je
+ * X"), Lithuanian ("slaptažodis yra X"), Latvian ("parole ir X"), Estonian
+ * ("parool on X"), Swahili ("nenosiri ni X") or Icelandic ("lykilorðið er
+ * X"): each word with its own copulas, or a colon.
  */
 const COPULA_PROSE = new RegExp(
   "(?:" + [
@@ -389,6 +391,14 @@ const COPULA_PROSE = new RegExp(
     String.raw`m[ậa]t[ \t]+kh[ẩa]u${FEW_WORDS}(?:[ \t]+l[àa]|[ \t]*:)`,
     String
       .raw`kata[ \t]+(?:sandi|laluan)(?:nya|mu)?${FEW_WORDS}(?:[ \t]+(?:adalah|ialah|yaitu|yakni)|[ \t]*:)`,
+    String
+      .raw`(?:lozink[aeu]|[šs]ifr[aeu])${FEW_WORDS}(?:[ \t]+(?:je|glasi)|[ \t]*:)`,
+    String
+      .raw`slapta[žz]od(?:is|[įi]|[žz]io)${FEW_WORDS}(?:[ \t]+yra|[ \t]*:|[ \t]+[—–])`,
+    String.raw`parole${FEW_WORDS}(?:[ \t]+ir|[ \t]*:)`,
+    String.raw`(?:parool|salas[õo]na)${FEW_WORDS}(?:[ \t]+on|[ \t]*:)`,
+    String.raw`(?:neno[ \t]?siri|nywila)${FEW_WORDS}(?:[ \t]+ni|[ \t]*:)`,
+    String.raw`lykilor[ðd](?:i[ðd])?${FEW_WORDS}(?:[ \t]+er|[ \t]*:)`,
   ].join("|") + String.raw`)(?!\p{L})[ \t]*:?[ \t]*(\S+)`,
   "giu",
 );
@@ -405,6 +415,62 @@ const TAGALOG_PROSE = new RegExp(
   "giu",
 );
 
+/**
+ * Up to four words between a password word and a value before its copula,
+ * each starting with a letter of the word's own script (a Latin word may be
+ * the value).
+ */
+const FEW_SCRIPT_WORDS = String.raw`(?:[ \t]+[^\s:：!-~][^\s:：]*){0,4}?`;
+/** A password word of a script other than Latin, for the rules below. */
+const SCRIPT_WORD = [
+  // Greek: κωδικός only as "κωδικός πρόσβασης" when words come between.
+  String
+    .raw`κωδικ(?:[οό]ς|[οό]|ο[υύ])[ \t]+πρ[οό]σβασης|συνθηματικ[οό]`,
+  String.raw`ה?סיסמ[האת]`,
+  String.raw`كلمة[ \t]+(?:ال)?(?:مرور|سر)|الرقم[ \t]+السري`,
+  String.raw`رمز[ \t]+(?:عبور|ورود)|گذرواژه|[کك]لمه[ \t]+عبور|پسورد`,
+  String.raw`پاس[ \t]?ورڈ`,
+  String.raw`पासवर्ड|कूटशब्द`,
+  String.raw`পাসও(?:য়|য়)ার্ড(?:টি|টা)?`,
+  String.raw`парола(?:та)?|лозинк[аеу]`,
+  String.raw`கடவுச்ச(?:ொ|ொ)ல்|பாஸ்வேர்ட்`,
+].join("|");
+/**
+ * A password said in Greek ("ο κωδικός πρόσβασης είναι X"), Hebrew
+ * ("הסיסמה לשרת היא X"), Arabic ("كلمة المرور هي X"), Hindi ("पासवर्ड है:
+ * X"), Bengali ("পাসওয়ার্ড হল X"), Thai ("รหัสผ่านคือ X"), Bulgarian
+ * ("паролата е X"), Serbian ("лозинка је X"), or with a colon in those and
+ * Persian, Urdu and Tamil: the value in Latin letters after its copula.
+ */
+const SCRIPT_PROSE = new RegExp(
+  "(?:" + [
+    String
+      .raw`κωδικ(?:[οό]ς|[οό]|ο[υύ])(?:[ \t]+(?:ε[ιί]ναι|[ηή]ταν)|[ \t]*:)`,
+    String
+      .raw`(?:${SCRIPT_WORD})${FEW_WORDS}(?:[ \t]+(?:ε[ιί]ναι|[ηή]ταν|היא|הוא|זה|זו|هي|هو|है|था|হল|হলো|হচ্ছে|е|беше|је)|[ \t]*:)`,
+    String.raw`รหัสผ่าน[\u0e00-\u0e7f]{0,30}?[ \t]*(?:คือ|เป็น|:)`,
+  ].join("|") + String.raw`)(?![^\s!-~])[ \t]*:?[ \t]*([!-~]+)`,
+  "giu",
+);
+/**
+ * The same said the other way, the value before its copula: Persian
+ * ("رمز عبور سرور X است"), Urdu ("پاس ورڈ X ہے"), Hindi ("सर्वर का पासवर्ड
+ * X है").
+ */
+const SCRIPT_BEFORE = new RegExp(
+  String
+    .raw`(?:${SCRIPT_WORD})${FEW_SCRIPT_WORDS}[ \t]+([!-~]+)[ \t]+(?:است|هست|ہے|تھا|है|था)(?![^\s!-~])`,
+  "gu",
+);
+/** The value right after the word ("கடவுச்சொல் X"), only when it reads as a strong password. */
+const SCRIPT_BARE = new RegExp(
+  String.raw`(?:${SCRIPT_WORD}|รหัสผ่าน)[ \t]*([!-~]+)`,
+  "gu",
+);
+/** Where a password word of {@linkcode SCRIPT_WORD} or Thai may start. */
+const SCRIPT_GATE =
+  /ωδικ|ΩΔΙΚ|υνθηματικ|סיסמ|كلمة|الرقم|رمز|گذرواژه|لمه|پسورد|پاس ?ورڈ|पासवर्ड|कूटशब्द|পাসও|รหัสผ่าน|арол|озинк|கடவுச்|பாஸ்வேர்ட்/;
+
 /** "set `DB_PASSWORD` to `…`" (or auf, a, à, на …): a quoted credential name, then its quoted value. */
 const SET_TO =
   /[`'"][\w.-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key)\w*[`'"][ \t]+(?:to|as|auf|a|en|à|na|на|=)[ \t]+[`'"]([^`'"\s]{6,})[`'"]/giu;
@@ -412,10 +478,10 @@ const SET_TO =
 // deno-lint-ignore no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
-const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞıİñłéèüẩ]/;
-/** Password words of other languages written in ASCII alone. */
+const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞıİñłéèüẩšõ]/;
+/** Password words of other languages written in ASCII alone (or starting so). */
 const FOREIGN_ASCII =
-  /wachtwoord|kennwort|clave|senha|heslo|haslo|sifre|parola|kata (?:sandi|laluan)|mdp[ :]/i;
+  /wachtwoord|kennwort|clave|senha|heslo|haslo|sifr|parol|parool|kata (?:sandi|laluan)|mdp[ :]|lozink|slapta|neno ?siri|nywila|lykilor/i;
 const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
@@ -446,9 +512,44 @@ const EN_PROSE = new RegExp(
  * Whether `text` may hold a password word of another language: one of its
  * characters outside ASCII, or a word written in ASCII alone.
  */
-function foreignWords(text: string): boolean {
-  return (NON_ASCII.test(text) && FOREIGN_CHARS.test(text)) ||
-    FOREIGN_ASCII.test(text);
+function foreignWords(text: string, nonAscii: boolean): boolean {
+  return (nonAscii && FOREIGN_CHARS.test(text)) || FOREIGN_ASCII.test(text);
+}
+
+/**
+ * A value said after a password word with no copula between
+ * ({@linkcode SCRIPT_BARE}): a strong password, or 8+ characters, a digit
+ * and a symbol no name or path holds (`Zephyr@tundra261`; not `` `passwd2` ``
+ * in code quotes).
+ */
+function bareSecret(value: string): boolean {
+  const symbol = value.length >= 8 && /[0-9]/.test(value) &&
+    /[^\p{L}\p{N}_.\/-]/u.test(value) && !/^['"`]/.test(value);
+  return symbol || strongPassword(value);
+}
+
+/**
+ * A value said before its copula ({@linkcode SCRIPT_BEFORE}): one with a
+ * digit, and no file's name (`config.yaml`, where the password is kept).
+ */
+function numberedValue(value: string): boolean {
+  return /[0-9]/.test(value) && !/\.[A-Za-z]{1,5}$/.test(value);
+}
+
+/** Adds an edit for every match of `re` whose value `reads` and reads as a secret. */
+function spokenWhere(
+  re: RegExp,
+  text: string,
+  edits: Edits,
+  reads: (value: string) => boolean,
+): void {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    if (reads(withoutTrailingMarks(withoutSentenceEnd(m[1]!)))) {
+      spoken(m, edits);
+    }
+  }
 }
 
 /**
@@ -457,10 +558,14 @@ function foreignWords(text: string): boolean {
  * de passe are found by the `pass` scan instead.
  */
 const SPOKEN: ReadonlyArray<
-  readonly [(text: string) => boolean, ReadonlyArray<RegExp>]
+  readonly [
+    (text: string, nonAscii: boolean) => boolean,
+    ReadonlyArray<RegExp>,
+  ]
 > = [
   [(t) => LOGIN_GATE.test(t), [LOGIN_PAIR]],
   [foreignWords, [FOREIGN_PROSE, COPULA_PROSE, BARE_PROSE]],
+
   [() => true, [SET_TO]],
   [(t) => NORDIC_GATE.test(t), [NORDIC_PROSE]],
   [(t) => NAME_GATE.test(t), [NAME_VALUE]],
@@ -473,8 +578,16 @@ const SPOKEN: ReadonlyArray<
  * words (a wallet's seed phrase is read with the private keys).
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
+  const nonAscii = NON_ASCII.test(text);
   for (const [gate, rules] of SPOKEN) {
-    if (gate(text)) { for (const re of rules) spokenAll(re, text, edits); }
+    if (gate(text, nonAscii)) {
+      for (const re of rules) spokenAll(re, text, edits);
+    }
+  }
+  if (nonAscii && SCRIPT_GATE.test(text)) {
+    spokenAll(SCRIPT_PROSE, text, edits);
+    spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
+    spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
   }
   // The short word pw opens both its own rule and the English phrasings.
   const pw = text.includes("pw");
