@@ -2047,3 +2047,70 @@ Deno.test("a Claude Code rewind read in a later pass supersedes records an earli
   );
   ok(text.out().includes("── user [superseded]"));
 });
+
+Deno.test("a Codex rollout left with a call never answered is read whole once it has settled", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "deja-test-" });
+  const home = `${dir}/home`;
+  const indexPath = `${dir}/index.db`;
+  const day = `${home}/.codex/sessions/2026/11/01`;
+  await Deno.mkdir(day, { recursive: true });
+  const id = "0c0c0c0c-0000-4000-8000-00000000abcd";
+  const line = (type: string, payload: Record<string, unknown>) =>
+    JSON.stringify({ timestamp: "2026-11-01T09:00:00.000Z", type, payload });
+  const call = (callId: string, command: string) =>
+    line("response_item", {
+      type: "function_call",
+      name: "shell_command",
+      arguments: JSON.stringify({ command }),
+      call_id: callId,
+    });
+  // Codex stopped while kubectl ran: that call never reports, though the
+  // turn went on with another call and its output.
+  await Deno.writeTextFile(
+    `${day}/rollout-2026-11-01T09-00-00-${id}.jsonl`,
+    [
+      line("session_meta", { id, cwd: "/home/dev/api" }),
+      line("event_msg", { type: "user_message", message: "check the cluster" }),
+      call("c0", "kubectl get pods"),
+      call("c9", "git status"),
+      line("response_item", {
+        type: "function_call_output",
+        call_id: "c9",
+        output: "Exit code: 0\nOutput:\nzorbleflax clean\n",
+      }),
+    ].join("\n") + "\n",
+  );
+  const mtime =
+    (await Deno.stat(`${day}/rollout-2026-11-01T09-00-00-${id}.jsonl`))
+      .mtime!.getTime();
+  const indexAt = (now: number) =>
+    indexStores({
+      indexPath,
+      harnesses: [codex],
+      source: { home, env: {}, os: "linux" },
+      now: () => now,
+    });
+  const found = async () => {
+    const db = openIndex(indexPath, { readOnly: true });
+    try {
+      return (await search(db, "zorbleflax", {
+        now: mtime,
+        roles: ["tool-output"],
+      })).total;
+    } finally {
+      db.close();
+    }
+  };
+  // A minute after its last write the file may still grow: the call's
+  // output may yet come, so what follows the call waits for it.
+  await indexAt(mtime + 60_000);
+  equal(await found(), 0);
+  // Two hours on, unchanged: nothing more is coming.
+  const settled = await indexAt(mtime + 2 * 3_600_000);
+  equal(settled.unchanged, 0);
+  equal(await found(), 1);
+  // Read once: the next pass finds it unchanged.
+  const after = await indexAt(mtime + 3 * 3_600_000);
+  equal(after.unchanged, 1);
+  await Deno.remove(dir, { recursive: true });
+});

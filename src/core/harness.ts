@@ -32,6 +32,13 @@ export interface ParseOptions {
    * way, a part at a time, so memory stays bounded.
    */
   limitBytes?: number;
+  /**
+   * The file has not changed for an hour (`SETTLED_AFTER_MS` in
+   * src/index/schema.ts): nothing more is coming, so a parser keeps nothing
+   * back for records still to arrive (a command's output). Absent: it may
+   * still grow.
+   */
+  settled?: boolean;
   /** Read sub-agent transcripts (DEJA_INCLUDE_SUBAGENTS, default on). */
   includeSubagents: boolean;
   /** The environment the harness was discovered in. */

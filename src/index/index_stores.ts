@@ -28,10 +28,12 @@ import { ParsePool } from "./_parse_pool.ts";
 import { isPlainKey, redact, REDACTION_REVISION } from "../redact/mod.ts";
 import { pendingPassSince } from "./pending_pass.ts";
 import {
+  FILES_CHECK_SQL,
   ftsTableFor,
   openIndex,
   recordRowid,
   resetIndexData,
+  SETTLED_AFTER_MS,
 } from "./schema.ts";
 
 /** A progress event, emitted as files are read. */
@@ -184,6 +186,11 @@ interface KnownFile {
   failed: boolean;
   /** Read it whole, whatever its prefix says (a setting changed). */
   whole?: boolean;
+  /**
+   * Its last read kept a tail back for records still to come, while the
+   * file might still grow: read that tail again once it has settled.
+   */
+  tailWaits: boolean;
 }
 
 /** A known file's whole row, read only when the file changed. */
@@ -729,15 +736,13 @@ async function onePass(
       }
     };
     // An unchanged pass compares every file with its row: one JSON string
-    // of (path, size, mtime, failed, harness) is read at C speed, where a row
+    // of (path, size, mtime, failed, harness, tail waits) is read at C speed, where a row
     // object per file cost ~10 ms; a changed file's whole row is read on
     // demand.
     const known = new Map<string, KnownFile>();
-    const listed = db.prepare(
-      "SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness)) AS rows FROM files",
-    ).get() as { rows: string };
+    const listed = db.prepare(FILES_CHECK_SQL).get() as { rows: string };
     const rows = JSON.parse(listed.rows) as Array<
-      [string, number, number, number, string]
+      [string, number, number, number, string, number]
     >;
     // Indexed, not destructured: in code V8 has not optimised yet, an array
     // pattern per row cost ~5 ms of a 1,300-file pass.
@@ -748,6 +753,7 @@ async function onePass(
         size: row[1],
         mtime: row[2],
         failed: row[3] === 1,
+        tailWaits: row[5] === 1,
       });
     }
     const rowOf = db.prepare("SELECT * FROM files WHERE path = ?");
@@ -832,6 +838,7 @@ async function onePass(
             kind,
             known.get(path),
             report,
+            now(),
           );
           // A file it could not even stat is named in the index too, so
           // `deja sources` shows the error (and the next pass retries it).
@@ -1020,6 +1027,7 @@ function changedStat(
   kind: FileKind,
   known: KnownFile | undefined,
   report: IndexReport,
+  now: number,
 ): FileStat | undefined {
   let stat: Deno.FileInfo;
   try {
@@ -1050,7 +1058,8 @@ function changedStat(
   }
   if (
     known && !known.failed && !known.whole && known.size === size &&
-    known.mtime === mtime
+    known.mtime === mtime &&
+    !(known.tailWaits && now - mtime >= SETTLED_AFTER_MS)
   ) {
     report.unchanged++;
     return undefined;
@@ -1082,6 +1091,9 @@ async function planFile(
     includeSubagents: options.includeSubagents ?? true,
     source: options.source,
   };
+  if ((options.now ?? Date.now)() - mtime >= SETTLED_AFTER_MS) {
+    parseOptions.settled = true;
+  }
   if (resume && prior) {
     parseOptions.offset = prior.safe_offset;
     parseOptions.firstLine = prior.safe_line;

@@ -145,14 +145,38 @@ export const FLAG = {
 } as const;
 
 /**
+ * How long a transcript must sit unchanged before its parser reads it as
+ * finished (`ParseOptions.settled`): an agent that crashed, or was closed,
+ * while a command ran writes no output for it, and what came after that
+ * command must not wait for one forever.
+ */
+export const SETTLED_AFTER_MS = 60 * 60_000;
+
+/**
+ * Whether a file's last read kept a tail back for records still to come
+ * (its safe offset short of its size) while the file might still grow (read
+ * within {@linkcode SETTLED_AFTER_MS} of its last change).
+ */
+const TAIL_WAITS =
+  `(safe_offset < size AND indexed_at - mtime < ${SETTLED_AFTER_MS})`;
+
+/**
  * What an unchanged pass compares every file by, readable without the rows:
  * a row's parser state (kilobytes each, stored before `error`) made reading
  * them from a fresh process cost ~15 ms of a ~57 ms pass on 1,304 files,
  * against ~4 ms from this index. Added within format 5: a writer makes it
- * when it is missing (`openIndex`).
+ * when it is missing (`openIndex`), in place of `files_check`, the same
+ * index before {@linkcode TAIL_WAITS} was read with it.
  */
 const FILES_CHECK =
-  "CREATE INDEX IF NOT EXISTS files_check ON files(path, size, mtime, harness, (error IS NOT NULL));";
+  `CREATE INDEX IF NOT EXISTS files_check2 ON files(path, size, mtime, harness, (error IS NOT NULL), ${TAIL_WAITS});`;
+
+/**
+ * Every file's path, size, mtime, whether its last read failed, harness and
+ * {@linkcode TAIL_WAITS}, as one JSON array (read from `files_check2`).
+ */
+export const FILES_CHECK_SQL =
+  `SELECT json_group_array(json_array(path, size, mtime, error IS NOT NULL, harness, ${TAIL_WAITS})) AS rows FROM files`;
 
 /**
  * The projects a question may name, which search lists once a connection
@@ -330,7 +354,10 @@ export function openIndex(
   // written): an unchanged pass then writes nothing. A schema change bumps
   // INDEX_FORMAT, but for an index added within it, made here once.
   if (version === INDEX_FORMAT) {
-    if (!hasIndex(db, "files_check")) db.exec(FILES_CHECK);
+    if (!hasIndex(db, "files_check2")) {
+      db.exec("DROP INDEX IF EXISTS files_check");
+      db.exec(FILES_CHECK);
+    }
     if (!hasIndex(db, "sessions_project")) db.exec(SESSIONS_PROJECT);
     return db;
   }

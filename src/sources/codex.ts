@@ -2001,7 +2001,9 @@ async function parseRollout(
   let next = parser.state();
   // A plain rollout may still grow: stop before a command that has not
   // reported yet, so the next pass reads it again together with its output.
-  const tail = isZstdPath(path) ? undefined : parser.tail();
+  // One that has settled will not: a command Codex never answered (it
+  // crashed, or was closed, while the command ran) holds nothing back.
+  const tail = isZstdPath(path) || options.settled ? undefined : parser.tail();
   if (tail && tail.offset >= resumeAt) {
     session.records = session.records.filter((r) => r.seq < tail.seq);
     session.marks = session.marks.slice(0, tail.marks);

@@ -738,6 +738,34 @@ Deno.test("a command still waiting for output is read again with its output", as
       [[1, "command", 1], [2, "tool-output", undefined]],
     );
   });
+  await t.step(
+    "a settled file keeps nothing back for a call never answered",
+    async () => {
+      // Codex crashed (or was closed) while the command ran: no output ever
+      // comes, and what it wrote after the call (another call, answered; no
+      // reply and no end of turn) must not wait for one.
+      const path = await tempRollout([
+        meta("w0"),
+        userEvent("check the cluster"),
+        shellCall("c0", "kubectl get pods"),
+        shellCall("c9", "git status"),
+        callOutput("c9", "Exit code: 0\nOutput:\nzorbleflax clean\n"),
+      ]);
+      const growing = await parse(path);
+      deepEqual(growing.sessions[0]?.records.map((r) => r.role), ["user"]);
+      const settled = await parse(path, { settled: true });
+      deepEqual(
+        settled.sessions[0]?.records.map((r) => [r.role, r.text]),
+        [
+          ["user", "check the cluster"],
+          ["command", "kubectl get pods"],
+          ["command", "git status"],
+          ["tool-output", "zorbleflax clean"],
+        ],
+      );
+      equal(settled.safeOffset, (await Deno.stat(path)).size);
+    },
+  );
   await t.step("a running exec waits for its write_stdin poll", async () => {
     const path = await tempRollout([
       meta("w2"),
