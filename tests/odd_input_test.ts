@@ -113,3 +113,59 @@ Deno.test("a session or agent id that names a member every object inherits is in
   );
   await t.done();
 });
+
+Deno.test("what a parse audit found: NUL bytes before a line, is_error as text, a UTF-16 file", async () => {
+  const tool = (id: string) =>
+    JSON.stringify({
+      type: "assistant",
+      uuid: crypto.randomUUID(),
+      timestamp: "2026-10-14T09:00:01.000Z",
+      message: {
+        id: `msg_${id}`,
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id,
+          name: "Bash",
+          input: { command: "npm run migrate" },
+        }],
+      },
+    });
+  const result = (id: string) =>
+    claudeLine({}, "").replace(
+      '"content":""',
+      `"content":[{"type":"tool_result","tool_use_id":"${id}","is_error":"true","content":"relation quokkas does not exist"}]`,
+    );
+  const utf16 = new Uint8Array(
+    [
+      0xff,
+      0xfe,
+      ...[
+        ...new TextEncoder().encode(claudeLine({}, "utf sixteen") + "\n"),
+      ].flatMap((b) => [b, 0]),
+    ],
+  );
+  const t = await homeWith({
+    // A power loss left NUL bytes where a line was being written; the
+    // next line was written after them.
+    ".claude/projects/-home-dev-api/1c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      claudeLine({}, "the wombat exporter") + "\n" + "\0".repeat(64) +
+      claudeLine({}, "after the power loss the narwhal job") + "\n" +
+      tool("toolu_q1") + "\n" + result("toolu_q1") + "\n",
+    ".claude/projects/-home-dev-api/2c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      utf16,
+  });
+  const indexed = await t.cli("index");
+  equal(indexed.code, 3, indexed.err);
+  ok(indexed.err.includes("UTF-16"), indexed.err);
+  ok(indexed.err.includes("2c1e4f9a"), indexed.err);
+  const found = JSON.parse((await t.cli("search", "narwhal", "--json")).out);
+  equal(found.total, 1);
+  const shown = JSON.parse((await t.cli("show", "1c1e4f9a", "--json")).out);
+  const out = shown.records.find((r: { role: string }) =>
+    r.role === "tool-output"
+  );
+  equal(out?.text, "relation quokkas does not exist");
+  equal(out?.isError, true);
+  await t.done();
+});

@@ -1264,12 +1264,36 @@ async function unreadable(
   // not know (a newer harness, a bookkeeping file): passed over, counted as
   // skipped. One whose first line is not JSON is not a log of this harness.
   if (job.kind.appendOnly && await firstLineIsJson(job.path)) return undefined;
+  if (await isUtf16(job.path)) {
+    return {
+      message:
+        "No session could be read: the file is UTF-16 text, and deja reads UTF-8 (an editor or a shell redirect may have converted it)",
+      code: "SRC-E001",
+    };
+  }
   return {
     message: `No session could be read: ${skipped} ${
       skipped === 1 ? "line or entry" : "lines or entries"
     } malformed or of an unknown shape`,
     code: "SRC-E001",
   };
+}
+
+/**
+ * Whether a file starts as UTF-16 text does: a UTF-16 byte-order mark, or
+ * an ASCII character with a zero byte beside it.
+ */
+async function isUtf16(path: string): Promise<boolean> {
+  try {
+    using file = await Deno.open(path, { read: true });
+    const head = new Uint8Array(2);
+    if ((await file.read(head)) !== 2) return false;
+    const [a, b] = head as unknown as [number, number];
+    return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) ||
+      (a !== 0 && a < 0x80 && b === 0) || (a === 0 && b !== 0 && b < 0x80);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a log's first non-blank line parses as JSON. */

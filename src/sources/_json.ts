@@ -107,6 +107,7 @@ export function finite(value: unknown): number | undefined {
  * import { deepEqual, equal } from "node:assert/strict";
  * deepEqual(parseJson('{"a":1}'), { a: 1 });
  * deepEqual(parseJson('\ufeff{"a":1}'), { a: 1 });
+ * deepEqual(parseJson('\0\0\0{"a":1}'), { a: 1 });
  * equal(parseJson("{torn"), undefined);
  * ```
  */
@@ -115,11 +116,13 @@ export function parseJson(text: unknown): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    // JSON.parse refuses a BOM: only then is it looked for, so the common
-    // case costs nothing more.
-    if (text.charCodeAt(0) !== 0xfeff) return undefined;
+    // JSON.parse refuses a BOM, and the NUL bytes a power loss leaves
+    // before the next line written: only then are they looked for, so the
+    // common case costs nothing more.
+    const first = text.charCodeAt(0);
+    if (first !== 0xfeff && first !== 0) return undefined;
     try {
-      return JSON.parse(text.slice(1));
+      return JSON.parse(first === 0 ? text.replace(/^\0+/, "") : text.slice(1));
     } catch {
       return undefined;
     }

@@ -10,6 +10,7 @@ import {
   type OversizedLine,
   readLines,
 } from "../core/lines.ts";
+import { parseJson } from "./_json.ts";
 
 /** Where a line came from: path, 1-based line and byte offset. */
 export interface LineLocator {
@@ -109,13 +110,8 @@ export async function walkJsonLines(
     safeLine = line.number + 1;
     const text = line.text.trim();
     if (text.length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      skipped++;
-      continue;
-    }
+    // parseJson: also past the NUL bytes a power loss leaves before a line.
+    const value = parseJson(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       skipped++;
       continue;

@@ -40,7 +40,7 @@ import type {
   SessionRecord,
 } from "../core/types.ts";
 import { SessionBuilder } from "./_builder.ts";
-import { isObject, type Json, str, textBlocks } from "./_json.ts";
+import { isObject, type Json, parseJson, str, textBlocks } from "./_json.ts";
 import { baseName, dirName, isRegularFileSync, segments } from "./_paths.ts";
 import { readFileEdges } from "./_saved_output.ts";
 import { editBody } from "./_work_records.ts";
@@ -1079,13 +1079,8 @@ class TranscriptReader {
     text: string,
     locator: Locator & { line: number; offset: number },
   ): void {
-    let obj: unknown;
-    try {
-      obj = JSON.parse(text);
-    } catch {
-      this.skipped++;
-      return;
-    }
+    // parseJson: also past the NUL bytes a power loss leaves before a line.
+    const obj = parseJson(text);
     if (!isObject(obj)) {
       this.skipped++;
       return;
@@ -1578,7 +1573,9 @@ class TranscriptReader {
     const tool = id ? this.#tools.get(id) : undefined;
     if (id) this.#tools.delete(id);
     // A refusal is an error, also where only `toolUseResult` says so.
-    const isError = block.is_error === true || bash === REJECTED_RESULT;
+    // Some writers (a stream-json client, a converter) give the flag as text.
+    const isError = block.is_error === true || block.is_error === "true" ||
+      bash === REJECTED_RESULT;
     let text = toolResultText(block.content);
     const edits = id ? this.#edits.get(id) : undefined;
     if (edits) {
