@@ -169,3 +169,25 @@ Deno.test("what a parse audit found: NUL bytes before a line, is_error as text, 
   equal(out?.isError, true);
   await t.done();
 });
+
+Deno.test("a time far past the pass's clock is written as none, so last does not list it first", async () => {
+  const t = await homeWith({
+    ".claude/projects/-home-dev-api/3c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      claudeLine({ timestamp: "2099-01-01T00:00:00.000Z" }, "the ocelot cron") +
+      "\n",
+    ".claude/projects/-home-dev-api/4c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      claudeLine({}, "the lemur deploy") + "\n",
+  });
+  equal((await t.cli("index", "--quiet")).code, 0);
+  const shown = JSON.parse((await t.cli("show", "3c1e4f9a", "--json")).out);
+  equal(shown.session.started, null);
+  equal(shown.session.updated, null);
+  const last = await t.cli("last");
+  equal(last.code, 0, last.err);
+  ok(
+    last.out.indexOf("lemur") < last.out.indexOf("ocelot") ||
+      !last.out.includes("ocelot"),
+    last.out,
+  );
+  await t.done();
+});

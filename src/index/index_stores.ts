@@ -355,10 +355,21 @@ class Writer {
     }
   }
 
-  /** Writes prepared sessions; returns the record count. */
-  writeSessions(kind: string, sessions: readonly PreparedSession[]): number {
+  /**
+   * Writes prepared sessions; returns the record count. A time later than
+   * `latest` (a clock gone wrong, a corrupt line: "2099-…") is written as
+   * none, so `deja last` does not list that session first for ever.
+   */
+  writeSessions(
+    kind: string,
+    sessions: readonly PreparedSession[],
+    latest = Infinity,
+  ): number {
+    const when = (t: number | null) => t !== null && t > latest ? null : t;
     let written = 0;
     for (const s of sessions) {
+      const started = when(s.started);
+      const updated = when(s.updated);
       const found = this.#stmts.findSession.get(s.harness, s.id, s.path) as
         | { rowid: number; records: number }
         | undefined;
@@ -376,10 +387,10 @@ class Writer {
           s.title,
           s.title,
           s.title,
-          s.started,
-          s.started,
-          s.updated,
-          s.updated,
+          started,
+          started,
+          updated,
+          updated,
           s.parent,
           s.lineage,
           rowid,
@@ -393,8 +404,8 @@ class Writer {
           s.project,
           s.cwd,
           s.title,
-          s.started,
-          s.updated,
+          started,
+          updated,
           s.parent,
           s.lineage,
         );
@@ -407,7 +418,7 @@ class Writer {
           rowid,
           r.seq,
           r.role,
-          r.time,
+          when(r.time),
           r.flags,
           r.exitCode,
           r.tool,
@@ -512,6 +523,12 @@ class Batch {
 }
 
 const BATCH_BYTES = 32 * 1024 * 1024;
+/**
+ * How far past the pass's clock a transcript's time may lie before it is
+ * taken for no time at all: a day covers clocks set to other zones and a
+ * little skew between machines.
+ */
+const FUTURE_SLACK_MS = 24 * 3_600_000;
 /** Files parsed ahead of the writer in this thread: more only adds memory. */
 const PIPELINE_DEPTH = 2;
 
@@ -1186,7 +1203,7 @@ async function commitFile(
   };
   const records = batch.write(parsedBytes, () => {
     if (!resume) writer.deleteSessionsOfFile(path);
-    const n = writer.writeSessions(kind.id, sessions);
+    const n = writer.writeSessions(kind.id, sessions, now() + FUTURE_SLACK_MS);
     if (resume) writer.setExitCodes(path, result.lateExitCodes);
     writer.saveFile(row, result.skipped, counts, now());
     return n;
