@@ -401,7 +401,10 @@ function toolResultText(content: unknown): string {
   return text.trim();
 }
 
-/** A tool result's `content` as it is, reminders and all. */
+/**
+ * A tool result's `content` as it is, reminders and all: text, a list of
+ * blocks, or one block.
+ */
 function rawResultText(content: unknown): string {
   let text = "";
   if (typeof content === "string") {
@@ -414,6 +417,9 @@ function rawResultText(content: unknown): string {
       } else if (typeof block === "string") parts.push(block);
     }
     text = parts.join("\n");
+  } else if (isObject(content) && typeof content.text === "string") {
+    // One block on its own, not in a list (a converter's shape).
+    text = content.text;
   }
   return text;
 }
@@ -2253,7 +2259,8 @@ export const claudeCode: Harness = {
   // 16: 2.1's `isMeta` Stop hook feedback is kept as hook output (it was dropped), a prompt the harness queued itself (`queued_command` with `isMeta`) is no one's words, and @-mentioned files (`file`, `already_read_file`, `pdf_reference` attachments) are files records.
   // 17: the advisor's answer (`advisor_tool_result` in an assistant line) is tool-output (tool `advisor`; an error flagged), it was dropped.
   // 18: a step's label (a Bash, Task or Agent call's `description`) is the agent's words, once per session; a hook's feedback inside a `<system-reminder>` (`PostToolUse:Edit hook additional context: …`) is tool-output (tool `hook`, an error flagged), it was dropped; an AskUserQuestion answer no longer titles a session.
-  revision: 18,
+  // 19: a line after the NUL bytes a power loss leaves is read (it was skipped), `is_error: "true"` as text flags the output, and a tool result's content given as one block is read (it was dropped).
+  revision: 19,
   roots: claudeRoots,
   discover(source: SourceEnv): Promise<string[]> {
     const found: string[] = [];

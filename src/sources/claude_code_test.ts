@@ -2545,3 +2545,19 @@ Deno.test({
     ok(beads?.title && !beads.title.includes("→"), beads?.title);
   },
 });
+
+Deno.test("parseClaudeTranscript() reads a tool result's content given as one block, not a list", async () => {
+  const text = userLine("run the migration") +
+    callLine("toolu_b1", "Bash", { command: "npm run migrate" }) +
+    resultLine("toolu_b1", {
+      type: "text",
+      text: "relation orders_archive does not exist",
+    }) +
+    callLine("toolu_b2", "Bash", { command: "ls" }) +
+    resultLine("toolu_b2", { type: "image", source: { data: "iVBOR" } });
+  const path = await tempFile("proj/one-block.jsonl", text);
+  const s = only(await parseClaudeTranscript(path, opts()));
+  deepEqual(byRole(s, "tool-output").map((r) => r.text), [
+    "relation orders_archive does not exist",
+  ]);
+});
