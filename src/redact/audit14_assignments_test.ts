@@ -1,8 +1,10 @@
-import { equal, ok } from "node:assert/strict";
-import { redact } from "./redact.ts";
+import {
+  assertKept,
+  assertTaken,
+  type TextKind as Kind,
+} from "./_audit_kit.ts";
 
 /** What a text is, as redact() is told. */
-type Kind = "speech" | "command" | "output";
 
 /** A leak the fourteenth audit found: `secret` must go, `keep` must stay. */
 interface Leak {
@@ -430,26 +432,15 @@ const STILL_SECRET: Leak[] = [
 
 Deno.test("redact() catches the fourteenth audit's assignment forms", async (t) => {
   for (const c of [...LEAKS, ...STILL_SECRET]) {
-    await t.step(c.name, () => {
-      const out = redact(c.text, { kind: c.kind ?? "output" }).text;
-      ok(!out.includes(c.secret), `secret left in: ${out}`);
-      for (const k of c.keep) ok(out.includes(k), `lost ${k}: ${out}`);
-    });
+    await t.step(
+      c.name,
+      () => assertTaken(c.text, c.kind ?? "output", c.secret, c.keep),
+    );
   }
 });
 
 Deno.test("redact() leaves the fourteenth audit's look-alikes alone", async (t) => {
   for (const c of LOOK_ALIKES) {
-    await t.step(c.name, () => {
-      const out = redact(c.text, { kind: c.kind ?? "output" }).text;
-      ok(out.includes(c.keep), `lost ${c.keep}: ${out}`);
-    });
-  }
-});
-
-Deno.test("redact() of the fourteenth audit's leaks is idempotent", () => {
-  for (const c of LEAKS) {
-    const once = redact(c.text, { kind: "output" }).text;
-    equal(redact(once, { kind: "output" }).text, once);
+    await t.step(c.name, () => assertKept(c.text, c.kind ?? "output", c.keep));
   }
 });
