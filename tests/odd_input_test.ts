@@ -170,6 +170,27 @@ Deno.test("what a parse audit found: NUL bytes before a line, is_error as text, 
   await t.done();
 });
 
+Deno.test("a file of NUL bytes alone is named, with or without line breaks, and the rest is indexed", async () => {
+  const t = await homeWith({
+    // A crash before the data reached the disk: the length written, the
+    // bytes never. One line with no newline waited as a torn line would.
+    ".claude/projects/-home-dev-api/3c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      new Uint8Array(8192),
+    ".codex/sessions/2026/10/14/rollout-2026-10-14T09-00-00-4c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      "\0".repeat(300) + "\n" + "\0".repeat(300) + "\n",
+    ".claude/projects/-home-dev-api/5c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":
+      claudeLine({}, "the okapi migration") + "\n",
+  });
+  const indexed = await t.cli("index");
+  equal(indexed.code, 3, indexed.err);
+  for (const id of ["3c1e4f9a", "4c1e4f9a"]) {
+    const line = indexed.err.split("\n").find((l) => l.includes(id)) ?? "";
+    ok(line.includes("only NUL bytes"), indexed.err);
+  }
+  equal(JSON.parse((await t.cli("search", "okapi", "--json")).out).total, 1);
+  await t.done();
+});
+
 Deno.test("a time far past the pass's clock is written as none, so last does not list it first", async () => {
   const t = await homeWith({
     ".claude/projects/-home-dev-api/3c1e4f9a-0c3d-4e72-a5b8-9f2d7c4e1a63.jsonl":

@@ -1274,9 +1274,17 @@ async function unreadable(
   job: FileJob,
 ): Promise<{ message: string; code: string } | undefined> {
   const skipped = parsed.result.skipped;
-  if (job.resume || parsed.sessions.length > 0 || skipped === 0) {
-    return undefined;
+  if (job.resume || parsed.sessions.length > 0) return undefined;
+  // Checked before the lines are: a file of NUL bytes alone may have no
+  // line break, and its one line waits as a torn last line would, for ever.
+  if (job.size > 0 && await onlyNulBytes(job.path)) {
+    return {
+      message:
+        "No session could be read: the file holds only NUL bytes (its contents never reached the disk, as after a crash or power loss)",
+      code: "SRC-E001",
+    };
   }
+  if (skipped === 0) return undefined;
   // A log whose first line is JSON holds lines of a shape this deja does
   // not know (a newer harness, a bookkeeping file): passed over, counted as
   // skipped. One whose first line is not JSON is not a log of this harness.
@@ -1308,6 +1316,36 @@ async function isUtf16(path: string): Promise<boolean> {
     const [a, b] = head as unknown as [number, number];
     return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) ||
       (a !== 0 && a < 0x80 && b === 0) || (a === 0 && b !== 0 && b < 0x80);
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes {@linkcode onlyNulBytes} reads of a file, at most. */
+const NUL_CHECK_BYTES = 1 << 20;
+
+/**
+ * Whether a file's bytes (its first MiB) are NUL bytes and line breaks
+ * only: space the file system gave a file whose writes were lost.
+ */
+async function onlyNulBytes(path: string): Promise<boolean> {
+  try {
+    using file = await Deno.open(path, { read: true });
+    const head = new Uint8Array(NUL_CHECK_BYTES);
+    let length = 0;
+    while (length < head.length) {
+      const n = await file.read(head.subarray(length));
+      if (n === null) break;
+      length += n;
+    }
+    if (length === 0) return false;
+    let nul = false;
+    for (let i = 0; i < length; i++) {
+      const b = head[i]!;
+      if (b === 0) nul = true;
+      else if (b !== 0x0a && b !== 0x0d) return false;
+    }
+    return nul;
   } catch {
     return false;
   }
