@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { looksRandomToken } from "./_tokens.ts";
 import {
   continuedRun,
@@ -381,7 +382,7 @@ const XML_KEY_VALUE =
 
 /** Adds an edit for the text of credential-named XML elements (Maven, .NET). */
 function xmlValues(text: string, edits: Edits): void {
-  if (text.includes('value="')) {
+  if (hasCue(text, 'value="')) {
     XML_KEY_VALUE.lastIndex = 0;
     let kv: RegExpExecArray | null;
     while ((kv = XML_KEY_VALUE.exec(text)) !== null) {
@@ -389,7 +390,7 @@ function xmlValues(text: string, edits: Edits): void {
       credentialAt(edits, kv.index + kv[0].length - 1 - value.length, value);
     }
   }
-  if (!text.includes("</")) return;
+  if (!hasCue(text, "</")) return;
   XML_ELEMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = XML_ELEMENT.exec(text)) !== null) {
@@ -461,7 +462,7 @@ const DOUBLE_ESCAPED = new RegExp(
 );
 
 function doubleEscaped(text: string, edits: Edits): void {
-  if (!text.includes('\\\\\\"')) return;
+  if (!hasCue(text, '\\\\\\"')) return;
   DOUBLE_ESCAPED.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = DOUBLE_ESCAPED.exec(text)) !== null) {
@@ -477,7 +478,7 @@ const DEFINED_SECRET =
 
 /** Adds an edit for the quoted value of every PHP constant named for a secret. */
 function phpDefines(text: string, edits: Edits): void {
-  if (!text.includes("define(")) return;
+  if (!hasCue(text, "define(")) return;
   PHP_DEFINE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = PHP_DEFINE.exec(text)) !== null) {
@@ -537,7 +538,7 @@ const JSON_STRING_VALUE = /"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"/;
  * -json` marks `"sensitive": true`.
  */
 function sensitiveValues(text: string, edits: Edits): void {
-  if (!text.includes('"sensitive"')) return;
+  if (!hasCue(text, '"sensitive"')) return;
   SENSITIVE.lastIndex = 0;
   // The braces around each mark are found by reading on from the last
   // mark's, and an object is searched for its `"value"` again only when the
@@ -910,7 +911,7 @@ const SETTER_GATE =
 
 function setterCalls(text: string, edits: Edits): void {
   // Each form opens its arguments with a quote: a cheap test first.
-  if (!text.includes('("') && !text.includes("('")) return;
+  if (!hasCue(text, '("') && !hasCue(text, "('")) return;
   if (!SETTER_GATE.test(text)) return;
   SETTER_CALL.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -1085,27 +1086,27 @@ function withoutWrittenColours(text: string): string {
 
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(input: string, edits: Edits): void {
-  const text = input.includes("1b[") || input.includes("033[")
+  const text = hasCue(input, "1b[") || hasCue(input, "033[")
     ? withoutWrittenColours(input)
     : input;
-  if (text.includes('"key"')) userKeys(text, edits);
-  if (text.includes("_header") || text.includes("RequestHeader")) {
+  if (hasCue(text, '"key"')) userKeys(text, edits);
+  if (hasCue(text, "_header") || hasCue(text, "RequestHeader")) {
     headerDirectives(text, edits);
   }
   xmlValues(text, edits);
   doubleEscaped(text, edits);
   phpDefines(text, edits);
   sensitiveValues(text, edits);
-  if (text.includes("alue")) {
+  if (hasCue(text, "alue")) {
     nameValuePairs(text, edits);
     // Tables of keys and values print a Value header (vault, PowerShell).
-    if (text.includes("Value")) alignedValues(text, edits);
+    if (hasCue(text, "Value")) alignedValues(text, edits);
   }
   setterCalls(text, edits);
-  if (text.includes("│")) boxRows(text, edits);
-  if (text.includes("Credentials(")) sbtCredentials(text, edits);
-  if (text.includes("chpasswd:")) chpasswdLists(text, edits);
-  if (text.includes("BUNDLE_")) bundlerHosts(text, edits);
+  if (hasCue(text, "│")) boxRows(text, edits);
+  if (hasCue(text, "Credentials(")) sbtCredentials(text, edits);
+  if (hasCue(text, "chpasswd:")) chpasswdLists(text, edits);
+  if (hasCue(text, "BUNDLE_")) bundlerHosts(text, edits);
   ASSIGNMENT.lastIndex = 0;
   // A key inside a long bare value read before (`pwd=pwd=…`, a minified
   // bundle) is not read again: each would read, and test, the rest of the
@@ -1116,7 +1117,7 @@ export function collectAssignments(input: string, edits: Edits): void {
   };
   let cookieRead = 0;
   // SealedSecret ciphertext is meant to be committed.
-  const sealed = text.includes("encryptedData");
+  const sealed = hasCue(text, "encryptedData");
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
     const at = m.index;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { collectAssignments, cookiePairs } from "./_assignments.ts";
 import { collectTokens } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
@@ -462,9 +463,9 @@ const ACL_RULE = /"[^"]*"|'[^']*'|[^\s'"]+/g;
 /** Adds an edit for every Redis password a config line, redis-cli, the prompt's AUTH or an ACL user sets. */
 export function collectRedisPasswords(text: string, edits: Edits): void {
   // Plain searches: cheaper than one alternation tried at every position.
-  const config = text.includes("requirepass") || text.includes("masterauth");
-  const auth = text.includes("> AUTH ") || text.includes("> auth ");
-  const acl = text.includes("SETUSER") || text.includes("setuser");
+  const config = hasCue(text, "requirepass") || hasCue(text, "masterauth");
+  const auth = hasCue(text, "> AUTH ") || hasCue(text, "> auth ");
+  const acl = hasCue(text, "SETUSER") || hasCue(text, "setuser");
   if (!config && !auth && !acl) return;
   const forms: RegExp[] = [];
   if (config) forms.push(REDIS_CONFIG, REDIS_CLI_CONFIG);
@@ -539,7 +540,7 @@ export function collectPositional(
   edits: Edits,
   commandLine = true,
 ): void {
-  if (text.includes("base64")) decodedEcho(text, edits);
+  if (hasCue(text, "base64")) decodedEcho(text, edits);
   if (commandLine && COMMAND_GATE.test(text)) {
     positional(text, COMMAND_FORMS, edits);
   }
@@ -716,10 +717,10 @@ const ECHOED =
  * only there.
  */
 export function collectEchoedCommands(text: string, edits: Edits): void {
-  if (!text.includes("Command:") && !text.includes("$ ")) return;
+  if (!hasCue(text, "Command:") && !hasCue(text, "$ ")) return;
   if (
     !POSITIONAL_GATE.test(text) && !COMMAND_GATE.test(text) &&
-    !text.includes("base64")
+    !hasCue(text, "base64")
   ) return;
   ECHOED.lastIndex = 0;
   let m: RegExpExecArray | null;

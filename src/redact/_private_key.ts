@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { type Edits, gutterLength, isRedacted } from "./_scan.ts";
 
 // An OpenVPN static key (`ta.key`, `--tls-auth`) is a shared secret in
@@ -48,8 +49,8 @@ const PEM_BODY_START = /^(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]+: )/;
  * @returns False when the text holds no block header, footer or PuTTY key.
  */
 export function mayHoldKeyBlock(text: string): boolean {
-  return text.includes("-----BEGIN ") || text.includes("-----END ") ||
-    text.includes("Private-Lines:") || text.includes(LISTING_HEAD);
+  return hasCue(text, "-----BEGIN ") || hasCue(text, "-----END ") ||
+    hasCue(text, "Private-Lines:") || hasCue(text, LISTING_HEAD);
 }
 
 /**
@@ -58,9 +59,9 @@ export function mayHoldKeyBlock(text: string): boolean {
  */
 export function collectPrivateKeys(text: string, edits: Edits): void {
   walletSecrets(text, edits);
-  if (text.indexOf("Private-Lines:") >= 0) puttyKeys(text, edits);
-  if (text.indexOf("-----END ") >= 0) headlessKeys(text, edits);
-  if (text.indexOf("-----BEGIN ") < 0) return;
+  if (hasCue(text, "Private-Lines:")) puttyKeys(text, edits);
+  if (hasCue(text, "-----END ")) headlessKeys(text, edits);
+  if (!hasCue(text, "-----BEGIN ")) return;
   PEM_HEADER.lastIndex = 0;
   // From here on no footer follows: not searched for again at each
   // header of a long run of them.
@@ -235,7 +236,7 @@ const BYTE_LIST = /\[\s*((?:\d{1,3}\s*,\s*){63}\d{1,3})\s*\]/y;
 
 /** Adds an edit for each wallet secret (see the module's summary). */
 function walletSecrets(text: string, edits: Edits): void {
-  if (text.indexOf(LISTING_HEAD) >= 0) keyListings(text, edits);
+  if (hasCue(text, LISTING_HEAD)) keyListings(text, edits);
   // A keypair's list is 64 numbers and 63 commas: 128 characters at least.
   if (text.length >= 128 && text.indexOf("[") >= 0) keypairBytes(text, edits);
   seedPhrases(text, edits);
@@ -307,8 +308,8 @@ const SEED_WINDOW = 160;
  */
 function seedPhrases(text: string, edits: Edits): void {
   if (
-    text.indexOf("hrase") < 0 && text.indexOf("mnemonic") < 0 &&
-    text.indexOf("Mnemonic") < 0 && text.indexOf("<<<") < 0
+    !hasCue(text, "hrase") && !hasCue(text, "mnemonic") &&
+    !hasCue(text, "Mnemonic") && !hasCue(text, "<<<")
   ) return;
   SEED_CUE.lastIndex = 0;
   while (SEED_CUE.exec(text) !== null) {

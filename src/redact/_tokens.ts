@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import {
   charClasses,
   continuedRun,
@@ -1296,7 +1297,7 @@ const WHOLE_SHAPE = new RegExp(
  * than the sampled pass looks at: found from their `Q~`-style head.
  */
 function azureSecrets(text: string, edits: Edits): void {
-  let at = text.indexOf("~");
+  let at = hasCue(text, "~") ? text.indexOf("~") : -1;
   while (at >= 5) {
     if (AZURE_SECRET_HEAD.test(text.slice(at - 5, at + 1))) {
       AZURE_SECRET.lastIndex = at - 5;
@@ -1318,7 +1319,7 @@ const NEON = /npg_[A-Za-z0-9]{12,}(?![A-Za-z0-9_-])/y;
 
 /** Adds an edit for every Neon password (`npg_…`), found from its literal. */
 function neonPasswords(text: string, edits: Edits): void {
-  let at = text.indexOf("npg_");
+  let at = hasCue(text, "npg_") ? text.indexOf("npg_") : -1;
   while (at >= 0) {
     if (at === 0 || TOKEN_CHAR[text.charCodeAt(at - 1)] !== 1) {
       NEON.lastIndex = at;
@@ -1343,7 +1344,7 @@ const SALESFORCE_SESSION =
  * sampled pass looks at, so it is found from its `!A`.
  */
 function salesforceSessions(text: string, edits: Edits): void {
-  let at = text.indexOf("!A");
+  let at = hasCue(text, "!A") ? text.indexOf("!A") : -1;
   while (at >= 15) {
     const org = SALESFORCE_ORG.exec(text.slice(Math.max(0, at - 19), at));
     if (org) {

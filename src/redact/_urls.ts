@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import {
   charClasses,
   type Edits,
@@ -175,13 +176,13 @@ function oracleThin(text: string, edits: Edits): void {
 
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
-  if (text.includes("thin:") || text.includes("THIN:")) oracleThin(text, edits);
+  if (hasCue(text, "thin:") || hasCue(text, "THIN:")) oracleThin(text, edits);
   const cached = {
-    plain: text.indexOf("://"),
-    escaped: text.indexOf(":\\/\\/"),
+    plain: hasCue(text, "://") ? text.indexOf("://") : -1,
+    escaped: hasCue(text, ":\\/\\/") ? text.indexOf(":\\/\\/") : -1,
   };
   // n8n webhook paths are looked for only in a text that names n8n.
-  const n8n = text.includes("/webhook") && /n8n/i.test(text);
+  const n8n = hasCue(text, "/webhook") && /n8n/i.test(text);
   let at = nextScheme(text, 0, cached);
   while (at >= 0) {
     const host = at + (text[at + 1] === "\\" ? 5 : 3);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { groovyPasswordAt } from "./_assignments.ts";
 import { passFlagAt } from "./_command_line.ts";
 import {
@@ -140,8 +141,8 @@ export function collectPassWords(text: string, edits: Edits): void {
   // Upper-case literals are cheap to look for; lower-case `identified by`
   // only in MySQL's `'user'@'host'` form.
   if (
-    sql || text.includes("IDENTIFIED") || text.includes("SET PASSWORD") ||
-    (text.includes("'@'") && text.includes("identified"))
+    sql || hasCue(text, "IDENTIFIED") || hasCue(text, "SET PASSWORD") ||
+    (hasCue(text, "'@'") && hasCue(text, "identified"))
   ) sqlPasswords(text, edits);
 }
 
@@ -569,7 +570,7 @@ const SPOKEN: ReadonlyArray<
   [() => true, [SET_TO]],
   [(t) => NORDIC_GATE.test(t), [NORDIC_PROSE]],
   [(t) => NAME_GATE.test(t), [NAME_VALUE]],
-  [(t) => t.includes(" to "), [SET_WORD_TO]],
+  [(t) => hasCue(t, " to "), [SET_WORD_TO]],
 ];
 
 /**
@@ -590,13 +591,13 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
   }
   // The short word pw opens both its own rule and the English phrasings.
-  const pw = text.includes("pw");
-  if (pw || text.includes("PW")) spokenAll(PW_VALUE, text, edits);
-  if (pw || text.includes("pass") || text.includes("Pass")) {
+  const pw = hasCue(text, "pw");
+  if (pw || hasCue(text, "PW")) spokenAll(PW_VALUE, text, edits);
+  if (pw || hasCue(text, "pass") || hasCue(text, "Pass")) {
     spokenAll(EN_PROSE, text, edits);
     spokenAll(TAGALOG_PROSE, text, edits);
   }
-  if (text.includes(" is ") || text.includes(" was ")) {
+  if (hasCue(text, " is ") || hasCue(text, " was ")) {
     keyIs(text, edits);
     totpKeys(text, edits);
   }
@@ -783,16 +784,16 @@ function sqlPasswords(text: string, edits: Edits): void {
  * SQL statement sets.
  */
 export function collectPasswordLines(text: string, edits: Edits): void {
-  if (text.includes("expect") && text.includes("send")) {
+  if (hasCue(text, "expect") && hasCue(text, "send")) {
     expectReplies(text, edits);
   }
-  if (text.includes("$")) {
+  if (hasCue(text, "$")) {
     cryptHashes(text, CRYPT_START, edits);
-    if (text.includes("pbkdf2") || text.includes("scrypt:")) {
+    if (hasCue(text, "pbkdf2") || hasCue(text, "scrypt:")) {
       cryptHashes(text, NAMED_START, edits);
     }
   }
-  if (!text.includes(":*:") && !/:\d{1,5}:/.test(text)) return;
+  if (!hasCue(text, ":*:") && !/:\d{1,5}:/.test(text)) return;
   PGPASS.lastIndex = 0;
   let p: RegExpExecArray | null;
   while ((p = PGPASS.exec(text)) !== null) {

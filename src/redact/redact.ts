@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSpokenPasswords } from "./_words.ts";
 import { collectSpokenTokens } from "./_tokens.ts";
@@ -179,7 +180,7 @@ export function redact(
     collectEchoedCommands(scanned, edits);
     // A shell script (`cat deploy.sh`, a file written or patched) is
     // command lines.
-    if (scanned.includes("#!/")) collectPositional(scanned, edits);
+    if (hasCue(scanned, "#!/")) collectPositional(scanned, edits);
   } else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
@@ -204,10 +205,10 @@ export function redact(
   const result = PERCENT_ESCAPE.test(out)
     ? percentEncoded(out, options, counts)
     : { text: out, counts };
-  const decoded = result.text.includes("\\u00")
+  const decoded = hasCue(result.text, "\\u00")
     ? unicodeEscaped(result, options)
     : result;
-  return decoded.text.includes("&") && HTML_ESCAPE.test(decoded.text)
+  return hasCue(decoded.text, "&") && HTML_ESCAPE.test(decoded.text)
     ? htmlEscaped(decoded, options)
     : decoded;
 }
