@@ -78,6 +78,9 @@ const CUES = [
   "/webhook",
   "://",
   ":\\/\\/",
+  // Terminal escapes (ESC, and the 8-bit CSI).
+  "\x1b",
+  "\x9b",
   // Escaped text read again.
   "\\u00",
   "&",

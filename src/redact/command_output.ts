@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { hasCue } from "./_cues.ts";
 import { type Edits, isPathValue, isRedacted } from "./_scan.ts";
 import type { RedactionResult } from "./redact.ts";
 
@@ -159,7 +160,7 @@ const MAX_OUTPUT = 16384;
  * both are in one text.
  */
 export function collectEchoedSecretOutput(text: string, edits: Edits): void {
-  if (!text.includes("$ ") && !text.includes("Command:")) return;
+  if (!hasCue(text, "$ ") && !hasCue(text, "Command:")) return;
   PROMPT.lastIndex = 0;
   let m = PROMPT.exec(text);
   while (m !== null) {

@@ -164,7 +164,7 @@ export function redact(
   options: RedactOptions = {},
 ): RedactionResult {
   let input = text;
-  if (input.indexOf("\x1b") >= 0 || input.indexOf("\x9b") >= 0) {
+  if (hasCue(input, "\x1b") || hasCue(input, "\x9b")) {
     input = input.replace(TERMINAL_ESCAPE, "");
   }
   let scanned = input;
