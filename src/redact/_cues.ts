@@ -98,6 +98,8 @@ const SCAN_FROM = 64;
 let dense: Int32Array | undefined;
 /** Transitions on other code units, per state (only where a cue has one). */
 let sparse: Map<number, number>[] = [];
+/** Which code units of 128 and up some cue holds (any other one leads to the start). */
+let wideUnits = new Uint8Array(0);
 /** The cues each state completes (its own and its fallbacks'). */
 let ends: number[][] = [];
 /** Whether a state completes any cue. */
@@ -159,6 +161,8 @@ function automaton(): Int32Array {
       if (t !== 0) sparse[s]!.set(unit, t);
     }
   }
+  wideUnits = new Uint8Array(0x10000);
+  for (const unit of wide) wideUnits[unit] = 1;
   ends = out;
   ending = Uint8Array.from(out, (o) => o.length > 0 ? 1 : 0);
   dense = table;
@@ -172,7 +176,11 @@ function scan(text: string): Uint8Array {
   let s = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    s = unit < 128 ? table[s * 128 + unit]! : sparse[s]!.get(unit) ?? 0;
+    s = unit < 128
+      ? table[s * 128 + unit]!
+      : wideUnits[unit] === 1
+      ? sparse[s]!.get(unit) ?? 0
+      : 0;
     if (ending[s] === 1) { for (const cue of ends[s]!) found[cue] = 1; }
   }
   return found;
