@@ -198,25 +198,35 @@ type PriorRow = (path: string) => FileRow | undefined;
 
 const PREFIX_WINDOW = 4096;
 
-async function prefixHash(path: string, safeOffset: number): Promise<string> {
+/**
+ * `<safe offset>:<hash>` of a file's first 4 KiB and the 4 KiB before its
+ * safe offset, read synchronously (a few microseconds from the page cache;
+ * asynchronous calls cost ~0.4 ms a file, seconds over thousands of small
+ * files). Empty when the file cannot be read.
+ */
+function prefixHash(path: string, safeOffset: number): string {
   if (safeOffset <= 0) return "";
-  using file = await Deno.open(path, { read: true });
-  const head = new Uint8Array(Math.min(PREFIX_WINDOW, safeOffset));
-  await readFull(file, head);
-  const tailStart = Math.max(0, safeOffset - PREFIX_WINDOW);
-  const tail = new Uint8Array(safeOffset - tailStart);
-  await file.seek(tailStart, Deno.SeekMode.Start);
-  await readFull(file, tail);
-  const both = new Uint8Array(head.length + tail.length);
-  both.set(head);
-  both.set(tail, head.length);
-  return `${safeOffset}:${fingerprint(both)}`;
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const head = new Uint8Array(Math.min(PREFIX_WINDOW, safeOffset));
+    readFull(file, head);
+    const tailStart = Math.max(0, safeOffset - PREFIX_WINDOW);
+    const tail = new Uint8Array(safeOffset - tailStart);
+    file.seekSync(tailStart, Deno.SeekMode.Start);
+    readFull(file, tail);
+    const both = new Uint8Array(head.length + tail.length);
+    both.set(head);
+    both.set(tail, head.length);
+    return `${safeOffset}:${fingerprint(both)}`;
+  } catch {
+    return "";
+  }
 }
 
-async function readFull(file: Deno.FsFile, buf: Uint8Array): Promise<void> {
+function readFull(file: Deno.FsFile, buf: Uint8Array): void {
   let at = 0;
   while (at < buf.length) {
-    const n = await file.read(buf.subarray(at));
+    const n = file.readSync(buf.subarray(at));
     if (n === null) break;
     at += n;
   }
@@ -1101,7 +1111,7 @@ async function planFile(
     prior.kind === kind.id &&
     prior.safe_offset > 0 && size >= prior.safe_offset
   ) {
-    resume = (await prefixHash(path, prior.safe_offset).catch(() => "")) ===
+    resume = prefixHash(path, prior.safe_offset) ===
       prior.prefix_hash;
   }
   const parseOptions: ParseOptions = {
@@ -1177,9 +1187,7 @@ async function commitFile(
   // the pass stop here, the next one resumes from the safe offset.
   const more = limited && safeOffset < job.size;
   const upTo = more ? safeOffset : job.size;
-  const hash = kind.appendOnly
-    ? await prefixHash(path, safeOffset).catch(() => "")
-    : "";
+  const hash = kind.appendOnly ? prefixHash(path, safeOffset) : "";
   const parsedBytes = upTo - (resume ? start : 0);
   const counts = resume ? mergeCounts(prior, redactions) : redactions;
   const row: FileRow = {

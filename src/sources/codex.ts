@@ -1890,7 +1890,7 @@ async function eachLine(
   let safeLine = replay ? 1 : options.firstLine ?? 1;
   let skipped = 0;
   let size = Number.POSITIVE_INFINITY;
-  if (!compressed) size = (await Deno.stat(path)).size;
+  if (!compressed) size = Deno.statSync(path).size;
   const oversized: OversizedLine[] = [];
   const settle = (atEnd: boolean): void => {
     for (const o of oversized) {
@@ -1950,7 +1950,9 @@ async function threadNames(rollout: string): Promise<Map<string, string>> {
   if (home === undefined) return new Map();
   const path = `${home}/session_index.jsonl`;
   try {
-    const info = await Deno.stat(path);
+    // Synchronous, as the reads of the rollouts it is asked for (one stat a
+    // rollout, most of them finding no index).
+    const info = Deno.statSync(path);
     if (!info.isFile) return new Map();
     const stamp = `${info.size}:${info.mtime?.getTime() ?? 0}`;
     const cached = threadNameCache.get(path);
