@@ -12,6 +12,12 @@ export interface GenerateOptions {
   bytes: number;
   /** PRNG seed. */
   seed?: number;
+  /**
+   * Each transcript's size in bytes, from `min` to `max` (default: one in ten
+   * 400 KB–1.2 MB, the rest 40–200 KB). Small ones make a store of many
+   * files, as months of short sessions and sub-agents leave.
+   */
+  fileBytes?: { min: number; max: number };
 }
 
 /** What was generated. */
@@ -368,7 +374,9 @@ export async function generateStore(
   while (bytes < options.bytes) {
     const project = t.pick(PROJECTS);
     const id = uuid(t);
-    const size = t.chance(0.1)
+    const size = options.fileBytes
+      ? t.int(options.fileBytes.min, options.fileBytes.max)
+      : t.chance(0.1)
       ? t.int(400_000, 1_200_000)
       : t.int(40_000, 200_000);
     start += t.int(600_000, 20_000_000);

@@ -112,13 +112,10 @@ async function buildAndIndex(): Promise<void> {
     appendMs.push(JSON.parse((await timed(child)).stdout).report.durationMs);
   }
   const long = await longTranscript(gen.files);
+  const small = await smallFiles(mb);
   // The compiled binary's settings (and `deno task deja`'s): files parsed on
   // a worker, both V8 heaps with the small young generation of deno.json.
-  const v8Flags = (JSON.parse(await Deno.readTextFile(`${root}deno.json`))
-    .tasks.compile as string).match(/--v8-flags=\S+/)?.[0];
-  if (!v8Flags) {
-    throw new Error("deno.json: the compile task sets no --v8-flags");
-  }
+  const v8Flags = compileV8Flags();
   const worker = JSON.parse(
     (await timed(["run", "-A", v8Flags, "tests/bench/_index_child.ts"], {
       DEJA_INDEX: `${work}/worker.db`,
@@ -160,6 +157,16 @@ async function buildAndIndex(): Promise<void> {
       } s`,
     ],
     [
+      `${small.files} small transcripts (${
+        small.mb.toFixed(0)
+      } MB): one thread, parse worker`,
+      `${(small.oneMs / 1000).toFixed(2)} s → ${
+        (small.mb / (small.oneMs / 1000)).toFixed(1)
+      } MB/s, ${(small.workerMs / 1000).toFixed(2)} s → ${
+        (small.mb / (small.workerMs / 1000)).toFixed(1)
+      } MB/s`,
+    ],
+    [
       `one ${long.mb.toFixed(0)} MB transcript: peak RSS, pass`,
       `${Math.round(long.peakRssKb / 1024)} MB, ${
         (long.ms / 1000).toFixed(2)
@@ -167,6 +174,45 @@ async function buildAndIndex(): Promise<void> {
     ],
   );
   redactions = JSON.stringify(coldReport.report.redactions);
+}
+
+/** The compile task's V8 flags (`--v8-flags=…`), as deno.json sets them. */
+function compileV8Flags(): string {
+  const flags = (JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks
+    .compile as string).match(/--v8-flags=\S+/)?.[0];
+  if (!flags) throw new Error("deno.json: the compile task sets no --v8-flags");
+  return flags;
+}
+
+/**
+ * A store of a sixth of the main one's bytes in transcripts of 2–12 KB
+ * (thousands of files, as months of short sessions and sub-agents leave),
+ * indexed cold in one thread and with the parse worker: what a pass pays a
+ * file, besides its bytes.
+ */
+async function smallFiles(
+  mainMb: number,
+): Promise<{ files: number; mb: number; oneMs: number; workerMs: number }> {
+  const smallHome = `${work}/small`;
+  const gen = await generateStore(smallHome, {
+    bytes: (mainMb / 6) * 1024 * 1024,
+    seed: 5,
+    fileBytes: { min: 2_000, max: 12_000 },
+  });
+  const pass = async (name: string, workers: string, flags: string[]) =>
+    JSON.parse(
+      (await timed(["run", "-A", ...flags, "tests/bench/_index_child.ts"], {
+        HOME: smallHome,
+        DEJA_INDEX: `${work}/${name}.db`,
+        DEJA_INDEX_WORKERS: workers,
+      })).stdout,
+    ).report.durationMs as number;
+  return {
+    files: gen.files.length,
+    mb: gen.bytes / 1024 / 1024,
+    oneMs: await pass("small", "0", []),
+    workerMs: await pass("small-worker", "1", [compileV8Flags()]),
+  };
 }
 
 /**
