@@ -15,6 +15,7 @@
 import type { FileKind, Harness, ParseOptions } from "../core/harness.ts";
 import { messageOf } from "../core/errors.ts";
 import { type ParsedFile, parseFile } from "./_prepare.ts";
+import { feedingWorker } from "../core/lines.ts";
 
 /** Planned input after which the parse worker starts. */
 const WORKER_FROM_BYTES = 8 * 1024 * 1024;
@@ -191,6 +192,7 @@ export class ParsePool {
   #start(module: string): void {
     if (this.#worker) return;
     this.#worker = new Worker(this.#workerUrl, { type: "module" });
+    feedingWorker(true);
     this.#worker.onmessage = (e: MessageEvent) => {
       const { id, parsed, error, ready } = e.data as {
         id: number;
@@ -292,6 +294,7 @@ export class ParsePool {
 
   /** Stops the worker, if one started. */
   close(): void {
+    if (this.#worker) feedingWorker(false);
     this.#worker?.terminate();
     this.#worker = undefined;
     this.#ready = false;
