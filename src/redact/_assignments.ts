@@ -93,6 +93,10 @@ const CREDENTIAL_WORDS = [
   "credentials?",
   "auth",
   "(?<![a-z])pw",
+  // A JWT signing key (`JWT_KEY`, .NET's `Jwt__Key`), a password hash's
+  // pepper (`PEPPER`, `PASSWORD_PEPPER`).
+  "jwt[_-]{0,2}key",
+  "pepper",
   "mnemonic",
   "(?:seed|recovery)[_-]?phrase",
   // A Wi-Fi pre-shared key (wpa_supplicant's psk="…", hostapd's wpa_psk=).
@@ -123,6 +127,7 @@ const SCAN_STEMS = [
   "authorization",
   "cookie",
   "psk",
+  "pepper",
   ...OTHER_WORDS,
 ];
 // `||=` and `??=` (Ruby's ENV['X'] ||= '…', JS) assign as `=` does.
@@ -176,6 +181,15 @@ const NO_SECRET =
 const PREFIXED_STAND_IN =
   /^[a-z0-9]{2,8}[-_](?:your|my)[-_][a-z]+(?:[-_][a-z]+)*$/i;
 
+/**
+ * What a test passes for a wrong password or token (`password: "wrong"`,
+ * `token: 'invalid-token'`): it says what the value is, it is none.
+ */
+const WRONG_VALUE =
+  /^(?:wrong|incorrect|invalid|bad|not[-_]?the[-_]?password)(?:[-_ ]?(?:pass(?:word)?|pw|secret|token|key|value|one))?$/i;
+/** The values of fetch's `credentials` option. */
+const FETCH_CREDENTIALS = /^(?:include|omit|same-origin)$/;
+
 /** Keys of a wallet's seed phrase (`MNEMONIC`, `SEED_PHRASE`). */
 const SEED_KEY = /(?:mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
 
@@ -194,12 +208,20 @@ function credentialValueOk(
   if (isPlaceholder(value) || isTypeWord(value)) return false;
   if (NO_SECRET.test(value) || isSopsValue(value)) return false;
   if (PREFIXED_STAND_IN.test(value)) return false;
+  // A test's wrong password (`password: "wrong"`), fetch's `credentials:
+  // "include"`, a pepper of the kitchen (`pepper: "black"`, `pepper: 0.5`).
+  if (WRONG_VALUE.test(value)) return false;
+  if (/credentials?$/i.test(key) && FETCH_CREDENTIALS.test(value)) return false;
+  if (/pepper$/i.test(key) && (isPlainWord(value) || /^[\d.,]+$/.test(value))) {
+    return false;
+  }
   if (BOOTSTRAP_TOKEN.test(value)) return true;
   if (quoted) {
     // A wallet's seed phrase is words and blanks: 12 or more of them.
     if (SEED_KEY.test(key)) return value.trim().split(/\s+/).length >= 12;
-    // A passphrase on an env line is words and blanks too.
-    if (envLine && PHRASE_KEY.test(key)) return /\S\s+\S/.test(value);
+    // A passphrase on an env line may be words and blanks too; one word
+    // is judged as any other value.
+    if (envLine && PHRASE_KEY.test(key) && /\S\s+\S/.test(value)) return true;
     // UI labels and prose in a string: "Enter your password"; not a
     // Google app password (four blocks of four letters).
     if (APP_PASSWORD.test(value)) return true;
@@ -424,16 +446,48 @@ function keyLength(text: string, k: number): number {
  */
 function expansionDefault(text: string, at: number, edits: Edits): void {
   const op = text[at + 1];
-  if (op !== "-" && op !== "=" && op !== "+") return;
-  const window = text.slice(at + 2, at + 258);
+  // Spring's `${DB_PASSWORD:default}` has no operator; a shell's
+  // `${PASSWORD:0:4}` takes a substring.
+  const spring = op !== "-" && op !== "=" && op !== "+" && op !== "?" &&
+    !/^[\d \t]/.test(op ?? " ");
+  if (!spring && op !== "-" && op !== "=" && op !== "+") return;
+  const from = spring ? at + 1 : at + 2;
+  const window = text.slice(from, from + 256);
   const close = window.indexOf("}");
   if (close < 0) return;
   const value = window.slice(0, close);
   if (value.includes("\n")) return;
-  const end = at + 2 + close;
+  // `${PASSWORD:i:1}`: a substring at a variable's offset.
+  if (spring && /^[\w$]+:[\w$]*$/.test(value)) return;
   if (credentialValueOk(value, false, true, "", true)) {
-    edits.push({ start: at + 2, end, id: "credential" });
+    edits.push({ start: from, end: from + close, id: "credential" });
   }
+}
+
+/**
+ * A comment after a credential's value that keeps the value it replaced:
+ * `password: ${DB_PASSWORD}  # old: X`, `DB_PASS=… // was X`.
+ */
+const OLD_VALUE_COMMENT =
+  /[ \t](?:#|\/\/)[ \t]*(?:old|was|previous(?:ly)?|prev|former|legacy|original|orig|before|backup)(?:[ \t]+(?:value|password|pass|pw|secret|token|key|one))?(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`]{3,128})\1/i;
+
+/**
+ * Adds an edit for the old value a comment keeps on the line of the
+ * credential key whose separator is at `at` (its next 256 characters).
+ */
+function oldValueComment(text: string, at: number, edits: Edits): void {
+  const rest = text.slice(at + 1, at + 257);
+  const nl = rest.indexOf("\n");
+  const line = nl < 0 ? rest : rest.slice(0, nl);
+  if (!line.includes("#") && !line.includes("//")) return;
+  const m = OLD_VALUE_COMMENT.exec(line);
+  if (!m) return;
+  const value = m[1] ? m[2]! : withoutSentenceEnd(m[2]!);
+  if (isPlainWord(value) || !credentialValueOk(value, m[1] !== "", false)) {
+    return;
+  }
+  const start = at + 1 + m.index + m[0].length - m[1]!.length - m[2]!.length;
+  credentialAt(edits, start, value);
 }
 
 /** Whether the key ending at `k` is an upper-case env name (`DB_PASS`). */
@@ -625,6 +679,12 @@ const PHRASE_KEY =
   /(?:pass[ _-]?phrase|mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
 
 /**
+ * What no word of a phrase holds, after its first blank: a path, a flag,
+ * a quote, a shell operator or expansion, an assignment.
+ */
+const COMMAND_WORD = /[\/\\"`|&;<>=${}()]|::|[ \t]-/;
+
+/**
  * A passphrase on an env line (`PASSPHRASE=correct horse battery`, as `env`
  * prints it): the value is the rest of the line, less a `#` comment.
  *
@@ -634,6 +694,11 @@ function phraseToLineEnd(text: string, start: number, edits: Edits): boolean {
   let end = text.indexOf("\n", start);
   if (end < 0 || end - start > 256) end = Math.min(text.length, start + 256);
   const line = text.slice(start, end).replace(/[ \t]+#.*$|\s+$/, "");
+  // A command after a one-word value (`BORG_PASSPHRASE=x borg create ::a
+  // /home`): its paths, flags, quotes and operators are no words of a
+  // phrase; the blank ends the value, as the shell reads it.
+  const blank = line.search(/[ \t]/);
+  if (blank > 0 && COMMAND_WORD.test(line.slice(blank))) return false;
   if (line.length < 3 || isRedacted(line) || isReference(line)) return false;
   if (isPlaceholder(line)) return false;
   edits.push({ start, end: start + line.length, id: "credential" });
@@ -930,6 +995,115 @@ function setterCalls(text: string, edits: Edits): void {
   }
 }
 
+/**
+ * A literal default given where code reads a variable: the name quoted as
+ * a call's first argument, then the default as its second
+ * (`env('DB_PASSWORD', 'X')`, `os.getenv("…", "X")`, `os.environ.get`,
+ * `config("…", default="X")`, `ENV.fetch("…", "X")`), in a block after the
+ * call (`ENV.fetch("…") { "X" }`) or after an operator (`getenv('…') ?:
+ * 'X'`, `os.getenv("…") or "X"`). Group 2 is the name, 4 the default.
+ */
+const CALL_DEFAULT =
+  /\([ \t]*(["'])([A-Za-z_][\w.:-]{1,63})\1[ \t]*(?:,\s{0,40}(?:(?:default|fallback)[ \t]*=[ \t]*)?|\)[ \t]*(?:\{|\|\||\?\?|\?:|or\b)[ \t]*)(["'])([^"'\n]{1,256})\3/g;
+/**
+ * A default after an operator, the name read as a member or an index
+ * (`process.env.DB_PASSWORD || "X"`, `ENV['DB_PASSWORD'] || 'X'`,
+ * `$_ENV['DB_PASSWORD'] ?? 'X'`): the operator and the default, then the
+ * name is looked for right before them.
+ */
+const OPERATOR_DEFAULT = /(?:\|\||\?\?|\?:)[ \t]*(["'])([^"'\n]{1,256})\1/g;
+const NAME_BEFORE_OPERATOR =
+  /(?:\[[ \t]*(["'])([A-Za-z_][\w.:-]{1,63})\1[ \t]*\]|\.([A-Za-z_]\w{1,63}))[ \t]*$/;
+/** An env-style name: `DB_PASSWORD`, `SECRET`. */
+const ENV_STYLE_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** What reads the environment or settings: `os.environ.get`, `ENV.fetch`, `config`. */
+const ENV_READER = /env|environ|config|setting|fetch$|getOrDefault$/i;
+
+/**
+ * Whether the variable `name`, read by `reader` (the call or object before
+ * it), holds a credential: an env-style name (`DB_PASSWORD`) whoever reads
+ * it, another (`services.stripe.secret`) only where the environment or
+ * settings are read (`t("password", "Passwort")` translates a word).
+ */
+function credentialVariable(name: string, reader: string): boolean {
+  if (!credentialName(name)) return false;
+  return ENV_STYLE_NAME.test(name) || ENV_READER.test(reader);
+}
+
+/**
+ * Whether a variable's literal default is a secret: as a quoted value, and
+ * no plain word (`postgres`, `changeme`, `secret`: stand-ins a default
+ * takes) nor a format verb (`%s`).
+ */
+function defaultValueOk(value: string): boolean {
+  return !isPlainWord(value) && !/^%[a-z]$/.test(value) &&
+    credentialValueOk(value, true, false);
+}
+
+/** The name chain (`os.environ.get`, `$_ENV`) that ends right before `at`. */
+function readerBefore(text: string, at: number): string {
+  const head = text.slice(Math.max(0, at - 48), at);
+  let i = head.length;
+  while (i > 0 && /[\w$.]/.test(head[i - 1]!)) i--;
+  return head.slice(i);
+}
+
+/** Adds an edit for each literal default of a credential variable. */
+function variableDefaults(text: string, edits: Edits): void {
+  if (hasCue(text, '("') || hasCue(text, "('")) {
+    CALL_DEFAULT.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CALL_DEFAULT.exec(text)) !== null) {
+      const value = m[4]!;
+      if (!credentialVariable(m[2]!, readerBefore(text, m.index))) continue;
+      if (!defaultValueOk(value)) continue;
+      credentialAt(edits, m.index + m[0].length - 1 - value.length, value);
+    }
+  }
+  if (!hasCue(text, "||") && !hasCue(text, "??") && !hasCue(text, "?:")) {
+    return;
+  }
+  OPERATOR_DEFAULT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = OPERATOR_DEFAULT.exec(text)) !== null) {
+    const head = text.slice(Math.max(0, m.index - 80), m.index);
+    const name = NAME_BEFORE_OPERATOR.exec(head);
+    if (!name) continue;
+    const reader = readerBefore(head, name.index);
+    if (!credentialVariable(name[2] ?? name[3]!, reader)) continue;
+    const value = m[2]!;
+    if (!defaultValueOk(value)) continue;
+    credentialAt(edits, m.index + m[0].length - 1 - value.length, value);
+  }
+}
+
+/** A Terraform variable's block: `variable "db_password" {`. */
+const TF_VARIABLE = /\bvariable[ \t]+"([\w-]{1,64})"[ \t]*\{/g;
+/** Its `default = "…"` line. */
+const TF_DEFAULT = /^[ \t]*default[ \t]*=[ \t]*"([^"\n]{1,256})"/m;
+
+/**
+ * Adds an edit for the default of each Terraform variable named for a
+ * credential (`variable "db_password" { default = "X" }`), read up to the
+ * block's closing brace at its line's start (2 KiB at most).
+ */
+function terraformDefaults(text: string, edits: Edits): void {
+  TF_VARIABLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TF_VARIABLE.exec(text)) !== null) {
+    if (!credentialName(m[1]!)) continue;
+    const from = TF_VARIABLE.lastIndex;
+    let body = text.slice(from, from + 2048);
+    const close = body.search(/\n\}|\nvariable[ \t]/);
+    if (close >= 0) body = body.slice(0, close);
+    // On one line too (`variable "x" { default = "…" }`): `^` is the body's start.
+    const d = TF_DEFAULT.exec(body);
+    if (!d || !defaultValueOk(d[1]!)) continue;
+    const end = from + d.index + d[0].length - 1;
+    credentialAt(edits, end - d[1]!.length, d[1]!);
+  }
+}
+
 /** A `"key"` of 32–64 hex digits, or a random run of 32–64. */
 const USER_KEY = /"key"[ \t]*:[ \t]*"([0-9a-f]{32,64}|[A-Za-z0-9_-]{32,64})"/y;
 /** A user name key of the same object. */
@@ -1103,6 +1277,8 @@ export function collectAssignments(input: string, edits: Edits): void {
     if (hasCue(text, "Value")) alignedValues(text, edits);
   }
   setterCalls(text, edits);
+  variableDefaults(text, edits);
+  if (hasCue(text, 'variable "')) terraformDefaults(text, edits);
   if (hasCue(text, "│")) boxRows(text, edits);
   if (hasCue(text, "Credentials(")) sbtCredentials(text, edits);
   if (hasCue(text, "chpasswd:")) chpasswdLists(text, edits);
@@ -1168,6 +1344,9 @@ export function collectAssignments(input: string, edits: Edits): void {
       if (SECRET_ID_END.test(key)) secretIdValue(text, at + sep.length, edits);
       else readLong(envKeyValue(text, at, sep, k, key, edits));
       continue;
+    }
+    if (!NOT_A_KEY.test(key) && !PUBLIC_KEY.test(key)) {
+      oldValueComment(text, at, edits);
     }
     // A shell parameter expansion (`${DB_PASSWORD:?message}`,
     // `${DB_PASSWORD:-default}`): the message is prose; a default is the

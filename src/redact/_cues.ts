@@ -84,6 +84,13 @@ const CUES = [
   // Escaped text read again.
   "\\u00",
   "&",
+  // Audit 15: configuration.
+  "||",
+  "??",
+  "?:",
+  'variable "',
+  "@tcp",
+  "@unix(",
 ] as const;
 
 /** A literal a gate may ask for. */

@@ -89,6 +89,14 @@ function keyAsUser(user: string): boolean {
 function signatures(text: string, from: number, to: number, edits: Edits) {
   const query = text.slice(from, to);
   if (!query.includes("=")) return;
+  if (/appid=/i.test(query)) {
+    APPID_KEY.lastIndex = 0;
+    let k: RegExpExecArray | null;
+    while ((k = APPID_KEY.exec(query)) !== null) {
+      const end = from + k.index + k[0].length;
+      edits.push({ start: end - 32, end, id: "url-credentials" });
+    }
+  }
   SIGNATURE_PARAM.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SIGNATURE_PARAM.exec(query)) !== null) {
@@ -174,9 +182,54 @@ function oracleThin(text: string, edits: Edits): void {
   }
 }
 
+/** The network part of a Go MySQL DSN (`user:pass@tcp(host:3306)/db`). */
+const GO_DSN_NET = /@(?:tcp6?|unix)\(/g;
+/** What ends the DSN before its user: a blank, a quote. */
+const DSN_START = new Uint8Array(128);
+for (const ch of " \t\r\n\"'`") DSN_START[ch.charCodeAt(0)] = 1;
+
+/**
+ * Adds an edit for the password of each Go MySQL DSN (go-sql-driver's
+ * `user:pass@tcp(host:port)/db`, `…@unix(/path)/db`): after the user's
+ * first `:`, up to the `@` before the network; the DSN starts after a
+ * blank or quote (and after an `=` in the user, `DSN=user:pass@tcp(…)`).
+ */
+function goDsns(text: string, edits: Edits): void {
+  GO_DSN_NET.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = GO_DSN_NET.exec(text)) !== null) {
+    const at = m.index;
+    let start = at;
+    while (start > 0 && at - start < 256) {
+      const c = text.charCodeAt(start - 1);
+      if (c < 128 && DSN_START[c] === 1) break;
+      start--;
+    }
+    const userinfo = text.slice(start, at);
+    // A URL's user info is the URL rule's (`mysql://u:p@tcp(…)`).
+    if (userinfo.includes("://")) continue;
+    const colon = userinfo.indexOf(":");
+    if (colon < 0) continue;
+    const password = userinfo.slice(colon + 1);
+    if (password.length === 0 || isRedacted(password)) continue;
+    if (isReference(password) || isPlaceholder(password)) continue;
+    // A format string (`%s:%s@tcp(%s)/%s`) or a template's field.
+    if (/^%[a-z]$|^\{\{|^\{[\w.]*\}$/.test(password)) continue;
+    edits.push({ start: start + colon + 1, end: at, id: "url-credentials" });
+  }
+}
+
+/**
+ * OpenWeather's API key in a query (`&appid=<32 hex>`). Other services'
+ * `appid` is a public app id (Steam's number, WeChat's `wx…`, Azure's
+ * UUID), never 32 bare hex digits.
+ */
+const APPID_KEY = /[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z_-])/gi;
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
   if (hasCue(text, "thin:") || hasCue(text, "THIN:")) oracleThin(text, edits);
+  if (hasCue(text, "@tcp") || hasCue(text, "@unix(")) goDsns(text, edits);
   const cached = {
     plain: hasCue(text, "://") ? text.indexOf("://") : -1,
     escaped: hasCue(text, ":\\/\\/") ? text.indexOf(":\\/\\/") : -1,
