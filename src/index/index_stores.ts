@@ -884,7 +884,7 @@ async function onePass(
             );
           }
           const job = stat &&
-            await planFile(
+            planFile(
               path,
               harness,
               kind,
@@ -1095,7 +1095,7 @@ function changedStat(
 }
 
 /** Decides how to read a changed file: whole, or from its safe offset. */
-async function planFile(
+function planFile(
   path: string,
   harness: Harness,
   kind: FileKind,
@@ -1103,7 +1103,7 @@ async function planFile(
   known: KnownFile | undefined,
   priorRow: PriorRow,
   options: IndexOptions,
-): Promise<FileJob> {
+): FileJob {
   const prior = known ? priorRow(path) : undefined;
   let resume = false;
   if (
