@@ -194,7 +194,7 @@ const FETCH_CREDENTIALS = /^(?:include|omit|same-origin)$/;
 const SEED_KEY = /(?:mnemonic|(?:seed|recovery)[_-]?phrase)$/i;
 
 /** Decides whether the value after `key<sep>` is a secret worth replacing. */
-function credentialValueOk(
+export function credentialValueOk(
   raw: string,
   quoted: boolean,
   tight: boolean,
@@ -724,7 +724,7 @@ function envKeyName(text: string, k: number): boolean {
  * A value that reads as a key, not a word, name or path: 32+ hex digits,
  * or a random run of 20+ token characters with no `/`.
  */
-function keyLikeValue(value: string): boolean {
+export function keyLikeValue(value: string): boolean {
   if (/^[0-9a-f]{32,}$/i.test(value)) return true;
   return !value.includes("/") && looksRandomToken(value);
 }
@@ -770,7 +770,7 @@ function envKeyValue(
 }
 
 /** Whether `name` (a variable, a parameter path) names a credential. */
-function credentialName(name: string): boolean {
+export function credentialName(name: string): boolean {
   const last = name.split(/[\/.:]/).pop() ?? name;
   return CREDENTIAL_END.test(last) && !NOT_A_KEY.test(last) &&
     !PUBLIC_KEY.test(last);
@@ -931,7 +931,7 @@ function alignedRow(text: string, at: number, gap: number, edits: Edits) {
 }
 
 /** Whether a table row's `value` is a secret its first column `key` names. */
-function rowValueOk(key: string, value: string): boolean {
+export function rowValueOk(key: string, value: string): boolean {
   const named = credentialName(key) && !/^(?:PASS|FAIL)$/i.test(key);
   return named
     ? !isPlainWord(value) && credentialValueOk(value, false, false)

@@ -91,6 +91,14 @@ const CUES = [
   'variable "',
   "@tcp",
   "@unix(",
+  // Audit 15: tables and dumps.
+  "| ",
+  "---",
+  "[ RECORD ",
+  "]=>",
+  "</key>",
+  '"kty"',
+  "Secret",
 ] as const;
 
 /** A literal a gate may ask for. */

@@ -19,6 +19,7 @@ import {
 import { collectPrivateKeys } from "./_private_key.ts";
 import { collectEchoedSecretOutput } from "./command_output.ts";
 import type { Collect } from "./_scan.ts";
+import { collectTables } from "./_tables.ts";
 import { collectTokens, SHAPES } from "./_tokens.ts";
 import { collectUrls } from "./_urls.ts";
 import {
@@ -39,6 +40,7 @@ export const COLLECTORS: readonly Collect[] = [
   collectLongFlags,
   collectShortFlags,
   collectAssignments,
+  collectTables,
   collectPassWords,
   collectBearerWords,
   collectPasswordLines,
@@ -102,7 +104,7 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "credential",
     description:
-      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>); an expect script's send \"X\\r\" after a password prompt; Redis' requirepass/masterauth config lines, CONFIG SET requirepass X and the prompt's AUTH [user] X; the default of ${DB_PASSWORD:-X}; Honeycomb, Prefect, Mollie, Cloudflare tunnel and Salesforce session tokens; x-honeycomb-team; a Nomad/Consul Secret ID; licenceKey; MFA/TOTP seeds; Bundler's BUNDLE_<HOST>= credentials; names after a JSON-escaped newline or a written-out colour code; box-drawn NAME │ VALUE rows; SQL Server password={X}; cloud-init chpasswd lists; sbt Credentials(…); Strapi APP_KEYS to the line's end; redis-cli CONFIG SET requirepass and ACL SETUSER >X; a literal default after a credential variable's name (env('DB_PASSWORD', 'X'), os.getenv(\"…\", \"X\"), ENV.fetch(\"…\") { \"X\" }, process.env.DB_PASSWORD || \"X\", Spring's ${DB_PASSWORD:X}) and a Terraform credential variable's default; an old value kept in a comment after a credential's value (# old: X); a JWT key (JWT_KEY, Jwt__Key) and a pepper",
+      "Values assigned to credential-named keys (password=, secret:, api_key, token, client_secret, Ocp-Apim-Subscription-Key, пароль, 密码, パスワード, contraseña, mot de passe, …), also below a YAML key or in a block scalar; a seed phrase; terraform output -json sensitive values; PHP define('…PASSWORD', …) and WordPress keys and salts; Gradle storePassword \"…\"; .dockerconfigjson; passwords SQL sets (IDENTIFIED BY '…', PASSWORD '…'); Wi-Fi psk=; a Kubernetes bootstrap token; kaggle.json's key beside its username; a credential key over an object's value (Spring actuator); the secret of a deploy key after its deployment or key id (prod:name|…, <uuid>:<hex>); an expect script's send \"X\\r\" after a password prompt; Redis' requirepass/masterauth config lines, CONFIG SET requirepass X and the prompt's AUTH [user] X; the default of ${DB_PASSWORD:-X}; Honeycomb, Prefect, Mollie, Cloudflare tunnel and Salesforce session tokens; x-honeycomb-team; a Nomad/Consul Secret ID; licenceKey; MFA/TOTP seeds; Bundler's BUNDLE_<HOST>= credentials; names after a JSON-escaped newline or a written-out colour code; box-drawn NAME │ VALUE rows; SQL Server password={X}; cloud-init chpasswd lists; sbt Credentials(…); Strapi APP_KEYS to the line's end; redis-cli CONFIG SET requirepass and ACL SETUSER >X; a literal default after a credential variable's name (env('DB_PASSWORD', 'X'), os.getenv(\"…\", \"X\"), ENV.fetch(\"…\") { \"X\" }, process.env.DB_PASSWORD || \"X\", Spring's ${DB_PASSWORD:X}) and a Terraform credential variable's default; an old value kept in a comment after a credential's value (# old: X); a JWT key (JWT_KEY, Jwt__Key) and a pepper; tables and dumps: a markdown row | NAME | X |, a column under a header naming a password, secret, token or key (markdown, psql, mysql; psql's one column with its footer), a psql \\x record's name | X, PHP var_dump's string(n) \"X\", a plist's <key>NAME</key><string>X</string>, a JSON Web Key's private members (d, p, q, dp, dq, qi, k), a Kubernetes Secret's base64 data whose decoded text holds a secret; Amazon ECR login passwords (eyJwYXlsb2FkIjoi…)",
   },
   {
     id: "password-hash",
@@ -126,6 +128,6 @@ export const RULE_IDS: readonly { id: string; description: string }[] = [
   {
     id: "entropy",
     description:
-      "High-entropy values after key= / key: or alone in quotes (not hex digests, UUIDs, paths, identifiers, object ids, image data or base64 of plain text)",
+      "High-entropy values after key= / key: or alone in quotes (not hex digests, UUIDs, paths, identifiers, object ids, image data or base64 of plain text or of form pairs; not weak ETags, OAuth state, JWK kid, Content-MD5 or a public key)",
   },
 ];

@@ -577,6 +577,15 @@ const CREDENTIAL_SHAPES: readonly Shape[] = [
     pattern: String.raw`eyJhIjoi[A-Za-z0-9+\/_-]{80,}={0,2}`,
     accept: (t) => !otherJson(t),
   },
+  {
+    id: "credential",
+    prefixes: ["eyJwYXlsb2FkIjoi"],
+    description:
+      'Amazon ECR registry passwords (aws ecr get-login-password: base64 of {"payload":…,"datakey":…}, 12 hours valid)',
+    // Real ones run past 2,000 characters; a short `{"payload":"…"}` is
+    // some other envelope.
+    pattern: String.raw`eyJwYXlsb2FkIjoi[A-Za-z0-9+\/]{400,}={0,2}`,
+  },
 ];
 
 /** Every shape the scan tries: the listed ones, then the unlisted ones. */
@@ -731,6 +740,10 @@ const STOP_KEYS = new Set([
   "certificate",
   "nonce",
   "challenge",
+  // A JWK's key id, WireGuard's `peer:` (a public key, as `wg show`
+  // prints it).
+  "kid",
+  "peer",
   "x5c",
   "x5t",
   // A multipart body's boundary, Cloudflare's cf-ray, a hash header's md5=
@@ -770,6 +783,24 @@ function lastKeyWord(key: string): string {
   let w = words.length - 1;
   while (w > 0 && /^[0-9]/.test(words[w]!)) w--;
   return (words[w] ?? key).toLowerCase();
+}
+
+/** A key's last part of letters and the digits after them: `content-md5` → `md5`. */
+const LAST_KEY_PART = /[A-Za-z]+[0-9]*$/;
+
+/**
+ * Keys the entropy rule keeps only as the whole key: OAuth's `state` (a
+ * CSRF nonce the client made up; a `session_state` may be a session).
+ */
+const WHOLE_STOP_KEYS = new Set(["state"]);
+
+/** Whether a key names a value the entropy rule keeps (an id, a digest, …). */
+function stopKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  if (STOP_KEYS.has(lastKeyWord(key)) || STOP_KEYS.has(lower)) return true;
+  if (WHOLE_STOP_KEYS.has(lower)) return true;
+  const part = LAST_KEY_PART.exec(key);
+  return part !== null && STOP_KEYS.has(part[0].toLowerCase());
 }
 
 const KEY_CHAR = new Uint8Array(65536);
@@ -859,7 +890,27 @@ function base64OfText(core: string): boolean {
   }
   // Text has spaces; JSON (a pagination cursor: {"p":912.5,…}) has braces.
   return bytes.length > 0 && printable / bytes.length > 0.95 &&
-    (spaces * 12 >= bytes.length || /^\s*[{[]"/.test(bytes));
+    (spaces * 12 >= bytes.length || /^\s*[{[]"/.test(bytes) ||
+      plainPairs(bytes));
+}
+
+/** `name=value&…`, two pairs or more: a form or a cookie of settings. */
+const FORM_PAIRS = /^[\w.%-]{1,40}=[^&=\s]*(?:&[\w.%-]{1,40}=[^&=\s]*)+$/;
+/** A pair's name that may hold a secret. */
+const SECRET_PAIR_NAME =
+  /sess|sid|token|auth|secret|pass|pwd|key|sig|jwt|cred/i;
+
+/**
+ * Whether `text` is form pairs (a base64 cookie of preferences:
+ * `user_id=42&locale=en-US&theme=dark`) that name no secret and hold no
+ * random value.
+ */
+function plainPairs(text: string): boolean {
+  if (text.length > 1024 || !FORM_PAIRS.test(text)) return false;
+  return text.split("&").every((pair) => {
+    const [name, value] = pair.split("=") as [string, string];
+    return !SECRET_PAIR_NAME.test(name) && !looksRandom(value);
+  });
 }
 
 /**
@@ -886,7 +937,9 @@ function secretPosition(text: string, a: number, end: number): boolean {
   // The `:` of a URL scheme is no key separator.
   if (sep === "=" || (sep === ":" && text[i + 1] !== "/")) {
     const key = keyBefore(text, i);
-    if (STOP_KEYS.has(lastKeyWord(key)) || STOP_KEYS.has(key.toLowerCase())) {
+    if (stopKey(key)) return false;
+    // `public key: …` (wg show, gpg): the key's words stand apart.
+    if (PUBLIC_WORD_BEFORE.test(text.slice(Math.max(0, i - 24), i))) {
       return false;
     }
     // An ARN names a secret (arn:aws:secretsmanager:…:secret:name).
@@ -898,6 +951,8 @@ function secretPosition(text: string, a: number, end: number): boolean {
     if (digits ? key.length >= 6 : key.length >= 3) return true;
   }
   if (!quote) return false;
+  // A weak ETag (`W/"…"`) is a version's hash.
+  if (quote === '"' && sep === "/" && text[i - 1] === "W") return false;
   const closeAt = text[end] === "\\" ? end + 1 : end;
   if (text[closeAt] !== quote) return false;
   // A quoted run followed by `:` is a JSON key ("enableI18nFormat": false),
@@ -906,6 +961,9 @@ function secretPosition(text: string, a: number, end: number): boolean {
   while (text[k] === " " || text[k] === "\t") k++;
   return text[k] !== ":";
 }
+
+/** `public key` (or `Public Key`) as two words, right before a separator. */
+const PUBLIC_WORD_BEFORE = /public[ \t]+key["']?[ \t]*$/i;
 
 /** A site key's name: `data-sitekey`, `siteKey`, `site_key`. */
 const SITE_KEY = /site[_-]?key$/i;

@@ -14,6 +14,7 @@
  */
 import { hasCue } from "./_cues.ts";
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
+import { collectSecretData } from "./_tables.ts";
 import { collectSpokenPasswords } from "./_words.ts";
 import { collectSpokenTokens } from "./_tokens.ts";
 import { collectEchoedCommands, collectPositional } from "./_command_line.ts";
@@ -188,6 +189,12 @@ export function redact(
   // A key pasted with no word before it: only where the kind is known to
   // be speech (unknown text may be output, full of ids that look random).
   if (options.kind === "speech") collectSpokenTokens(scanned, edits);
+  // A Kubernetes Secret's base64 data: each value decoded and redacted.
+  collectSecretData(
+    scanned,
+    edits,
+    (decoded) => Object.keys(redact(decoded, options).counts).length > 0,
+  );
   const counts: Record<string, number> = {};
   let out = input;
   if (edits.length > 0) {
