@@ -99,6 +99,18 @@ const CUES = [
   "</key>",
   '"kty"',
   "Secret",
+  // Audit 15: prose.
+  " / ",
+  " as ",
+  " p:",
+  "\np:",
+  "->",
+  "→",
+  "in with",
+  "ecovery code",
+  "ackup code",
+  "Basic ",
+  " | ",
 ] as const;
 
 /** A literal a gate may ask for. */

@@ -103,7 +103,8 @@ export const SHAPES: readonly Shape[] = [
     prefixes: ["sk-"],
     description:
       "OpenAI-style keys (sk-…, sk-proj-…) holding a run of 20+ letters and digits",
-    pattern: String.raw`sk-[A-Za-z0-9_-]{20,}`,
+    // A Langfuse key (sk-lf-<uuid>) has its own shape below.
+    pattern: String.raw`sk-(?!lf-)[A-Za-z0-9_-]{20,}`,
     // Branch names like sk-my-long-feature-name have no long random run.
     accept: (t) => /[A-Za-z0-9]{20,}/.test(t) && charClasses(t) >= 2,
   },
@@ -585,6 +586,21 @@ const CREDENTIAL_SHAPES: readonly Shape[] = [
     // Real ones run past 2,000 characters; a short `{"payload":"…"}` is
     // some other envelope.
     pattern: String.raw`eyJwYXlsb2FkIjoi[A-Za-z0-9+\/]{400,}={0,2}`,
+  },
+  {
+    id: "credential",
+    prefixes: ["pat-"],
+    description:
+      "HubSpot private app tokens (pat-, a region such as na1 or eu1, a UUID)",
+    pattern: String
+      .raw`pat-[a-z]{2}[1-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+  },
+  {
+    id: "credential",
+    prefixes: ["sk-lf-"],
+    description: "Langfuse secret keys (sk-lf- and a UUID; pk-lf- is public)",
+    pattern: String
+      .raw`sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
   },
 ];
 
@@ -1449,11 +1465,37 @@ const WORD_PREFIXED = /^[a-z]{2,10}(?:[_-][a-z]{2,10})*[_-][A-Za-z0-9]{12,}$/;
 const SPOKEN_PIECE = 20;
 /** An IPFS CIDv0: a public content hash. */
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
+/** A hex key (an Algolia admin key, a wallet's private key), 0x or not. */
+const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{32,128}$/;
+/**
+ * What kind of key a sentence said the hex after it is: a secret one
+ * (admin, private, signing, …) or an auth token (Twilio's), then up to
+ * 100 characters, then `:`, `=`
+ * or is ("my Algolia admin key, please add it …: <hex>", "use this
+ * deployer private key for the sepolia script: <hex>").
+ */
+const SECRET_KEY_BEFORE =
+  /(?:\b(?:admin|private|secret|signing|master|write|deploy(?:er)?|service|api|auth|encryption|wallet)[ _-]?(?:api[ _-]?)?key\b|\bauth[ _-]?token\b)[^\n]{0,100}?(?:[:=]|\bis)[ \t]*["'`]?$/i;
+/** Words that say the hex is no key but a digest or an id of one. */
+const DIGEST_WORD =
+  /\b(?:fingerprint|hash(?:ed)?|sha\d*|md5|digest|checksum|commit|ids?|uuid|public|publishable|cache)\b/i;
+
+/**
+ * Whether the hex run at `a` is a key its line said was a secret one
+ * ({@linkcode SECRET_KEY_BEFORE}), with no word on the line before it that
+ * makes it a digest or an id ({@linkcode DIGEST_WORD}).
+ */
+function namedHexKey(text: string, a: number): boolean {
+  const head = text.slice(Math.max(0, a - 160), a);
+  const line = head.slice(head.lastIndexOf("\n") + 1);
+  return SECRET_KEY_BEFORE.test(line) && !DIGEST_WORD.test(line);
+}
 
 /**
  * Adds an edit for every run of 32+ token characters in speech that reads
  * as a random key even with no key word before it ("ok the new one is
- * Kq2L…"): three character classes, a piece of 20+ between `-`/`_`, no
+ * Kq2L…"), and for 32+ hex digits a sentence said were a secret key
+ * ({@linkcode namedHexKey}). A random key has three character classes, a piece of 20+ between `-`/`_`, no
  * `/` (paths and URLs), and none of the shapes an ordinary long run has
  * (digests, ids, names made of words, base64 of text, image data). Only for speech: tool output holds many
  * such runs that are no secret (ids, cursors, nonces).
@@ -1469,6 +1511,12 @@ export function collectSpokenTokens(text: string, edits: Edits): void {
     i = b;
     if (b - a < SPOKEN_RUN || b - a > 256) continue;
     const run = text.slice(a, b);
+    if (HEX_KEY.test(run)) {
+      if (namedHexKey(text, a)) {
+        edits.push({ start: a, end: b, id: "credential" });
+      }
+      continue;
+    }
     if (run.includes("/") || charClasses(run) !== 3) continue;
     if (WORD_PREFIXED.test(run) || CID_V0.test(run)) continue;
     // Words joined by dashes with a short random tail

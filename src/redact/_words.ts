@@ -1,9 +1,11 @@
 /**
  * Secrets found by a word rather than a separator: netrc passwords
  * (`machine h login u password p`), passwords stated in prose ("the admin
- * password is hunter2!"), and bare `Bearer <token>`. Two literal scans
- * (`pass`, `bearer`) keep this cheap; a `pass` that belongs to openssl's or
- * keytool's password flag is handed to the command-line rule.
+ * password is hunter2!", "u: deploy p: X", "backup codes: …"), and bare
+ * `Bearer <token>` and `Basic <base64 of user:password>`. Two literal scans
+ * (`pass`, `bearer`) and the cues of `_cues.ts` keep this cheap; a `pass`
+ * that belongs to openssl's or keytool's password flag is handed to the
+ * command-line rule.
  *
  * @module
  */
@@ -68,6 +70,8 @@ function proseValue(text: string, at: number, edits: Edits): void {
   const cut = text.slice(v.start, end);
   const value = v.quoted ? cut : withoutTrailingMarks(cut);
   if (value.length < 4 || isRedacted(value) || isReference(value)) return;
+  // The rest of an address: "an app password at https://…".
+  if (value.startsWith("//")) return;
   if (isPlaceholder(value)) return;
   const digitOrSymbol = /[0-9]/.test(value) ||
     /[^\p{L}\p{N}\-\/'’]/u.test(value);
@@ -281,14 +285,29 @@ function secretWord(value: string): boolean {
 const APP_PASSWORD_AFTER =
   /password\b[^\n]{0,40}?(?:["'`]|\b(?:is|was)[ \t]+|:[ \t]*)([a-z]{4} ?[a-z]{4} ?[a-z]{4} ?[a-z]{4})(?![a-z])/iy;
 
+/**
+ * The same right after the words, with nothing between ("user alerts@… and
+ * app password czvztmszczprnofk"): sixteen letters in one piece only (four
+ * words of four would be a sentence), and few vowels, as random letters
+ * have and a sixteen-letter word ("responsibilities") has not.
+ */
+const APP_PASSWORD_BARE = /password[ \t]+([a-z]{16})(?![A-Za-z0-9_-])/y;
+
 /** Adds an edit for an app password said after `app password` at `at`. */
 function appPasswordAt(text: string, at: number, edits: Edits): boolean {
   if (!/app[ _-]?$/i.test(text.slice(Math.max(0, at - 4), at))) return false;
   APP_PASSWORD_AFTER.lastIndex = at;
   const m = APP_PASSWORD_AFTER.exec(text);
-  if (!m || !/^[a-z ]+$/.test(m[1]!)) return false;
-  const end = APP_PASSWORD_AFTER.lastIndex;
-  edits.push({ start: end - m[1]!.length, end, id: "prose-password" });
+  if (m && /^[a-z ]+$/.test(m[1]!)) {
+    const end = APP_PASSWORD_AFTER.lastIndex;
+    edits.push({ start: end - m[1]!.length, end, id: "prose-password" });
+    return true;
+  }
+  APP_PASSWORD_BARE.lastIndex = at;
+  const bare = APP_PASSWORD_BARE.exec(text);
+  if (!bare || bare[1]!.replace(/[^aeiou]/g, "").length > 5) return false;
+  const end = APP_PASSWORD_BARE.lastIndex;
+  edits.push({ start: end - 16, end, id: "prose-password" });
   return true;
 }
 
@@ -298,7 +317,7 @@ function appPasswordAt(text: string, at: number, edits: Edits): boolean {
  * the tenant: qa@corp.com, secret`: the second half.
  */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|[ \t]+and[ \t]+)|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)(?:[ \t]+for[ \t]+[^\n:]{1,40})?:[ \t]*[\w.@+-]+[ \t]*[\/,][ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?[ \t](?:is|:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|[ \t]+and[ \t]+)|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)(?:[ \t]+for[ \t]+[^\n:]{1,40})?:[ \t]*[\w.@+-]+[ \t]*[\/,][ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?(?:[ \t]is|[ \t]*:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /**
  * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
  * a value with a digit or symbol; after the bare word key ("the mistral key
@@ -406,10 +425,10 @@ const COPULA_PROSE = new RegExp(
 /**
  * The same with no copula, the value right after the word: Turkish
  * ("Sunucunun şifresi X"), Indonesian ("kata sandinya X"), Russian ("вот
- * пасс от админки X", "пароль от админки X").
+ * пасс от админки X", "пароль от админки X", "мой (новый) пароль X").
  */
 const BARE_PROSE =
-  /(?<!\p{L})(?:[şŞsS]ifre(?:si|niz|n|m)?|[pP]arolas[ıi]|kata[ \t]+sandi(?:nya|mu)?|(?:пароль|пасс)[ \t]+(?:от|для|к|на)[ \t]+[^\s:：—–]+)[ \t]+(\S+)/gu;
+  /(?<!\p{L})(?:[şŞsS]ifre(?:si|niz|n|m)?|[pP]arolas[ıi]|kata[ \t]+sandi(?:nya|mu)?|(?:пароль|пасс)[ \t]+(?:от|для|к|на)[ \t]+[^\s:：—–]+|(?:[мМ]о[йя]|[нН]аш|[тТ]вой|[вВ]аш)(?:[ \t]+(?:новый|старый|временный|текущий))?[ \t]+пароль)[ \t]+(\S+)/gu;
 /** "ang password ng server ay X": Tagalog says the English word, then ay. */
 const TAGALOG_PROSE = new RegExp(
   String.raw`password${FEW_WORDS}[ \t]+ay(?!\p{L})[ \t]*:?[ \t]*(\S+)`,
@@ -564,7 +583,6 @@ const SPOKEN: ReadonlyArray<
     ReadonlyArray<RegExp>,
   ]
 > = [
-  [(t) => LOGIN_GATE.test(t), [LOGIN_PAIR]],
   [foreignWords, [FOREIGN_PROSE, COPULA_PROSE, BARE_PROSE]],
 
   [() => true, [SET_TO]],
@@ -580,6 +598,10 @@ const SPOKEN: ReadonlyArray<
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
   const nonAscii = NON_ASCII.test(text);
+  // A login pair's second half is no number or date (`2024-05-02`).
+  if (LOGIN_GATE.test(text)) {
+    spokenWhere(LOGIN_PAIR, text, edits, (v) => !NUMBER_LIKE.test(v));
+  }
   for (const [gate, rules] of SPOKEN) {
     if (gate(text, nonAscii)) {
       for (const re of rules) spokenAll(re, text, edits);
@@ -601,14 +623,193 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     keyIs(text, edits);
     totpKeys(text, edits);
   }
+  shorthandPairs(
+    text,
+    edits,
+    pw || hasCue(text, "pass") || hasCue(text, "Pass"),
+  );
+  if (hasCue(text, "ecovery code") || hasCue(text, "ackup code")) {
+    recoveryCodes(text, edits);
+  }
+}
+
+/**
+ * "wifi: Acme-Guest / X": a wireless network's name, a slash, its key.
+ */
+const WIFI_PAIR =
+  /\b(?:wi-?fi|wlan|ssid)\b[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]+\/[ \t]+(\S+)/gi;
+const WIFI_GATE = /wi-?fi|wlan|ssid/i;
+/**
+ * "(admin / X)": a login pair in brackets, right after the address it is
+ * for or with a user name one uses (admin, root, an email address).
+ */
+const BRACKET_PAIR = /\(([\w.@+-]+)[ \t]+\/[ \t]+([^\s()\/]+)\)/g;
+const USUAL_USER =
+  /^(?:admin(?:istrator)?|root|user(?:name)?|deploy(?:er)?|ubuntu|ec2-user|postgres|guest|test(?:user)?|demo|ops|dev|pi|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/i;
+const URL_BEFORE = /(?:https?:\/\/|www\.)\S+[ \t]*$/;
+/** "ssh in as root:X", "log in as admin:X": a user, a colon, the password. */
+const AS_PAIR =
+  /\b(?:ssh|log(?:ged|ging)?|sign(?:ed|ing)?|connect(?:ed)?)(?:[ \t]*in)?(?:[ \t]*(?:to|into)[ \t]+[\w.@-]+)?[ \t]+as[ \t]+[\w.@+-]+:([^\s:\/]\S*)/gi;
+/** "u: deploy p: X": a user after u:, then the password after p:. */
+const UP_PAIR =
+  /(?:^|[\s(,;])(?:u|user(?:name)?|usr|login)[ \t]*[:=][ \t]*[A-Za-z][\w.@+-]*(?:[ \t]*[,;\/|][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*)p:[ \t]*(\S+)/gi;
+/** "grafana password -> X", "db pass → X". */
+const ARROW =
+  /\b(?:pass(?:word|phrase|wd)?|pwd?)\b[ \t]*(?:-{1,2}>|→)[ \t]*(\S+)/gi;
+/** "it's the same password as the router, X". */
+const SAME_AS =
+  /\bsame[ \t]+(?:pass(?:word|phrase|wd)?|pwd?)[ \t]+as[ \t]+[^\n,;:.!?]{1,40}[,:][ \t]*(\S+)/gi;
+/** 'try logging in with "X"': a quoted value to log in with. */
+const LOGIN_QUOTED =
+  /\b(?:log(?:ging|ged)?[ \t]*in|sign(?:ing|ed)?[ \t]*in)(?:[ \t]+(?:to|into)[ \t]+[\w.-]+)?[ \t]+with[ \t]+(["'`])([^"'`\s]{8,})\1/gi;
+/** A number, a date, a version: `101325.0`, `2.5e-4`, `2024-05-02`, `802.11ax`, `v2.0.0-rc1`. */
+const NUMBER_LIKE =
+  /^(?:[-+]?[\d.,]+(?:e[-+]?\d+)?|\d{4}-\d\d-\d\d\S*|v?\d+(?:\.\d+)+(?:[-+.]?\w+)*|[\d.]+[a-z]{0,3})$/i;
+/** A lower-case snake_case name: `app_user_2`, `user_1234`. */
+const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+/**
+ * Code: a name, then a bracket that opens a call, a generic or an index
+ * (`hashPassword(pw)`, `Option<String>`), a lower-case snake_case name, or
+ * a name made of words with no digit (`hashed_password`).
+ */
+function codeLike(value: string): boolean {
+  return /^[\w$.:]+[<([{]/.test(value) || SNAKE_NAME.test(value) ||
+    (/^[A-Za-z_$][\w$.]*$/.test(value) && !/[0-9]/.test(value) &&
+      isIdentifierLike(value));
+}
+
+/** A value of {@linkcode secretWord} that is no number, version or code. */
+function pairSecret(raw: string): boolean {
+  // A stand-in the sentence's mark would cut short: `[hidden]`, `<pw>.`.
+  if (isPlaceholder(raw.slice(0, raw.length - trailingLength(raw, ".,;:")))) {
+    return false;
+  }
+  const value = withoutTrailingMarks(withoutSentenceEnd(raw));
+  return secretWord(value) && !NUMBER_LIKE.test(value) && !codeLike(value) &&
+    !ENV_NAME.test(value);
+}
+
+/** Adds an edit for each match of `re` whose value (group 1) reads as {@linkcode pairSecret}. */
+function pairsWhere(re: RegExp, text: string, edits: Edits): void {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    if (pairSecret(m[1]!)) spoken(m, edits);
+  }
+}
+
+/**
+ * Adds an edit for each password said in shorthand: a wifi name and key,
+ * a login pair in brackets, `as user:X`, `u: … p: X`, `password -> X`,
+ * "the same password as …, X", 'logging in with "X"'. `pass` says the
+ * text holds a password word.
+ */
+function shorthandPairs(text: string, edits: Edits, pass: boolean): void {
+  if (hasCue(text, " / ")) {
+    if (WIFI_GATE.test(text)) pairsWhere(WIFI_PAIR, text, edits);
+    bracketPairs(text, edits);
+  }
+  const as = hasCue(text, " as ");
+  if (as) pairsWhere(AS_PAIR, text, edits);
+  if (hasCue(text, " p:") || hasCue(text, "\np:")) {
+    pairsWhere(UP_PAIR, text, edits);
+  }
+  if (pass) {
+    if (hasCue(text, "->") || hasCue(text, "→")) arrowValues(text, edits);
+    if (as) pairsWhere(SAME_AS, text, edits);
+  }
+  if (hasCue(text, "in with")) loginQuoted(text, edits);
+}
+
+/**
+ * Adds an edit for each {@linkcode ARROW} value with an upper-case letter
+ * or a symbol as well (`argon2id` is the hash it goes to).
+ */
+function arrowValues(text: string, edits: Edits): void {
+  ARROW.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ARROW.exec(text)) !== null) {
+    const raw = m[1]!;
+    const value = withoutTrailingMarks(withoutSentenceEnd(raw));
+    if (pairSecret(raw) && /[A-Z]|[^\p{L}\p{N}]/u.test(value)) {
+      spoken(m, edits);
+    }
+  }
+}
+
+/** Adds an edit for each {@linkcode BRACKET_PAIR} after an address or with a usual user. */
+function bracketPairs(text: string, edits: Edits): void {
+  BRACKET_PAIR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BRACKET_PAIR.exec(text)) !== null) {
+    const value = m[2]!;
+    if (value.length < 8 || !pairSecret(value) || !/[0-9]/.test(value)) {
+      continue;
+    }
+    if (!/[A-Z]|[^\p{L}\p{N}]/u.test(value)) continue;
+    const before = text.slice(Math.max(0, m.index - 200), m.index);
+    if (!USUAL_USER.test(m[1]!) && !URL_BEFORE.test(before)) continue;
+    const start = m.index + m[0].length - 1 - value.length;
+    edits.push({ start, end: start + value.length, id: "prose-password" });
+  }
+}
+
+/**
+ * Adds an edit for each {@linkcode LOGIN_QUOTED} value with a digit and an
+ * upper-case letter or a symbol, that is no email address, path or name.
+ */
+function loginQuoted(text: string, edits: Edits): void {
+  LOGIN_QUOTED.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = LOGIN_QUOTED.exec(text)) !== null) {
+    const value = m[2]!;
+    if (!/[0-9]/.test(value) || !/[A-Z]|[^\p{L}\p{N}]/u.test(value)) continue;
+    if (/@[\w-]+\./.test(value) || !secretWord(value) || codeLike(value)) {
+      continue;
+    }
+    const start = m.index + m[0].length - 1 - value.length;
+    edits.push({ start, end: start + value.length, id: "prose-password" });
+  }
+}
+
+/**
+ * Two-factor backup or recovery codes after their words and a colon or
+ * are: each code two blocks of four digits (Google's, tried first), or
+ * 8+ characters (a `-` counted) holding a digit, to the first that is
+ * none.
+ */
+const CODES_HEAD =
+  /\b(?:backup|recovery)[ \t]+codes?\b(?:[ \t]+(?:are|is)[ \t]*:?|[ \t]*:)[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/gi;
+const ONE_CODE =
+  /(\d{4}[ ]\d{4}|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12})?)(?![\w-])[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/y;
+
+/** Adds an edit for each code of a list of backup or recovery codes. */
+function recoveryCodes(text: string, edits: Edits): void {
+  CODES_HEAD.lastIndex = 0;
+  while (CODES_HEAD.exec(text) !== null) {
+    let at = CODES_HEAD.lastIndex;
+    for (;;) {
+      ONE_CODE.lastIndex = at;
+      const c = ONE_CODE.exec(text);
+      if (!c) break;
+      const code = c[1]!;
+      if (!/[0-9]/.test(code) || (code.length < 8 && !code.includes("-"))) {
+        break;
+      }
+      edits.push({ start: at, end: at + code.length, id: "prose-password" });
+      at = ONE_CODE.lastIndex;
+    }
+    CODES_HEAD.lastIndex = Math.max(CODES_HEAD.lastIndex, at);
+  }
 }
 
 /**
  * A TOTP setup key as authenticator apps show it, said after is: four to
- * eight groups of four base32 characters ("… is l6pa s2kk yvyx 7u5n …").
+ * eight groups of four base32 characters ("… is l6pa s2kk yvyx 7u5n …"),
+ * or 16 to 64 of them in one piece ("… is KXOY2SJQOGT5TK3Z").
  */
 const GROUPED_KEY =
-  /is[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4})(?![A-Za-z0-9])/iy;
+  /is[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4}|[a-z2-7]{16,64})(?![A-Za-z0-9])/iy;
 /** A word for two-factor sign-in, then a key or secret: "the 2fa setup key for …". */
 const TWO_FACTOR_BEFORE =
   /\b(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)\b[^\n]{0,40}?$/i;
@@ -647,6 +848,9 @@ function spokenAll(re: RegExp, text: string, edits: Edits): void {
   while ((m = re.exec(text)) !== null) spoken(m, edits);
 }
 
+/** A Stripe publishable key (`pk_live_…`, `pk_test_…`), or a Razorpay key id. */
+const PUBLISHABLE = /^(?:pk|rzp)_(?:live|test)_/;
+
 /** A wireless network named: "the wifi at the office is X and the key is …". */
 const WIFI_BEFORE = /\b(?:wi-?fi|wlan|ssid)\b/i;
 
@@ -671,6 +875,8 @@ function keyIs(text: string, edits: Edits): void {
   let m: RegExpExecArray | null;
   while ((m = KEY_IS.exec(text)) !== null) {
     const raw = m[2]!;
+    // A Stripe publishable key ships in web pages: public by design.
+    if (PUBLISHABLE.test(raw)) continue;
     if (m[1] === undefined || wifiKey(text, m.index, raw)) {
       spokenAt(m.index, m[0], raw, edits);
       continue;
@@ -682,8 +888,41 @@ function keyIs(text: string, edits: Edits): void {
   }
 }
 
-/** Adds an edit for every bare `Bearer <token>` outside an Authorization header. */
+/** `Basic`, then base64 (the credentials of HTTP basic auth). */
+const BASIC_WORD =
+  /Basic[ \t]+([A-Za-z0-9+\/]{8,}={0,2})(?![A-Za-z0-9+\/=_-])/y;
+
+/**
+ * Adds an edit for each `Basic <base64>` outside an Authorization header
+ * ("the header value is Basic c3Zj…") whose base64 decodes to printable
+ * `user:password`.
+ */
+function basicWords(text: string, edits: Edits): void {
+  for (
+    let at = text.indexOf("Basic ");
+    at >= 0;
+    at = text.indexOf("Basic ", at + 6)
+  ) {
+    if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    BASIC_WORD.lastIndex = at;
+    const m = BASIC_WORD.exec(text);
+    if (!m) continue;
+    const value = m[1]!;
+    let decoded: string;
+    try {
+      decoded = atob(value);
+    } catch {
+      continue;
+    }
+    if (!/^[^\s:]*:[!-~][ -~]*$/.test(decoded)) continue;
+    const end = BASIC_WORD.lastIndex;
+    edits.push({ start: end - value.length, end, id: "bearer" });
+  }
+}
+
+/** Adds an edit for every bare `Bearer <token>` or `Basic <user:password>` outside an Authorization header. */
 export function collectBearerWords(text: string, edits: Edits): void {
+  if (hasCue(text, "Basic ")) basicWords(text, edits);
   BEARER.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = BEARER.exec(text)) !== null) {
