@@ -1395,6 +1395,10 @@ export function collectAssignments(input: string, edits: Edits): void {
       v = yamlValueBelow(text, at);
     }
     if (!v) continue;
+    // A word (or a marker) right after the closing quote (`expect
+    // "password:"; send "X\r"`): the quotes pair the other way, the key
+    // sits in a string.
+    if (v.quoted && /[\w$[]/.test(text[v.end + 1] ?? "")) continue;
     readLong(v);
     const value = text.slice(v.start, v.end);
     // Go's test log (`--- PASS: TestLogin/valid_user`) names a test.

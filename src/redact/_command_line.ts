@@ -21,6 +21,7 @@ import {
   isRedacted,
   isReference,
   isTypeWord,
+  lineStartWithin,
   readValue,
   type ValueSpan,
   withoutSentenceEnd,
@@ -29,9 +30,11 @@ import {
 const ID = "cli-credential";
 
 // Not --no-password, --password-file or --token-env: the name must end in
-// the secret word and be followed by `=` or a blank.
+// the secret word and be followed by `=` or a blank. Its words may be
+// joined by `_` (WP-CLI's --user_pass, --admin_password) and a database's
+// password may be --dbpass.
 const LONG_FLAG =
-  /--(?!no-)(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|(?:account|storage|master|primary|secondary|shared)-key|private-key|certificate-key|client-secret|credentials?|creds|user|auth|bearer|requirepass|masterauth|cookie)(?=[= \t])/g;
+  /--(?!no-)(?:[a-z0-9]+[-_])*(?:db)?(?:password|passwd|pass|passphrase|(?:auth)?token|secret|api-?key|apikey|secret-key|access-key|(?:account|storage|master|primary|secondary|shared)-key|private-key|certificate-key|client-secret|credentials?|creds|user|auth|bearer|requirepass|masterauth|cookie)(?=[= \t])/g;
 // The lookbehind keeps the scan cheap: only a -p/-a/-u (or curl's -sSu) on the same command
 // line as one of these programs (within 300 characters, so a huge line is
 // not walked again at every flag) stops it. programAt() then says which.
@@ -138,6 +141,10 @@ function curlCookies(text: string, at: number, edits: Edits): void {
   cookiePairs(text, v.start, v.end, edits);
 }
 
+/** A tokenizer's special-token flag (`--pad_token`, `--eos-token`): no secret. */
+const SPECIAL_TOKEN =
+  /[-_](?:pad|eos|bos|unk|sep|cls|mask|sot|eot|start|end|stop|special)[-_]token$/;
+
 /** A secret's name: words joined by `-`/`_` (`db-pass`, `id=npmrc`). */
 const SECRET_NAME = /^(?:id=)?[a-z]+(?:[-_][a-z]+)*(?:,|$)/;
 
@@ -173,6 +180,9 @@ export function collectLongFlags(text: string, edits: Edits): void {
       SECRET_NAME.test(valueAfter(text, after + 1))
     ) {
       // gcloud/docker's --secret=db-pass names a secret; it is not one.
+      continue;
+    } else if (SPECIAL_TOKEN.test(m[0])) {
+      // A tokenizer's special token (--pad_token=[PAD], --eos-token '</s>').
       continue;
     } else take(text, readValue(text, eq ? after + 1 : after), !eq, edits);
   }
@@ -231,7 +241,7 @@ const ORACLE_LOGIN =
 
 /**
  * Secrets a command takes in its own place, each behind a literal the text
- * must hold: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`,
+ * must hold: `rabbitmqctl add_user NAME PASS`,
  * `smbclient -U user%PASS`, `gh secret set NAME --body X` (or `-b'X'`),
  * `echo X | docker login --password-stdin` (or `gh auth login
  * --with-token`, `az devops login`, `sudo -S`, `chpasswd`), `npm config set
@@ -245,13 +255,10 @@ const ORACLE_LOGIN =
  * `ConvertTo-SecureString "X" -AsPlainText`, `cypress run --record --key
  * X`, `codecovcli … -t X`, `prefect cloud login -k X`, `pulumi config set
  * --secret NAME X`, `az keyvault secret set … --value X`, `bundle config
- * HOST user:X`). Group 2 is the secret.
+ * HOST user:X`, `ipmitool … -P X`, `ipmitool user set password ID X`).
+ * Group 2 is the secret. (htpasswd's are read by {@linkcode htpasswdPasswords}.)
  */
 const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
-  [
-    "htpasswd",
-    /\bhtpasswd(?:[ \t]+-[A-Za-z]*[cmBdspDvi]*)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
-  ],
   [
     "rabbitmqctl",
     /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
@@ -435,11 +442,21 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "aws configure",
     /\baws[ \t]+configure[ \t]+set[ \t]+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
+  // A BMC's password (-P), its IPMIv2 Kg key (-k, -y hex), and a password
+  // ipmitool sets for a user or a LAN channel.
+  [
+    "ipmitool",
+    /\bipmitool\b[^\n|;&]*?[ \t]-[Pky][ \t]*(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "ipmitool",
+    /\bipmitool\b[^\n|;&]*?[ \t](?:user[ \t]+set[ \t]+password[ \t]+\d+|lan[ \t]+set[ \t]+\d+[ \t]+password)[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
 ];
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,
@@ -534,17 +551,139 @@ function decodedEcho(text: string, edits: Edits): void {
   }
 }
 
+/**
+ * A value a command encodes to base64 (`echo -n 'X' | base64`, `printf
+ * '%s' 'user:X' | base64 -w0`; not `base64 -d`): group 2, 3 or 4 (single-
+ * or double-quoted, or bare).
+ */
+const ENCODED_ECHO =
+  /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)*(?:(['"]?)%s\1[ \t]+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"`|;&<>()]+))[ \t]*\|[ \t]*(?:openssl[ \t]+)?base64\b(?![ \t]+(?:-[A-Za-z0-9]*[dD]\b|--decode))/dg;
+/** A word on the line of an encoded value that names what it is a credential. */
+const NAMES_CREDENTIAL =
+  /pass(?:word|wd|phrase)?(?![a-z])|[_-]pwd|pwd[_-]|secret|token|api[-_]?key|credential|creds|authori[sz]ation|\bbasic\b|\bauth\b/i;
+/** A user and password as HTTP Basic joins them (`user:X`; not a URL). */
+const USER_PASSWORD = /^[\w.@+-]+:(?!\/\/)(.+)$/;
+/** How far around an encoded value its line is read for a credential's name. */
+const ENCODED_REACH = 300;
+
+/** A password's shape: a digit or a symbol, and not a number (a port). */
+function passwordShaped(value: string): boolean {
+  return /[0-9]|[^\sA-Za-z0-9]/.test(value) && !/^[0-9]+$/.test(value);
+}
+
+/**
+ * Adds an edit for a credential a command encodes to base64: the password
+ * of a `user:X` pair when it has a password's shape or its line names a
+ * credential (`Authorization: Basic $(echo -n 'u:X' | base64)`), and any
+ * other value of that shape on a line that names one (`DB_PASSWORD=$(echo
+ * -n 'X' | base64)`, `--from-literal=token=…`, `# the admin password`).
+ */
+function encodedEcho(text: string, edits: Edits): void {
+  ENCODED_ECHO.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ENCODED_ECHO.exec(text)) !== null) {
+    const g = m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4;
+    const [start, end] = m.indices![g]!;
+    // The line around the command, no further than the reach either way.
+    const from = lineStartWithin(text, m.index, ENCODED_REACH);
+    const tail = text.slice(end, end + ENCODED_REACH);
+    const nl = tail.indexOf("\n");
+    const around = text.slice(
+      from < 0 ? m.index - ENCODED_REACH : from,
+      nl < 0 ? end + tail.length : end + nl,
+    );
+    const named = NAMES_CREDENTIAL.test(around);
+    const value = m[g]!;
+    const pair = USER_PASSWORD.exec(value);
+    if (pair) {
+      const password = pair[1]!;
+      if (named || passwordShaped(password)) {
+        const at = end - password.length;
+        take(text, { start: at, end, quoted: false }, false, edits);
+      }
+    } else if (named && passwordShaped(value)) {
+      take(text, { start, end, quoted: false }, false, edits);
+    }
+  }
+}
+
+/**
+ * Whether a command encodes a credential to base64 (its output, the
+ * encoded credential, is then a secret too).
+ *
+ * @param command The command line.
+ * @returns True for `echo -n 'user:X' | base64` and the other forms
+ * {@linkcode collectPositional} takes a value from.
+ * @example
+ * ```ts
+ * import { encodesCredential } from "./_command_line.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(encodesCredential("echo -n 'admin:S3cret!x' | base64"), true);
+ * equal(encodesCredential('echo -n "hello" | base64'), false);
+ * ```
+ */
+export function encodesCredential(command: string): boolean {
+  if (!hasCue(command, "base64")) return false;
+  const found: Edits = [];
+  encodedEcho(command, found);
+  return found.length > 0;
+}
+
+/**
+ * htpasswd and its flag words (group 1: `-nbB`, `-b -c`, `-C 10`, `-bnBC
+ * 10`), also as a container's entrypoint (`docker run --entrypoint
+ * htpasswd httpd:2 -Bbn user X`: its image is passed over).
+ */
+const HTPASSWD =
+  /(?:--entrypoint[ \t=]+["']?htpasswd["']?[ \t]+[^\s'"-]\S*|(?<![\w.-])htpasswd(?:\.exe)?)((?:[ \t]+-(?:[A-Za-z25]*[Cr][ \t]*\d+|[A-Za-z25]+))+)/g;
+/** One argument after them: double- or single-quoted (group 1, 2), or bare (3). */
+const HTPASSWD_ARG = /[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s'"`;|()<>]+))/dy;
+
+/**
+ * Adds an edit for the password htpasswd takes with `-b`: after the file
+ * and the user (`htpasswd -b -c FILE user X`), or after the user alone
+ * when `-n` prints the line instead (`htpasswd -nbB user X`).
+ */
+function htpasswdPasswords(text: string, edits: Edits): void {
+  HTPASSWD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = HTPASSWD.exec(text)) !== null) {
+    // The flags' letters, without -C's cost and -r's rounds.
+    const letters = m[1]!.replace(/[Cr][ \t]*\d+|[\s-]/g, "");
+    if (!letters.includes("b")) continue;
+    let args = letters.includes("n") ? 2 : 3;
+    let at = HTPASSWD.lastIndex;
+    let arg: RegExpExecArray | null = null;
+    while (args-- > 0) {
+      HTPASSWD_ARG.lastIndex = at;
+      arg = HTPASSWD_ARG.exec(text);
+      if (!arg) break;
+      at = HTPASSWD_ARG.lastIndex;
+    }
+    if (!arg) continue;
+    const g = arg[1] !== undefined ? 1 : arg[2] !== undefined ? 2 : 3;
+    const [start, end] = arg.indices![g]!;
+    take(text, { start, end, quoted: false }, false, edits);
+  }
+}
+
 /** Adds an edit for every secret a command takes in its own place. */
 export function collectPositional(
   text: string,
   edits: Edits,
   commandLine = true,
 ): void {
-  if (hasCue(text, "base64")) decodedEcho(text, edits);
+  if (hasCue(text, "base64")) {
+    decodedEcho(text, edits);
+    encodedEcho(text, edits);
+  }
   if (commandLine && COMMAND_GATE.test(text)) {
     positional(text, COMMAND_FORMS, edits);
   }
-  if (POSITIONAL_GATE.test(text)) positional(text, POSITIONAL, edits);
+  if (POSITIONAL_GATE.test(text)) {
+    positional(text, POSITIONAL, edits);
+    if (hasCue(text, "htpasswd")) htpasswdPasswords(text, edits);
+  }
 }
 
 /** Adds an edit for the secret (group 2) of each form whose literal the text holds. */

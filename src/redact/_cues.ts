@@ -111,6 +111,8 @@ const CUES = [
   "ackup code",
   "Basic ",
   " | ",
+  // Audit 15: command lines.
+  "htpasswd",
 ] as const;
 
 /** A literal a gate may ask for. */

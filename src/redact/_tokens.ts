@@ -1335,8 +1335,38 @@ function afterKey(
     return false;
   }
   const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
-  edits.push({ start: t, end: b, id: ALL_SHAPES[k]?.id ?? "credential" });
+  // A run as wide as the key's line may go on below, too short to be read.
+  const end = b - a === width ? shortTail(text, b, width, joined) : b;
+  edits.push({ start: t, end, id: ALL_SHAPES[k]?.id ?? "credential" });
   return true;
+}
+
+/**
+ * Where a wrapped token ends when its last piece is shorter than the runs
+ * the sampled pass reads (`MIN_RUN`): `b` ends a line `width` wide that
+ * the token filled, and the next line is a whole line of fewer token
+ * characters that `joined` (the token so far) takes on and keeps its
+ * shape. Else `b`.
+ */
+function shortTail(
+  text: string,
+  b: number,
+  width: number,
+  joined: string,
+): number {
+  let s = b;
+  if (text[s] === "\r") s++;
+  if (text[s] !== "\n") return b;
+  s++;
+  let e = s;
+  while (
+    e < text.length && e - s < MIN_RUN && TOKEN_CHAR[text.charCodeAt(e)] === 1
+  ) e++;
+  if (e === s || e - s >= MIN_RUN || e - s > width) return b;
+  if (e < text.length && text[e] !== "\n" && text[e] !== "\r") return b;
+  const tail = text.slice(s, e);
+  if (isHexLike(tail) || !WHOLE_SHAPE.test(joined + tail)) return b;
+  return e;
 }
 
 /** Replaces the pieces as one token when joined they make one shape. */
@@ -1357,7 +1387,12 @@ function joinPieces(
   if (alone && (!width || digest)) return false;
   const k = m.findIndex((g, j) => j > 0 && g !== undefined) - 1;
   const id = ALL_SHAPES[k]?.id ?? "credential";
-  edits.push({ start: s0, end: pieces[pieces.length - 1]![1], id });
+  const [sl, el] = pieces[pieces.length - 1]!;
+  // Every piece as wide: the token may go on below, too short to be read.
+  const end = width && el - sl === e0 - s0
+    ? shortTail(text, el, e0 - s0, joined)
+    : el;
+  edits.push({ start: s0, end, id });
   return true;
 }
 

@@ -1047,21 +1047,30 @@ export function collectPasswordLines(text: string, edits: Edits): void {
 
 /**
  * An expect script's answer to a password prompt: `expect "password:"`,
- * then (on the next line, or in its braces) `send "X\\r"`.
+ * then (on the next line, in its braces, or after `;` as `expect -c`
+ * writes it on one line) `send "X\\r"`.
  */
 const EXPECT_SEND =
-  /\bexpect\b[^\n]{0,80}?(?:assword|assphrase|ASSWORD)[^\n]{0,40}?(?:\r?\n[ \t]*|\{[ \t]*)send[ \t]+(?:--[ \t]+)?"([^"\n]+?)(?:\\r|\\n)?"/dg;
+  /\bexpect\b[^\n]{0,80}?(?:assword|assphrase|ASSWORD)[^\n]{0,40}?(?:\r?\n[ \t]*|[{;][ \t]*)send[ \t]+(?:--[ \t]+)?"([^"\n]+?)(?:\\r|\\n)?"/dg;
+/**
+ * A pattern and its action on a line of an `expect { … }` block:
+ * `"*assword*" { send "X\\r" }` (also `-re "…"`, `-re {…}`).
+ */
+const EXPECT_PAIR =
+  /^[ \t]*(?:-(?:re|ex|gl)[ \t]+)?(?:"[^"\n]*(?:assword|assphrase|ASSWORD)[^"\n]*"|\{[^{}\n]*(?:assword|assphrase|ASSWORD)[^{}\n]*\})[ \t]*\{[ \t]*send[ \t]+(?:--[ \t]+)?"([^"\n]+?)(?:\\r|\\n)?"/dgm;
 
 /** Adds an edit for the password an expect script sends at a password prompt. */
 function expectReplies(text: string, edits: Edits): void {
-  EXPECT_SEND.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = EXPECT_SEND.exec(text)) !== null) {
-    const value = m[1]!;
-    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
-      continue;
+  for (const re of [EXPECT_SEND, EXPECT_PAIR]) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const value = m[1]!;
+      if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+        continue;
+      }
+      const [start, end] = m.indices![1]!;
+      edits.push({ start, end, id: "credential" });
     }
-    const [start, end] = m.indices![1]!;
-    edits.push({ start, end, id: "credential" });
   }
 }

@@ -9,6 +9,7 @@
  * @module
  */
 import { hasCue } from "./_cues.ts";
+import { encodesCredential } from "./_command_line.ts";
 import { type Edits, isPathValue, isRedacted } from "./_scan.ts";
 import type { RedactionResult } from "./redact.ts";
 
@@ -91,7 +92,8 @@ const NOT_SECRET =
  * ```
  */
 export function printsSecret(command: string): boolean {
-  return PRINTS_SECRET.test(command);
+  // A credential encoded to base64 (`echo -n 'user:X' | base64`) prints it.
+  return PRINTS_SECRET.test(command) || encodesCredential(command);
 }
 
 /**
@@ -147,7 +149,7 @@ const MAX_COMMAND = 256;
  * without one (nearly all) is not tried against them all.
  */
 const COMMAND_WORD =
-  /pass|secret|token|key|cred|auth|heroku|gcloud|aws|az |kubectl|oc |vault|op |security|doppler|bw |wg |openssl|rails|rake|mix |sops|master|terraform|CONFIG|argocd|pwgen|gpg/i;
+  /pass|secret|token|key|cred|auth|base64|heroku|gcloud|aws|az |kubectl|oc |vault|op |security|doppler|bw |wg |openssl|rails|rake|mix |sops|master|terraform|CONFIG|argocd|pwgen|gpg/i;
 /** How far after its command a printed secret is looked for. */
 const MAX_OUTPUT = 16384;
 
