@@ -1391,14 +1391,17 @@ export function collectAssignments(input: string, edits: Edits): void {
       }
     }
     let v = readValue(text, at + sep.length);
+    // A word (or a marker) right after the closing quote (`expect
+    // "password:"; send "X\r"`): the quotes pair the other way, the key
+    // sits in a string.
+    if (
+      v?.quoted && (text[v.end] === '"' || text[v.end] === "'") &&
+      /[\w$[]/.test(text[v.end + 1] ?? "")
+    ) continue;
     if (sep === ":" && (!v || YAML_BLOCK.test(text.slice(v.start, v.end)))) {
       v = yamlValueBelow(text, at);
     }
     if (!v) continue;
-    // A word (or a marker) right after the closing quote (`expect
-    // "password:"; send "X\r"`): the quotes pair the other way, the key
-    // sits in a string.
-    if (v.quoted && /[\w$[]/.test(text[v.end + 1] ?? "")) continue;
     readLong(v);
     const value = text.slice(v.start, v.end);
     // Go's test log (`--- PASS: TestLogin/valid_user`) names a test.

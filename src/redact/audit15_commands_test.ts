@@ -326,6 +326,8 @@ Deno.test("redact() still takes a quoted value a word does not follow", () => {
       ['password: "S3cr3t!x"', "S3cr3t!x"],
       ["DB_PASSWORD='abc-123-x' npm start", "abc-123-x"],
       ['config = { password: "Qx7!mm2p", user: "app" }', "Qx7!mm2p"],
+      ["password: >-\n  xVLLSIqd55SfuiXgHi\nuser: app", "xVLLSIqd55SfuiXgHi"],
+      ["password: |\n  'Lx9!qq2w'\nuser: app", "Lx9!qq2w"],
     ]
   ) assertTaken(text!, "output", secret!);
 });
