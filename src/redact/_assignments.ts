@@ -960,28 +960,6 @@ function boxRows(text: string, edits: Edits): void {
 }
 
 /**
- * A row of a markdown table an agent writes (`| DB_PASSWORD | X |`,
- * `` | `WANDB_API_KEY` | `X` | ``): one name and one value in the first two
- * cells, code quotes or not.
- */
-const MARKDOWN_ROW =
-  /^[ \t]*\|[ \t]*`?([A-Za-z][\w.-]*)`?[ \t]*\|[ \t]*`?([^\s|`]+)`?[ \t]*\|/gm;
-
-/** Adds an edit for each markdown-table row whose name names its secret value. */
-function markdownRows(text: string, edits: Edits): void {
-  MARKDOWN_ROW.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = MARKDOWN_ROW.exec(text)) !== null) {
-    const value = m[2]!;
-    // A time to live or a count (`| access_token | 15m |`) is no secret.
-    if (value.length < 6 || /^[\d.,]+[A-Za-z]{0,3}$/.test(value)) continue;
-    if (!rowValueOk(m[1]!, value)) continue;
-    const start = m.index + m[0].lastIndexOf(value);
-    edits.push({ start, end: start + value.length, id: "credential" });
-  }
-}
-
-/**
  * A credential set by a call that takes the name, then the value:
  * `os.Setenv("DB_PASSWORD", "…")`, `os.environ.setdefault(…)`,
  * `[Environment]::SetEnvironmentVariable(…)`, `System.setProperty(…)`;
@@ -1302,7 +1280,6 @@ export function collectAssignments(input: string, edits: Edits): void {
   variableDefaults(text, edits);
   if (hasCue(text, 'variable "')) terraformDefaults(text, edits);
   if (hasCue(text, "│")) boxRows(text, edits);
-  if (hasCue(text, " | ")) markdownRows(text, edits);
   if (hasCue(text, "Credentials(")) sbtCredentials(text, edits);
   if (hasCue(text, "chpasswd:")) chpasswdLists(text, edits);
   if (hasCue(text, "BUNDLE_")) bundlerHosts(text, edits);

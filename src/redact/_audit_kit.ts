@@ -1,7 +1,9 @@
 /**
  * The two checks a blind audit's cases make of `redact()`, shared by the
- * `audit14_*_test.ts` tables: a secret is taken (and counted, and the
- * redacted text is left as it is by a second pass), a look-alike stays.
+ * `audit14_*_test.ts` and `audit15_*_test.ts` tables: a secret is taken
+ * (and counted, and the redacted text is left as it is by a second pass), a
+ * look-alike stays; and a long text of one rule's anchors is redacted in
+ * linear time.
  *
  * @module
  */
@@ -45,4 +47,37 @@ export function assertKept(text: string, kind: TextKind, keep?: string): void {
   const out = redact(text, { kind }).text;
   if (keep === undefined) equal(out, text);
   else ok(out.includes(keep), `${keep} lost in ${out}`);
+}
+
+/**
+ * Asserts that `redact()` reads `text` (a long run of one rule's anchor) as
+ * each of `kinds` within `limitMs` milliseconds: a rule that read the rest
+ * of the text again at each anchor would take minutes.
+ *
+ * @param text The text, some 200 KB.
+ * @param kinds What it is read as.
+ * @param limitMs The time allowed for each kind.
+ */
+export function assertLinear(
+  text: string,
+  kinds: readonly TextKind[],
+  limitMs = 1000,
+): void {
+  for (const kind of kinds) {
+    const started = performance.now();
+    redact(text, { kind });
+    const ms = performance.now() - started;
+    ok(ms < limitMs, `${text.slice(0, 40)}… as ${kind}: ${Math.round(ms)} ms`);
+  }
+}
+
+/**
+ * `unit` repeated to `size` characters.
+ *
+ * @param unit The anchor and what follows it.
+ * @param size The length wanted.
+ * @returns The text.
+ */
+export function repeated(unit: string, size = 200_000): string {
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }

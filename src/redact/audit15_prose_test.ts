@@ -1,10 +1,10 @@
-import { equal, ok } from "node:assert/strict";
 import {
   assertKept,
+  assertLinear,
   assertTaken,
+  repeated,
   type TextKind as Kind,
 } from "./_audit_kit.ts";
-import { redact } from "./redact.ts";
 
 /** Credentials said in prose that the fifteenth audit found leaking: [text, kind, secret]. */
 const LEAKS: ReadonlyArray<readonly [string, Kind, string]> = [
@@ -266,16 +266,6 @@ Deno.test("the fifteenth audit's prose rules stay linear on a long text of their
     "sk-lf-",
   ];
   for (const anchor of anchors) {
-    const text = anchor.repeat(Math.ceil(200_000 / anchor.length));
-    for (const kind of ["speech", "output"] as const) {
-      const t0 = performance.now();
-      const r = redact(text, { kind });
-      const ms = performance.now() - t0;
-      ok(
-        ms < 1000,
-        `${JSON.stringify(anchor)} as ${kind}: ${ms.toFixed(0)} ms`,
-      );
-      equal(typeof r.text, "string");
-    }
+    assertLinear(repeated(anchor), ["speech", "output"]);
   }
 });
