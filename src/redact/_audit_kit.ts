@@ -81,3 +81,49 @@ export function assertLinear(
 export function repeated(unit: string, size = 200_000): string {
   return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }
+
+/** A leak row: [text, kind, secret, what must stay beside it]. */
+export type LeakRow = readonly [
+  text: string,
+  kind: TextKind,
+  secret: string,
+  keep?: readonly string[],
+];
+
+/** A look-alike row: [text, kind, what must stay] (all of it, without one). */
+export type KeptRow = readonly [text: string, kind: TextKind, keep?: string];
+
+/** A step's name: the start of its text on one line. */
+function stepName(text: string): string {
+  return text.slice(0, 60).replaceAll("\n", "⏎");
+}
+
+/**
+ * Runs {@linkcode assertTaken} on each row, a test step each.
+ *
+ * @param t The test.
+ * @param rows The leaks.
+ */
+export async function takenSteps(
+  t: Deno.TestContext,
+  rows: ReadonlyArray<LeakRow>,
+): Promise<void> {
+  for (const [text, kind, secret, keep] of rows) {
+    await t.step(stepName(text), () => assertTaken(text, kind, secret, keep));
+  }
+}
+
+/**
+ * Runs {@linkcode assertKept} on each row, a test step each.
+ *
+ * @param t The test.
+ * @param rows The look-alikes.
+ */
+export async function keptSteps(
+  t: Deno.TestContext,
+  rows: ReadonlyArray<KeptRow>,
+): Promise<void> {
+  for (const [text, kind, keep] of rows) {
+    await t.step(stepName(text), () => assertKept(text, kind, keep));
+  }
+}
