@@ -48,9 +48,15 @@ export function encodeBody(
   const raw = encoder.encode(text);
   if (raw.length < COMPRESS_FROM) return { bytes: text, compressed: false };
   const packed = deflateRawSync(raw, { level: 1 });
-  return packed.length < raw.length
-    ? { bytes: packed, compressed: true }
-    : { bytes: text, compressed: false };
+  if (packed.length >= raw.length) return { bytes: text, compressed: false };
+  // zlib hands back a view on its 16 KiB output chunk: copied out, the body
+  // holds (and a worker's message carries) its own bytes, not the chunk.
+  return {
+    bytes: packed.byteLength === packed.buffer.byteLength
+      ? packed
+      : new Uint8Array(packed),
+    compressed: true,
+  };
 }
 
 /**

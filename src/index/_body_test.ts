@@ -88,6 +88,9 @@ Deno.test("encodeBody() stores text as text and deflates only long work records"
     equal(body.compressed, true);
     ok(body.bytes instanceof Uint8Array);
     equal(decodeBodySync(body.bytes, true), text);
+    // Its own bytes, not a view on zlib's 16 KiB output chunk, which a
+    // worker's message would carry whole for each body.
+    equal(body.bytes.buffer.byteLength, body.bytes.byteLength);
   });
   await t.step("bytes that are not deflated read as UTF-8", () => {
     equal(decodeBodySync(new TextEncoder().encode("héllo"), false), "héllo");
