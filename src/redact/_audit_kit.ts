@@ -93,9 +93,9 @@ export type LeakRow = readonly [
 /** A look-alike row: [text, kind, what must stay] (all of it, without one). */
 export type KeptRow = readonly [text: string, kind: TextKind, keep?: string];
 
-/** A step's name: the start of its text on one line. */
-function stepName(text: string): string {
-  return text.slice(0, 60).replaceAll("\n", "⏎");
+/** A step's name: the kind, and the start of the text on one line. */
+function stepName(text: string, kind: TextKind): string {
+  return `${kind}: ${text.slice(0, 60).replaceAll("\n", "⏎")}`;
 }
 
 /**
@@ -109,7 +109,10 @@ export async function takenSteps(
   rows: ReadonlyArray<LeakRow>,
 ): Promise<void> {
   for (const [text, kind, secret, keep] of rows) {
-    await t.step(stepName(text), () => assertTaken(text, kind, secret, keep));
+    await t.step(
+      stepName(text, kind),
+      () => assertTaken(text, kind, secret, keep),
+    );
   }
 }
 
@@ -124,6 +127,6 @@ export async function keptSteps(
   rows: ReadonlyArray<KeptRow>,
 ): Promise<void> {
   for (const [text, kind, keep] of rows) {
-    await t.step(stepName(text), () => assertKept(text, kind, keep));
+    await t.step(stepName(text, kind), () => assertKept(text, kind, keep));
   }
 }
