@@ -110,7 +110,6 @@ const CUES = [
   "ecovery code",
   "ackup code",
   "Basic ",
-  " | ",
   // Audit 15: command lines.
   "htpasswd",
 ] as const;
