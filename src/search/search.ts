@@ -2125,6 +2125,7 @@ async function rank(
         tables: r.tables,
         userWeight: stats.userWeight,
         asksWhen: q.asksWhen,
+        asksWhenPast: q.asksWhenPast,
         personal: q.personal,
       },
     );

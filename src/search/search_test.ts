@@ -1508,6 +1508,41 @@ Deno.test("search() ranks a turn saying a question's words together above one sa
   });
 });
 
+Deno.test("search() answers when something happened with the turn telling it done, not the one planning it", async () => {
+  await withFixtures([
+    {
+      id: "planned",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "Big news: I signed up for the half marathon in May.",
+        ],
+        ["assistant", "That is exciting, good luck with the training."],
+      ],
+    },
+    {
+      id: "done",
+      age: 5,
+      turns: [
+        [
+          "user",
+          "I finished the half marathon on Sunday! Two hours and four minutes, no knee pain at all, and the physio was right about the foam rolling every evening.",
+        ],
+        ["assistant", "Congratulations, what a time."],
+      ],
+    },
+    ...gardenFiller(),
+  ], async (db) => {
+    const asked = await search(
+      db,
+      "When did Marisol run the half marathon?",
+      { now: NOW },
+    );
+    equal(ids(asked)[0], "done");
+  });
+});
+
 Deno.test("search() shows where a hit says the rarest word of the query", async () => {
   await withFixtures([
     {

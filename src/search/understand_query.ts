@@ -125,6 +125,11 @@ export interface UnderstoodQuery {
    */
   asksWhen: boolean;
   /**
+   * It asks when something already happened ("when did…", "when was…"):
+   * a turn only planning it ("we fly out in May") is no answer.
+   */
+  asksWhenPast: boolean;
+  /**
    * A clause of the ask naming what is not meant (", not the long one"):
    * its words are not searched.
    */
@@ -157,6 +162,17 @@ function isPersonal(ask: string): boolean {
  */
 const ASKS_WHEN =
   /(^|[^a-z])(when (did|was|were|is|are|do|does|will|had|has|have)|what (time|date|day|month|year) (did|was|were|is|are|do|does|will)|how long ago (did|was|were))\s+(?!(we|i|you|us)\b)/i;
+
+/** Of those, the ones asking about the past. */
+const ASKS_WHEN_PAST =
+  /(^|[^a-z])((when|what (time|date|day|month|year)) (did|was|were|had|has|have)|how long ago)\s/i;
+
+/**
+ * "When did she sign up / book / plan …": the planning is what is asked
+ * about, so a turn saying it is the answer.
+ */
+const ASKS_OF_A_PLAN =
+  /\b(sign(s|ed|ing)? up|book|plan|schedul|regist|appl(y|ied))/i;
 
 /** Options for {@linkcode understandQuery}. */
 export interface UnderstandOptions {
@@ -718,10 +734,15 @@ export function understandQuery(
     overBudget,
     long,
     personal: isPersonal(ask),
-    // The expression needs "when", "what" or "how": most keyword queries
-    // hold none, and it costs a fresh process ~0.2 ms to compile.
-    asksWhen: /wh[ea]|how/i.test(ask) && ASKS_WHEN.test(ask),
+    asksWhen: false,
+    asksWhenPast: false,
   };
+  // The expression needs "when", "what" or "how": most keyword queries
+  // hold none, and it costs a fresh process ~0.2 ms to compile.
+  if (/wh[ea]|how/i.test(ask) && ASKS_WHEN.test(ask)) {
+    out.asksWhen = true;
+    out.asksWhenPast = ASKS_WHEN_PAST.test(ask) && !ASKS_OF_A_PLAN.test(ask);
+  }
   if (time) out.time = time;
   // "Short one. My app wouldn't boot…": said before the ask, too.
   const size = sizeAsked(askTime.text.replace(NOT_MEANT, " ")) ??

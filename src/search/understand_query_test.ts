@@ -651,6 +651,19 @@ Deno.test("understandQuery() tells a question asking when someone else did somet
   ) equal(understandQuery(ask, { now: NOW }).asksWhen, false, ask);
 });
 
+Deno.test("understandQuery() tells a question asking when something already happened", () => {
+  const past = (ask: string) => understandQuery(ask, { now: NOW }).asksWhenPast;
+  equal(past("When did Maria go to the beach?"), true);
+  equal(past("when was Nate born"), true);
+  equal(past("what day did the release ship?"), true);
+  equal(past("When is Maria going to the beach?"), false);
+  equal(past("when will the release ship?"), false);
+  equal(past("when did we pin the redis client?"), false);
+  // Asked when a plan was made, a turn making it answers.
+  equal(past("When did Melanie sign up for a pottery class?"), false);
+  equal(past("when did she book the flights to Tokyo?"), false);
+});
+
 Deno.test("understandQuery() drops the glue words of the language a query is written in", () => {
   deepEqual(
     understandQuery(
