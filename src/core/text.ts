@@ -37,10 +37,14 @@ const LEADING_BLOCKS = [
   /^\s*<skills_instructions>[\s\S]*?<\/skills_instructions>/,
   /^\s*<user_instructions>[\s\S]*?<\/user_instructions>/,
   // Codex injects these as user messages: a skill's body, a sub-agent's
-  // report, a hook's prompt.
+  // report, a hook's prompt (`hook_run_id="…"` since mid-2026), the nudge
+  // that resumes a thread's goal (`<codex_internal_context source="goal">`,
+  // before it `<goal_context>`).
   /^\s*<skill>[\s\S]*?<\/skill>/,
   /^\s*<subagent_notification>[\s\S]*?<\/subagent_notification>/,
-  /^\s*<hook_prompt>[\s\S]*?<\/hook_prompt>/,
+  /^\s*<hook_prompt(?:\s[^>]*)?>[\s\S]*?<\/hook_prompt>/,
+  /^\s*<codex_internal_context(?:\s[^>]*)?>[\s\S]*?<\/codex_internal_context>/,
+  /^\s*<goal_context>[\s\S]*?<\/goal_context>/,
   /^\s*# AGENTS\.md instructions[^\n]*\n+\s*<INSTRUCTIONS>[\s\S]*?<\/INSTRUCTIONS>/,
 ];
 

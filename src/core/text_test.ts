@@ -12,6 +12,13 @@ Deno.test("cleanSpeech() drops what a harness injected as a user message", async
       "<hook_prompt>check the linter</hook_prompt>\nwhy does ci fail?",
       "why does ci fail?",
     ],
+    // Codex since mid-2026: the hook's run named, and the goal's nudge.
+    ['<hook_prompt hook_run_id="stop:0">rerun the linter</hook_prompt>', ""],
+    [
+      '<codex_internal_context source="goal">\nKeep going.\n<objective>ship v2</objective>\n</codex_internal_context>',
+      "",
+    ],
+    ["<goal_context>\nKeep going.\n</goal_context>", ""],
     // A hook's context (Gemini CLI and its forks) is no one's words.
     [
       "fix the flaky test\n<hook_context>branch is main, 3 files dirty</hook_context>",

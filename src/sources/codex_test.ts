@@ -2902,3 +2902,84 @@ Deno.test("a prompt Codex expanded from a template is titled by its input, else 
     equal((await only(path)).title, "/wren-ship — Cut a wren release");
   });
 });
+
+Deno.test("a thread's goal: the objective set with /goal is the prompt, the nudge resuming it is not", async (t) => {
+  const thread = "019b2c40-7d15-7e00-9a61-3c5e2f8b0d47";
+  const goal = (objective: string, status: string) =>
+    ln("event_msg", {
+      type: "thread_goal_updated",
+      thread_id: thread,
+      goal: { thread_id: thread, objective, status, token_budget: null },
+    });
+  const nudge = userItem(
+    '<codex_internal_context source="goal">\nKeep working on the goal.\n' +
+      "<objective>port the importer to wasm</objective>\n" +
+      "</codex_internal_context>",
+  );
+  const lines = [
+    meta(thread),
+    goal("port the importer to wasm", "active"),
+    nudge,
+    assistantItem("Starting with the parser."),
+    goal("port the importer to wasm", "paused"),
+    goal("port the importer to wasm", "active"),
+    nudge,
+    assistantItem("The importer now builds for wasm."),
+    goal("port the importer to wasm", "complete"),
+  ];
+  await t.step("kept once, as the title", async () => {
+    const s = await only(await tempRollout(lines));
+    deepEqual(roles(s, "user").map((r) => r.text), [
+      "port the importer to wasm",
+    ]);
+    equal(s.title, "port the importer to wasm");
+    equal(roles(s, "assistant").length, 2);
+  });
+  await t.step("once at every cut", async () => {
+    for await (const { cut, records } of readAtEveryCut(lines)) {
+      equal(
+        records.filter((r) => r.role === "user").length,
+        1,
+        `cut ${cut}`,
+      );
+    }
+  });
+  await t.step(
+    "a goal the model set with its tool is not the person's",
+    async () => {
+      const s = await only(
+        await tempRollout([
+          meta(thread),
+          userEvent("make the importer faster"),
+          ln("response_item", {
+            type: "function_call",
+            name: "create_goal",
+            arguments: JSON.stringify({ objective: "halve import time" }),
+            call_id: "g1",
+          }),
+          goal("halve import time", "active"),
+          callOutput("g1", "goal created"),
+          goal("halve import time", "complete"),
+        ]),
+      );
+      deepEqual(roles(s, "user").map((r) => r.text), [
+        "make the importer faster",
+      ]);
+    },
+  );
+  await t.step("a hook's prompt is not speech either", async () => {
+    const s = await only(
+      await tempRollout([
+        meta(thread),
+        goal("port the importer to wasm", "active"),
+        userItem(
+          '<hook_prompt hook_run_id="stop:0">run the tests</hook_prompt>',
+        ),
+        assistantItem("Tests pass."),
+      ]),
+    );
+    deepEqual(roles(s, "user").map((r) => r.text), [
+      "port the importer to wasm",
+    ]);
+  });
+});
