@@ -2983,3 +2983,42 @@ Deno.test("a thread's goal: the objective set with /goal is the prompt, the nudg
     ]);
   });
 });
+
+Deno.test("paginated history: a thread built on another's rollout is its fork, one built on its own earlier file is no fork", async (t) => {
+  const source = "019b3d51-2a60-7c11-8e02-7f4a1b9c3e58";
+  const forked = "019b3d60-9e14-7a25-b3c7-0d8e6f2a4b91";
+  const base = (thread: string) => ({
+    thread_id: thread,
+    end_ordinal_exclusive: 12,
+    end_byte_offset: 8192,
+  });
+  await t.step("another thread's history: a fork of it", async () => {
+    const s = await only(
+      await tempRollout([
+        meta(forked, { history_base: base(source) }),
+        userEvent("try the other schema"),
+      ]),
+    );
+    equal(s.parent, source);
+    equal(s.lineage, "fork");
+  });
+  await t.step("its own earlier file: the same thread, no parent", async () => {
+    const s = await only(
+      await tempRollout([
+        meta(source, { history_base: base(source) }),
+        userEvent("start over from the migration"),
+      ]),
+    );
+    equal(s.id, source);
+    equal(s.parent, undefined);
+  });
+  await t.step("forked_from_id still names the source", async () => {
+    const s = await only(
+      await tempRollout([
+        meta(forked, { forked_from_id: source, history_base: base(forked) }),
+        userEvent("again"),
+      ]),
+    );
+    equal(s.parent, source);
+  });
+});
