@@ -112,6 +112,15 @@ const CUES = [
   "Basic ",
   // Audit 15: command lines.
   "htpasswd",
+  // Audit 16: a replacement an earlier pass made.
+  "[redacted:",
+  // Audit 16: prose.
+  "ennwort",
+  "asswort",
+  ":**",
+  "**:",
+  "allet seed",
+  "seed words",
 ] as const;
 
 /** A literal a gate may ask for. */

@@ -285,11 +285,11 @@ function keypairBytes(text: string, edits: Edits): void {
 
 /**
  * What names a seed phrase before it: the words seed, recovery or secret
- * phrase, mnemonic, a call that takes one (ethers' `fromPhrase(`,
+ * phrase, a wallet seed, seed words, mnemonic, a call that takes one (ethers' `fromPhrase(`,
  * `fromMnemonic(`), or a here-string (`<<<`) on a wallet command's line.
  */
 const SEED_CUE =
-  /(?:seed|recovery|secret|backup)[ _-]?phrase|mnemonic|from(?:Phrase|Mnemonic)\(|(?:recover|wallet|keygen)\b[^\n]{0,160}<<</gi;
+  /(?:seed|recovery|secret|backup)[ _-]?phrase|[wW]allet seed|seed words|mnemonic|from(?:Phrase|Mnemonic)\(|(?:recover|wallet|keygen)\b[^\n]{0,160}<<</gi;
 /** A word of a seed phrase: 3–8 lower-case letters (as BIP-39's are). */
 const SEED_WORD = String.raw`[a-z]{3,8}(?![A-Za-z'’-])`;
 /** The runs of such words after a cue, each maximal. */
@@ -311,7 +311,8 @@ const SEED_WINDOW = 160;
 function seedPhrases(text: string, edits: Edits): void {
   if (
     !hasCue(text, "hrase") && !hasCue(text, "mnemonic") &&
-    !hasCue(text, "Mnemonic") && !hasCue(text, "<<<")
+    !hasCue(text, "Mnemonic") && !hasCue(text, "<<<") &&
+    !hasCue(text, "allet seed") && !hasCue(text, "seed words")
   ) return;
   SEED_CUE.lastIndex = 0;
   while (SEED_CUE.exec(text) !== null) {

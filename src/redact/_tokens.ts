@@ -148,6 +148,12 @@ export const SHAPES: readonly Shape[] = [
       .raw`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}`,
   },
   {
+    id: "elevenlabs-key",
+    prefixes: ["sk_"],
+    description: "ElevenLabs API keys (sk_ and 48 hex digits)",
+    pattern: String.raw`sk_[a-f0-9]{48}`,
+  },
+  {
     id: "shopify-token",
     prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"],
     description: "Shopify access tokens (shpat_, shpca_, shppa_, shpss_)",
@@ -602,6 +608,13 @@ const CREDENTIAL_SHAPES: readonly Shape[] = [
     pattern: String
       .raw`sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
   },
+  {
+    id: "credential",
+    prefixes: [],
+    whole: true,
+    description: "BitLocker recovery keys (eight groups of six digits)",
+    pattern: String.raw`\d{6}(?:-\d{6}){7}`,
+  },
 ];
 
 /** Every shape the scan tries: the listed ones, then the unlisted ones. */
@@ -642,8 +655,8 @@ const WHOLE_RUN_SHAPES = ALL_SHAPES.filter((s) => s.whole);
 const WHOLE_RUN = new RegExp(
   `^(?:${WHOLE_RUN_SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
 );
-/** Mailchimp keys are 36–37 characters, ngrok authtokens 49. */
-const WHOLE_RUN_LENGTHS = new Set([36, 37, 49]);
+/** Mailchimp keys are 36–37 characters, ngrok authtokens 49, BitLocker keys 55. */
+const WHOLE_RUN_LENGTHS = new Set([36, 37, 49, 55]);
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/g;
@@ -1500,8 +1513,11 @@ const WORD_PREFIXED = /^[a-z]{2,10}(?:[_-][a-z]{2,10})*[_-][A-Za-z0-9]{12,}$/;
 const SPOKEN_PIECE = 20;
 /** An IPFS CIDv0: a public content hash. */
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
-/** A hex key (an Algolia admin key, a wallet's private key), 0x or not. */
-const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{32,128}$/;
+/**
+ * A hex key (an Algolia admin key, a wallet's private key), 0x or not, or
+ * Mailgun's (32 hex digits, then two dashed groups of eight).
+ */
+const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{32,128}(?:-[0-9a-f]{8}){0,2}$/;
 /**
  * What kind of key a sentence said the hex after it is: a secret one
  * (admin, private, signing, …) or an auth token (Twilio's), then up to
@@ -1510,7 +1526,13 @@ const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{32,128}$/;
  * deployer private key for the sepolia script: <hex>").
  */
 const SECRET_KEY_BEFORE =
-  /(?:\b(?:admin|private|secret|signing|master|write|deploy(?:er)?|service|api|auth|encryption|wallet)[ _-]?(?:api[ _-]?)?key\b|\bauth[ _-]?token\b)[^\n]{0,100}?(?:[:=]|\bis)[ \t]*["'`]?$/i;
+  /(?:\b(?:admin|private|secret|signing|master|write|deploy(?:er)?|service|api|auth|encryption|wallet)[ _-]?(?:api[ _-]?)?key\b|\b(?:auth|hard-?coded|leaked|exposed|access|api|bot|refresh|session)[ _-]?token\b)[^\n]{0,100}?(?:[:=]|\bis)[ \t]*["'`]?$|\bkey[ \t]+["'`]?$/i;
+/**
+ * Keys whose hex is no secret, said right before it: "import the gpg key
+ * <fingerprint>", "the primary key <hex>".
+ */
+const PUBLIC_KEY_KIND =
+  /\b(?:gpg|pgp|gnupg|ssh|host|public|primary|foreign|sort|partition|idempotency|object|s3|lookup|routing|shard|row|composite|unique|dedup(?:e|lication)?|signing[ _-]key[ _-]id)[ _-]?key[ \t]+["'`]?$/i;
 /** Words that say the hex is no key but a digest or an id of one. */
 const DIGEST_WORD =
   /\b(?:fingerprint|hash(?:ed)?|sha\d*|md5|digest|checksum|commit|ids?|uuid|public|publishable|cache)\b/i;
@@ -1523,7 +1545,8 @@ const DIGEST_WORD =
 function namedHexKey(text: string, a: number): boolean {
   const head = text.slice(Math.max(0, a - 160), a);
   const line = head.slice(head.lastIndexOf("\n") + 1);
-  return SECRET_KEY_BEFORE.test(line) && !DIGEST_WORD.test(line);
+  return SECRET_KEY_BEFORE.test(line) && !DIGEST_WORD.test(line) &&
+    !PUBLIC_KEY_KIND.test(line);
 }
 
 /**
@@ -1531,7 +1554,7 @@ function namedHexKey(text: string, a: number): boolean {
  * as a random key even with no key word before it ("ok the new one is
  * Kq2L…"), and for 32+ hex digits a sentence said were a secret key
  * ({@linkcode namedHexKey}). A random key has three character classes, a piece of 20+ between `-`/`_`, no
- * `/` (paths and URLs), and none of the shapes an ordinary long run has
+ * `/` (paths and URLs) unless it is base64 ({@linkcode slashedKey}), and none of the shapes an ordinary long run has
  * (digests, ids, names made of words, base64 of text, image data). Only for speech: tool output holds many
  * such runs that are no secret (ids, cursors, nonces).
  */
@@ -1552,12 +1575,38 @@ export function collectSpokenTokens(text: string, edits: Edits): void {
       }
       continue;
     }
-    if (run.includes("/") || charClasses(run) !== 3) continue;
+    if (run.includes("/") && !slashedKey(text, a, run)) continue;
+    if (charClasses(run) !== 3) continue;
     if (WORD_PREFIXED.test(run) || CID_V0.test(run)) continue;
     // Words joined by dashes with a short random tail
     // (baseline-browser-mapping-ipLq5lrP, a temp file's name).
     const pieces = run.split(/[-_]/);
     if (!pieces.some((p) => p.length >= SPOKEN_PIECE)) continue;
-    if (looksRandom(run)) edits.push({ start: a, end: b, id: "entropy" });
+    if (!looksRandom(run)) continue;
+    let end = b;
+    // A slashed key is base64, whose `=` padding ends no token run.
+    if (run.includes("/")) {
+      while (end < n && end - b < 2 && text[end] === "=") end++;
+    }
+    edits.push({ start: a, end, id: "entropy" });
   }
+}
+
+/**
+ * Whether the run at `a` holding `/` is base64 (a key `openssl rand
+ * -base64 32` printed), not a path, an address or a digest: on its own
+ * (after a blank, a bracket or a quote), base64 characters only, no `/` first, a piece between slashes of 20+ that is
+ * no name made of words, and no {@linkcode DIGEST_WORD} on its line before it.
+ */
+function slashedKey(text: string, a: number, run: string): boolean {
+  // A run that goes on from a host or a word (`docs.google.com/d/…`) is a path.
+  if (a > 0 && !/[\s([{"'`]/.test(text[a - 1]!)) return false;
+  if (run.startsWith("/") || !/^[A-Za-z0-9+\/]+$/.test(run)) return false;
+  if (
+    !run.split("/").some((p) =>
+      p.length >= SPOKEN_PIECE && !isIdentifierLike(p)
+    )
+  ) return false;
+  const head = text.slice(Math.max(0, a - 160), a);
+  return !DIGEST_WORD.test(head.slice(head.lastIndexOf("\n") + 1));
 }

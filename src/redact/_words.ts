@@ -42,6 +42,22 @@ const PROSE = new RegExp(
 function withoutTrailingMarks(value: string): string {
   return value.slice(0, value.length - trailingLength(value, "!?"));
 }
+
+/** A blank, then a lower-case letter: the sentence goes on. */
+const GOES_ON = /[ \t]+[a-z]/y;
+
+/**
+ * How long the value `raw` at `start` is, less the sentence punctuation
+ * after it; its `!` and `?` stay only where the sentence goes on after
+ * them in lower case ("to P3pp3r2052? so update …": they belong to it,
+ * as no question ends there).
+ */
+function spokenLength(text: string, start: number, raw: string): number {
+  const said = withoutSentenceEnd(raw);
+  GOES_ON.lastIndex = start + raw.length;
+  if (said === raw && GOES_ON.test(text)) return raw.length;
+  return withoutTrailingMarks(said).length;
+}
 /** A passphrase quoted a few words after the word: "the passphrase you gave ('…')". */
 const QUOTED_NEAR =
   /pass(?:word|phrase|wd|code)\b[^'"`\n]{0,40}?(['"`])([^'"`\s]{8,})\1/iy;
@@ -163,15 +179,22 @@ function foreignAt(text: string, at: number, edits: Edits): void {
 
 /** Adds the value (group 1) of a spoken-password match when it reads as one. */
 function spoken(m: RegExpExecArray, edits: Edits): void {
-  spokenAt(m.index, m[0], m[1]!, edits);
+  spokenAt(m.input, m.index, m[0], m[1]!, edits);
 }
 
-/** The same for a match at `index` of text `whole` whose value is `raw`. */
-function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
+/** The same for a match at `index` of `text`, `whole`, whose value is `raw`. */
+function spokenAt(
+  text: string,
+  index: number,
+  whole: string,
+  raw: string,
+  edits: Edits,
+) {
   const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (!secretWord(value)) return;
   const start = index + whole.lastIndexOf(raw);
-  edits.push({ start, end: start + value.length, id: "prose-password" });
+  const end = start + spokenLength(text, start, raw);
+  edits.push({ start, end, id: "prose-password" });
 }
 
 /**
@@ -179,7 +202,7 @@ function spokenAt(index: number, whole: string, raw: string, edits: Edits) {
  * X", "the staging password X", "with password X".
  */
 const LABEL_BEFORE =
-  /(?:\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|\bas[ \t]+[\w.@-]+,[ \t]*)$/i;
+  /(?:\b(?:wi-?fi|wlan|ssid)\b[^\n.;!?]{0,60}?,[ \t]*|\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|\bas[ \t]+[\w.@-]+,[ \t]*)$/i;
 /** A sentence's first word: only the whole word counts ("PASS src/a.test.ts" is a test runner). */
 const SENTENCE_START = /(?:^|[.!?\n][ \t]*)$/;
 /** Only blanks since the line began: where a test runner prints `PASS <test name>`. */
@@ -225,7 +248,8 @@ function labelled(text: string, at: number, edits: Edits): boolean {
   }
   const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (!secretWord(value) || inEncryptedData(text, start)) return false;
-  edits.push({ start, end: start + value.length, id: "prose-password" });
+  const end = start + spokenLength(text, start, raw);
+  edits.push({ start, end, id: "prose-password" });
   return true;
 }
 
@@ -378,7 +402,7 @@ function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
  * X", "le mdp c'est X", "密码是X", "パスワードは X です".
  */
 const FOREIGN_PROSE =
-  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|password|token|contrase[ñn]a|clave|senha|mot[ \t]+de[ \t]+passe|\bmdp\b|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|c['’]est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
+  /(?:passwort|kennwort|(?:api-?)?schlüssel|chiave(?:[ \t]+api)?|cl[ée][ \t]+(?:(?:d['’]|de[ \t]+l['’])[ \t]*)?API|cl[ée][ \t]+(?:secr[èe]te|priv[ée]e)|chave|password|token|contrase[ñn]a|clave|senha|mot[ \t]+de[ \t]+passe|\bmdp\b|wachtwoord|parola|has[łl]o|heslo|[şs]ifre|пароль|密码|密碼|口令|令牌|密钥|秘钥|パスワード|トークン|シークレット|(?:API|アクセス)[ \t]?キー|비밀번호|암호|토큰|(?:API|액세스|인증)[ \t]?키)[^\n]{0,40}?(?:[ \t](?:ist|lautet|es|é|è|est|c['’]est|era|is|это|je|jest)(?!\p{L})[ \t]*[:：]?|[:：]|是|为|は|는|은|가|이)[ \t]*([^\s，。、\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]+)/giu;
 /** The same, tried only where a `pass` word starts (sticky). */
 const FOREIGN_AT = new RegExp(FOREIGN_PROSE.source, "iuy");
 
@@ -425,10 +449,11 @@ const COPULA_PROSE = new RegExp(
 /**
  * The same with no copula, the value right after the word: Turkish
  * ("Sunucunun şifresi X"), Indonesian ("kata sandinya X"), Russian ("вот
- * пасс от админки X", "пароль от админки X", "мой (новый) пароль X").
+ * пасс от админки X", "пароль от админки X", "мой (новый) пароль X",
+ * "токен для деплоя X").
  */
 const BARE_PROSE =
-  /(?<!\p{L})(?:[şŞsS]ifre(?:si|niz|n|m)?|[pP]arolas[ıi]|kata[ \t]+sandi(?:nya|mu)?|(?:пароль|пасс)[ \t]+(?:от|для|к|на)[ \t]+[^\s:：—–]+|(?:[мМ]о[йя]|[нН]аш|[тТ]вой|[вВ]аш)(?:[ \t]+(?:новый|старый|временный|текущий))?[ \t]+пароль)[ \t]+(\S+)/gu;
+  /(?<!\p{L})(?:[şŞsS]ifre(?:si|niz|n|m)?|[pP]arolas[ıi]|kata[ \t]+sandi(?:nya|mu)?|(?:пароль|пасс|токен|ключ)[ \t]+(?:от|для|к|на)[ \t]+[^\s:：—–]+|(?:[мМ]о[йя]|[нН]аш|[тТ]вой|[вВ]аш)(?:[ \t]+(?:новый|старый|временный|текущий))?[ \t]+пароль)[ \t]+(\S+)/gu;
 /** "ang password ng server ay X": Tagalog says the English word, then ay. */
 const TAGALOG_PROSE = new RegExp(
   String.raw`password${FEW_WORDS}[ \t]+ay(?!\p{L})[ \t]*:?[ \t]*(\S+)`,
@@ -498,10 +523,10 @@ const SET_TO =
 // deno-lint-ignore no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
-const FOREIGN_CHARS = /[пП密口令钥秘パトシキ비암토키şŞıİñłéèüẩšõ]/;
+const FOREIGN_CHARS = /[пПкК密口令钥秘パトシキ비암토키şŞıİñłéèüẩšõ]/;
 /** Password words of other languages written in ASCII alone (or starting so). */
 const FOREIGN_ASCII =
-  /wachtwoord|kennwort|clave|senha|heslo|haslo|sifr|parol|parool|kata (?:sandi|laluan)|mdp[ :]|lozink|slapta|neno ?siri|nywila|lykilor/i;
+  /wachtwoord|kennwort|clave|chave|senha|heslo|haslo|sifr|parol|parool|kata (?:sandi|laluan)|mdp[ :]|lozink|slapta|neno ?siri|nywila|lykilor/i;
 const LOGIN_GATE = /log ?in|sign in|cred|account/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
@@ -573,6 +598,62 @@ function spokenWhere(
 }
 
 /**
+ * A German password right after its word, no copula between: after a user
+ * ("Benutzer admin, Kennwort X", group 1) any value {@linkcode pairSecret}
+ * reads as one; with none, only 8+ characters with a digit and a symbol
+ * (group 2; "Passwort 2FA-Code eingeben" is an instruction).
+ */
+const GERMAN_BARE =
+  /(?<!\p{L})(?:((?:Benutzer(?:name)?|Nutzer|User(?:name)?|Login|Konto)[ \t]*:?[ \t]+[^\s,;]+[ \t]*[,;]?[ \t]*(?:und[ \t]+)?(?:das[ \t]+)?)?)[kKpP](?:ennwort|asswort)[ \t]*:?[ \t]+(\S+)/gu;
+
+/** Adds an edit for each {@linkcode GERMAN_BARE} value that reads as a password. */
+function germanBare(text: string, edits: Edits): void {
+  GERMAN_BARE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = GERMAN_BARE.exec(text)) !== null) {
+    const raw = m[2]!;
+    const value = withoutTrailingMarks(withoutSentenceEnd(raw));
+    const reads = m[1] === undefined
+      ? value.length >= 8 && /[0-9]/.test(value) &&
+        /[^\p{L}\p{N}_.\/-]/u.test(value)
+      : pairSecret(raw);
+    if (reads) spokenAt(text, m.index, m[0], raw, edits);
+  }
+}
+
+/**
+ * "The password should be X": a modal before be, whose value
+ * {@linkcode bareSecret} must read as a password ("should be at least 12
+ * characters" is a rule for one).
+ */
+const MODAL_BE =
+  /\bpass(?:word|phrase)\b(?:[ \t]+[A-Za-z'’]+){0,3}?[ \t]+(?:should|will|would|must|might|could)[ \t]+(?:still[ \t]+)?be[ \t]+(\S+)/gi;
+
+/**
+ * A markdown list's bold label, then the value: `- **Password:** X`,
+ * `**API Key**: X` (a quoted value is another rule's).
+ */
+const BOLD_LABEL =
+  /^[ \t]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?:\*\*|__)[^*_\n]{0,30}?\b(?:pass(?:word|phrase|wd)?|pwd?|secret|token|(?:api|secret|private|access)[ _-]?key)(?:[ \t]*:[ \t]*(?:\*\*|__)|(?:\*\*|__)[ \t]*:)[ \t]*(?![`'"])(\S+)/gim;
+
+/**
+ * An account said as a user and a password, either in code quotes: "the
+ * seeded admin account is `admin@acme.io` / `X`".
+ */
+const ACCOUNT_PAIR =
+  /\b(?:account|login|creds?|credentials)\b[^\n`\/]{0,40}?(?:[ \t]+(?:is|are)|:)[ \t]+(`?)[\w.@+-]+\1[ \t]*\/[ \t]*(`?)([^\s`]+)\2/gi;
+
+/** Adds an edit for each {@linkcode ACCOUNT_PAIR} value that reads as a password. */
+function accountPairs(text: string, edits: Edits): void {
+  ACCOUNT_PAIR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ACCOUNT_PAIR.exec(text)) !== null) {
+    const raw = m[3]!;
+    if (pairSecret(raw)) spokenAt(text, m.index, m[0], raw, edits);
+  }
+}
+
+/**
  * Each group of rules with a cheap test the text must pass first; on texts
  * without them (nearly all) the rules cost a scan or two. Passwort and mot
  * de passe are found by the `pass` scan instead.
@@ -615,19 +696,24 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
   // The short word pw opens both its own rule and the English phrasings.
   const pw = hasCue(text, "pw");
   if (pw || hasCue(text, "PW")) spokenAll(PW_VALUE, text, edits);
-  if (pw || hasCue(text, "pass") || hasCue(text, "Pass")) {
+  const pass = hasCue(text, "pass") || hasCue(text, "Pass");
+  if (pw || pass) {
     spokenAll(EN_PROSE, text, edits);
     spokenAll(TAGALOG_PROSE, text, edits);
   }
+  if (pass) spokenWhere(MODAL_BE, text, edits, bareSecret);
+  if (hasCue(text, "ennwort") || hasCue(text, "asswort")) {
+    germanBare(text, edits);
+  }
+  if (hasCue(text, ":**") || hasCue(text, "**:")) {
+    pairsWhere(BOLD_LABEL, text, edits);
+  }
+  if (hasCue(text, " / ") && LOGIN_GATE.test(text)) accountPairs(text, edits);
   if (hasCue(text, " is ") || hasCue(text, " was ")) {
     keyIs(text, edits);
     totpKeys(text, edits);
   }
-  shorthandPairs(
-    text,
-    edits,
-    pw || hasCue(text, "pass") || hasCue(text, "Pass"),
-  );
+  shorthandPairs(text, edits, pw || pass);
   if (hasCue(text, "ecovery code") || hasCue(text, "ackup code")) {
     recoveryCodes(text, edits);
   }
@@ -779,7 +865,7 @@ function loginQuoted(text: string, edits: Edits): void {
  * none.
  */
 const CODES_HEAD =
-  /\b(?:backup|recovery)[ \t]+codes?\b(?:[ \t]+(?:are|is)[ \t]*:?|[ \t]*:)[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/gi;
+  /\b(?:backup|recovery)[ \t]+codes?\b(?:[ \t]+(?:for|of|on|to)\b[^\n:]{1,40}?)?(?:[ \t]+(?:are|is)[ \t]*:?|[ \t]*:)[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/gi;
 const ONE_CODE =
   /(\d{4}[ ]\d{4}|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12})?)(?![\w-])[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/y;
 
@@ -878,7 +964,7 @@ function keyIs(text: string, edits: Edits): void {
     // A Stripe publishable key ships in web pages: public by design.
     if (PUBLISHABLE.test(raw)) continue;
     if (m[1] === undefined || wifiKey(text, m.index, raw)) {
-      spokenAt(m.index, m[0], raw, edits);
+      spokenAt(text, m.index, m[0], raw, edits);
       continue;
     }
     const value = withoutSentenceEnd(raw);

@@ -197,6 +197,9 @@ export function redact(
   );
   const counts: Record<string, number> = {};
   let out = input;
+  if (edits.length > 0 && hasCue(scanned, "[redacted:")) {
+    outsideMarkers(scanned, edits);
+  }
   if (edits.length > 0) {
     const kept = keepMostSpecific(edits);
     const parts: string[] = [];
@@ -331,6 +334,42 @@ function percentEncoded(
     return inner.text;
   });
   return { text: replaced, counts };
+}
+
+/** A replacement redact() made, as it reads in its output. */
+const MARKER = /\[redacted:[a-z0-9-]+\]/g;
+
+/**
+ * Keeps `edits` off the replacements an earlier pass made, so a second
+ * pass changes nothing: an edit that starts inside a marker (a rule read
+ * its words, `prose-password]?`, as a value) is dropped, and one that
+ * ends inside a marker is cut back to where the marker starts.
+ */
+function outsideMarkers(text: string, edits: Edits): void {
+  const spans: Array<[number, number]> = [];
+  MARKER.lastIndex = 0;
+  for (let m; (m = MARKER.exec(text)) !== null;) {
+    spans.push([m.index, m.index + m[0].length]);
+  }
+  if (spans.length === 0) return;
+  let kept = 0;
+  for (const e of edits) {
+    // The first marker that ends after the edit starts, found by halving.
+    let lo = 0;
+    let hi = spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (spans[mid]![1] <= e.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < spans.length && spans[k]![0] < e.end; k++) {
+      const [s, end] = spans[k]!;
+      if (e.start > s) e.end = e.start;
+      else if (e.end < end) e.end = s;
+    }
+    if (e.end > e.start) edits[kept++] = e;
+  }
+  edits.length = kept;
 }
 
 /**

@@ -422,6 +422,12 @@ const POSITIVES: Positive[] = [
     id: "stripe-key",
   },
   {
+    text: "xi-api-key: sk_2f7c0a9e4d1b8356c2f7a0e9d4b1c8356a2f7c0e9d4b1a83",
+    secret: "sk_2f7c0a9e4d1b8356c2f7a0e9d4b1c8356a2f7c0e9d4b1a83",
+    keep: ["xi-api-key: "],
+    id: "elevenlabs-key",
+  },
+  {
     text: "X-Shopify-Access-Token: shpat_0123456789abcdef0123456789abcdef",
     secret: "shpat_0123456789abcdef0123456789abcdef",
     keep: ["X-Shopify-Access-Token: "],
