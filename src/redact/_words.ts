@@ -199,7 +199,8 @@ function spokenAt(
 
 /**
  * What names whose password follows: "sudo password X", "login admin pass
- * X", "the staging password X", "with password X".
+ * X", "the staging password X", "with password X", "office wifi is
+ * ACME-5G, password X".
  */
 const LABEL_BEFORE =
   /(?:\b(?:wi-?fi|wlan|ssid)\b[^\n.;!?]{0,60}?,[ \t]*|\b(?:login|user(?:name)?|db|database|sudo|root|admin|ssh|vpn|smtp|ftp|mysql|postgres|redis|staging|prod(?:uction)?|dev|test|wi-?fi|email|account|server|app)[ \t]+(?:[\w.@-]+[ \t]+)?|\b(?:with|using)[ \t]+(?:the[ \t]+)?|\bas[ \t]+[\w.@-]+,[ \t]*)$/i;
@@ -637,8 +638,8 @@ const BOLD_LABEL =
   /^[ \t]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?:\*\*|__)[^*_\n]{0,30}?\b(?:pass(?:word|phrase|wd)?|pwd?|secret|token|(?:api|secret|private|access)[ _-]?key)(?:[ \t]*:[ \t]*(?:\*\*|__)|(?:\*\*|__)[ \t]*:)[ \t]*(?![`'"])(\S+)/gim;
 
 /**
- * An account said as a user and a password, either in code quotes: "the
- * seeded admin account is `admin@acme.io` / `X`".
+ * An account said as a user and a password, each bare or in code quotes:
+ * "the seeded admin account is `admin@acme.io` / `X`".
  */
 const ACCOUNT_PAIR =
   /\b(?:account|login|creds?|credentials)\b[^\n`\/]{0,40}?(?:[ \t]+(?:is|are)|:)[ \t]+(`?)[\w.@+-]+\1[ \t]*\/[ \t]*(`?)([^\s`]+)\2/gi;
