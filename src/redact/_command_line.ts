@@ -282,7 +282,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   [
     "config set",
-    /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
+    /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)['"]?[ \t]+(['"]?)(\S+?)\1(?=\s|$)/dg,
   ],
   [
     " -P",
@@ -448,6 +448,62 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "ipmitool",
     /\bipmitool\b[^\n|;&]*?[ \t]-[Pky][ \t]*(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
   ],
+  // Audit 16: a database server's admin password (az sql server create
+  // -p), a MinIO user's secret key, PsExec's and twine's -p, mkpasswd's
+  // password, b2's application key, an SSID's passphrase.
+  [
+    "az ",
+    /\baz[ \t]+(?:sql|postgres|mysql|synapse)[ \t]+[^\n|;&]*?[ \t]-p[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "mc ",
+    /\bmc[ \t]+admin[ \t]+user[ \t]+add[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "xec",
+    /\b[pP][sa][eE]xec(?:64)?(?:\.exe)?\b[^\n|;&]*?[ \t]-p[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "twine",
+    /\btwine[ \t]+upload\b[^\n|;&]*?[ \t]-p[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "mkpasswd",
+    /\bmkpasswd(?:[ \t]+(?:-[mSRP]|--(?:method|salt|rounds|password-fd))(?:=|[ \t]+)[^\s'"]+|[ \t]+(?:-s|--stdin))*[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "b2 ",
+    /\bb2[ \t]+(?:account[ \t]+authorize|authorize[-_]account)[ \t]+['"]?[^\s'"]+['"]?[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  [
+    "wpa_passphrase",
+    /\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s'"]+)[ \t]+(['"]?)((?<=['"])[^'"\n]+|[^\s'"]+)\1(?=\s|$)/dg,
+  ],
+  // A value piped into a program that reads a passphrase from stdin.
+  [
+    "| ",
+    /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(['"]?)([^\s'"|]{4,})\1[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:cryptsetup|kinit|openconnect\b[^\n|;&]{0,200}?--passwd-on-stdin|passwd\b[^\n|;&]{0,200}?--stdin)\b/dg,
+  ],
+  // smtplib's and imaplib's .login(user, password) in a one-liner.
+  [
+    ".login(",
+    /\.login\([ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,[ \t]*(["'])([^"'\n]{4,})\1[ \t]*\)/dg,
+  ],
+  // jq's --arg under a credential's name, or a key-shaped value (32+ hex
+  // digits, or 20+ letters and digits) under the name key.
+  [
+    "--arg",
+    /\bjq\b[^\n|;&]*?[ \t]--arg[ \t]+\w*(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Pp]ass(?:word|wd)?|PASS(?:WORD|WD)?|pwd|PWD|[Aa]pi_?[Kk]ey|API_?KEY)[ \t]+(['"]?)([^\s'"$-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  [
+    "--arg",
+    /\bjq\b[^\n|;&]*?[ \t]--arg[ \t]+(?:key|k)[ \t]+(['"]?)([0-9a-fA-F]{32,}|(?=[\w+\/=.-]*\d)(?=[\w+\/=.-]*[A-Za-z])[\w+\/=.-]{20,})\1(?=\s|$)/dg,
+  ],
+  // SonarScanner's token: -Dsonar.token=X, -Dsonar.login=<40 hex>.
+  [
+    "sonar.",
+    /(?:^|[\s'"])(?:-D)?sonar\.(?:token|password|login(?==(?:['"]?)(?:[0-9a-f]{40}|sq[upa]_)))=(['"]?)([^\s'"]+)\1/dg,
+  ],
   [
     "ipmitool",
     /\bipmitool\b[^\n|;&]*?[ \t](?:user[ \t]+set[ \t]+password[ \t]+\d+|lan[ \t]+set[ \t]+\d+[ \t]+password)[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
@@ -456,7 +512,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|mc admin|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|--passwd-on-stdin|--stdin|\.login\(|sonar\.|--arg/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,
@@ -476,6 +532,32 @@ const REDIS_AUTH =
 const ACL_SETUSER = /\b(?:ACL|acl)[ \t]+(?:SETUSER|setuser)[ \t]+\S+([^\n]*)/dg;
 /** One rule of an ACL SETUSER line: quoted or bare. */
 const ACL_RULE = /"[^"]*"|'[^']*'|[^\s'"]+/g;
+
+/**
+ * A secret of strongSwan's or Libreswan's ipsec.secrets (`%any : PSK
+ * "X"`, also `EAP`, `XAUTH`, a `0s` base64 or `0x` hex value): group 1, 2
+ * or 3.
+ */
+const IPSEC_SECRET =
+  /:[ \t]*(?:PSK|EAP|XAUTH|NTLM)[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|(0[sx][A-Za-z0-9+\/=]{8,}))/dg;
+
+/** Adds an edit for every ipsec.secrets secret (a file, or a line echoed into it). */
+export function collectIpsecSecrets(text: string, edits: Edits): void {
+  if (
+    !hasCue(text, "PSK ") && !hasCue(text, "EAP ") && !hasCue(text, "XAUTH ")
+  ) return;
+  IPSEC_SECRET.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = IPSEC_SECRET.exec(text)) !== null) {
+    const g = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
+    const [start, end] = m.indices![g]!;
+    const value = m[g]!;
+    if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+      continue;
+    }
+    edits.push({ start, end, id: "credential" });
+  }
+}
 
 /** Adds an edit for every Redis password a config line, redis-cli, the prompt's AUTH or an ACL user sets. */
 export function collectRedisPasswords(text: string, edits: Edits): void {

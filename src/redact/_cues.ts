@@ -121,6 +121,25 @@ const CUES = [
   "**:",
   "allet seed",
   "seed words",
+  // Audit 16: a Secret's data block shown alone.
+  "data:\n",
+  // Audit 16: Java XML properties.
+  "<entry ",
+  // Audit 16: ipsec.secrets.
+  "PSK ",
+  "EAP ",
+  "XAUTH ",
+  // Audit 16: URLs.
+  "ignature=",
+  "sig=",
+  "key=",
+  "sessionid=",
+  "SESSIONID=",
+  "SESSID=",
+  "/invit",
+  "/join-team/",
+  "reset",
+  "/magic",
 ] as const;
 
 /** A literal a gate may ask for. */

@@ -160,6 +160,46 @@ export function continuedRun(text: string, end: number): ValueSpan | null {
   };
 }
 
+/** The shortest line a terminal wraps at (an 80-column one, less a margin). */
+const WRAP_WIDTH = 64;
+/** The shortest replaced value that a wrap may have cut (a long token). */
+const WRAPPED_VALUE = 24;
+/** A token continued on the next line (`=` only as its padding: no `NAME=`). */
+const CONTINUATION_LINE = /[A-Za-z0-9._~+\/-]{8,}={0,2}(?=\r?\n|$)/y;
+
+/**
+ * Where a replaced value `[start, end)` really ends when its token goes on
+ * past a line break: after a shell line continuation (`\`, a newline,
+ * then 8+ token characters that open no flag), or, when the value is long
+ * and ends a line of 64+ characters (a terminal wrapped it), through the
+ * lines below that are random token characters alone, no wider than that
+ * line (each further one only after a line as wide). `end` when neither.
+ */
+export function continuedEnd(text: string, start: number, end: number): number {
+  if (text[end] === "\\") {
+    const more = continuedRun(text, end);
+    return more && text[more.start] !== "-" ? more.end : end;
+  }
+  // Only a value that ends its line is looked back from (once per line).
+  const breakAt = text[end] === "\r" ? end + 1 : end;
+  if (text[breakAt] !== "\n" || end - start < WRAPPED_VALUE) return end;
+  const width = end - (text.lastIndexOf("\n", start - 1) + 1);
+  if (width < WRAP_WIDTH) return end;
+  let at = end;
+  for (let lines = 0; lines < 8; lines++) {
+    const next = at + (text[at] === "\r" ? 2 : 1);
+    if (text[next - 1] !== "\n") break;
+    CONTINUATION_LINE.lastIndex = next;
+    const m = CONTINUATION_LINE.exec(text);
+    if (!m || m[0].length > width) break;
+    const piece = m[0];
+    if (charClasses(piece) < 2 || isIdentifierLike(piece)) break;
+    at = next + piece.length;
+    if (piece.length < width) break;
+  }
+  return at;
+}
+
 /** The next `quote` at or after `from` that no backslash escapes, or -1. */
 function closingQuote(text: string, quote: string, from: number): number {
   let at = text.indexOf(quote, from);

@@ -389,7 +389,8 @@ function decodedText(value: string): string | null {
  * in YAML or JSON) whose decoded text holds a secret, as `holdsSecret`
  * (redact() on the decoded text) judges: `DATABASE_URL: <base64 of
  * postgres://app:pw@db/app>`, a config file with a password in it. A value
- * under a name that names a secret is the assignment rules' already.
+ * under a name that names a secret is the assignment rules' already. A
+ * YAML `data:` block is read without a `kind: Secret` too.
  *
  * @param text The text.
  * @param edits Where edits go.
@@ -400,7 +401,10 @@ export function collectSecretData(
   edits: Edits,
   holdsSecret: (decoded: string) => boolean,
 ): void {
-  if (!hasCue(text, "Secret") || !KIND_SECRET.test(text)) return;
+  const secret = hasCue(text, "Secret") && KIND_SECRET.test(text);
+  // A YAML `data:` block shown without its kind (a snippet of the
+  // manifest) is read too; a JSON "data" object only in a Secret.
+  if (!secret && !hasCue(text, "data:\n")) return;
   const check = (start: number, value: string) => {
     const decoded = decodedText(value);
     if (decoded !== null && holdsSecret(decoded)) {
@@ -411,6 +415,7 @@ export function collectSecretData(
   let m: RegExpExecArray | null;
   while ((m = DATA_KEY.exec(text)) !== null) {
     if (m[2] === "{") {
+      if (!secret) continue;
       JSON_PAIR.lastIndex = DATA_KEY.lastIndex;
       let read = DATA_KEY.lastIndex;
       let pair: RegExpExecArray | null;

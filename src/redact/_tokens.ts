@@ -443,8 +443,10 @@ export const SHAPES: readonly Shape[] = [
     id: "render-key",
     prefixes: ["rnd_"],
     description: "Render API keys (rnd_…)",
-    pattern: String.raw`rnd_[A-Za-z0-9]{32,}`,
-    accept: (t) => charClasses(t.slice(4)) >= 2,
+    pattern: String.raw`rnd_[A-Za-z0-9]{24,}`,
+    // rnd_ and a word (rnd_generatorStateSnapshot) is a name.
+    accept: (t) =>
+      charClasses(t.slice(4)) >= 2 && !isIdentifierLike(t.slice(4)),
   },
   {
     id: "pinecone-key",
@@ -542,6 +544,121 @@ export const SHAPES: readonly Shape[] = [
     pattern: String.raw`rubygems_[a-f0-9]{48}`,
   },
   {
+    id: "supabase-secret-key",
+    prefixes: ["sb_secret_"],
+    description:
+      "Supabase secret API keys (sb_secret_…; sb_publishable_ is public)",
+    pattern: String.raw`sb_secret_[A-Za-z0-9_-]{24,}`,
+    // sb_secret_key_for_local_dev is a name.
+    accept: (t) => randomTail(t, "sb_secret_".length, 2),
+  },
+  {
+    id: "tavily-key",
+    prefixes: ["tvly-"],
+    description: "Tavily API keys (tvly-…, tvly-dev-…)",
+    pattern: String.raw`tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}`,
+    accept: (t) => randomTail(t, t.lastIndexOf("-") + 1, 2),
+  },
+  {
+    id: "firecrawl-key",
+    prefixes: ["fc-"],
+    description: "Firecrawl API keys (fc- and 32 hex digits)",
+    pattern: String.raw`fc-[0-9a-f]{32}`,
+  },
+  {
+    id: "e2b-key",
+    prefixes: ["e2b_"],
+    description: "E2B API keys (e2b_ and 40 hex digits)",
+    pattern: String.raw`e2b_[0-9a-f]{40}`,
+  },
+  {
+    id: "neon-api-key",
+    prefixes: ["napi_"],
+    description: "Neon API keys (napi_ and 40+ letters and digits)",
+    pattern: String.raw`napi_[A-Za-z0-9]{40,}`,
+    accept: (t) => randomTail(t, "napi_".length, 2),
+  },
+  {
+    id: "sourcegraph-token",
+    prefixes: ["sgp_"],
+    description:
+      "Sourcegraph access tokens (sgp_, a 16-hex instance id or local, _, 40 hex digits; legacy sgp_ and 40 hex)",
+    pattern: String.raw`sgp_(?:(?:[0-9a-f]{16}|local)_)?[0-9a-f]{40}`,
+  },
+  {
+    id: "polar-token",
+    prefixes: ["polar_oat_", "polar_pat_"],
+    description: "Polar access tokens (polar_oat_, polar_pat_)",
+    pattern: String.raw`polar_[op]at_[A-Za-z0-9]{32,}`,
+    accept: (t) => randomTail(t, "polar_oat_".length, 2),
+  },
+  {
+    id: "cerebras-key",
+    prefixes: ["csk-"],
+    description: "Cerebras API keys (csk- and 40+ letters and digits)",
+    pattern: String.raw`csk-[A-Za-z0-9]{40,}`,
+    accept: (t) => randomTail(t, "csk-".length, 2),
+  },
+  {
+    id: "fireworks-key",
+    prefixes: ["fw_"],
+    description: "Fireworks AI API keys (fw_ and 20+ mixed letters and digits)",
+    pattern: String.raw`fw_[A-Za-z0-9]{20,}`,
+    // fw_ and a name (fw_UpdateCheckIntervalV2) is no key.
+    accept: (t) => randomTail(t, "fw_".length, 3),
+  },
+  {
+    id: "browserbase-key",
+    prefixes: ["bb_live_", "bb_test_"],
+    description: "Browserbase API keys (bb_live_…, bb_test_…)",
+    pattern: String.raw`bb_(?:live|test)_[A-Za-z0-9_-]{20,}`,
+    accept: (t) => randomTail(t, "bb_live_".length, 2),
+  },
+  {
+    id: "together-key",
+    prefixes: ["tgp_v1_"],
+    description: "Together AI API keys (tgp_v1_…)",
+    pattern: String.raw`tgp_v1_[A-Za-z0-9_-]{30,}`,
+    accept: (t) => randomTail(t, "tgp_v1_".length, 2),
+  },
+  {
+    id: "voyage-key",
+    prefixes: ["pa-"],
+    description: "Voyage AI API keys (pa- and 40+ mixed base64url characters)",
+    pattern: String.raw`pa-[A-Za-z0-9_-]{40,}`,
+    accept: (t) => randomTail(t, "pa-".length, 3),
+  },
+  {
+    id: "gemini-key",
+    prefixes: ["AQ.Ab8R"],
+    description: "Google Gemini API keys of the AQ. form (AQ.Ab8R…)",
+    pattern: String.raw`AQ\.Ab8R[A-Za-z0-9_-]{30,}`,
+  },
+  {
+    id: "bitbucket-password",
+    prefixes: ["ATBB"],
+    description: "Bitbucket app passwords (ATBB and 28+ letters and digits)",
+    pattern: String.raw`ATBB[A-Za-z0-9]{28,}`,
+    accept: (t) => randomTail(t, "ATBB".length, 3),
+  },
+  {
+    id: "upstash-token",
+    prefixes: [],
+    whole: true,
+    description:
+      "Upstash Redis REST tokens (A, three characters, AAIjcDE, the secret)",
+    pattern: String.raw`A[A-Za-z0-9]{3}AAIjcDE[A-Za-z0-9_-]{24,}`,
+  },
+  {
+    id: "azure-openai-key",
+    prefixes: [],
+    whole: true,
+    description:
+      "Azure OpenAI and AI services keys (84 letters and digits, JQQJ9 at the 53rd and ACOG after it)",
+    pattern: String.raw`[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{27}`,
+    accept: (t) => t.includes("ACOG", 57),
+  },
+  {
     id: "telegram-bot-token",
     prefixes: [],
     description: "Telegram bot tokens (digits:AA…)",
@@ -615,10 +732,27 @@ const CREDENTIAL_SHAPES: readonly Shape[] = [
     description: "BitLocker recovery keys (eight groups of six digits)",
     pattern: String.raw`\d{6}(?:-\d{6}){7}`,
   },
+  {
+    id: "credential",
+    prefixes: ["eyJ2ZXIiOiI"],
+    description:
+      'Elasticsearch and Kibana enrollment tokens (base64 of {"ver":…,"adr":…,"fgr":…,"key":"id:secret"})',
+    pattern: String.raw`eyJ2ZXIiOiI[A-Za-z0-9+\/]{60,}={0,2}`,
+    accept: (t) => decodedBase64(t).includes('"key":"'),
+  },
 ];
 
 /** Every shape the scan tries: the listed ones, then the unlisted ones. */
 const ALL_SHAPES: readonly Shape[] = [...SHAPES, ...CREDENTIAL_SHAPES];
+
+/** `token` decoded from base64 (its whole groups of four), or "" when it is none. */
+function decodedBase64(token: string): string {
+  try {
+    return atob(token.slice(0, token.length - (token.length % 4)));
+  } catch {
+    return "";
+  }
+}
 
 /**
  * Whether base64 decodes to printable JSON that is no tunnel token (a
@@ -655,8 +789,31 @@ const WHOLE_RUN_SHAPES = ALL_SHAPES.filter((s) => s.whole);
 const WHOLE_RUN = new RegExp(
   `^(?:${WHOLE_RUN_SHAPES.map((s) => `(${s.pattern})`).join("|")})$`,
 );
-/** Mailchimp keys are 36–37 characters, ngrok authtokens 49, BitLocker keys 55. */
-const WHOLE_RUN_LENGTHS = new Set([36, 37, 49, 55]);
+/**
+ * Mailchimp keys are 36–37 characters, ngrok authtokens 49, BitLocker keys
+ * 55, Azure keys 84.
+ */
+const WHOLE_RUN_LENGTHS = new Set([36, 37, 49, 55, 84]);
+/** What an Upstash REST token holds after its first four characters. */
+const UPSTASH_INFIX = "AAIjcDE";
+
+/**
+ * Whether a run is tried against the whole-run shapes: one of their fixed
+ * lengths, or an Upstash token (of any length) by its infix.
+ */
+function wholeRunCandidate(text: string, a: number, b: number): boolean {
+  return WHOLE_RUN_LENGTHS.has(b - a) || text.startsWith(UPSTASH_INFIX, a + 4);
+}
+
+/**
+ * Whether a token's part from `from` on reads as random: `classes` or more
+ * of lower case, upper case and digits, and no name made of words (a
+ * vendor prefix before an identifier: fw_UpdateCheckInterval).
+ */
+function randomTail(token: string, from: number, classes: number): boolean {
+  const tail = token.slice(from);
+  return charClasses(tail) >= classes && !isIdentifierLike(tail);
+}
 
 /** A stand-in such as ghp_xxxxxxxx…: eight or more of one character. */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7,}/g;
@@ -1190,7 +1347,7 @@ function tokenRun(
       : slash.at;
     s = next < 0 || next >= b ? -1 : next + 1;
   }
-  if (!found && WHOLE_RUN_LENGTHS.has(b - a)) {
+  if (!found && wholeRunCandidate(text, a, b)) {
     const m = WHOLE_RUN.exec(text.slice(a, b));
     const k = m ? m.findIndex((g, j) => j > 0 && g !== undefined) - 1 : -1;
     const shape = WHOLE_RUN_SHAPES[k];

@@ -12,6 +12,7 @@ import { hasCue } from "./_cues.ts";
 import {
   charClasses,
   type Edits,
+  isHexLike,
   isIdentifierLike,
   isPlaceholder,
   isRedacted,
@@ -41,6 +42,26 @@ const MAKE_PATH =
 /** QuickNode endpoints: <name>.quiknode.pro/<token>/. */
 const QUICKNODE_PATH =
   /(?:[\w-]+\.)+quiknode\.pro\/([0-9a-f]{32,64})(?![A-Za-z0-9_-])/y;
+/** Healthchecks.io ping URLs: hc-ping.com/<uuid>, or /<ping key>/<slug>. */
+const HEALTHCHECKS_PATH =
+  /hc-ping\.com\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{22}(?=\/))(?![A-Za-z0-9_-])/y;
+/** IFTTT Maker webhooks: maker.ifttt.com/trigger/<event>/with/key/<key>, /use/<key>. */
+const IFTTT_PATH =
+  /maker\.ifttt\.com\/(?:trigger\/[\w.-]+\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,})/y;
+/**
+ * A path segment an invitation, password-reset or magic link carries its
+ * token in (group 1: the token, read by {@linkcode linkToken}).
+ */
+const LINK_TOKEN_PATH =
+  /\/(?:invites?|invitations?|accept-invite|join-team|reset-password|password-reset|password\/reset|magic-link|magic)\/([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g;
+/**
+ * Whether a link's path segment is a token: random, not a name made of
+ * words or a hex id (`/invitations/<uuid>` is a REST resource).
+ */
+function linkToken(value: string): boolean {
+  return charClasses(value) >= 2 && !isIdentifierLike(value) &&
+    !isHexLike(value) && !isRedacted(value);
+}
 /** An n8n webhook's path (…/webhook/<uuid>, …/webhook-test/<uuid>). */
 const N8N_PATH =
   /[\w.:-]+(?:\/[\w.-]+){0,3}?\/webhook(?:-test)?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y;
@@ -226,6 +247,56 @@ function goDsns(text: string, edits: Edits): void {
  */
 const APPID_KEY = /[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z_-])/gi;
 
+/** Adds an edit for the token of each invitation, reset or magic link in the path [from, to). */
+function linkTokens(text: string, from: number, to: number, edits: Edits) {
+  const path = text.slice(from, to);
+  LINK_TOKEN_PATH.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = LINK_TOKEN_PATH.exec(path)) !== null) {
+    if (!linkToken(m[1]!)) continue;
+    const end = from + m.index + m[0].length;
+    edits.push({ start: end - m[1]!.length, end, id: "url-credentials" });
+  }
+}
+
+/**
+ * A signature, or a key of 32+ hex digits, in a query with or without a
+ * scheme before it (an access log's request line `GET /f.pdf?…&signature=…`,
+ * `curl "…?q=x&key=<hex>"`): group 1 a signature, group 2 a hex key.
+ */
+const QUERY_SECRET =
+  /[?&](?:(?:sig|signature|x-amz-signature|x-goog-signature)=([^&#\s"'<>`\\]{8,})|(?:key|api[_-]?key)=([0-9a-fA-F]{32,})(?![\w-]))/gi;
+
+/** Adds an edit for every signature and hex key of {@linkcode QUERY_SECRET}. */
+function pathQueries(text: string, edits: Edits): void {
+  QUERY_SECRET.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = QUERY_SECRET.exec(text)) !== null) {
+    const value = m[1] ?? m[2]!;
+    if (isRedacted(value) || isPlaceholder(value) || isReference(value)) {
+      continue;
+    }
+    const end = m.index + m[0].length;
+    edits.push({ start: end - value.length, end, id: "url-credentials" });
+  }
+}
+
+/** A session id carried in a URL: `;jsessionid=…`, `?PHPSESSID=…`, `&sessionid=…`. */
+const URL_SESSION_ID =
+  /[;?&](?:jsessionid|phpsessid|sessionid)=([A-Za-z0-9._-]{16,})/gi;
+
+/** Adds an edit for every session id of {@linkcode URL_SESSION_ID}. */
+function sessionIds(text: string, edits: Edits): void {
+  URL_SESSION_ID.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = URL_SESSION_ID.exec(text)) !== null) {
+    const value = m[1]!;
+    if (isRedacted(value) || isPlaceholder(value)) continue;
+    const end = m.index + m[0].length;
+    edits.push({ start: end - value.length, end, id: "url-credentials" });
+  }
+}
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
   if (hasCue(text, "thin:") || hasCue(text, "THIN:")) oracleThin(text, edits);
@@ -234,6 +305,20 @@ export function collectUrls(text: string, edits: Edits): void {
     plain: hasCue(text, "://") ? text.indexOf("://") : -1,
     escaped: hasCue(text, ":\\/\\/") ? text.indexOf(":\\/\\/") : -1,
   };
+  if (
+    hasCue(text, "ignature=") || hasCue(text, "sig=") || hasCue(text, "key=")
+  ) {
+    pathQueries(text, edits);
+  }
+  if (
+    hasCue(text, "sessionid=") || hasCue(text, "SESSIONID=") ||
+    hasCue(text, "SESSID=")
+  ) {
+    sessionIds(text, edits);
+  }
+  // Invitation and reset links are looked for only in a text naming one.
+  const links = hasCue(text, "/invit") || hasCue(text, "/join-team/") ||
+    hasCue(text, "reset") || hasCue(text, "/magic");
   // n8n webhook paths are looked for only in a text that names n8n.
   const n8n = hasCue(text, "/webhook") && /n8n/i.test(text);
   let at = nextScheme(text, 0, cached);
@@ -285,6 +370,11 @@ export function collectUrls(text: string, edits: Edits): void {
     webhookPath(text, host, QUICKNODE_PATH, "url-credentials", edits);
     webhookPath(text, host, ZAPIER_PATH, "url-credentials", edits);
     webhookPath(text, host, MAKE_PATH, "url-credentials", edits);
+    webhookPath(text, host, HEALTHCHECKS_PATH, "url-credentials", edits);
+    webhookPath(text, host, IFTTT_PATH, "url-credentials", edits);
+    if (links && text[stop] === "/") {
+      linkTokens(text, stop, urlEndWithin(text, stop, 2048), edits);
+    }
     if (n8n && text[stop] === "/" && isN8n(text, host, stop)) {
       webhookPath(text, host, N8N_PATH, "url-credentials", edits);
     }

@@ -375,6 +375,13 @@ function randomKey(value: string): boolean {
  */
 const BELOW_AFTER =
   /password\b[^\n]{0,80}?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(\S{8,})[ \t]*(?=\r?\n|$)/iy;
+/**
+ * The same announcement with the value at the end of its own line, after
+ * the account it is for (MySQL's log: "A temporary password is generated
+ * for root@localhost: X").
+ */
+const GENERATED_FOR =
+  /password[ \t]+(?:is|was|has[ \t]+been)[ \t]+generated[ \t]+for[ \t]+[^\s:]+:[ \t]*(\S{6,})[ \t]*(?=\r?\n|$)/iy;
 const BELOW_BEFORE =
   /\b(?:following|generated|initial|temporary|new|one-time|random)[ \t]+(?:(?:admin(?:istrator)?|root|user|superuser)[ \t]+)?$/i;
 
@@ -386,13 +393,14 @@ const BELOW_BEFORE =
  */
 function passwordBelowAt(text: string, at: number, edits: Edits): boolean {
   BELOW_AFTER.lastIndex = at;
-  const m = BELOW_AFTER.exec(text);
+  GENERATED_FOR.lastIndex = at;
+  const m = BELOW_AFTER.exec(text) ?? GENERATED_FOR.exec(text);
   if (!m || !BELOW_BEFORE.test(text.slice(Math.max(0, at - 40), at))) {
     return false;
   }
   const value = m[1]!;
   if (!secretWord(value)) return false;
-  const end = BELOW_AFTER.lastIndex;
+  const end = m.index + m[0].length;
   edits.push({ start: end - value.length, end, id: "prose-password" });
   return true;
 }

@@ -52,6 +52,11 @@ const PRINTS_SECRET = new RegExp(
     String
       .raw`\bcat\s+(?:\S*\/)?\.?(?:[\w-]*[_-])?(?:token|secret|password|passwd|api[_-]?key)s?(?:\.(?:txt|key))?(?=\s|$)`,
     String.raw`\bcat\s+(?:\S*\/)?master\.key(?=\s|$)`,
+    // A MongoDB replica set's keyfile; OpenVPN's auth-user-pass file (the
+    // user, then the password).
+    String.raw`\bcat\s+(?:\S*\/)?[\w.-]*key-?file(?:\.\w+)?(?=\s|$)`,
+    String
+      .raw`\bcat\s+\S*(?:openvpn|vpn)\S*\/[\w.-]*(?:auth|login|pass|cred)[\w.-]*(?=\s|$)`,
     // Jenkins' secrets/initialAdminPassword and other camelCase files.
     String.raw`\bcat\s+(?:\S*\/)?[a-z]\w*(?:Password|Token|Secret)(?=\s|$)`,
     String.raw`\bCONFIG\s+GET\s+(?:requirepass|masterauth)\b`,

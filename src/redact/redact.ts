@@ -18,7 +18,7 @@ import { collectSecretData } from "./_tables.ts";
 import { collectSpokenPasswords } from "./_words.ts";
 import { collectSpokenTokens } from "./_tokens.ts";
 import { collectEchoedCommands, collectPositional } from "./_command_line.ts";
-import { type Edit, type Edits, marker } from "./_scan.ts";
+import { continuedEnd, type Edit, type Edits, marker } from "./_scan.ts";
 
 /**
  * The revision of the redaction rules. Bump it whenever redact() replaces
@@ -204,10 +204,13 @@ export function redact(
     const kept = keepMostSpecific(edits);
     const parts: string[] = [];
     let at = 0;
-    for (const e of kept) {
+    for (const [k, e] of kept.entries()) {
       parts.push(input.slice(at, e.start), marker(e.id));
       counts[e.id] = (counts[e.id] ?? 0) + 1;
-      at = e.end;
+      // A token split over lines (a `\` continuation, a terminal's wrap)
+      // goes whole, up to the next replacement.
+      const next = kept[k + 1]?.start ?? input.length;
+      at = Math.min(continuedEnd(scanned, e.start, e.end), next);
     }
     parts.push(input.slice(at));
     out = parts.join("");

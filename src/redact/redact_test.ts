@@ -1365,6 +1365,120 @@ const POSITIVES: Positive[] = [
     keep: ["ok the new one is ", " — the old one got revoked"],
     id: "ngrok-token",
   },
+  {
+    text:
+      "ok the new one is sb_secret_UrKLuOsPU6Ty6X8uuDmNy1_rJqDGN0j — the old one got revoked",
+    secret: "sb_secret_UrKLuOsPU6Ty6X8uuDmNy1_rJqDGN0j",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "supabase-secret-key",
+  },
+  {
+    text:
+      "ok the new one is 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 — the old one got revoked",
+    secret: "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",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "tavily-key",
+  },
+  {
+    text:
+      "ok the new one is fc-3494b4990e60dc01a9698b9835bc8426 — the old one got revoked",
+    secret: "fc-3494b4990e60dc01a9698b9835bc8426",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "firecrawl-key",
+  },
+  {
+    text:
+      "ok the new one is e2b_db62208709535e7ab47e4ddc51275947f43b523e — the old one got revoked",
+    secret: "e2b_db62208709535e7ab47e4ddc51275947f43b523e",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "e2b-key",
+  },
+  {
+    text:
+      "ok the new one is napi_1697plnqh5cednqs9ta561z69u2dv11jcgeipjw4epr79n9g888o4xitig5z5a0a — the old one got revoked",
+    secret:
+      "napi_1697plnqh5cednqs9ta561z69u2dv11jcgeipjw4epr79n9g888o4xitig5z5a0a",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "neon-api-key",
+  },
+  {
+    text:
+      "ok the new one is sgp_75a2f92f9e3b46e8_723c2f8ac5b95292b8156baff2da39db530ba0fc — the old one got revoked",
+    secret: "sgp_75a2f92f9e3b46e8_723c2f8ac5b95292b8156baff2da39db530ba0fc",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "sourcegraph-token",
+  },
+  {
+    text:
+      "ok the new one is polar_oat_m7SjwbAf0USE0MFpgpXC0Ao7ocxLAz7zzkjiP6qMoZI — the old one got revoked",
+    secret: "polar_oat_m7SjwbAf0USE0MFpgpXC0Ao7ocxLAz7zzkjiP6qMoZI",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "polar-token",
+  },
+  {
+    text:
+      "ok the new one is csk-q40eees9bktoc24fmrk07n3j1ckiv1twfgzgdm59avwaf04t — the old one got revoked",
+    secret: "csk-q40eees9bktoc24fmrk07n3j1ckiv1twfgzgdm59avwaf04t",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "cerebras-key",
+  },
+  {
+    text:
+      "ok the new one is fw_CbkVaWxjbsY0uFBzd0uLXoHH — the old one got revoked",
+    secret: "fw_CbkVaWxjbsY0uFBzd0uLXoHH",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "fireworks-key",
+  },
+  {
+    text:
+      "ok the new one is bb_live_mMDsbv-kioTaJ_Uwfp8HdZek5x2 — the old one got revoked",
+    secret: "bb_live_mMDsbv-kioTaJ_Uwfp8HdZek5x2",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "browserbase-key",
+  },
+  {
+    text:
+      "ok the new one is tgp_v1_Nbrb2FScMtLlinL39hvH0Ifl2OpVP162uFE6lTAjHtv — the old one got revoked",
+    secret: "tgp_v1_Nbrb2FScMtLlinL39hvH0Ifl2OpVP162uFE6lTAjHtv",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "together-key",
+  },
+  {
+    text:
+      "ok the new one is pa-42VyfoPShn9Vz4IK86o8v7LDXVusv5ITJnTXqcsYthY — the old one got revoked",
+    secret: "pa-42VyfoPShn9Vz4IK86o8v7LDXVusv5ITJnTXqcsYthY",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "voyage-key",
+  },
+  {
+    text:
+      "ok the new one is AQ.Ab8R323hxdY862AJlOPgJ3UI6NHbVFz27guJq1H4fC0zDYvXEUhj7 — the old one got revoked",
+    secret: "AQ.Ab8R323hxdY862AJlOPgJ3UI6NHbVFz27guJq1H4fC0zDYvXEUhj7",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "gemini-key",
+  },
+  {
+    text:
+      "ok the new one is ATBBZuelxsqA0kzgK8EJcjGEGYObrvW6XauS — the old one got revoked",
+    secret: "ATBBZuelxsqA0kzgK8EJcjGEGYObrvW6XauS",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "bitbucket-password",
+  },
+  {
+    text:
+      "ok the new one is AORxAAIjcDEbDrrGp9b6o4VKMGrWf1o85uXj996KEeAOvi6Xkeu — the old one got revoked",
+    secret: "AORxAAIjcDEbDrrGp9b6o4VKMGrWf1o85uXj996KEeAOvi6Xkeu",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "upstash-token",
+  },
+  {
+    text:
+      "ok the new one is yoMizAlfNTU0hZBgUst6r4ACEUTItcDyws3MjyIoRhC6Gr5W1jpOJQQJ997V17AACOGEwDOts1LZ8LjM5Sgq — the old one got revoked",
+    secret:
+      "yoMizAlfNTU0hZBgUst6r4ACEUTItcDyws3MjyIoRhC6Gr5W1jpOJQQJ997V17AACOGEwDOts1LZ8LjM5Sgq",
+    keep: ["ok the new one is ", " — the old one got revoked"],
+    id: "azure-openai-key",
+  },
 ];
 
 const LONG_PNG =
