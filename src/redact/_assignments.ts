@@ -1258,6 +1258,77 @@ function sbtCredentials(text: string, edits: Edits): void {
   }
 }
 
+/**
+ * A declared type, then `=` and a quote: `str = "`, `&str = "`, `&'static
+ * str = "`, `Optional[str] = "`, `str | None = "`, `String = "`.
+ */
+const TYPE_THEN_VALUE =
+  /&?(?:'static[ \t]+)?[A-Za-z_][\w.]*(?:\[[\w., |]{0,60}\]|<[\w., |]{0,60}>)?\??(?:[ \t]*\|[ \t]*None)?[ \t]*=(?![=>])[ \t]*(?=["'])/y;
+
+/**
+ * The quoted value of a typed declaration whose type starts at `at`
+ * (pydantic's `api_key: str = "…"`, Rust's `const API_KEY: &str = "…"`,
+ * Kotlin's and TypeScript's `apiKey: String = "…"`), or null.
+ */
+function typedValue(text: string, at: number): ValueSpan | null {
+  TYPE_THEN_VALUE.lastIndex = at;
+  if (!TYPE_THEN_VALUE.test(text)) return null;
+  const v = readValue(text, TYPE_THEN_VALUE.lastIndex);
+  return v?.quoted ? v : null;
+}
+
+/** A PowerShell cmdlet's name: `ConvertTo-SecureString`, `Read-Host`. */
+const CMDLET = /^[A-Z][A-Za-z]+-[A-Z][A-Za-z]+$/;
+
+/** A sed substitution's head right before a key: `s/`, `s|^`, `'s#`. */
+const SED_HEAD = /(?:^|[\s'";])s([\/|#:@!,])\^?$/;
+/** What only a regex holds: `.*`, a class, an escape, an anchor, a group. */
+const REGEX_PART = /[*+?\[\]\\^$(){}|]/;
+
+/**
+ * The end of the sed substitution whose pattern starts with the key at
+ * `keyStart` (`s/^DB_PASSWORD=.*\/DB_PASSWORD=X/`), with an edit for each
+ * value in it: the pattern's, unless it is a regex (`.*`), and the
+ * replacement's after its own `=`. -1 when no sed head stands before the
+ * key. `value` is where the pattern's value starts.
+ */
+function sedSubstitution(
+  text: string,
+  keyStart: number,
+  value: number,
+  edits: Edits,
+): number {
+  const head = SED_HEAD.exec(text.slice(Math.max(0, keyStart - 4), keyStart));
+  if (!head) return -1;
+  const delimiter = head[1]!;
+  const patternEnd = unescapedIndex(text, delimiter, value);
+  if (patternEnd < 0) return -1;
+  const pattern = text.slice(value, patternEnd);
+  if (!REGEX_PART.test(pattern) && credentialValueOk(pattern, false, true)) {
+    edits.push({ start: value, end: patternEnd, id: "credential" });
+  }
+  const end = unescapedIndex(text, delimiter, patternEnd + 1);
+  if (end < 0) return patternEnd + 1;
+  const replacement = text.slice(patternEnd + 1, end);
+  const eq = replacement.indexOf("=");
+  const secret = replacement.slice(eq + 1);
+  if (eq > 0 && credentialValueOk(secret, false, true)) {
+    edits.push({ start: end - secret.length, end, id: "credential" });
+  }
+  return end + 1;
+}
+
+/** The next `char` on the line from `from` that no backslash escapes, or -1. */
+function unescapedIndex(text: string, char: string, from: number): number {
+  for (let i = from; i < text.length && i - from < 512; i++) {
+    const c = text[i]!;
+    if (c === "\n") return -1;
+    if (c === "\\") i++;
+    else if (c === char) return i;
+  }
+  return -1;
+}
+
 /** Bare values longer than this are read once, with the keys inside them. */
 const LONG_VALUE = 256;
 
@@ -1384,6 +1455,14 @@ export function collectAssignments(input: string, edits: Edits): void {
         continue;
       }
     }
+    const keyStart = k - keyLength(text, k) + 1;
+    if (sep === "=" && text[keyStart - 1] !== undefined) {
+      const after = sedSubstitution(text, keyStart, at + 1, edits);
+      if (after >= 0) {
+        ASSIGNMENT.lastIndex = Math.max(ASSIGNMENT.lastIndex, after);
+        continue;
+      }
+    }
     let v = readValue(text, at + sep.length);
     // A word (or a marker) right after the closing quote (`expect
     // "password:"; send "X\r"`): the quotes pair the other way, the key
@@ -1397,7 +1476,10 @@ export function collectAssignments(input: string, edits: Edits): void {
     }
     if (!v) continue;
     readLong(v);
+    if (sep === ":" && !v.quoted) v = typedValue(text, v.start) ?? v;
     const value = text.slice(v.start, v.end);
+    // PowerShell runs a bare word: `$pw = ConvertTo-SecureString "…"`.
+    if (!v.quoted && text[keyStart - 1] === "$" && CMDLET.test(value)) continue;
     // Go's test log (`--- PASS: TestLogin/valid_user`) names a test.
     if (
       /(?:^|[\s-])PASS$/.test(key) &&

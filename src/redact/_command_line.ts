@@ -246,8 +246,8 @@ const ORACLE_LOGIN =
  * `echo X | docker login --password-stdin` (or `gh auth login
  * --with-token`, `az devops login`, `sudo -S`, `chpasswd`), `npm config set
  * //registry/:_authToken X`, `yarn config set npmAuthToken X`, `aws configure set
- * aws_secret_access_key X`, the admin key given to `algoliasearch("APPID",
- * "…")` in code, and the password flags of programs whose short flag means
+ * aws_secret_access_key X`, `dotnet user-secrets set NAME X` for a
+ * credential-named setting, and the password flags of programs whose short flag means
  * a password only there (`ldapsearch -w`, `sqlcmd -P`, `pscp -pw`,
  * `xfreerdp /p:`, `7z -pX`, `openssl enc -k`, `ssh-keygen -N`, `vercel
  * -t`, `ngrok config add-authtoken`, `mc alias set NAME URL ACCESS
@@ -343,10 +343,6 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
   ],
   [
-    "algoliasearch",
-    /\balgoliasearch\([ \t]*["'][A-Z0-9]{8,12}["'][ \t]*,[ \t]*(["'])([a-f0-9]{32})\1/dg,
-  ],
-  [
     "lftp",
     /\blftp\b[^\n|;&]*?[ \t]-u[ \t]+(['"]?)[^\s,'"]+,([^\s'"]+)\1(?=\s|$)/dg,
   ],
@@ -385,6 +381,11 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   [
     "env:set",
     /\bnetlify[ \t]+env:set[ \t]+["']?[A-Za-z_]\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dgi,
+  ],
+  // A .NET user secret whose name names a credential (`Stripe:SecretKey`).
+  [
+    "user-secrets",
+    /\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+["']?[\w:.-]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]+(['"]?)([^\s'"-][^\s'"]*)\1(?=\s|$)/dgi,
   ],
   // An SSM parameter's value (a SecureString's is the secret).
   [
@@ -512,7 +513,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|algoliasearch\(| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|mc admin|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|--passwd-on-stdin|--stdin|\.login\(|sonar\.|--arg/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|mc admin|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|--passwd-on-stdin|--stdin|\.login\(|sonar\.|--arg/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,

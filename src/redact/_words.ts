@@ -108,6 +108,9 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (isPathLike(value)) return;
   if (!/[0-9]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return;
   const end = QUOTED_NEAR.lastIndex - 1;
+  // A column list's name (`(email, password) VALUES ('a@b.io', …)`): the
+  // INSERT rule maps each value to its column.
+  if (/\bvalues\b/i.test(m[0].slice(0, -value.length - 2))) return;
   // A variable's name, not its value: ENV["DB_PASSWORD"], getenv('X_PASS').
   const open = end - value.length - 2;
   const call = text.slice(Math.max(0, open - 40), open + 1);

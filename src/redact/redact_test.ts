@@ -962,7 +962,7 @@ const POSITIVES: Positive[] = [
       'const client = algoliasearch("Q7W3ER5TY6", "3f9a0c1b2d4e6f8a0b2c4d6e8f0a1b3c");',
     secret: "3f9a0c1b2d4e6f8a0b2c4d6e8f0a1b3c",
     keep: ['algoliasearch("Q7W3ER5TY6", "', '");'],
-    id: "cli-credential",
+    id: "credential",
   },
   {
     text: "FIGMA_TOKEN figd_v2kBsD4VdtG4w7A1cp4U7vonobDnM8xCWw7gS57",
