@@ -1280,8 +1280,16 @@ function typedValue(text: string, at: number): ValueSpan | null {
 /** A PowerShell cmdlet's name: `ConvertTo-SecureString`, `Read-Host`. */
 const CMDLET = /^[A-Z][A-Za-z]+-[A-Z][A-Za-z]+$/;
 
-/** A sed substitution's head right before a key: `s/`, `s|^`, `'s#`. */
-const SED_HEAD = /(?:^|[\s'";])s([\/|#:@!,])\^?$/;
+/**
+ * A sed substitution's head right before a key: `s/`, `s|^`, `'s#`, and
+ * the indentation a pattern may match first (`s/^  `, `s/^\s*`, `s/^[ \t]*`).
+ */
+const SED_HEAD =
+  /(?:^|[\s'";])s([\/|#:@!,])\^?(?:[ \t]+|\\s[*+]|\[ \\t\][*+])?$/;
+/** The replacement's own separator: `KEY=`, `key: `. */
+const REPLACEMENT_SEP = /[=:][ \t]*/;
+/** A replacement's value in quotes, escaped or not: `"X"`, `\"X\"`. */
+const QUOTED_REPLACEMENT = /^(\\?["'])(.*)\1$/;
 /** What only a regex holds: `.*`, a class, an escape, an anchor, a group. */
 const REGEX_PART = /[*+?\[\]\\^$(){}|]/;
 
@@ -1290,7 +1298,7 @@ const REGEX_PART = /[*+?\[\]\\^$(){}|]/;
  * `keyStart` (`s/^DB_PASSWORD=.*\/DB_PASSWORD=X/`), with an edit for each
  * value in it: the pattern's, unless it is a regex (`.*`), and the
  * replacement's after its own `=`. -1 when no sed head stands before the
- * key. `value` is where the pattern's value starts.
+ * key. `value` is right after the key's `=` or `:`.
  */
 function sedSubstitution(
   text: string,
@@ -1298,22 +1306,31 @@ function sedSubstitution(
   value: number,
   edits: Edits,
 ): number {
-  const head = SED_HEAD.exec(text.slice(Math.max(0, keyStart - 4), keyStart));
+  const head = SED_HEAD.exec(text.slice(Math.max(0, keyStart - 16), keyStart));
   if (!head) return -1;
   const delimiter = head[1]!;
   const patternEnd = unescapedIndex(text, delimiter, value);
   if (patternEnd < 0) return -1;
-  const pattern = text.slice(value, patternEnd);
+  const pattern = text.slice(value, patternEnd).trimStart();
   if (!REGEX_PART.test(pattern) && credentialValueOk(pattern, false, true)) {
-    edits.push({ start: value, end: patternEnd, id: "credential" });
+    edits.push({
+      start: patternEnd - pattern.length,
+      end: patternEnd,
+      id: "credential",
+    });
   }
   const end = unescapedIndex(text, delimiter, patternEnd + 1);
   if (end < 0) return patternEnd + 1;
   const replacement = text.slice(patternEnd + 1, end);
-  const eq = replacement.indexOf("=");
-  const secret = replacement.slice(eq + 1);
-  if (eq > 0 && credentialValueOk(secret, false, true)) {
-    edits.push({ start: end - secret.length, end, id: "credential" });
+  const sep = REPLACEMENT_SEP.exec(replacement);
+  let secret = sep ? replacement.slice(sep.index + sep[0].length) : "";
+  // A quoted value (`api_key = \"X\"`): the quotes stay.
+  const quote = QUOTED_REPLACEMENT.exec(secret);
+  const close = quote ? quote[1]!.length : 0;
+  if (quote) secret = quote[2]!;
+  if (sep && sep.index > 0 && credentialValueOk(secret, false, true)) {
+    const at = end - close - secret.length;
+    edits.push({ start: at, end: at + secret.length, id: "credential" });
   }
   return end + 1;
 }
@@ -1456,7 +1473,8 @@ export function collectAssignments(input: string, edits: Edits): void {
       }
     }
     const keyStart = k - keyLength(text, k) + 1;
-    if (sep === "=" && text[keyStart - 1] !== undefined) {
+    // A sed substitution's pattern and replacement (`s/^KEY=.*/KEY=X/`).
+    if (sep === "=" || sep === ":") {
       const after = sedSubstitution(text, keyStart, at + 1, edits);
       if (after >= 0) {
         ASSIGNMENT.lastIndex = Math.max(ASSIGNMENT.lastIndex, after);

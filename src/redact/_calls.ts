@@ -193,41 +193,41 @@ const CALL_FORMS: readonly CallForm[] = [
     judge: passwordLiteral,
   },
   {
-    cue: "Authentication(",
+    cue: "dAuth",
     call: /\bPasswordAuthentication\(/g,
     slot: 1,
     judge: passwordLiteral,
   },
   { cue: "PDO(", call: /\bPDO\(/g, slot: 2, judge: passwordLiteral },
   {
-    cue: "connect(",
+    cue: "nnect",
     call:
       /(?:\bmysqli?_p?connect|\bDBI->connect(?:_cached)?|\b(?:pymysql|MySQLdb)\.connect)\(/g,
     slot: 2,
     judge: passwordLiteral,
   },
-  { cue: "mysqli(", call: /\bmysqli\(/g, slot: 2, judge: passwordLiteral },
+  { cue: "sqli(", call: /\bmysqli\(/g, slot: 2, judge: passwordLiteral },
   {
-    cue: "getConnection(",
+    cue: "nnect",
     call: /\bDriverManager\.getConnection\(/g,
     slot: 2,
     judge: passwordLiteral,
   },
-  { cue: "PlainAuth(", call: /\bPlainAuth\(/g, slot: 2, judge: secretLiteral },
+  { cue: "Auth(", call: /\bPlainAuth\(/g, slot: 2, judge: secretLiteral },
   {
-    cue: "BasicAuth(",
+    cue: "Auth(",
     call: /\bSetBasicAuth\(/g,
     slot: 1,
     judge: secretLiteral,
   },
   {
-    cue: "basic_auth(",
+    cue: "auth(",
     call: /\bbasic_auth\(/g,
     slot: 1,
     judge: secretLiteral,
   },
   {
-    cue: "assword(",
+    cue: "word(",
     call: /\.(?:set_?|with_?)?[Pp]assword\(/g,
     slot: 0,
     arity: 1,
@@ -241,19 +241,13 @@ const CALL_FORMS: readonly CallForm[] = [
     judge: secretLiteral,
   },
   {
-    cue: "bind_s(",
-    call: /\b(?:simple_)?bind_s\(/g,
+    cue: "bind",
+    call: /\b(?:simple_bind(?:_s)?|bind_s)\(/g,
     slot: 1,
     judge: passwordLiteral,
   },
   {
-    cue: "simple_bind(",
-    call: /\bsimple_bind\(/g,
-    slot: 1,
-    judge: passwordLiteral,
-  },
-  {
-    cue: "algoliasearch(",
+    cue: "golia",
     call: /\balgoliasearch\(/g,
     slot: 1,
     judge: keyLiteral,
@@ -271,21 +265,21 @@ const CALL_FORMS: readonly CallForm[] = [
     judge: secretLiteral,
   },
   {
-    cue: "Algorithm.HMAC",
+    cue: "HMAC",
     call: /\bAlgorithm\.HMAC(?:256|384|512)\(/g,
     slot: 0,
     arity: 1,
     judge: secretLiteral,
   },
   {
-    cue: "from_secret(",
+    cue: "_secret(",
     call: /\b(?:Encoding|Decoding)Key::from_secret\(/g,
     slot: 0,
     arity: 1,
     judge: secretLiteral,
   },
   {
-    cue: "NewStatic",
+    cue: "Static",
     call: /\bNewStatic(?:V4|Credentials(?:Provider)?)\(/g,
     slot: 1,
     judge: keyLiteral,
@@ -466,21 +460,23 @@ function insertedSecret(text: string, value: Span, edits: Edits): void {
 
 /** Adds an edit for each secret literal a call takes by position. */
 export function collectCallArguments(text: string, edits: Edits): void {
+  // Groovy's build fields and Koa's `app.keys = [` need no parenthesis.
+  if (
+    hasCue(text, "igField") ||
+    (hasCue(text, "Value") && text.includes("resValue"))
+  ) buildFields(text, edits);
+  if (
+    hasCue(text, "keys") &&
+    (text.includes("ession(") || text.includes("app.keys") ||
+      text.includes("Keygrip("))
+  ) cookieKeys(text, edits);
+  // Every other form opens a list: most texts hold none.
+  if (!hasCue(text, "(")) return;
   for (const form of CALL_FORMS) {
     if (hasCue(text, form.cue)) callSecrets(text, form, edits);
   }
-  if (hasCue(text, "btoa(") || hasCue(text, "b64encode(")) {
-    encodedPairs(text, edits);
-  }
-  if (hasCue(text, "buildConfigField") || hasCue(text, "resValue")) {
-    buildFields(text, edits);
-  }
+  if (hasCue(text, "btoa(") || hasCue(text, "b64e")) encodedPairs(text, edits);
   if (
-    hasCue(text, "keys") &&
-    (hasCue(text, "ession(") || hasCue(text, "app.keys") ||
-      hasCue(text, "Keygrip("))
-  ) cookieKeys(text, edits);
-  if (hasCue(text, "INSERT INTO") || hasCue(text, "insert into")) {
-    insertedValues(text, edits);
-  }
+    hasCue(text, "INSERT") || (hasCue(text, "into") && text.includes("insert"))
+  ) insertedValues(text, edits);
 }

@@ -312,6 +312,18 @@ const LEAKS: readonly LeakRow[] = [
     "Harb0r3912?",
     ["sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=", "/' .env"],
   ],
+  [
+    "sed -i 's/^  password: .*/  password: Lynx-Oat-3301/' config/database.yml",
+    "command",
+    "Lynx-Oat-3301",
+    ["s/^  password: .*/  password: ", "/' config/database.yml"],
+  ],
+  [
+    'sed -E "s/^[ \\t]*api_key = .*/api_key = \\"5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a\\"/" cfg.toml',
+    "command",
+    "5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a",
+    ['api_key = .*/api_key = \\"', '\\"/" cfg.toml'],
+  ],
 ];
 
 Deno.test("redact() covers the secrets in code the sixteenth audit found leaking", (t) =>
