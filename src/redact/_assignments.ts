@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { hasCue } from "./_cues.ts";
+import { type Cue, cueSet, hasAnyCue, hasCue } from "./_cues.ts";
 import { looksRandomToken } from "./_tokens.ts";
 import {
   continuedRun,
@@ -89,6 +89,8 @@ const CREDENTIAL_WORDS = [
   "[_-]pat",
   "tf_token_[a-z0-9_]+",
   "auth[_-]?key",
+  // sssd's ldap_default_authtok, the bind password.
+  "authtok",
   "subscription[_-]?key",
   "credentials?",
   "auth",
@@ -123,20 +125,97 @@ const SCAN_STEMS = [
   "phrase",
   "tf_token_[a-z0-9_]+",
   "auth",
+  "authtok",
   "credentials?",
   "authorization",
   "cookie",
   "psk",
   "pepper",
+  "licen[cs]e",
   ...OTHER_WORDS,
 ];
+/**
+ * What a credential's name may end in after its credential word: the
+ * environment, region, version or role it is for (`DB_PASSWORD_PROD`,
+ * `SECRET_KEY_DEV`, `AUTH_TOKEN_EU`, `apiKeyV2`, `PASSWORD_DB`,
+ * `PASS_ADMIN`). Only these: `PASSWORD_MIN_LENGTH`, `TOKEN_TTL` and
+ * `SECRET_KEY_FILE` name no secret.
+ */
+const QUALIFIER =
+  "(?:prod|production|prd|staging|stage|stg|dev|develop|development|local|test|testing|qa|uat|sandbox|live|preview|demo|ci|preprod|nonprod|beta|eu|us|uk|apac|emea|v\\d{1,3}|\\d{1,3}|old|new|next|prev|previous|current|primary|secondary|backup|alt|legacy|tmp|temp|db|database|admin|root|user|app|api|smtp|mail|email|redis|mysql|postgres|pg|mongo|ldap|ftp|sftp|ssh|vpn|wifi|service|svc|master|replica|readonly)";
+/** One to three qualifiers, each after `_`, `-` or (camelCase) nothing. */
+const QUALIFIERS = `(?:[_-]?${QUALIFIER}){1,3}`;
+/** What may stand between a key and its `:` or `=`: quotes, blanks, `||`, `??`. */
+const BEFORE_SEPARATOR = `(?:\\\\?["'\\]]){0,2}[ \\t]*(?:\\|\\||\\?\\?)?`;
 // `||=` and `??=` (Ruby's ENV['X'] ||= '…', JS) assign as `=` does.
 const ASSIGNMENT = new RegExp(
-  `(?<=(?:${
-    SCAN_STEMS.join("|")
-  })(?:\\\\?["'\\]]){0,2}[ \\t]*(?:\\|\\||\\?\\?)?)[:=：＝]`,
+  `(?<=(?:${SCAN_STEMS.join("|")})${BEFORE_SEPARATOR})[:=：＝]`,
   "gi",
 );
+/**
+ * A credential word with a qualifier after it, then the name's quotes or
+ * blanks and its `:` or `=` (`DB_PASSWORD_PROD=`, `"AUTH_TOKEN_EU":`,
+ * `apiKeyV2 =`), tried where a cue of {@linkcode QUALIFIED_CUE_LIST}
+ * stands (sticky at it): {@linkcode ASSIGNMENT}'s look back tried the
+ * qualifiers at every separator, twice its cost.
+ */
+const QUALIFIED_KEY = new RegExp(
+  `(?:pass(?:word|wd|phrase)?|pwd|secret|token|key)(?:${QUALIFIERS})${BEFORE_SEPARATOR}[:=]`,
+  "iy",
+);
+/**
+ * A credential word joined to a qualifier, as written in env names, keys
+ * and camelCase (`PASSWORD_`, `secret-`, `Token`): each name
+ * {@linkcode QUALIFIED_KEY} reads starts with one of these.
+ */
+const QUALIFIED_CUE_LIST: readonly Cue[] = [
+  "PASS_",
+  "PASSWORD_",
+  "PASSWD_",
+  "PWD_",
+  "SECRET_",
+  "TOKEN_",
+  "KEY_",
+  "pass_",
+  "password_",
+  "passwd_",
+  "pwd_",
+  "secret_",
+  "token_",
+  "key_",
+  "password-",
+  "secret-",
+  "token-",
+  "key-",
+  "Password",
+  "Passwd",
+  "Secret",
+  "Token",
+  "Key",
+];
+/** The same, asked together: a text with none of them is passed over. */
+const QUALIFIED_CUES = cueSet(QUALIFIED_CUE_LIST);
+/** A credential word with more after it: a name that may be qualified. */
+const QUALIFIED_STEM = /(?:pass|pwd|secret|token|key)[\w-]/i;
+/** A name's qualifier suffix, to drop before the name is judged. */
+const QUALIFIED_END = new RegExp(`${QUALIFIERS}$`, "i");
+
+/**
+ * `name` less a qualifier suffix that follows a credential word
+ * (`DB_PASSWORD_PROD` → `DB_PASSWORD`, `apiKeyV2` → `apiKey`); `name` as
+ * it is otherwise. A suffix joined with no `_` or `-` must start a
+ * camelCase word or a number (`passwordProd`, `token2`; not `passwordless`).
+ */
+function withoutQualifier(name: string): string {
+  if (!QUALIFIED_STEM.test(name) || CREDENTIAL_END.test(name)) return name;
+  const q = QUALIFIED_END.exec(name);
+  if (!q || q.index === 0) return name;
+  const head = name.slice(0, q.index);
+  const first = q[0][0]!;
+  const joined = first === "_" || first === "-" || /[0-9]/.test(first) ||
+    (/[A-Z]/.test(first) && /[a-z]/.test(head[head.length - 1]!));
+  return joined && CREDENTIAL_END.test(head) ? head : name;
+}
 const CREDENTIAL_END = new RegExp(`(?:${CREDENTIAL_WORDS.join("|")})$`, "i");
 const AWS_END =
   /(?:secret_?access_?key|session_?token|aws_?secret(?:_?key)?)$/i;
@@ -263,7 +342,7 @@ export function credentialValueOk(
  * 12+ ASCII letters of both cases that break into no words
  * ({@linkcode isIdentifierLike}): `ZUBpRGUyWTJKTCFl`, not `getUserPassword`.
  */
-function randomLetters(value: string): boolean {
+export function randomLetters(value: string): boolean {
   return /^[A-Za-z]{12,}$/.test(value) && /[a-z]/.test(value) &&
     /[A-Z]/.test(value) && !isIdentifierLike(value);
 }
@@ -786,9 +865,12 @@ function envKeyValue(
   return v;
 }
 
-/** Whether `name` (a variable, a parameter path) names a credential. */
+/**
+ * Whether `name` (a variable, a parameter path) names a credential, a
+ * qualifier after its word or not (`DB_PASSWORD_PROD`).
+ */
 export function credentialName(name: string): boolean {
-  const last = name.split(/[\/.:]/).pop() ?? name;
+  const last = withoutQualifier(name.split(/[\/.:]/).pop() ?? name);
   return CREDENTIAL_END.test(last) && !NOT_A_KEY.test(last) &&
     !PUBLIC_KEY.test(last);
 }
@@ -886,8 +968,10 @@ function nameValuePairs(text: string, edits: Edits): void {
 /**
  * A row of an aligned table of keys and values (a text with a `Value`
  * header: `vault kv get`'s `password    X`, PowerShell's
- * `Get-ChildItem Env:`) whose first column names a credential, found at
- * 2+ spaces after a credential word: the name alone at the line's start
+ * `Get-ChildItem Env:`, `pulumi config --show-secrets`' `VALUE`) whose
+ * first column names a credential, found at 2+ spaces (or, in a table of
+ * tab-separated values, a tab) after a credential word: the name alone at
+ * the line's start
  * (after a reader's line number), one value from the spaces to the line's
  * end.
  */
@@ -896,15 +980,15 @@ const ROW_HEAD =
 /** One value, then blanks to the line's end. */
 const ROW_VALUE = /(\S+)[ \t]*(?:\r?\n|$)/y;
 
-function alignedValues(text: string, edits: Edits): void {
-  let at = text.indexOf("  ");
+function alignedValues(text: string, edits: Edits, gapStart = "  "): void {
+  let at = text.indexOf(gapStart);
   while (at > 2) {
-    let gap = at + 2;
-    while (text.charCodeAt(gap) === 32) gap++;
+    let gap = at + gapStart.length;
+    while (text.charCodeAt(gap) === 32 || text.charCodeAt(gap) === 9) gap++;
     if (CREDENTIAL_TAILS.has(tailOf(text, at))) {
       alignedRow(text, at, gap, edits);
     }
-    at = text.indexOf("  ", gap);
+    at = text.indexOf(gapStart, gap);
   }
 }
 
@@ -1174,7 +1258,7 @@ function secretIdValue(text: string, from: number, edits: Edits): void {
 const BUNDLE_HOST =
   /(?<![\w$])BUNDLE_(?!BUILD__|LOCAL__|MIRROR__)[A-Z0-9]+__[A-Z0-9_]+["']?[ \t]*[:=]/g;
 /** A `user:password` pair, neither side blank nor a stand-in (`<user>:<pass>`). */
-const USER_PASS = /^[^\s:\/<>${}]+:[^\s:\/<>${}]{3,}$/;
+export const USER_PASS = /^[^\s:\/<>${}]+:[^\s:\/<>${}]{3,}$/;
 
 /** Adds an edit for the credentials of each Bundler gem host. */
 function bundlerHosts(text: string, edits: Edits): void {
@@ -1346,6 +1430,102 @@ function unescapedIndex(text: string, char: string, from: number): number {
   return -1;
 }
 
+/**
+ * `git diff --word-diff`'s change of a value: `[-old-]{+new+}`, or either
+ * alone. Groups 1 and 2 (or 3) are the old and new values.
+ */
+const WORD_DIFF =
+  /\[-([^\n]{1,256}?)-\](?:\{\+([^\n]{1,256}?)\+\})?|\{\+([^\n]{1,256}?)\+\}/y;
+
+/**
+ * Adds an edit for each side of a word diff's change (`smtp_password:
+ * [-old-]{+new+}`) after the credential `key`'s separator at `from`, each
+ * judged as a value of its own.
+ *
+ * @returns True when a word diff stands there.
+ */
+function wordDiffValues(
+  text: string,
+  from: number,
+  key: string,
+  edits: Edits,
+): boolean {
+  let i = from;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const open = text.slice(i, i + 2);
+  if (open !== "[-" && open !== "{+") return false;
+  WORD_DIFF.lastIndex = i;
+  const m = WORD_DIFF.exec(text);
+  if (!m) return false;
+  // `[-` opens the old value; `{+` the new, after the old one's `-]`.
+  const sides: Array<[string | undefined, number]> = [
+    [m[1], i + 2],
+    [m[2] ?? m[3], m[1] === undefined ? i + 2 : i + m[1].length + 6],
+  ];
+  for (const [side, at] of sides) {
+    if (side === undefined) continue;
+    let value = side;
+    let start = at;
+    if (/^(["']).+\1$/.test(value)) {
+      value = value.slice(1, -1);
+      start++;
+    }
+    if (!isPlainWord(value) && credentialValueOk(value, false, false, key)) {
+      edits.push({ start, end: start + value.length, id: "credential" });
+    }
+  }
+  return true;
+}
+
+/** A Google app password's four groups, then the line's end. */
+const APP_GROUPS = /[a-z]{4}(?: [a-z]{4}){3}(?=[ \t]*(?:\r?\n|$))/y;
+/** A key first on its line (a properties or env line), up to the key's end. */
+const KEY_FIRST =
+  /(?:^|\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*[-+]?[ \t]*[\w.-]+$/;
+
+/**
+ * Whether a Google app password in four groups starts at `start`, the
+ * value of a key that ends at `k` and starts its line; when it does,
+ * {@linkcode APP_GROUPS}' `lastIndex` is its end.
+ */
+function appPasswordGroups(text: string, start: number, k: number): boolean {
+  APP_GROUPS.lastIndex = start;
+  return APP_GROUPS.test(text) &&
+    KEY_FIRST.test(text.slice(Math.max(0, k - 80), k + 1));
+}
+
+/** A licence's env name (`SIDEKIQ_PRO_LICENSE`, `GRAPHQL_LICENCE`). */
+const LICENSE_END = /(?:^|[^A-Za-z])[A-Z0-9_]*_LICEN[CS]E$/;
+
+/**
+ * Adds an edit for a licence key after an env-style `…_LICENSE` name whose
+ * separator is at `at`: `user:key` (`282aba97:0054e2b7`) or a key-like
+ * value; a licence's name (`MIT`, `Apache-2.0`) stays. Returns the value
+ * it read, if any.
+ */
+function licenseValue(
+  text: string,
+  at: number,
+  sep: string,
+  k: number,
+  edits: Edits,
+): ValueSpan | null {
+  if ((sep !== "=" && sep !== ":") || !envName(text, k)) return null;
+  const v = readValue(text, at + 1);
+  if (!v) return null;
+  const value = text.slice(v.start, v.end);
+  if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
+    return v;
+  }
+  if (USER_PASS.test(value) || keyLikeValue(value)) {
+    edits.push({ start: v.start, end: v.end, id: "credential" });
+  }
+  return v;
+}
+
+/** A value column's header after a tab (a table of tab-separated values). */
+const TAB_VALUE_CUES = cueSet(["\tvalue", "\tValue", "\tVALUE"]);
+
 /** Bare values longer than this are read once, with the keys inside them. */
 const LONG_VALUE = 256;
 
@@ -1363,6 +1543,57 @@ function withoutWrittenColours(text: string): string {
   return text.replace(WRITTEN_COLOUR, (code) => " ".repeat(code.length));
 }
 
+/**
+ * Adds an edit for the value of each credential whose name has a qualifier
+ * after its word (`DB_PASSWORD_PROD=…`, `"AUTH_TOKEN_EU": "…"`,
+ * `dbPasswordProd: …`), judged as an unqualified name's value would be;
+ * a plain word (`PASSWORD_DB=postgres`) stays. Names are looked for where
+ * each cue the text holds stands.
+ */
+function qualifiedValues(text: string, edits: Edits): void {
+  for (const cue of QUALIFIED_CUE_LIST) {
+    if (!hasCue(text, cue)) continue;
+    // A name inside a value read before is not read again (a long run of
+    // them would read the rest of the run at each).
+    let readTo = -1;
+    for (
+      let i = text.indexOf(cue);
+      i >= 0;
+      i = text.indexOf(cue, i + cue.length)
+    ) {
+      if (i < readTo) continue;
+      QUALIFIED_KEY.lastIndex = i;
+      if (!QUALIFIED_KEY.test(text)) continue;
+      readTo = qualifiedValueAt(text, QUALIFIED_KEY.lastIndex - 1, edits);
+    }
+  }
+}
+
+/**
+ * Adds an edit for the value after the qualified name whose separator is
+ * at `at`, when the name drops to a credential's. Returns how far it read.
+ */
+function qualifiedValueAt(text: string, at: number, edits: Edits): number {
+  // `==` compares; `=>` and `:=` are code.
+  if (/[=>]/.test(text[at + 1] ?? "")) return at;
+  let k = at - 1;
+  while (/[ \t"'\]\\|?]/.test(text[k] ?? "")) k--;
+  const named = text.slice(Math.max(0, k - 31), k + 1);
+  const key = withoutQualifier(named);
+  if (key === named || !CREDENTIAL_END.test(key)) return at;
+  if (NOT_A_KEY.test(key) || PUBLIC_KEY.test(key)) return at;
+  const v = readValue(text, at + 1);
+  if (!v) return at;
+  const value = text.slice(v.start, v.end);
+  if (isPlainWord(value)) return v.end;
+  const tight = text[at] === "=" && k === at - 1 && v.start === at + 1;
+  const envLine = envLineKey(text, k);
+  if (!credentialValueOk(value, v.quoted, tight, key, envLine)) return v.end;
+  const end = !v.quoted && envLine ? bareEnd(text, v.end) : v.end;
+  edits.push({ start: v.start, end, id: "credential" });
+  return end;
+}
+
 /** Adds an edit for every secret assigned to a credential-named key. */
 export function collectAssignments(input: string, edits: Edits): void {
   const text = hasCue(input, "1b[") || hasCue(input, "033[")
@@ -1376,11 +1607,13 @@ export function collectAssignments(input: string, edits: Edits): void {
   doubleEscaped(text, edits);
   phpDefines(text, edits);
   sensitiveValues(text, edits);
-  if (hasCue(text, "alue")) {
-    nameValuePairs(text, edits);
-    // Tables of keys and values print a Value header (vault, PowerShell).
-    if (hasCue(text, "Value")) alignedValues(text, edits);
+  if (hasCue(text, "alue")) nameValuePairs(text, edits);
+  // Tables of keys and values print a Value header (vault, PowerShell,
+  // pulumi); tab-separated ones a value column after a tab.
+  if (hasCue(text, "Value") || hasCue(text, "VALUE")) {
+    alignedValues(text, edits);
   }
+  if (hasAnyCue(text, TAB_VALUE_CUES)) alignedValues(text, edits, "\t");
   setterCalls(text, edits);
   variableDefaults(text, edits);
   if (hasCue(text, 'variable "')) terraformDefaults(text, edits);
@@ -1388,6 +1621,7 @@ export function collectAssignments(input: string, edits: Edits): void {
   if (hasCue(text, "Credentials(")) sbtCredentials(text, edits);
   if (hasCue(text, "chpasswd:")) chpasswdLists(text, edits);
   if (hasCue(text, "BUNDLE_")) bundlerHosts(text, edits);
+  if (hasAnyCue(text, QUALIFIED_CUES)) qualifiedValues(text, edits);
   ASSIGNMENT.lastIndex = 0;
   // A key inside a long bare value read before (`pwd=pwd=…`, a minified
   // bundle) is not read again: each would read, and test, the rest of the
@@ -1447,7 +1681,9 @@ export function collectAssignments(input: string, edits: Edits): void {
     const word = CREDENTIAL_END.exec(key);
     if (!word) {
       if (SECRET_ID_END.test(key)) secretIdValue(text, at + sep.length, edits);
-      else readLong(envKeyValue(text, at, sep, k, key, edits));
+      else if (LICENSE_END.test(key)) {
+        readLong(licenseValue(text, at, sep, k, edits));
+      } else readLong(envKeyValue(text, at, sep, k, key, edits));
       continue;
     }
     if (!NOT_A_KEY.test(key) && !PUBLIC_KEY.test(key)) {
@@ -1481,6 +1717,7 @@ export function collectAssignments(input: string, edits: Edits): void {
         continue;
       }
     }
+    if (wordDiffValues(text, at + sep.length, key, edits)) continue;
     let v = readValue(text, at + sep.length);
     // A word (or a marker) right after the closing quote (`expect
     // "password:"; send "X\r"`): the quotes pair the other way, the key
@@ -1521,6 +1758,16 @@ export function collectAssignments(input: string, edits: Edits): void {
     // KEY=value with no blanks, as in .env files and shell.
     const tight = sep === "=" && k === at - 1 && v.start === at + 1;
     const envLine = envLineKey(text, k) && (sep === "=" || sep === ":");
+    // A Google app password as Google shows it, on a properties or env
+    // line (`spring.mail.password=abcd efgh ijkl mnop`): all four groups.
+    if (!v.quoted && appPasswordGroups(text, v.start, k)) {
+      edits.push({
+        start: v.start,
+        end: APP_GROUPS.lastIndex,
+        id: "credential",
+      });
+      continue;
+    }
     if (credentialValueOk(value, v.quoted, tight, key, envLine)) {
       // A whole env line (`KEY=v&x=y`, an `env` dump, `KEY = a(b)c`): the
       // value is the rest of the line up to a blank, `&`, `)` or not.

@@ -159,8 +159,13 @@ export function collectLongFlags(text: string, edits: Edits): void {
   LONG_FLAG.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = LONG_FLAG.exec(text)) !== null) {
-    if (m.index > 0 && !/\s/.test(text[m.index - 1]!)) continue;
     const after = m.index + m[0].length;
+    // A flag opens a quoted argument string or an env value (compose's
+    // `REDIS_ARGS: "--requirepass X"`, `ARGS=--password X`): its value
+    // is the bare word after it.
+    const opens = m.index > 0 && `"'=`.includes(text[m.index - 1]!) &&
+      /^[ \t]+[^\s"']/.test(text.slice(after, after + 16));
+    if (m.index > 0 && !/\s/.test(text[m.index - 1]!) && !opens) continue;
     const eq = text[after] === "=";
     if (m[0] === "--cookie") {
       // curl --cookie 'sessionid=…; theme=dark': the session-like values.

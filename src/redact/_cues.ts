@@ -165,6 +165,48 @@ const CUES = [
   "keys",
   "INSERT",
   "into",
+  // Audit 16: credential words joined to a qualifier (DB_PASSWORD_PROD).
+  "PASS_",
+  "PASSWORD_",
+  "PASSWD_",
+  "PWD_",
+  "SECRET_",
+  "TOKEN_",
+  "KEY_",
+  "pass_",
+  "password_",
+  "passwd_",
+  "pwd_",
+  "secret_",
+  "token_",
+  "key_",
+  "password-",
+  "secret-",
+  "token-",
+  "key-",
+  "Password",
+  "Passwd",
+  "Token",
+  "Key",
+  // Audit 16: configuration set with blanks.
+  "BINDPW",
+  "bindpw",
+  "ROOTPW",
+  "rootpw",
+  "ENV ",
+  "SetEnv ",
+  "userlist",
+  "pgbouncer",
+  "]:587",
+  "]:465",
+  "]:25",
+  "sasl_passwd",
+  "Set for ",
+  "Set via ",
+  "VALUE",
+  "\tvalue",
+  "\tValue",
+  "\tVALUE",
 ] as const;
 
 /** A literal a gate may ask for. */
@@ -295,6 +337,52 @@ export function hasCue(text: string, cue: Cue): boolean {
     lastText = text;
   }
   return lastFound[INDEX.get(cue)!] === 1;
+}
+
+/** Cues a gate asks for together, by their places in the cue list. */
+export interface CueSet {
+  /** Their indexes in the cue list. */
+  readonly indexes: Int32Array;
+}
+
+/**
+ * A set of cues a gate asks for together: {@linkcode hasAnyCue} then reads
+ * one flag per cue instead of looking each one up.
+ *
+ * @param cues The cues.
+ * @returns The set.
+ */
+export function cueSet(cues: readonly Cue[]): CueSet {
+  return { indexes: Int32Array.from(cues, (c) => INDEX.get(c)!) };
+}
+
+/**
+ * Whether `text` holds any cue of `set`, each answered as
+ * {@linkcode hasCue} would.
+ *
+ * @param text The text a gate tests.
+ * @param set The cues it looks for.
+ * @returns Whether the text holds one of them.
+ * @example
+ * ```ts
+ * import { cueSet, hasAnyCue } from "./_cues.ts";
+ * import { equal } from "node:assert/strict";
+ * const set = cueSet(["requirepass", "masterauth"]);
+ * equal(hasAnyCue("x".repeat(100) + " masterauth s3cr3t", set), true);
+ * ```
+ */
+export function hasAnyCue(text: string, set: CueSet): boolean {
+  // A short text is scanned too: one pass costs less than an `includes`
+  // per cue.
+  if (text !== lastText) {
+    lastFound = scan(text);
+    lastText = text;
+  }
+  const { indexes } = set;
+  for (let i = 0; i < indexes.length; i++) {
+    if (lastFound[indexes[i]!] === 1) return true;
+  }
+  return false;
 }
 
 /** The cue list, for tests. */

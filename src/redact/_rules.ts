@@ -12,6 +12,7 @@
  */
 import { collectAssignments } from "./_assignments.ts";
 import { collectCallArguments } from "./_calls.ts";
+import { collectConfigLines } from "./_config_lines.ts";
 import {
   collectIpsecSecrets,
   collectLongFlags,
@@ -43,6 +44,7 @@ export const COLLECTORS: readonly Collect[] = [
   collectShortFlags,
   collectAssignments,
   collectCallArguments,
+  collectConfigLines,
   collectTables,
   collectPassWords,
   collectBearerWords,

@@ -259,12 +259,17 @@ function leadingBlanks(line: string): number {
   return i;
 }
 
+/** A netrc entry before its `password` word: `machine HOST login USER `. */
+export const NETRC_BEFORE =
+  /(?:^|\s)(?:machine[ \t\r\n]+\S+|default)(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+$/;
+
 const PLACEHOLDER =
-  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ][a-z]+(?:[-_ ][a-z]+)*$|^replace[-_ ]?me$/i;
+  /^(?:<[^<>]*>|\*+|\.{2,}|…|-+|_+|•+|\[[^\]]*\]|\{[^}]*\}|\(.*\))$|x{4,}|X{4,}|\*{3}|(?:\.\.\.|…)$|^(?:your|my)[-_ ][a-z]+(?:[-_ ][a-z]+)*$|^(?:replace|change)[-_ ]?me(?:[-_ ][a-z]+)*$/i;
 
 /**
  * True for stand-ins like `<token>`, `****`, `sk-xxxx`, `sk-...`,
- * `your-api-key` (your/my and words only: `my_.2Y%r` is a password).
+ * `your-api-key` (your/my and words only: `my_.2Y%r` is a password),
+ * `CHANGE_ME`, `changeme`, `change-me-in-production`.
  */
 export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);

@@ -1,9 +1,11 @@
 /**
  * Secrets found by a word rather than a separator: netrc passwords
- * (`machine h login u password p`), passwords stated in prose ("the admin
- * password is hunter2!", "u: deploy p: X", "backup codes: …"), and bare
- * `Bearer <token>` and `Basic <base64 of user:password>`. Two literal scans
- * (`pass`, `bearer`) and the cues of `_cues.ts` keep this cheap; a `pass`
+ * (`machine h login u password p`), a password word's value after a
+ * blank on a configuration line (`_config_lines.ts`), passwords stated in
+ * prose ("the admin password is hunter2!", "u: deploy p: X", "backup
+ * codes: …"), and bare `Bearer <token>` and `Basic <base64 of
+ * user:password>`. Two literal scans (`pass`, `bearer`) and the cues of
+ * `_cues.ts` keep this cheap; a `pass`
  * that belongs to openssl's or keytool's password flag is handed to the
  * command-line rule.
  *
@@ -12,6 +14,7 @@
 import { hasCue } from "./_cues.ts";
 import { groovyPasswordAt } from "./_assignments.ts";
 import { passFlagAt } from "./_command_line.ts";
+import { spacedPasswordAt } from "./_config_lines.ts";
 import {
   type Edits,
   inEncryptedData,
@@ -22,6 +25,7 @@ import {
   isRedacted,
   isReference,
   isSopsValue,
+  NETRC_BEFORE,
   readValue,
   trailingLength,
   withoutSentenceEnd,
@@ -29,8 +33,6 @@ import {
 
 const PASS = /pass/gi;
 const BEARER = /bearer/gi;
-const NETRC_BEFORE =
-  /(?:^|\s)(?:machine[ \t\r\n]+\S+|default)(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+$/;
 const NETRC_AFTER = /password[ \t]+/iy;
 const FOR_WHAT = String.raw`[ \t]+(?:for|of|on|to|at)(?:[ \t]+[^\s:]+){1,4}?`;
 const PROSE = new RegExp(
@@ -135,6 +137,7 @@ export function collectPassWords(text: string, edits: Edits): void {
     sql ||= SQL_HINT.test(text);
     if (groovyPasswordAt(text, at, edits)) continue;
     if (passFlagAt(text, at, edits)) continue;
+    if (spacedPasswordAt(text, at, edits)) continue;
     if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
     if (appPasswordAt(text, at, edits)) continue;
     if (passwordBelowAt(text, at, edits)) continue;
@@ -1072,6 +1075,9 @@ const CRYPT = new RegExp(
 const PGPASS =
   /(?:^|["'\s])([A-Za-z*][^:\s"'#]*):(?:\d{1,5}|\*):[^:\s"']+:[^:\s"']+:([^\s"']{4,})/gm;
 
+/** Bytes in hex joined by colons: a fingerprint's tail (`BB:33:E8:…`). */
+const HEX_BYTES = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2})+$/;
+
 /** Adds an edit for each whole hash that starts where `start` finds a head. */
 function cryptHashes(text: string, start: RegExp, edits: Edits): void {
   start.lastIndex = 0;
@@ -1138,6 +1144,9 @@ export function collectPasswordLines(text: string, edits: Edits): void {
     if (isRedacted(value) || isReference(value) || isPlaceholder(value)) {
       continue;
     }
+    // A certificate's fingerprint (`SHA256 Fingerprint=F8:81:06:A1:BB:…`)
+    // is colon-joined hex bytes, not a .pgpass line.
+    if (HEX_BYTES.test(value)) continue;
     const end = p.index + p[0].length;
     edits.push({ start: end - value.length, end, id: "credential" });
   }
