@@ -481,11 +481,7 @@ function credentialAt(edits: Edits, start: number, value: string): void {
 const XML_KEY_VALUE =
   /\bkey="[^"]*(?:password|passwd|secret|token|apikey|api_key)[^"]*"\s+value="([^"]{3,})"/gi;
 
-/** A Java XML properties entry: `<entry key="db.password">X</entry>`. */
-const XML_ENTRY =
-  /<entry[ \t]+key="([^"\n]{1,100})"[ \t]*>([^<\n]{3,})<\/entry>/g;
-
-/** Adds an edit for the text of credential-named XML elements (Maven, .NET, Java properties). */
+/** Adds an edit for the text of credential-named XML elements (Maven, .NET). */
 function xmlValues(text: string, edits: Edits): void {
   if (hasCue(text, 'value="')) {
     XML_KEY_VALUE.lastIndex = 0;
@@ -496,19 +492,6 @@ function xmlValues(text: string, edits: Edits): void {
     }
   }
   if (!hasCue(text, "</")) return;
-  if (hasCue(text, "<entry ")) {
-    XML_ENTRY.lastIndex = 0;
-    let entry: RegExpExecArray | null;
-    while ((entry = XML_ENTRY.exec(text)) !== null) {
-      if (!credentialName(entry[1]!)) continue;
-      const value = entry[2]!;
-      credentialAt(
-        edits,
-        entry.index + entry[0].length - 8 - value.length,
-        value,
-      );
-    }
-  }
   XML_ELEMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = XML_ELEMENT.exec(text)) !== null) {

@@ -518,7 +518,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|mc admin|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|--passwd-on-stdin|--stdin|\.login\(|sonar\.|--arg/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|login\(|sonar\.|--arg/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,

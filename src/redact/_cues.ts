@@ -218,7 +218,7 @@ const INDEX = new Map<string, number>(CUES.map((c, i) => [c, i]));
 const SCAN_FROM = 64;
 
 /** Transitions on ASCII code units: `dense[state * 128 + unit]`. */
-let dense: Int32Array | undefined;
+let dense: Uint16Array | undefined;
 /** Transitions on other code units, per state (only where a cue has one). */
 let sparse: Map<number, number>[] = [];
 /** Which code units of 128 and up some cue holds (any other one leads to the start). */
@@ -229,7 +229,7 @@ let ends: number[][] = [];
 let ending = new Uint8Array(0);
 
 /** Builds the automaton on first use (a one-shot command may never need it). */
-function automaton(): Int32Array {
+function automaton(): Uint16Array {
   if (dense) return dense;
   const next: Map<number, number>[] = [new Map()];
   const out: number[][] = [[]];
@@ -266,7 +266,9 @@ function automaton(): Int32Array {
     while (s !== 0 && !next[s]!.has(unit)) s = fail[s]!;
     return next[s]!.get(unit) ?? 0;
   };
-  const table = new Int32Array(next.length * 128);
+  // Two bytes a transition keep the table small enough to stay in cache.
+  if (next.length > 0xffff) throw new Error("too many cue states");
+  const table = new Uint16Array(next.length * 128);
   sparse = next.map(() => new Map());
   const wide = new Set<number>();
   for (const cue of CUES) {
