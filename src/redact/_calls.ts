@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type Cue, hasCue } from "./_cues.ts";
+import { type Cue, cueSet, hasAnyCue, hasCue } from "./_cues.ts";
 import { credentialName, keyLikeValue } from "./_assignments.ts";
 import {
   type Edits,
@@ -458,6 +458,9 @@ function insertedSecret(text: string, value: Span, edits: Edits): void {
   }
 }
 
+/** Every call form's cue: one look tells whether any form may stand. */
+const CALL_CUES = cueSet(CALL_FORMS.map((form) => form.cue));
+
 /** Adds an edit for each secret literal a call takes by position. */
 export function collectCallArguments(text: string, edits: Edits): void {
   // Groovy's build fields and Koa's `app.keys = [` need no parenthesis.
@@ -472,8 +475,10 @@ export function collectCallArguments(text: string, edits: Edits): void {
   ) cookieKeys(text, edits);
   // Every other form opens a list: most texts hold none.
   if (!hasCue(text, "(")) return;
-  for (const form of CALL_FORMS) {
-    if (hasCue(text, form.cue)) callSecrets(text, form, edits);
+  if (hasAnyCue(text, CALL_CUES)) {
+    for (const form of CALL_FORMS) {
+      if (hasCue(text, form.cue)) callSecrets(text, form, edits);
+    }
   }
   if (hasCue(text, "btoa(") || hasCue(text, "b64e")) encodedPairs(text, edits);
   if (

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { hasCue } from "./_cues.ts";
+import { cueSet, hasAnyCue, hasCue } from "./_cues.ts";
 import {
   charClasses,
   type Edits,
@@ -297,6 +297,20 @@ function sessionIds(text: string, edits: Edits): void {
   }
 }
 
+/** The cues of a query's signature, a session id or a link's token: one look for all. */
+const RARE_URL_CUES = cueSet([
+  "ignature=",
+  "sig=",
+  "key=",
+  "sessionid=",
+  "SESSIONID=",
+  "SESSID=",
+  "/invit",
+  "/join-team/",
+  "reset",
+  "/magic",
+]);
+
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
   if (hasCue(text, "thin:") || hasCue(text, "THIN:")) oracleThin(text, edits);
@@ -305,20 +319,23 @@ export function collectUrls(text: string, edits: Edits): void {
     plain: hasCue(text, "://") ? text.indexOf("://") : -1,
     escaped: hasCue(text, ":\\/\\/") ? text.indexOf(":\\/\\/") : -1,
   };
+  const rare = hasAnyCue(text, RARE_URL_CUES);
   if (
-    hasCue(text, "ignature=") || hasCue(text, "sig=") || hasCue(text, "key=")
+    rare && (hasCue(text, "ignature=") || hasCue(text, "sig=") ||
+      hasCue(text, "key="))
   ) {
     pathQueries(text, edits);
   }
   if (
-    hasCue(text, "sessionid=") || hasCue(text, "SESSIONID=") ||
-    hasCue(text, "SESSID=")
+    rare && (hasCue(text, "sessionid=") || hasCue(text, "SESSIONID=") ||
+      hasCue(text, "SESSID="))
   ) {
     sessionIds(text, edits);
   }
   // Invitation and reset links are looked for only in a text naming one.
-  const links = hasCue(text, "/invit") || hasCue(text, "/join-team/") ||
-    hasCue(text, "reset") || hasCue(text, "/magic");
+  const links = rare &&
+    (hasCue(text, "/invit") || hasCue(text, "/join-team/") ||
+      hasCue(text, "reset") || hasCue(text, "/magic"));
   // n8n webhook paths are looked for only in a text that names n8n.
   const n8n = hasCue(text, "/webhook") && /n8n/i.test(text);
   let at = nextScheme(text, 0, cached);
