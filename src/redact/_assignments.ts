@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { type Cue, cueSet, hasAnyCue, hasCue } from "./_cues.ts";
+import {
+  type Cue,
+  cueSet,
+  hasAnyCue,
+  hasCue,
+  QUALIFIED_CUES as QUALIFIER_CUES,
+} from "./_cues.ts";
 import { looksRandomToken } from "./_tokens.ts";
 import {
   continuedRun,
@@ -168,31 +174,7 @@ const QUALIFIED_KEY = new RegExp(
  * and camelCase (`PASSWORD_`, `secret-`, `Token`): each name
  * {@linkcode QUALIFIED_KEY} reads starts with one of these.
  */
-const QUALIFIED_CUE_LIST: readonly Cue[] = [
-  "PASS_",
-  "PASSWORD_",
-  "PASSWD_",
-  "PWD_",
-  "SECRET_",
-  "TOKEN_",
-  "KEY_",
-  "pass_",
-  "password_",
-  "passwd_",
-  "pwd_",
-  "secret_",
-  "token_",
-  "key_",
-  "password-",
-  "secret-",
-  "token-",
-  "key-",
-  "Password",
-  "Passwd",
-  "Secret",
-  "Token",
-  "Key",
-];
+const QUALIFIED_CUE_LIST: readonly Cue[] = [...QUALIFIER_CUES, "Secret"];
 /** The same, asked together: a text with none of them is passed over. */
 const QUALIFIED_CUES = cueSet(QUALIFIED_CUE_LIST);
 /** A credential word with more after it: a name that may be qualified. */

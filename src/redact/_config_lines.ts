@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { cueSet, hasAnyCue, hasCue } from "./_cues.ts";
+import { CONFIG_LINE_CUES, cueSet, hasAnyCue, hasCue } from "./_cues.ts";
 import {
   credentialName,
   credentialValueOk,
@@ -253,27 +253,11 @@ function bundleListing(text: string, edits: Edits): void {
 }
 
 /** The cues of every form above: a text with none of them is passed over. */
-const CONFIG_LINE_CUES = cueSet([
-  "BINDPW",
-  "bindpw",
-  "ROOTPW",
-  "rootpw",
-  "ENV ",
-  "SetEnv ",
-  "<entry ",
-  "userlist",
-  "pgbouncer",
-  "]:587",
-  "]:465",
-  "]:25",
-  "sasl_passwd",
-  "Set for ",
-  "Set via ",
-]);
+const CONFIG_LINE_SET = cueSet(CONFIG_LINE_CUES);
 
 /** Adds an edit for every secret a blank-separated configuration line sets. */
 export function collectConfigLines(text: string, edits: Edits): void {
-  if (!hasAnyCue(text, CONFIG_LINE_CUES)) return;
+  if (!hasAnyCue(text, CONFIG_LINE_SET)) return;
   if (
     hasCue(text, "BINDPW") || hasCue(text, "bindpw") ||
     hasCue(text, "ROOTPW") || hasCue(text, "rootpw")

@@ -8,6 +8,65 @@
  * @module
  */
 
+/** Audit 16: a credential word joined to a qualifier (DB_PASSWORD_PROD, apiKeyV2). */
+export const QUALIFIED_CUES = [
+  "PASS_",
+  "PASSWORD_",
+  "PASSWD_",
+  "PWD_",
+  "SECRET_",
+  "TOKEN_",
+  "KEY_",
+  "pass_",
+  "password_",
+  "passwd_",
+  "pwd_",
+  "secret_",
+  "token_",
+  "key_",
+  "password-",
+  "secret-",
+  "token-",
+  "key-",
+  "Password",
+  "Passwd",
+  "Token",
+  "Key",
+] as const;
+
+/** Audit 16: configuration set with blanks (ENV NAME value, BINDPW, sasl_passwd). */
+export const CONFIG_LINE_CUES = [
+  "BINDPW",
+  "bindpw",
+  "ROOTPW",
+  "rootpw",
+  "ENV ",
+  "SetEnv ",
+  "<entry ",
+  "userlist",
+  "pgbouncer",
+  "]:587",
+  "]:465",
+  "]:25",
+  "sasl_passwd",
+  "Set for ",
+  "Set via ",
+] as const;
+
+/** Audit 16: a URL's signature, session id or link token. */
+export const RARE_URL_CUES = [
+  "ignature=",
+  "sig=",
+  "key=",
+  "sessionid=",
+  "SESSIONID=",
+  "SESSID=",
+  "/invit",
+  "/join-team/",
+  "reset",
+  "/magic",
+] as const;
+
 /** Every cue a gate may ask of a whole text. */
 const CUES = [
   // Assignments.
@@ -123,23 +182,10 @@ const CUES = [
   "seed words",
   // Audit 16: a Secret's data block shown alone.
   "data:\n",
-  // Audit 16: Java XML properties.
-  "<entry ",
   // Audit 16: ipsec.secrets.
   "PSK ",
   "EAP ",
   "XAUTH ",
-  // Audit 16: URLs.
-  "ignature=",
-  "sig=",
-  "key=",
-  "sessionid=",
-  "SESSIONID=",
-  "SESSID=",
-  "/invit",
-  "/join-team/",
-  "reset",
-  "/magic",
   // Audit 16: credentials a call takes by position (short pieces of the
   // calls' names: each character of a cue is a state of the scan).
   "(",
@@ -165,44 +211,9 @@ const CUES = [
   "keys",
   "INSERT",
   "into",
-  // Audit 16: credential words joined to a qualifier (DB_PASSWORD_PROD).
-  "PASS_",
-  "PASSWORD_",
-  "PASSWD_",
-  "PWD_",
-  "SECRET_",
-  "TOKEN_",
-  "KEY_",
-  "pass_",
-  "password_",
-  "passwd_",
-  "pwd_",
-  "secret_",
-  "token_",
-  "key_",
-  "password-",
-  "secret-",
-  "token-",
-  "key-",
-  "Password",
-  "Passwd",
-  "Token",
-  "Key",
-  // Audit 16: configuration set with blanks.
-  "BINDPW",
-  "bindpw",
-  "ROOTPW",
-  "rootpw",
-  "ENV ",
-  "SetEnv ",
-  "userlist",
-  "pgbouncer",
-  "]:587",
-  "]:465",
-  "]:25",
-  "sasl_passwd",
-  "Set for ",
-  "Set via ",
+  ...QUALIFIED_CUES,
+  ...CONFIG_LINE_CUES,
+  ...RARE_URL_CUES,
   "VALUE",
   "\tvalue",
   "\tValue",

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { cueSet, hasAnyCue, hasCue } from "./_cues.ts";
+import { cueSet, hasAnyCue, hasCue, RARE_URL_CUES } from "./_cues.ts";
 import {
   charClasses,
   type Edits,
@@ -297,19 +297,8 @@ function sessionIds(text: string, edits: Edits): void {
   }
 }
 
-/** The cues of a query's signature, a session id or a link's token: one look for all. */
-const RARE_URL_CUES = cueSet([
-  "ignature=",
-  "sig=",
-  "key=",
-  "sessionid=",
-  "SESSIONID=",
-  "SESSID=",
-  "/invit",
-  "/join-team/",
-  "reset",
-  "/magic",
-]);
+/** One look for a query's signature, a session id or a link's token. */
+const RARE_URL_SET = cueSet(RARE_URL_CUES);
 
 /** Adds an edit for every URL password and webhook secret. */
 export function collectUrls(text: string, edits: Edits): void {
@@ -319,7 +308,7 @@ export function collectUrls(text: string, edits: Edits): void {
     plain: hasCue(text, "://") ? text.indexOf("://") : -1,
     escaped: hasCue(text, ":\\/\\/") ? text.indexOf(":\\/\\/") : -1,
   };
-  const rare = hasAnyCue(text, RARE_URL_CUES);
+  const rare = hasAnyCue(text, RARE_URL_SET);
   if (
     rare && (hasCue(text, "ignature=") || hasCue(text, "sig=") ||
       hasCue(text, "key="))
