@@ -148,7 +148,7 @@ const SCAN_STEMS = [
  * `SECRET_KEY_FILE` name no secret.
  */
 const QUALIFIER =
-  "(?:prod|production|prd|staging|stage|stg|dev|develop|development|local|test|testing|qa|uat|sandbox|live|preview|demo|ci|preprod|nonprod|beta|eu|us|uk|apac|emea|v\\d{1,3}|\\d{1,3}|old|new|next|prev|previous|current|primary|secondary|backup|alt|legacy|tmp|temp|db|database|admin|root|user|app|api|smtp|mail|email|redis|mysql|postgres|pg|mongo|ldap|ftp|sftp|ssh|vpn|wifi|service|svc|master|replica|readonly)";
+  "(?:prod|production|prd|staging|stage|stg|dev|develop|development|local|test|testing|qa|uat|sandbox|live|preview|demo|ci|preprod|nonprod|beta|eu|us|uk|apac|emea|v\\d{1,3}|\\d{1,3}|old|new|next|prev|previous|current|primary|secondary|backup|alt|legacy|tmp|temp|db|database|admin|root|user|app|api|smtp|mail|email|redis|mysql|postgres|pg|mongo|ldap|ftp|sftp|ssh|vpn|wifi|service|svc|master|replica|readonly|plain|plaintext|cleartext)";
 /** One to three qualifiers, each after `_`, `-` or (camelCase) nothing. */
 const QUALIFIERS = `(?:[_-]?${QUALIFIER}){1,3}`;
 /** What may stand between a key and its `:` or `=`: quotes, blanks, `||`, `??`. */
@@ -1603,6 +1603,9 @@ export function collectAssignments(input: string, edits: Edits): void {
     const at = m.index;
     if (at < longValueEnd) continue;
     let sep = separatorAt(text, at);
+    // `::` joins a scope's names (`RandomPassword::db` in a Pulumi URN,
+    // `Password::Hasher`): no separator.
+    if (sep === ":" && text[at + 1] === ":") continue;
     if (sep.length > 1) ASSIGNMENT.lastIndex = at + sep.length;
     let k = at - 1;
     while (text[k] === " " || text[k] === "\t") k--;

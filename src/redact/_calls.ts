@@ -458,6 +458,64 @@ function insertedSecret(text: string, value: Span, edits: Edits): void {
   }
 }
 
+/**
+ * A browser test's typing call: Playwright's `fill`/`type`/
+ * `pressSequentially`, Cypress' `type`, Selenium's `send_keys`/`sendKeys`,
+ * WebdriverIO's `setValue`.
+ */
+const TYPING_CALL =
+  /\.(?:fill|type|send_keys|sendKeys|press_?[Ss]equentially|setValue)\(/g;
+/**
+ * A password word in a field's selector or label (`#password`,
+ * `input[name="new-password"]`, `getByLabel('Password')`, `passwordInput`),
+ * not in a longer word (`passenger`, `bypass`, `Passport`).
+ */
+const PASSWORD_FIELD =
+  /(?:\b[Pp]ass|(?<=[a-z])Pass)(?:word|wd|phrase|code)?(?![a-z])/;
+/**
+ * The locator a typing call is chained to names a password field, right
+ * before the call: `getByLabel('Password')`, `cy.get('#password')`,
+ * `find_element(By.ID, "password")`, `findElement(By.name("password"))`,
+ * `locator('#password').clear()`.
+ */
+const PASSWORD_RECEIVER = new RegExp(
+  PASSWORD_FIELD.source + String.raw`[^\n()]{0,60}\)\)?(?:\.\w+\(\))*$`,
+);
+/** How far before a typing call its locator is looked for. */
+const RECEIVER_REACH = 160;
+
+/**
+ * Adds an edit for each password literal a browser test types into a
+ * password field: `page.fill('#password', X)`, `cy.get('#password').type(X)`,
+ * `getByLabel('Password').fill(X)`, `find_element(By.ID,
+ * 'password').send_keys(X)`. A variable or an env read there stays.
+ */
+function typedPasswords(text: string, edits: Edits): void {
+  TYPING_CALL.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TYPING_CALL.exec(text)) !== null) {
+    const args = argumentsAt(text, TYPING_CALL.lastIndex, ")", 3)?.args;
+    if (!args || args.length === 0) continue;
+    // The selector first, then the value: page.fill('#password', X).
+    const selector = literalIn(text, args[0]!);
+    let value = selector && args.length > 1 &&
+        PASSWORD_FIELD.test(text.slice(selector.start, selector.end))
+      ? literalIn(text, args[1]!)
+      : null;
+    if (!value && selector) {
+      const line = text.lastIndexOf("\n", m.index) + 1;
+      const before = text.slice(
+        Math.max(line, m.index - RECEIVER_REACH),
+        m.index,
+      );
+      if (PASSWORD_RECEIVER.test(before)) value = selector;
+    }
+    if (value && passwordLiteral(text.slice(value.start, value.end))) {
+      edits.push({ ...value, id: "credential" });
+    }
+  }
+}
+
 /** Every call form's cue: one look tells whether any form may stand. */
 const CALL_CUES = cueSet(CALL_FORMS.map((form) => form.cue));
 
@@ -481,6 +539,12 @@ export function collectCallArguments(text: string, edits: Edits): void {
     }
   }
   if (hasCue(text, "btoa(") || hasCue(text, "b64e")) encodedPairs(text, edits);
+  if (
+    (hasCue(text, "pass") || hasCue(text, "Pass")) &&
+    (hasCue(text, "fill(") || hasCue(text, "type(") ||
+      hasCue(text, "_keys(") || hasCue(text, "Keys(") ||
+      text.includes("setValue("))
+  ) typedPasswords(text, edits);
   if (
     hasCue(text, "INSERT") || (hasCue(text, "into") && text.includes("insert"))
   ) insertedValues(text, edits);

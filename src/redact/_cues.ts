@@ -29,6 +29,8 @@ export const QUALIFIED_CUES = [
   "token-",
   "key-",
   "Password",
+  // Audit 17: a GraphQL field's camelCase qualifier (passwordPlain).
+  "passwordPlain",
   "Passwd",
   "Token",
   "Key",
@@ -211,6 +213,13 @@ const CUES = [
   "keys",
   "INSERT",
   "into",
+  // Audit 17: a password typed into a browser test's field.
+  "fill(",
+  "type(",
+  "_keys(",
+  "Keys(",
+  // Audit 17: an authenticator's setup key after a colon.
+  "etup key",
   ...QUALIFIED_CUES,
   ...CONFIG_LINE_CUES,
   ...RARE_URL_CUES,

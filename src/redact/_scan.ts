@@ -70,7 +70,8 @@ const QUERY_NEXT = /&[A-Za-z_][\w.-]*=/y;
  * Reads the value that starts at `i` (after optional blanks): a quoted
  * string on one line (plain, or JSON-escaped `\"…\"`), else a bare run that
  * ends at a blank, quote, separator or closing bracket. A `&` ends the run
- * only when `name=` follows it, as in a URL query.
+ * only when `name=` follows it, as in a URL query. A gdb pointer before a
+ * string (`0x5556 "…"`) gives the string.
  */
 export function readValue(text: string, i: number): ValueSpan | null {
   const n = text.length;
@@ -105,10 +106,21 @@ export function readValue(text: string, i: number): ValueSpan | null {
       QUERY_NEXT.lastIndex = i;
       if (QUERY_NEXT.test(text)) break;
     }
+    // A URL's fragment ends its query's last value (a yarn.lock
+    // `?token=X#<sha>`).
+    if (ch === 35 /* # */ && i > start && queryValueAt(text, start)) break;
     i++;
+  }
+  // gdb prints a string as its address, then the text: `0x5556 "…"`.
+  if (text.charCodeAt(start) === 48 && text[start + 1] === "x") {
+    GDB_POINTER.lastIndex = start;
+    if (GDB_POINTER.test(text)) return readValue(text, GDB_POINTER.lastIndex);
   }
   return i > start ? { start, end: i, quoted: false } : null;
 }
+
+/** A pointer gdb prints before the string it points to: `0x5555 "`. */
+const GDB_POINTER = /0x[0-9a-f]{1,16} (?=")/y;
 
 /** Whether a `?` stands before `at` on its line (within 2 KiB): a URL query. */
 function inQuery(text: string, at: number): boolean {
@@ -118,6 +130,15 @@ function inQuery(text: string, at: number): boolean {
   const head = text.slice(from, at + 1);
   const q = head.lastIndexOf("?");
   return q >= 0 && head.indexOf("\n", q) < 0;
+}
+
+/** A query parameter's name and `=` right before a value: `?token=`, `&key=`. */
+const QUERY_PARAMETER = /[?&][\w.-]{1,64}=$/;
+
+/** Whether the value at `at` is a URL query parameter's (`…?token=X`). */
+function queryValueAt(text: string, at: number): boolean {
+  return QUERY_PARAMETER.test(text.slice(Math.max(0, at - 66), at)) &&
+    inQuery(text, at - 1);
 }
 
 /** Whether a line break stands in `[from, to)`, read no further than `to`. */

@@ -930,6 +930,12 @@ const STOP_KEYS = new Set([
   // prints it).
   "kid",
   "peer",
+  // An age or SOPS recipient (`recipient: age1…`): a public key.
+  "recipient",
+  "recipients",
+  // A GraphQL or REST page cursor (`endCursor`, `next_cursor`): base64 of
+  // a position.
+  "cursor",
   "x5c",
   "x5t",
   // A multipart body's boundary, Cloudflare's cf-ray, a hash header's md5=

@@ -106,6 +106,7 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (!m) return;
   const value = m[2]!;
   if (isRedacted(value) || isReference(value) || isPlaceholder(value)) return;
+  if (closesWordString(text, at, m)) return;
   // ssh's own prompt: "Enter passphrase for key '/home/dev/.ssh/id_ed25519':".
   if (isPathLike(value)) return;
   if (!/[0-9]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return;
@@ -119,6 +120,29 @@ function quotedNear(text: string, at: number, edits: Edits): void {
   if (/[A-Za-z_][\w.]*[[(]$/.test(call) || ENV_NAME.test(value)) return;
   edits.push({ start: end - value.length, end, id: "prose-password" });
 }
+
+/**
+ * Whether the quote that {@linkcode QUOTED_NEAR} took as opening its value
+ * closes the string the password word is in: in `cy.get('#password').type(
+ * Cypress.env('x'))` the "value" is the code between two strings.
+ */
+function closesWordString(
+  text: string,
+  at: number,
+  m: RegExpExecArray,
+): boolean {
+  const quote = m[1]!;
+  const gap = m[0].slice(0, m[0].length - m[2]!.length - 2);
+  if (/[\s'"`]/.test(gap.replace(PASS_WORD_START, ""))) return false;
+  for (let i = at - 1; i >= Math.max(0, at - 40); i--) {
+    const c = text[i]!;
+    if (c === quote) return true;
+    if (/[\s'"`]/.test(c)) return false;
+  }
+  return false;
+}
+/** The password word at a {@linkcode QUOTED_NEAR} match's start. */
+const PASS_WORD_START = /^pass(?:word|phrase|wd|code)/i;
 
 /** A password word a SQL statement may set: `PASSWORD '…'`, `PASSWORD = PASSWORD('…')`. */
 const SQL_HINT = /password\b[ \t]*=?[ \t]*(?:password\()?['"]/iy;
@@ -345,10 +369,11 @@ function appPasswordAt(text: string, at: number, edits: Edits): boolean {
 /**
  * `login with admin / secret`, `log into grafana with admin and secret`,
  * `creds are ops:secret`, `test account: qa@corp.com / secret`, `creds for
- * the tenant: qa@corp.com, secret`: the second half.
+ * the tenant: qa@corp.com, secret`, `creds: deploy:secret`, `the staging
+ * basic-auth is deploy:secret`: the second half.
  */
 const LOGIN_PAIR =
-  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|[ \t]+and[ \t]+)|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)(?:[ \t]+for[ \t]+[^\n:]{1,40})?:[ \t]*[\w.@+-]+[ \t]*[\/,][ \t]*|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?(?:[ \t]is|[ \t]*:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
+  /\b(?:(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|[ \t]+and[ \t]+)|(?:creds?|credentials)[ \t]+(?:are|is)[ \t]*:?[ \t]+[\w.@+-]+[ \t]*[:\/][ \t]*|(?:creds?|credentials|account)[ \t]*[:=]?[ \t]+[\w.@+-]+[ \t]*\/[ \t]*|(?:creds?|credentials)(?:[ \t]+for[ \t]+[^\n:]{1,40})?:[ \t]*[\w.@+-]+(?:[ \t]*[\/,][ \t]*|:(?!\/\/))|\bbasic[ -]?auth(?:entication)?\b[^\n:]{0,30}?(?:[ \t]+(?:is|are)|:)[ \t]+[\w.@+-]+:(?!\/\/)|log(?:in|[ \t]+in)[ \t]+as[ \t]+[\w.@+-]+[ \t]+(?:with|using)[ \t]+(?:password[ \t]+)?|login\b[^\n\/]{0,40}?(?:[ \t]is|[ \t]*:)[ \t]+[\w.@+-]+(?:[ \t]*\/[ \t]*|:))(\S+)/gi;
 /**
  * "the api key is …", "the secret is …", "my pw is …", "the wifi key is …":
  * a value with a digit or symbol; after the bare word key ("the mistral key
@@ -542,7 +567,7 @@ const FOREIGN_CHARS = /[пПкК密口令钥秘パトシキ비암토키şŞıİ�
 /** Password words of other languages written in ASCII alone (or starting so). */
 const FOREIGN_ASCII =
   /wachtwoord|kennwort|clave|chave|senha|heslo|haslo|sifr|parol|parool|kata (?:sandi|laluan)|mdp[ :]|lozink|slapta|neno ?siri|nywila|lykilor/i;
-const LOGIN_GATE = /log ?in|sign in|cred|account/i;
+const LOGIN_GATE = /log ?in|sign in|cred|account|basic.?auth/i;
 
 /** "ssh in as root, pw X": the short word, then the value. */
 const PW_VALUE = /(?:^|[\s,;(])pw[ \t]*[:=]?[ \t]+(\S+)/gi;
@@ -724,14 +749,10 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
     pairsWhere(BOLD_LABEL, text, edits);
   }
   if (hasCue(text, " / ") && LOGIN_GATE.test(text)) accountPairs(text, edits);
-  if (hasCue(text, " is ") || hasCue(text, " was ")) {
-    keyIs(text, edits);
-    totpKeys(text, edits);
-  }
+  const is = hasCue(text, " is ") || hasCue(text, " was ");
+  if (is) keyIs(text, edits);
+  if (is || hasCue(text, "etup key")) totpKeys(text, edits);
   shorthandPairs(text, edits, pw || pass);
-  if (hasCue(text, "ecovery code") || hasCue(text, "ackup code")) {
-    recoveryCodes(text, edits);
-  }
 }
 
 /**
@@ -884,8 +905,12 @@ const CODES_HEAD =
 const ONE_CODE =
   /(\d{4}[ ]\d{4}|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12})?)(?![\w-])[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]+)?)?/y;
 
-/** Adds an edit for each code of a list of backup or recovery codes. */
-function recoveryCodes(text: string, edits: Edits): void {
+/**
+ * Adds an edit for each code of a list of backup or recovery codes, said
+ * or printed (a saved `github-recovery-codes.txt` read back).
+ */
+export function collectRecoveryCodes(text: string, edits: Edits): void {
+  if (!hasCue(text, "ecovery code") && !hasCue(text, "ackup code")) return;
   CODES_HEAD.lastIndex = 0;
   while (CODES_HEAD.exec(text) !== null) {
     let at = CODES_HEAD.lastIndex;
@@ -905,27 +930,34 @@ function recoveryCodes(text: string, edits: Edits): void {
 }
 
 /**
- * A TOTP setup key as authenticator apps show it, said after is: four to
- * eight groups of four base32 characters ("… is l6pa s2kk yvyx 7u5n …"),
- * or 16 to 64 of them in one piece ("… is KXOY2SJQOGT5TK3Z").
+ * A TOTP setup key as authenticator apps show it, said after is or a
+ * colon: four to eight groups of four base32 characters ("… is l6pa s2kk
+ * yvyx 7u5n …", "enter this setup key manually: RPKY 4CBK …"), or 16 to 64
+ * of them in one piece ("… is KXOY2SJQOGT5TK3Z").
  */
 const GROUPED_KEY =
-  /is[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4}|[a-z2-7]{16,64})(?![A-Za-z0-9])/iy;
-/** A word for two-factor sign-in, then a key or secret: "the 2fa setup key for …". */
+  /(?:is|:)[ \t]+((?:[a-z2-7]{4}[ \t]){3,7}[a-z2-7]{4}|[a-z2-7]{16,64})(?![A-Za-z0-9])/iy;
+/**
+ * A word for two-factor sign-in, then a key or secret: "the 2fa setup key
+ * for …"; or an authenticator's "setup key" alone.
+ */
 const TWO_FACTOR_BEFORE =
-  /\b(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)\b[^\n]{0,40}?$/i;
+  /\b(?:(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)|setup[ \t]+key)\b[^\n]{0,40}?$/i;
+
+/** Where a TOTP key may be said: after " is " or a colon and a blank. */
+const TOTP_ANCHOR = / is |: /g;
 
 /**
  * Adds an edit for every TOTP key said in words: a {@linkcode GROUPED_KEY}
- * after a {@linkcode TWO_FACTOR_BEFORE}, found from each " is ".
+ * after a {@linkcode TWO_FACTOR_BEFORE}, found from each
+ * {@linkcode TOTP_ANCHOR}.
  */
 function totpKeys(text: string, edits: Edits): void {
-  for (
-    let at = text.indexOf(" is ");
-    at >= 0;
-    at = text.indexOf(" is ", at + 4)
-  ) {
-    GROUPED_KEY.lastIndex = at + 1;
+  TOTP_ANCHOR.lastIndex = 0;
+  let anchor: RegExpExecArray | null;
+  while ((anchor = TOTP_ANCHOR.exec(text)) !== null) {
+    const at = anchor.index;
+    GROUPED_KEY.lastIndex = text[at] === ":" ? at : at + 1;
     const m = GROUPED_KEY.exec(text);
     if (!m) continue;
     const value = m[1]!;
