@@ -751,7 +751,8 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
   if (hasCue(text, " / ") && LOGIN_GATE.test(text)) accountPairs(text, edits);
   const is = hasCue(text, " is ") || hasCue(text, " was ");
   if (is) keyIs(text, edits);
-  if (is || hasCue(text, "etup key")) totpKeys(text, edits);
+  const setupKey = hasCue(text, "etup key");
+  if (is || setupKey) totpKeys(text, edits, setupKey ? IS_OR_COLON : IS);
   shorthandPairs(text, edits, pw || pass);
 }
 
@@ -944,18 +945,20 @@ const GROUPED_KEY =
 const TWO_FACTOR_BEFORE =
   /\b(?:(?:2fa|mfa|t?otp|authenticator)\b[^\n]{0,60}?\b(?:key|secret|seed)|setup[ \t]+key)\b[^\n]{0,40}?$/i;
 
-/** Where a TOTP key may be said: after " is " or a colon and a blank. */
-const TOTP_ANCHOR = / is |: /g;
+/** Where a TOTP key may be said: after " is ". */
+const IS = / is /g;
+/** And, where the words "setup key" stand, after a colon and a blank too. */
+const IS_OR_COLON = / is |: /g;
 
 /**
  * Adds an edit for every TOTP key said in words: a {@linkcode GROUPED_KEY}
- * after a {@linkcode TWO_FACTOR_BEFORE}, found from each
- * {@linkcode TOTP_ANCHOR}.
+ * after a {@linkcode TWO_FACTOR_BEFORE}, found from each match of
+ * `anchors` ({@linkcode IS} or {@linkcode IS_OR_COLON}).
  */
-function totpKeys(text: string, edits: Edits): void {
-  TOTP_ANCHOR.lastIndex = 0;
+function totpKeys(text: string, edits: Edits, anchors: RegExp): void {
+  anchors.lastIndex = 0;
   let anchor: RegExpExecArray | null;
-  while ((anchor = TOTP_ANCHOR.exec(text)) !== null) {
+  while ((anchor = anchors.exec(text)) !== null) {
     const at = anchor.index;
     GROUPED_KEY.lastIndex = text[at] === ":" ? at : at + 1;
     const m = GROUPED_KEY.exec(text);
