@@ -308,7 +308,9 @@ export function credentialValueOk(
   ) {
     return false;
   }
-  if (/^[&*]+[A-Za-z_]\w*$/.test(value)) return false;
+  // A pointer or a reference in code (`*ptr`, `&cfg`); on an env line
+  // (`REDIS_PASS=*PuNX…`) the `*` is the value's first character.
+  if (!(tight && envLine) && /^[&*]+[A-Za-z_]\w*$/.test(value)) return false;
   if (/^[\p{L}_]+$/u.test(value)) {
     // `password: str` and `token = token` are code; an env-style KEY=word
     // with no blanks is a real assignment. Letters that change case at
@@ -770,10 +772,12 @@ function phraseToLineEnd(text: string, start: number, edits: Edits): boolean {
  * An env-style name ending in `KEY` (`AZURE_OPENAI_KEY`, `MAPS_KEY`): upper
  * case, first on its line (after indentation, a reader's line number,
  * `export`, a YAML `- ` or a quote; a line may start after a JSON-escaped
- * `\n`). Lower-case `cache_key`, `sort_key` are names of other things.
+ * `\n`), or quoted as a member of an inline JSON object (`{ "BRAVE_KEY":`,
+ * `, "EXA_KEY":`, an MCP server's `env`). Lower-case `cache_key`,
+ * `sort_key` are names of other things.
  */
 const ENV_KEY_LINE =
-  /(?:^|\n|\\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:export[ \t]+|-[ \t]+)?["']?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?KEY$/;
+  /(?:(?:^|\n|\\n)(?:[ \t]*\d{1,7}(?:→|\t|\. ))?[ \t]*(?:export[ \t]+|-[ \t]+)?["']?|[{,][ \t]*")[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?KEY$/;
 
 /** Whether the key ending at `k` is an env-style `…_KEY` name first on its line. */
 function envKeyName(text: string, k: number): boolean {

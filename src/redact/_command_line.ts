@@ -46,8 +46,12 @@ const SHORT_FLAG =
  * the programs.
  */
 const FLAG_SHAPE = /-(?:[sSkLvifgIq]+[ub]|[paub])/;
+/**
+ * The programs above, each a word of its own: not inside a host name
+ * (`redis-cli -h mysql-0.mysql -a X` is redis-cli's).
+ */
 const PROGRAMS =
-  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)\b/g;
+  /(?<![\w.-])(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)(?![\w.-])/g;
 const PASS_FLAG =
   /-(?:(?:src|dest)?(?:store|key)pass[ \t]+|pass(?:in|out)?[ \t]+pass:)/y;
 
@@ -107,7 +111,11 @@ function take(
  * is the secret.
  */
 function userPassword(text: string, at: number, edits: Edits): void {
-  const v = readValue(text, at);
+  let from = at;
+  while (text[from] === " " || text[from] === "\t") from++;
+  // A Jenkinsfile's `sh "curl -u \$U:X"`: Groovy's escaped `$`.
+  if (text[from] === "\\" && text[from + 1] === "$") from++;
+  const v = readValue(text, from);
   // An earlier replacement (`[redacted:…]:` for a key as the user) is done.
   if (!v || isRedacted(text.slice(v.start, v.end))) return;
   // Looked for inside the value only: searching on to the end of the text
@@ -273,13 +281,28 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "gh secret",
     /\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body[ \t=]+|-b[ \t=]*)(['"]?)([^\s'"]+)\1/dg,
   ],
+  // A repository variable named for a credential (`gh variable set API_KEY`).
+  [
+    "gh variable",
+    /\bgh[ \t]+variable[ \t]+set[ \t]+["']?\w*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?(?=[ \t])[^\n|;&]*?[ \t](?:--body[ \t=]+|-b[ \t=]*)(['"]?)([^\s'"]+)\1/dgi,
+  ],
+  // Drone's secret value (`--data @file` names a file).
+  [
+    "drone",
+    /\bdrone[ \t]+(?:org)?secret[ \t]+(?:add|update)\b[^\n|;&]*?[ \t]--data(?:=|[ \t]+)(['"]?)([^\s'"@][^\s'"]*)\1(?=\s|$)/dg,
+  ],
+  // altool's app-specific password (`-p @keychain:NAME`, `@env:VAR` name one).
+  [
+    "altool",
+    /\baltool\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)(['"]?)([^\s'"@-][^\s'"]*)\1(?=\s|$)/dg,
+  ],
   [
     "-stdin",
     /\b(?:echo|printf)[ \t]+(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:docker|podman|helm[ \t]+registry|oras|gh[ \t]+auth|buildah|skopeo)[ \t]+login\b[^\n]*?--password-stdin/dg,
   ],
   [
     "| ",
-    /\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:(?:npx|bunx|pnpm(?:[ \t]+dlx)?|yarn)[ \t]+)?(?:vercel[ \t]+env[ \t]+add|wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|gh[ \t]+secret[ \t]+set|docker[ \t]+secret[ \t]+create|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add))\b/dg,
+    /\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(['"]?)([^\s'"|]{8,})\1[ \t]*\|[ \t]*(?:(?:npx|bunx|pnpm(?:[ \t]+dlx)?|yarn)[ \t]+)?(?:vercel[ \t]+env[ \t]+add|wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|gh[ \t]+secret[ \t]+set|docker[ \t]+secret[ \t]+create|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)|kubectl[ \t]+create[ \t]+secret\b[^\n|;&]{0,300}?=\/dev\/stdin|wg[ \t]+pubkey)\b/dg,
   ],
   [
     "--with-token",
@@ -349,7 +372,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   [
     "lftp",
-    /\blftp\b[^\n|;&]*?[ \t]-u[ \t]+(['"]?)[^\s,'"]+,([^\s'"]+)\1(?=\s|$)/dg,
+    /\blftp\b[^\n|;&]*?[ \t]-u[ \t]+['"]?[^\s,'"]+,(['"]?)([^\s'"]+)\1['"]?(?=\s|$)/dg,
   ],
   [
     "net user",
@@ -518,7 +541,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|login\(|sonar\.|--arg/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud|kubectl|wg) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|gh variable|drone|altool|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|login\(|sonar\.|--arg/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,
@@ -771,6 +794,33 @@ export function collectPositional(
   if (POSITIONAL_GATE.test(text)) {
     positional(text, POSITIONAL, edits);
     if (hasCue(text, "htpasswd")) htpasswdPasswords(text, edits);
+  }
+}
+
+/**
+ * A Makefile recipe line: a tab first, after a file reader's line-number
+ * gutter (`     4\t`, `     4→`) when there is one.
+ */
+const RECIPE_LINE = /^(?:[ \t]*\d{1,7}(?:→|\t|\. ))?\t/;
+/** How far before a value its recipe line's start is looked for. */
+const RECIPE_REACH = 1024;
+
+/**
+ * Adds an edit for every secret a command takes in its own place on the
+ * recipe lines of a Makefile shown in tool output (`cat Makefile`, a file
+ * read): those lines are command lines, as a shell script's are.
+ */
+export function collectRecipeCommands(text: string, edits: Edits): void {
+  if (!hasCue(text, "\n\t") && !hasCue(text, "\t\t")) return;
+  if (!POSITIONAL_GATE.test(text)) return;
+  const found: Edits = [];
+  collectPositional(text, found, false);
+  for (const e of found) {
+    const from = lineStartWithin(text, e.start, RECIPE_REACH);
+    if (from < 0) continue;
+    if (RECIPE_LINE.test(text.slice(from, Math.min(e.start, from + 16)))) {
+      edits.push(e);
+    }
   }
 }
 

@@ -69,6 +69,22 @@ export const RARE_URL_CUES = [
   "/magic",
 ] as const;
 
+/** Audit 17: protocol transcripts and CI logs (`_transcripts.ts`). */
+export const TRANSCRIPT_CUES = [
+  "AUTH PLAIN",
+  "GFzc3dvcmQ6",
+  " LOGIN ",
+  '"AUTH" "',
+  '"auth" "',
+  "> PASS ",
+  "FTP: PASS ",
+  '"p\\0\\0\\0',
+  "::add-mask::",
+] as const;
+
+/** Audit 17: a Makefile's recipe line (a tab first, after a reader's gutter or not). */
+export const RECIPE_CUES = ["\n\t", "\t\t"] as const;
+
 /** Every cue a gate may ask of a whole text. */
 const CUES = [
   // Assignments.
@@ -223,6 +239,8 @@ const CUES = [
   ...QUALIFIED_CUES,
   ...CONFIG_LINE_CUES,
   ...RARE_URL_CUES,
+  ...TRANSCRIPT_CUES,
+  ...RECIPE_CUES,
   "VALUE",
   "\tvalue",
   "\tValue",

@@ -35,6 +35,8 @@ const PRINTS_SECRET = new RegExp(
     String.raw`\bbw\s+get\s+password\b`,
     String.raw`\blpass\s+show\b[^\n]*--password\b`,
     String.raw`\bwg\s+genkey\b`,
+    String.raw`\bwg\s+show\s+\S+\s+private-key\b`,
+    String.raw`\bbuildkite-agent\s+secret\s+get\b`,
     String.raw`\bopenssl\s+rand\s+-(?:base64|hex)\b`,
     // Generators of an app's signing secret.
     String
@@ -77,10 +79,11 @@ const BARE_LINE =
 
 /**
  * Values that are no secret whatever printed them: paths (`/x`, `./x`,
- * `~/x`; not `~bY…` or `.Hi6…`, passwords), URLs, numbers.
+ * `~/x`; not `~bY…` or `.Hi6…`, passwords), URLs, numbers, a CI's mask
+ * (`[MASKED]`, `***`, `****1234`).
  */
 const NOT_SECRET =
-  /^(?:\/|\.{1,2}\/|~(?:[\w.-]*\/|$)|[a-z][a-z0-9+.-]*:\/\/|\d+(?:\.\d+)*$|(?:true|false|null|none)$|<exited|\(none\)|(?:requirepass|masterauth)$)/i;
+  /^(?:\[(?:MASKED|masked|REDACTED|FILTERED|HIDDEN)\]$|\*{3,}[^*\s]{0,4}$|\/|\.{1,2}\/|~(?:[\w.-]*\/|$)|[a-z][a-z0-9+.-]*:\/\/|\d+(?:\.\d+)*$|(?:true|false|null|none)$|<exited|\(none\)|(?:requirepass|masterauth)$)/i;
 
 /**
  * Whether a command prints a secret (its output is then passed to

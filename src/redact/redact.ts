@@ -17,7 +17,11 @@ import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSecretData } from "./_tables.ts";
 import { collectSpokenPasswords } from "./_words.ts";
 import { collectSpokenTokens } from "./_tokens.ts";
-import { collectEchoedCommands, collectPositional } from "./_command_line.ts";
+import {
+  collectEchoedCommands,
+  collectPositional,
+  collectRecipeCommands,
+} from "./_command_line.ts";
 import { continuedEnd, type Edit, type Edits, marker } from "./_scan.ts";
 
 /**
@@ -182,6 +186,8 @@ export function redact(
     // A shell script (`cat deploy.sh`, a file written or patched) is
     // command lines.
     if (hasCue(scanned, "#!/")) collectPositional(scanned, edits);
+    // So is a Makefile's recipe line.
+    else collectRecipeCommands(scanned, edits);
   } else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
