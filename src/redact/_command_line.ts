@@ -51,7 +51,7 @@ const FLAG_SHAPE = /-(?:[sSkLvifgIq]+[ub]|[paub])/;
  * (`redis-cli -h mysql-0.mysql -a X` is redis-cli's).
  */
 const PROGRAMS =
-  /(?<![\w.-])(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)(?![\w.-])/g;
+  /\b(sshpass|mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?|redis-cli|(?:docker|podman|buildah|skopeo|oras|helm[ \t]+registry|crane(?:[ \t]+auth)?)[ \t]+login|curl|az[ \t]+login|rabbitmqadmin|mongo(?:sh)?)(?![\w.-])/g;
 const PASS_FLAG =
   /-(?:(?:src|dest)?(?:store|key)pass[ \t]+|pass(?:in|out)?[ \t]+pass:)/y;
 
@@ -67,7 +67,10 @@ function programAt(text: string, at: number): string {
   PROGRAMS.lastIndex = cut + 1;
   let last = "";
   let m: RegExpExecArray | null;
-  while ((m = PROGRAMS.exec(segment)) !== null) last = m[1]!;
+  while ((m = PROGRAMS.exec(segment)) !== null) {
+    const before = segment[m.index - 1];
+    if (before !== "." && before !== "-") last = m[1]!;
+  }
   return last.replace(/[ \t]+/g, " ");
 }
 
