@@ -144,11 +144,12 @@ const SCAN_STEMS = [
  * What a credential's name may end in after its credential word: the
  * environment, region, version or role it is for (`DB_PASSWORD_PROD`,
  * `SECRET_KEY_DEV`, `AUTH_TOKEN_EU`, `apiKeyV2`, `PASSWORD_DB`,
- * `PASS_ADMIN`). Only these: `PASSWORD_MIN_LENGTH`, `TOKEN_TTL` and
+ * `PASS_ADMIN`), or the form it is kept in (`smtpPasswordRaw`,
+ * `userPasswordClear`). Only these: `PASSWORD_MIN_LENGTH`, `TOKEN_TTL` and
  * `SECRET_KEY_FILE` name no secret.
  */
 const QUALIFIER =
-  "(?:prod|production|prd|staging|stage|stg|dev|develop|development|local|test|testing|qa|uat|sandbox|live|preview|demo|ci|preprod|nonprod|beta|eu|us|uk|apac|emea|v\\d{1,3}|\\d{1,3}|old|new|next|prev|previous|current|primary|secondary|backup|alt|legacy|tmp|temp|db|database|admin|root|user|app|api|smtp|mail|email|redis|mysql|postgres|pg|mongo|ldap|ftp|sftp|ssh|vpn|wifi|service|svc|master|replica|readonly|plain|plaintext|cleartext)";
+  "(?:prod|production|prd|staging|stage|stg|dev|develop|development|local|test|testing|qa|uat|sandbox|live|preview|demo|ci|preprod|nonprod|beta|eu|us|uk|apac|emea|v\\d{1,3}|\\d{1,3}|old|new|next|prev|previous|current|primary|secondary|backup|alt|legacy|tmp|temp|db|database|admin|root|user|app|api|smtp|mail|email|redis|mysql|postgres|pg|mongo|ldap|ftp|sftp|ssh|vpn|wifi|service|svc|master|replica|readonly|plaintext|cleartext|plain|clear|raw)";
 /** One to three qualifiers, each after `_`, `-` or (camelCase) nothing. */
 const QUALIFIERS = `(?:[_-]?${QUALIFIER}){1,3}`;
 /** What may stand between a key and its `:` or `=`: quotes, blanks, `||`, `??`. */

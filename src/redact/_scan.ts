@@ -64,14 +64,17 @@ export interface ValueSpan {
 const QUOTES = "\"'`";
 const BARE_STOP = new Uint8Array(128);
 for (const ch of " \t\r\n\"'`,;)}]|\\") BARE_STOP[ch.charCodeAt(0)] = 1;
-const QUERY_NEXT = /&[A-Za-z_][\w.-]*=/y;
+/** A URL query's next `&name=` (`&amp;name=` in XML). */
+const QUERY_NEXT = /&(?:amp;)?[A-Za-z_][\w.-]*=/y;
+/** An XML closing tag (`</jdbc-url>`): it ends a bare value. */
+const CLOSING_TAG = /<\/[A-Za-z][\w.:-]{0,100}>/y;
 
 /**
  * Reads the value that starts at `i` (after optional blanks): a quoted
  * string on one line (plain, or JSON-escaped `\"…\"`), else a bare run that
- * ends at a blank, quote, separator or closing bracket. A `&` ends the run
- * only when `name=` follows it, as in a URL query. A gdb pointer before a
- * string (`0x5556 "…"`) gives the string.
+ * ends at a blank, quote, separator, closing bracket or XML closing tag. A
+ * `&` ends the run only when `name=` follows it, as in a URL query. A gdb
+ * pointer before a string (`0x5556 "…"`) gives the string.
  */
 export function readValue(text: string, i: number): ValueSpan | null {
   const n = text.length;
@@ -100,6 +103,10 @@ export function readValue(text: string, i: number): ValueSpan | null {
   while (i < n) {
     const ch = text.charCodeAt(i);
     if (ch < 128 && BARE_STOP[ch] === 1) break;
+    if (ch === 60 /* < */ && text.charCodeAt(i + 1) === 47 /* / */) {
+      CLOSING_TAG.lastIndex = i;
+      if (CLOSING_TAG.test(text)) break;
+    }
     // A value may start with `&` (`Password=&WX4…;` in a connection
     // string): only in a URL query does a first `&name=` end it.
     if (ch === 38 /* & */ && (i > start || inQuery(text, start))) {

@@ -15,7 +15,7 @@ import {
   keyLikeValue,
   rowValueOk,
 } from "./_assignments.ts";
-import { hasCue } from "./_cues.ts";
+import { cueSet, hasAnyCue, hasCue, TABLE_HEADER_CUES } from "./_cues.ts";
 import { type Edits, isPlainWord } from "./_scan.ts";
 
 /**
@@ -275,6 +275,9 @@ function varDumps(text: string, edits: Edits): void {
 const PLIST_PAIR =
   /<key>([^<\n]{1,100})<\/key>[ \t]*(?:\r?\n[ \t]*)?<string>([^<\n]{1,4096})<\/string>/g;
 
+/** A plist key in CamelCase that ends in `Key` (`RevenueCatKey`), not a public one. */
+const PLIST_CAMEL_KEY = /^(?!.*Public)[A-Z][A-Za-z0-9]*[a-z0-9]Key$/;
+
 /** Adds an edit for each plist string under a key that names a secret. */
 function plistPairs(text: string, edits: Edits): void {
   PLIST_PAIR.lastIndex = 0;
@@ -284,7 +287,9 @@ function plistPairs(text: string, edits: Edits): void {
     const value = m[2]!;
     const ok = credentialName(key)
       ? credentialValueOk(value, true, false)
-      : /^[A-Z][A-Z0-9_]*KEY$/.test(key) && rowValueOk(key, value);
+      : /^[A-Z][A-Z0-9_]*KEY$/.test(key)
+      ? rowValueOk(key, value)
+      : PLIST_CAMEL_KEY.test(key) && keyLikeValue(value);
     if (!ok) continue;
     const end = m.index + m[0].length - "</string>".length;
     edits.push({ start: end - value.length, end, id: "credential" });
@@ -337,6 +342,296 @@ function jsonWebKeys(text: string, edits: Edits): void {
   }
 }
 
+/** How a delimited table's cells are separated: a comma, a tab, or 2+ blanks. */
+type Separator = "," | "\t" | "  ";
+
+/** The separator a header line's cells use: a tab, else a comma, else blanks. */
+function separatorOf(line: string): Separator {
+  return line.includes("\t") ? "\t" : line.includes(",") ? "," : "  ";
+}
+
+/** Whether a separator of `sep` stands at `i` (2+ blanks or a tab for "  "). */
+function separatorAt(text: string, i: number, sep: Separator): boolean {
+  const c = text[i];
+  if (sep !== "  ") return c === sep;
+  return c === "\t" || (c === " " && text[i + 1] === " ");
+}
+
+/**
+ * The cells of the line `[start, end)` of a CSV, TSV or blank-aligned
+ * table, each without its blanks and (a CSV's) double quotes.
+ */
+function delimitedCells(
+  text: string,
+  start: number,
+  end: number,
+  sep: Separator,
+): [number, number][] {
+  let s = start;
+  let e = end;
+  while (s < e && blank(text, s)) s++;
+  while (e > s && blank(text, e - 1)) e--;
+  const cells: [number, number][] = [];
+  let from = s;
+  for (let i = s; i <= e; i++) {
+    if (i < e && !separatorAt(text, i, sep)) continue;
+    let a = from;
+    let b = i;
+    while (a < b && blank(text, a)) a++;
+    while (b > a && blank(text, b - 1)) b--;
+    if (b - a >= 2 && text[a] === '"' && text[b - 1] === '"') {
+      a++;
+      b--;
+    }
+    cells.push([a, b]);
+    from = i + 1;
+    // Blanks that separate are one separator.
+    if (sep === "  ") { while (from < e && blank(text, from)) from++; }
+    i = from - 1;
+  }
+  return cells;
+}
+
+/** The cues of a delimited table's header, asked together first. */
+const HEADER_CUES = cueSet(TABLE_HEADER_CUES);
+/** A pandas frame's row label (its index) before the cells its header names. */
+const ROW_LABEL = /^[\w.-]{1,40}$/;
+/** How many rows below a header are read. */
+const DELIMITED_ROWS = 5000;
+
+/**
+ * The columns a delimited table's header line names, when it is one: 2+
+ * cells, each a name, one naming a secret with no blank in it; else null.
+ */
+function delimitedHeader(
+  text: string,
+  start: number,
+  end: number,
+  sep: Separator,
+): Column[] | null {
+  const cells = delimitedCells(text, start, end, sep);
+  if (cells.length < 2) return null;
+  const columns: Column[] = [];
+  for (const [a, b] of cells) {
+    const name = text.slice(a, b);
+    if (!COLUMN_NAME.test(name)) return null;
+    columns.push(/\s/.test(name) ? null : columnOf(name));
+  }
+  return columns.some((c) => c !== null) ? columns : null;
+}
+
+/**
+ * Adds an edit for each secret cell of the rows from `at` under `columns`
+ * (the rows' cells split at `sep`, as many as the header's; a pandas row
+ * has its label first). The rows run to a blank line, a line without the
+ * separator, or `stop` (a dump's `\.`). Returns where they end.
+ */
+function delimitedRows(
+  text: string,
+  at: number,
+  columns: Column[],
+  sep: Separator,
+  edits: Edits,
+  stop?: string,
+): number {
+  for (let rows = 0; at < text.length && rows < DELIMITED_ROWS; rows++) {
+    const end = lineEnd(text, at);
+    const line = text.slice(at, end);
+    if (line.trim() === "" || line.trimEnd() === stop) break;
+    if (!line.includes(sep === "  " ? " " : sep)) break;
+    if (!RULE_LINE.test(line)) {
+      let cells = delimitedCells(text, at, end, sep);
+      if (
+        sep === "  " && cells.length === columns.length + 1 &&
+        ROW_LABEL.test(text.slice(...cells[0]!))
+      ) cells = cells.slice(1);
+      if (cells.length === columns.length) {
+        columns.forEach((column, c) => {
+          const [a, b] = cells[c]!;
+          if (column !== null && cellSecret(column, text.slice(a, b))) {
+            edits.push({ start: a, end: b, id: "credential" });
+          }
+        });
+      }
+    }
+    at = end + 1;
+  }
+  return at;
+}
+
+/** Whether the code unit `c` may stand in a column's name. */
+function nameUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
+/**
+ * Whether the name holding `at` stands alone in a cell: a line's start,
+ * a separator, a blank or a quote before it, and after it a separator,
+ * two blanks, a quote or the line's end (`key:`, `token)` and `apiKey =`
+ * are code). Read before the line is, to pass over most words quickly.
+ */
+function aloneInCell(text: string, at: number): boolean {
+  let a = at;
+  while (a > 0 && nameUnit(text.charCodeAt(a - 1))) a--;
+  let b = at;
+  while (b < text.length && nameUnit(text.charCodeAt(b))) b++;
+  const before = a === 0 ? 10 : text.charCodeAt(a - 1);
+  if (
+    before !== 10 && before !== 44 && before !== 9 && before !== 32 &&
+    before !== 34
+  ) {
+    return false;
+  }
+  const after = b === text.length ? 10 : text.charCodeAt(b);
+  if (after === 32) {
+    const next = text.charCodeAt(b + 1);
+    return next === 32 || next === 9 || next === 10 || next === 13;
+  }
+  return after === 10 || after === 13 || after === 44 || after === 9 ||
+    after === 34;
+}
+
+/**
+ * Adds an edit for each secret in a CSV, a TSV or a blank-aligned table (a
+ * CLI's `NAME  TOKEN  CREATED`, a pandas frame) under a header that names
+ * a secret column: the header is a line of names where a cue of
+ * {@linkcode TABLE_HEADER_CUES} (a credential word's end, then a
+ * separator) stands, each line read once.
+ */
+function delimitedTables(text: string, edits: Edits): void {
+  // A header and a row need a line break; most one-line texts are short,
+  // and a short text is not scanned for cues until asked.
+  if (text.indexOf("\n") < 0 || !hasAnyCue(text, HEADER_CUES)) return;
+  const hits: number[] = [];
+  for (const cue of TABLE_HEADER_CUES) {
+    if (!hasCue(text, cue)) continue;
+    for (let i = text.indexOf(cue); i >= 0; i = text.indexOf(cue, i + 1)) {
+      hits.push(i);
+    }
+  }
+  hits.sort((a, b) => a - b);
+  let read = 0;
+  for (const at of hits) {
+    if (at < read || !aloneInCell(text, at)) continue;
+    const start = text.lastIndexOf("\n", at) + 1;
+    const end = lineEnd(text, at);
+    read = end + 1;
+    const sep = separatorOf(text.slice(start, end));
+    const columns = delimitedHeader(text, start, end, sep);
+    if (columns) read = delimitedRows(text, end + 1, columns, sep, edits);
+  }
+}
+
+/** A psql dump's `COPY table (columns) FROM stdin;` line: group 1 the columns. */
+const COPY_HEADER =
+  /^COPY [^\s(]{1,200} \(([^()\n]{1,4000})\) FROM stdin;\r?$/gm;
+
+/**
+ * Adds an edit for each secret in a `pg_dump` `COPY … FROM stdin;` block:
+ * its tab-separated rows to `\.`, under the columns the line names.
+ */
+function copyDumps(text: string, edits: Edits): void {
+  COPY_HEADER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = COPY_HEADER.exec(text)) !== null) {
+    const columns = m[1]!.split(",").map((c) =>
+      columnOf(c.trim().replace(/^"|"$/g, ""))
+    );
+    if (!columns.some((c) => c !== null)) continue;
+    const from = m.index + m[0].length + 1;
+    COPY_HEADER.lastIndex = delimitedRows(
+      text,
+      from,
+      columns,
+      "\t",
+      edits,
+      "\\.",
+    );
+  }
+}
+
+/**
+ * An XML value under a key attribute (MySQL Workbench's `<value
+ * type="string" key="password">X</value>`): group 1 the key, 2 the value.
+ */
+const KEYED_VALUE =
+  /\bkey="([^"\n]{1,100})"[^<>\n]{0,200}>([^<\n]{1,4096})<\//g;
+
+/** Adds an edit for each XML value a credential-named key attribute holds. */
+function keyedValues(text: string, edits: Edits): void {
+  KEYED_VALUE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = KEYED_VALUE.exec(text)) !== null) {
+    const value = m[2]!;
+    if (!credentialName(m[1]!) || isPlainWord(value)) continue;
+    if (!credentialValueOk(value, true, false)) continue;
+    const end = m.index + m[0].length - 2;
+    edits.push({ start: end - value.length, end, id: "credential" });
+  }
+}
+
+/**
+ * An element named for a credential around a `<Value>` (Windows
+ * unattend.xml's `<Password><Value>X</Value>`, `<AdministratorPassword>`):
+ * group 1 the element, 2 the value.
+ */
+const ELEMENT_VALUE =
+  /<([A-Za-z][\w.-]{0,60})>\s{0,200}<Value>([^<\n]{1,4096})<\/Value>/g;
+
+/** What Windows Setup leaves of a value it used: `*SENSITIVE*DATA*DELETED*`. */
+const DELETED_VALUE = /^\*[A-Z*]*\*$/;
+
+/** Adds an edit for each `<Value>` a credential-named element holds. */
+function elementValues(text: string, edits: Edits): void {
+  ELEMENT_VALUE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ELEMENT_VALUE.exec(text)) !== null) {
+    const value = m[2]!;
+    if (!credentialName(m[1]!) || isPlainWord(value)) continue;
+    if (DELETED_VALUE.test(value)) continue;
+    if (!credentialValueOk(value, true, false)) continue;
+    const end = m.index + m[0].length - "</Value>".length;
+    edits.push({ start: end - value.length, end, id: "credential" });
+  }
+}
+
+/**
+ * A line of `reg query`'s output: the value's name, its string type, the
+ * data to the line's end (group 1 the name, 2 the data).
+ */
+const REG_QUERY_LINE =
+  /^[ \t]+([A-Za-z][\w.-]{0,100})[ \t]+REG_(?:EXPAND_|MULTI_)?SZ[ \t]+([^\r\n]+)/gm;
+
+/** Adds an edit for each registry string a credential-named value holds. */
+function registryValues(text: string, edits: Edits): void {
+  REG_QUERY_LINE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = REG_QUERY_LINE.exec(text)) !== null) {
+    const data = m[2]!.trimEnd();
+    if (!rowValueOk(m[1]!, data) || /\s/.test(data)) continue;
+    const start = m.index + m[0].length - m[2]!.length;
+    edits.push({ start, end: start + data.length, id: "credential" });
+  }
+}
+
+/**
+ * PowerShell's `ConvertFrom-SecureString` output: a DPAPI blob's fixed
+ * header (version 1, the provider's GUID), then the encrypted hex. Group 1
+ * is what follows the header.
+ */
+const DPAPI_BLOB = /01000000d08c9ddf0115d1118c7a00c04fc297eb([0-9a-f]{32,})/gi;
+
+/** Adds an edit for each DPAPI blob's encrypted part, its header kept. */
+function dpapiBlobs(text: string, edits: Edits): void {
+  DPAPI_BLOB.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DPAPI_BLOB.exec(text)) !== null) {
+    const end = m.index + m[0].length;
+    edits.push({ start: end - m[1]!.length, end, id: "credential" });
+  }
+}
+
 /** Adds an edit for every secret in a table or dump. */
 export function collectTables(text: string, edits: Edits): void {
   if (hasCue(text, "| ")) markdownRows(text, edits);
@@ -345,6 +640,12 @@ export function collectTables(text: string, edits: Edits): void {
   if (hasCue(text, "]=>")) varDumps(text, edits);
   if (hasCue(text, "</key>")) plistPairs(text, edits);
   if (hasCue(text, '"kty"')) jsonWebKeys(text, edits);
+  delimitedTables(text, edits);
+  if (hasCue(text, "FROM stdin")) copyDumps(text, edits);
+  if (hasCue(text, 'key="')) keyedValues(text, edits);
+  if (hasCue(text, "<Value>")) elementValues(text, edits);
+  if (hasCue(text, "REG_")) registryValues(text, edits);
+  if (hasCue(text, "d08c9ddf0115d111")) dpapiBlobs(text, edits);
 }
 
 /** A Kubernetes object's kind is Secret. */
