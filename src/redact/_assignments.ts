@@ -216,7 +216,7 @@ const SCHEME_FIRST =
  */
 const OTHER_SCHEME = /^[A-Za-z][A-Za-z-]{1,24}[ \t]+(?=[\w+\/.=~-]{16})/;
 /** A Kubernetes bootstrap token (`kubeadm token create`): 6 and 16 characters. */
-const BOOTSTRAP_TOKEN = /^[a-z0-9]{6}\.(?=[a-z]*[0-9])[a-z0-9]{16}$/;
+export const BOOTSTRAP_TOKEN = /^[a-z0-9]{6}\.(?=[a-z]*[0-9])[a-z0-9]{16}$/;
 // Only at a name's first character: tried inside a name, the same pair
 // failed again over the rest of it (quadratic in a long run).
 const COOKIE_PAIR = /(?<![^\s=;,"'\\])([^\s=;,"'\\]+)=([^;\s"'\\]*)/g;

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  BOOTSTRAP_TOKEN,
   credentialName,
   credentialValueOk,
   keyLikeValue,
@@ -87,7 +88,10 @@ function cellSecret(column: Column, cell: string): boolean {
   const value = /^`[^`]+`$/.test(cell) ? cell.slice(1, -1) : cell;
   if (value === "" || /\s/.test(value)) return false;
   const keyLike = keyLikeValue(value);
-  if (column === "key" || keyLike) return keyLike;
+  // `kubeadm token list`'s TOKEN column: a bootstrap token is no key shape.
+  if (column === "key" || keyLike) {
+    return keyLike || BOOTSTRAP_TOKEN.test(value);
+  }
   if (column === "secret" && LOWER_NAME.test(value)) return false;
   return !isPlainWord(value) && credentialValueOk(value, false, false);
 }

@@ -82,6 +82,12 @@ const LEAKS: ReadonlyArray<LeakRow> = [
     "Zm4Qa8Wr2Ty6Uc0Ip3Os7Dk1Fl5Gj9Hx",
     ["deploy bot", "2027-01-01"],
   ],
+  [
+    "TOKEN                     TTL         EXPIRES                USAGES\n7q2kd9.x8m4vz1rb0cn6tyh   23h         2026-12-04T10:00:00Z   authentication,signing",
+    "output",
+    "7q2kd9.x8m4vz1rb0cn6tyh",
+    ["authentication,signing"],
+  ],
   // A credential key with a suffix for the form it is kept in.
   [
     '{"smtpPasswordRaw":"lichen.Harbor.63!"}',
@@ -195,6 +201,12 @@ const KEPT: ReadonlyArray<KeptRow> = [
     "KEY   FINGERPRINT   ADDED\nci-key   SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU   2d",
     "output",
   ],
+  [
+    "file,line,token\nsrc/a.ts,12,IDENTIFIER\nsrc/b.ts,40,STRING_LITERAL",
+    "output",
+  ],
+  ["model,input_tokens,output_tokens,key\ngpt-4o,1200,300,run-1", "output"],
+  ["word,count\nthe,200\npassword,12", "speech"],
   // Code and prose with the words.
   ["const [token, secret] = pair;\nfoo(a, b)", "output"],
   ["token, secret\nfoo, bar", "speech"],
