@@ -336,6 +336,11 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "openssl",
     /\bopenssl\b[^\n|;&]*?[ \t]-k[ \t]+(['"]?)([^\s'"]+)\1(?=\s|$)/dg,
   ],
+  // openssl enc's raw key in hex (-K; -iv is no secret).
+  [
+    "openssl",
+    /\bopenssl\b[^\n|;&]*?[ \t]-K[ \t]+(['"]?)([0-9a-fA-F]{16,})\1(?=\s|$)/dg,
+  ],
   [
     "ssh-keygen",
     /\bssh-keygen\b[^\n|;&]*?[ \t]-[NP][ \t]*(['"]?)([^\s'"]+)\1(?=\s|$)/dg,

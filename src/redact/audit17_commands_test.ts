@@ -13,6 +13,18 @@ import {
  * secret, keep?].
  */
 const LEAKS: ReadonlyArray<LeakRow> = [
+  // openssl enc's raw key in hex; the IV stays.
+  [
+    "openssl enc -aes-256-cbc -K 8a41c0e97d2b5f63e1a90c4d7b28f5e6a3c19d07b4e2f86a5d0c3b91e7f4a268 -iv 0f3a9c5e1b7d2468ace0135779bdf024 -in db.tar -out db.enc",
+    "command",
+    "8a41c0e97d2b5f63e1a90c4d7b28f5e6a3c19d07b4e2f86a5d0c3b91e7f4a268",
+    ["-iv 0f3a9c5e1b7d2468ace0135779bdf024"],
+  ],
+  [
+    "openssl enc -d -aes-128-cbc -K 'b7e15163d0a9f2c84e6d1a3f5c2b9e07' -iv 00000000000000000000000000000000 -in x.enc",
+    "command",
+    "b7e15163d0a9f2c84e6d1a3f5c2b9e07",
+  ],
   // GitHub Actions: a value masked is a secret, in the step and its log.
   [
     'Run echo "::add-mask::Hq2WxR7tLp0vNc9ZsK4bYf8JmDe3Ga6u"\n::add-mask::Hq2WxR7tLp0vNc9ZsK4bYf8JmDe3Ga6u',
