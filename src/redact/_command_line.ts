@@ -521,11 +521,6 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
     "| ",
     /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(['"]?)([^\s'"|]{4,})\1[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:cryptsetup|kinit|openconnect\b[^\n|;&]{0,200}?--passwd-on-stdin|passwd\b[^\n|;&]{0,200}?--stdin)\b/dg,
   ],
-  // smtplib's and imaplib's .login(user, password) in a one-liner.
-  [
-    ".login(",
-    /\.login\([ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,[ \t]*(["'])([^"'\n]{4,})\1[ \t]*\)/dg,
-  ],
   // jq's --arg under a credential's name, or a key-shaped value (32+ hex
   // digits, or 20+ letters and digits) under the name key.
   [
@@ -549,7 +544,7 @@ const POSITIONAL: ReadonlyArray<readonly [string, RegExp]> = [
 
 /** One scan that any of the forms above needs to pass (half the cost of a literal test each). */
 const POSITIONAL_GATE =
-  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud|kubectl|wg) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|gh variable|drone|altool|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|login\(|sonar\.|--arg/;
+  /htpasswd|\|[ \t]*(?:(?:npx|bunx|pnpm|yarn)[ \t]+(?:dlx[ \t]+)?)?(?:vercel|wrangler|gh|docker|netlify|firebase|gcloud|kubectl|wg) |add_user|change_password| -U [^\s%]+%|secret\s+set|-stdin|--with-token|config\s+set|configure\s+set|user-secrets| -[Pp]|ldap|\/p:|gh variable|drone|altool|openssl|ssh-keygen|sudo|chpasswd|devops|authtoken|vercel|mc |lftp|net use|AsPlainText|(?:cargo|wandb)[ \t]+login|snyk auth|poetry config|env:set|put-parameter|mosquitto_|cqlsh|influx|nuget|cypress|codecov|prefect|pulumi|keyvault|bundle config|ipmitool|az (?:sql|postgres|mysql|synapse)|[pP][sa][eE]xec|twine|mkpasswd|b2 a|wpa_passphrase|cryptsetup|kinit|sonar\.|--arg/;
 
 /**
  * Redis' password as its config file sets it (`requirepass X`,

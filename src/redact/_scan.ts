@@ -385,6 +385,27 @@ export function isPlainWord(value: string): boolean {
   return /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(value);
 }
 
+/**
+ * `text` decoded from base64, its whole groups of four only (a last,
+ * partial group is left out), or null when it is not base64.
+ *
+ * @example
+ * ```ts
+ * import { base64Decoded } from "./_scan.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(base64Decoded("dXNlcjpwdw=="), "user:pw");
+ * equal(base64Decoded("dXNlcjpwdw"), "user:p");
+ * equal(base64Decoded("a!b?c#d$"), null);
+ * ```
+ */
+export function base64Decoded(text: string): string | null {
+  try {
+    return atob(text.slice(0, text.length - (text.length % 4)));
+  } catch {
+    return null;
+  }
+}
+
 /** Shannon entropy in bits per character. */
 export function entropy(value: string): number {
   const seen = new Map<number, number>();

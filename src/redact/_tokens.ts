@@ -8,6 +8,7 @@
  */
 import { hasCue } from "./_cues.ts";
 import {
+  base64Decoded,
   charClasses,
   continuedRun,
   type Edits,
@@ -738,35 +739,22 @@ const CREDENTIAL_SHAPES: readonly Shape[] = [
     description:
       'Elasticsearch and Kibana enrollment tokens (base64 of {"ver":…,"adr":…,"fgr":…,"key":"id:secret"})',
     pattern: String.raw`eyJ2ZXIiOiI[A-Za-z0-9+\/]{60,}={0,2}`,
-    accept: (t) => decodedBase64(t).includes('"key":"'),
+    accept: (t) => base64Decoded(t)?.includes('"key":"') ?? false,
   },
 ];
 
 /** Every shape the scan tries: the listed ones, then the unlisted ones. */
 const ALL_SHAPES: readonly Shape[] = [...SHAPES, ...CREDENTIAL_SHAPES];
 
-/** `token` decoded from base64 (its whole groups of four), or "" when it is none. */
-function decodedBase64(token: string): string {
-  try {
-    return atob(token.slice(0, token.length - (token.length % 4)));
-  } catch {
-    return "";
-  }
-}
-
 /**
  * Whether base64 decodes to printable JSON that is no tunnel token (a
  * cursor such as {"a":"next","b":…}): a tunnel token holds its "s" secret.
  */
 function otherJson(token: string): boolean {
-  let bytes: string;
-  try {
-    const body = token.replace(/=+$/, "").replaceAll("-", "+")
-      .replaceAll("_", "/");
-    bytes = atob(body.slice(0, body.length - (body.length % 4)));
-  } catch {
-    return false;
-  }
+  const bytes = base64Decoded(
+    token.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/"),
+  );
+  if (bytes === null) return false;
   return /^[\x20-\x7e]*$/.test(bytes) && !bytes.includes('"s":"');
 }
 
@@ -1067,12 +1055,8 @@ function looksRandom(core: string): boolean {
  */
 function base64OfText(core: string): boolean {
   if (!/^[A-Za-z0-9+\/]+$/.test(core)) return false;
-  let bytes: string;
-  try {
-    bytes = atob(core.slice(0, core.length - (core.length % 4)));
-  } catch {
-    return false;
-  }
+  const bytes = base64Decoded(core);
+  if (bytes === null) return false;
   let printable = 0;
   let spaces = 0;
   for (let i = 0; i < bytes.length; i++) {

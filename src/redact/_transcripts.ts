@@ -12,6 +12,7 @@
  */
 import { hasCue } from "./_cues.ts";
 import {
+  base64Decoded,
   type Edits,
   isPathValue,
   isPlaceholder,
@@ -96,12 +97,7 @@ function collectGroup(
 
 /** Whether base64 decodes to SASL PLAIN's `authzid\0user\0password`. */
 function saslPlain(value: string): boolean {
-  try {
-    return atob(value.padEnd(Math.ceil(value.length / 4) * 4, "="))
-      .includes("\0");
-  } catch {
-    return false;
-  }
+  return base64Decoded(value)?.includes("\0") ?? false;
 }
 
 /** Adds an edit for each credential a protocol transcript or CI log shows in its place. */
