@@ -82,6 +82,69 @@ export const TRANSCRIPT_CUES = [
   "::add-mask::",
 ] as const;
 
+/**
+ * A literal each alternative of the command-line rules' positional gate
+ * holds (`_command_line.ts`): a text with none of them cannot pass it, so
+ * the gate's regex runs only on texts that hold one (`secret` covers
+ * `user-secrets`, `config` the `config set` forms).
+ */
+export const POSITIONAL_CUES = [
+  "htpasswd",
+  "|",
+  "add_user",
+  "change_password",
+  " -U ",
+  "secret",
+  "-stdin",
+  "--with-token",
+  "config",
+  " -P",
+  " -p",
+  "ldap",
+  "/p:",
+  "gh variable",
+  "drone",
+  "altool",
+  "openssl",
+  "ssh-keygen",
+  "sudo",
+  "chpasswd",
+  "devops",
+  "authtoken",
+  "vercel",
+  "mc ",
+  "lftp",
+  "net use",
+  "AsPlainText",
+  "login",
+  "snyk auth",
+  "env:set",
+  "put-parameter",
+  "mosquitto_",
+  "cqlsh",
+  "influx",
+  "nuget",
+  "cypress",
+  "codecov",
+  "prefect",
+  "pulumi",
+  "keyvault",
+  "ipmitool",
+  "az ",
+  "sexec",
+  "sExec",
+  "aexec",
+  "aExec",
+  "twine",
+  "mkpasswd",
+  "b2 a",
+  "wpa_passphrase",
+  "cryptsetup",
+  "kinit",
+  "sonar.",
+  "--arg",
+] as const;
+
 /** Audit 17: a Makefile's recipe line (a tab first, after a reader's gutter or not). */
 export const RECIPE_CUES = ["\n\t", "\t\t"] as const;
 
@@ -368,6 +431,7 @@ const CUES = [
   ...RARE_URL_CUES,
   ...TRANSCRIPT_CUES,
   ...RECIPE_CUES,
+  ...POSITIONAL_CUES,
   "VALUE",
   "\tvalue",
   "\tValue",
@@ -381,9 +445,6 @@ export type Cue = typeof CUES[number];
 
 const INDEX = new Map<string, number>(CUES.map((c, i) => [c, i]));
 
-/** Texts shorter than this are asked with `includes`: no table is built. */
-const SCAN_FROM = 64;
-
 /** Transitions on ASCII code units: `dense[state * 128 + unit]`. */
 let dense: Uint16Array | undefined;
 /** Transitions on other code units, per state (only where a cue has one). */
@@ -392,8 +453,8 @@ let sparse: Map<number, number>[] = [];
 let wideUnits = new Uint8Array(0);
 /** The cues each state completes (its own and its fallbacks'). */
 let ends: number[][] = [];
-/** Whether a state completes any cue. */
-let ending = new Uint8Array(0);
+/** The first state that completes a cue (every later one does too). */
+let firstEnding = 0;
 
 /** Builds the automaton on first use (a one-shot command may never need it). */
 function automaton(): Uint16Array {
@@ -433,6 +494,15 @@ function automaton(): Uint16Array {
     while (s !== 0 && !next[s]!.has(unit)) s = fail[s]!;
     return next[s]!.get(unit) ?? 0;
   };
+  // States that complete a cue are numbered last, so the scan tells them
+  // by comparing the state, with no load.
+  const order = [...next.keys()].sort((a, b) =>
+    (out[a]!.length > 0 ? 1 : 0) - (out[b]!.length > 0 ? 1 : 0) || a - b
+  );
+  const renumbered = new Array<number>(next.length);
+  order.forEach((old, i) => renumbered[old] = i);
+  firstEnding = order.findIndex((s) => out[s]!.length > 0);
+  if (firstEnding < 0) firstEnding = next.length;
   // Two bytes a transition keep the table small enough to stay in cache.
   if (next.length > 0xffff) throw new Error("too many cue states");
   const table = new Uint16Array(next.length * 128);
@@ -445,45 +515,61 @@ function automaton(): Uint16Array {
     }
   }
   for (let s = 0; s < next.length; s++) {
+    const r = renumbered[s]!;
     for (let unit = 0; unit < 128; unit++) {
-      table[s * 128 + unit] = step(s, unit);
+      table[r * 128 + unit] = renumbered[step(s, unit)]!;
     }
     for (const unit of wide) {
       const t = step(s, unit);
-      if (t !== 0) sparse[s]!.set(unit, t);
+      if (t !== 0) sparse[r]!.set(unit, renumbered[t]!);
     }
   }
   wideUnits = new Uint8Array(0x10000);
   for (const unit of wide) wideUnits[unit] = 1;
-  ends = out;
-  ending = Uint8Array.from(out, (o) => o.length > 0 ? 1 : 0);
+  ends = order.map((old) => out[old]!);
   dense = table;
   return table;
 }
 
-/** The cues `text` holds, as flags by cue index. */
-function scan(text: string): Uint8Array {
+/**
+ * The scan of the text last scanned: a cue it holds has the current
+ * generation in its slot. Stamping a number rather than allocating a fresh
+ * array of flags keeps a scan of a short text (a command line) from costing
+ * more than the text's own characters do.
+ */
+let stamps = new Uint32Array(0);
+let generation = 0;
+/** The last text scanned (its cues carry the current generation). */
+let lastText: string | undefined;
+
+/** Scans `text` for every cue, stamping the ones it holds. */
+function scan(text: string): void {
   const table = automaton();
-  const found = new Uint8Array(CUES.length);
+  if (stamps.length === 0 || generation === 0xffffffff) {
+    stamps = new Uint32Array(CUES.length);
+    generation = 0;
+  }
+  const mark = ++generation;
+  const found = stamps;
+  // Locals, not the module's bindings: the loop reads them per character.
+  const completes = firstEnding;
+  const wideAt = wideUnits;
+  const others = sparse;
   let s = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     s = unit < 128
       ? table[s * 128 + unit]!
-      : wideUnits[unit] === 1
-      ? sparse[s]!.get(unit) ?? 0
+      : wideAt[unit] === 1
+      ? others[s]!.get(unit) ?? 0
       : 0;
-    if (ending[s] === 1) { for (const cue of ends[s]!) found[cue] = 1; }
+    if (s >= completes) { for (const cue of ends[s]!) found[cue] = mark; }
   }
-  return found;
+  lastText = text;
 }
 
-/** The last long text scanned, and what it holds. */
-let lastText: string | undefined;
-let lastFound: Uint8Array = new Uint8Array(CUES.length);
-
 /**
- * Whether `text` holds `cue`, exactly as `text.includes(cue)`: a long text
+ * Whether `text` holds `cue`, exactly as `text.includes(cue)`: a text
  * is scanned once for every cue, and asking it again (the next rule's
  * gate) reads the answer.
  *
@@ -500,12 +586,8 @@ let lastFound: Uint8Array = new Uint8Array(CUES.length);
  * ```
  */
 export function hasCue(text: string, cue: Cue): boolean {
-  if (text.length < SCAN_FROM) return text.includes(cue);
-  if (text !== lastText) {
-    lastFound = scan(text);
-    lastText = text;
-  }
-  return lastFound[INDEX.get(cue)!] === 1;
+  if (text !== lastText) scan(text);
+  return stamps[INDEX.get(cue)!] === generation;
 }
 
 /** Cues a gate asks for together, by their places in the cue list. */
@@ -541,15 +623,10 @@ export function cueSet(cues: readonly Cue[]): CueSet {
  * ```
  */
 export function hasAnyCue(text: string, set: CueSet): boolean {
-  // A short text is scanned too: one pass costs less than an `includes`
-  // per cue.
-  if (text !== lastText) {
-    lastFound = scan(text);
-    lastText = text;
-  }
+  if (text !== lastText) scan(text);
   const { indexes } = set;
   for (let i = 0; i < indexes.length; i++) {
-    if (lastFound[indexes[i]!] === 1) return true;
+    if (stamps[indexes[i]!] === generation) return true;
   }
   return false;
 }
