@@ -432,6 +432,9 @@ const CUES = [
   ...TRANSCRIPT_CUES,
   ...RECIPE_CUES,
   ...POSITIONAL_CUES,
+  // redact.ts: a NUL (UTF-16 output) and a percent escape.
+  "\0",
+  "%",
   "VALUE",
   "\tvalue",
   "\tValue",
@@ -544,6 +547,8 @@ let stamps = new Uint32Array(0);
 let generation = 0;
 /** The last text scanned (its cues carry the current generation). */
 let lastText: string | undefined;
+/** Whether the last text scanned holds a code unit of 128 or more. */
+let lastWide = false;
 
 /** Scans `text` for every cue, stamping the ones it holds. */
 function scan(text: string): void {
@@ -559,16 +564,18 @@ function scan(text: string): void {
   const wideAt = wideUnits;
   const others = sparse;
   let s = 0;
+  let wide = false;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    s = unit < 128
-      ? table[s * 128 + unit]!
-      : wideAt[unit] === 1
-      ? others[s]!.get(unit) ?? 0
-      : 0;
+    if (unit < 128) s = table[s * 128 + unit]!;
+    else {
+      wide = true;
+      s = wideAt[unit] === 1 ? others[s]!.get(unit) ?? 0 : 0;
+    }
     if (s >= completes) { for (const cue of ends[s]!) found[cue] = mark; }
   }
   lastText = text;
+  lastWide = wide;
 }
 
 /**
@@ -591,6 +598,25 @@ function scan(text: string): void {
 export function hasCue(text: string, cue: Cue): boolean {
   if (text !== lastText) scan(text);
   return stamps[INDEX[cue]!] === generation;
+}
+
+/**
+ * Whether `text` holds any code unit of 128 or more (anything but ASCII),
+ * read from the same scan as {@linkcode hasCue}.
+ *
+ * @param text The text a gate tests.
+ * @returns Whether it holds a non-ASCII code unit.
+ * @example
+ * ```ts
+ * import { hasWide } from "./_cues.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(hasWide("plain ascii"), false);
+ * equal(hasWide("ｔｏｋｅｎ"), true);
+ * ```
+ */
+export function hasWide(text: string): boolean {
+  if (text !== lastText) scan(text);
+  return lastWide;
 }
 
 /** Cues a gate asks for together, by their places in the cue list. */

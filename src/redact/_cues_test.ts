@@ -1,5 +1,6 @@
 import { equal } from "node:assert/strict";
-import { ALL_CUES, hasCue } from "./_cues.ts";
+import { ALL_CUES, hasCue, hasWide } from "./_cues.ts";
+import { redact } from "./redact.ts";
 
 /** A deterministic generator (a linear congruential one). */
 function random(seed: number): () => number {
@@ -50,4 +51,30 @@ Deno.test("hasCue() reads a second text afresh, and a text equal to the last by 
   equal(hasCue(b, "masterauth"), true);
   equal(hasCue("x".repeat(80) + "masterauth hunter2", "masterauth"), true);
   equal(hasCue(a, "masterauth"), false);
+});
+
+Deno.test("hasWide() says whether a text holds any non-ASCII code unit, as a fresh test would", () => {
+  for (
+    const text of [
+      "",
+      "plain ascii",
+      "x".repeat(100),
+      "caf\u00e9",
+      "\u0080",
+      "a\uff47b",
+      "\u{1f511} key",
+      "ends in \u00ad",
+    ]
+  ) {
+    const wide = [...text].some((c) => c.charCodeAt(0) >= 128);
+    equal(hasWide(text), wide, JSON.stringify(text));
+  }
+});
+
+Deno.test("redact(): a token whose characters a NUL separates (UTF-16 read as bytes) in ASCII text is found", () => {
+  const token = "ghp_" + "Q7mX2pL9vR4tK8wN3bY6cJ1dF5hS0gA2eZ7u";
+  const spread = [...token].join("\0");
+  const out = redact(`token in the dump: ${spread}\n`, { kind: "output" }).text;
+  equal(out.includes(token), false);
+  equal(out.includes("[redacted:"), true);
 });

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { hasCue } from "./_cues.ts";
+import { hasCue, hasWide } from "./_cues.ts";
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSecretData } from "./_tables.ts";
 import { collectSpokenPasswords } from "./_words.ts";
@@ -72,6 +72,14 @@ const TERMINAL_ESCAPE =
 const INVISIBLE = /[\0\u00ad\u200b\u2060\ufeff]|(?<=[!-~])[\u200c\u200d]/g;
 /** One scan for any character the text is cleaned or folded for. */
 const UNUSUAL = /[\0\u00ad\u200b-\u200d\u2060\ufeff\uff01-\uff5e]/;
+
+/**
+ * Whether `text` holds a character {@linkcode UNUSUAL} looks for: all but
+ * NUL are non-ASCII, so ASCII text (the cue scan tells) is not read again.
+ */
+function hasUnusual(text: string): boolean {
+  return hasCue(text, "\0") || (hasWide(text) && UNUSUAL.test(text));
+}
 /** Fullwidth forms of ASCII `!`…`~` (`ｇｈｐ＿…`). */
 const FULLWIDTH = /[\uff01-\uff5e]/g;
 
@@ -173,7 +181,7 @@ export function redact(
     input = input.replace(TERMINAL_ESCAPE, "");
   }
   let scanned = input;
-  if (UNUSUAL.test(input)) {
+  if (hasUnusual(input)) {
     input = input.replace(INVISIBLE, "");
     scanned = folded(input);
   }
@@ -221,7 +229,7 @@ export function redact(
     parts.push(input.slice(at));
     out = parts.join("");
   }
-  const result = PERCENT_ESCAPE.test(out)
+  const result = hasCue(out, "%") && PERCENT_ESCAPE.test(out)
     ? percentEncoded(out, options, counts)
     : { text: out, counts };
   const decoded = hasCue(result.text, "\\u00")
