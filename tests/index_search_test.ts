@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { run } from "../cli/mod.ts";
 import { captureIo } from "../src/core/io.ts";
 import { indexStores, markPendingPass, openIndex } from "../src/index/mod.ts";
+import { hasVocabulary } from "../src/index/vocabulary.ts";
 import { REDACTION_REVISION } from "../src/redact/mod.ts";
 import { search, showSession } from "../src/search/mod.ts";
 import { HARNESSES } from "../src/sources/registry.ts";
@@ -154,6 +155,17 @@ Deno.test("indexStores() indexes the fixture HOME and a second pass only stats",
   const second = await pass(home, indexPath);
   equal(second.unchanged, second.files);
   equal(second.records, 0);
+  // The first pass built the fuzzy tier's vocabulary.
+  const db = openIndex(indexPath, { readOnly: true });
+  try {
+    equal(hasVocabulary(db), true);
+    const terms = db.prepare("SELECT count(*) AS n FROM vocab").get() as {
+      n: number;
+    };
+    ok(terms.n > 50, `terms: ${terms.n}`);
+  } finally {
+    db.close();
+  }
 });
 
 Deno.test("indexStores() counts a file whose stamp moved with nothing new as unchanged", async () => {

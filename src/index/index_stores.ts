@@ -35,6 +35,7 @@ import {
   resetIndexData,
   SETTLED_AFTER_MS,
 } from "./schema.ts";
+import { hasVocabulary, refreshVocabulary } from "./vocabulary.ts";
 
 /** A progress event, emitted as files are read. */
 export interface IndexProgress {
@@ -947,6 +948,10 @@ async function onePass(
           )
             .run(String(now())),
       );
+    }
+    // The fuzzy tier's term list, rebuilt once enough was written.
+    if (report.records > 0 || report.removed > 0 || !hasVocabulary(db)) {
+      batch.write(0, () => refreshVocabulary(db, report.records));
     }
     if (parsers.write) {
       batch.write(

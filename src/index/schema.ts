@@ -7,6 +7,7 @@
 import { type Database, openDatabase } from "../core/_sqlite.ts";
 import { DejaError } from "../core/errors.ts";
 import type { Role } from "../core/types.ts";
+import { forgetVocabulary, VOCABULARY_SCHEMA } from "./vocabulary.ts";
 
 /**
  * The on-disk format version; bump when an older layout would be misread.
@@ -267,6 +268,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_work USING fts5(
   text, content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+${VOCABULARY_SCHEMA}
 `;
 
 /** The tables that hold what was read (all but `meta`), dropped on a reset. */
@@ -278,6 +280,7 @@ const DATA_TABLES = [
   "records",
   "sessions",
   "files",
+  "vocab",
 ] as const;
 
 /**
@@ -312,6 +315,7 @@ export function resetIndexData(db: Database): void {
       }
       for (const t of DATA_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
       db.exec(SCHEMA);
+      forgetVocabulary(db);
       db.exec("COMMIT");
     } catch (err) {
       db.exec("ROLLBACK");
@@ -359,6 +363,7 @@ export function openIndex(
       db.exec(FILES_CHECK);
     }
     if (!hasIndex(db, "sessions_project")) db.exec(SESSIONS_PROJECT);
+    if (!hasTable(db, "vocab")) db.exec(VOCABULARY_SCHEMA);
     return db;
   }
   const foreign = version === undefined ? notAnIndex(db, path) : undefined;
@@ -386,6 +391,12 @@ export function openIndex(
 function hasIndex(db: Database, name: string): boolean {
   return db.prepare(
     "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+  ).get(name) !== undefined;
+}
+
+function hasTable(db: Database, name: string): boolean {
+  return db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
   ).get(name) !== undefined;
 }
 

@@ -17,6 +17,7 @@ import {
   sessionOfRecord,
 } from "../index/schema.ts";
 import { isAscii } from "../index/tokens.ts";
+import { hasVocabulary } from "../index/vocabulary.ts";
 import { editDistance, fuzzyBudget, oneEditAway } from "./_fuzzy.ts";
 import {
   indexVersion,
@@ -107,6 +108,12 @@ const vocabRanges: VersionedCache<
 
 /** Vocabulary ranges a connection keeps listed, at most. */
 const VOCAB_RANGES_KEPT = 512;
+
+/**
+ * Per connection and index version: whether the index holds a built
+ * vocabulary table (src/index/vocabulary.ts), read instead of `fts5vocab`.
+ */
+const vocabularyBuilt: VersionedCache<{ built: boolean }> = new WeakMap();
 
 /** A word of a title. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -553,10 +560,18 @@ export class Retriever {
       const key = `${table}\n${lo}\n${hi}\n${limit}`;
       let rows = ranges.get(key);
       if (!rows) {
-        const name = this.#ensureVocab(table);
-        rows = this.#prepare(
-          `SELECT term, doc FROM ${name} WHERE term >= ? AND term < ? LIMIT ${limit}`,
-        ).all(lo, hi) as Array<{ term: string; doc: number }>;
+        const stored = this.#kept(vocabularyBuilt, () => ({
+          built: hasVocabulary(this.#db),
+        }));
+        rows = (stored.built
+          ? this.#prepare(
+            `SELECT term, doc FROM vocab WHERE tbl = ? AND term >= ? AND term < ? LIMIT ${limit}`,
+          ).all(table, lo, hi)
+          : this.#prepare(
+            `SELECT term, doc FROM ${
+              this.#ensureVocab(table)
+            } WHERE term >= ? AND term < ? LIMIT ${limit}`,
+          ).all(lo, hi)) as Array<{ term: string; doc: number }>;
         if (ranges.size >= VOCAB_RANGES_KEPT) ranges.clear();
         ranges.set(key, rows);
       }

@@ -2,6 +2,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import type { Database } from "../core/_sqlite.ts";
 import { openIndex, recordRowid } from "../index/schema.ts";
 import { Retriever } from "./_retrieve.ts";
+import { refreshVocabulary } from "../index/vocabulary.ts";
 
 Deno.test("Retriever.titled() finds a title word by a scan, in the titles read for a long question, again from what it kept, and from the map of every title word once many words were looked for", async () => {
   const dir = await Deno.makeTempDir();
@@ -306,6 +307,35 @@ Deno.test("Retriever.expectTitleWords() reads the titles once for four new words
     const few = ["otters", "Otters", "ok", "beavers"];
     equal(statements(few, ["otters", "beavers"]), 2);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Retriever.suggest() reads the index's built vocabulary, not fts5vocab, and corrects the same way", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/index.db`;
+  const write = openIndex(path);
+  write.prepare("INSERT INTO fts_speech (rowid, text) VALUES (?, ?)").run(
+    recordRowid(1, 0, "user"),
+    "move the kangaroo enclosure",
+  );
+  write.prepare("INSERT INTO fts_work (rowid, text) VALUES (?, ?)").run(
+    recordRowid(1, 1, "tool-output"),
+    "zeppelin hangar doors jammed",
+  );
+  refreshVocabulary(write, 0);
+  write.close();
+  const read = openIndex(path, { readOnly: true });
+  try {
+    const stored = countRuns(read, "FROM vocab WHERE", "all");
+    const listing = countRuns(read, "temp.deja_vocab_", "all");
+    const r = new Retriever(read, ["user", "assistant", "tool-output"], {});
+    deepEqual(r.suggest("kangarro"), { term: "kangaroo", distance: 1 });
+    deepEqual(r.suggest("zepellin"), { term: "zeppelin", distance: 2 });
+    equal(stored() > 0, true);
+    equal(listing(), 0);
+  } finally {
+    read.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
