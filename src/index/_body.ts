@@ -256,8 +256,16 @@ export function keptCleanText(
   }
   const visible = withoutInvisible(raw);
   if (readWhole?.(visible)) return keptText(role, clean(visible));
-  const lines = visible.split("\n");
-  const keep = keptLines(visible, lines.length);
+  // Where each line starts: only the lines kept and their context are cut
+  // out of the text (splitting a long output made a string of every line).
+  const starts = lineStarts(visible);
+  const lineCount = starts.length;
+  const line = (j: number) =>
+    visible.slice(
+      starts[j]!,
+      j + 1 < lineCount ? starts[j + 1]! - 1 : visible.length,
+    );
+  const keep = keptLines(visible, lineCount);
   // The kept lines with their context, runs apart joined by an empty line
   // (a gap no rule reads across).
   const context: string[] = [];
@@ -266,10 +274,10 @@ export function keptCleanText(
   for (const i of keep) {
     const from = Math.max(end, i - CONTEXT_LINES);
     if (from > end && context.length > 0) context.push("");
-    const to = Math.min(lines.length, i + CONTEXT_LINES + 1);
+    const to = Math.min(lineCount, i + CONTEXT_LINES + 1);
     for (let j = from; j < to; j++) {
       at.set(j, context.length);
-      context.push(lines[j]!);
+      context.push(line(j));
     }
     end = Math.max(end, to);
   }
@@ -282,6 +290,19 @@ export function keptCleanText(
     keep,
   );
   return { stored, posting: postingTokens(posting), excerpted: true };
+}
+
+/** The offset each line of `text` starts at (the first is 0). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (
+    let nl = text.indexOf("\n");
+    nl !== -1;
+    nl = text.indexOf("\n", nl + 1)
+  ) {
+    starts.push(nl + 1);
+  }
+  return starts;
 }
 
 /** Indexes of the lines (from 0, ascending) holding a signal word. */
