@@ -229,12 +229,12 @@ Deno.test("prepareSessions() reads UTF-16 text without its NULs and a person's a
       recordOf("tool-output", `${utf16}\0`, 0, "Bash"),
       recordOf(
         "tool-output",
-        'User has answered your questions: "Which account?"="login with admin / 3sSFUMmKYR#9"',
+        'User has answered your questions: "Which account?"="ssh in as deploy, pw 3sSFUMmKYR#9"',
         1,
         "AskUserQuestion",
       ),
       // Not the person's words: tool output keeps the output rules.
-      recordOf("tool-output", "login with admin / 3sSFUMmKYR#9", 2, "Bash"),
+      recordOf("tool-output", "ssh in as deploy, pw 3sSFUMmKYR#9", 2, "Bash"),
     ],
     marks: [],
   };
@@ -242,5 +242,5 @@ Deno.test("prepareSessions() reads UTF-16 text without its NULs and a person's a
   const text = (i: number) => storedText(prepared!.records[i]!);
   equal(text(0), "AWS_SECRET_ACCESS_KEY=[redacted:aws-secret]");
   equal(text(1).includes("3sSFUMmKYR#9"), false, text(1));
-  equal(text(2), "login with admin / 3sSFUMmKYR#9");
+  equal(text(2), "ssh in as deploy, pw 3sSFUMmKYR#9");
 });

@@ -275,6 +275,94 @@ export const TABLE_CUES = [
   "d08c9ddf0115d111",
 ] as const;
 
+/**
+ * Audit 18: what a password word of another language holds (`het
+ * wachtwoord is …`, `a senha é …`, `密码是…`, `la password … è …`): the gate
+ * of the sentence rules run on tool output and commands (`_words.ts`),
+ * answered by the one scan instead of a regex per text.
+ */
+export const WRITTEN_PASSWORD_CUES = [
+  // A character of a password word outside ASCII, or of the copula é
+  // (`_words.ts` FOREIGN_CHARS: the gate speech passes too).
+  "п",
+  "П",
+  "к",
+  "К",
+  "密",
+  "口",
+  "令",
+  "钥",
+  "秘",
+  "パ",
+  "ト",
+  "シ",
+  "キ",
+  "비",
+  "암",
+  "토",
+  "키",
+  "ş",
+  "Ş",
+  "ı",
+  "İ",
+  "ñ",
+  "ł",
+  "é",
+  "è",
+  "ü",
+  "ẩ",
+  "š",
+  "õ",
+  // Words written in ASCII alone (FOREIGN_ASCII).
+  "achtwoord",
+  "clave",
+  "Clave",
+  "chave",
+  "Chave",
+  "senha",
+  "Senha",
+  "heslo",
+  "Heslo",
+  "haslo",
+  "Haslo",
+  "sifr",
+  "Sifr",
+  "parol",
+  "Parol",
+  "kata ",
+  "Kata ",
+  "mdp",
+  "ozink",
+  "lapta",
+  "neno",
+  "Neno",
+  "nywila",
+  "Nywila",
+  "ykilor",
+  // Nordic words and the words of other scripts (NORDIC_GATE, SCRIPT_GATE).
+  "senord",
+  "assord",
+  "dgangskode",
+  "alasana",
+  "ωδικ",
+  "ΩΔΙΚ",
+  "υνθηματικ",
+  "סיסמ",
+  "كلمة",
+  "الرقم",
+  "رمز",
+  "گذرواژه",
+  "لمه",
+  "پسورد",
+  "پاس",
+  "पासवर्ड",
+  "कूटशब्द",
+  "পাসও",
+  "รหัสผ่าน",
+  "கடவுச்",
+  "பாஸ்வேர்ட்",
+] as const;
+
 /** Every cue a gate may ask of a whole text. */
 const CUES = [
   // Assignments.
@@ -430,6 +518,7 @@ const CUES = [
   ...CONFIG_LINE_CUES,
   ...RARE_URL_CUES,
   ...TRANSCRIPT_CUES,
+  ...WRITTEN_PASSWORD_CUES,
   ...RECIPE_CUES,
   ...POSITIONAL_CUES,
   // redact.ts: a NUL (UTF-16 output) and a percent escape.

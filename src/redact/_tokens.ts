@@ -1661,6 +1661,19 @@ const SPOKEN_PIECE = 20;
 /** An IPFS CIDv0: a public content hash. */
 const CID_V0 = /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/;
 /**
+ * An OpenSSH public key's base64 (`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5…`):
+ * its first bytes are the length and name of the key's kind (ssh-…,
+ * ecdsa-…, sk-…), so it opens with one of a few fixed prefixes.
+ */
+const SSH_PUBLIC_KEY = /^AAAA(?:[B-D]3NzaC1|E2VjZHNh|[GI]nNrLX)/;
+/**
+ * Whether the run of `length` at `a` is a Go module hash (go.sum's
+ * `h1:<base64 of a SHA-256>=`), a public checksum.
+ */
+function goSumHash(text: string, a: number, length: number): boolean {
+  return length === 43 && a >= 3 && text.startsWith("h1:", a - 3);
+}
+/**
  * A hex key (an Algolia admin key, a wallet's private key), 0x or not, or
  * Mailgun's (32 hex digits, then two dashed groups of eight).
  */
@@ -1725,6 +1738,7 @@ export function collectSpokenTokens(text: string, edits: Edits): void {
     if (run.includes("/") && !slashedKey(text, a, run)) continue;
     if (charClasses(run) !== 3) continue;
     if (WORD_PREFIXED.test(run) || CID_V0.test(run)) continue;
+    if (SSH_PUBLIC_KEY.test(run) || goSumHash(text, a, b - a)) continue;
     // Words joined by dashes with a short random tail
     // (baseline-browser-mapping-ipLq5lrP, a temp file's name).
     const pieces = run.split(/[-_]/);

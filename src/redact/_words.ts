@@ -11,7 +11,13 @@
  *
  * @module
  */
-import { hasCue } from "./_cues.ts";
+import {
+  cueSet,
+  hasAnyCue,
+  hasCue,
+  hasWide,
+  WRITTEN_PASSWORD_CUES,
+} from "./_cues.ts";
 import { groovyPasswordAt } from "./_assignments.ts";
 import { passFlagAt } from "./_command_line.ts";
 import { spacedPasswordAt } from "./_config_lines.ts";
@@ -754,6 +760,51 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
   const setupKey = hasCue(text, "etup key");
   if (is || setupKey) totpKeys(text, edits, setupKey ? IS_OR_COLON : IS);
   shorthandPairs(text, edits, pw || pass);
+}
+
+/** {@linkcode WRITTEN_PASSWORD_CUES} and `ennwort`, asked together. */
+const WRITTEN_SET = cueSet([...WRITTEN_PASSWORD_CUES, "ennwort"]);
+/**
+ * A copula of another language in a {@linkcode FOREIGN_PROSE} match (`la
+ * password del database è X`): said after the English word password or
+ * token with `is` or a colon, a value in output is another rule's.
+ */
+const FOREIGN_COPULA =
+  /[ \t](?:ist|lautet|es|é|è|est|c['’]est|era|это|je|jest)(?!\p{L})|[是为は는은가이]/u;
+const ENGLISH_WORD = /^(?:password|token)/i;
+/** "log in with admin / X", "sign in as root / X": a user, a slash, the password. */
+const LOGIN_WITH =
+  /\b(?:log(?:in|[ \t]+in)|sign[ \t]+in)(?:[ \t]*to[ \t]+[\w.-]+)?[ \t]+(?:with|as|using)[ \t]+[\w.@+-]+[ \t]*\/[ \t]*(\S+)/gi;
+
+/**
+ * Adds an edit for each password written in a sentence of another language
+ * or after a login pair in tool output and commands: a notes file or
+ * README an agent read, a commit message. The English phrasings the `pass`
+ * scan finds are read in every text already.
+ */
+export function collectWrittenPasswords(text: string, edits: Edits): void {
+  if (hasAnyCue(text, WRITTEN_SET)) {
+    FOREIGN_PROSE.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = FOREIGN_PROSE.exec(text)) !== null) {
+      if (!ENGLISH_WORD.test(m[0]) || FOREIGN_COPULA.test(m[0])) {
+        spoken(m, edits);
+      }
+    }
+    spokenAll(COPULA_PROSE, text, edits);
+    spokenAll(BARE_PROSE, text, edits);
+    if (hasWide(text)) {
+      if (NORDIC_GATE.test(text)) spokenAll(NORDIC_PROSE, text, edits);
+      if (SCRIPT_GATE.test(text)) {
+        spokenAll(SCRIPT_PROSE, text, edits);
+        spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
+        spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
+      }
+    }
+  }
+  if (hasCue(text, " / ") && LOGIN_GATE.test(text)) {
+    pairsWhere(LOGIN_WITH, text, edits);
+  }
 }
 
 /**

@@ -15,7 +15,7 @@
 import { hasCue, hasWide } from "./_cues.ts";
 import { COLLECTORS, RULE_IDS } from "./_rules.ts";
 import { collectSecretData } from "./_tables.ts";
-import { collectSpokenPasswords } from "./_words.ts";
+import { collectSpokenPasswords, collectWrittenPasswords } from "./_words.ts";
 import { collectSpokenTokens } from "./_tokens.ts";
 import {
   collectEchoedCommands,
@@ -142,9 +142,10 @@ export function isPlainKey(text: string): boolean {
 export interface RedactOptions {
   /**
    * What the text is, when known: `speech` (what people and agents say:
-   * every rule), `command` (a command line: no rule for passwords said in
-   * words), `output` (tool output and other work records: neither those
-   * nor the rule for secrets a command takes in its own place, which look
+   * every rule), `command` (a command line: of the rules for passwords
+   * said in words, only those for a sentence of another language and a
+   * login pair), `output` (tool output and other work records: those, but
+   * not the rule for secrets a command takes in its own place, which looks
    * for command lines). Unknown text gets every rule.
    */
   kind?: "speech" | "command" | "output";
@@ -199,6 +200,10 @@ export function redact(
   } else collectPositional(scanned, edits, options.kind !== "speech");
   if (options.kind === undefined || options.kind === "speech") {
     collectSpokenPasswords(scanned, edits);
+  } else {
+    // A notes file read, a commit message: a sentence of another language
+    // or a login pair says a password there too.
+    collectWrittenPasswords(scanned, edits);
   }
   // A key pasted with no word before it: only where the kind is known to
   // be speech (unknown text may be output, full of ids that look random).

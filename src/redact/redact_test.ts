@@ -1914,15 +1914,15 @@ Deno.test("redact() keeps the more specific of overlapping matches in any order"
 
 Deno.test("redact() says passwords in words only where text may be speech", () => {
   const text =
-    "login with admin / KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug";
+    "ssh in as deploy, pw KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=ghp_R8x2Lq9Zt4Wm7Kc1Vb5Nd3Hs6Jf0Pa2Ye8Ug";
   equal(
     redact(text).text,
-    "login with admin / [redacted:prose-password] then GITHUB_TOKEN=[redacted:github-token]",
+    "ssh in as deploy, pw [redacted:prose-password] then GITHUB_TOKEN=[redacted:github-token]",
   );
   // Tool output: the words rule is skipped, every other rule still runs.
   equal(
     redact(text, { kind: "output" }).text,
-    "login with admin / KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=[redacted:github-token]",
+    "ssh in as deploy, pw KwW#06Ifa6wB5*V8 then GITHUB_TOKEN=[redacted:github-token]",
   );
 });
 
