@@ -276,14 +276,50 @@ export const TABLE_CUES = [
 ] as const;
 
 /**
- * Audit 18: what a password word of another language holds (`het
- * wachtwoord is …`, `a senha é …`, `密码是…`, `la password … è …`): the gate
- * of the sentence rules run on tool output and commands (`_words.ts`),
- * answered by the one scan instead of a regex per text.
+ * Audit 18: password words of other languages written in ASCII (`het
+ * wachtwoord is …`, `a senha é …`, `lösenord` as `losenord`): with
+ * {@linkcode WRITTEN_PASSWORD_CHARS}, the gate of the sentence rules run on
+ * tool output and commands (`_words.ts`), answered by the one scan instead
+ * of a regex per text.
  */
 export const WRITTEN_PASSWORD_CUES = [
-  // A character of a password word outside ASCII, or of the copula é
-  // (`_words.ts` FOREIGN_CHARS: the gate speech passes too).
+  "achtwoord",
+  "clave",
+  "Clave",
+  "chave",
+  "Chave",
+  "senha",
+  "Senha",
+  "heslo",
+  "Heslo",
+  "haslo",
+  "Haslo",
+  "sifr",
+  "Sifr",
+  "parol",
+  "Parol",
+  "kata ",
+  "Kata ",
+  "mdp",
+  "ozink",
+  "lapta",
+  "neno",
+  "Neno",
+  "nywila",
+  "Nywila",
+  "ykilor",
+  "senord",
+  "assord",
+  "dgangskode",
+  "alasana",
+] as const;
+
+/**
+ * Audit 18: what such a word holds outside ASCII (a character of it or of
+ * the copula é, as speech's gate reads it, or the word of another script),
+ * asked only of text the scan found non-ASCII.
+ */
+export const WRITTEN_PASSWORD_CHARS = [
   "п",
   "П",
   "к",
@@ -313,37 +349,6 @@ export const WRITTEN_PASSWORD_CUES = [
   "ẩ",
   "š",
   "õ",
-  // Words written in ASCII alone (FOREIGN_ASCII).
-  "achtwoord",
-  "clave",
-  "Clave",
-  "chave",
-  "Chave",
-  "senha",
-  "Senha",
-  "heslo",
-  "Heslo",
-  "haslo",
-  "Haslo",
-  "sifr",
-  "Sifr",
-  "parol",
-  "Parol",
-  "kata ",
-  "Kata ",
-  "mdp",
-  "ozink",
-  "lapta",
-  "neno",
-  "Neno",
-  "nywila",
-  "Nywila",
-  "ykilor",
-  // Nordic words and the words of other scripts (NORDIC_GATE, SCRIPT_GATE).
-  "senord",
-  "assord",
-  "dgangskode",
-  "alasana",
   "ωδικ",
   "ΩΔΙΚ",
   "υνθηματικ",
@@ -519,6 +524,7 @@ const CUES = [
   ...RARE_URL_CUES,
   ...TRANSCRIPT_CUES,
   ...WRITTEN_PASSWORD_CUES,
+  ...WRITTEN_PASSWORD_CHARS,
   ...RECIPE_CUES,
   ...POSITIONAL_CUES,
   // redact.ts: a NUL (UTF-16 output) and a percent escape.

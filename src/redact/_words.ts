@@ -16,6 +16,7 @@ import {
   hasAnyCue,
   hasCue,
   hasWide,
+  WRITTEN_PASSWORD_CHARS,
   WRITTEN_PASSWORD_CUES,
 } from "./_cues.ts";
 import { groovyPasswordAt } from "./_assignments.ts";
@@ -764,6 +765,8 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
 
 /** {@linkcode WRITTEN_PASSWORD_CUES} and `ennwort`, asked together. */
 const WRITTEN_SET = cueSet([...WRITTEN_PASSWORD_CUES, "ennwort"]);
+/** {@linkcode WRITTEN_PASSWORD_CHARS}, asked of non-ASCII text only. */
+const WRITTEN_WIDE_SET = cueSet(WRITTEN_PASSWORD_CHARS);
 /**
  * A copula of another language in a {@linkcode FOREIGN_PROSE} match (`la
  * password del database è X`): said after the English word password or
@@ -783,7 +786,10 @@ const LOGIN_WITH =
  * scan finds are read in every text already.
  */
 export function collectWrittenPasswords(text: string, edits: Edits): void {
-  if (hasAnyCue(text, WRITTEN_SET)) {
+  const wide = hasWide(text);
+  if (
+    hasAnyCue(text, WRITTEN_SET) || (wide && hasAnyCue(text, WRITTEN_WIDE_SET))
+  ) {
     FOREIGN_PROSE.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = FOREIGN_PROSE.exec(text)) !== null) {
@@ -793,13 +799,11 @@ export function collectWrittenPasswords(text: string, edits: Edits): void {
     }
     spokenAll(COPULA_PROSE, text, edits);
     spokenAll(BARE_PROSE, text, edits);
-    if (hasWide(text)) {
-      if (NORDIC_GATE.test(text)) spokenAll(NORDIC_PROSE, text, edits);
-      if (SCRIPT_GATE.test(text)) {
-        spokenAll(SCRIPT_PROSE, text, edits);
-        spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
-        spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
-      }
+    if (NORDIC_GATE.test(text)) spokenAll(NORDIC_PROSE, text, edits);
+    if (wide && SCRIPT_GATE.test(text)) {
+      spokenAll(SCRIPT_PROSE, text, edits);
+      spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
+      spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
     }
   }
   if (hasCue(text, " / ") && LOGIN_GATE.test(text)) {

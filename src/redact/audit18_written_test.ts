@@ -44,6 +44,7 @@ const LEAKS: ReadonlyArray<LeakRow> = [
   ["관리자 비밀번호는 Tiger!8522Wwwu 입니다", "output", "Tiger!8522Wwwu"],
   ["пароль от базы: Orbit%5988Whbw", "output", "Orbit%5988Whbw"],
   ["lösenordet är Maple#4471qkz", "output", "Maple#4471qkz"],
+  ["passordet til serveren er Ember!2291kqv", "output", "Ember!2291kqv"],
   ["كلمة المرور هي Cobalt#5520xq", "output", "Cobalt#5520xq"],
   // A login pair in a README or a tool's output.
   [
