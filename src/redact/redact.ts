@@ -30,7 +30,7 @@ import { continuedEnd, type Edit, type Edits, marker } from "./_scan.ts";
  * written under another revision has every file read again by the next
  * `deja index`, so secrets the new rules find are no longer kept in it.
  */
-export const REDACTION_REVISION = 15;
+export const REDACTION_REVISION = 16;
 
 /** What redact() returns. */
 export interface RedactionResult {
