@@ -15,6 +15,7 @@ import { type Cue, cueSet, hasAnyCue, hasCue } from "./_cues.ts";
 import { credentialName, keyLikeValue } from "./_assignments.ts";
 import {
   type Edits,
+  isEmail,
   isPathLike,
   isPlaceholder,
   isPlainWord,
@@ -118,8 +119,6 @@ const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 const APP_PASSWORD = /^[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}$/;
 /** Interpolation or a format verb: `${pw}`, `#{pw}`, `{}`, `%s`. */
 const TEMPLATE = /\$\{|#\{|\{\d*\}|%[sdv]/;
-/** An email address: a user name, not a password. */
-const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 
 /**
  * Whether a literal in a password's place is one: no stand-in, reference,
@@ -136,7 +135,7 @@ function passwordLiteral(value: string): boolean {
   if (/\s/.test(value) || isPlainWord(value) || ENV_NAME.test(value)) {
     return false;
   }
-  return !isPathLike(value) && !value.includes("://") && !EMAIL.test(value);
+  return !isPathLike(value) && !value.includes("://") && !isEmail(value);
 }
 
 /** Whether a literal in a key's place is one: 32+ hex digits or a random run. */

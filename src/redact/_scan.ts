@@ -454,6 +454,13 @@ export function isIdentifierLike(value: string): boolean {
   return letters / pieces >= 3.5 && short * 3 <= pieces;
 }
 
+const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+
+/** True for an e-mail address (a user name, not a password). */
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
 /** True for a hex digest, a UUID or a `0x` number. */
 export function isHexLike(value: string): boolean {
   return /^(?:0x)?[0-9a-fA-F]+(?:-[0-9a-fA-F]+)*$/.test(value);

@@ -25,6 +25,7 @@ import { spacedPasswordAt } from "./_config_lines.ts";
 import {
   type Edits,
   inEncryptedData,
+  isEmail,
   isIdentifierLike,
   isPathLike,
   isPlaceholder,
@@ -311,9 +312,19 @@ function strongPassword(raw: string): boolean {
   const value = withoutTrailingMarks(withoutSentenceEnd(raw));
   if (value.length < 8 || !/[0-9]/.test(value)) return false;
   if (!/[A-Z]/.test(value) && !/[^\p{L}\p{N}]/u.test(value)) return false;
-  if (ENV_NAME.test(value) || isIdentifierLike(value)) return false;
+  if (ENV_NAME.test(value)) return false;
+  // A name made of words joins them with `_`, `.`, `-` or `/`; a symbol no
+  // name holds (`Cobalt#5452Wpfu`, `Harbor@2342Xtwu`, not an address) makes
+  // it no name.
+  if (
+    (!PASSWORD_SYMBOL.test(value) || isEmail(value)) &&
+    isIdentifierLike(value)
+  ) return false;
   return secretWord(value) && !/^['"`]/.test(value);
 }
+
+/** A symbol passwords hold and names made of words do not. */
+const PASSWORD_SYMBOL = /[#!%^&*+=?~@]/;
 
 /** Code that calls a member: `z.string().min(12)`, `getpass.getpass()`. */
 const MEMBER_CALL =

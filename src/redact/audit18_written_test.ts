@@ -137,3 +137,28 @@ Deno.test("the eighteenth audit's rules stay linear on a long text of their anch
     assertLinear(repeated(anchor), ["speech", "output", "command"]);
   }
 });
+
+/**
+ * A password after its word with no label, whose letters make words
+ * (`Cobalt#5452Wpfu`): a symbol no name holds tells it from an identifier.
+ * [text, kind, secret, keep?].
+ */
+const WORDY_LEAKS: ReadonlyArray<LeakRow> = [
+  ["use password Cobalt#5452Wpfu please", "speech", "Cobalt#5452Wpfu"],
+  ["try password Harbor@2342Xtwu on the replica", "speech", "Harbor@2342Xtwu"],
+  ["pass Amber+Fox2024 along to the contractor", "speech", "Amber+Fox2024"],
+];
+
+Deno.test("redact() takes a wordy password after its word by the symbol in it", (t) =>
+  takenSteps(t, WORDY_LEAKS));
+
+/** Names after a password word that stay: no such symbol, or an address. */
+const WORDY_KEPT: ReadonlyArray<KeptRow> = [
+  ["check password MAX_RETRY_COUNT_V2", "speech"],
+  ["the password field userName2 is required", "speech"],
+  ["the password admin2@corp.com for staging", "speech"],
+  ["reset password via src/auth/ResetPassword2.tsx", "speech"],
+];
+
+Deno.test("redact() keeps names after a password word", (t) =>
+  keptSteps(t, WORDY_KEPT));
