@@ -358,12 +358,12 @@ export function openIndex(
   // written): an unchanged pass then writes nothing. A schema change bumps
   // INDEX_FORMAT, but for an index added within it, made here once.
   if (version === INDEX_FORMAT) {
-    if (!hasIndex(db, "files_check2")) {
+    if (!has(db, "index", "files_check2")) {
       db.exec("DROP INDEX IF EXISTS files_check");
       db.exec(FILES_CHECK);
     }
-    if (!hasIndex(db, "sessions_project")) db.exec(SESSIONS_PROJECT);
-    if (!hasTable(db, "vocab")) db.exec(VOCABULARY_SCHEMA);
+    if (!has(db, "index", "sessions_project")) db.exec(SESSIONS_PROJECT);
+    if (!has(db, "table", "vocab")) db.exec(VOCABULARY_SCHEMA);
     return db;
   }
   const foreign = version === undefined ? notAnIndex(db, path) : undefined;
@@ -388,16 +388,10 @@ export function openIndex(
   return db;
 }
 
-function hasIndex(db: Database, name: string): boolean {
+function has(db: Database, type: "index" | "table", name: string): boolean {
   return db.prepare(
-    "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
-  ).get(name) !== undefined;
-}
-
-function hasTable(db: Database, name: string): boolean {
-  return db.prepare(
-    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-  ).get(name) !== undefined;
+    "SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?",
+  ).get(type, name) !== undefined;
 }
 
 /** Opens the file; a file that is no database gets the way out in its message. */
