@@ -578,8 +578,6 @@ const SCRIPT_GATE =
 const SET_TO =
   /[`'"][\w.-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key)\w*[`'"][ \t]+(?:to|as|auf|a|en|à|na|на|=)[ \t]+[`'"]([^`'"\s]{6,})[`'"]/giu;
 
-// deno-lint-ignore no-control-regex -- the ASCII range is the point
-const NON_ASCII = /[^\x00-\x7f]/;
 /** A character of a password word outside ASCII (or of the copula é). */
 const FOREIGN_CHARS = /[пПкК密口令钥秘パトシキ비암토키şŞıİñłéèüẩšõ]/;
 /** Password words of other languages written in ASCII alone (or starting so). */
@@ -736,7 +734,7 @@ const SPOKEN: ReadonlyArray<
  * words (a wallet's seed phrase is read with the private keys).
  */
 export function collectSpokenPasswords(text: string, edits: Edits): void {
-  const nonAscii = NON_ASCII.test(text);
+  const nonAscii = hasWide(text);
   // A login pair's second half is no number or date (`2024-05-02`).
   if (LOGIN_GATE.test(text)) {
     spokenWhere(LOGIN_PAIR, text, edits, (v) => !NUMBER_LIKE.test(v));
@@ -746,11 +744,7 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
       for (const re of rules) spokenAll(re, text, edits);
     }
   }
-  if (nonAscii && SCRIPT_GATE.test(text)) {
-    spokenAll(SCRIPT_PROSE, text, edits);
-    spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
-    spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
-  }
+  if (nonAscii) otherScripts(text, edits);
   // The short word pw opens both its own rule and the English phrasings.
   const pw = hasCue(text, "pw");
   if (pw || hasCue(text, "PW")) spokenAll(PW_VALUE, text, edits);
@@ -772,6 +766,14 @@ export function collectSpokenPasswords(text: string, edits: Edits): void {
   const setupKey = hasCue(text, "etup key");
   if (is || setupKey) totpKeys(text, edits, setupKey ? IS_OR_COLON : IS);
   shorthandPairs(text, edits, pw || pass);
+}
+
+/** Passwords said in a sentence of a script other than Latin (non-ASCII text only). */
+function otherScripts(text: string, edits: Edits): void {
+  if (!SCRIPT_GATE.test(text)) return;
+  spokenAll(SCRIPT_PROSE, text, edits);
+  spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
+  spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
 }
 
 /** {@linkcode WRITTEN_PASSWORD_CUES} and `ennwort`, asked together. */
@@ -811,11 +813,7 @@ export function collectWrittenPasswords(text: string, edits: Edits): void {
     spokenAll(COPULA_PROSE, text, edits);
     spokenAll(BARE_PROSE, text, edits);
     if (NORDIC_GATE.test(text)) spokenAll(NORDIC_PROSE, text, edits);
-    if (wide && SCRIPT_GATE.test(text)) {
-      spokenAll(SCRIPT_PROSE, text, edits);
-      spokenWhere(SCRIPT_BEFORE, text, edits, numberedValue);
-      spokenWhere(SCRIPT_BARE, text, edits, bareSecret);
-    }
+    if (wide) otherScripts(text, edits);
   }
   if (hasCue(text, " / ") && LOGIN_GATE.test(text)) {
     pairsWhere(LOGIN_WITH, text, edits);
